@@ -1,0 +1,432 @@
+// Package sim is a deterministic discrete-event simulation engine.
+//
+// An Engine owns a virtual clock and a priority queue of pending Timers.
+// Virtual time is a time.Duration (int64 nanoseconds) measured from the start
+// of the simulation; it only moves when an event is run. Events are ordered by
+// (time, Priority, sequence number): among events at the same instant the
+// lower Priority runs first, and among events with the same time and Priority
+// the one scheduled first runs first. Every Schedule, After or At call takes a
+// fresh sequence number, so a run is fully determined by the seed and the
+// order of calls.
+//
+// The engine is single-threaded and not safe for concurrent use. It reads no
+// wall clock and no global random source: all randomness comes from the
+// per-component streams returned by Engine.Rand. Scheduling, cancelling and
+// running events does not allocate in steady state.
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// Priority orders events that fall at the same instant: lower runs first.
+type Priority int8
+
+const (
+	Urgent Priority = -10 // e.g. control work that must precede normal events at the same instant
+	Normal Priority = 0
+	Late   Priority = 10 // observers: run after every other event at the same instant
+)
+
+// Timer is a reusable, cancellable event. Its owner keeps it (by pointer or
+// embedded by value in a larger struct) and schedules it on an Engine as often
+// as needed; scheduling does not allocate.
+//
+// A Timer must be initialised with NewTimer or Init before it is scheduled,
+// and must not be copied while it is pending. A Timer may be pending on at
+// most one Engine at a time.
+type Timer struct {
+	fn      func()
+	at      time.Duration
+	ps      uint64 // tie-break key: (prio with sign bit flipped)<<56 | seq
+	index   int32  // position in the engine's heap slice; 0 means not pending
+	prio    Priority
+	oneshot bool // owned by the engine's At free list
+}
+
+// NewTimer returns a Timer that calls fn, on the engine's (single) thread,
+// each time it fires. fn must not be nil.
+func NewTimer(fn func()) *Timer {
+	t := new(Timer)
+	t.Init(fn)
+	return t
+}
+
+// Init sets the function t calls when it fires. It is meant for a Timer
+// embedded by value; it must not be called while t is pending. fn must not be
+// nil.
+func (t *Timer) Init(fn func()) {
+	if fn == nil {
+		panic("sim: Timer.Init with nil func")
+	}
+	if t.index != 0 {
+		panic("sim: Timer.Init on a pending Timer")
+	}
+	*t = Timer{fn: fn}
+}
+
+// Pending reports whether t is scheduled and has not yet fired or been
+// stopped. A Timer is no longer pending when its function starts running.
+func (t *Timer) Pending() bool { return t.index != 0 }
+
+// When returns the virtual time t is (or was last) scheduled for. It is
+// meaningful while t is pending; inside t's own function it equals the
+// engine's Now.
+func (t *Timer) When() time.Duration { return t.at }
+
+// Priority returns the priority t is (or was last) scheduled with.
+func (t *Timer) Priority() Priority { return t.prio }
+
+// entry is one heap slot: the event time inline, so that sifting reads only
+// the heap slice, and the Timer, whose ps breaks ties on at (a dereference
+// only when times are equal). Timer.index is kept equal to the entry's index.
+//
+// The heap is 4-ary and 16-byte entries put the four children of a node in
+// one 64-byte cache line. The root is at index root=3 (slots 0-2 are unused)
+// so that every group of siblings starts at an index that is a multiple of
+// four: the children of the node at index i are at 4i-8 .. 4i-5, and its
+// parent is at i/4+2. With the slice's backing array 64-byte aligned (as the
+// Go allocator makes large arrays) each group is exactly one cache line.
+type entry struct {
+	at int64
+	t  *Timer
+}
+
+func (a *entry) less(b *entry) bool {
+	return a.at < b.at || (a.at == b.at && a.t.ps < b.t.ps)
+}
+
+const (
+	seqBits = 56
+	seqMask = 1<<seqBits - 1
+	// root is the heap index of the minimum; see entry.
+	root = 3
+	// prefetchMin is the heap length from which down loads the next
+	// level ahead of time; below it the heap is mostly in cache.
+	prefetchMin = 1 << 15
+	// freeChunk is how many one-shot Timers At allocates at once when its
+	// free list is empty.
+	freeChunk = 64
+)
+
+// Engine is a discrete-event simulator: a virtual clock plus the set of
+// pending Timers. The zero Engine is not usable; create one with New.
+type Engine struct {
+	heap  []entry // heap[root:] holds the pending events
+	now   time.Duration
+	seq   uint64
+	fired uint64
+	seed  uint64
+	free  []*Timer // recycled one-shot timers for At
+	rands map[string]*rand.Rand
+	touch int64 // sink for prefetching loads in down
+}
+
+// New returns an Engine at virtual time 0 with no pending events. seed is the
+// scenario seed from which every stream returned by Rand is derived.
+func New(seed uint64) *Engine {
+	return &Engine{
+		heap:  make([]entry, root, 64),
+		seed:  seed,
+		rands: make(map[string]*rand.Rand),
+	}
+}
+
+// Now returns the current virtual time: the time of the event being run, or
+// of the last event run, or the until of the last Run, whichever is latest.
+func (e *Engine) Now() time.Duration { return e.now }
+
+// Seed returns the seed the Engine was created with.
+func (e *Engine) Seed() uint64 { return e.seed }
+
+// Pending returns the number of scheduled events.
+func (e *Engine) Pending() int { return len(e.heap) - root }
+
+// Fired returns the number of events run so far.
+func (e *Engine) Fired() uint64 { return e.fired }
+
+// Schedule arranges for t to fire at absolute virtual time at with priority p.
+// If t is already pending it is moved rather than duplicated. Either way t
+// takes a new sequence number, so it runs after every event already scheduled
+// with the same time and priority.
+//
+// Schedule panics if at is before Now, if t was never initialised, or if t
+// is pending on another Engine. Scheduling at Now from an event handler is
+// allowed: the event runs later in the same Step/Run loop.
+func (e *Engine) Schedule(t *Timer, at time.Duration, p Priority) {
+	if at < e.now {
+		panic(fmt.Sprintf("sim: Schedule at %v, before Now %v", at, e.now))
+	}
+	if t.fn == nil {
+		panic("sim: Schedule of an uninitialised Timer (use NewTimer or Init)")
+	}
+	e.seq++
+	if e.seq > seqMask {
+		panic("sim: sequence number overflow")
+	}
+	t.ps = uint64(uint8(p)^0x80)<<seqBits | e.seq
+	t.at, t.prio = at, p
+	if i := int(t.index); i != 0 {
+		if i >= len(e.heap) || e.heap[i].t != t {
+			panic("sim: Timer is pending on another Engine")
+		}
+		e.heap[i].at = int64(at)
+		e.fix(i)
+		return
+	}
+	if len(e.heap) == math.MaxInt32 {
+		panic("sim: too many pending events")
+	}
+	e.heap = append(e.heap, entry{at: int64(at), t: t})
+	e.up(len(e.heap)-1, entry{at: int64(at), t: t})
+}
+
+// After is Schedule(t, e.Now()+d, p). It panics if d is negative or so large
+// that Now()+d overflows.
+func (e *Engine) After(t *Timer, d time.Duration, p Priority) {
+	e.Schedule(t, e.now+d, p)
+}
+
+// Stop cancels t. It reports whether t was pending; a false result means t
+// had already fired, been stopped, or never been scheduled. After Stop, t
+// does not fire unless it is scheduled again. Stop panics if t is pending on
+// another Engine.
+func (e *Engine) Stop(t *Timer) bool {
+	i := int(t.index)
+	if i == 0 {
+		return false
+	}
+	if i >= len(e.heap) || e.heap[i].t != t {
+		panic("sim: Stop of a Timer pending on another Engine")
+	}
+	t.index = 0
+	n := len(e.heap) - 1
+	last := e.heap[n]
+	e.heap[n] = entry{}
+	e.heap = e.heap[:n]
+	if i != n {
+		e.heap[i] = last
+		e.fix(i)
+	}
+	return true
+}
+
+// At schedules fn to run once at absolute virtual time at with priority p.
+// The event cannot be cancelled. At panics if at is before Now or fn is nil.
+// The Timer behind it is recycled after it fires, so At does not allocate in
+// steady state (beyond whatever the caller's closure allocates).
+func (e *Engine) At(at time.Duration, p Priority, fn func()) {
+	if fn == nil {
+		panic("sim: At with nil func")
+	}
+	if len(e.free) == 0 {
+		chunk := make([]Timer, freeChunk)
+		for i := range chunk {
+			chunk[i].oneshot = true
+			e.free = append(e.free, &chunk[i])
+		}
+	}
+	t := e.free[len(e.free)-1]
+	e.free[len(e.free)-1] = nil
+	e.free = e.free[:len(e.free)-1]
+	t.fn = fn
+	e.Schedule(t, at, p)
+}
+
+// Peek returns the time of the next event; ok is false if none is pending.
+func (e *Engine) Peek() (at time.Duration, ok bool) {
+	if len(e.heap) == root {
+		return 0, false
+	}
+	return time.Duration(e.heap[root].at), true
+}
+
+// Step removes the next event, advances Now to its time and runs it. It
+// reports false, doing nothing, if no event is pending. Step must not be
+// called from an event handler.
+func (e *Engine) Step() bool {
+	if len(e.heap) == root {
+		return false
+	}
+	e.fire()
+	return true
+}
+
+// Run runs, in order, every event whose time is at or before until, including
+// events scheduled by handlers during the Run, then advances Now to until if
+// it is later. Events after until stay pending. Run must not be called from
+// an event handler.
+func (e *Engine) Run(until time.Duration) {
+	for len(e.heap) > root && e.heap[root].at <= int64(until) {
+		e.fire()
+	}
+	if until > e.now {
+		e.now = until
+	}
+}
+
+// fire pops the minimum entry and runs its Timer. The heap is non-empty.
+func (e *Engine) fire() {
+	h := e.heap
+	top := h[root]
+	t := top.t
+	e.now = time.Duration(top.at)
+	// Touch t before sifting, so that fetching it (often a cache miss)
+	// overlaps with the sift rather than following it.
+	t.index = 0
+	fn := t.fn
+	n := len(h) - 1
+	last := h[n]
+	h[n] = entry{}
+	e.heap = h[:n]
+	if n > root {
+		e.down(root, last)
+	}
+	e.fired++
+	if t.oneshot {
+		t.fn = nil
+		e.free = append(e.free, t)
+	}
+	fn()
+}
+
+// fix restores heap order after the entry at index i changed.
+func (e *Engine) fix(i int) {
+	x := e.heap[i]
+	if i > root && x.less(&e.heap[i/4+2]) {
+		e.up(i, x)
+		return
+	}
+	e.down(i, x)
+}
+
+// up places x at index i or, moving parents down, above it.
+func (e *Engine) up(i int, x entry) {
+	h := e.heap
+	for i > root {
+		p := i/4 + 2
+		if !x.less(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		h[i].t.index = int32(i)
+		i = p
+	}
+	h[i] = x
+	x.t.index = int32(i)
+}
+
+// down places x at index i or, moving smallest children up, below it.
+func (e *Engine) down(i int, x entry) {
+	h := e.heap
+	n := len(h)
+	var touch int64
+	for {
+		c := 4*i - 8
+		var m int
+		if c+3 < n {
+			// The next level's group is one of the four groups (four
+			// consecutive cache lines) starting at 4c-8. In a heap too
+			// big for the caches, load them now, so that fetching them
+			// overlaps with choosing m.
+			if g := 4*c - 8; n >= prefetchMin && g+12 < n {
+				touch += h[g].at + h[g+4].at + h[g+8].at + h[g+12].at
+			}
+			m = c + minOf4((*[4]entry)(h[c:c+4]))
+		} else if c < n {
+			m = c
+			for j := c + 1; j < n; j++ {
+				if h[j].less(&h[m]) {
+					m = j
+				}
+			}
+		} else {
+			break
+		}
+		if !h[m].less(&x) {
+			break
+		}
+		h[i] = h[m]
+		h[i].t.index = int32(i)
+		i = m
+	}
+	h[i] = x
+	x.t.index = int32(i)
+	e.touch = touch
+}
+
+// minOf4 returns the index in g of its least entry.
+//
+// Which child is least is unpredictable, so minOf4 compares times with
+// branch-free selects (CMOV) and falls back to full comparisons only when
+// times tie. It must stay out of line: once inlined, m would be used as a load
+// address (h[m]), and the compiler keeps branches for those.
+//
+//go:noinline
+func minOf4(g *[4]entry) int {
+	a0, a1, a2, a3 := g[0].at, g[1].at, g[2].at, g[3].at
+	m01, v01 := 0, a0
+	if a1 < a0 {
+		m01, v01 = 1, a1
+	}
+	m23, v23 := 2, a2
+	if a3 < a2 {
+		m23, v23 = 3, a3
+	}
+	m := m01
+	if v23 < v01 {
+		m = m23
+	}
+	if a0 == a1 || a2 == a3 || v01 == v23 {
+		v := min(v01, v23)
+		best := ^uint64(0)
+		for j := range g {
+			if g[j].at == v && g[j].t.ps < best {
+				m, best = j, g[j].t.ps
+			}
+		}
+	}
+	return m
+}
+
+// Rand returns the random stream for the component called name: a
+// math/rand/v2 PCG seeded from the engine seed and the FNV-64a hash of name.
+// The same name always returns the same *rand.Rand, so draws continue where
+// the previous caller left off; different names give independent streams, and
+// creating or using one stream never changes another's draws. Components
+// should call Rand once and keep the result.
+func (e *Engine) Rand(name string) *rand.Rand {
+	if r, ok := e.rands[name]; ok {
+		return r
+	}
+	s1, s2 := streamSeed(e.seed, name)
+	r := rand.New(rand.NewPCG(s1, s2))
+	e.rands[name] = r
+	return r
+}
+
+// streamSeed derives the 128-bit PCG seed for a named stream. It is part of
+// the reproducibility contract: changing it changes every simulation result.
+func streamSeed(seed uint64, name string) (uint64, uint64) {
+	const (
+		offset64 = 14695981039346656037
+		prime64  = 1099511628211
+	)
+	h := uint64(offset64)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= prime64
+	}
+	return mix64(seed ^ mix64(h)), mix64(h ^ mix64(seed+0x9e3779b97f4a7c15))
+}
+
+// mix64 is the SplitMix64 finaliser, a bijection on uint64 with good
+// avalanche.
+func mix64(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
