@@ -1,0 +1,289 @@
+package model
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// The kubelet's pod worker. Every change to a pod (a process exits, a
+// backoff ends, a pull finishes) asks for a sync; syncs at one instant
+// coalesce. A sync does what kuberuntime's computePodActions would: set up
+// the sandbox, run init containers in order, start or restart containers as
+// the restart policy and the crash backoff allow; then the status is
+// regenerated (phase by getPhase, conditions by status/generate.go).
+
+// requestSync asks the pod worker to sync the pod now.
+func (p *Pod) requestSync() {
+	if !p.syncTimer.Pending() {
+		p.w.eng.Schedule(&p.syncTimer, p.w.Now(), sim.Normal)
+	}
+}
+
+func (p *Pod) sync() {
+	if p.Node == nil || p.busy || p.terminated {
+		return
+	}
+	if !p.sandbox {
+		p.setupSandbox()
+	}
+	if p.phase.Terminal() {
+		return
+	}
+	if p.syncInit() {
+		for _, c := range p.regular {
+			if p.syncContainer(c) {
+				break
+			}
+		}
+	}
+	p.updateStatus()
+}
+
+// setupSandbox is the kubelet's first sync of a pod: the sandbox is ready
+// and every container gets its default waiting status.
+func (p *Pod) setupSandbox() {
+	p.sandbox = true
+	p.status.StartTime, p.status.Started = p.w.Now(), true
+	p.setCondition(PodReadyToStartContainers, True, "", "")
+	reason := ReasonContainerCreating
+	if len(p.init) > 0 {
+		reason = ReasonPodInitializing
+	}
+	for _, c := range p.init {
+		c.setState(ContainerState{Kind: StateWaiting, Reason: reason})
+	}
+	for _, c := range p.regular {
+		c.setState(ContainerState{Kind: StateWaiting, Reason: reason})
+	}
+}
+
+// syncInit runs init containers in order; it reports whether the pod is
+// initialized, so that regular containers may run. Sidecars must have
+// started before the next init container runs, and are kept running.
+func (p *Pod) syncInit() bool {
+	for _, c := range p.init {
+		st := &c.status
+		if c.spec.Sidecar {
+			if st.State.Kind == StateRunning && st.Started {
+				continue
+			}
+			if st.State.Kind != StateRunning {
+				p.syncContainer(c)
+			}
+			if p.regularStarted() {
+				continue // initialized before; a restarting sidecar holds nothing up
+			}
+			return false
+		}
+		switch {
+		case st.State.Kind == StateTerminated && st.State.ExitCode == 0:
+			continue
+		case st.State.Kind == StateRunning:
+			return false
+		default:
+			p.syncContainer(c)
+			return false
+		}
+	}
+	return true
+}
+
+// regularStarted is kubecontainer.HasAnyRegularContainerStarted.
+func (p *Pod) regularStarted() bool {
+	for _, c := range p.regular {
+		if c.runs > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// syncContainer starts a container that never ran, or restarts a stopped
+// one if its policy says so and its backoff allows. It reports whether the
+// pod worker is now blocked (pulling an image).
+func (p *Pod) syncContainer(c *container) bool {
+	st := &c.status
+	switch {
+	case st.State.Kind == StateRunning:
+		return false
+	case c.runs == 0:
+		return p.startContainer(c)
+	}
+	last, _ := st.Terminated()
+	if !c.shouldRestart(last.ExitCode) {
+		return false
+	}
+	cfg := p.w.settings.CrashLoopBackOff
+	now := p.w.Now()
+	if c.crash.inBackoffSince(cfg, last.FinishedAt, now) {
+		c.waitBackoff(last)
+		return false
+	}
+	c.crash.next(cfg, last.FinishedAt, now)
+	return p.startContainer(c)
+}
+
+// shouldRestart is the kubelet's restart rule for a container that exited
+// with code: sidecars always; otherwise by the pod's restartPolicy.
+func (c *container) shouldRestart(code int32) bool {
+	if c.spec.Sidecar {
+		return true
+	}
+	switch c.pod.Spec.RestartPolicy {
+	case RestartAlways:
+		return true
+	case RestartOnFailure:
+		return code != 0
+	}
+	return false
+}
+
+// waitBackoff shows the container in CrashLoopBackOff until its backoff
+// ends, then asks for a sync.
+func (c *container) waitBackoff(last ContainerState) {
+	p := c.pod
+	if c.restartTimer.Pending() {
+		return
+	}
+	st := &c.status
+	if st.State.Kind == StateTerminated {
+		st.LastState = st.State
+	}
+	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff,
+		Message: "back-off " + c.crash.delay.String() + " restarting failed container=" + c.spec.Name + " pod=" + p.String()})
+	p.w.event("Pod", p.Name, EventWarning, "BackOff", "kubelet",
+		"Back-off restarting failed container %s in pod %s", c.spec.Name, p)
+	p.w.eng.Schedule(&c.restartTimer, last.FinishedAt+c.crash.delay, sim.Normal)
+}
+
+// startContainer pulls the image as the policy says, then creates and starts
+// the container. It reports whether the pod worker is blocked by a pull.
+func (p *Pod) startContainer(c *container) bool {
+	img := c.spec.Image
+	spec, listed := p.w.settings.Images[img]
+	present := !listed || p.Node.images[img]
+	if present && c.spec.PullPolicy != PullAlways {
+		p.w.event("Pod", p.Name, EventNormal, "Pulled", "kubelet", "Container image %q already present on machine", img)
+		p.run(c)
+		return false
+	}
+	p.w.event("Pod", p.Name, EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	var d time.Duration
+	if !present {
+		d = spec.PullTime
+	}
+	if d == 0 {
+		c.pulled()
+		return false
+	}
+	p.busy = true
+	p.w.eng.After(&c.pullTimer, d, sim.Normal)
+	return true
+}
+
+// pulled finishes an image pull that started pullTime ago.
+func (c *container) pulled() {
+	p := c.pod
+	img := c.spec.Image
+	d := p.w.settings.Images[img].PullTime
+	if p.Node.images[img] {
+		d = 0
+	}
+	p.Node.images[img] = true
+	p.w.event("Pod", p.Name, EventNormal, "Pulled", "kubelet",
+		"Successfully pulled image %q in %s (%s including waiting)", img, d, d)
+	if p.busy {
+		p.busy = false
+		p.run(c)
+		p.requestSync()
+	}
+}
+
+// run creates and starts the container's next process.
+func (p *Pod) run(c *container) {
+	st := &c.status
+	if st.State.Kind == StateTerminated {
+		st.LastState = st.State
+	}
+	if c.runs > 0 {
+		st.RestartCount++
+	}
+	now := p.w.Now()
+	p.w.event("Pod", p.Name, EventNormal, "Created", "kubelet", "Created container: %s", c.spec.Name)
+	p.w.event("Pod", p.Name, EventNormal, "Started", "kubelet", "Started container %s", c.spec.Name)
+	r := c.spec.Behavior.run(c.runs)
+	c.runs++
+	st.Started = true
+	st.Ready = true
+	c.setState(ContainerState{Kind: StateRunning, StartedAt: now})
+	if !r.Forever {
+		p.w.eng.After(&c.exitTimer, r.ExitAfter, sim.Normal)
+	}
+	p.updateStatus()
+}
+
+// exitOnItsOwn ends the current run as its RunSpec says.
+func (c *container) exitOnItsOwn() {
+	r := c.spec.Behavior.run(c.runs - 1)
+	if r.OOM {
+		c.terminate(137, ReasonOOMKilled)
+		return
+	}
+	c.terminate(r.ExitCode, "")
+}
+
+// terminate records the running process's exit with code; reason "" means
+// the runtime's own: Completed for 0, Error otherwise.
+func (c *container) terminate(code int32, reason string) {
+	st := &c.status
+	if st.State.Kind != StateRunning {
+		return
+	}
+	if reason == "" {
+		reason = ReasonError
+		if code == 0 {
+			reason = ReasonCompleted
+		}
+	}
+	c.pod.w.eng.Stop(&c.exitTimer)
+	st.Ready, st.Started = false, false
+	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
+		StartedAt: st.State.StartedAt, FinishedAt: c.pod.w.Now()})
+	c.pod.updateStatus()
+	c.pod.requestSync()
+}
+
+// ExitContainer makes a running container's process exit now with code
+// (the scenario's exit fault). It reports whether the container was running.
+func (p *Pod) ExitContainer(name string, code int32) bool {
+	return p.kill(name, code, "")
+}
+
+// OOMKill has the OOM killer kill a running container now.
+func (p *Pod) OOMKill(name string) bool {
+	return p.kill(name, 137, ReasonOOMKilled)
+}
+
+func (p *Pod) kill(name string, code int32, reason string) bool {
+	c := p.container(name)
+	if c == nil || c.status.State.Kind != StateRunning {
+		return false
+	}
+	c.terminate(code, reason)
+	return true
+}
+
+func (p *Pod) container(name string) *container {
+	for _, c := range p.init {
+		if c.spec.Name == name {
+			return c
+		}
+	}
+	for _, c := range p.regular {
+		if c.spec.Name == name {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package model
+
+import "time"
+
+// Taint is a node taint.
+type Taint struct {
+	Key, Value, Effect string
+	TimeAdded          time.Duration
+}
+
+// NodeSpec describes a node to add.
+type NodeSpec struct {
+	Name     string
+	Labels   map[string]string
+	Capacity Resources
+	Taints   []Taint
+}
+
+// Node is a machine with a kubelet.
+type Node struct {
+	w          *World
+	Name       string
+	Labels     map[string]string
+	Capacity   Resources
+	Taints     []Taint
+	Conditions []Condition
+	CreatedAt  time.Duration
+
+	images map[string]bool // images pulled onto this node
+	pods   []*Pod          // pods bound here, in binding order
+}
+
+// AddNode adds a Ready node now.
+func (w *World) AddNode(s NodeSpec) *Node {
+	n := &Node{w: w, Name: s.Name, Labels: s.Labels, Capacity: s.Capacity, Taints: s.Taints,
+		CreatedAt: w.Now(), images: map[string]bool{}}
+	w.nodes = append(w.nodes, n)
+	w.nodeIdx[n.Name] = n
+	n.setCondition(Ready, True, "KubeletReady", "kubelet is posting ready status")
+	w.sched.kick()
+	return n
+}
+
+// Condition returns the node condition of type t, if set.
+func (n *Node) Condition(t string) (Condition, bool) {
+	for _, c := range n.Conditions {
+		if c.Type == t {
+			return c, true
+		}
+	}
+	return Condition{}, false
+}
+
+// Ready reports whether the node's Ready condition is True.
+func (n *Node) Ready() bool {
+	c, _ := n.Condition(Ready)
+	return c.Status == True
+}
+
+// Pods returns the pods bound to the node, in binding order.
+func (n *Node) Pods() []*Pod { return n.pods }
+
+func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
+	for i := range n.Conditions {
+		c := &n.Conditions[i]
+		if c.Type == t {
+			if c.Status == s && c.Reason == reason {
+				return
+			}
+			if c.Status != s {
+				c.LastTransitionTime = n.w.Now()
+			}
+			c.Status, c.Reason, c.Message = s, reason, msg
+			n.w.record(Change{Kind: "node", Node: n.Name, Type: t, Status: string(s), Reason: reason})
+			return
+		}
+	}
+	n.Conditions = append(n.Conditions, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: n.w.Now()})
+	n.w.record(Change{Kind: "node", Node: n.Name, Type: t, Status: string(s), Reason: reason})
+}
+
+// requested sums the requests of the node's pods that still hold resources
+// (pods in a terminal phase hold none).
+func (n *Node) requested() Resources {
+	var r Resources
+	for _, p := range n.pods {
+		if p.phase.Terminal() {
+			continue
+		}
+		q := p.requests
+		r.MilliCPU += q.MilliCPU
+		r.Memory += q.Memory
+		r.Pods++
+	}
+	return r
+}

@@ -1,0 +1,238 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// Toleration is a pod toleration.
+type Toleration struct {
+	Key, Operator, Value, Effect string
+	Seconds                      *int64
+}
+
+// PodOptions are the parts of a pod object beside its spec.
+type PodOptions struct {
+	Labels          map[string]string
+	Tolerations     []Toleration
+	SchedulingGates []string
+}
+
+// Pod is a pod object and the kubelet's view of it.
+type Pod struct {
+	w         *World
+	Name      string
+	Labels    map[string]string
+	Spec      *PodSpec
+	Node      *Node
+	CreatedAt time.Duration
+
+	tolerations     []Toleration
+	schedulingGates []string
+	requests        Resources
+
+	phase      Phase
+	status     PodStatus // phase and conditions; container statuses live in init/regular
+	phases     []Phase   // every distinct phase taken, in order
+	init       []*container
+	regular    []*container
+	sandbox    bool // the kubelet has set the pod up
+	deleting   bool // deletionTimestamp is set
+	deleted    bool // gone from the API
+	deletedAt  time.Duration
+	terminated bool // the pod's containers are all stopped for good (terminal or deleted)
+
+	syncTimer sim.Timer
+	busy      bool // the pod worker is blocked (pulling an image)
+}
+
+// container is one (init) container as the kubelet runs it.
+type container struct {
+	pod    *Pod
+	spec   *ContainerSpec
+	status ContainerStatus
+	runs   int32 // how many times the process was started
+
+	exitTimer    sim.Timer // the process exits on its own
+	restartTimer sim.Timer // the crash backoff ends
+	pullTimer    sim.Timer // an image pull finishes
+	crash        backoff
+}
+
+// AddPod creates a pod now. A pod whose spec names a node is bound to it at
+// once; any other pod goes to the scheduler.
+func (w *World) AddPod(name string, spec *PodSpec, o PodOptions) *Pod {
+	p := &Pod{w: w, Name: name, Labels: o.Labels, Spec: spec, CreatedAt: w.Now(),
+		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, requests: spec.Requests()}
+	p.syncTimer.Init(p.sync)
+	for i := range spec.InitContainers {
+		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
+	}
+	for i := range spec.Containers {
+		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
+	}
+	w.pods = append(w.pods, p)
+	w.podIdx[name] = p
+	p.setPhase(Pending)
+	if spec.NodeName != "" {
+		if n := w.nodeIdx[spec.NodeName]; n != nil {
+			p.bind(n)
+			return p
+		}
+	}
+	w.sched.add(p)
+	return p
+}
+
+func (p *Pod) newContainer(s *ContainerSpec) *container {
+	c := &container{pod: p, spec: s, status: ContainerStatus{Name: s.Name, Image: s.Image}}
+	c.exitTimer.Init(c.exitOnItsOwn)
+	c.restartTimer.Init(p.requestSync)
+	c.pullTimer.Init(c.pulled)
+	return c
+}
+
+// bind places the pod on n; its kubelet takes over.
+func (p *Pod) bind(n *Node) {
+	p.Node = n
+	n.pods = append(n.pods, p)
+	p.setCondition(PodScheduled, True, "", "")
+	p.requestSync()
+}
+
+// Phase is the pod's current phase.
+func (p *Pod) Phase() Phase { return p.phase }
+
+// Phases lists every distinct phase the pod took, in order.
+func (p *Pod) Phases() []Phase { return p.phases }
+
+// Terminating reports whether the pod has a deletion timestamp.
+func (p *Pod) Terminating() bool { return p.deleting }
+
+// Deleted reports whether the pod is gone from the API.
+func (p *Pod) Deleted() bool { return p.deleted }
+
+// Status returns a copy of the pod's status now.
+func (p *Pod) Status() PodStatus {
+	s := p.status
+	s.Phase = p.phase
+	s.Conditions = append([]Condition(nil), p.status.Conditions...)
+	s.InitContainerStatuses = statuses(p.init)
+	s.ContainerStatuses = statuses(p.regular)
+	return s
+}
+
+func statuses(cs []*container) []ContainerStatus {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]ContainerStatus, len(cs))
+	for i, c := range cs {
+		out[i] = c.status
+	}
+	return out
+}
+
+func (p *Pod) tolerates(t Taint) bool {
+	for _, tol := range p.tolerations {
+		if tol.Effect != "" && tol.Effect != t.Effect {
+			continue
+		}
+		if tol.Operator == "Exists" && (tol.Key == "" || tol.Key == t.Key) {
+			return true
+		}
+		if tol.Key == t.Key && tol.Value == t.Value {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Pod) setPhase(ph Phase) {
+	if p.phase == ph {
+		return
+	}
+	p.w.record(Change{Kind: "phase", Pod: p.Name, From: string(p.phase), To: string(ph)})
+	p.phase = ph
+	p.phases = append(p.phases, ph)
+}
+
+// setCondition sets a pod condition; lastTransitionTime moves only when the
+// status changes.
+func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
+	conds := p.status.Conditions
+	for i := range conds {
+		c := &conds[i]
+		if c.Type != t {
+			continue
+		}
+		if c.Status == s && c.Reason == reason && c.Message == msg {
+			return
+		}
+		if c.Status != s {
+			c.LastTransitionTime = p.w.Now()
+		}
+		changed := c.Status != s || c.Reason != reason
+		c.Status, c.Reason, c.Message = s, reason, msg
+		if changed {
+			p.w.record(Change{Kind: "condition", Pod: p.Name, Type: t, Status: string(s), Reason: reason})
+		}
+		return
+	}
+	p.status.Conditions = append(conds, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: p.w.Now()})
+	p.sortConditions()
+	p.w.record(Change{Kind: "condition", Pod: p.Name, Type: t, Status: string(s), Reason: reason})
+}
+
+// conditionOrder is the order in which the kubelet lists pod conditions.
+var conditionOrder = []string{DisruptionTarget, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
+
+func (p *Pod) sortConditions() {
+	rank := func(t string) int {
+		for i, o := range conditionOrder {
+			if o == t {
+				return i
+			}
+		}
+		return len(conditionOrder)
+	}
+	c := p.status.Conditions
+	for i := 1; i < len(c); i++ {
+		for j := i; j > 0 && rank(c[j].Type) < rank(c[j-1].Type); j-- {
+			c[j], c[j-1] = c[j-1], c[j]
+		}
+	}
+}
+
+// SetCondition sets a custom pod condition (as a controller would for a
+// readiness gate) and refreshes Ready.
+func (p *Pod) SetCondition(t string, s ConditionStatus) {
+	p.setCondition(t, s, "", "")
+	if p.sandbox {
+		p.updateStatus()
+	}
+}
+
+func (c *container) setState(s ContainerState) {
+	c.status.State = s
+	ch := Change{Kind: "container", Pod: c.pod.Name, Container: c.spec.Name, State: s.Kind.String(),
+		Reason: s.Reason, RestartCount: c.status.RestartCount}
+	if s.Kind == StateTerminated {
+		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
+	}
+	c.pod.w.record(ch)
+}
+
+// names lists container names as the kubelet's condition messages do: "[a b]".
+func names(cs []*container) string {
+	n := make([]string, len(cs))
+	for i, c := range cs {
+		n[i] = c.spec.Name
+	}
+	return "[" + strings.Join(n, " ") + "]"
+}
+
+func (p *Pod) String() string { return fmt.Sprintf("%s_default", p.Name) }

@@ -1,0 +1,214 @@
+package model
+
+import "time"
+
+// Settings are the kubelet and control-plane knobs of a world.
+type Settings struct {
+	CrashLoopBackOff          Backoff
+	ImagePullBackOff          Backoff
+	NodeMonitorGracePeriod    time.Duration
+	EvictionTimeout           time.Duration
+	NodeStatusUpdateFrequency time.Duration
+	TerminatedPodGCThreshold  int
+	Images                    map[string]ImageSpec // by image name; absent: present everywhere, pulls in 0s
+}
+
+// Backoff is a delay that starts at Initial and doubles up to Max; an entry
+// that has seen no restart decision for more than ResetAfter starts over.
+type Backoff struct {
+	Initial, Max, ResetAfter time.Duration
+}
+
+// DefaultSettings returns Kubernetes' own defaults.
+func DefaultSettings() Settings {
+	return Settings{
+		CrashLoopBackOff:          Backoff{Initial: 10 * time.Second, Max: 300 * time.Second, ResetAfter: 10 * time.Minute},
+		ImagePullBackOff:          Backoff{Initial: 10 * time.Second, Max: 300 * time.Second, ResetAfter: 10 * time.Minute},
+		NodeMonitorGracePeriod:    40 * time.Second,
+		EvictionTimeout:           5 * time.Minute,
+		NodeStatusUpdateFrequency: 10 * time.Second,
+		TerminatedPodGCThreshold:  12500,
+	}
+}
+
+// ImageSpec says how pulling one image behaves.
+type ImageSpec struct {
+	PullTime time.Duration
+	Missing  bool // every pull fails: ErrImagePull, then ImagePullBackOff
+}
+
+// Resources are amounts of cpu (milli-cores), memory (bytes) and pods.
+type Resources struct {
+	MilliCPU int64
+	Memory   int64
+	Pods     int64
+}
+
+// PodSpec is what a pod asks for, in the model's terms.
+type PodSpec struct {
+	NodeName               string
+	NodeSelector           map[string]string
+	RestartPolicy          RestartPolicy
+	TerminationGracePeriod time.Duration
+	InitContainers         []ContainerSpec
+	Containers             []ContainerSpec
+	ReadinessGates         []string
+}
+
+// Requests is the pod's effective request: the larger of the sum of its
+// regular containers (plus sidecars) and any single init container.
+func (s *PodSpec) Requests() Resources {
+	var sum, initMax, sidecars Resources
+	for i := range s.InitContainers {
+		c := &s.InitContainers[i]
+		r := c.Requests
+		r.MilliCPU += sidecars.MilliCPU
+		r.Memory += sidecars.Memory
+		initMax.MilliCPU = max(initMax.MilliCPU, r.MilliCPU)
+		initMax.Memory = max(initMax.Memory, r.Memory)
+		if c.Sidecar {
+			sidecars.MilliCPU += c.Requests.MilliCPU
+			sidecars.Memory += c.Requests.Memory
+		}
+	}
+	sum = sidecars
+	for i := range s.Containers {
+		sum.MilliCPU += s.Containers[i].Requests.MilliCPU
+		sum.Memory += s.Containers[i].Requests.Memory
+	}
+	return Resources{MilliCPU: max(sum.MilliCPU, initMax.MilliCPU), Memory: max(sum.Memory, initMax.Memory), Pods: 1}
+}
+
+// PullPolicy is a container's imagePullPolicy.
+type PullPolicy string
+
+// Image pull policies.
+const (
+	PullAlways       PullPolicy = "Always"
+	PullIfNotPresent PullPolicy = "IfNotPresent"
+	PullNever        PullPolicy = "Never"
+)
+
+// ContainerSpec is one container of a pod spec.
+type ContainerSpec struct {
+	Name       string
+	Image      string
+	PullPolicy PullPolicy
+	Sidecar    bool // an init container with restartPolicy Always
+	Requests   Resources
+	Behavior   *Behavior // nil: runs until stopped, probes pass
+
+	Liveness, Readiness, Startup *ProbeSpec
+	PostStart, PreStop           string // the hook's handler kind ("exec", "httpGet", ...); "" if none
+}
+
+// ProbeKind is liveness, readiness or startup.
+type ProbeKind uint8
+
+// Probe kinds.
+const (
+	Liveness ProbeKind = iota
+	Readiness
+	Startup
+)
+
+func (k ProbeKind) String() string {
+	return [...]string{"Liveness", "Readiness", "Startup"}[k]
+}
+
+// ProbeSpec is a probe with Kubernetes' defaults applied.
+type ProbeSpec struct {
+	Handler          string // exec, httpGet, tcpSocket, grpc
+	InitialDelay     time.Duration
+	Period           time.Duration
+	Timeout          time.Duration
+	SuccessThreshold int
+	FailureThreshold int
+	// TerminationGracePeriod, if set, replaces the pod's for kills caused by
+	// this probe (liveness and startup only).
+	TerminationGracePeriod *time.Duration
+}
+
+// Window is a span [From, To) of scenario time; To == 0 means forever.
+type Window struct {
+	From, To time.Duration
+}
+
+// Contains reports whether t falls in the window.
+func (w Window) Contains(t time.Duration) bool {
+	return t >= w.From && (w.To == 0 || t < w.To)
+}
+
+// HookBehavior is how a lifecycle hook behaves when it runs.
+type HookBehavior struct {
+	Duration time.Duration
+	Fail     bool
+}
+
+// Behavior is what a container's process does on each run.
+type Behavior struct {
+	StartupTime      time.Duration // probes fail until the process has run this long
+	Runs             []RunSpec     // the last one repeats forever; empty: run forever
+	ShutdownTime     time.Duration // from SIGTERM to exit
+	ShutdownExitCode int32         // the exit code of a graceful exit after SIGTERM
+	ProbeFailures    [3][]Window   // by ProbeKind: when that probe fails
+	PostStart        HookBehavior
+	PreStop          HookBehavior
+}
+
+// probeFails reports whether a probe of kind k fails at now for a process
+// that started at startedAt.
+func (b *Behavior) probeFails(k ProbeKind, now, startedAt time.Duration) bool {
+	if b == nil {
+		return false
+	}
+	if now-startedAt < b.StartupTime {
+		return true
+	}
+	for _, w := range b.ProbeFailures[k] {
+		if w.Contains(now) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Behavior) shutdown() (time.Duration, int32) {
+	if b == nil {
+		return 0, 0
+	}
+	return b.ShutdownTime, b.ShutdownExitCode
+}
+
+func (b *Behavior) hook(preStop bool) HookBehavior {
+	switch {
+	case b == nil:
+		return HookBehavior{}
+	case preStop:
+		return b.PreStop
+	}
+	return b.PostStart
+}
+
+// RunSpec is one or more identical runs of a process.
+type RunSpec struct {
+	Forever   bool          // never exits on its own
+	ExitAfter time.Duration // when it exits, after the start
+	ExitCode  int32
+	OOM       bool // killed by the OOM killer: exit 137, OOMKilled
+	Times     int  // how many runs this entry covers (>= 1)
+}
+
+// run returns what the n-th run (0-based) of the process does.
+func (b *Behavior) run(n int32) RunSpec {
+	if b == nil || len(b.Runs) == 0 {
+		return RunSpec{Forever: true, Times: 1}
+	}
+	for _, r := range b.Runs {
+		if int(n) < r.Times {
+			return r
+		}
+		n -= int32(r.Times)
+	}
+	return b.Runs[len(b.Runs)-1]
+}

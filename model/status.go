@@ -1,0 +1,179 @@
+package model
+
+import "strings"
+
+// updateStatus regenerates the pod's phase and conditions from its
+// containers, as the kubelet's generateAPIPodStatus does.
+func (p *Pod) updateStatus() {
+	if !p.sandbox {
+		return
+	}
+	if !p.phase.Terminal() {
+		p.setPhase(p.computePhase())
+	}
+	p.updateConditions()
+	if p.phase.Terminal() {
+		p.w.sched.kick() // its resources are free
+	}
+}
+
+// computePhase is the kubelet's getPhase.
+func (p *Pod) computePhase() Phase {
+	var pendingInit, failedInit, pendingSidecar, running, waiting, stopped, succeeded, unknown int
+	for _, c := range p.init {
+		st := &c.status
+		lastFailed := st.LastState.Kind == StateTerminated
+		if c.spec.Sidecar {
+			switch st.State.Kind {
+			case StateRunning:
+				if !st.Started {
+					pendingSidecar++
+				}
+				running++
+			case StateWaiting:
+				if !lastFailed {
+					pendingSidecar++
+					waiting++
+				}
+			case StateNone:
+				unknown++
+			}
+			continue
+		}
+		switch st.State.Kind {
+		case StateNone, StateRunning:
+			pendingInit++
+		case StateTerminated:
+			if st.State.ExitCode != 0 {
+				failedInit++
+			}
+		case StateWaiting:
+			if lastFailed && st.LastState.ExitCode != 0 {
+				failedInit++
+			} else {
+				pendingInit++
+			}
+		}
+	}
+	for _, c := range p.regular {
+		st := &c.status
+		switch st.State.Kind {
+		case StateRunning:
+			running++
+		case StateTerminated:
+			stopped++
+			if st.State.ExitCode == 0 {
+				succeeded++
+			}
+		case StateWaiting:
+			if st.LastState.Kind == StateTerminated {
+				stopped++
+			} else {
+				waiting++
+			}
+		default:
+			unknown++
+		}
+	}
+	if failedInit > 0 && p.Spec.RestartPolicy == RestartNever {
+		return Failed
+	}
+	switch {
+	case pendingInit > 0 || (!p.regularStarted() && pendingSidecar > 0) || waiting > 0:
+		return Pending
+	case running > 0 && unknown == 0:
+		return Running
+	case running == 0 && stopped > 0 && unknown == 0:
+		if p.deleted {
+			if stopped == succeeded {
+				return Succeeded
+			}
+			return Failed
+		}
+		if p.Spec.RestartPolicy == RestartAlways {
+			return Running
+		}
+		if stopped == succeeded {
+			return Succeeded
+		}
+		if p.Spec.RestartPolicy == RestartNever {
+			return Failed
+		}
+		return Running
+	}
+	return Pending
+}
+
+// updateConditions regenerates Initialized, ContainersReady and Ready.
+func (p *Pod) updateConditions() {
+	// Initialized
+	var incomplete []string
+	for _, c := range p.init {
+		st := &c.status
+		done := st.State.Kind == StateTerminated && st.State.ExitCode == 0
+		if c.spec.Sidecar {
+			done = st.Started
+		}
+		if !done && !p.regularStarted() {
+			incomplete = append(incomplete, c.spec.Name)
+		}
+	}
+	switch {
+	case p.phase == Succeeded && len(p.init) > 0:
+		p.setCondition(Initialized, True, "PodCompleted", "")
+	case len(incomplete) > 0:
+		p.setCondition(Initialized, False, "ContainersNotInitialized",
+			"containers with incomplete status: ["+strings.Join(incomplete, " ")+"]")
+	default:
+		p.setCondition(Initialized, True, "", "")
+	}
+
+	// ContainersReady, then Ready mirroring it and the readiness gates.
+	status, reason, msg := True, "", ""
+	switch p.phase {
+	case Succeeded:
+		status, reason = False, "PodCompleted"
+	case Failed:
+		status, reason = False, "PodFailed"
+	default:
+		var unready []string
+		for _, c := range p.init {
+			if c.spec.Sidecar && !c.status.Ready {
+				unready = append(unready, c.spec.Name)
+			}
+		}
+		for _, c := range p.regular {
+			if !c.status.Ready {
+				unready = append(unready, c.spec.Name)
+			}
+		}
+		if len(unready) > 0 {
+			status, reason = False, "ContainersNotReady"
+			msg = "containers with unready status: [" + strings.Join(unready, " ") + "]"
+		}
+	}
+	p.setCondition(ContainersReady, status, reason, msg)
+	if status == True {
+		status, reason, msg = p.readinessGates()
+	}
+	p.setCondition(Ready, status, reason, msg)
+}
+
+// readinessGates checks every readiness gate's condition, as
+// status/generate.go does.
+func (p *Pod) readinessGates() (ConditionStatus, string, string) {
+	var msgs []string
+	for _, g := range p.Spec.ReadinessGates {
+		c, ok := p.status.Condition(g)
+		switch {
+		case !ok:
+			msgs = append(msgs, "corresponding condition of pod readiness gate \""+g+"\" does not exist.")
+		case c.Status != True:
+			msgs = append(msgs, "the status of pod readiness gate \""+g+"\" is not \"True\", but "+string(c.Status))
+		}
+	}
+	if len(msgs) > 0 {
+		return False, "ReadinessGatesNotReady", strings.Join(msgs, ", ")
+	}
+	return True, "", ""
+}

@@ -1,0 +1,188 @@
+package model
+
+import "time"
+
+// Phase is a pod's status.phase.
+type Phase string
+
+// Pod phases, as in the Kubernetes API.
+const (
+	Pending   Phase = "Pending"
+	Running   Phase = "Running"
+	Succeeded Phase = "Succeeded"
+	Failed    Phase = "Failed"
+	Unknown   Phase = "Unknown"
+)
+
+// Terminal reports whether p never changes again.
+func (p Phase) Terminal() bool { return p == Succeeded || p == Failed }
+
+// RestartPolicy is a pod's (or a sidecar's) restart policy.
+type RestartPolicy string
+
+// Restart policies, as in the Kubernetes API.
+const (
+	RestartAlways    RestartPolicy = "Always"
+	RestartOnFailure RestartPolicy = "OnFailure"
+	RestartNever     RestartPolicy = "Never"
+)
+
+// StateKind says which of a container state's three variants is set.
+type StateKind uint8
+
+// Container state kinds; StateNone is a container with no status yet.
+const (
+	StateNone StateKind = iota
+	StateWaiting
+	StateRunning
+	StateTerminated
+)
+
+func (k StateKind) String() string {
+	switch k {
+	case StateWaiting:
+		return "Waiting"
+	case StateRunning:
+		return "Running"
+	case StateTerminated:
+		return "Terminated"
+	}
+	return ""
+}
+
+// ContainerState is one of Waiting (Reason, Message), Running (StartedAt)
+// or Terminated (Reason, ExitCode, StartedAt, FinishedAt).
+type ContainerState struct {
+	Kind       StateKind
+	Reason     string
+	Message    string
+	ExitCode   int32
+	Signal     int32
+	StartedAt  time.Duration
+	FinishedAt time.Duration
+}
+
+// Container waiting and terminated reasons used by the kubelet and runtime.
+const (
+	ReasonContainerCreating  = "ContainerCreating"
+	ReasonPodInitializing    = "PodInitializing"
+	ReasonCrashLoopBackOff   = "CrashLoopBackOff"
+	ReasonErrImagePull       = "ErrImagePull"
+	ReasonImagePullBackOff   = "ImagePullBackOff"
+	ReasonPostStartHookError = "PostStartHookError"
+	ReasonCompleted          = "Completed"
+	ReasonError              = "Error"
+	ReasonOOMKilled          = "OOMKilled"
+)
+
+// ContainerStatus is a container's entry in the pod status.
+type ContainerStatus struct {
+	Name         string
+	Image        string
+	State        ContainerState
+	LastState    ContainerState // the previous termination, if any
+	Ready        bool
+	Started      bool
+	RestartCount int32
+}
+
+// Terminated reports the current termination or, if none, the last one.
+func (s *ContainerStatus) Terminated() (ContainerState, bool) {
+	if s.State.Kind == StateTerminated {
+		return s.State, true
+	}
+	if s.LastState.Kind == StateTerminated {
+		return s.LastState, true
+	}
+	return ContainerState{}, false
+}
+
+// ConditionStatus is True, False or Unknown.
+type ConditionStatus string
+
+// Condition statuses.
+const (
+	True          ConditionStatus = "True"
+	False         ConditionStatus = "False"
+	StatusUnknown ConditionStatus = "Unknown"
+)
+
+// Pod condition types set by podsim.
+const (
+	PodScheduled              = "PodScheduled"
+	PodReadyToStartContainers = "PodReadyToStartContainers"
+	Initialized               = "Initialized"
+	ContainersReady           = "ContainersReady"
+	Ready                     = "Ready"
+	DisruptionTarget          = "DisruptionTarget"
+)
+
+// Condition is a pod or node condition.
+type Condition struct {
+	Type               string
+	Status             ConditionStatus
+	Reason             string
+	Message            string
+	LastTransitionTime time.Duration
+}
+
+// PodStatus is a copy of a pod's status at one moment.
+type PodStatus struct {
+	Phase                 Phase
+	Reason                string // e.g. NodeLost, Evicted
+	Message               string
+	Conditions            []Condition
+	InitContainerStatuses []ContainerStatus
+	ContainerStatuses     []ContainerStatus
+	StartTime             time.Duration
+	Started               bool // StartTime is set
+}
+
+// Condition returns the condition of type t, if set.
+func (s *PodStatus) Condition(t string) (Condition, bool) {
+	for _, c := range s.Conditions {
+		if c.Type == t {
+			return c, true
+		}
+	}
+	return Condition{}, false
+}
+
+// Container returns the status of the (init) container called name.
+func (s *PodStatus) Container(name string) (*ContainerStatus, bool) {
+	for i := range s.InitContainerStatuses {
+		if s.InitContainerStatuses[i].Name == name {
+			return &s.InitContainerStatuses[i], true
+		}
+	}
+	for i := range s.ContainerStatuses {
+		if s.ContainerStatuses[i].Name == name {
+			return &s.ContainerStatuses[i], true
+		}
+	}
+	return nil, false
+}
+
+// EventType is Normal or Warning.
+type EventType string
+
+// Event types.
+const (
+	EventNormal  EventType = "Normal"
+	EventWarning EventType = "Warning"
+)
+
+// Event is a Kubernetes event about a pod or a node. Repeats of the same
+// (object, type, reason, message) are aggregated the way kubectl shows them:
+// Count grows and LastSeen moves.
+type Event struct {
+	Kind      string // "Pod" or "Node"
+	Object    string // the pod's or node's name
+	Type      EventType
+	Reason    string
+	Message   string
+	Source    string // "kubelet", "default-scheduler", "node-controller", ...
+	FirstSeen time.Duration
+	LastSeen  time.Duration
+	Count     int
+}
