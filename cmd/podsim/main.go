@@ -1,0 +1,127 @@
+// Command podsim simulates Kubernetes pod lifecycles from scenario files.
+//
+//	podsim run [FILE] [-o text|jsonl|json] [--at T]
+//	podsim test PATH...
+//	podsim validate FILE...
+//	podsim version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+)
+
+// Exit codes of the contract.
+const (
+	exitOK       = 0
+	exitFailed   = 1 // expectations failed
+	exitBadInput = 2 // bad input or usage
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := (&Main{Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// Main is the command line; only main calls os.Exit.
+type Main struct {
+	Stdout, Stderr io.Writer
+}
+
+const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.
+
+Usage:
+  podsim run [FILE] [-o text|jsonl|json] [--at T]   simulate one scenario (no FILE: the demo)
+  podsim test PATH...                               run scenarios (files or folders) and check their expectations
+  podsim validate FILE...                           check scenario files without running them
+  podsim version                                    print the version
+
+Exit codes: 0 success, 1 expectations failed, 2 bad input or usage.
+`
+
+// usageError is a command-line mistake: exit 2 with a hint.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// Run dispatches one subcommand and returns the process exit code.
+func (m *Main) Run(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(m.Stderr, usage)
+		return exitBadInput
+	}
+	var code int
+	var err error
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "run":
+		code, err = m.run(rest)
+	case "validate":
+		code, err = m.validate(rest)
+	case "test":
+		code, err = m.test(rest)
+	case "version", "--version":
+		fmt.Fprintln(m.Stdout, "podsim", version())
+		return exitOK
+	case "help", "-h", "--help":
+		fmt.Fprint(m.Stdout, usage)
+		return exitOK
+	default:
+		err = usageError{fmt.Sprintf("unknown command %q", cmd)}
+	}
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(m.Stderr, "podsim: %s\nRun 'podsim help' for usage.\n", ue.msg)
+		return exitBadInput
+	case err != nil:
+		fmt.Fprintln(m.Stderr, err)
+		return exitBadInput
+	}
+	return code
+}
+
+// parseArgs parses flags anywhere among the arguments ("run FILE -o jsonl"
+// as well as "run -o jsonl FILE") and returns the positional ones.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func version() string {
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+		v += " " + bi.GoVersion
+	}
+	return strings.TrimSpace(v)
+}

@@ -1,0 +1,271 @@
+package scenarios
+
+import (
+	"reflect"
+	"time"
+
+	"github.com/podsim/podsim/model"
+	"go.yaml.in/yaml/v3"
+)
+
+// DefaultNodeName is the node a scenario without nodes gets.
+const DefaultNodeName = "node-1"
+
+// defaultCapacity is a node's capacity where the scenario gives none: a
+// common 4-core, 16 GiB machine with the kubelet's default maxPods.
+var defaultCapacity = model.Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}
+
+// Settings returns the scenario's settings over Kubernetes' defaults.
+func (s *Scenario) Settings() model.Settings {
+	st := model.DefaultSettings()
+	in := &s.File.Spec.Settings
+	backoff := func(b *Backoff, out *model.Backoff) {
+		setDur(&out.Initial, b.Initial)
+		setDur(&out.Max, b.Max)
+		setDur(&out.ResetAfter, b.ResetAfter)
+	}
+	backoff(&in.CrashLoopBackOff, &st.CrashLoopBackOff)
+	backoff(&in.ImagePullBackOff, &st.ImagePullBackOff)
+	setDur(&st.NodeMonitorGracePeriod, in.NodeMonitorGracePeriod)
+	setDur(&st.EvictionTimeout, in.EvictionTimeout)
+	setDur(&st.NodeStatusUpdateFrequency, in.NodeStatusUpdateFrequency)
+	if in.TerminatedPodGCThreshold != nil {
+		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
+	}
+	if len(in.Images) > 0 {
+		st.Images = map[string]model.ImageSpec{}
+		for _, im := range in.Images {
+			var d time.Duration
+			setDur(&d, im.PullTime)
+			st.Images[im.Name] = model.ImageSpec{PullTime: d, Missing: im.Missing}
+		}
+	}
+	return st
+}
+
+func setDur(out *time.Duration, in *Duration) {
+	if in != nil {
+		*out = in.D()
+	}
+}
+
+// Build makes the scenario's world at time 0: nodes, pods, behaviors and
+// faults. Run it up to s.Duration.
+func (s *Scenario) Build() *model.World {
+	w := model.NewWorld(s.Seed, s.Settings())
+	sp := &s.File.Spec
+	if len(sp.Nodes) == 0 {
+		w.AddNode(model.NodeSpec{Name: DefaultNodeName, Capacity: defaultCapacity})
+	}
+	for i := range sp.Nodes {
+		n := &sp.Nodes[i]
+		count := 1
+		if n.Count != nil {
+			count = *n.Count
+		}
+		capacity := defaultCapacity
+		if q, ok := n.Capacity["cpu"]; ok {
+			capacity.MilliCPU = q.MilliValue()
+		}
+		if q, ok := n.Capacity["memory"]; ok {
+			capacity.Memory = q.Value()
+		}
+		if q, ok := n.Capacity["pods"]; ok {
+			capacity.Pods = q.Value()
+		}
+		var taints []model.Taint
+		for _, t := range n.Taints {
+			taints = append(taints, model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
+		}
+		for _, name := range ExpandNodeNames(n.Name, count) {
+			w.AddNode(model.NodeSpec{Name: name, Labels: n.Labels, Capacity: capacity, Taints: taints})
+		}
+	}
+	behaviors := s.behaviors()
+	for i := range sp.Pods {
+		p := &sp.Pods[i]
+		spec := podSpec(&p.Spec, behaviors[p.Metadata.Name])
+		w.AddPod(p.Metadata.Name, spec, podOptions(&p.Metadata, &p.Spec))
+	}
+	for i := range sp.Faults {
+		s.scheduleFault(w, &sp.Faults[i])
+	}
+	return w
+}
+
+// behaviors indexes behavior by pod (or workload) name, then container.
+func (s *Scenario) behaviors() map[string]map[string]*model.Behavior {
+	out := map[string]map[string]*model.Behavior{}
+	for i := range s.File.Spec.Behavior {
+		b := &s.File.Spec.Behavior[i]
+		if out[b.Pod] == nil {
+			out[b.Pod] = map[string]*model.Behavior{}
+		}
+		out[b.Pod][b.Container] = behavior(b)
+	}
+	return out
+}
+
+func behavior(b *Behavior) *model.Behavior {
+	mb := &model.Behavior{}
+	setDur(&mb.StartupTime, b.StartupTime)
+	for _, r := range b.Runs {
+		rs := model.RunSpec{Times: 1, OOM: r.OOM}
+		if r.Times != nil {
+			rs.Times = *r.Times
+		}
+		if r.ExitCode != nil {
+			rs.ExitCode = *r.ExitCode
+		}
+		switch {
+		case r.ExitAfter != nil:
+			rs.ExitAfter = r.ExitAfter.D()
+		case r.ExitCode == nil && !r.OOM:
+			rs.Forever = true
+		}
+		mb.Runs = append(mb.Runs, rs)
+	}
+	return mb
+}
+
+func podOptions(m *ObjectMeta, ps *PodSpec) model.PodOptions {
+	o := model.PodOptions{Labels: m.Labels}
+	for _, t := range ps.Tolerations {
+		o.Tolerations = append(o.Tolerations, model.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value,
+			Effect: t.Effect, Seconds: t.TolerationSeconds})
+	}
+	for _, g := range ps.SchedulingGates {
+		o.SchedulingGates = append(o.SchedulingGates, g.Name)
+	}
+	return o
+}
+
+// podSpec converts a pod spec, with Kubernetes' defaults, attaching the
+// behavior of each container.
+func podSpec(ps *PodSpec, behaviors map[string]*model.Behavior) *model.PodSpec {
+	out := &model.PodSpec{
+		NodeName:               ps.NodeName,
+		NodeSelector:           ps.NodeSelector,
+		RestartPolicy:          model.RestartAlways,
+		TerminationGracePeriod: 30 * time.Second,
+	}
+	if ps.RestartPolicy != "" {
+		out.RestartPolicy = model.RestartPolicy(ps.RestartPolicy)
+	}
+	if g := ps.TerminationGracePeriodSeconds; g != nil {
+		out.TerminationGracePeriod = time.Duration(*g) * time.Second
+	}
+	for i := range ps.InitContainers {
+		out.InitContainers = append(out.InitContainers, containerSpec(&ps.InitContainers[i], behaviors))
+	}
+	for i := range ps.Containers {
+		out.Containers = append(out.Containers, containerSpec(&ps.Containers[i], behaviors))
+	}
+	for _, g := range ps.ReadinessGates {
+		out.ReadinessGates = append(out.ReadinessGates, g.ConditionType)
+	}
+	return out
+}
+
+func containerSpec(c *Container, behaviors map[string]*model.Behavior) model.ContainerSpec {
+	out := model.ContainerSpec{
+		Name:       c.Name,
+		Image:      c.Image,
+		PullPolicy: model.PullPolicy(c.ImagePullPolicy),
+		Sidecar:    c.RestartPolicy == "Always",
+		Behavior:   behaviors[c.Name],
+	}
+	if out.PullPolicy == "" {
+		out.PullPolicy = defaultPullPolicy(c.Image)
+	}
+	if q, ok := c.Resources.Requests["cpu"]; ok {
+		out.Requests.MilliCPU = q.MilliValue()
+	} else if q, ok := c.Resources.Limits["cpu"]; ok {
+		out.Requests.MilliCPU = q.MilliValue() // a limit alone defaults the request
+	}
+	if q, ok := c.Resources.Requests["memory"]; ok {
+		out.Requests.Memory = q.Value()
+	} else if q, ok := c.Resources.Limits["memory"]; ok {
+		out.Requests.Memory = q.Value()
+	}
+	return out
+}
+
+// defaultPullPolicy is the API server's default: Always for the latest tag
+// or no tag, IfNotPresent otherwise.
+func defaultPullPolicy(image string) model.PullPolicy {
+	ref := image
+	if i := lastIndexAny(ref, "@"); i >= 0 {
+		return model.PullIfNotPresent // pinned by digest
+	}
+	slash := lastIndexAny(ref, "/")
+	colon := lastIndexAny(ref, ":")
+	if colon <= slash || ref[colon+1:] == "latest" {
+		return model.PullAlways
+	}
+	return model.PullIfNotPresent
+}
+
+func lastIndexAny(s, chars string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		for j := 0; j < len(chars); j++ {
+			if s[i] == chars[j] {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// scheduleFault arranges for a fault to act on the world at its time.
+func (s *Scenario) scheduleFault(w *model.World, f *Fault) {
+	at := f.At.D()
+	switch {
+	case f.Exit != nil:
+		e := f.Exit
+		w.Schedule(at, func() {
+			for _, p := range podsNamed(w, e.Pod) {
+				p.ExitContainer(e.Container, e.Code)
+			}
+		})
+	case f.OOM != nil:
+		o := f.OOM
+		w.Schedule(at, func() {
+			for _, p := range podsNamed(w, o.Pod) {
+				p.OOMKill(o.Container)
+			}
+		})
+	case f.SetCondition != nil:
+		sc := f.SetCondition
+		w.Schedule(at, func() {
+			for _, p := range podsNamed(w, sc.Pod) {
+				p.SetCondition(sc.Type, model.ConditionStatus(sc.Status))
+			}
+		})
+	}
+}
+
+// podsNamed returns the live pod called name, or the live pods of the
+// workload called name.
+func podsNamed(w *model.World, name string) []*model.Pod {
+	if p := w.Pod(name); p != nil {
+		if p.Deleted() {
+			return nil
+		}
+		return []*model.Pod{p}
+	}
+	return nil
+}
+
+func isNilPtr(x any) bool {
+	if x == nil {
+		return true
+	}
+	v := reflect.ValueOf(x)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+func isNilNode(x any) bool {
+	n, ok := x.(*yaml.Node)
+	return ok && (n == nil || n.Tag == "!!null")
+}

@@ -1,0 +1,356 @@
+// Package scenarios reads podsim scenario files: the schema of the contract
+// (shared/spec/scenario-v1.md), strict decoding with FILE:LINE:COL errors,
+// defaults, validation, and building a model world from a scenario. It also
+// embeds the library of ready scenarios, the demo among them.
+package scenarios
+
+import "go.yaml.in/yaml/v3"
+
+// File is one scenario file as written.
+type File struct {
+	APIVersion string   `yaml:"apiVersion"`
+	Kind       string   `yaml:"kind"`
+	Metadata   Metadata `yaml:"metadata"`
+	Spec       Spec     `yaml:"spec"`
+}
+
+// Metadata names a scenario.
+type Metadata struct {
+	Name        string            `yaml:"name"`
+	Description string            `yaml:"description"`
+	Labels      map[string]string `yaml:"labels"`
+}
+
+// Spec is the body of a scenario.
+type Spec struct {
+	Duration  *Duration  `yaml:"duration"`
+	Seed      *uint64    `yaml:"seed"`
+	Settings  Settings   `yaml:"settings"`
+	Nodes     []Node     `yaml:"nodes"`
+	Pods      []Pod      `yaml:"pods"`
+	Workloads []Workload `yaml:"workloads"`
+	Behavior  []Behavior `yaml:"behavior"`
+	Faults    []Fault    `yaml:"faults"`
+	Expect    []Expect   `yaml:"expect"`
+}
+
+// Settings are the kubelet and control-plane knobs; unset ones take
+// Kubernetes' defaults (see Defaults).
+type Settings struct {
+	CrashLoopBackOff          Backoff   `yaml:"crashLoopBackOff"`
+	ImagePullBackOff          Backoff   `yaml:"imagePullBackOff"`
+	NodeMonitorGracePeriod    *Duration `yaml:"nodeMonitorGracePeriod"`
+	EvictionTimeout           *Duration `yaml:"evictionTimeout"`
+	TerminatedPodGCThreshold  *int      `yaml:"terminatedPodGCThreshold"`
+	NodeStatusUpdateFrequency *Duration `yaml:"nodeStatusUpdateFrequency"`
+	Images                    []Image   `yaml:"images"`
+}
+
+// Backoff is a doubling delay: initial, doubling up to max; resetAfter is
+// how long a container must run for the delay to start over.
+type Backoff struct {
+	Initial    *Duration `yaml:"initial"`
+	Max        *Duration `yaml:"max"`
+	ResetAfter *Duration `yaml:"resetAfter"`
+}
+
+// Image says how pulling one image behaves.
+type Image struct {
+	Name     string    `yaml:"name"`
+	PullTime *Duration `yaml:"pullTime"`
+	Missing  bool      `yaml:"missing"`
+}
+
+// Node is a node, or with Count > 1 a group of identical nodes.
+type Node struct {
+	Name     string              `yaml:"name"`
+	Capacity map[string]Quantity `yaml:"capacity"`
+	Labels   map[string]string   `yaml:"labels"`
+	Taints   []Taint             `yaml:"taints"`
+	Count    *int                `yaml:"count"`
+}
+
+// Taint is a node taint as in the Kubernetes API.
+type Taint struct {
+	Key    string `yaml:"key"`
+	Value  string `yaml:"value"`
+	Effect string `yaml:"effect"`
+}
+
+// ObjectMeta is the part of Kubernetes' metadata that podsim reads.
+type ObjectMeta struct {
+	Name        string            `yaml:"name"`
+	Namespace   string            `yaml:"namespace"`
+	Labels      map[string]string `yaml:"labels"`
+	Annotations map[string]string `yaml:"annotations"`
+}
+
+// Pod is a bare pod: a Kubernetes Pod object.
+type Pod struct {
+	APIVersion string     `yaml:"apiVersion"`
+	Kind       string     `yaml:"kind"`
+	Metadata   ObjectMeta `yaml:"metadata"`
+	Spec       PodSpec    `yaml:"spec"`
+}
+
+// PodSpec holds the Kubernetes PodSpec fields podsim simulates; the others
+// are accepted and ignored (see the Ignore calls in this file).
+type PodSpec struct {
+	NodeName                      string            `yaml:"nodeName"`
+	NodeSelector                  map[string]string `yaml:"nodeSelector"`
+	RestartPolicy                 string            `yaml:"restartPolicy"`
+	TerminationGracePeriodSeconds *int64            `yaml:"terminationGracePeriodSeconds"`
+	ActiveDeadlineSeconds         *int64            `yaml:"activeDeadlineSeconds"`
+	InitContainers                []Container       `yaml:"initContainers"`
+	Containers                    []Container       `yaml:"containers"`
+	Tolerations                   []Toleration      `yaml:"tolerations"`
+	SchedulingGates               []NameOnly        `yaml:"schedulingGates"`
+	ReadinessGates                []ReadinessGate   `yaml:"readinessGates"`
+	Priority                      *int32            `yaml:"priority"`
+}
+
+// NameOnly is a list entry that only has a name (schedulingGates).
+type NameOnly struct {
+	Name string `yaml:"name"`
+}
+
+// ReadinessGate names a pod condition that must be True for Ready.
+type ReadinessGate struct {
+	ConditionType string `yaml:"conditionType"`
+}
+
+// Toleration is a pod toleration as in the Kubernetes API.
+type Toleration struct {
+	Key               string `yaml:"key"`
+	Operator          string `yaml:"operator"`
+	Value             string `yaml:"value"`
+	Effect            string `yaml:"effect"`
+	TolerationSeconds *int64 `yaml:"tolerationSeconds"`
+}
+
+// Container is a Kubernetes container.
+type Container struct {
+	Name            string     `yaml:"name"`
+	Image           string     `yaml:"image"`
+	ImagePullPolicy string     `yaml:"imagePullPolicy"`
+	RestartPolicy   string     `yaml:"restartPolicy"`
+	Resources       Resources  `yaml:"resources"`
+	LivenessProbe   *Probe     `yaml:"livenessProbe"`
+	ReadinessProbe  *Probe     `yaml:"readinessProbe"`
+	StartupProbe    *Probe     `yaml:"startupProbe"`
+	Lifecycle       *Lifecycle `yaml:"lifecycle"`
+}
+
+// Resources are a container's requests and limits.
+type Resources struct {
+	Requests map[string]Quantity `yaml:"requests"`
+	Limits   map[string]Quantity `yaml:"limits"`
+}
+
+// Handler is a probe or hook action. podsim never runs it; it only checks
+// that exactly one kind is given. Outcomes come from the scenario's behavior.
+type Handler struct {
+	Exec      *yaml.Node `yaml:"exec"`
+	HTTPGet   *yaml.Node `yaml:"httpGet"`
+	TCPSocket *yaml.Node `yaml:"tcpSocket"`
+	GRPC      *yaml.Node `yaml:"grpc"`
+	Sleep     *yaml.Node `yaml:"sleep"`
+}
+
+// Probe is a liveness, readiness or startup probe.
+type Probe struct {
+	Handler                       `yaml:",inline"`
+	InitialDelaySeconds           *int32 `yaml:"initialDelaySeconds"`
+	PeriodSeconds                 *int32 `yaml:"periodSeconds"`
+	TimeoutSeconds                *int32 `yaml:"timeoutSeconds"`
+	SuccessThreshold              *int32 `yaml:"successThreshold"`
+	FailureThreshold              *int32 `yaml:"failureThreshold"`
+	TerminationGracePeriodSeconds *int64 `yaml:"terminationGracePeriodSeconds"`
+}
+
+// Lifecycle holds a container's hooks.
+type Lifecycle struct {
+	PostStart *Handler `yaml:"postStart"`
+	PreStop   *Handler `yaml:"preStop"`
+}
+
+// Workload is a controller object: ReplicaSet, Deployment, Job or DaemonSet.
+type Workload struct {
+	APIVersion string       `yaml:"apiVersion"`
+	Kind       string       `yaml:"kind"`
+	Metadata   ObjectMeta   `yaml:"metadata"`
+	Spec       WorkloadSpec `yaml:"spec"`
+}
+
+// WorkloadSpec is the union of the controller specs podsim reads.
+type WorkloadSpec struct {
+	Replicas              *int32      `yaml:"replicas"`
+	Completions           *int32      `yaml:"completions"`
+	Parallelism           *int32      `yaml:"parallelism"`
+	BackoffLimit          *int32      `yaml:"backoffLimit"`
+	ActiveDeadlineSeconds *int64      `yaml:"activeDeadlineSeconds"`
+	Selector              *yaml.Node  `yaml:"selector"`
+	Template              PodTemplate `yaml:"template"`
+}
+
+// PodTemplate is a workload's pod template.
+type PodTemplate struct {
+	Metadata ObjectMeta `yaml:"metadata"`
+	Spec     PodSpec    `yaml:"spec"`
+}
+
+// Behavior says what one container's process does (contract section 4).
+type Behavior struct {
+	Pod              string        `yaml:"pod"`
+	Container        string        `yaml:"container"`
+	StartupTime      *Duration     `yaml:"startupTime"`
+	Runs             []Run         `yaml:"runs"`
+	ShutdownTime     *Duration     `yaml:"shutdownTime"`
+	ShutdownExitCode *int32        `yaml:"shutdownExitCode"`
+	Probes           ProbeWindows  `yaml:"probes"`
+	Hooks            HookBehaviors `yaml:"hooks"`
+}
+
+// Run is what one run (or Times runs) of a process does. Without ExitAfter
+// the process runs until something stops it.
+type Run struct {
+	ExitAfter *Duration `yaml:"exitAfter"`
+	ExitCode  *int32    `yaml:"exitCode"`
+	OOM       bool      `yaml:"oom"`
+	Times     *int      `yaml:"times"`
+}
+
+// ProbeWindows are the spans of scenario time in which each probe fails.
+type ProbeWindows struct {
+	Liveness  []Window `yaml:"liveness"`
+	Readiness []Window `yaml:"readiness"`
+	Startup   []Window `yaml:"startup"`
+}
+
+// Window is [From, To) in scenario time; no To means forever.
+type Window struct {
+	From Duration  `yaml:"from"`
+	To   *Duration `yaml:"to"`
+}
+
+// HookBehaviors say how long each hook takes and whether it fails.
+type HookBehaviors struct {
+	PostStart *HookBehavior `yaml:"postStart"`
+	PreStop   *HookBehavior `yaml:"preStop"`
+}
+
+// HookBehavior is one hook's outcome.
+type HookBehavior struct {
+	Duration Duration `yaml:"duration"`
+	Fail     bool     `yaml:"fail"`
+}
+
+// Fault is something that happens at a moment: exactly one action is set.
+type Fault struct {
+	At           *Duration     `yaml:"at"`
+	Exit         *ExitFault    `yaml:"exit"`
+	OOM          *ContainerRef `yaml:"oom"`
+	Delete       *DeleteFault  `yaml:"delete"`
+	DiskFailure  *NodeFault    `yaml:"diskFailure"`
+	Partition    *NodeFault    `yaml:"partition"`
+	NodeFailure  *NodeFault    `yaml:"nodeFailure"`
+	SetCondition *SetCondition `yaml:"setCondition"`
+}
+
+// ContainerRef names a container of a pod (or of every pod of a workload).
+type ContainerRef struct {
+	Pod       string `yaml:"pod"`
+	Container string `yaml:"container"`
+}
+
+// ExitFault makes a process exit with Code.
+type ExitFault struct {
+	ContainerRef `yaml:",inline"`
+	Code         int32 `yaml:"code"`
+}
+
+// DeleteFault deletes a pod through the API.
+type DeleteFault struct {
+	Pod                string `yaml:"pod"`
+	GracePeriodSeconds *int64 `yaml:"gracePeriodSeconds"`
+}
+
+// NodeFault acts on a node; For bounds it in time (nil: forever).
+type NodeFault struct {
+	Node string    `yaml:"node"`
+	For  *Duration `yaml:"for"`
+}
+
+// SetCondition sets a pod condition (for readiness gates).
+type SetCondition struct {
+	Pod    string `yaml:"pod"`
+	Type   string `yaml:"type"`
+	Status string `yaml:"status"`
+}
+
+// Expect is one expectation (contract section 6).
+type Expect struct {
+	At       *Duration `yaml:"at"`
+	Pod      string    `yaml:"pod"`
+	Workload string    `yaml:"workload"`
+	Node     string    `yaml:"node"`
+
+	Phase     string          `yaml:"phase"`
+	Phases    []string        `yaml:"phases"`
+	Status    string          `yaml:"status"`
+	Ready     *bool           `yaml:"ready"`
+	Condition *ConditionCheck `yaml:"condition"`
+	Exists    *bool           `yaml:"exists"`
+
+	Container    string    `yaml:"container"`
+	State        string    `yaml:"state"`
+	Reason       string    `yaml:"reason"`
+	ExitCode     *IntRange `yaml:"exitCode"`
+	RestartCount *IntRange `yaml:"restartCount"`
+
+	Event *EventCheck `yaml:"event"`
+
+	ReadyPods     *IntRange `yaml:"readyPods"`
+	Pods          *IntRange `yaml:"pods"`
+	SucceededPods *IntRange `yaml:"succeededPods"`
+	FailedPods    *IntRange `yaml:"failedPods"`
+}
+
+// ConditionCheck matches a pod, node or workload condition.
+type ConditionCheck struct {
+	Type   string `yaml:"type"`
+	Status string `yaml:"status"`
+	Reason string `yaml:"reason"`
+}
+
+// EventCheck counts Kubernetes events.
+type EventCheck struct {
+	Pod    string    `yaml:"pod"`
+	Node   string    `yaml:"node"`
+	Reason string    `yaml:"reason"`
+	Type   string    `yaml:"type"`
+	Count  *IntRange `yaml:"count"`
+}
+
+func init() {
+	// Kubernetes API fields that podsim accepts so real manifests paste in,
+	// and ignores because they do not change the lifecycle it simulates.
+	Ignore[ObjectMeta]("generateName", "uid", "resourceVersion", "generation", "creationTimestamp",
+		"ownerReferences", "finalizers", "managedFields")
+	Ignore[Pod]("status")
+	Ignore[Workload]("status")
+	Ignore[PodSpec]("volumes", "serviceAccountName", "serviceAccount", "automountServiceAccountToken",
+		"securityContext", "affinity", "topologySpreadConstraints", "dnsPolicy", "dnsConfig",
+		"hostNetwork", "hostPID", "hostIPC", "hostname", "subdomain", "hostAliases", "imagePullSecrets",
+		"priorityClassName", "preemptionPolicy", "schedulerName", "runtimeClassName", "enableServiceLinks",
+		"shareProcessNamespace", "overhead", "os", "setHostnameAsFQDN", "ephemeralContainers",
+		"resourceClaims", "hostUsers", "resources")
+	Ignore[Container]("command", "args", "workingDir", "ports", "env", "envFrom", "volumeMounts",
+		"volumeDevices", "securityContext", "stdin", "stdinOnce", "tty", "terminationMessagePath",
+		"terminationMessagePolicy", "resizePolicy")
+	Ignore[Resources]("claims")
+	Ignore[WorkloadSpec]("strategy", "minReadySeconds", "revisionHistoryLimit", "progressDeadlineSeconds",
+		"paused", "updateStrategy", "completionMode", "ttlSecondsAfterFinished", "suspend",
+		"podFailurePolicy", "podReplacementPolicy", "manualSelector", "backoffLimitPerIndex",
+		"maxFailedIndexes", "successPolicy")
+}

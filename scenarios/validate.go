@@ -1,0 +1,625 @@
+package scenarios
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// validator collects every problem of a decoded scenario.
+type validator struct {
+	s    *Scenario
+	errs ErrorList
+
+	nodes     map[string]bool // node names after count expansion
+	pods      map[string]*PodSpec
+	workloads map[string]*Workload
+}
+
+func (v *validator) at(ptr any, format string, args ...any) {
+	v.errs.Add(v.s.Path, v.s.pos.Of(ptr), format, args...)
+}
+
+func (v *validator) atKey(ptr any, format string, args ...any) {
+	p := v.s.pos.KeyOf(ptr)
+	if p == (Pos{}) {
+		p = v.s.pos.Of(ptr)
+	}
+	v.errs.Add(v.s.Path, p, format, args...)
+}
+
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+func (v *validator) name(ptr *string, parent any, what string) {
+	switch {
+	case *ptr == "":
+		v.at(parent, "%s: name is required", what)
+	case len(*ptr) > 63 || !dnsLabel.MatchString(*ptr):
+		v.at(ptr, "%s name %q: want lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)", what, *ptr)
+	}
+}
+
+// validate checks everything the decoder cannot: required fields, ranges,
+// names and references between parts of the file.
+func (s *Scenario) validate() ErrorList {
+	v := &validator{s: s, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}}
+	f := &s.File
+	if f.APIVersion != APIVersion {
+		v.atKey(&f.APIVersion, "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
+	}
+	if f.Kind != KindScenario {
+		v.atKey(&f.Kind, "kind must be %q, not %q", KindScenario, f.Kind)
+	}
+	v.name(&f.Metadata.Name, &f.Metadata, "scenario")
+	sp := &f.Spec
+	if sp.Duration != nil && sp.Duration.D() <= 0 {
+		v.at(sp.Duration, "duration must be positive")
+	}
+	v.settings(&sp.Settings)
+	for i := range sp.Nodes {
+		v.node(&sp.Nodes[i])
+	}
+	for i := range sp.Pods {
+		p := &sp.Pods[i]
+		v.name(&p.Metadata.Name, &p.Metadata, "pod")
+		if p.Kind != "" && p.Kind != "Pod" {
+			v.at(&p.Kind, "a pod's kind must be Pod, not %q", p.Kind)
+		}
+		if _, dup := v.pods[p.Metadata.Name]; dup && p.Metadata.Name != "" {
+			v.at(&p.Metadata.Name, "duplicate pod name %q", p.Metadata.Name)
+		}
+		v.pods[p.Metadata.Name] = &p.Spec
+		v.podSpec(&p.Spec, &p.Metadata, "pod "+p.Metadata.Name)
+	}
+	for i := range sp.Workloads {
+		v.workload(&sp.Workloads[i])
+	}
+	for i := range sp.Behavior {
+		v.behavior(&sp.Behavior[i], sp.Behavior[:i])
+	}
+	for i := range sp.Faults {
+		v.fault(&sp.Faults[i])
+	}
+	for i := range sp.Expect {
+		v.expect(&sp.Expect[i])
+	}
+	return v.errs
+}
+
+func (v *validator) settings(st *Settings) {
+	for _, b := range []*Backoff{&st.CrashLoopBackOff, &st.ImagePullBackOff} {
+		if b.Initial != nil && b.Initial.D() <= 0 {
+			v.at(b.Initial, "initial must be positive")
+		}
+		if b.Max != nil && b.Initial != nil && b.Max.D() < b.Initial.D() {
+			v.at(b.Max, "max (%s) must not be less than initial (%s)", b.Max, b.Initial)
+		}
+	}
+	if t := st.TerminatedPodGCThreshold; t != nil && *t < 0 {
+		v.at(t, "terminatedPodGCThreshold must not be negative")
+	}
+	if d := st.NodeStatusUpdateFrequency; d != nil && d.D() <= 0 {
+		v.at(d, "nodeStatusUpdateFrequency must be positive")
+	}
+	seen := map[string]bool{}
+	for i := range st.Images {
+		im := &st.Images[i]
+		switch {
+		case im.Name == "":
+			v.at(im, "image: name is required")
+		case seen[im.Name]:
+			v.at(&im.Name, "image %q is listed twice", im.Name)
+		}
+		seen[im.Name] = true
+	}
+}
+
+var resourceNames = []string{"cpu", "memory", "pods", "ephemeral-storage"}
+
+func (v *validator) node(n *Node) {
+	v.name(&n.Name, n, "node")
+	for k := range n.Capacity {
+		if !slices.Contains(resourceNames, k) && !strings.Contains(k, "/") {
+			v.errs.Add(v.s.Path, v.s.pos.OfMapKey(&n.Capacity, k), "unknown resource %q: want cpu, memory, pods or ephemeral-storage", k)
+		}
+	}
+	count := 1
+	if n.Count != nil {
+		count = *n.Count
+		if count < 1 {
+			v.at(n.Count, "count must be at least 1")
+		}
+	}
+	for _, name := range ExpandNodeNames(n.Name, count) {
+		if v.nodes[name] {
+			v.at(&n.Name, "duplicate node name %q", name)
+		}
+		v.nodes[name] = true
+	}
+	for i := range n.Taints {
+		t := &n.Taints[i]
+		if t.Key == "" {
+			v.at(t, "taint: key is required")
+		}
+		if !slices.Contains([]string{"NoSchedule", "PreferNoSchedule", "NoExecute"}, t.Effect) {
+			v.at(t, "taint effect %q: want NoSchedule, PreferNoSchedule or NoExecute", t.Effect)
+		}
+	}
+}
+
+// ExpandNodeNames returns the names a node entry stamps out: itself, or
+// name-0 ... name-(count-1).
+func ExpandNodeNames(name string, count int) []string {
+	if count <= 1 {
+		return []string{name}
+	}
+	out := make([]string, count)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-%d", name, i)
+	}
+	return out
+}
+
+func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
+	if ps.NodeName != "" && len(v.s.File.Spec.Nodes) > 0 && !v.nodes[ps.NodeName] {
+		v.at(&ps.NodeName, "%s: nodeName %q is not a node of this scenario", what, ps.NodeName)
+	}
+	if ps.RestartPolicy != "" && !slices.Contains([]string{"Always", "OnFailure", "Never"}, ps.RestartPolicy) {
+		v.at(&ps.RestartPolicy, "restartPolicy %q: want Always, OnFailure or Never", ps.RestartPolicy)
+	}
+	if g := ps.TerminationGracePeriodSeconds; g != nil && *g < 0 {
+		v.at(g, "terminationGracePeriodSeconds must not be negative")
+	}
+	if len(ps.Containers) == 0 {
+		v.at(parent, "%s: spec.containers must list at least one container", what)
+	}
+	names := map[string]bool{}
+	for i := range ps.InitContainers {
+		c := &ps.InitContainers[i]
+		v.container(c, names, true)
+	}
+	for i := range ps.Containers {
+		v.container(&ps.Containers[i], names, false)
+	}
+	for i := range ps.Tolerations {
+		t := &ps.Tolerations[i]
+		if t.Operator != "" && t.Operator != "Exists" && t.Operator != "Equal" {
+			v.at(&t.Operator, "toleration operator %q: want Exists or Equal", t.Operator)
+		}
+		if t.Operator == "Exists" && t.Value != "" {
+			v.at(&t.Value, "a toleration with operator Exists takes no value")
+		}
+	}
+	for i := range ps.ReadinessGates {
+		if ps.ReadinessGates[i].ConditionType == "" {
+			v.at(&ps.ReadinessGates[i], "readinessGates: conditionType is required")
+		}
+	}
+	for i := range ps.SchedulingGates {
+		if ps.SchedulingGates[i].Name == "" {
+			v.at(&ps.SchedulingGates[i], "schedulingGates: name is required")
+		}
+	}
+}
+
+func (v *validator) container(c *Container, names map[string]bool, init bool) {
+	v.name(&c.Name, c, "container")
+	if names[c.Name] && c.Name != "" {
+		v.at(&c.Name, "duplicate container name %q", c.Name)
+	}
+	names[c.Name] = true
+	if c.Image == "" {
+		v.at(c, "container %s: image is required", c.Name)
+	}
+	if c.ImagePullPolicy != "" && !slices.Contains([]string{"Always", "IfNotPresent", "Never"}, c.ImagePullPolicy) {
+		v.at(&c.ImagePullPolicy, "imagePullPolicy %q: want Always, IfNotPresent or Never", c.ImagePullPolicy)
+	}
+	switch {
+	case c.RestartPolicy != "" && !init:
+		v.at(&c.RestartPolicy, "restartPolicy on a container is only allowed on init containers (sidecars)")
+	case c.RestartPolicy != "" && c.RestartPolicy != "Always":
+		v.at(&c.RestartPolicy, "an init container's restartPolicy can only be Always (a sidecar)")
+	}
+	sidecar := init && c.RestartPolicy == "Always"
+	for _, r := range []map[string]Quantity{c.Resources.Requests, c.Resources.Limits} {
+		for k := range r {
+			if !slices.Contains(resourceNames, k) && !strings.Contains(k, "/") {
+				v.errs.Add(v.s.Path, v.s.pos.OfMapKey(&r, k), "unknown resource %q: want cpu, memory or ephemeral-storage", k)
+			}
+		}
+	}
+	for k, lim := range c.Resources.Limits {
+		if req, ok := c.Resources.Requests[k]; ok && req.MilliValue() > lim.MilliValue() {
+			v.at(c, "container %s: %s request %s is more than its limit %s", c.Name, k, req, lim)
+		}
+	}
+	probes := []struct {
+		p    *Probe
+		kind string
+	}{{c.LivenessProbe, "livenessProbe"}, {c.ReadinessProbe, "readinessProbe"}, {c.StartupProbe, "startupProbe"}}
+	for _, pr := range probes {
+		if pr.p == nil {
+			continue
+		}
+		if init && !sidecar {
+			v.at(pr.p, "%s is not allowed on an init container that is not a sidecar", pr.kind)
+		}
+		v.probe(pr.p, pr.kind)
+	}
+	if c.Lifecycle != nil {
+		if init && !sidecar {
+			v.at(c.Lifecycle, "lifecycle hooks are not allowed on an init container that is not a sidecar")
+		}
+		for _, h := range []*Handler{c.Lifecycle.PostStart, c.Lifecycle.PreStop} {
+			if h != nil {
+				v.handler(h)
+			}
+		}
+	}
+}
+
+func (v *validator) handler(h *Handler) int {
+	n := 0
+	for _, x := range []any{h.Exec, h.HTTPGet, h.TCPSocket, h.GRPC, h.Sleep} {
+		if x != nil && !isNilNode(x) {
+			n++
+		}
+	}
+	if n != 1 {
+		v.at(h, "want exactly one handler of exec, httpGet, tcpSocket, grpc or sleep; found %d", n)
+	}
+	return n
+}
+
+func (v *validator) probe(p *Probe, kind string) {
+	v.handler(&p.Handler)
+	positive := func(x *int32, field string, min int32) {
+		if x != nil && *x < min {
+			v.at(x, "%s.%s must be at least %d", kind, field, min)
+		}
+	}
+	positive(p.InitialDelaySeconds, "initialDelaySeconds", 0)
+	positive(p.PeriodSeconds, "periodSeconds", 1)
+	positive(p.TimeoutSeconds, "timeoutSeconds", 1)
+	positive(p.SuccessThreshold, "successThreshold", 1)
+	positive(p.FailureThreshold, "failureThreshold", 1)
+	if p.SuccessThreshold != nil && *p.SuccessThreshold != 1 && kind != "readinessProbe" {
+		v.at(p.SuccessThreshold, "%s.successThreshold must be 1", kind)
+	}
+	if g := p.TerminationGracePeriodSeconds; g != nil {
+		if kind == "readinessProbe" {
+			v.at(g, "readinessProbe.terminationGracePeriodSeconds is not allowed")
+		} else if *g < 1 {
+			v.at(g, "%s.terminationGracePeriodSeconds must be at least 1", kind)
+		}
+	}
+}
+
+var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "apps/v1", "DaemonSet": "apps/v1", "Job": "batch/v1"}
+
+func (v *validator) workload(w *Workload) {
+	v.name(&w.Metadata.Name, &w.Metadata, "workload")
+	want, ok := workloadKinds[w.Kind]
+	switch {
+	case !ok:
+		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, Job or DaemonSet", w.Kind)
+	case w.APIVersion != "" && w.APIVersion != want:
+		v.at(&w.APIVersion, "a %s's apiVersion is %s, not %q", w.Kind, want, w.APIVersion)
+	}
+	name := w.Metadata.Name
+	if _, dup := v.workloads[name]; dup && name != "" {
+		v.at(&w.Metadata.Name, "duplicate workload name %q", name)
+	}
+	if _, dup := v.pods[name]; dup && name != "" {
+		v.at(&w.Metadata.Name, "workload %q has the name of a bare pod; behavior and expectations could not tell them apart", name)
+	}
+	for p := range v.pods {
+		if ownerOf(p, map[string]*Workload{name: w}) != "" {
+			v.at(&w.Metadata.Name, "workload %q would name its pods like the bare pod %q", name, p)
+		}
+	}
+	v.workloads[name] = w
+	sp := &w.Spec
+	for _, n := range []*int32{sp.Replicas, sp.Completions, sp.Parallelism, sp.BackoffLimit} {
+		if n != nil && *n < 0 {
+			v.at(n, "must not be negative")
+		}
+	}
+	if w.Kind != "Job" {
+		for _, f := range []any{sp.Completions, sp.Parallelism, sp.BackoffLimit, sp.ActiveDeadlineSeconds} {
+			if !isNilPtr(f) {
+				v.atKey(f, "only a Job has completions, parallelism, backoffLimit and activeDeadlineSeconds")
+			}
+		}
+	}
+	if (w.Kind == "Job" || w.Kind == "DaemonSet") && sp.Replicas != nil {
+		v.atKey(sp.Replicas, "a %s has no replicas", w.Kind)
+	}
+	rp := sp.Template.Spec.RestartPolicy
+	switch {
+	case w.Kind == "Job" && rp != "OnFailure" && rp != "Never":
+		v.at(&sp.Template.Spec, "a Job's pod template needs restartPolicy OnFailure or Never")
+	case w.Kind != "Job" && rp != "" && rp != "Always":
+		v.at(&sp.Template.Spec.RestartPolicy, "a %s's pods must have restartPolicy Always", w.Kind)
+	}
+	v.podSpec(&sp.Template.Spec, &sp.Template, "workload "+name)
+}
+
+// ownerOf returns the workload whose pods are named like pod
+// (<workload>-<n>), or "".
+func ownerOf(pod string, workloads map[string]*Workload) string {
+	i := strings.LastIndexByte(pod, '-')
+	if i <= 0 || i == len(pod)-1 {
+		return ""
+	}
+	for _, r := range pod[i+1:] {
+		if r < '0' || r > '9' {
+			return ""
+		}
+	}
+	if _, ok := workloads[pod[:i]]; ok {
+		return pod[:i]
+	}
+	return ""
+}
+
+// podTemplate finds the pod spec a pod reference means: a bare pod, a
+// workload's template (by the workload's name), or a workload's pod
+// (<workload>-<n>). allowWorkload says whether a workload's own name is a
+// valid reference here.
+func (v *validator) podTemplate(ref *string, allowWorkload bool) *PodSpec {
+	if *ref == "" {
+		return nil
+	}
+	if ps := v.pods[*ref]; ps != nil {
+		return ps
+	}
+	if w := v.workloads[*ref]; w != nil && allowWorkload {
+		return &w.Spec.Template.Spec
+	}
+	if o := ownerOf(*ref, v.workloads); o != "" {
+		return &v.workloads[o].Spec.Template.Spec
+	}
+	if v.workloads[*ref] != nil {
+		v.at(ref, "%q is a workload; name one of its pods (%s-0, %s-1, ...)", *ref, *ref, *ref)
+		return nil
+	}
+	v.at(ref, "no pod or workload called %q", *ref)
+	return nil
+}
+
+func (v *validator) containerRef(ps *PodSpec, pod string, c *string, parent any) {
+	if ps == nil {
+		return
+	}
+	if *c == "" {
+		v.at(parent, "container is required")
+		return
+	}
+	for _, list := range [][]Container{ps.InitContainers, ps.Containers} {
+		for i := range list {
+			if list[i].Name == *c {
+				return
+			}
+		}
+	}
+	v.at(c, "pod %s has no container %q", pod, *c)
+}
+
+func (v *validator) behavior(b *Behavior, earlier []Behavior) {
+	if b.Pod == "" {
+		v.at(b, "behavior: pod is required")
+		return
+	}
+	ps := v.podTemplate(&b.Pod, true)
+	v.containerRef(ps, b.Pod, &b.Container, b)
+	for i := range earlier {
+		if earlier[i].Pod == b.Pod && earlier[i].Container == b.Container {
+			v.at(b, "a second behavior for %s/%s (first at line %d)", b.Pod, b.Container, v.s.pos.Of(&earlier[i]).Line)
+		}
+	}
+	for i := range b.Runs {
+		r := &b.Runs[i]
+		if r.Times != nil && *r.Times < 1 {
+			v.at(r.Times, "times must be at least 1")
+		}
+		if r.ExitCode != nil && (*r.ExitCode < 0 || *r.ExitCode > 255) {
+			v.at(r.ExitCode, "exitCode must be 0..255")
+		}
+		if r.OOM && r.ExitCode != nil {
+			v.at(r.ExitCode, "an OOM kill always exits 137; drop exitCode or oom")
+		}
+	}
+	if c := b.ShutdownExitCode; c != nil && (*c < 0 || *c > 255) {
+		v.at(c, "shutdownExitCode must be 0..255")
+	}
+	for _, ws := range [][]Window{b.Probes.Liveness, b.Probes.Readiness, b.Probes.Startup} {
+		for i := range ws {
+			if w := &ws[i]; w.To != nil && w.To.D() <= w.From.D() {
+				v.at(w.To, "to (%s) must be after from (%s)", w.To, &w.From)
+			}
+		}
+	}
+}
+
+func (v *validator) fault(f *Fault) {
+	if f.At == nil {
+		v.at(f, "fault: at is required")
+	} else if d := v.s.File.Spec.Duration; d != nil && d.D() > 0 && f.At.D() > d.D() {
+		v.at(f.At, "at %s is after the end of the run (%s)", f.At, d)
+	}
+	n := 0
+	for _, a := range []any{f.Exit, f.OOM, f.Delete, f.DiskFailure, f.Partition, f.NodeFailure, f.SetCondition} {
+		if !isNilPtr(a) {
+			n++
+		}
+	}
+	if n != 1 {
+		v.at(f, "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, setCondition; found %d", n)
+		return
+	}
+	switch {
+	case f.Exit != nil:
+		ps := v.podTemplate(&f.Exit.Pod, true)
+		v.containerRef(ps, f.Exit.Pod, &f.Exit.Container, f.Exit)
+		if f.Exit.Code < 0 || f.Exit.Code > 255 {
+			v.at(&f.Exit.Code, "code must be 0..255")
+		}
+	case f.OOM != nil:
+		ps := v.podTemplate(&f.OOM.Pod, true)
+		v.containerRef(ps, f.OOM.Pod, &f.OOM.Container, f.OOM)
+	case f.Delete != nil:
+		if f.Delete.Pod == "" {
+			v.at(f.Delete, "delete: pod is required")
+		} else {
+			v.podTemplate(&f.Delete.Pod, true)
+		}
+		if g := f.Delete.GracePeriodSeconds; g != nil && *g < 0 {
+			v.at(g, "gracePeriodSeconds must not be negative")
+		}
+	case f.SetCondition != nil:
+		sc := f.SetCondition
+		if sc.Pod == "" {
+			v.at(sc, "setCondition: pod is required")
+		} else {
+			v.podTemplate(&sc.Pod, true)
+		}
+		if sc.Type == "" {
+			v.at(sc, "setCondition: type is required")
+		}
+		if !slices.Contains([]string{"True", "False", "Unknown"}, sc.Status) {
+			v.at(sc, "setCondition: status must be \"True\", \"False\" or \"Unknown\"")
+		}
+	default:
+		for _, nf := range []*NodeFault{f.DiskFailure, f.Partition, f.NodeFailure} {
+			if nf == nil {
+				continue
+			}
+			if !v.nodeRef(&nf.Node, nf) {
+				continue
+			}
+			if nf.For != nil && nf.For.D() <= 0 {
+				v.at(nf.For, "for must be positive")
+			}
+			if nf == f.DiskFailure && nf.For != nil {
+				v.atKey(nf.For, "a dead disk does not come back: diskFailure takes no for")
+			}
+		}
+	}
+}
+
+func (v *validator) nodeRef(name *string, parent any) bool {
+	switch {
+	case *name == "":
+		v.at(parent, "node is required")
+		return false
+	case !v.nodes[*name] && !(len(v.s.File.Spec.Nodes) == 0 && *name == DefaultNodeName):
+		v.at(name, "no node called %q", *name)
+		return false
+	}
+	return true
+}
+
+var (
+	phaseNames = []string{"Pending", "Running", "Succeeded", "Failed", "Unknown"}
+	stateNames = []string{"Waiting", "Running", "Terminated"}
+)
+
+func (v *validator) expect(e *Expect) {
+	if e.At != nil {
+		if d := v.s.File.Spec.Duration; d != nil && d.D() > 0 && e.At.D() > d.D() {
+			v.at(e.At, "at %s is after the end of the run (%s)", e.At, d)
+		}
+	}
+	subjects := 0
+	for _, s := range []string{e.Pod, e.Workload, e.Node} {
+		if s != "" {
+			subjects++
+		}
+	}
+	if e.Event != nil {
+		subjects++
+	}
+	if subjects != 1 {
+		v.at(e, "an expectation is about exactly one of pod, workload, node or event; found %d", subjects)
+		return
+	}
+	podOnly := func(what string, set bool, ptr any) {
+		if set && e.Pod == "" {
+			v.atKey(ptr, "%s is checked on a pod", what)
+		}
+	}
+	podOnly("phase", e.Phase != "", &e.Phase)
+	podOnly("phases", e.Phases != nil, &e.Phases)
+	podOnly("status", e.Status != "", &e.Status)
+	podOnly("ready", e.Ready != nil, e.Ready)
+	podOnly("exists", e.Exists != nil, e.Exists)
+	podOnly("container", e.Container != "", &e.Container)
+	if e.Workload == "" {
+		for _, r := range []*IntRange{e.ReadyPods, e.Pods, e.SucceededPods, e.FailedPods} {
+			if r != nil {
+				v.atKey(r, "readyPods, pods, succeededPods and failedPods are checked on a workload")
+			}
+		}
+	}
+	if e.Container == "" {
+		for _, set := range []struct {
+			ok  bool
+			ptr any
+		}{{e.State != "", &e.State}, {e.Reason != "", &e.Reason}, {e.ExitCode != nil, e.ExitCode}, {e.RestartCount != nil, e.RestartCount}} {
+			if set.ok {
+				v.atKey(set.ptr, "state, reason, exitCode and restartCount need a container")
+			}
+		}
+	}
+	if e.Phase != "" && !slices.Contains(phaseNames, e.Phase) {
+		v.at(&e.Phase, "phase %q: want Pending, Running, Succeeded, Failed or Unknown", e.Phase)
+	}
+	for i := range e.Phases {
+		if !slices.Contains(phaseNames, e.Phases[i]) {
+			v.at(&e.Phases[i], "phase %q: want Pending, Running, Succeeded, Failed or Unknown", e.Phases[i])
+		}
+	}
+	if e.State != "" && !slices.Contains(stateNames, e.State) {
+		v.at(&e.State, "state %q: want Waiting, Running or Terminated", e.State)
+	}
+	if c := e.Condition; c != nil {
+		if c.Type == "" {
+			v.at(c, "condition: type is required")
+		}
+		if !slices.Contains([]string{"True", "False", "Unknown"}, c.Status) {
+			v.at(c, "condition: status must be \"True\", \"False\" or \"Unknown\"")
+		}
+	}
+	switch {
+	case e.Pod != "":
+		ps := v.podTemplate(&e.Pod, false)
+		if e.Container != "" {
+			v.containerRef(ps, e.Pod, &e.Container, e)
+		}
+	case e.Workload != "":
+		if v.workloads[e.Workload] == nil {
+			v.at(&e.Workload, "no workload called %q", e.Workload)
+		}
+	case e.Node != "":
+		v.nodeRef(&e.Node, e)
+		if e.Condition == nil {
+			v.at(e, "a node expectation checks a condition")
+		}
+	case e.Event != nil:
+		ev := e.Event
+		if ev.Reason == "" {
+			v.at(ev, "event: reason is required")
+		}
+		if ev.Pod != "" {
+			v.podTemplate(&ev.Pod, false)
+		}
+		if ev.Node != "" {
+			v.nodeRef(&ev.Node, ev)
+		}
+		if ev.Type != "" && ev.Type != "Normal" && ev.Type != "Warning" {
+			v.at(&ev.Type, "event type %q: want Normal or Warning", ev.Type)
+		}
+	}
+}
