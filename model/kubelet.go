@@ -27,7 +27,12 @@ func (p *Pod) sync() {
 	if !p.sandbox {
 		p.setupSandbox()
 	}
+	if p.deleting {
+		p.syncTerminating()
+		return
+	}
 	if p.phase.Terminal() {
+		p.stopSidecars(p.Spec.TerminationGracePeriod)
 		return
 	}
 	if p.syncInit() {
@@ -36,8 +41,26 @@ func (p *Pod) sync() {
 				break
 			}
 		}
+		if p.regularDone() {
+			p.stopSidecars(p.Spec.TerminationGracePeriod)
+		}
 	}
 	p.updateStatus()
+}
+
+// regularDone reports whether every regular container has exited for good
+// (none will restart): then the kubelet stops the sidecars.
+func (p *Pod) regularDone() bool {
+	if p.Spec.RestartPolicy == RestartAlways {
+		return false
+	}
+	for _, c := range p.regular {
+		t, ok := c.status.Terminated()
+		if c.status.State.Kind == StateRunning || !ok || c.shouldRestart(t.ExitCode) {
+			return false
+		}
+	}
+	return true
 }
 
 // setupSandbox is the kubelet's first sync of a pod: the sandbox is ready
@@ -56,6 +79,9 @@ func (p *Pod) setupSandbox() {
 	for _, c := range p.regular {
 		c.setState(ContainerState{Kind: StateWaiting, Reason: reason})
 	}
+	for _, c := range p.all() {
+		c.startProbers()
+	}
 }
 
 // syncInit runs init containers in order; it reports whether the pod is
@@ -71,7 +97,7 @@ func (p *Pod) syncInit() bool {
 			if st.State.Kind != StateRunning {
 				p.syncContainer(c)
 			}
-			if p.regularStarted() {
+			if st.State.Kind == StateRunning && st.Started || p.regularStarted() {
 				continue // initialized before; a restarting sidecar holds nothing up
 			}
 			return false
@@ -105,7 +131,7 @@ func (p *Pod) regularStarted() bool {
 func (p *Pod) syncContainer(c *container) bool {
 	st := &c.status
 	switch {
-	case st.State.Kind == StateRunning:
+	case st.State.Kind == StateRunning || c.pullTimer.Pending():
 		return false
 	case c.runs == 0:
 		return p.startContainer(c)
@@ -214,13 +240,46 @@ func (p *Pod) run(c *container) {
 	p.w.event("Pod", p.Name, EventNormal, "Started", "kubelet", "Started container %s", c.spec.Name)
 	r := c.spec.Behavior.run(c.runs)
 	c.runs++
-	st.Started = true
-	st.Ready = true
 	c.setState(ContainerState{Kind: StateRunning, StartedAt: now})
+	c.updateReady()
 	if !r.Forever {
 		p.w.eng.After(&c.exitTimer, r.ExitAfter, sim.Normal)
 	}
+	if c.spec.PostStart != "" {
+		// The kubelet runs postStart before it moves on: the pod worker waits.
+		p.busy, c.inHook = true, hookPostStart
+		p.w.eng.After(&c.hookTimer, c.spec.Behavior.hook(false).Duration, sim.Normal)
+	} else if st.Started {
+		c.triggerReadiness()
+	}
 	p.updateStatus()
+}
+
+// hookDone ends the running postStart or preStop hook.
+func (c *container) hookDone() {
+	switch c.inHook {
+	case hookPreStop:
+		c.inHook = hookNone
+		c.preStopDone()
+	case hookPostStart:
+		c.inHook = hookNone
+		c.postStartDone()
+	}
+}
+
+// postStartDone: a failed postStart gets the container killed, then it
+// restarts by its policy through the crash backoff.
+func (c *container) postStartDone() {
+	p := c.pod
+	p.busy = false
+	if c.spec.Behavior.hook(false).Fail && c.status.State.Kind == StateRunning {
+		p.w.event("Pod", p.Name, EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
+		c.killedFor = ReasonPostStartHookError
+		c.stop(p.Spec.TerminationGracePeriod, "FailedPostStartHook")
+	} else if c.status.Started {
+		c.triggerReadiness()
+	}
+	p.requestSync()
 }
 
 // exitOnItsOwn ends the current run as its RunSpec says.
@@ -246,12 +305,24 @@ func (c *container) terminate(code int32, reason string) {
 			reason = ReasonCompleted
 		}
 	}
-	c.pod.w.eng.Stop(&c.exitTimer)
+	p := c.pod
+	for _, t := range []*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
+		p.w.eng.Stop(t)
+	}
+	if c.inHook == hookPostStart {
+		p.busy = false
+	}
+	c.stopping, c.inHook = false, hookNone
 	st.Ready, st.Started = false, false
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
-		StartedAt: st.State.StartedAt, FinishedAt: c.pod.w.Now()})
-	c.pod.updateStatus()
-	c.pod.requestSync()
+		StartedAt: st.State.StartedAt, FinishedAt: p.w.Now()})
+	if c.killedFor != "" && !p.deleting {
+		st.LastState = st.State
+		c.setState(ContainerState{Kind: StateWaiting, Reason: c.killedFor})
+	}
+	c.killedFor = ""
+	p.updateStatus()
+	p.requestSync()
 }
 
 // ExitContainer makes a running container's process exit now with code

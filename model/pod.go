@@ -45,8 +45,9 @@ type Pod struct {
 	deletedAt  time.Duration
 	terminated bool // the pod's containers are all stopped for good (terminal or deleted)
 
+	deadline  time.Duration // while deleting: when the grace period ends
 	syncTimer sim.Timer
-	busy      bool // the pod worker is blocked (pulling an image)
+	busy      bool // the pod worker is blocked (pulling an image, running postStart)
 }
 
 // container is one (init) container as the kubelet runs it.
@@ -59,8 +60,25 @@ type container struct {
 	exitTimer    sim.Timer // the process exits on its own
 	restartTimer sim.Timer // the crash backoff ends
 	pullTimer    sim.Timer // an image pull finishes
+	hookTimer    sim.Timer // a postStart or preStop hook finishes
+	termTimer    sim.Timer // the process exits after SIGTERM
+	killTimer    sim.Timer // SIGKILL at the end of the grace period
 	crash        backoff
+
+	probes    []*prober // liveness, readiness, startup workers, if any
+	stopping  bool      // being killed (preStop, SIGTERM, SIGKILL)
+	inHook    hookKind  // which hook is running
+	graceLeft time.Duration
+	killedFor string // why the kubelet killed it: "", "FailedPostStartHook", ...
 }
+
+type hookKind uint8
+
+const (
+	hookNone hookKind = iota
+	hookPostStart
+	hookPreStop
+)
 
 // AddPod creates a pod now. A pod whose spec names a node is bound to it at
 // once; any other pod goes to the scheduler.
@@ -92,6 +110,9 @@ func (p *Pod) newContainer(s *ContainerSpec) *container {
 	c.exitTimer.Init(c.exitOnItsOwn)
 	c.restartTimer.Init(p.requestSync)
 	c.pullTimer.Init(c.pulled)
+	c.hookTimer.Init(c.hookDone)
+	c.termTimer.Init(c.exitAfterSigterm)
+	c.killTimer.Init(c.sigkill)
 	return c
 }
 

@@ -173,6 +173,13 @@ func (b *Behavior) probeFails(k ProbeKind, now, startedAt time.Duration) bool {
 	return false
 }
 
+func (b *Behavior) startupTime() time.Duration {
+	if b == nil {
+		return 0
+	}
+	return b.StartupTime
+}
+
 func (b *Behavior) shutdown() (time.Duration, int32) {
 	if b == nil {
 		return 0, 0

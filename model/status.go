@@ -84,7 +84,7 @@ func (p *Pod) computePhase() Phase {
 	case running > 0 && unknown == 0:
 		return Running
 	case running == 0 && stopped > 0 && unknown == 0:
-		if p.deleted {
+		if p.deleting {
 			if stopped == succeeded {
 				return Succeeded
 			}

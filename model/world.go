@@ -147,3 +147,6 @@ func (w *World) EventsFor(kind, object string) []*Event {
 	}
 	return out
 }
+
+// podGone is called when a pod leaves the API.
+func (w *World) podGone(p *Pod) {}

@@ -121,6 +121,11 @@ func Describe(c *model.Change) string {
 		return s
 	case "event":
 		return c.Type + " " + c.Reason + ": " + c.Message
+	case "pod":
+		if c.Message != "" {
+			return c.Reason + " (" + c.Message + ")"
+		}
+		return c.Reason
 	}
 	return c.Kind
 }

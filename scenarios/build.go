@@ -109,6 +109,23 @@ func (s *Scenario) behaviors() map[string]map[string]*model.Behavior {
 func behavior(b *Behavior) *model.Behavior {
 	mb := &model.Behavior{}
 	setDur(&mb.StartupTime, b.StartupTime)
+	setDur(&mb.ShutdownTime, b.ShutdownTime)
+	if b.ShutdownExitCode != nil {
+		mb.ShutdownExitCode = *b.ShutdownExitCode
+	}
+	for kind, ws := range [...][]Window{model.Liveness: b.Probes.Liveness, model.Readiness: b.Probes.Readiness, model.Startup: b.Probes.Startup} {
+		for _, w := range ws {
+			mw := model.Window{From: w.From.D()}
+			setDur(&mw.To, w.To)
+			mb.ProbeFailures[kind] = append(mb.ProbeFailures[kind], mw)
+		}
+	}
+	if h := b.Hooks.PostStart; h != nil {
+		mb.PostStart = model.HookBehavior{Duration: h.Duration.D(), Fail: h.Fail}
+	}
+	if h := b.Hooks.PreStop; h != nil {
+		mb.PreStop = model.HookBehavior{Duration: h.Duration.D(), Fail: h.Fail}
+	}
 	for _, r := range b.Runs {
 		rs := model.RunSpec{Times: 1, OOM: r.OOM}
 		if r.Times != nil {
@@ -174,6 +191,13 @@ func containerSpec(c *Container, behaviors map[string]*model.Behavior) model.Con
 		PullPolicy: model.PullPolicy(c.ImagePullPolicy),
 		Sidecar:    c.RestartPolicy == "Always",
 		Behavior:   behaviors[c.Name],
+		Liveness:   probeSpec(c.LivenessProbe),
+		Readiness:  probeSpec(c.ReadinessProbe),
+		Startup:    probeSpec(c.StartupProbe),
+	}
+	if l := c.Lifecycle; l != nil {
+		out.PostStart = handlerKind(l.PostStart)
+		out.PreStop = handlerKind(l.PreStop)
 	}
 	if out.PullPolicy == "" {
 		out.PullPolicy = defaultPullPolicy(c.Image)
@@ -189,6 +213,57 @@ func containerSpec(c *Container, behaviors map[string]*model.Behavior) model.Con
 		out.Requests.Memory = q.Value()
 	}
 	return out
+}
+
+// probeSpec applies Kubernetes' probe defaults.
+func probeSpec(p *Probe) *model.ProbeSpec {
+	if p == nil {
+		return nil
+	}
+	secs := func(v *int32, def int32) time.Duration {
+		if v == nil {
+			return time.Duration(def) * time.Second
+		}
+		return time.Duration(*v) * time.Second
+	}
+	count := func(v *int32, def int32) int {
+		if v == nil {
+			return int(def)
+		}
+		return int(*v)
+	}
+	out := &model.ProbeSpec{
+		Handler:          handlerKind(&p.Handler),
+		InitialDelay:     secs(p.InitialDelaySeconds, 0),
+		Period:           secs(p.PeriodSeconds, 10),
+		Timeout:          secs(p.TimeoutSeconds, 1),
+		SuccessThreshold: count(p.SuccessThreshold, 1),
+		FailureThreshold: count(p.FailureThreshold, 3),
+	}
+	if g := p.TerminationGracePeriodSeconds; g != nil {
+		d := time.Duration(*g) * time.Second
+		out.TerminationGracePeriod = &d
+	}
+	return out
+}
+
+// handlerKind names the one handler a probe or hook has ("" for none).
+func handlerKind(h *Handler) string {
+	switch {
+	case h == nil:
+		return ""
+	case h.Exec != nil:
+		return "exec"
+	case h.HTTPGet != nil:
+		return "httpGet"
+	case h.TCPSocket != nil:
+		return "tcpSocket"
+	case h.GRPC != nil:
+		return "grpc"
+	case h.Sleep != nil:
+		return "sleep"
+	}
+	return ""
 }
 
 // defaultPullPolicy is the API server's default: Always for the latest tag
@@ -233,6 +308,18 @@ func (s *Scenario) scheduleFault(w *model.World, f *Fault) {
 		w.Schedule(at, func() {
 			for _, p := range podsNamed(w, o.Pod) {
 				p.OOMKill(o.Container)
+			}
+		})
+	case f.Delete != nil:
+		d := f.Delete
+		var grace *time.Duration
+		if d.GracePeriodSeconds != nil {
+			g := time.Duration(*d.GracePeriodSeconds) * time.Second
+			grace = &g
+		}
+		w.Schedule(at, func() {
+			for _, p := range podsNamed(w, d.Pod) {
+				p.Delete(grace)
 			}
 		})
 	case f.SetCondition != nil:

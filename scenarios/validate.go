@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // validator collects every problem of a decoded scenario.
@@ -414,6 +415,9 @@ func (v *validator) behavior(b *Behavior, earlier []Behavior) {
 	}
 	ps := v.podTemplate(&b.Pod, true)
 	v.containerRef(ps, b.Pod, &b.Container, b)
+	if c := findContainer(ps, b.Container); c != nil {
+		v.behaviorMatches(b, c)
+	}
 	for i := range earlier {
 		if earlier[i].Pod == b.Pod && earlier[i].Container == b.Container {
 			v.at(b, "a second behavior for %s/%s (first at line %d)", b.Pod, b.Container, v.s.pos.Of(&earlier[i]).Line)
@@ -440,6 +444,46 @@ func (v *validator) behavior(b *Behavior, earlier []Behavior) {
 				v.at(w.To, "to (%s) must be after from (%s)", w.To, &w.From)
 			}
 		}
+	}
+}
+
+// findContainer returns the (init) container called name, or nil.
+func findContainer(ps *PodSpec, name string) *Container {
+	if ps == nil {
+		return nil
+	}
+	for _, list := range [][]Container{ps.InitContainers, ps.Containers} {
+		for i := range list {
+			if list[i].Name == name {
+				return &list[i]
+			}
+		}
+	}
+	return nil
+}
+
+// behaviorMatches reports behavior that could never take effect: failing
+// windows for a probe, or a hook outcome, the container does not declare.
+func (v *validator) behaviorMatches(b *Behavior, c *Container) {
+	probes := []struct {
+		windows *[]Window
+		probe   *Probe
+		name    string
+	}{{&b.Probes.Liveness, c.LivenessProbe, "livenessProbe"}, {&b.Probes.Readiness, c.ReadinessProbe, "readinessProbe"}, {&b.Probes.Startup, c.StartupProbe, "startupProbe"}}
+	for _, p := range probes {
+		if *p.windows != nil && p.probe == nil {
+			v.atKey(p.windows, "container %s has no %s: these windows would change nothing", c.Name, p.name)
+		}
+	}
+	var post, pre *Handler
+	if c.Lifecycle != nil {
+		post, pre = c.Lifecycle.PostStart, c.Lifecycle.PreStop
+	}
+	if b.Hooks.PostStart != nil && post == nil {
+		v.atKey(b.Hooks.PostStart, "container %s has no lifecycle.postStart hook", c.Name)
+	}
+	if b.Hooks.PreStop != nil && pre == nil {
+		v.atKey(b.Hooks.PreStop, "container %s has no lifecycle.preStop hook", c.Name)
 	}
 }
 
@@ -527,10 +571,46 @@ var (
 )
 
 func (v *validator) expect(e *Expect) {
-	if e.At != nil {
-		if d := v.s.File.Spec.Duration; d != nil && d.D() > 0 && e.At.D() > d.D() {
-			v.at(e.At, "at %s is after the end of the run (%s)", e.At, d)
+	end := Duration(time.Hour) // the default duration
+	if d := v.s.File.Spec.Duration; d != nil && d.D() > 0 {
+		end = *d
+	}
+	if e.At != nil && e.At.D() > end.D() {
+		v.at(e.At, "at %s is after the end of the run (%s)", e.At, end)
+	}
+	whens := 0
+	for _, set := range []bool{e.At != nil, e.Within != nil, e.Always != nil} {
+		if set {
+			whens++
 		}
+	}
+	if whens > 1 {
+		v.at(e, "an expectation takes one of at, within and always; found %d", whens)
+	}
+	for _, sp := range []*Span{e.Within, e.Always} {
+		switch {
+		case sp == nil:
+		case sp.To() < sp.From():
+			v.at(&sp[1], "the span ends (%s) before it starts (%s)", &sp[1], &sp[0])
+		case sp.To() > end.D():
+			v.at(&sp[1], "%s is after the end of the run (%s)", &sp[1], end)
+		}
+	}
+	if tr := e.Transition; tr != nil {
+		if tr.From == "" && tr.To == "" {
+			v.at(tr, "transition: give from, to or both")
+		}
+		for _, ph := range []*string{&tr.From, &tr.To} {
+			if *ph != "" && !slices.Contains(phaseNames, *ph) {
+				v.at(ph, "phase %q: want Pending, Running, Succeeded, Failed or Unknown", *ph)
+			}
+		}
+		if e.Within != nil || e.Always != nil {
+			v.atKey(&e.Transition, "a transition is counted up to at; it takes no within or always")
+		}
+	}
+	if e.Count != nil && e.Transition == nil {
+		v.atKey(&e.Count, "count goes with transition (an event's count goes inside event)")
 	}
 	subjects := 0
 	for _, s := range []string{e.Pod, e.Workload, e.Node} {
@@ -556,6 +636,7 @@ func (v *validator) expect(e *Expect) {
 	podOnly("ready", e.Ready != nil, e.Ready)
 	podOnly("exists", e.Exists != nil, e.Exists)
 	podOnly("container", e.Container != "", &e.Container)
+	podOnly("transition", e.Transition != nil, &e.Transition)
 	if e.Workload == "" {
 		for _, r := range []*IntRange{e.ReadyPods, e.Pods, e.SucceededPods, e.FailedPods} {
 			if r != nil {
@@ -617,6 +698,9 @@ func (v *validator) expect(e *Expect) {
 		}
 		if ev.Node != "" {
 			v.nodeRef(&ev.Node, ev)
+		}
+		if ev.Pod != "" && ev.Node != "" {
+			v.at(ev, "event: give pod or node, not both (node counts the events about the node itself)")
 		}
 		if ev.Type != "" && ev.Type != "Normal" && ev.Type != "Warning" {
 			v.at(&ev.Type, "event type %q: want Normal or Warning", ev.Type)

@@ -1,0 +1,225 @@
+package model
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// probeResult is a prober's published result for the current container.
+type probeResult uint8
+
+const (
+	resultUnknown probeResult = iota
+	resultSuccess
+	resultFailure
+)
+
+// prober is one probe worker (pkg/kubelet/prober/worker.go): it ticks every
+// period from the moment the kubelet set the pod up, probes the container's
+// current run, and publishes a result only after FailureThreshold
+// consecutive failures or SuccessThreshold consecutive successes.
+type prober struct {
+	c      *container
+	kind   ProbeKind
+	spec   *ProbeSpec
+	timer  sim.Timer
+	result probeResult // published, for the run `seen`
+	last   probeResult // the last raw result
+	streak int         // how many times in a row `last` came
+	onHold bool        // a liveness/startup failure was published: wait for a new run
+	seen   int32       // the container run (c.runs) the worker last saw
+	done   bool
+}
+
+// initial is the result a worker publishes for a new run before probing.
+func (pr *prober) initial() probeResult {
+	switch pr.kind {
+	case Readiness:
+		return resultFailure
+	case Liveness:
+		return resultSuccess
+	}
+	return resultUnknown
+}
+
+// startProbers creates the container's probe workers; the first probe is now.
+func (c *container) startProbers() {
+	for kind, spec := range [...]*ProbeSpec{Liveness: c.spec.Liveness, Readiness: c.spec.Readiness, Startup: c.spec.Startup} {
+		if spec == nil {
+			continue
+		}
+		pr := &prober{c: c, kind: ProbeKind(kind), spec: spec}
+		pr.timer.Init(pr.tick)
+		c.probes = append(c.probes, pr)
+		c.pod.w.eng.After(&pr.timer, 0, sim.Normal)
+	}
+}
+
+func (c *container) prober(k ProbeKind) *prober {
+	for _, pr := range c.probes {
+		if pr.kind == k {
+			return pr
+		}
+	}
+	return nil
+}
+
+func (pr *prober) tick() {
+	if pr.done {
+		return
+	}
+	pr.c.pod.w.eng.After(&pr.timer, pr.spec.Period, sim.Normal)
+	if !pr.doProbe() {
+		pr.done = true
+		pr.c.pod.w.eng.Stop(&pr.timer)
+	}
+}
+
+// doProbe is one step of the worker; it reports whether to keep probing.
+func (pr *prober) doProbe() bool {
+	c, p := pr.c, pr.c.pod
+	if p.phase.Terminal() || p.deleted {
+		return false
+	}
+	if c.runs == 0 {
+		return true // not created yet
+	}
+	if pr.seen != c.runs {
+		pr.seen, pr.onHold = c.runs, false
+		pr.publish(pr.initial())
+	}
+	if pr.onHold {
+		return true
+	}
+	st := &c.status
+	if st.State.Kind != StateRunning {
+		pr.publish(resultFailure)
+		return st.State.Kind != StateTerminated || p.Spec.RestartPolicy != RestartNever
+	}
+	if p.deleting && pr.kind != Readiness {
+		pr.publish(resultSuccess)
+		return false
+	}
+	now := p.w.Now()
+	startedAt := st.State.StartedAt
+	if int64((now-startedAt)/time.Second) < int64(pr.spec.InitialDelay/time.Second) {
+		return true
+	}
+	if c.startedOK() {
+		if pr.kind == Startup {
+			return true
+		}
+	} else if pr.kind != Startup {
+		return true
+	}
+	res := resultSuccess
+	if c.spec.Behavior.probeFails(pr.kind, now, startedAt) {
+		res = resultFailure
+		p.w.event("Pod", p.Name, EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
+			pr.kind, probeOutput(pr.spec.Handler, now-startedAt < c.spec.Behavior.startupTime()))
+	}
+	if res == pr.last {
+		pr.streak++
+	} else {
+		pr.last, pr.streak = res, 1
+	}
+	if res == resultFailure && pr.streak < pr.spec.FailureThreshold ||
+		res == resultSuccess && pr.streak < pr.spec.SuccessThreshold {
+		return true
+	}
+	pr.publish(res)
+	if res == resultFailure && pr.kind != Readiness {
+		pr.onHold, pr.streak = true, 0
+	}
+	return true
+}
+
+// probeOutput is what a failing probe of handler kind reports.
+func probeOutput(handler string, starting bool) string {
+	switch {
+	case handler == "grpc":
+		return `service unhealthy (responded with "NOT_SERVING")`
+	case handler == "exec":
+		return "command terminated with exit code 1"
+	case starting || handler == "tcpSocket":
+		return "dial tcp: connect: connection refused"
+	}
+	return "HTTP probe failed with statuscode: 500"
+}
+
+// publish sets the worker's result for the current run and lets the kubelet
+// act on a change: readiness and startup move the container's Ready and
+// Started; a liveness or startup failure gets the container killed.
+func (pr *prober) publish(r probeResult) {
+	if pr.result == r {
+		return
+	}
+	pr.result = r
+	c := pr.c
+	if r == resultFailure && pr.kind != Readiness && c.status.State.Kind == StateRunning {
+		c.killForProbe(pr)
+		return
+	}
+	if c.updateReady() {
+		c.pod.updateStatus()
+	}
+	if pr.kind == Startup && r == resultSuccess {
+		c.triggerReadiness()
+		c.pod.requestSync() // a started sidecar lets the next container start
+	}
+}
+
+// killForProbe kills a container that failed its liveness or startup probe.
+func (c *container) killForProbe(pr *prober) {
+	p := c.pod
+	grace := p.Spec.TerminationGracePeriod
+	if g := pr.spec.TerminationGracePeriod; g != nil {
+		grace = *g
+	}
+	msg := "Container " + c.spec.Name + " failed " + map[ProbeKind]string{Liveness: "liveness", Startup: "startup"}[pr.kind] + " probe"
+	if c.spec.Sidecar || p.Spec.RestartPolicy != RestartNever {
+		msg += ", will be restarted"
+	}
+	c.stop(grace, msg)
+	p.updateStatus()
+}
+
+// triggerReadiness runs the readiness probe at once for a container whose
+// readiness is not known yet, as the prober manager does when it sees a
+// started container without a readiness result.
+func (c *container) triggerReadiness() {
+	if pr := c.prober(Readiness); pr != nil && !pr.done {
+		c.pod.w.eng.At(c.pod.w.Now(), sim.Normal, func() {
+			if !pr.done && c.status.State.Kind == StateRunning {
+				pr.doProbe()
+			}
+		})
+	}
+}
+
+// startedOK reports whether the current run has started: no startup probe,
+// or its success was published for this run.
+func (c *container) startedOK() bool {
+	if c.status.State.Kind != StateRunning {
+		return false
+	}
+	pr := c.prober(Startup)
+	return pr == nil || pr.seen == c.runs && pr.result == resultSuccess
+}
+
+// readyOK reports whether readiness allows the container to be ready.
+func (c *container) readyOK() bool {
+	pr := c.prober(Readiness)
+	return pr == nil || pr.seen == c.runs && pr.result == resultSuccess
+}
+
+// updateReady recomputes Started and Ready; it reports whether they changed.
+func (c *container) updateReady() bool {
+	st := &c.status
+	started := c.startedOK()
+	ready := started && c.readyOK() && !c.stopping && !c.pod.deleting
+	changed := st.Started != started || st.Ready != ready
+	st.Started, st.Ready = started, ready
+	return changed
+}

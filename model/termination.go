@@ -1,0 +1,213 @@
+package model
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// minimumGracePeriod is the shortest window the kubelet gives a container
+// between SIGTERM and SIGKILL, whatever the preStop hook used up.
+const minimumGracePeriod = 2 * time.Second
+
+// The kubelet's killContainer: event Killing, then the preStop hook (its
+// time taken from the grace period), then SIGTERM, then SIGKILL (exit 137)
+// once the rest of the grace period (at least 2s) has run out.
+
+// stop kills the running container c gracefully within grace; msg is the
+// Killing event's message. When the process has exited, c.terminate runs
+// and the pod reacts (restart, or the next step of a deletion).
+func (c *container) stop(grace time.Duration, msg string) {
+	p := c.pod
+	if c.status.State.Kind != StateRunning || c.stopping {
+		return
+	}
+	c.stopping = true
+	c.status.Ready = false
+	p.w.event("Pod", p.Name, EventNormal, "Killing", "kubelet", "%s", msg)
+	if c.spec.PreStop != "" && grace > 0 {
+		h := c.spec.Behavior.hook(true)
+		c.graceLeft, c.inHook = grace, hookPreStop
+		p.w.eng.After(&c.hookTimer, min(h.Duration, grace), sim.Normal)
+		return
+	}
+	c.sigterm(grace)
+}
+
+// preStopDone ends the preStop hook (or gives up on it when the grace
+// period ran out) and sends SIGTERM with what is left of the grace period.
+func (c *container) preStopDone() {
+	p := c.pod
+	h := c.spec.Behavior.hook(true)
+	if h.Fail && h.Duration <= c.graceLeft {
+		p.w.event("Pod", p.Name, EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
+	}
+	// The kubelet counts the hook's time in whole seconds.
+	used := min(h.Duration, c.graceLeft).Truncate(time.Second)
+	c.sigterm(c.graceLeft - used)
+}
+
+// sigterm asks the process to stop: it exits after its shutdownTime, or is
+// SIGKILLed when grace (at least 2s) runs out first.
+func (c *container) sigterm(grace time.Duration) {
+	if c.status.State.Kind != StateRunning {
+		return
+	}
+	grace = max(grace, minimumGracePeriod)
+	shutdown, _ := c.spec.Behavior.shutdown()
+	if shutdown > grace {
+		c.pod.w.eng.After(&c.killTimer, grace, sim.Normal)
+		return
+	}
+	c.pod.w.eng.After(&c.termTimer, shutdown, sim.Normal)
+}
+
+// exitAfterSigterm is the process's graceful exit.
+func (c *container) exitAfterSigterm() {
+	_, code := c.spec.Behavior.shutdown()
+	c.terminate(code, "")
+}
+
+// sigkill is the end of the grace period.
+func (c *container) sigkill() { c.terminate(137, ReasonError) }
+
+// Delete deletes the pod through the API with the given grace period (nil:
+// the pod's terminationGracePeriodSeconds). A pod that is not on a node or
+// already finished goes at once; otherwise it shows Terminating, its
+// containers are stopped (sidecars last, in reverse order), its phase
+// becomes Succeeded or Failed, and then it leaves the API. A later delete
+// can only shorten the grace period.
+func (p *Pod) Delete(grace *time.Duration) {
+	if p.deleted {
+		return
+	}
+	g := p.Spec.TerminationGracePeriod
+	if grace != nil {
+		g = *grace
+	}
+	now := p.w.Now()
+	if p.deleting {
+		if now+g < p.deadline {
+			p.deadline = now + g
+			for _, c := range p.all() {
+				// A shorter deadline brings SIGKILL forward.
+				late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
+				if late(&c.termTimer) || late(&c.killTimer) || late(&c.hookTimer) && c.inHook == hookPreStop {
+					p.w.eng.Stop(&c.termTimer)
+					p.w.eng.Stop(&c.hookTimer)
+					p.w.eng.Schedule(&c.killTimer, p.deadline, sim.Normal)
+				}
+			}
+		}
+		return
+	}
+	if p.Node == nil || p.phase.Terminal() || g == 0 && !p.sandbox {
+		p.remove()
+		return
+	}
+	p.deleting, p.deadline = true, now+g
+	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Terminating", Message: "grace period " + g.String()})
+	for _, c := range p.all() {
+		c.status.Ready = false
+		p.w.eng.Stop(&c.restartTimer)
+	}
+	p.updateStatus()
+	p.requestSync()
+}
+
+// all returns init and regular containers.
+func (p *Pod) all() []*container {
+	out := make([]*container, 0, len(p.init)+len(p.regular))
+	return append(append(out, p.init...), p.regular...)
+}
+
+// syncTerminating is the pod worker's sync for a pod being deleted: stop
+// regular and init containers, then sidecars one by one in reverse order,
+// then finish.
+func (p *Pod) syncTerminating() {
+	grace := max(p.deadline-p.w.Now(), 0)
+	busy := false
+	for _, c := range p.all() {
+		if c.spec.Sidecar || c.status.State.Kind != StateRunning {
+			continue
+		}
+		busy = true
+		c.stop(grace, "Stopping container "+c.spec.Name)
+	}
+	if busy || p.stopSidecars(grace) {
+		return
+	}
+	p.finishTermination()
+}
+
+// stopSidecars stops running sidecars one at a time, last declared first;
+// it reports whether one is still running.
+func (p *Pod) stopSidecars(grace time.Duration) bool {
+	for i := len(p.init) - 1; i >= 0; i-- {
+		c := p.init[i]
+		if c.spec.Sidecar && c.status.State.Kind == StateRunning {
+			c.stop(grace, "Stopping container "+c.spec.Name)
+			return true
+		}
+	}
+	return false
+}
+
+// finishTermination settles the final status of a deleted pod and removes
+// it from the API.
+func (p *Pod) finishTermination() {
+	for _, c := range p.all() {
+		st := &c.status
+		switch {
+		case st.State.Kind == StateWaiting && st.LastState.Kind == StateTerminated:
+			// Nothing restarts in a pod being deleted: show the last exit.
+			c.setState(st.LastState)
+			st.LastState = ContainerState{}
+		case st.State.Kind == StateWaiting && c.runs == 0 && p.regularStarted():
+			c.setState(ContainerState{Kind: StateTerminated, Reason: "ContainerStatusUnknown", ExitCode: 137,
+				Message: "The container could not be located when the pod was terminated"})
+		}
+	}
+	if !p.phase.Terminal() {
+		ph := Succeeded
+		for _, c := range p.regular {
+			if c.status.State.Kind != StateTerminated || c.status.State.ExitCode != 0 {
+				ph = Failed
+			}
+		}
+		p.setPhase(ph)
+	}
+	p.updateConditions()
+	p.remove()
+}
+
+// remove takes the pod out of the API: its node frees its resources.
+func (p *Pod) remove() {
+	if p.deleted {
+		return
+	}
+	p.deleted, p.deletedAt = true, p.w.Now()
+	p.terminated = true
+	for _, c := range p.all() {
+		for _, t := range []*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
+			p.w.eng.Stop(t)
+		}
+		for _, pr := range c.probes {
+			p.w.eng.Stop(&pr.timer)
+		}
+	}
+	if n := p.Node; n != nil {
+		for i, q := range n.pods {
+			if q == p {
+				n.pods = append(n.pods[:i], n.pods[i+1:]...)
+				break
+			}
+		}
+	}
+	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Deleted"})
+	p.w.sched.kick()
+	p.w.podGone(p)
+}
+
+// DeletedAt is when the pod left the API (valid if Deleted).
+func (p *Pod) DeletedAt() time.Duration { return p.deletedAt }
