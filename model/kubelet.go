@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -21,13 +22,13 @@ func (p *Pod) requestSync() {
 }
 
 func (p *Pod) sync() {
-	if p.Node == nil || p.busy || p.terminated {
+	if p.Node == nil || p.busy || p.terminated || p.Node.down {
 		return
 	}
 	if !p.sandbox {
 		p.setupSandbox()
 	}
-	if p.deleting {
+	if p.deleting && p.Node.Reachable() {
 		p.syncTerminating()
 		return
 	}
@@ -189,6 +190,18 @@ func (p *Pod) startContainer(c *container) bool {
 	img := c.spec.Image
 	spec, listed := p.w.settings.Images[img]
 	present := !listed || p.Node.images[img]
+	if !present && c.spec.PullPolicy == PullNever {
+		if c.status.State.Reason != ReasonErrImageNeverPull {
+			msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
+			p.w.event("Pod", p.Name, EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImageNeverPull, Message: msg})
+		}
+		return false
+	}
+	if listed && spec.Missing {
+		c.pullFailed()
+		return false
+	}
 	if present && c.spec.PullPolicy != PullAlways {
 		p.w.event("Pod", p.Name, EventNormal, "Pulled", "kubelet", "Container image %q already present on machine", img)
 		p.run(c)
@@ -206,6 +219,45 @@ func (p *Pod) startContainer(c *container) bool {
 	p.busy = true
 	p.w.eng.After(&c.pullTimer, d, sim.Normal)
 	return true
+}
+
+// pullFailed is a pull of an image the registry does not have: ErrImagePull
+// now, ImagePullBackOff from the kubelet's next sync (a second later) until
+// the next attempt, which waits for the image pull backoff.
+func (c *container) pullFailed() {
+	p := c.pod
+	img := c.spec.Image
+	cfg := p.w.settings.ImagePullBackOff
+	now := p.w.Now()
+	if c.pullBackoff.set && now-c.pullBackoff.lastUpdate < c.pullBackoff.delay {
+		c.showImagePullBackOff()
+		return
+	}
+	c.pullBackoff.next(cfg, now, now)
+	p.w.event("Pod", p.Name, EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.w.event("Pod", p.Name, EventWarning, "Failed", "kubelet",
+		"Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: not found", img, img)
+	p.w.event("Pod", p.Name, EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
+	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImagePull,
+		Message: fmt.Sprintf("failed to pull and unpack image %q: not found", img)})
+	p.w.eng.At(now+imagePullResync, sim.Normal, c.showImagePullBackOff)
+	p.w.eng.Schedule(&c.restartTimer, now+c.pullBackoff.delay, sim.Normal)
+}
+
+// imagePullResync is when the kubelet syncs a pod again after a failed pull.
+const imagePullResync = time.Second
+
+func (c *container) showImagePullBackOff() {
+	p := c.pod
+	if c.status.State.Reason != ReasonErrImagePull || p.deleting || p.terminated {
+		return
+	}
+	img := c.spec.Image
+	p.w.event("Pod", p.Name, EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+	p.w.event("Pod", p.Name, EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
+	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonImagePullBackOff,
+		Message: fmt.Sprintf("Back-off pulling image %q", img)})
+	p.updateStatus()
 }
 
 // pulled finishes an image pull that started pullTime ago.

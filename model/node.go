@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
 
 // Taint is a node taint.
 type Taint struct {
@@ -28,18 +32,28 @@ type Node struct {
 
 	images map[string]bool // images pulled onto this node
 	pods   []*Pod          // pods bound here, in binding order
+
+	down, partitioned, diskFailed bool
+	downAt                        time.Duration
+	joinedAt                      time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
+	monitorTimer                  sim.Timer     // the node controller's next look at a silent node
 }
 
 // AddNode adds a Ready node now.
 func (w *World) AddNode(s NodeSpec) *Node {
 	n := &Node{w: w, Name: s.Name, Labels: s.Labels, Capacity: s.Capacity, Taints: s.Taints,
-		CreatedAt: w.Now(), images: map[string]bool{}}
+		CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
+	n.monitorTimer.Init(n.markUnknown)
 	w.nodes = append(w.nodes, n)
 	w.nodeIdx[n.Name] = n
 	n.setCondition(Ready, True, "KubeletReady", "kubelet is posting ready status")
 	w.sched.kick()
+	w.daemonSetsChanged()
 	return n
 }
+
+// Schedulable reports whether the scheduler may place pods here at all.
+func (n *Node) Schedulable() bool { return !n.diskFailed }
 
 // Condition returns the node condition of type t, if set.
 func (n *Node) Condition(t string) (Condition, bool) {

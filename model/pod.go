@@ -30,6 +30,7 @@ type Pod struct {
 	Node      *Node
 	CreatedAt time.Duration
 
+	owner           *Workload
 	tolerations     []Toleration
 	schedulingGates []string
 	requests        Resources
@@ -45,9 +46,10 @@ type Pod struct {
 	deletedAt  time.Duration
 	terminated bool // the pod's containers are all stopped for good (terminal or deleted)
 
-	deadline  time.Duration // while deleting: when the grace period ends
-	syncTimer sim.Timer
-	busy      bool // the pod worker is blocked (pulling an image, running postStart)
+	deadline   time.Duration // while deleting: when the grace period ends
+	syncTimer  sim.Timer
+	evictTimer sim.Timer // the taint eviction controller's deadline for this pod
+	busy       bool      // the pod worker is blocked (pulling an image, running postStart)
 }
 
 // container is one (init) container as the kubelet runs it.
@@ -64,6 +66,7 @@ type container struct {
 	termTimer    sim.Timer // the process exits after SIGTERM
 	killTimer    sim.Timer // SIGKILL at the end of the grace period
 	crash        backoff
+	pullBackoff  backoff // the image pull backoff (per pod and image in the kubelet)
 
 	probes    []*prober // liveness, readiness, startup workers, if any
 	stopping  bool      // being killed (preStop, SIGTERM, SIGKILL)
@@ -86,6 +89,7 @@ func (w *World) AddPod(name string, spec *PodSpec, o PodOptions) *Pod {
 	p := &Pod{w: w, Name: name, Labels: o.Labels, Spec: spec, CreatedAt: w.Now(),
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, requests: spec.Requests()}
 	p.syncTimer.Init(p.sync)
+	p.evictTimer.Init(p.evict)
 	for i := range spec.InitContainers {
 		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
 	}
@@ -121,6 +125,11 @@ func (p *Pod) bind(n *Node) {
 	p.Node = n
 	n.pods = append(n.pods, p)
 	p.setCondition(PodScheduled, True, "", "")
+	for _, t := range n.Taints {
+		if t.Effect == "NoExecute" {
+			p.scheduleEviction(n, t)
+		}
+	}
 	p.requestSync()
 }
 
@@ -200,6 +209,9 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 		c.Status, c.Reason, c.Message = s, reason, msg
 		if changed {
 			p.w.record(Change{Kind: "condition", Pod: p.Name, Type: t, Status: string(s), Reason: reason})
+			if t == Ready {
+				p.w.podChanged(p)
+			}
 		}
 		return
 	}

@@ -5,9 +5,15 @@ import "strings"
 // updateStatus regenerates the pod's phase and conditions from its
 // containers, as the kubelet's generateAPIPodStatus does.
 func (p *Pod) updateStatus() {
-	if !p.sandbox {
-		return
+	if !p.sandbox || !p.Node.Reachable() {
+		return // nothing the kubelet reports gets through
 	}
+	was := p.phase
+	defer func() {
+		if p.phase != was {
+			p.w.podChanged(p)
+		}
+	}()
 	if !p.phase.Terminal() {
 		p.setPhase(p.computePhase())
 	}

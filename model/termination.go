@@ -101,12 +101,17 @@ func (p *Pod) Delete(grace *time.Duration) {
 		}
 		return
 	}
-	if p.Node == nil || p.phase.Terminal() || g == 0 && !p.sandbox {
+	reachable := p.Node != nil && p.Node.Reachable()
+	if p.Node == nil || reachable && (p.phase.Terminal() || !p.sandbox) {
 		p.remove()
 		return
 	}
 	p.deleting, p.deadline = true, now+g
 	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Terminating", Message: "grace period " + g.String()})
+	p.w.podChanged(p)
+	if !reachable {
+		return // the kubelet hears of it when its node is back
+	}
 	for _, c := range p.all() {
 		c.status.Ready = false
 		p.w.eng.Stop(&c.restartTimer)
@@ -206,7 +211,7 @@ func (p *Pod) remove() {
 	}
 	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Deleted"})
 	p.w.sched.kick()
-	p.w.podGone(p)
+	p.w.podChanged(p)
 }
 
 // DeletedAt is when the pod left the API (valid if Deleted).

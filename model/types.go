@@ -69,6 +69,7 @@ const (
 	ReasonCrashLoopBackOff   = "CrashLoopBackOff"
 	ReasonErrImagePull       = "ErrImagePull"
 	ReasonImagePullBackOff   = "ImagePullBackOff"
+	ReasonErrImageNeverPull  = "ErrImageNeverPull"
 	ReasonPostStartHookError = "PostStartHookError"
 	ReasonCompleted          = "Completed"
 	ReasonError              = "Error"

@@ -20,6 +20,8 @@ type Change struct {
 	Pod       string
 	Container string
 	Node      string
+	Workload  string // a workload's name (events about it, its conditions)
+	Object    string // the kind of object an event is about, if not a pod or node
 
 	From, To string // phase
 
@@ -50,6 +52,10 @@ type World struct {
 	changes  []Change
 
 	sched scheduler
+	gc    podGC
+
+	workloads   []*Workload
+	workloadIdx map[string]*Workload
 }
 
 type eventKey struct {
@@ -65,8 +71,11 @@ func NewWorld(seed uint64, s Settings) *World {
 		nodeIdx:  map[string]*Node{},
 		podIdx:   map[string]*Pod{},
 		eventIdx: map[eventKey]*Event{},
+
+		workloadIdx: map[string]*Workload{},
 	}
 	w.sched.init(w)
+	w.gc.init(w)
 	return w
 }
 
@@ -129,10 +138,13 @@ func (w *World) event(kind, object string, typ EventType, reason, source, format
 		w.events = append(w.events, e)
 	}
 	c := Change{Kind: "event", Type: string(typ), Reason: reason, Message: msg}
-	if kind == "Node" {
+	switch kind {
+	case "Node":
 		c.Node = object
-	} else {
+	case "Pod":
 		c.Pod = object
+	default:
+		c.Workload, c.Object = object, kind
 	}
 	w.record(c)
 }
@@ -148,5 +160,23 @@ func (w *World) EventsFor(kind, object string) []*Event {
 	return out
 }
 
-// podGone is called when a pod leaves the API.
-func (w *World) podGone(p *Pod) {}
+// podChanged tells the pod's controller and the pod garbage collector that
+// its phase, readiness or existence changed.
+func (w *World) podChanged(p *Pod) {
+	if p.owner != nil {
+		p.owner.requestSync()
+	}
+	if p.phase.Terminal() {
+		w.gc.kick()
+	}
+}
+
+// daemonSetsChanged tells DaemonSets that the set of eligible nodes may
+// have changed.
+func (w *World) daemonSetsChanged() {
+	for _, wl := range w.workloads {
+		if wl.Spec.Kind == KindDaemonSet {
+			wl.requestSync()
+		}
+	}
+}

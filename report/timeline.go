@@ -18,6 +18,8 @@ type jsonChange struct {
 	Kind         string  `json:"kind"`
 	Pod          string  `json:"pod,omitempty"`
 	Node         string  `json:"node,omitempty"`
+	Workload     string  `json:"workload,omitempty"`
+	Object       string  `json:"object,omitempty"`
 	Container    string  `json:"container,omitempty"`
 	From         string  `json:"from,omitempty"`
 	To           string  `json:"to,omitempty"`
@@ -35,7 +37,7 @@ type jsonChange struct {
 func Seconds(d time.Duration) float64 { return d.Seconds() }
 
 func toJSON(c *model.Change) jsonChange {
-	j := jsonChange{T: Seconds(c.T), Kind: c.Kind, Pod: c.Pod, Node: c.Node, Container: c.Container,
+	j := jsonChange{T: Seconds(c.T), Kind: c.Kind, Pod: c.Pod, Node: c.Node, Workload: c.Workload, Object: c.Object, Container: c.Container,
 		From: c.From, To: c.To, State: c.State, Status: c.Status, Reason: c.Reason, Message: c.Message}
 	switch c.Kind {
 	case "node":
@@ -80,6 +82,10 @@ func WriteTimeline(w io.Writer, changes []model.Change) error {
 
 func object(c *model.Change) string {
 	switch {
+	case c.Workload != "" && c.Object != "":
+		return strings.ToLower(c.Object) + "/" + c.Workload
+	case c.Workload != "":
+		return "workload/" + c.Workload
 	case c.Kind == "node" || (c.Node != "" && c.Pod == ""):
 		return "node/" + c.Node
 	case c.Container != "":
@@ -113,7 +119,7 @@ func Describe(c *model.Change) string {
 			b.WriteString(" (" + strings.Join(details, ", ") + ")")
 		}
 		return b.String()
-	case "condition", "node":
+	case "condition", "node", "workload":
 		s := c.Type + "=" + c.Status
 		if c.Reason != "" {
 			s += " (" + c.Reason + ")"

@@ -87,10 +87,43 @@ func (s *Scenario) Build() *model.World {
 		spec := podSpec(&p.Spec, behaviors[p.Metadata.Name])
 		w.AddPod(p.Metadata.Name, spec, podOptions(&p.Metadata, &p.Spec))
 	}
+	for i := range sp.Workloads {
+		wl := &sp.Workloads[i]
+		w.AddWorkload(workloadSpec(wl, behaviors[wl.Metadata.Name]))
+	}
 	for i := range sp.Faults {
 		s.scheduleFault(w, &sp.Faults[i])
 	}
 	return w
+}
+
+// workloadSpec converts a controller object with Kubernetes' defaults.
+func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.WorkloadSpec {
+	sp := &wl.Spec
+	num := func(v *int32, def int) int {
+		if v == nil {
+			return def
+		}
+		return int(*v)
+	}
+	tmpl := &sp.Template
+	out := model.WorkloadSpec{
+		Kind:     wl.Kind,
+		Name:     wl.Metadata.Name,
+		Template: podSpec(&tmpl.Spec, behaviors),
+		Options:  podOptions(&tmpl.Metadata, &tmpl.Spec),
+		Replicas: num(sp.Replicas, 1),
+	}
+	if wl.Kind == model.KindJob {
+		out.Completions = num(sp.Completions, 1)
+		out.Parallelism = num(sp.Parallelism, 1)
+		out.BackoffLimit = num(sp.BackoffLimit, 6)
+		if sp.ActiveDeadlineSeconds != nil {
+			d := time.Duration(*sp.ActiveDeadlineSeconds) * time.Second
+			out.ActiveDeadline = &d
+		}
+	}
+	return out
 }
 
 // behaviors indexes behavior by pod (or workload) name, then container.
@@ -322,6 +355,15 @@ func (s *Scenario) scheduleFault(w *model.World, f *Fault) {
 				p.Delete(grace)
 			}
 		})
+	case f.DiskFailure != nil:
+		name := f.DiskFailure.Node
+		w.Schedule(at, func() { w.Node(name).DiskFailure() })
+	case f.Partition != nil:
+		nf := f.Partition
+		w.Schedule(at, func() { w.Node(nf.Node).Partition(durPtr(nf.For)) })
+	case f.NodeFailure != nil:
+		nf := f.NodeFailure
+		w.Schedule(at, func() { w.Node(nf.Node).PowerOff(durPtr(nf.For)) })
 	case f.SetCondition != nil:
 		sc := f.SetCondition
 		w.Schedule(at, func() {
@@ -341,7 +383,23 @@ func podsNamed(w *model.World, name string) []*model.Pod {
 		}
 		return []*model.Pod{p}
 	}
-	return nil
+	var out []*model.Pod
+	if wl := w.Workload(name); wl != nil {
+		for _, p := range wl.Pods() {
+			if !p.Deleted() {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func durPtr(d *Duration) *time.Duration {
+	if d == nil {
+		return nil
+	}
+	v := d.D()
+	return &v
 }
 
 func isNilPtr(x any) bool {

@@ -1,0 +1,265 @@
+package model
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// Workload kinds.
+const (
+	KindReplicaSet = "ReplicaSet"
+	KindDeployment = "Deployment"
+	KindJob        = "Job"
+	KindDaemonSet  = "DaemonSet"
+)
+
+// Job failed-pod backoff (pkg/controller/job): 10s doubling per failure,
+// capped at 10 minutes.
+const (
+	jobBackoffInitial = 10 * time.Second
+	jobBackoffMax     = 10 * time.Minute
+)
+
+// WorkloadSpec describes a controller object.
+type WorkloadSpec struct {
+	Kind     string
+	Name     string
+	Template *PodSpec
+	Options  PodOptions // labels, tolerations of the template
+
+	Replicas int // ReplicaSet, Deployment
+
+	Completions, Parallelism, BackoffLimit int            // Job
+	ActiveDeadline                         *time.Duration // Job
+}
+
+// Workload is a controller and the pods it made. Its pods are named
+// <name>-<n>, n counting from 0 in creation order.
+type Workload struct {
+	w          *World
+	Spec       WorkloadSpec
+	Conditions []Condition
+	pods       []*Pod // every pod it created, in order
+	created    time.Duration
+
+	syncTimer sim.Timer
+	waitTimer sim.Timer // a Job's failed-pod backoff or active deadline
+
+	failed     int           // Job: pods that failed (counted once each)
+	counted    map[*Pod]bool // Job: pods whose failure or success is counted
+	succeeded  int
+	lastFailed time.Duration
+	finished   bool
+}
+
+// AddWorkload creates a controller now; it creates its pods at once.
+func (w *World) AddWorkload(s WorkloadSpec) *Workload {
+	if s.Kind == KindDaemonSet {
+		s.Options.Tolerations = append(append([]Toleration(nil), s.Options.Tolerations...), daemonTolerations...)
+	}
+	wl := &Workload{w: w, Spec: s, created: w.Now(), counted: map[*Pod]bool{}}
+	wl.syncTimer.Init(wl.sync)
+	wl.waitTimer.Init(wl.sync)
+	w.workloads = append(w.workloads, wl)
+	w.workloadIdx[s.Name] = wl
+	wl.requestSync()
+	return wl
+}
+
+// Workloads returns every workload in the order added.
+func (w *World) Workloads() []*Workload { return w.workloads }
+
+// Workload returns the workload called name, or nil.
+func (w *World) Workload(name string) *Workload { return w.workloadIdx[name] }
+
+// Pods returns every pod the workload created, deleted ones included.
+func (wl *Workload) Pods() []*Pod { return wl.pods }
+
+// Condition returns the workload's condition of type t (a Job's Complete or
+// Failed), if set.
+func (wl *Workload) Condition(t string) (Condition, bool) {
+	for _, c := range wl.Conditions {
+		if c.Type == t {
+			return c, true
+		}
+	}
+	return Condition{}, false
+}
+
+// Owner returns the workload that created the pod, or nil.
+func (p *Pod) Owner() *Workload { return p.owner }
+
+func (wl *Workload) requestSync() {
+	if !wl.syncTimer.Pending() {
+		wl.w.eng.Schedule(&wl.syncTimer, wl.w.Now(), sim.Normal)
+	}
+}
+
+// active reports whether p counts toward the desired pods: not finished
+// and not being deleted.
+func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.phase.Terminal() }
+
+func (wl *Workload) sync() {
+	switch wl.Spec.Kind {
+	case KindJob:
+		wl.syncJob()
+	case KindDaemonSet:
+		wl.syncDaemonSet()
+	default:
+		wl.syncReplicaSet()
+	}
+}
+
+// syncReplicaSet keeps Replicas active pods: it replaces pods that failed,
+// succeeded, were evicted or deleted.
+func (wl *Workload) syncReplicaSet() {
+	n := 0
+	for _, p := range wl.pods {
+		if active(p) {
+			n++
+		}
+	}
+	for ; n < wl.Spec.Replicas; n++ {
+		wl.createPod("")
+	}
+}
+
+func (wl *Workload) createPod(node string) *Pod {
+	name := fmt.Sprintf("%s-%d", wl.Spec.Name, len(wl.pods))
+	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
+		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
+	wl.w.event(wl.Spec.Kind, wl.Spec.Name, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
+	spec := wl.Spec.Template
+	if node != "" {
+		s := *spec
+		s.NodeName = node
+		spec = &s
+	}
+	p := wl.w.AddPod(name, spec, wl.Spec.Options)
+	p.owner = wl
+	wl.pods = append(wl.pods, p)
+	return p
+}
+
+// syncJob runs pods until Completions succeeded, Parallelism at a time;
+// failures past BackoffLimit, or running past ActiveDeadline, fail the Job.
+func (wl *Workload) syncJob() {
+	if wl.finished {
+		return
+	}
+	now := wl.w.Now()
+	nActive, restarts := 0, 0
+	for _, p := range wl.pods {
+		switch {
+		case p.phase == Succeeded && !wl.counted[p]:
+			wl.counted[p] = true
+			wl.succeeded++
+		case p.phase == Failed && !wl.counted[p]:
+			wl.counted[p] = true
+			wl.failed++
+			wl.lastFailed = now
+		case active(p):
+			nActive++
+			for _, c := range p.regular {
+				restarts += int(c.status.RestartCount)
+			}
+		}
+	}
+	s := &wl.Spec
+	switch {
+	case wl.succeeded >= s.Completions:
+		wl.finish("Complete", "CompletionsReached", "Reached expected number of succeeded pods", EventNormal, "Completed", "Job completed")
+		return
+	case wl.failed+restarts > s.BackoffLimit:
+		wl.finish("Failed", "BackoffLimitExceeded", "Job has reached the specified backoff limit", EventWarning, "BackoffLimitExceeded", "Job has reached the specified backoff limit")
+		return
+	case s.ActiveDeadline != nil && now >= wl.created+*s.ActiveDeadline:
+		wl.finish("Failed", "DeadlineExceeded", "Job was active longer than specified deadline", EventWarning, "DeadlineExceeded", "Job was active longer than specified deadline")
+		return
+	}
+	if s.ActiveDeadline != nil && !wl.waitTimer.Pending() {
+		wl.w.eng.Schedule(&wl.waitTimer, wl.created+*s.ActiveDeadline, sim.Normal)
+	}
+	want := min(s.Parallelism, s.Completions-wl.succeeded) - nActive
+	if want <= 0 {
+		return
+	}
+	if wl.failed > 0 {
+		delay := jobBackoffInitial << min(wl.failed-1, 16)
+		if at := wl.lastFailed + min(delay, jobBackoffMax); at > now {
+			if !wl.waitTimer.Pending() || wl.waitTimer.When() > at {
+				wl.w.eng.Schedule(&wl.waitTimer, at, sim.Normal)
+			}
+			return
+		}
+	}
+	for range want {
+		wl.createPod("")
+	}
+}
+
+// finish sets a Job's final condition and deletes its active pods.
+func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, evMsg string) {
+	wl.finished = true
+	wl.w.eng.Stop(&wl.waitTimer)
+	wl.Conditions = append(wl.Conditions, Condition{Type: cond, Status: True, Reason: reason, Message: msg, LastTransitionTime: wl.w.Now()})
+	wl.w.record(Change{Kind: "workload", Workload: wl.Spec.Name, Type: cond, Status: string(True), Reason: reason})
+	wl.w.event(KindJob, wl.Spec.Name, typ, evReason, "job-controller", "%s", evMsg)
+	for _, p := range wl.pods {
+		if active(p) {
+			p.Delete(nil)
+		}
+	}
+}
+
+// syncDaemonSet keeps one pod on every eligible node; a failed pod is
+// deleted and made anew.
+func (wl *Workload) syncDaemonSet() {
+	for _, n := range wl.w.nodes {
+		if !wl.eligible(n) {
+			continue
+		}
+		has := false
+		for _, p := range n.pods {
+			if p.owner != wl || p.deleted || p.deleting {
+				continue
+			}
+			if p.phase == Failed {
+				p.Delete(nil)
+				continue
+			}
+			has = true
+		}
+		if !has {
+			wl.createPod(n.Name)
+		}
+	}
+}
+
+// daemonTolerations are the tolerations the DaemonSet controller adds to
+// its pods: they stay on nodes that are not ready or unreachable.
+var daemonTolerations = []Toleration{
+	{Key: TaintNotReady, Operator: "Exists", Effect: "NoExecute"},
+	{Key: TaintUnreachable, Operator: "Exists", Effect: "NoExecute"},
+	{Key: "node.kubernetes.io/disk-pressure", Operator: "Exists", Effect: "NoSchedule"},
+	{Key: "node.kubernetes.io/memory-pressure", Operator: "Exists", Effect: "NoSchedule"},
+	{Key: "node.kubernetes.io/pid-pressure", Operator: "Exists", Effect: "NoSchedule"},
+	{Key: "node.kubernetes.io/unschedulable", Operator: "Exists", Effect: "NoSchedule"},
+}
+
+func (wl *Workload) eligible(n *Node) bool {
+	for k, v := range wl.Spec.Template.NodeSelector {
+		if n.Labels[k] != v {
+			return false
+		}
+	}
+	probe := &Pod{tolerations: wl.Spec.Options.Tolerations}
+	for _, t := range n.Taints {
+		if t.Effect == "NoSchedule" && !probe.tolerates(t) {
+			return false
+		}
+	}
+	return true
+}

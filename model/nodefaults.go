@@ -1,0 +1,152 @@
+package model
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// PowerOff cuts a node's power now, for d (nil: for good). Its containers
+// die with it, but nobody hears of it: the API keeps showing the pods as
+// they were until the node controller notices the silence. When the power
+// comes back the kubelet finds every container gone (Terminated, reason
+// Unknown, exit 255), finishes the deletions it missed and restarts the rest
+// as their restart policies say.
+func (n *Node) PowerOff(d *time.Duration) {
+	if n.down {
+		return
+	}
+	wasReachable := n.Reachable()
+	n.down, n.downAt = true, n.w.Now()
+	for _, p := range n.pods {
+		p.freeze()
+	}
+	if wasReachable {
+		n.lostContact()
+	}
+	if d != nil {
+		n.w.eng.At(n.w.Now()+*d, sim.Normal, n.powerOn)
+	}
+}
+
+func (n *Node) powerOn() {
+	if !n.down {
+		return
+	}
+	n.down = false
+	for _, p := range append([]*Pod(nil), n.pods...) {
+		p.reboot(n.downAt)
+	}
+	if n.Reachable() {
+		n.markReady()
+		n.reconnect()
+	}
+}
+
+// Partition cuts a node off from the control plane now, for d (nil: for
+// good). Its kubelet keeps running its containers; nothing it reports gets
+// through, and API changes (deletions) do not reach it until it heals.
+func (n *Node) Partition(d *time.Duration) {
+	if n.partitioned {
+		return
+	}
+	wasReachable := n.Reachable()
+	n.partitioned = true
+	if wasReachable {
+		n.lostContact()
+	}
+	if d != nil {
+		n.w.eng.At(n.w.Now()+*d, sim.Normal, n.heal)
+	}
+}
+
+func (n *Node) heal() {
+	if !n.partitioned {
+		return
+	}
+	n.partitioned = false
+	if n.Reachable() {
+		n.markReady()
+		n.reconnect()
+	}
+}
+
+// reconnect lets the kubelet report its pods again and see what the API
+// decided meanwhile (deletions).
+func (n *Node) reconnect() {
+	for _, p := range append([]*Pod(nil), n.pods...) {
+		p.updateStatus()
+		p.requestSync()
+	}
+}
+
+// DiskFailure kills the node's disk now: every container on it dies, its
+// pods fail, the kubelet reports the node NotReady and it takes no new pods.
+func (n *Node) DiskFailure() {
+	if n.diskFailed {
+		return
+	}
+	n.diskFailed = true
+	n.setCondition("ReadonlyFilesystem", True, "FilesystemIsReadOnly", "Filesystem is read-only")
+	n.w.event("Node", n.Name, EventWarning, "FilesystemIsReadOnly", "kernel-monitor", "Remounting filesystem read-only")
+	for _, p := range append([]*Pod(nil), n.pods...) {
+		if p.phase.Terminal() || p.deleted {
+			continue
+		}
+		p.freeze()
+		for _, c := range p.all() {
+			if c.status.State.Kind == StateRunning {
+				c.stopping = false
+				c.terminate(137, ReasonError)
+			}
+		}
+		if !p.phase.Terminal() {
+			p.setPhase(Failed)
+			p.updateConditions()
+		}
+		p.w.event("Pod", p.Name, EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
+		p.w.podChanged(p)
+	}
+	if n.Reachable() {
+		n.markNotReady("KubeletNotReady", "container runtime is down: disk failure")
+	}
+	n.w.sched.kick()
+}
+
+// freeze stops everything the kubelet had in flight for the pod: timers of
+// processes, pulls, hooks, backoffs and probes.
+func (p *Pod) freeze() {
+	p.busy = false
+	for _, c := range p.all() {
+		for _, t := range []*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
+			p.w.eng.Stop(t)
+		}
+		c.inHook = hookNone
+		for _, pr := range c.probes {
+			p.w.eng.Stop(&pr.timer)
+		}
+	}
+}
+
+// reboot is the kubelet coming back after a power loss at downAt: every
+// container it had is gone.
+func (p *Pod) reboot(downAt time.Duration) {
+	if p.deleted {
+		return
+	}
+	for _, c := range p.all() {
+		st := &c.status
+		if st.State.Kind == StateRunning {
+			c.stopping = false
+			st.Ready, st.Started = false, false
+			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
+				StartedAt: st.State.StartedAt, FinishedAt: downAt})
+		}
+		for _, pr := range c.probes {
+			if !pr.done {
+				p.w.eng.After(&pr.timer, 0, sim.Normal)
+			}
+		}
+	}
+	p.requestSync()
+}
