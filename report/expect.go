@@ -13,9 +13,16 @@ import (
 // Verdict is the outcome of one expectation of a scenario.
 type Verdict struct {
 	Where    string        // FILE:LINE:COL of the expectation
-	At       time.Duration // when it was checked
-	Subject  string        // "pod web", "node node-a", "event BackOff"
+	At       time.Duration // when it was checked; over a span: when it held (within) or first failed (always), else the span's end
+	Subject  string        // "pod web", "node node-a", "events", "workload api"
 	Failures []Failure     // empty when it held
+
+	// Span is "within" or "always" for an expectation over a stretch of
+	// time [From, To], "" for one checked at an instant.
+	Span     string
+	From, To time.Duration
+
+	checked bool
 }
 
 // Passed reports whether every check of the expectation held.
@@ -31,8 +38,26 @@ type Failure struct {
 
 // String formats a failure for a person:
 // "at 2m0s pod web phase: expected Succeeded, found Failed (since 1m0s: ...)".
+//
+// An expectation over a span says so:
+// "within [1m, 2m] pod web phase: expected Running at some moment, never held; at 2m found Pending (...)",
+// "always [5m, 10m] pod web phase: expected Running throughout, first failed at 6m30s: found Failed (...)".
 func (v *Verdict) String(f Failure) string {
-	s := fmt.Sprintf("at %s %s %s: expected %s, found %s", FormatTime(v.At), v.Subject, f.Field, f.Expected, f.Found)
+	field := f.Field
+	if field != "" {
+		field = " " + field
+	}
+	var s string
+	switch v.Span {
+	case "within":
+		s = fmt.Sprintf("within [%s, %s] %s%s: expected %s at some moment, never held; at %s found %s",
+			FormatTime(v.From), FormatTime(v.To), v.Subject, field, f.Expected, FormatTime(v.At), f.Found)
+	case "always":
+		s = fmt.Sprintf("always [%s, %s] %s%s: expected %s throughout, first failed at %s: found %s",
+			FormatTime(v.From), FormatTime(v.To), v.Subject, field, f.Expected, FormatTime(v.At), f.Found)
+	default:
+		s = fmt.Sprintf("at %s %s%s: expected %s, found %s", FormatTime(v.At), v.Subject, field, f.Expected, f.Found)
+	}
 	if f.Cause != "" {
 		s += " (" + f.Cause + ")"
 	}
@@ -41,25 +66,129 @@ func (v *Verdict) String(f Failure) string {
 
 // Checks are a scenario's expectations, armed on a world.
 type Checks struct {
+	w        *model.World
 	verdicts []Verdict
+	spans    []*span // expectations over a span of time
+
+	sampling   bool          // a sample is scheduled
+	resampleAt time.Duration // the instant a sample was last put off to the end of, or -1
+}
+
+// span is an expectation that must hold at some moment (within) or at every
+// moment (always) of [v.From, v.To].
+type span struct {
+	e          *scenarios.Expect
+	v          *Verdict
+	open, done bool
+	last       []Failure // within: what failed at the latest instant looked at
+	looked     bool
+	seen       int // len(w.Changes()) when last looked at
 }
 
 // Arm schedules every expectation of s on w, each at its time (default: the
-// end of the run) after all changes at that instant. Call it before w.Run;
-// read Verdicts after.
+// end of the run) after all changes at that instant. Call it before w.Run,
+// once per world; read Verdicts after.
+//
+// An expectation over a span (within, always) is looked at when the span
+// starts, at every instant inside it at which an event runs (all the
+// instants at which the state can change), and when it ends.
 func Arm(s *scenarios.Scenario, w *model.World) *Checks {
-	c := &Checks{verdicts: make([]Verdict, len(s.File.Spec.Expect))}
+	c := &Checks{w: w, verdicts: make([]Verdict, len(s.File.Spec.Expect)), resampleAt: -1}
 	for i := range s.File.Spec.Expect {
 		e := &s.File.Spec.Expect[i]
+		v := &c.verdicts[i]
+		v.Where, v.Subject = s.Where(e), subject(e)
+		var sp *scenarios.Span
+		switch {
+		case e.Within != nil:
+			sp, v.Span = e.Within, "within"
+		case e.Always != nil:
+			sp, v.Span = e.Always, "always"
+		}
+		if sp != nil {
+			v.From, v.To, v.At = sp.From(), sp.To(), sp.To()
+			x := &span{e: e, v: v}
+			c.spans = append(c.spans, x)
+			w.Observe(v.From, func() { x.open = true; c.look(x); c.schedule() })
+			w.Observe(v.To, func() { c.look(x); c.close(x) })
+			continue
+		}
 		at := s.Duration
 		if e.At != nil {
 			at = e.At.D()
 		}
-		v := &c.verdicts[i]
-		v.Where, v.At = s.Where(e), at
-		w.Observe(at, func() { check(w, e, v) })
+		v.At = at
+		w.Observe(at, func() { check(w, e, v); v.checked = true })
 	}
 	return c
+}
+
+// look evaluates a span's expectation now, if it is still undecided and
+// anything changed since it last looked: every change a check can see is on
+// the timeline (model.World.Changes), so the verdict cannot differ before
+// the timeline grows.
+func (c *Checks) look(x *span) {
+	n := len(c.w.Changes())
+	if x.done || (x.looked && n == x.seen) {
+		return
+	}
+	x.looked, x.seen = true, n
+	var tmp Verdict
+	check(c.w, x.e, &tmp)
+	x.v.Subject = tmp.Subject
+	now := c.w.Now()
+	switch {
+	case x.v.Span == "within" && tmp.Passed():
+		x.v.At, x.done = now, true // held at now
+	case x.v.Span == "within":
+		x.last = tmp.Failures
+	case !tmp.Passed(): // always
+		x.v.At, x.v.Failures, x.done = now, tmp.Failures, true
+	}
+}
+
+// close ends a span at its last instant.
+func (c *Checks) close(x *span) {
+	if !x.done && x.v.Span == "within" {
+		x.v.At, x.v.Failures = x.v.To, x.last
+	}
+	x.done, x.open, x.v.checked = true, false, true
+}
+
+// schedule arranges for sample to run after the next instant at which an
+// event runs, while some span is open. Every state change happens in an
+// event, so sampling there sees every state a span goes through.
+func (c *Checks) schedule() {
+	if c.sampling || !slices.ContainsFunc(c.spans, func(x *span) bool { return x.open && !x.done }) {
+		return
+	}
+	eng := c.w.Engine()
+	next, ok := eng.Peek()
+	if !ok {
+		return // nothing will change any more; each span's close still runs
+	}
+	now := eng.Now()
+	if next <= now {
+		// Other observers are still to run at this instant; look again
+		// after them, or, should that not help, one nanosecond later.
+		if c.resampleAt == now {
+			next = now + 1
+		}
+		c.resampleAt = now
+	}
+	c.sampling = true
+	c.w.Observe(next, c.sample)
+}
+
+// sample looks at every open span after the changes of this instant.
+func (c *Checks) sample() {
+	c.sampling = false
+	for _, x := range c.spans {
+		if x.open {
+			c.look(x)
+		}
+	}
+	c.schedule()
 }
 
 // Verdicts returns one verdict per expectation, in file order.
@@ -76,17 +205,37 @@ func (c *Checks) Failed() int {
 	return n
 }
 
+// Finish is called after the run: an expectation whose time never came
+// (the run stopped before it) fails instead of passing unchecked.
+func (c *Checks) Finish() {
+	for i := range c.verdicts {
+		v := &c.verdicts[i]
+		if !v.checked {
+			v.checked = true
+			v.Failures = append(v.Failures, Failure{Expected: "to be checked", Found: "the run ended at " + FormatTime(c.w.Now())})
+		}
+	}
+}
+
 // checker compares expected with found values for one verdict.
 type checker struct {
 	w *model.World
 	v *Verdict
 }
 
-func (k *checker) fail(field, expected, found, cause string) {
-	k.v.Failures = append(k.v.Failures, Failure{Field: field, Expected: expected, Found: found, Cause: cause})
+// cause describes the last change that led to a found value. It is only
+// worked out when a check fails (expectations over a span check often).
+type cause func() string
+
+func (k *checker) fail(field, expected, found string, why cause) {
+	f := Failure{Field: field, Expected: expected, Found: found}
+	if why != nil {
+		f.Cause = why()
+	}
+	k.v.Failures = append(k.v.Failures, f)
 }
 
-func (k *checker) str(field, expected, found, cause string) {
+func (k *checker) str(field, expected, found string, cause cause) {
 	if expected != "" && expected != found {
 		if found == "" {
 			found = "none"
@@ -95,26 +244,40 @@ func (k *checker) str(field, expected, found, cause string) {
 	}
 }
 
-func (k *checker) num(field string, r *scenarios.IntRange, found int64, cause string) {
+func (k *checker) num(field string, r *scenarios.IntRange, found int64, cause cause) {
 	if r != nil && !r.Contains(found) {
 		k.fail(field, r.String(), fmt.Sprint(found), cause)
 	}
 }
 
-func check(w *model.World, e *scenarios.Expect, v *Verdict) {
-	k := &checker{w: w, v: v}
+// subject names what an expectation is about: "pod web", "node node-a",
+// "events", "workload api".
+func subject(e *scenarios.Expect) string {
 	switch {
 	case e.Pod != "":
-		v.Subject = "pod " + e.Pod
+		return "pod " + e.Pod
+	case e.Node != "":
+		return "node " + e.Node
+	case e.Event != nil:
+		return "events"
+	case e.Workload != "":
+		return "workload " + e.Workload
+	}
+	return "nothing"
+}
+
+// check evaluates e on the world as it is now, adding to v's failures.
+func check(w *model.World, e *scenarios.Expect, v *Verdict) {
+	k := &checker{w: w, v: v}
+	v.Subject = subject(e)
+	switch {
+	case e.Pod != "":
 		k.pod(e)
 	case e.Node != "":
-		v.Subject = "node " + e.Node
 		k.node(e)
 	case e.Event != nil:
-		v.Subject = "events"
 		k.events(e.Event)
 	case e.Workload != "":
-		v.Subject = "workload " + e.Workload
 		k.workload(e)
 	}
 }
@@ -129,13 +292,16 @@ func (k *checker) pod(e *scenarios.Expect) {
 	}
 	if p == nil {
 		if e.Exists == nil || *e.Exists {
-			k.fail("", "the pod to exist", "no such pod", "")
+			k.fail("", "the pod to exist", "no such pod", nil)
 		}
 		return
 	}
 	st := p.Status()
 	phaseCause := k.lastChange(e.Pod, "", []string{"phase"})
 	k.str("phase", e.Phase, string(st.Phase), phaseCause)
+	if e.Transition != nil {
+		k.transitions(e, phaseCause)
+	}
 	if e.Phases != nil {
 		found := make([]string, len(p.Phases()))
 		for i, ph := range p.Phases() {
@@ -162,7 +328,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 	}
 	cs, ok := st.Container(e.Container)
 	if !ok {
-		k.fail("container "+e.Container, "a container", "none", "")
+		k.fail("container "+e.Container, "a container", "none", nil)
 		return
 	}
 	field := "container " + e.Container + " "
@@ -180,7 +346,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 	k.num(field+"restartCount", e.RestartCount, int64(cs.RestartCount), cause)
 }
 
-func (k *checker) condition(c *scenarios.ConditionCheck, got model.Condition, ok bool, cause string) {
+func (k *checker) condition(c *scenarios.ConditionCheck, got model.Condition, ok bool, cause cause) {
 	field := "condition " + c.Type
 	if !ok {
 		k.fail(field, c.Status, "not set", cause)
@@ -193,32 +359,46 @@ func (k *checker) condition(c *scenarios.ConditionCheck, got model.Condition, ok
 func (k *checker) node(e *scenarios.Expect) {
 	n := k.w.Node(e.Node)
 	if n == nil {
-		k.fail("", "the node to exist", "no such node", "")
+		k.fail("", "the node to exist", "no such node", nil)
 		return
 	}
 	got, ok := n.Condition(e.Condition.Type)
-	cause := ""
-	ch := k.w.Changes()
-	for i := len(ch) - 1; i >= 0; i-- {
-		if ch[i].Kind == "node" && ch[i].Node == e.Node && ch[i].Type == e.Condition.Type {
-			cause = "since " + FormatTime(ch[i].T) + ": " + Describe(&ch[i])
-			break
+	k.condition(e.Condition, got, ok, func() string {
+		ch := k.w.Changes()
+		for i := len(ch) - 1; i >= 0; i-- {
+			if ch[i].Kind == "node" && ch[i].Node == e.Node && ch[i].Type == e.Condition.Type {
+				return "since " + FormatTime(ch[i].T) + ": " + Describe(&ch[i])
+			}
 		}
+		return ""
+	})
+}
+
+// EventMatches reports whether the event e is one that ev counts: its
+// reason, and if given its type, the pod it is about, or the node it is
+// about (the node itself, as `kubectl describe node` lists them).
+func EventMatches(ev *scenarios.EventCheck, e *model.Event) bool {
+	switch {
+	case e.Reason != ev.Reason,
+		ev.Type != "" && string(e.Type) != ev.Type,
+		ev.Pod != "" && (e.Kind != "Pod" || e.Object != ev.Pod),
+		ev.Node != "" && (e.Kind != "Node" || e.Object != ev.Node):
+		return false
 	}
-	k.condition(e.Condition, got, ok, cause)
+	return true
 }
 
 func (k *checker) events(ev *scenarios.EventCheck) {
 	var n int64
+	var last *model.Event
 	for _, e := range k.w.Events() {
-		switch {
-		case e.Reason != ev.Reason,
-			ev.Type != "" && string(e.Type) != ev.Type,
-			ev.Pod != "" && (e.Kind != "Pod" || e.Object != ev.Pod),
-			ev.Node != "" && (e.Kind != "Node" || e.Object != ev.Node):
+		if !EventMatches(ev, e) {
 			continue
 		}
 		n += int64(e.Count)
+		if last == nil || e.LastSeen >= last.LastSeen {
+			last = e
+		}
 	}
 	want := ev.Count
 	if want == nil {
@@ -226,22 +406,122 @@ func (k *checker) events(ev *scenarios.EventCheck) {
 		want = &r
 	}
 	field := ev.Reason
+	if ev.Type != "" {
+		field = ev.Type + " " + field
+	}
 	if ev.Pod != "" {
 		field += " about pod " + ev.Pod
 	}
 	if ev.Node != "" {
 		field += " about node " + ev.Node
 	}
-	k.num(field+" count", want, n, "")
+	k.num(field+" count", want, n, func() string {
+		if last == nil {
+			return ""
+		}
+		return fmt.Sprintf("last at %s: %s/%s %s %s: %s", FormatTime(last.LastSeen),
+			strings.ToLower(last.Kind), last.Object, last.Type, last.Reason, last.Message)
+	})
 }
 
+// transitions counts the pod's phase changes that match e.Transition.
+func (k *checker) transitions(e *scenarios.Expect, cause cause) {
+	tr := e.Transition
+	var n int64
+	var times []string
+	for _, c := range k.w.Changes() {
+		if c.Kind != "phase" || c.Pod != e.Pod ||
+			tr.From != "" && c.From != tr.From || tr.To != "" && c.To != tr.To {
+			continue
+		}
+		n++
+		times = append(times, FormatTime(c.T))
+	}
+	want := e.Count
+	if want == nil {
+		r := scenarios.IntRange{Min: 1, HasMin: true}
+		want = &r
+	}
+	if want.Contains(n) {
+		return
+	}
+	from, to := tr.From, tr.To
+	if from == "" {
+		from = "any"
+	}
+	if to == "" {
+		to = "any"
+	}
+	found := fmt.Sprint(n)
+	if len(times) > 0 {
+		const show = 5
+		more := ""
+		if len(times) > show {
+			more = fmt.Sprintf(" and %d more", len(times)-show)
+			times = times[:show]
+		}
+		found += " at " + strings.Join(times, ", ") + more
+	}
+	k.fail("transition "+from+" -> "+to+" count", want.String(), found, cause)
+}
+
+// workload checks a controller's pods (those not yet deleted) and, for a
+// Job, its Complete or Failed condition.
 func (k *checker) workload(e *scenarios.Expect) {
-	k.fail("", "a workload", "workloads are not simulated yet", "")
+	wl := k.w.Workload(e.Workload)
+	if wl == nil {
+		k.fail("", "the workload to exist", "no such workload", nil)
+		return
+	}
+	var exist, ready, succeeded, failed int64
+	for _, p := range wl.Pods() {
+		if p.Deleted() {
+			continue
+		}
+		exist++
+		st := p.Status()
+		if c, ok := st.Condition(model.Ready); ok && c.Status == model.True {
+			ready++
+		}
+		switch st.Phase {
+		case model.Succeeded:
+			succeeded++
+		case model.Failed:
+			failed++
+		}
+	}
+	why := func() string { return k.workloadCause(wl) }
+	k.num("readyPods", e.ReadyPods, ready, why)
+	k.num("pods", e.Pods, exist, why)
+	k.num("succeededPods", e.SucceededPods, succeeded, why)
+	k.num("failedPods", e.FailedPods, failed, why)
+	if c := e.Condition; c != nil {
+		got, ok := wl.Condition(c.Type)
+		k.condition(c, got, ok, why)
+	}
+}
+
+// workloadCause names the last change to any of the workload's pods.
+func (k *checker) workloadCause(wl *model.Workload) string {
+	ch := k.w.Changes()
+	for i := len(ch) - 1; i >= 0; i-- {
+		c := &ch[i]
+		if c.Workload == wl.Spec.Name || c.Pod != "" && k.w.Pod(c.Pod) != nil && k.w.Pod(c.Pod).Owner() == wl {
+			if c.Kind == "event" || c.Kind == "phase" || c.Kind == "condition" && c.Type == model.Ready || c.Kind == "workload" {
+				return "since " + FormatTime(c.T) + ": " + object(c) + " " + Describe(c)
+			}
+		}
+	}
+	return ""
 }
 
 // lastChange describes the last change of a pod (or one of its containers)
 // of one of kinds (all kinds if nil), as "since T: what".
-func (k *checker) lastChange(pod, container string, kinds []string) string {
+func (k *checker) lastChange(pod, container string, kinds []string) cause {
+	return func() string { return k.describeLast(pod, container, kinds) }
+}
+
+func (k *checker) describeLast(pod, container string, kinds []string) string {
 	ch := k.w.Changes()
 	for i := len(ch) - 1; i >= 0; i-- {
 		c := &ch[i]
@@ -269,12 +549,15 @@ func (k *checker) lastChange(pod, container string, kinds []string) string {
 	return ""
 }
 
-func (k *checker) condCause(pod, typ string) string {
-	ch := k.w.Changes()
-	for i := len(ch) - 1; i >= 0; i-- {
-		if ch[i].Kind == "condition" && ch[i].Pod == pod && ch[i].Type == typ {
-			return "since " + FormatTime(ch[i].T) + ": " + Describe(&ch[i])
+// condCause describes the last change of a pod condition.
+func (k *checker) condCause(pod, typ string) cause {
+	return func() string {
+		ch := k.w.Changes()
+		for i := len(ch) - 1; i >= 0; i-- {
+			if ch[i].Kind == "condition" && ch[i].Pod == pod && ch[i].Type == typ {
+				return "since " + FormatTime(ch[i].T) + ": " + Describe(&ch[i])
+			}
 		}
+		return ""
 	}
-	return ""
 }

@@ -4,7 +4,11 @@
 // embeds the library of ready scenarios, the demo among them.
 package scenarios
 
-import "go.yaml.in/yaml/v3"
+import (
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // File is one scenario file as written.
 type File struct {
@@ -314,6 +318,33 @@ type Expect struct {
 	Pods          *IntRange `yaml:"pods"`
 	SucceededPods *IntRange `yaml:"succeededPods"`
 	FailedPods    *IntRange `yaml:"failedPods"`
+
+	// Beyond the contract: when the checks above must hold (instead of at
+	// one instant, At), and phase transitions counted up to At.
+	Within     *Span            `yaml:"within"` // at some instant of the span
+	Always     *Span            `yaml:"always"` // at every instant of the span
+	Transition *TransitionCheck `yaml:"transition"`
+	Count      *IntRange        `yaml:"count"` // of transitions; default at least 1
+}
+
+// Span is a stretch of scenario time [from, to], both ends included,
+// written as a two-item list: [1m, 2m].
+type Span [2]Duration
+
+// From is the span's first instant.
+func (s *Span) From() time.Duration { return s[0].D() }
+
+// To is the span's last instant.
+func (s *Span) To() time.Duration { return s[1].D() }
+
+// String formats the span as written: "[1m0s, 2m0s]".
+func (s *Span) String() string { return "[" + s[0].String() + ", " + s[1].String() + "]" }
+
+// TransitionCheck matches a pod's phase changes From -> To; an empty side
+// matches any phase (and an empty From the pod's creation).
+type TransitionCheck struct {
+	From string `yaml:"from"`
+	To   string `yaml:"to"`
 }
 
 // ConditionCheck matches a pod, node or workload condition.

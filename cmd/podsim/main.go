@@ -1,7 +1,7 @@
 // Command podsim simulates Kubernetes pod lifecycles from scenario files.
 //
 //	podsim run [FILE] [-o text|jsonl|json] [--at T]
-//	podsim test PATH...
+//	podsim test PATH... [-o text|jsonl|json] [--junit FILE] [--golden DIR [--update]]
 //	podsim validate FILE...
 //	podsim version
 package main
@@ -42,7 +42,10 @@ const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.
 Usage:
   podsim run [FILE] [-o text|jsonl|json] [--at T]   simulate one scenario (no FILE: the demo)
   podsim test PATH...                               run scenarios (files or folders) and check their expectations
+      [-o text|jsonl|json] [--junit FILE]           results as JSON; also a JUnit XML report for CI
+      [--golden DIR [--update]]                     also compare timelines with DIR/<name>.jsonl (--update: rewrite them)
   podsim validate FILE...                           check scenario files without running them
+  podsim describe FILE POD [--at T] [-o text|json]  the pod as kubectl describe pod shows it (default: at the end)
   podsim version                                    print the version
 
 Exit codes: 0 success, 1 expectations failed, 2 bad input or usage.
@@ -66,6 +69,8 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		code, err = m.run(rest)
 	case "validate":
 		code, err = m.validate(rest)
+	case "describe":
+		code, err = m.describe(rest)
 	case "test":
 		code, err = m.test(rest)
 	case "version", "--version":

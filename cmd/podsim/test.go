@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,15 +20,77 @@ import (
 	"github.com/podsim/podsim/scenarios"
 )
 
+// testOptions are the flags of `podsim test` that change how a scenario is
+// checked.
+type testOptions struct {
+	golden string // folder of golden timelines, <name>.jsonl; "" for none
+	update bool   // rewrite the golden timelines instead of comparing
+}
+
 // suiteResult is the outcome of one scenario of a suite.
 type suiteResult struct {
 	path     string
 	name     string
-	skipped  bool // not a Scenario (a study, ...)
-	err      error
+	namePos  string // FILE:LINE:COL of metadata.name
+	skipped  bool   // not a Scenario (a study, ...)
+	err      error  // bad input
 	verdicts []report.Verdict
-	failed   int
+	failed   int // expectations that failed
+	golden   *goldenResult
 	elapsed  time.Duration
+}
+
+// testFailure is one line of a scenario's failure report.
+type testFailure struct {
+	Where   string `json:"where"`
+	Message string `json:"message"`
+	Diff    string `json:"diff,omitempty"` // golden timelines: a unified diff
+}
+
+// passed reports whether the scenario ran and every check held.
+func (r *suiteResult) passed() bool {
+	return r.err == nil && r.failed == 0 && r.golden.passed()
+}
+
+// failures lists every failed expectation, then the golden comparison.
+func (r *suiteResult) failures() []testFailure {
+	var out []testFailure
+	for i := range r.verdicts {
+		v := &r.verdicts[i]
+		for _, f := range v.Failures {
+			out = append(out, testFailure{Where: v.Where, Message: v.String(f)})
+		}
+	}
+	if f, ok := r.golden.failure(); ok {
+		out = append(out, f)
+	}
+	return out
+}
+
+// summary says in a few words how the scenario did.
+func (r *suiteResult) summary() string {
+	s := fmt.Sprintf("%d expectations held", len(r.verdicts))
+	if r.failed > 0 {
+		s = fmt.Sprintf("%d of %d expectations failed", r.failed, len(r.verdicts))
+	}
+	if g := r.golden; g != nil {
+		switch {
+		case g.updated:
+			s += ", golden timeline written"
+		case g.passed():
+			s += ", timeline matches golden"
+		case g.missing:
+			s += ", no golden timeline"
+		default:
+			s += ", timeline differs from golden"
+		}
+	}
+	return s
+}
+
+// errorLines splits a load error into its FILE:LINE:COL lines.
+func (r *suiteResult) errorLines() []string {
+	return strings.Split(r.err.Error(), "\n")
 }
 
 // findScenarios expands files and folders (searched recursively for
@@ -66,9 +131,10 @@ func errText(err error) string {
 }
 
 // runOne loads, runs and checks one scenario file.
-func runOne(path string) suiteResult {
+func runOne(path string, opt testOptions) (r suiteResult) {
 	start := time.Now()
-	r := suiteResult{path: path}
+	r.path = path
+	defer func() { r.elapsed = time.Since(start) }()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		r.err = fmt.Errorf("%s: %v", path, errText(err))
@@ -83,17 +149,25 @@ func runOne(path string) suiteResult {
 		r.err = err
 		return r
 	}
-	r.name = s.File.Metadata.Name
+	r.name, r.namePos = s.File.Metadata.Name, s.Where(&s.File.Metadata.Name)
 	w := s.Build()
 	checks := report.Arm(s, w)
 	w.Run(s.Duration)
+	checks.Finish()
 	r.verdicts, r.failed = checks.Verdicts(), checks.Failed()
-	r.elapsed = time.Since(start)
+	if opt.golden != "" {
+		var timeline bytes.Buffer
+		if err := report.WriteJSONL(&timeline, w.Changes()); err != nil {
+			r.err = err
+			return r
+		}
+		r.golden = compareGolden(opt, r.name, timeline.Bytes())
+	}
 	return r
 }
 
 // runSuite runs files on every core; results come back in file order.
-func runSuite(files []string) []suiteResult {
+func runSuite(files []string, opt testOptions) []suiteResult {
 	results := make([]suiteResult, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -102,7 +176,7 @@ func runSuite(files []string) []suiteResult {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = runOne(files[i])
+				results[i] = runOne(files[i], opt)
 			}
 		}()
 	}
@@ -114,11 +188,40 @@ func runSuite(files []string) []suiteResult {
 	return results
 }
 
+// checkNames turns every scenario whose name an earlier file of the suite
+// already took into bad input: names are unique in a suite (they name
+// golden files and JUnit test cases).
+func checkNames(results []suiteResult) {
+	first := map[string]string{}
+	for i := range results {
+		r := &results[i]
+		if r.skipped || r.err != nil {
+			continue
+		}
+		if other, dup := first[r.name]; dup {
+			r.err = fmt.Errorf("%s: scenario name %q is already used by %s", r.namePos, r.name, other)
+			continue
+		}
+		first[r.name] = r.path
+	}
+}
+
 func (m *Main) test(args []string) (int, error) {
 	fset := flag.NewFlagSet("test", flag.ContinueOnError)
+	out := outputFlag(fset)
+	junit := fset.String("junit", "", "also write a JUnit XML report to this file")
+	var opt testOptions
+	fset.StringVar(&opt.golden, "golden", "", "compare each scenario's timeline (-o jsonl) with DIR/<name>.jsonl")
+	fset.BoolVar(&opt.update, "update", false, "with --golden: rewrite the golden timelines instead of comparing")
 	paths, err := parseArgs(fset, args)
 	if err != nil {
 		return 0, err
+	}
+	if err := checkOutput(*out, "text", "jsonl", "json"); err != nil {
+		return 0, err
+	}
+	if opt.update && opt.golden == "" {
+		return 0, usageError{"--update rewrites golden timelines: give the folder with --golden DIR"}
 	}
 	if len(paths) == 0 {
 		return 0, usageError{"test needs scenario files or folders"}
@@ -127,37 +230,47 @@ func (m *Main) test(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	results := runSuite(files)
+	results := runSuite(files, opt)
+	checkNames(results)
+	if opt.update {
+		if err := writeGoldens(results, opt, m.Stderr); err != nil {
+			return 0, err
+		}
+	}
 
-	out := bufio.NewWriter(m.Stdout)
-	defer out.Flush()
 	passed, failed, bad := 0, 0, 0
 	for i := range results {
 		r := &results[i]
 		switch {
 		case r.skipped:
-			continue
 		case r.err != nil:
 			bad++
-			fmt.Fprintf(out, "ERROR %s\n", r.path)
-			out.Flush()
 			fmt.Fprintln(m.Stderr, r.err)
-			continue
-		case r.failed > 0:
-			failed++
-			fmt.Fprintf(out, "FAIL  %s (%s, %d of %d expectations failed)\n", r.name, r.path, r.failed, len(r.verdicts))
-			for j := range r.verdicts {
-				v := &r.verdicts[j]
-				for _, f := range v.Failures {
-					fmt.Fprintf(out, "      %s: %s\n", v.Where, v.String(f))
-				}
-			}
-		default:
+		case r.passed():
 			passed++
-			fmt.Fprintf(out, "PASS  %s (%s, %d expectations)\n", r.name, r.path, len(r.verdicts))
+		default:
+			failed++
 		}
 	}
-	fmt.Fprintf(out, "%d passed, %d failed\n", passed, failed+bad)
+
+	bw := bufio.NewWriter(m.Stdout)
+	switch *out {
+	case "json", "jsonl":
+		err = writeTestJSON(bw, results, *out == "jsonl", passed, failed+bad)
+	default:
+		writeTestText(bw, results, passed, failed+bad)
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return 0, err
+	}
+	if *junit != "" {
+		if err := writeJUnitFile(*junit, results); err != nil {
+			return 0, err
+		}
+	}
 	switch {
 	case bad > 0:
 		return exitBadInput, nil
@@ -165,4 +278,90 @@ func (m *Main) test(args []string) (int, error) {
 		return exitFailed, nil
 	}
 	return exitOK, nil
+}
+
+// writeTestText prints one line per scenario, the failures under it, and
+// last "N passed, M failed".
+func writeTestText(w io.Writer, results []suiteResult, passed, failed int) {
+	for i := range results {
+		r := &results[i]
+		switch {
+		case r.skipped:
+			continue
+		case r.err != nil:
+			fmt.Fprintf(w, "ERROR %s (invalid: see stderr)\n", r.path)
+			continue
+		case r.passed():
+			fmt.Fprintf(w, "PASS  %s (%s)  %s: %s\n", r.name, wallTime(r.elapsed), r.path, r.summary())
+			continue
+		}
+		fmt.Fprintf(w, "FAIL  %s (%s)  %s: %s\n", r.name, wallTime(r.elapsed), r.path, r.summary())
+		for _, f := range r.failures() {
+			fmt.Fprintf(w, "      %s: %s\n", f.Where, f.Message)
+			if f.Diff != "" {
+				for _, line := range strings.SplitAfter(strings.TrimSuffix(f.Diff, "\n"), "\n") {
+					fmt.Fprintf(w, "        %s", strings.TrimSuffix(line, "\n")+"\n")
+				}
+			}
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
+}
+
+// wallTime formats how long a scenario took: 0.4ms, 37ms, 12.35s.
+func wallTime(d time.Duration) string {
+	if d < 10*time.Millisecond {
+		return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
+	}
+	if d < 10*time.Second {
+		return fmt.Sprintf("%dms", d.Round(time.Millisecond).Milliseconds())
+	}
+	return d.Round(10 * time.Millisecond).String()
+}
+
+// jsonScenario is one scenario of `podsim test -o json`.
+type jsonScenario struct {
+	Name         string        `json:"name"`
+	File         string        `json:"file"`
+	Passed       bool          `json:"passed"`
+	Expectations int           `json:"expectations"`
+	Failures     []testFailure `json:"failures"`
+	Errors       []string      `json:"errors,omitempty"` // bad input, FILE:LINE:COL: message
+}
+
+// writeTestJSON writes the suite as one JSON document, or with lines as
+// one JSON object per scenario and line. Wall times are left out, so the
+// output of a suite is the same on every run.
+func writeTestJSON(w io.Writer, results []suiteResult, lines bool, passed, failed int) error {
+	doc := struct {
+		Passed    int            `json:"passed"`
+		Failed    int            `json:"failed"`
+		Scenarios []jsonScenario `json:"scenarios"`
+	}{Passed: passed, Failed: failed, Scenarios: []jsonScenario{}}
+	for i := range results {
+		r := &results[i]
+		if r.skipped {
+			continue
+		}
+		s := jsonScenario{Name: r.name, File: r.path, Passed: r.passed(), Expectations: len(r.verdicts), Failures: r.failures()}
+		if s.Failures == nil {
+			s.Failures = []testFailure{}
+		}
+		if r.err != nil {
+			s.Errors = r.errorLines()
+		}
+		doc.Scenarios = append(doc.Scenarios, s)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if lines {
+		for i := range doc.Scenarios {
+			if err := enc.Encode(&doc.Scenarios[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	enc.SetIndent("", "  ")
+	return enc.Encode(&doc)
 }

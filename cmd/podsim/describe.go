@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// describe is `podsim describe FILE POD [--at T] [-o text|json]`: the pod as
+// `kubectl describe pod` shows it at T (default: the end of the run).
+func (m *Main) describe(args []string) (int, error) {
+	fs := flag.NewFlagSet("describe", flag.ContinueOnError)
+	out := outputFlag(fs)
+	var at durationFlag
+	fs.Var(&at, "at", "describe the pod as of this virtual time (e.g. 4m) instead of the end")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(pos) != 2 {
+		return 0, usageError{"describe takes a scenario file and a pod name: podsim describe FILE POD [--at T] [-o text|json]"}
+	}
+	if err := checkOutput(*out, "text", "json"); err != nil {
+		return 0, err
+	}
+	file, name := pos[0], pos[1]
+	s, err := scenarios.LoadFile(file)
+	if err != nil {
+		return 0, err
+	}
+	until := s.Duration
+	if at.set {
+		if at.d > s.Duration {
+			return 0, usageError{fmt.Sprintf("--at %s is after the end of the run (%s)", at.d, s.Duration)}
+		}
+		until = at.d
+	}
+	w := s.Build()
+	w.Run(until)
+
+	p := w.Pod(name)
+	if p == nil {
+		var names []string
+		for _, q := range w.Pods() { // creation order
+			n := q.Name
+			if q.Deleted() {
+				n += " (deleted)"
+			}
+			names = append(names, n)
+		}
+		list := "none"
+		if len(names) > 0 {
+			list = strings.Join(names, ", ")
+		}
+		return 0, fmt.Errorf("%s: pod %q not found at %s; pods: %s", file, name, report.FormatTime(until), list)
+	}
+	if p.Deleted() {
+		fmt.Fprintf(m.Stderr, "podsim: pod %s was deleted at %s; showing its last status\n", name, report.FormatTime(p.DeletedAt()))
+	}
+
+	bw := bufio.NewWriter(m.Stdout)
+	defer bw.Flush()
+	if *out == "json" {
+		return 0, report.WriteDescribePodJSON(bw, w, p)
+	}
+	return 0, report.WriteDescribePod(bw, w, p)
+}
