@@ -46,10 +46,11 @@ type Pod struct {
 	deletedAt  time.Duration
 	terminated bool // the pod's containers are all stopped for good (terminal or deleted)
 
-	deadline   time.Duration // while deleting: when the grace period ends
-	syncTimer  sim.Timer
-	evictTimer sim.Timer // the taint eviction controller's deadline for this pod
-	busy       bool      // the pod worker is blocked (pulling an image, running postStart)
+	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)
+	deletionGrace time.Duration // while deleting: deletionGracePeriodSeconds
+	syncTimer     sim.Timer
+	evictTimer    sim.Timer // the taint eviction controller's deadline for this pod
+	busy          bool      // the pod worker is blocked (pulling an image, running postStart)
 }
 
 // container is one (init) container as the kubelet runs it.

@@ -88,7 +88,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 	now := p.w.Now()
 	if p.deleting {
 		if now+g < p.deadline {
-			p.deadline = now + g
+			p.deadline, p.deletionGrace = now+g, g
 			for _, c := range p.all() {
 				// A shorter deadline brings SIGKILL forward.
 				late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
@@ -106,7 +106,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 		p.remove()
 		return
 	}
-	p.deleting, p.deadline = true, now+g
+	p.deleting, p.deadline, p.deletionGrace = true, now+g, g
 	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Terminating", Message: "grace period " + g.String()})
 	p.w.podChanged(p)
 	if !reachable {
@@ -212,6 +212,13 @@ func (p *Pod) remove() {
 	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Deleted"})
 	p.w.sched.kick()
 	p.w.podChanged(p)
+}
+
+// DeletionTimestamp is the pod's metadata.deletionTimestamp: when its grace
+// period ends (the delete's time plus the grace period), with that grace
+// period. ok is false if the pod was never asked to go.
+func (p *Pod) DeletionTimestamp() (at, grace time.Duration, ok bool) {
+	return p.deadline, p.deletionGrace, p.deleting
 }
 
 // DeletedAt is when the pod left the API (valid if Deleted).

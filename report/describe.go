@@ -44,14 +44,12 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 		d.line(0, "Start Time:\t%s", FormatTime(st.StartTime))
 	}
 	d.labels("Labels", p.Labels)
-	if del, grace, ok := deletion(world, p); ok && !st.Phase.Terminal() {
-		// kubectl: "Terminating (lasts <age of deletionTimestamp>)", where
-		// the API server sets deletionTimestamp to the time of the delete
-		// request plus the grace period.
-		d.line(0, "Status:\tTerminating (lasts %s)", HumanDuration(now-(del+grace)))
+	if ts, grace, ok := p.DeletionTimestamp(); ok && !st.Phase.Terminal() {
+		// kubectl: "Terminating (lasts <age of deletionTimestamp>)"; the API
+		// server sets deletionTimestamp to the delete's time plus the grace
+		// period, so during the grace period kubectl says <invalid>.
+		d.line(0, "Status:\tTerminating (lasts %s)", HumanDuration(now-ts))
 		d.line(0, "Termination Grace Period:\t%ds", int64(grace/time.Second))
-	} else if p.Terminating() && !st.Phase.Terminal() {
-		d.line(0, "Status:\tTerminating")
 	} else {
 		d.line(0, "Status:\t%s", st.Phase)
 	}
@@ -327,29 +325,6 @@ func FormatMemory(b int64) string {
 	return best
 }
 
-// deletion finds when p was asked to be deleted and with which grace
-// period, from the timeline ("pod" change with reason Terminating and
-// message "grace period <d>"); ok is false if it was not, or if the record
-// does not say.
-func deletion(world *model.World, p *model.Pod) (at, grace time.Duration, ok bool) {
-	if !p.Terminating() {
-		return 0, 0, false
-	}
-	changes := world.Changes()
-	for i := len(changes) - 1; i >= 0; i-- {
-		c := &changes[i]
-		if c.Kind != "pod" || c.Pod != p.Name || c.Reason != "Terminating" {
-			continue
-		}
-		g, err := time.ParseDuration(strings.TrimPrefix(c.Message, "grace period "))
-		if err != nil {
-			return 0, 0, false
-		}
-		return c.T, g, true
-	}
-	return 0, 0, false
-}
-
 // JSON view of `podsim describe -o json`: the pod's metadata, node and
 // status under the Kubernetes API's field names, plus its events. Times
 // are virtual seconds since the start of the scenario (numbers).
@@ -456,8 +431,8 @@ func WriteDescribePodJSON(w io.Writer, world *model.World, p *model.Pod) error {
 		Events:  []podEventJSON{},
 		Deleted: p.Deleted(),
 	}
-	if del, grace, ok := deletion(world, p); ok {
-		t := Seconds(del + grace)
+	if ts, _, ok := p.DeletionTimestamp(); ok {
+		t := Seconds(ts)
 		doc.Metadata.DeletionTimestamp = &t
 	}
 	if p.Node != nil {

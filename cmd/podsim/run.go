@@ -82,6 +82,9 @@ func (m *Main) run(args []string) (int, error) {
 	w := s.Build()
 	checks := report.Arm(s, w)
 	w.Run(until)
+	if !at.set {
+		checks.Finish()
+	}
 
 	bw := bufio.NewWriter(m.Stdout)
 	defer bw.Flush()
