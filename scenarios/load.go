@@ -70,6 +70,12 @@ func Parse(path string, data []byte) (*Scenario, error) {
 	if err := dec.Decode(&extra); err == nil {
 		return nil, ErrorList{{File: path, Pos: Pos{extra.Line, extra.Column}, Msg: "a scenario file holds one YAML document; found another"}}
 	}
+	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
+		return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: "empty file: want a podsim/v1 Scenario"}}
+	}
+	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
+		return nil, ErrorList{{File: path, Pos: Pos{root.Line, root.Column}, Msg: "want a podsim/v1 Scenario: a mapping with apiVersion, kind, metadata and spec"}}
+	}
 	s := &Scenario{Path: path}
 	pos, errs := decodeStrict(path, &doc, &s.File)
 	s.pos = pos

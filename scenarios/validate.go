@@ -163,7 +163,7 @@ func ExpandNodeNames(name string, count int) []string {
 }
 
 func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
-	if ps.NodeName != "" && len(v.s.File.Spec.Nodes) > 0 && !v.nodes[ps.NodeName] {
+	if ps.NodeName != "" && !v.nodes[ps.NodeName] && !(len(v.s.File.Spec.Nodes) == 0 && ps.NodeName == DefaultNodeName) {
 		v.at(&ps.NodeName, "%s: nodeName %q is not a node of this scenario", what, ps.NodeName)
 	}
 	if ps.RestartPolicy != "" && !slices.Contains([]string{"Always", "OnFailure", "Never"}, ps.RestartPolicy) {

@@ -1,0 +1,52 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseRejectsWhatIsNotAScenario(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"empty", "", "x.yaml:1:1: empty file: want a podsim/v1 Scenario"},
+		{"document marker only", "---\n", "x.yaml:1:1: empty file"},
+		{"a list", "- a\n- b\n", "x.yaml:1:1: want a podsim/v1 Scenario: a mapping"},
+		{"two documents", "apiVersion: podsim/v1\n---\nkind: x\n", "x.yaml:2:1: a scenario file holds one YAML document"},
+		{"bad YAML", "a: [1,\n", "x.yaml:1:1: invalid YAML: did not find expected node content"},
+		{"unknown node without a nodes section", `apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: x}
+spec:
+  pods:
+    - metadata: {name: a}
+      spec:
+        nodeName: nowhere
+        containers: [{name: c, image: i:1}]
+`, `x.yaml:8:19: pod a: nodeName "nowhere" is not a node of this scenario`},
+	}
+	for _, tc := range tests {
+		_, err := Parse("x.yaml", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to contain %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestDefaultNodeNameIsValidWithoutNodes(t *testing.T) {
+	src := `apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: x}
+spec:
+  pods:
+    - metadata: {name: a}
+      spec:
+        nodeName: node-1
+        containers: [{name: c, image: i:1}]
+`
+	s, err := Parse("x.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Duration.String() != "1h0m0s" || s.Seed != 1 {
+		t.Errorf("defaults: duration %s seed %d, want 1h and 1", s.Duration, s.Seed)
+	}
+}
