@@ -162,7 +162,7 @@ func (wl *Workload) syncJob() {
 			wl.lastFailed = now
 		case active(p):
 			nActive++
-			for _, c := range p.regular {
+			for _, c := range p.all() {
 				restarts += int(c.status.RestartCount)
 			}
 		}
@@ -172,7 +172,7 @@ func (wl *Workload) syncJob() {
 	case wl.succeeded >= s.Completions:
 		wl.finish("Complete", "CompletionsReached", "Reached expected number of succeeded pods", EventNormal, "Completed", "Job completed")
 		return
-	case wl.failed+restarts > s.BackoffLimit:
+	case wl.failed > s.BackoffLimit || wl.pastBackoffLimitOnFailure(restarts):
 		wl.finish("Failed", "BackoffLimitExceeded", "Job has reached the specified backoff limit", EventWarning, "BackoffLimitExceeded", "Job has reached the specified backoff limit")
 		return
 	case s.ActiveDeadline != nil && now >= wl.created+*s.ActiveDeadline:
@@ -198,6 +198,19 @@ func (wl *Workload) syncJob() {
 	for range want {
 		wl.createPod("")
 	}
+}
+
+// pastBackoffLimitOnFailure is the job controller's check for pods that
+// restart in place (restartPolicy OnFailure): their containers' restarts
+// reach backoffLimit (any restart, if the limit is 0).
+func (wl *Workload) pastBackoffLimitOnFailure(restarts int) bool {
+	if wl.Spec.Template.RestartPolicy != RestartOnFailure {
+		return false
+	}
+	if wl.Spec.BackoffLimit == 0 {
+		return restarts > 0
+	}
+	return restarts >= wl.Spec.BackoffLimit
 }
 
 // finish sets a Job's final condition and deletes its active pods.

@@ -92,7 +92,7 @@ func (p *Pod) syncInit() bool {
 	for _, c := range p.init {
 		st := &c.status
 		if c.spec.Sidecar {
-			if st.State.Kind == StateRunning && st.Started {
+			if st.State.Kind == StateRunning && st.Started || p.sidecarsStopping {
 				continue
 			}
 			if st.State.Kind != StateRunning {
@@ -138,11 +138,33 @@ func (p *Pod) syncContainer(c *container) bool {
 		return p.startContainer(c)
 	}
 	last, _ := st.Terminated()
+	cfg := p.w.settings.CrashLoopBackOff
+	now := p.w.Now()
+	if c.probeKilled {
+		// The kubelet kills and restarts in one sync; its backoff check sees
+		// the pod as it was before the kill, so it weighs the run before
+		// this one, and restarts whatever the exit code unless Never.
+		c.probeKilled = false
+		if !c.spec.Sidecar && p.Spec.RestartPolicy == RestartNever {
+			return false
+		}
+		prev := st.LastState
+		switch {
+		case prev.Kind != StateTerminated:
+			return p.startContainer(c)
+		case !c.crash.inBackoffSince(cfg, prev.FinishedAt, now):
+			c.crash.next(cfg, prev.FinishedAt, now)
+			return p.startContainer(c)
+		}
+		// Refused by the backoff: from here on the ordinary rules apply.
+		if c.shouldRestart(last.ExitCode) {
+			c.waitBackoff(last)
+		}
+		return false
+	}
 	if !c.shouldRestart(last.ExitCode) {
 		return false
 	}
-	cfg := p.w.settings.CrashLoopBackOff
-	now := p.w.Now()
 	if c.crash.inBackoffSince(cfg, last.FinishedAt, now) {
 		c.waitBackoff(last)
 		return false
@@ -210,9 +232,11 @@ func (p *Pod) startContainer(c *container) bool {
 	p.w.event("Pod", p.Name, EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	var d time.Duration
 	if !present {
-		d = spec.PullTime
+		d = c.pullTime(spec)
 	}
+	c.draws.pull = d
 	if d == 0 {
+		p.busy = true // pulled() then starts the container, as after a timed pull
 		c.pulled()
 		return false
 	}
@@ -264,7 +288,7 @@ func (c *container) showImagePullBackOff() {
 func (c *container) pulled() {
 	p := c.pod
 	img := c.spec.Image
-	d := p.w.settings.Images[img].PullTime
+	d := c.draws.pull
 	if p.Node.images[img] {
 		d = 0
 	}
@@ -291,20 +315,38 @@ func (p *Pod) run(c *container) {
 	p.w.event("Pod", p.Name, EventNormal, "Created", "kubelet", "Created container: %s", c.spec.Name)
 	p.w.event("Pod", p.Name, EventNormal, "Started", "kubelet", "Started container %s", c.spec.Name)
 	r := c.spec.Behavior.run(c.runs)
+	after, exits := c.planRun(r)
 	c.runs++
-	c.setState(ContainerState{Kind: StateRunning, StartedAt: now})
-	c.updateReady()
-	if !r.Forever {
-		p.w.eng.After(&c.exitTimer, r.ExitAfter, sim.Normal)
+	c.startedAt = now
+	if exits {
+		p.w.eng.After(&c.exitTimer, after, sim.Normal)
 	}
 	if c.spec.PostStart != "" {
-		// The kubelet runs postStart before it moves on: the pod worker waits.
-		p.busy, c.inHook = true, hookPostStart
-		p.w.eng.After(&c.hookTimer, c.spec.Behavior.hook(false).Duration, sim.Normal)
-	} else if st.Started {
+		// The kubelet runs postStart inside startContainer: the pod worker
+		// waits, and the API keeps showing the container as it was (Waiting)
+		// until the hook returns.
+		p.busy, c.inHook, c.unpublished = true, hookPostStart, true
+		p.w.eng.After(&c.hookTimer, c.hookTime(false), sim.Normal)
+		return
+	}
+	c.showRunning()
+}
+
+// processRunning reports whether the container's process runs, published
+// as Running or not yet (during postStart).
+func (c *container) processRunning() bool {
+	return c.status.State.Kind == StateRunning || c.unpublished
+}
+
+// showRunning publishes the started process: state Running.
+func (c *container) showRunning() {
+	c.unpublished = false
+	c.setState(ContainerState{Kind: StateRunning, StartedAt: c.startedAt})
+	c.updateReady()
+	if c.status.Started {
 		c.triggerReadiness()
 	}
-	p.updateStatus()
+	c.pod.updateStatus()
 }
 
 // hookDone ends the running postStart or preStop hook.
@@ -324,12 +366,13 @@ func (c *container) hookDone() {
 func (c *container) postStartDone() {
 	p := c.pod
 	p.busy = false
-	if c.spec.Behavior.hook(false).Fail && c.status.State.Kind == StateRunning {
+	if c.spec.Behavior.hook(false).Fail {
+		// Killed before the kubelet ever reports it Running.
 		p.w.event("Pod", p.Name, EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
 		c.killedFor = ReasonPostStartHookError
 		c.stop(p.Spec.TerminationGracePeriod, "FailedPostStartHook")
-	} else if c.status.Started {
-		c.triggerReadiness()
+	} else {
+		c.showRunning()
 	}
 	p.requestSync()
 }
@@ -337,6 +380,10 @@ func (c *container) postStartDone() {
 // exitOnItsOwn ends the current run as its RunSpec says.
 func (c *container) exitOnItsOwn() {
 	r := c.spec.Behavior.run(c.runs - 1)
+	if c.draws.crashed {
+		c.terminate(1, "")
+		return
+	}
 	if r.OOM {
 		c.terminate(137, ReasonOOMKilled)
 		return
@@ -348,7 +395,7 @@ func (c *container) exitOnItsOwn() {
 // the runtime's own: Completed for 0, Error otherwise.
 func (c *container) terminate(code int32, reason string) {
 	st := &c.status
-	if st.State.Kind != StateRunning {
+	if !c.processRunning() {
 		return
 	}
 	if reason == "" {
@@ -364,16 +411,20 @@ func (c *container) terminate(code int32, reason string) {
 	if c.inHook == hookPostStart {
 		p.busy = false
 	}
-	c.stopping, c.inHook = false, hookNone
+	c.stopping, c.inHook, c.unpublished = false, hookNone, false
 	st.Ready, st.Started = false, false
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
-		StartedAt: st.State.StartedAt, FinishedAt: p.w.Now()})
+		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
 	if c.killedFor != "" && !p.deleting {
 		st.LastState = st.State
 		c.setState(ContainerState{Kind: StateWaiting, Reason: c.killedFor})
 	}
 	c.killedFor = ""
-	p.updateStatus()
+	if !c.probeKilled || p.deleting || (!c.spec.Sidecar && p.Spec.RestartPolicy == RestartNever) {
+		// (After a probe kill the kubelet restarts in the same sync, with
+		// no status published in between.)
+		p.updateStatus()
+	}
 	p.requestSync()
 }
 

@@ -169,3 +169,55 @@ func TestGetPhase(t *testing.T) {
 		}
 	}
 }
+
+func TestPullAlwaysWithInstantPullStarts(t *testing.T) {
+	// An untagged or :latest image defaults to imagePullPolicy Always; with a
+	// 0s pull the container must still start.
+	w := NewWorld(1, DefaultSettings())
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
+	p := w.AddPod("p", &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []ContainerSpec{{Name: "app", Image: "nginx", PullPolicy: PullAlways}}}, PodOptions{})
+	w.Run(time.Minute)
+	if p.Phase() != Running {
+		t.Fatalf("phase %s, want Running", p.Phase())
+	}
+}
+
+func TestForceDeleteRemovesAtOnceEvenOnAnUnreachableNode(t *testing.T) {
+	w, p := world(t, RestartAlways, nil, DefaultSettings())
+	w.Schedule(time.Minute, func() { w.Node("n").Partition(nil) })
+	w.Schedule(2*time.Minute, func() { p.Delete(new(time.Duration)) })
+	w.Run(3 * time.Minute)
+	if !p.Deleted() || p.DeletedAt() != 2*time.Minute {
+		t.Errorf("deleted %v at %v, want removed at 2m", p.Deleted(), p.DeletedAt())
+	}
+}
+
+func TestProbeKillRestartsWeighTheRunBefore(t *testing.T) {
+	// A liveness probe that always fails, 3 x 10s: the kubelet kills at 30s,
+	// 60s, 90s, 120s and restarts at once each time (its backoff check sees
+	// the run before the killed one), then waits from 150s.
+	st := DefaultSettings()
+	b := &Behavior{StartupTime: time.Hour}
+	for _, tc := range []struct {
+		policy RestartPolicy
+		want   []float64
+		phase  Phase
+	}{
+		{RestartAlways, []float64{0, 30, 60, 90, 120, 190}, Running},
+		// OnFailure restarts after a probe kill even on exit 0, in the same
+		// sync; but once that restart is refused by the backoff, the next
+		// sync sees a container that exited 0, which OnFailure leaves be.
+		{RestartOnFailure, []float64{0, 30, 60, 90, 120}, Succeeded},
+	} {
+		w := NewWorld(1, st)
+		w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
+		p := w.AddPod("p", &PodSpec{RestartPolicy: tc.policy, TerminationGracePeriod: 30 * time.Second,
+			Containers: []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent, Behavior: b,
+				Liveness: &ProbeSpec{Handler: "httpGet", Period: 10 * time.Second, Timeout: time.Second, SuccessThreshold: 1, FailureThreshold: 3}}}}, PodOptions{})
+		w.Run(200 * time.Second)
+		if got := starts(w); !slices.Equal(got, tc.want) || p.Phase() != tc.phase {
+			t.Errorf("%s: starts = %v, phase %s; want %v, %s", tc.policy, got, p.Phase(), tc.want, tc.phase)
+		}
+	}
+}

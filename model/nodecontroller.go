@@ -106,7 +106,9 @@ func (n *Node) untaint(key string) {
 	}
 	n.Taints = keep
 	for _, p := range n.pods {
-		p.w.eng.Stop(&p.evictTimer)
+		if p.w.eng.Stop(&p.evictTimer) {
+			p.w.event("Pod", p.Name, EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Cancelling deletion of Pod default/%s", p.Name)
+		}
 	}
 }
 

@@ -48,17 +48,22 @@ type Pod struct {
 
 	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)
 	deletionGrace time.Duration // while deleting: deletionGracePeriodSeconds
-	syncTimer     sim.Timer
-	evictTimer    sim.Timer // the taint eviction controller's deadline for this pod
-	busy          bool      // the pod worker is blocked (pulling an image, running postStart)
+
+	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
+	sidecarDeadline  time.Duration // the end of their shared grace period
+	syncTimer        sim.Timer
+	evictTimer       sim.Timer // the taint eviction controller's deadline for this pod
+	busy             bool      // the pod worker is blocked (pulling an image, running postStart)
 }
 
 // container is one (init) container as the kubelet runs it.
 type container struct {
-	pod    *Pod
-	spec   *ContainerSpec
-	status ContainerStatus
-	runs   int32 // how many times the process was started
+	pod         *Pod
+	spec        *ContainerSpec
+	status      ContainerStatus
+	runs        int32         // how many times the process was started
+	startedAt   time.Duration // when the current process started
+	unpublished bool          // started, but not reported Running yet (postStart runs)
 
 	exitTimer    sim.Timer // the process exits on its own
 	restartTimer sim.Timer // the crash backoff ends
@@ -69,11 +74,13 @@ type container struct {
 	crash        backoff
 	pullBackoff  backoff // the image pull backoff (per pod and image in the kubelet)
 
-	probes    []*prober // liveness, readiness, startup workers, if any
-	stopping  bool      // being killed (preStop, SIGTERM, SIGKILL)
-	inHook    hookKind  // which hook is running
-	graceLeft time.Duration
-	killedFor string // why the kubelet killed it: "", "FailedPostStartHook", ...
+	probes      []*prober // liveness, readiness, startup workers, if any
+	stopping    bool      // being killed (preStop, SIGTERM, SIGKILL)
+	inHook      hookKind  // which hook is running
+	graceLeft   time.Duration
+	killedFor   string // why the kubelet killed it: "", "FailedPostStartHook", ...
+	probeKilled bool   // killed for a failed liveness or startup probe; restart decided in the next sync
+	draws       draws  // what it drew from its random stream (dist.go)
 }
 
 type hookKind uint8

@@ -43,7 +43,8 @@ func (pr *prober) initial() probeResult {
 	return resultUnknown
 }
 
-// startProbers creates the container's probe workers; the first probe is now.
+// startProbers creates the container's probe workers when the kubelet sets
+// the pod up, before any container runs.
 func (c *container) startProbers() {
 	for kind, spec := range [...]*ProbeSpec{Liveness: c.spec.Liveness, Readiness: c.spec.Readiness, Startup: c.spec.Startup} {
 		if spec == nil {
@@ -52,7 +53,10 @@ func (c *container) startProbers() {
 		pr := &prober{c: c, kind: ProbeKind(kind), spec: spec}
 		pr.timer.Init(pr.tick)
 		c.probes = append(c.probes, pr)
-		c.pod.w.eng.After(&pr.timer, 0, sim.Normal)
+		// The worker's first step comes before the container exists and
+		// finds nothing to probe; the next is one period later.
+		pr.doProbe()
+		c.pod.w.eng.After(&pr.timer, spec.Period, sim.Normal)
 	}
 }
 
@@ -82,8 +86,8 @@ func (pr *prober) doProbe() bool {
 	if p.phase.Terminal() || p.deleted {
 		return false
 	}
-	if c.runs == 0 {
-		return true // not created yet
+	if c.runs == 0 || c.unpublished {
+		return true // no container in the pod's status yet
 	}
 	if pr.seen != c.runs {
 		pr.seen, pr.onHold = c.runs, false
@@ -114,10 +118,10 @@ func (pr *prober) doProbe() bool {
 		return true
 	}
 	res := resultSuccess
-	if c.spec.Behavior.probeFails(pr.kind, now, startedAt) {
+	if c.probeFails(pr.kind, now, startedAt) {
 		res = resultFailure
 		p.w.event("Pod", p.Name, EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
-			pr.kind, probeOutput(pr.spec.Handler, now-startedAt < c.spec.Behavior.startupTime()))
+			pr.kind, probeOutput(pr.spec.Handler, now-startedAt < c.startupTime()))
 	}
 	if res == pr.last {
 		pr.streak++
@@ -177,10 +181,17 @@ func (c *container) killForProbe(pr *prober) {
 	if g := pr.spec.TerminationGracePeriod; g != nil {
 		grace = *g
 	}
-	msg := "Container " + c.spec.Name + " failed " + map[ProbeKind]string{Liveness: "liveness", Startup: "startup"}[pr.kind] + " probe"
-	if c.spec.Sidecar || p.Spec.RestartPolicy != RestartNever {
-		msg += ", will be restarted"
+	kind := map[ProbeKind]string{Liveness: "liveness", Startup: "startup"}[pr.kind]
+	var msg string
+	switch {
+	case c.spec.Sidecar:
+		msg = "Init container " + c.spec.Name + " failed " + kind + " probe"
+	case p.Spec.RestartPolicy != RestartNever:
+		msg = "Container " + c.spec.Name + " failed " + kind + " probe, will be restarted"
+	default:
+		msg = "Container " + c.spec.Name + " failed " + kind + " probe"
 	}
+	c.probeKilled = true
 	c.stop(grace, msg)
 	p.updateStatus()
 }
@@ -218,7 +229,9 @@ func (c *container) readyOK() bool {
 func (c *container) updateReady() bool {
 	st := &c.status
 	started := c.startedOK()
-	ready := started && c.readyOK() && !c.stopping && !c.pod.deleting
+	// A terminating pod keeps its readiness: the kubelet goes on probing it
+	// and does not force Ready off (Services drop it by other means).
+	ready := started && c.readyOK()
 	changed := st.Started != started || st.Ready != ready
 	st.Started, st.Ready = started, ready
 	return changed

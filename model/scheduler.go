@@ -87,6 +87,9 @@ func (s *scheduler) schedule(p *Pod) bool {
 
 // filter returns why p cannot go to n, or "" if it can.
 func (s *scheduler) filter(p *Pod, n *Node, req Resources) string {
+	if !n.Schedulable() {
+		return "node(s) had a failed disk"
+	}
 	for k, v := range p.Spec.NodeSelector {
 		if n.Labels[k] != v {
 			return "node(s) didn't match Pod's node affinity/selector"

@@ -33,8 +33,9 @@ func DefaultSettings() Settings {
 
 // ImageSpec says how pulling one image behaves.
 type ImageSpec struct {
-	PullTime time.Duration
-	Missing  bool // every pull fails: ErrImagePull, then ImagePullBackOff
+	PullTime     time.Duration
+	PullTimeDist Dist // if set, each pull takes a draw from it instead of PullTime
+	Missing      bool // every pull fails: ErrImagePull, then ImagePullBackOff
 }
 
 // Resources are amounts of cpu (milli-cores), memory (bytes) and pods.
@@ -141,8 +142,9 @@ func (w Window) Contains(t time.Duration) bool {
 
 // HookBehavior is how a lifecycle hook behaves when it runs.
 type HookBehavior struct {
-	Duration time.Duration
-	Fail     bool
+	Duration     time.Duration
+	DurationDist Dist // if set, each run of the hook takes a draw from it instead of Duration
+	Fail         bool
 }
 
 // Behavior is what a container's process does on each run.
@@ -154,15 +156,19 @@ type Behavior struct {
 	ProbeFailures    [3][]Window   // by ProbeKind: when that probe fails
 	PostStart        HookBehavior
 	PreStop          HookBehavior
+
+	// If set, each run draws its startup time, and each SIGTERM its
+	// shutdown time, from these instead of the fixed values above.
+	StartupTimeDist, ShutdownTimeDist Dist
 }
 
 // probeFails reports whether a probe of kind k fails at now for a process
-// that started at startedAt.
-func (b *Behavior) probeFails(k ProbeKind, now, startedAt time.Duration) bool {
+// that started at startedAt and needs startup to start.
+func (b *Behavior) probeFails(k ProbeKind, now, startedAt, startup time.Duration) bool {
 	if b == nil {
 		return false
 	}
-	if now-startedAt < b.StartupTime {
+	if now-startedAt < startup {
 		return true
 	}
 	for _, w := range b.ProbeFailures[k] {
@@ -204,6 +210,13 @@ type RunSpec struct {
 	ExitCode  int32
 	OOM       bool // killed by the OOM killer: exit 137, OOMKilled
 	Times     int  // how many runs this entry covers (>= 1)
+
+	// ExitAfterDist, if set, gives each run a draw instead of ExitAfter.
+	ExitAfterDist Dist
+	// CrashProbability is the chance that a run crashes (exit 1, Error) at
+	// its ExitAfter; a run that does not crash does what the fields above
+	// say (a Forever run keeps running).
+	CrashProbability float64
 }
 
 // run returns what the n-th run (0-based) of the process does.

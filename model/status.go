@@ -54,10 +54,11 @@ func (p *Pod) computePhase() Phase {
 				failedInit++
 			}
 		case StateWaiting:
-			if lastFailed && st.LastState.ExitCode != 0 {
-				failedInit++
-			} else {
+			switch {
+			case !lastFailed:
 				pendingInit++
+			case st.LastState.ExitCode != 0:
+				failedInit++
 			}
 		}
 	}
@@ -85,7 +86,7 @@ func (p *Pod) computePhase() Phase {
 		return Failed
 	}
 	switch {
-	case pendingInit > 0 || (!p.regularStarted() && pendingSidecar > 0) || waiting > 0:
+	case pendingInit > 0 || (!p.regularStatusStarted() && pendingSidecar > 0) || waiting > 0:
 		return Pending
 	case running > 0 && unknown == 0:
 		return Running
@@ -110,6 +111,17 @@ func (p *Pod) computePhase() Phase {
 	return Pending
 }
 
+// regularStatusStarted is kubecontainer.HasAnyRegularContainerStarted: a
+// regular container's status is Running or Terminated.
+func (p *Pod) regularStatusStarted() bool {
+	for _, c := range p.regular {
+		if k := c.status.State.Kind; k == StateRunning || k == StateTerminated {
+			return true
+		}
+	}
+	return false
+}
+
 // updateConditions regenerates Initialized, ContainersReady and Ready.
 func (p *Pod) updateConditions() {
 	// Initialized
@@ -120,12 +132,12 @@ func (p *Pod) updateConditions() {
 		if c.spec.Sidecar {
 			done = st.Started
 		}
-		if !done && !p.regularStarted() {
+		if !done && !p.regularStatusStarted() {
 			incomplete = append(incomplete, c.spec.Name)
 		}
 	}
 	switch {
-	case p.phase == Succeeded && len(p.init) > 0:
+	case p.phase == Succeeded:
 		p.setCondition(Initialized, True, "PodCompleted", "")
 	case len(incomplete) > 0:
 		p.setCondition(Initialized, False, "ContainersNotInitialized",

@@ -19,16 +19,15 @@ const minimumGracePeriod = 2 * time.Second
 // and the pod reacts (restart, or the next step of a deletion).
 func (c *container) stop(grace time.Duration, msg string) {
 	p := c.pod
-	if c.status.State.Kind != StateRunning || c.stopping {
+	if !c.processRunning() || c.stopping {
 		return
 	}
 	c.stopping = true
-	c.status.Ready = false
 	p.w.event("Pod", p.Name, EventNormal, "Killing", "kubelet", "%s", msg)
 	if c.spec.PreStop != "" && grace > 0 {
-		h := c.spec.Behavior.hook(true)
+		c.draws.hook = c.hookTime(true)
 		c.graceLeft, c.inHook = grace, hookPreStop
-		p.w.eng.After(&c.hookTimer, min(h.Duration, grace), sim.Normal)
+		p.w.eng.After(&c.hookTimer, min(c.draws.hook, grace), sim.Normal)
 		return
 	}
 	c.sigterm(grace)
@@ -39,22 +38,22 @@ func (c *container) stop(grace time.Duration, msg string) {
 func (c *container) preStopDone() {
 	p := c.pod
 	h := c.spec.Behavior.hook(true)
-	if h.Fail && h.Duration <= c.graceLeft {
+	if h.Fail && c.draws.hook <= c.graceLeft {
 		p.w.event("Pod", p.Name, EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
 	}
 	// The kubelet counts the hook's time in whole seconds.
-	used := min(h.Duration, c.graceLeft).Truncate(time.Second)
+	used := min(c.draws.hook, c.graceLeft).Truncate(time.Second)
 	c.sigterm(c.graceLeft - used)
 }
 
 // sigterm asks the process to stop: it exits after its shutdownTime, or is
 // SIGKILLed when grace (at least 2s) runs out first.
 func (c *container) sigterm(grace time.Duration) {
-	if c.status.State.Kind != StateRunning {
+	if !c.processRunning() {
 		return
 	}
 	grace = max(grace, minimumGracePeriod)
-	shutdown, _ := c.spec.Behavior.shutdown()
+	shutdown := c.shutdownTime()
 	if shutdown > grace {
 		c.pod.w.eng.After(&c.killTimer, grace, sim.Normal)
 		return
@@ -102,6 +101,13 @@ func (p *Pod) Delete(grace *time.Duration) {
 		return
 	}
 	reachable := p.Node != nil && p.Node.Reachable()
+	if g == 0 && !p.deleting {
+		// A grace period of 0 deletes from the API at once (a force
+		// delete): the last status stays what it was; the kubelet kills
+		// what still runs, out of the API's sight.
+		p.remove()
+		return
+	}
 	if p.Node == nil || reachable && (p.phase.Terminal() || !p.sandbox) {
 		p.remove()
 		return
@@ -113,7 +119,6 @@ func (p *Pod) Delete(grace *time.Duration) {
 		return // the kubelet hears of it when its node is back
 	}
 	for _, c := range p.all() {
-		c.status.Ready = false
 		p.w.eng.Stop(&c.restartTimer)
 	}
 	p.updateStatus()
@@ -147,11 +152,17 @@ func (p *Pod) syncTerminating() {
 
 // stopSidecars stops running sidecars one at a time, last declared first;
 // it reports whether one is still running.
+// Once begun, no sidecar is started again, and all of them share one grace
+// period that started with the first.
 func (p *Pod) stopSidecars(grace time.Duration) bool {
+	now := p.w.Now()
+	if !p.sidecarsStopping {
+		p.sidecarsStopping, p.sidecarDeadline = true, now+grace
+	}
 	for i := len(p.init) - 1; i >= 0; i-- {
 		c := p.init[i]
 		if c.spec.Sidecar && c.status.State.Kind == StateRunning {
-			c.stop(grace, "Stopping container "+c.spec.Name)
+			c.stop(max(p.sidecarDeadline-now, 0), "Stopping container "+c.spec.Name)
 			return true
 		}
 	}

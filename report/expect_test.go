@@ -14,7 +14,7 @@ import (
 //	web:   Running and Ready from 0s; its readiness probe fails from 2m to
 //	       4m, so Ready=False from 2m20s (third failure) to 4m.
 //	batch: restartPolicy Never, Running from 0s, exits 1 at 3m: Failed.
-//	gone:  deleted at 1m (grace 0): its app exits 0 at once, Succeeded, gone.
+//	gone:  deleted at 1m (grace 1s): its app exits 0 at once, Succeeded, gone.
 const base = `apiVersion: podsim/v1
 kind: Scenario
 metadata: {name: base}
@@ -42,7 +42,7 @@ spec:
     - {pod: web, container: app, probes: {readiness: [{from: 2m, to: 4m}]}}
     - {pod: batch, container: main, runs: [{exitAfter: 3m, exitCode: 1}]}
   faults:
-    - {at: 1m, delete: {pod: gone, gracePeriodSeconds: 0}}
+    - {at: 1m, delete: {pod: gone, gracePeriodSeconds: 1}}
   expect:
 `
 

@@ -14,42 +14,40 @@ type PodRow struct {
 	Name, Ready, Status, Restarts, Age string
 }
 
-// GetPod computes the `kubectl get pods` columns of a pod as of now, by the
-// rules of kubectl's printer (pkg/printers/internalversion printPod).
+// GetPod computes the `kubectl get pods` columns of a pod as of now.
 func GetPod(p *model.Pod, now time.Duration) PodRow {
 	st := p.Status()
-	return PodRow{
-		Name:     p.Name,
-		Ready:    readyColumn(p, &st),
-		Status:   StatusColumn(p, &st),
-		Restarts: restartsColumn(p, &st, now),
-		Age:      HumanDuration(now - p.CreatedAt),
-	}
-}
-
-func readyColumn(p *model.Pod, st *model.PodStatus) string {
-	total, ready := len(p.Spec.Containers), 0
-	for i, c := range p.Spec.InitContainers {
-		if !c.Sidecar {
-			continue
-		}
-		total++
-		if i < len(st.InitContainerStatuses) {
-			if s := st.InitContainerStatuses[i]; s.Started && s.Ready {
-				ready++
-			}
-		}
-	}
-	for _, s := range st.ContainerStatuses {
-		if s.Ready && s.State.Kind == model.StateRunning {
-			ready++
-		}
-	}
-	return fmt.Sprintf("%d/%d", ready, total)
+	ready, status, restarts := printPod(p, &st, now)
+	return PodRow{Name: p.Name, Ready: ready, Status: status, Restarts: restarts, Age: HumanDuration(now - p.CreatedAt)}
 }
 
 // StatusColumn is kubectl's STATUS column for a pod.
 func StatusColumn(p *model.Pod, st *model.PodStatus) string {
+	_, status, _ := printPod(p, st, 0)
+	return status
+}
+
+// restartTally sums restarts and remembers the last termination.
+type restartTally struct {
+	n    int
+	last time.Duration
+	seen bool
+}
+
+func (r *restartTally) add(s *model.ContainerStatus) {
+	r.n += int(s.RestartCount)
+	if s.LastState.Kind == model.StateTerminated && (!r.seen || s.LastState.FinishedAt > r.last) {
+		r.last, r.seen = s.LastState.FinishedAt, true
+	}
+}
+
+// printPod computes READY, STATUS and RESTARTS by the rules of kubectl's
+// printer (pkg/printers/internalversion printPod): init containers are
+// looked at in order up to the first one not done; regular containers from
+// the last to the first.
+func printPod(p *model.Pod, st *model.PodStatus, now time.Duration) (ready, status, restarts string) {
+	total, readyN := len(p.Spec.Containers), 0
+	var all, sidecars restartTally
 	reason := string(st.Phase)
 	if st.Reason != "" {
 		reason = st.Reason
@@ -57,13 +55,26 @@ func StatusColumn(p *model.Pod, st *model.PodStatus) string {
 	if c, ok := st.Condition(model.PodScheduled); ok && c.Reason == "SchedulingGated" {
 		reason = "SchedulingGated"
 	}
+	for _, c := range p.Spec.InitContainers {
+		if c.Sidecar {
+			total++
+		}
+	}
 	initializing := false
-	for i, s := range st.InitContainerStatuses {
+	for i := range st.InitContainerStatuses {
+		s := &st.InitContainerStatuses[i]
 		sidecar := p.Spec.InitContainers[i].Sidecar
+		all.add(s)
+		if sidecar {
+			sidecars.add(s)
+		}
 		switch {
 		case s.State.Kind == model.StateTerminated && s.State.ExitCode == 0:
 			continue
 		case sidecar && s.Started:
+			if s.Ready {
+				readyN++
+			}
 			continue
 		case s.State.Kind == model.StateTerminated:
 			switch {
@@ -86,9 +97,11 @@ func StatusColumn(p *model.Pod, st *model.PodStatus) string {
 	}
 	initCond, _ := st.Condition(model.Initialized)
 	if !initializing || initCond.Status == model.True {
+		all = sidecars
 		hasRunning := false
 		for i := len(st.ContainerStatuses) - 1; i >= 0; i-- {
 			s := &st.ContainerStatuses[i]
+			all.add(s)
 			switch {
 			case s.State.Kind == model.StateWaiting && s.State.Reason != "":
 				reason = s.State.Reason
@@ -100,6 +113,7 @@ func StatusColumn(p *model.Pod, st *model.PodStatus) string {
 				reason = fmt.Sprintf("ExitCode:%d", s.State.ExitCode)
 			case s.Ready && s.State.Kind == model.StateRunning:
 				hasRunning = true
+				readyN++
 			}
 		}
 		if reason == model.ReasonCompleted && hasRunning {
@@ -116,32 +130,11 @@ func StatusColumn(p *model.Pod, st *model.PodStatus) string {
 			reason = "Terminating"
 		}
 	}
-	return reason
-}
-
-func restartsColumn(p *model.Pod, st *model.PodStatus, now time.Duration) string {
-	restarts := 0
-	var last time.Duration
-	seen := false
-	note := func(s *model.ContainerStatus) {
-		restarts += int(s.RestartCount)
-		if s.LastState.Kind == model.StateTerminated && (!seen || s.LastState.FinishedAt > last) {
-			last, seen = s.LastState.FinishedAt, true
-		}
+	restarts = strconv.Itoa(all.n)
+	if all.n != 0 && all.seen {
+		restarts += " (" + HumanDuration(now-all.last) + " ago)"
 	}
-	for i := range st.InitContainerStatuses {
-		if p.Spec.InitContainers[i].Sidecar {
-			note(&st.InitContainerStatuses[i])
-		}
-	}
-	for i := range st.ContainerStatuses {
-		note(&st.ContainerStatuses[i])
-	}
-	s := strconv.Itoa(restarts)
-	if restarts != 0 && seen {
-		s += " (" + HumanDuration(now-last) + " ago)"
-	}
-	return s
+	return fmt.Sprintf("%d/%d", readyN, total), reason, restarts
 }
 
 // WriteGetPods prints `kubectl get pods` for every pod that still exists.

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/scenarios"
 )
 
 // wallTimes matches the wall-clock times of `podsim test` lines: (0.7ms), (37ms), (12.35s).
@@ -47,9 +49,15 @@ func TestSuiteOrderAndLines(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	files, err := findScenarios([]string{filepath.Join(root, "scenarios")})
+	all, err := findScenarios([]string{filepath.Join(root, "scenarios")})
 	if err != nil {
 		t.Fatal(err)
+	}
+	var files []string // the scenarios among them; studies are skipped
+	for _, f := range all {
+		if data, err := os.ReadFile(f); err == nil && scenarios.ReadKind(data) == scenarios.KindScenario {
+			files = append(files, f)
+		}
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != len(files)+1 {
