@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"time"
 
@@ -35,9 +37,11 @@ func (s *Scenario) Settings() model.Settings {
 	if len(in.Images) > 0 {
 		st.Images = map[string]model.ImageSpec{}
 		for _, im := range in.Images {
-			var d time.Duration
-			setDur(&d, im.PullTime)
-			st.Images[im.Name] = model.ImageSpec{PullTime: d, Missing: im.Missing}
+			spec := model.ImageSpec{Missing: im.Missing}
+			if im.PullTime != nil {
+				spec.PullTime, spec.PullTimeDist = im.PullTime.Model()
+			}
+			st.Images[im.Name] = spec
 		}
 	}
 	return st
@@ -92,8 +96,9 @@ func (s *Scenario) Build() *model.World {
 		w.AddWorkload(workloadSpec(wl, behaviors[wl.Metadata.Name]))
 	}
 	for i := range sp.Faults {
-		s.scheduleFault(w, &sp.Faults[i])
+		s.scheduleFault(w, i, &sp.Faults[i])
 	}
+	s.scheduleRandomFailures(w)
 	return w
 }
 
@@ -141,8 +146,12 @@ func (s *Scenario) behaviors() map[string]map[string]*model.Behavior {
 
 func behavior(b *Behavior) *model.Behavior {
 	mb := &model.Behavior{}
-	setDur(&mb.StartupTime, b.StartupTime)
-	setDur(&mb.ShutdownTime, b.ShutdownTime)
+	if b.StartupTime != nil {
+		mb.StartupTime, mb.StartupTimeDist = b.StartupTime.Model()
+	}
+	if b.ShutdownTime != nil {
+		mb.ShutdownTime, mb.ShutdownTimeDist = b.ShutdownTime.Model()
+	}
 	if b.ShutdownExitCode != nil {
 		mb.ShutdownExitCode = *b.ShutdownExitCode
 	}
@@ -154,10 +163,12 @@ func behavior(b *Behavior) *model.Behavior {
 		}
 	}
 	if h := b.Hooks.PostStart; h != nil {
-		mb.PostStart = model.HookBehavior{Duration: h.Duration.D(), Fail: h.Fail}
+		mb.PostStart = model.HookBehavior{Fail: h.Fail}
+		mb.PostStart.Duration, mb.PostStart.DurationDist = h.Duration.Model()
 	}
 	if h := b.Hooks.PreStop; h != nil {
-		mb.PreStop = model.HookBehavior{Duration: h.Duration.D(), Fail: h.Fail}
+		mb.PreStop = model.HookBehavior{Fail: h.Fail}
+		mb.PreStop.Duration, mb.PreStop.DurationDist = h.Duration.Model()
 	}
 	for _, r := range b.Runs {
 		rs := model.RunSpec{Times: 1, OOM: r.OOM}
@@ -167,9 +178,15 @@ func behavior(b *Behavior) *model.Behavior {
 		if r.ExitCode != nil {
 			rs.ExitCode = *r.ExitCode
 		}
+		if r.CrashProbability != nil {
+			rs.CrashProbability = *r.CrashProbability
+		}
 		switch {
 		case r.ExitAfter != nil:
-			rs.ExitAfter = r.ExitAfter.D()
+			rs.ExitAfter, rs.ExitAfterDist = r.ExitAfter.Model()
+			// A run that may crash, and says nothing else, runs on
+			// when it does not crash.
+			rs.Forever = rs.CrashProbability > 0 && r.ExitCode == nil && !r.OOM
 		case r.ExitCode == nil && !r.OOM:
 			rs.Forever = true
 		}
@@ -325,9 +342,22 @@ func lastIndexAny(s, chars string) int {
 	return -1
 }
 
-// scheduleFault arranges for a fault to act on the world at its time.
-func (s *Scenario) scheduleFault(w *model.World, f *Fault) {
-	at := f.At.D()
+// scheduleFault arranges for the i-th fault to act on the world at its
+// time. A time given as a distribution (at, for) is drawn now from the
+// stream "fault/<i>"; a fixed one draws nothing.
+func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
+	var r *rand.Rand
+	draw := func(d *DurationDist) *time.Duration {
+		if d == nil {
+			return nil
+		}
+		if d.Dist != nil && r == nil {
+			r = w.Engine().Rand(fmt.Sprintf("fault/%d", i))
+		}
+		v := d.Sample(r)
+		return &v
+	}
+	at := *draw(f.At)
 	switch {
 	case f.Exit != nil:
 		e := f.Exit
@@ -360,10 +390,12 @@ func (s *Scenario) scheduleFault(w *model.World, f *Fault) {
 		w.Schedule(at, func() { w.Node(name).DiskFailure() })
 	case f.Partition != nil:
 		nf := f.Partition
-		w.Schedule(at, func() { w.Node(nf.Node).Partition(durPtr(nf.For)) })
+		d := draw(nf.For)
+		w.Schedule(at, func() { w.Node(nf.Node).Partition(d) })
 	case f.NodeFailure != nil:
 		nf := f.NodeFailure
-		w.Schedule(at, func() { w.Node(nf.Node).PowerOff(durPtr(nf.For)) })
+		d := draw(nf.For)
+		w.Schedule(at, func() { w.Node(nf.Node).PowerOff(d) })
 	case f.SetCondition != nil:
 		sc := f.SetCondition
 		w.Schedule(at, func() {
@@ -394,12 +426,37 @@ func podsNamed(w *model.World, name string) []*model.Pod {
 	return out
 }
 
-func durPtr(d *Duration) *time.Duration {
-	if d == nil {
-		return nil
+// maxRandomFailures bounds the failures drawn for one node.
+const maxRandomFailures = 100000
+
+// scheduleRandomFailures draws, for every node with an mtbf, when it fails
+// during the run: gaps between failures are exponential with mean mtbf and
+// start after the node is repaired (repairTime; none: it stays down). Each
+// node draws from its own stream, "node/<name>/failures".
+func (s *Scenario) scheduleRandomFailures(w *model.World) {
+	for i := range s.File.Spec.Nodes {
+		n := &s.File.Spec.Nodes[i]
+		if n.MTBF == nil || n.MTBF.D() <= 0 {
+			continue
+		}
+		count := 1
+		if n.Count != nil {
+			count = *n.Count
+		}
+		gap := model.Exponential{Mean: n.MTBF.D()}
+		for _, name := range ExpandNodeNames(n.Name, count) {
+			r := w.Engine().Rand("node/" + name + "/failures")
+			for k, t := 0, gap.Sample(r); t <= s.Duration && k < maxRandomFailures; k++ {
+				if n.RepairTime == nil {
+					w.Schedule(t, func() { w.Node(name).PowerOff(nil) })
+					break
+				}
+				d := n.RepairTime.Sample(r)
+				w.Schedule(t, func() { w.Node(name).PowerOff(&d) })
+				t += d + gap.Sample(r)
+			}
+		}
 	}
-	v := d.D()
-	return &v
 }
 
 func isNilPtr(x any) bool {

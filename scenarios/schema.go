@@ -60,9 +60,9 @@ type Backoff struct {
 
 // Image says how pulling one image behaves.
 type Image struct {
-	Name     string    `yaml:"name"`
-	PullTime *Duration `yaml:"pullTime"`
-	Missing  bool      `yaml:"missing"`
+	Name     string        `yaml:"name"`
+	PullTime *DurationDist `yaml:"pullTime"`
+	Missing  bool          `yaml:"missing"`
 }
 
 // Node is a node, or with Count > 1 a group of identical nodes.
@@ -72,6 +72,12 @@ type Node struct {
 	Labels   map[string]string   `yaml:"labels"`
 	Taints   []Taint             `yaml:"taints"`
 	Count    *int                `yaml:"count"`
+
+	// Random failures (beyond the contract): each node of the entry powers
+	// off at exponentially distributed times with this mean, and comes back
+	// after RepairTime (none: the first failure is for good).
+	MTBF       *Duration     `yaml:"mtbf"`
+	RepairTime *DurationDist `yaml:"repairTime"`
 }
 
 // Taint is a node taint as in the Kubernetes API.
@@ -207,9 +213,9 @@ type PodTemplate struct {
 type Behavior struct {
 	Pod              string        `yaml:"pod"`
 	Container        string        `yaml:"container"`
-	StartupTime      *Duration     `yaml:"startupTime"`
+	StartupTime      *DurationDist `yaml:"startupTime"`
 	Runs             []Run         `yaml:"runs"`
-	ShutdownTime     *Duration     `yaml:"shutdownTime"`
+	ShutdownTime     *DurationDist `yaml:"shutdownTime"`
 	ShutdownExitCode *int32        `yaml:"shutdownExitCode"`
 	Probes           ProbeWindows  `yaml:"probes"`
 	Hooks            HookBehaviors `yaml:"hooks"`
@@ -217,11 +223,17 @@ type Behavior struct {
 
 // Run is what one run (or Times runs) of a process does. Without ExitAfter
 // the process runs until something stops it.
+//
+// With CrashProbability p, each run crashes (exit 1, Error) at its ExitAfter
+// with probability p, and otherwise does what the other fields say; a run
+// with neither ExitCode nor OOM then runs until something stops it, so
+// ExitAfter is only the time of the crash.
 type Run struct {
-	ExitAfter *Duration `yaml:"exitAfter"`
-	ExitCode  *int32    `yaml:"exitCode"`
-	OOM       bool      `yaml:"oom"`
-	Times     *int      `yaml:"times"`
+	ExitAfter        *DurationDist `yaml:"exitAfter"`
+	ExitCode         *int32        `yaml:"exitCode"`
+	OOM              bool          `yaml:"oom"`
+	Times            *int          `yaml:"times"`
+	CrashProbability *float64      `yaml:"crashProbability"`
 }
 
 // ProbeWindows are the spans of scenario time in which each probe fails.
@@ -245,13 +257,13 @@ type HookBehaviors struct {
 
 // HookBehavior is one hook's outcome.
 type HookBehavior struct {
-	Duration Duration `yaml:"duration"`
-	Fail     bool     `yaml:"fail"`
+	Duration DurationDist `yaml:"duration"`
+	Fail     bool         `yaml:"fail"`
 }
 
 // Fault is something that happens at a moment: exactly one action is set.
 type Fault struct {
-	At           *Duration     `yaml:"at"`
+	At           *DurationDist `yaml:"at"` // a distribution is drawn once, when the world is built
 	Exit         *ExitFault    `yaml:"exit"`
 	OOM          *ContainerRef `yaml:"oom"`
 	Delete       *DeleteFault  `yaml:"delete"`
@@ -281,8 +293,8 @@ type DeleteFault struct {
 
 // NodeFault acts on a node; For bounds it in time (nil: forever).
 type NodeFault struct {
-	Node string    `yaml:"node"`
-	For  *Duration `yaml:"for"`
+	Node string        `yaml:"node"`
+	For  *DurationDist `yaml:"for"` // a distribution is drawn once, when the world is built
 }
 
 // SetCondition sets a pod condition (for readiness gates).

@@ -138,6 +138,12 @@ func (v *validator) node(n *Node) {
 		}
 		v.nodes[name] = true
 	}
+	if n.MTBF != nil && n.MTBF.D() < time.Second {
+		v.at(n.MTBF, "mtbf must be at least 1s")
+	}
+	if n.RepairTime != nil && n.MTBF == nil {
+		v.atKey(&n.RepairTime, "repairTime goes with mtbf (a nodeFailure fault takes for)")
+	}
 	for i := range n.Taints {
 		t := &n.Taints[i]
 		if t.Key == "" {
@@ -434,6 +440,14 @@ func (v *validator) behavior(b *Behavior, earlier []Behavior) {
 		if r.OOM && r.ExitCode != nil {
 			v.at(r.ExitCode, "an OOM kill always exits 137; drop exitCode or oom")
 		}
+		if p := r.CrashProbability; p != nil {
+			switch {
+			case !(*p >= 0 && *p <= 1):
+				v.at(p, "crashProbability must be between 0 and 1")
+			case r.ExitAfter == nil:
+				v.atKey(&r.CrashProbability, "crashProbability needs exitAfter: when the run crashes")
+			}
+		}
 	}
 	if c := b.ShutdownExitCode; c != nil && (*c < 0 || *c > 255) {
 		v.at(c, "shutdownExitCode must be 0..255")
@@ -490,8 +504,10 @@ func (v *validator) behaviorMatches(b *Behavior, c *Container) {
 func (v *validator) fault(f *Fault) {
 	if f.At == nil {
 		v.at(f, "fault: at is required")
-	} else if d := v.s.File.Spec.Duration; d != nil && d.D() > 0 && f.At.D() > d.D() {
-		v.at(f.At, "at %s is after the end of the run (%s)", f.At, d)
+	} else if at, fixed := f.At.FixedValue(); fixed {
+		if d := v.s.File.Spec.Duration; d != nil && d.D() > 0 && at > d.D() {
+			v.at(f.At, "at %s is after the end of the run (%s)", f.At, d)
+		}
 	}
 	n := 0
 	for _, a := range []any{f.Exit, f.OOM, f.Delete, f.DiskFailure, f.Partition, f.NodeFailure, f.SetCondition} {
@@ -543,8 +559,10 @@ func (v *validator) fault(f *Fault) {
 			if !v.nodeRef(&nf.Node, nf) {
 				continue
 			}
-			if nf.For != nil && nf.For.D() <= 0 {
-				v.at(nf.For, "for must be positive")
+			if nf.For != nil {
+				if d, fixed := nf.For.FixedValue(); fixed && d <= 0 {
+					v.at(nf.For, "for must be positive")
+				}
 			}
 			if nf == f.DiskFailure && nf.For != nil {
 				v.atKey(nf.For, "a dead disk does not come back: diskFailure takes no for")

@@ -3,6 +3,8 @@
 //	podsim run [FILE] [-o text|jsonl|json] [--at T]
 //	podsim test PATH... [-o text|jsonl|json] [--junit FILE] [--golden DIR [--update]]
 //	podsim validate FILE...
+//	podsim sweep STUDY [-o text|markdown|csv|json] [--plots DIR] [--shard i/n] [--parallel N]
+//	podsim merge SHARD... [-o text|markdown|csv|json] [--plots DIR]
 //	podsim version
 package main
 
@@ -44,7 +46,11 @@ Usage:
   podsim test PATH...                               run scenarios (files or folders) and check their expectations
       [-o text|jsonl|json] [--junit FILE]           results as JSON; also a JUnit XML report for CI
       [--golden DIR [--update]]                     also compare timelines with DIR/<name>.jsonl (--update: rewrite them)
-  podsim validate FILE...                           check scenario files without running them
+  podsim validate FILE...                           check scenario and study files without running them
+  podsim sweep STUDY [-o text|markdown|csv|json]    run a what-if study: every cell of its grid with several seeds
+      [--plots DIR] [--parallel N]                  also draw plots (SVG, PNG); runs at once (default: every core)
+      [--shard i/n]                                 run one shard of the runs and print them raw (JSON) for merge
+  podsim merge SHARD... [-o ...] [--plots DIR]      combine the shards of a study into its result
   podsim describe FILE POD [--at T] [-o text|json]  the pod as kubectl describe pod shows it (default: at the end)
   podsim version                                    print the version
 
@@ -73,6 +79,10 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		code, err = m.describe(rest)
 	case "test":
 		code, err = m.test(rest)
+	case "sweep":
+		code, err = m.sweep(rest)
+	case "merge":
+		code, err = m.merge(rest)
 	case "version", "--version":
 		fmt.Fprintln(m.Stdout, "podsim", version())
 		return exitOK

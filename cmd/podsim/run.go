@@ -6,11 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sweep"
 )
 
 // durationFlag is a flag holding a Go duration, remembering whether it was set.
@@ -209,6 +211,15 @@ func (m *Main) validate(args []string) (int, error) {
 	}
 	code := exitOK
 	for _, f := range files {
+		if data, err := os.ReadFile(f); err == nil && scenarios.ReadKind(data) == scenarios.KindStudy {
+			if _, err := sweep.Load(f); err != nil {
+				fmt.Fprintln(m.Stderr, err)
+				code = exitBadInput
+				continue
+			}
+			fmt.Fprintf(m.Stdout, "%s: valid\n", f)
+			continue
+		}
 		if _, err := scenarios.LoadFile(f); err != nil {
 			fmt.Fprintln(m.Stderr, err)
 			code = exitBadInput

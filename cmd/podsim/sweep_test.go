@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/report"
+)
+
+var tinyStudy = filepath.Join(root, "testdata", "studies", "tiny.yaml")
+
+func TestSweepShardsMergeCLI(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		want, stderr, code := podsim(t, "sweep", tinyStudy, "-o", format, "--parallel", "3")
+		if code != 0 {
+			t.Fatalf("sweep: exit %d: %s", code, stderr)
+		}
+		dir := t.TempDir()
+		var files []string
+		for i := range 3 {
+			out, stderr, code := podsim(t, "sweep", tinyStudy, "--shard", string(rune('0'+i))+"/3")
+			if code != 0 {
+				t.Fatalf("sweep --shard %d/3: exit %d: %s", i, code, stderr)
+			}
+			f := filepath.Join(dir, "shard-"+string(rune('0'+i))+".json")
+			if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
+		}
+		got, stderr, code := podsim(t, append([]string{"merge", "-o", format}, files...)...)
+		if code != 0 {
+			t.Fatalf("merge: exit %d: %s", code, stderr)
+		}
+		if got != want {
+			t.Errorf("-o %s: merged shards differ from the single run:\n%s\n---\n%s", format, got, want)
+		}
+		if _, stderr, code := podsim(t, "merge", files[0], files[2]); code != exitBadInput || !strings.Contains(stderr, "shard 1/3 is missing") {
+			t.Errorf("merge of 2 of 3 shards: exit %d, %q", code, stderr)
+		}
+	}
+}
+
+func TestSweepCSVAndJSONShape(t *testing.T) {
+	out, stderr, code := podsim(t, "sweep", tinyStudy, "-o", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "cell,backoffMax,replicas,metric,unit,n,runs,mean,sd,p50,p90,p99,min,max,ci95_low,ci95_high"
+	if got := strings.Join(recs[0], ","); got != head {
+		t.Errorf("CSV header %s\nwant       %s", got, head)
+	}
+	if n := len(recs) - 1; n != 4*len(report.Metrics) {
+		t.Errorf("%d CSV records, want %d (4 cells x %d metrics)", n, 4*len(report.Metrics), len(report.Metrics))
+	}
+	if got := strings.Join(recs[1][:6], ","); got != "0,60s,1,pod.timeToReady,s,3" {
+		t.Errorf("first record starts %s", got)
+	}
+
+	out, stderr, code = podsim(t, "sweep", tinyStudy, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Study      string
+		Duration   float64
+		Seeds      int
+		Parameters []string
+		Cells      []struct {
+			Index  int
+			Label  string
+			Values map[string]string
+		}
+		Metrics []struct{ Name, Unit, Scope, Help string }
+		Results []map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Study != "tiny" || doc.Duration != 600 || doc.Seeds != 3 || len(doc.Cells) != 4 || len(doc.Metrics) != len(report.Metrics) {
+		t.Errorf("study %q, duration %v, seeds %d, %d cells, %d metrics", doc.Study, doc.Duration, doc.Seeds, len(doc.Cells), len(doc.Metrics))
+	}
+	if c := doc.Cells[3]; c.Label != "backoffMax=300s, replicas=3" || c.Values["replicas"] != "3" {
+		t.Errorf("cell 3: %+v", c)
+	}
+	if len(doc.Results) != 4*len(report.Metrics) {
+		t.Fatalf("%d results", len(doc.Results))
+	}
+	for _, k := range []string{"metric", "unit", "cell", "n", "runs", "mean", "sd", "p50", "p90", "p99", "min", "max", "ci95"} {
+		if _, ok := doc.Results[0][k]; !ok {
+			t.Errorf("result has no %q: %v", k, doc.Results[0])
+		}
+	}
+}
+
+func TestSweepPlotsAndValidate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "plots")
+	_, stderr, code := podsim(t, "sweep", tinyStudy, "--plots", dir, "-o", "markdown")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range report.PlotFiles {
+		for _, ext := range []string{".svg", ".png"} {
+			if fi, err := os.Stat(filepath.Join(dir, f+ext)); err != nil || fi.Size() < 1000 {
+				t.Errorf("plot %s%s: %v", f, ext, err)
+			}
+		}
+	}
+	out, _, code := podsim(t, "validate", tinyStudy)
+	if code != 0 || !strings.HasSuffix(out, "tiny.yaml: valid\n") {
+		t.Errorf("validate a study: exit %d, %q", code, out)
+	}
+	_, stderr, code = podsim(t, "validate", filepath.Join(root, "testdata", "studies", "bad-paths.yaml"))
+	if code != exitBadInput || strings.Count(stderr, "bad-paths.yaml:") != 6 {
+		t.Errorf("validate a bad study: exit %d, %q", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"sweep", tinyStudy, "--shard", "3/3"},
+		{"sweep", tinyStudy, "--shard", "0/2", "-o", "csv"},
+		{"sweep", tinyStudy, "-o", "yaml"},
+		{"sweep"},
+		{"merge"},
+	} {
+		if _, _, code := podsim(t, args...); code != exitBadInput {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

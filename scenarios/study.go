@@ -1,0 +1,577 @@
+package scenarios
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// KindStudy identifies a study file: a what-if sweep over a base scenario.
+const KindStudy = "Study"
+
+// StudyFormats are the output formats a study may ask for.
+var StudyFormats = []string{"text", "markdown", "csv", "json"}
+
+// StudyFile is a study file as written.
+type StudyFile struct {
+	APIVersion string    `yaml:"apiVersion"`
+	Kind       string    `yaml:"kind"`
+	Metadata   Metadata  `yaml:"metadata"`
+	Spec       StudySpec `yaml:"spec"`
+}
+
+// StudySpec is the body of a study.
+type StudySpec struct {
+	Scenario   string      `yaml:"scenario"` // the base scenario, relative to the study file
+	Seeds      *int        `yaml:"seeds"`    // runs per cell, default 5
+	Duration   *Duration   `yaml:"duration"` // overrides the scenario's spec.duration
+	Parameters []Parameter `yaml:"parameters"`
+	Metrics    []string    `yaml:"metrics"` // default: every metric
+	Output     StudyOutput `yaml:"output"`
+}
+
+// Parameter is one axis of the grid: a setting or field of the base
+// scenario (Path), or several that change together (Paths, each value then
+// a list with one item per path), and the values it takes.
+type Parameter struct {
+	Name   string      `yaml:"name"`
+	Path   string      `yaml:"path"`
+	Paths  []string    `yaml:"paths"`
+	Values []yaml.Node `yaml:"values"`
+	Labels []string    `yaml:"labels"`
+}
+
+// StudyOutput are the defaults of `podsim sweep`'s -o and --plots.
+type StudyOutput struct {
+	Format string `yaml:"format"`
+	Plots  string `yaml:"plots"` // folder, relative to the working directory
+}
+
+// Study is a study file that was read and checked, with the scenario of
+// every cell of its grid built and validated.
+type Study struct {
+	Path     string
+	File     StudyFile
+	Base     *Scenario // the base scenario as written
+	Seeds    int       // runs per cell
+	Duration time.Duration
+	Params   []string // a name per parameter, for column headers
+	Cells    []Cell   // the grid, the first parameter varying slowest
+	pos      *Positions
+}
+
+// Cell is one point of a study's grid.
+type Cell struct {
+	Labels   []string // the value of each parameter, as written
+	Scenario *Scenario
+}
+
+// Where formats the place of the value ptr points to as "FILE:LINE:COL".
+func (s *Study) Where(ptr any) string { return s.Path + ":" + s.pos.Of(ptr).String() }
+
+// studyLine marks the positions of nodes that a study put into a
+// scenario: their line is the study file's plus studyLine, so that errors
+// about them point into the study file.
+const studyLine = 1 << 24
+
+// LoadStudy reads a study, its base scenario, and builds and validates the
+// scenario of every cell. metrics are the known metric names. Its error, if
+// any, is an ErrorList with every problem found.
+func LoadStudy(path string, metrics []string) (*Study, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, ErrorList{{File: path, Msg: errMsg(err)}}
+	}
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: "empty file: want a podsim/v1 Study"}}
+		}
+		return nil, ErrorList{yamlError(path, err)}
+	}
+	st := &Study{Path: path}
+	pos, errs := decodeStrict(path, &doc, &st.File)
+	st.pos = pos
+	errs = mergeErrors(errs, st.validate(metrics))
+	errs.Sort()
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	sp := &st.File.Spec
+	st.Seeds = 5
+	if sp.Seeds != nil {
+		st.Seeds = *sp.Seeds
+	}
+	base := sp.Scenario
+	if !filepath.IsAbs(base) {
+		base = filepath.Join(filepath.Dir(path), base)
+	}
+	bdata, err := os.ReadFile(base)
+	if err != nil {
+		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s: %s", base, errMsg(err))}}
+	}
+	if k := ReadKind(bdata); k != KindScenario {
+		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s is a %q, not a Scenario", base, k)}}
+	}
+	if st.Base, err = Parse(base, bdata); err != nil {
+		return nil, err
+	}
+	var bdoc yaml.Node
+	if err := yaml.Unmarshal(bdata, &bdoc); err != nil {
+		return nil, ErrorList{yamlError(base, err)}
+	}
+	if err := st.buildCells(base, &bdoc); err != nil {
+		return nil, err
+	}
+	st.Duration = st.Cells[0].Scenario.Duration
+	return st, nil
+}
+
+func (s *Study) validate(metrics []string) ErrorList {
+	var errs ErrorList
+	at := func(ptr any, format string, args ...any) { errs.Add(s.Path, s.pos.Of(ptr), format, args...) }
+	f := &s.File
+	if f.APIVersion != APIVersion {
+		errs.Add(s.Path, s.pos.KeyOf(&f.APIVersion), "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
+	}
+	if f.Kind != KindStudy {
+		errs.Add(s.Path, s.pos.KeyOf(&f.Kind), "kind must be %q, not %q", KindStudy, f.Kind)
+	}
+	switch n := f.Metadata.Name; {
+	case n == "":
+		at(&f.Metadata, "study: name is required")
+	case len(n) > 63 || !dnsLabel.MatchString(n):
+		at(&f.Metadata.Name, "study name %q: want lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)", n)
+	}
+	sp := &f.Spec
+	if sp.Scenario == "" {
+		at(sp, "study: scenario is required (the base scenario file, relative to the study)")
+	}
+	if sp.Seeds != nil && (*sp.Seeds < 1 || *sp.Seeds > 100000) {
+		at(sp.Seeds, "seeds must be 1..100000")
+	}
+	if sp.Duration != nil && sp.Duration.D() <= 0 {
+		at(sp.Duration, "duration must be positive")
+	}
+	cells := 1
+	for i := range sp.Parameters {
+		p := &sp.Parameters[i]
+		paths := p.paths()
+		switch {
+		case p.Path != "" && p.Paths != nil:
+			at(p, "a parameter takes path or paths, not both")
+		case len(paths) == 0:
+			at(p, "a parameter needs a path (or paths)")
+		}
+		for j, ph := range paths {
+			ptr := &p.Path
+			if p.Paths != nil {
+				ptr = &p.Paths[j]
+			}
+			if steps, err := parsePath(ph); err != nil {
+				at(ptr, "%s", err.Error())
+			} else if len(steps) == 1 && (steps[0].field == "duration" || steps[0].field == "seed") {
+				at(ptr, "a study does not vary %s: its spec.duration and spec.seeds set it for every cell", steps[0].field)
+			}
+		}
+		if len(p.Values) == 0 {
+			at(p, "parameter %s: list at least one value", p.name())
+		}
+		if len(paths) > 1 {
+			for j := range p.Values {
+				v := &p.Values[j]
+				if v.Kind != yaml.SequenceNode || len(v.Content) != len(paths) {
+					errs.Add(s.Path, nodePos(v), "with %d paths, each value is a list of %d values, one per path", len(paths), len(paths))
+				}
+			}
+		}
+		if p.Labels != nil && len(p.Labels) != len(p.Values) {
+			at(&p.Labels, "%d labels for %d values", len(p.Labels), len(p.Values))
+		}
+		cells *= max(len(p.Values), 1)
+	}
+	if cells > 100000 {
+		at(&sp.Parameters, "the grid has %d cells; at most 100000", cells)
+	}
+	seen := map[string]bool{}
+	for i := range sp.Metrics {
+		m := &sp.Metrics[i]
+		switch {
+		case seen[*m]:
+			at(m, "metric %q is listed twice", *m)
+		case !contains(metrics, *m):
+			msg := fmt.Sprintf("unknown metric %q", *m)
+			if sg := suggestName(*m, metrics); sg != "" {
+				msg += fmt.Sprintf("; did you mean %q?", sg)
+			} else {
+				msg += " (want one of " + strings.Join(metrics, ", ") + ")"
+			}
+			at(m, "%s", msg)
+		}
+		seen[*m] = true
+	}
+	if o := sp.Output.Format; o != "" && !contains(StudyFormats, o) {
+		at(&sp.Output.Format, "output format %q: want one of %s", o, strings.Join(StudyFormats, ", "))
+	}
+	return errs
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Parameter) paths() []string {
+	if p.Path != "" {
+		return []string{p.Path}
+	}
+	return p.Paths
+}
+
+func (p *Parameter) name() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return strings.Join(p.paths(), ",")
+}
+
+// label is how value j of the parameter is shown.
+func (p *Parameter) label(j int) string {
+	if p.Labels != nil {
+		return p.Labels[j]
+	}
+	v := &p.Values[j]
+	if len(p.paths()) > 1 {
+		parts := make([]string, len(v.Content))
+		for i, c := range v.Content {
+			parts[i] = nodeText(c)
+		}
+		return strings.Join(parts, ", ")
+	}
+	return nodeText(v)
+}
+
+// nodeText is a value as a short flow-style string: 30s, {uniform: {min: 1s, max: 2s}}.
+func nodeText(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	c := copyNode(n, 0, map[*yaml.Node]*yaml.Node{})
+	setFlow(c)
+	out, err := yaml.Marshal(c)
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func setFlow(n *yaml.Node) {
+	n.Style |= yaml.FlowStyle
+	for _, c := range n.Content {
+		setFlow(c)
+	}
+}
+
+// buildCells makes the scenario of every cell: the base document with each
+// parameter's value put in at its path, then decoded and validated as any
+// scenario file is.
+func (s *Study) buildCells(base string, bdoc *yaml.Node) error {
+	sp := &s.File.Spec
+	for i := range sp.Parameters {
+		s.Params = append(s.Params, sp.Parameters[i].name())
+	}
+	n := 1
+	for i := range sp.Parameters {
+		n *= len(sp.Parameters[i].Values)
+	}
+	var errs ErrorList
+	seen := map[Error]bool{}
+	idx := make([]int, len(sp.Parameters))
+	for c := 0; c < n; c++ {
+		// The first parameter varies slowest.
+		rest := c
+		for i := len(sp.Parameters) - 1; i >= 0; i-- {
+			k := len(sp.Parameters[i].Values)
+			idx[i] = rest % k
+			rest /= k
+		}
+		doc := copyNode(bdoc, 0, map[*yaml.Node]*yaml.Node{})
+		var cellErrs ErrorList
+		cell := Cell{}
+		if sp.Duration != nil {
+			d := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: sp.Duration.String()}
+			p := s.pos.Of(sp.Duration)
+			d.Line, d.Column = p.Line+studyLine, p.Col
+			s.set(doc, "duration", d, s.pos.KeyOf(sp.Duration), &cellErrs)
+		}
+		for i := range sp.Parameters {
+			p := &sp.Parameters[i]
+			v := &p.Values[idx[i]]
+			cell.Labels = append(cell.Labels, p.label(idx[i]))
+			if paths := p.paths(); len(paths) == 1 {
+				s.set(doc, paths[0], v, s.pos.Of(&p.Path), &cellErrs)
+			} else if v.Kind == yaml.SequenceNode && len(v.Content) == len(paths) {
+				for j, ph := range paths {
+					s.set(doc, ph, v.Content[j], s.pos.Of(&p.Paths[j]), &cellErrs)
+				}
+			}
+		}
+		{ // even with a bad path: the others' problems are worth reporting
+			sc, err := parseDoc(base, doc)
+			if err != nil {
+				var list ErrorList
+				if errors.As(err, &list) {
+					cellErrs = append(cellErrs, list...)
+				} else {
+					cellErrs.Add(base, Pos{}, "%s", err.Error())
+				}
+			}
+			cell.Scenario = sc
+		}
+		for _, e := range cellErrs {
+			if e.Pos.Line >= studyLine {
+				e.File, e.Pos.Line = s.Path, e.Pos.Line-studyLine
+			}
+			if !seen[e] {
+				seen[e] = true
+				errs = append(errs, e)
+			}
+		}
+		s.Cells = append(s.Cells, cell)
+	}
+	errs.Sort()
+	return errs.Err()
+}
+
+// parseDoc decodes and validates a scenario document, like Parse.
+func parseDoc(path string, doc *yaml.Node) (*Scenario, error) {
+	s := &Scenario{Path: path}
+	pos, errs := decodeStrict(path, doc, &s.File)
+	s.pos = pos
+	errs = mergeErrors(errs, s.validate())
+	errs.Sort()
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	s.Duration = time.Hour
+	if d := s.File.Spec.Duration; d != nil {
+		s.Duration = d.D()
+	}
+	s.Seed = 1
+	if s.File.Spec.Seed != nil {
+		s.Seed = *s.File.Spec.Seed
+	}
+	return s, nil
+}
+
+// copyNode deep-copies a YAML tree, adding lineOffset to every line;
+// aliases point into the copy.
+func copyNode(n *yaml.Node, lineOffset int, done map[*yaml.Node]*yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if c, ok := done[n]; ok {
+		return c
+	}
+	c := *n
+	c.Line += lineOffset
+	done[n] = &c
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, ch := range n.Content {
+		c.Content[i] = copyNode(ch, lineOffset, done)
+	}
+	if n.Alias != nil {
+		c.Alias = copyNode(n.Alias, lineOffset, done)
+	}
+	return &c
+}
+
+// pathStep is one step of a parameter path: a field, or a list item by
+// index or by name.
+type pathStep struct {
+	field string
+	index int    // with sel: -1 unless selected by index
+	name  string // with sel: the item's metadata.name or name
+	sel   bool
+}
+
+var pathSegment = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)((?:\[[^\[\]]+\])*)$`)
+
+// parsePath splits "workloads[api].spec.replicas" into steps. A leading
+// "spec." is optional: paths are within the scenario's spec.
+func parsePath(path string) ([]pathStep, error) {
+	p := strings.TrimPrefix(path, "spec.")
+	if p == "" {
+		return nil, fmt.Errorf("empty path")
+	}
+	var steps []pathStep
+	for _, seg := range strings.Split(p, ".") {
+		m := pathSegment.FindStringSubmatch(seg)
+		if m == nil {
+			return nil, fmt.Errorf("invalid path %q: want fields separated by dots, each with optional [index] or [name], e.g. workloads[api].spec.replicas", path)
+		}
+		steps = append(steps, pathStep{field: m[1]})
+		for _, sel := range strings.Split(strings.Trim(m[2], "[]"), "][") {
+			if sel == "" {
+				continue
+			}
+			st := pathStep{sel: true, index: -1}
+			if i, err := strconv.Atoi(sel); err == nil {
+				if i < 0 {
+					return nil, fmt.Errorf("invalid path %q: index %d is negative", path, i)
+				}
+				st.index = i
+			} else {
+				st.name = sel
+			}
+			steps = append(steps, st)
+		}
+	}
+	return steps, nil
+}
+
+// set puts a copy of value at path in the scenario document doc. Fields that
+// are missing on the way are added (the decoder then checks their names);
+// list items must exist. Problems are reported at where (the path in the
+// study file).
+func (s *Study) set(doc *yaml.Node, path string, value *yaml.Node, where Pos, errs *ErrorList) {
+	steps, err := parsePath(path)
+	if err != nil {
+		errs.Add(s.Path, where, "%s", err.Error())
+		return
+	}
+	fail := func(format string, args ...any) {
+		errs.Add(s.Path, where, "path %s: %s", path, fmt.Sprintf(format, args...))
+	}
+	cur := doc
+	if cur.Kind == yaml.DocumentNode && len(cur.Content) > 0 {
+		cur = cur.Content[0]
+	}
+	steps = append([]pathStep{{field: "spec"}}, steps...)
+	val := copyNode(value, studyLine, map[*yaml.Node]*yaml.Node{})
+	if value.Line >= studyLine { // made by the study itself
+		val = copyNode(value, 0, map[*yaml.Node]*yaml.Node{})
+	}
+	walked := ""
+	for i, st := range steps {
+		last := i == len(steps)-1
+		cur = resolveAliasChain(cur)
+		if cur == nil {
+			fail("%s is an alias that goes nowhere", walked)
+			return
+		}
+		if !st.sel {
+			if walked != "" {
+				walked += "."
+			}
+			walked += st.field
+			if cur.Kind != yaml.MappingNode {
+				fail("%s is not a mapping", strings.TrimSuffix(strings.TrimSuffix(walked, st.field), "."))
+				return
+			}
+			var next *yaml.Node
+			for j := 0; j+1 < len(cur.Content); j += 2 {
+				if k := resolveAliasChain(cur.Content[j]); k != nil && k.Value == st.field {
+					next = cur.Content[j+1]
+					if last {
+						cur.Content[j+1] = val
+						return
+					}
+				}
+			}
+			if next == nil || isNull(next) {
+				if !last && steps[i+1].sel {
+					fail("%s has no list items to select from", walked)
+					return
+				}
+				key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: st.field, Line: where.Line + studyLine, Column: where.Col}
+				if last {
+					next = val
+				} else {
+					next = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: where.Line + studyLine, Column: where.Col}
+				}
+				if old := findKey(cur, st.field); old >= 0 {
+					cur.Content[old+1] = next
+				} else {
+					cur.Content = append(cur.Content, key, next)
+				}
+				if last {
+					return
+				}
+			}
+			cur = next
+			continue
+		}
+		if cur.Kind != yaml.SequenceNode {
+			fail("%s is not a list", walked)
+			return
+		}
+		var item = -1
+		if st.index >= 0 {
+			if st.index >= len(cur.Content) {
+				fail("%s has %d items; there is no [%d]", walked, len(cur.Content), st.index)
+				return
+			}
+			item = st.index
+			walked += "[" + strconv.Itoa(st.index) + "]"
+		} else {
+			for j, it := range cur.Content {
+				if itemName(it) == st.name {
+					item = j
+					break
+				}
+			}
+			if item < 0 {
+				fail("%s has no item named %q", walked, st.name)
+				return
+			}
+			walked += "[" + st.name + "]"
+		}
+		if last {
+			cur.Content[item] = val
+			return
+		}
+		cur = cur.Content[item]
+	}
+}
+
+func findKey(m *yaml.Node, key string) int {
+	for j := 0; j+1 < len(m.Content); j += 2 {
+		if k := resolveAliasChain(m.Content[j]); k != nil && k.Value == key {
+			return j
+		}
+	}
+	return -1
+}
+
+// itemName is a list item's metadata.name, or its name.
+func itemName(n *yaml.Node) string {
+	n = resolveAliasChain(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return ""
+	}
+	if i := findKey(n, "metadata"); i >= 0 {
+		if md := resolveAliasChain(n.Content[i+1]); md != nil && md.Kind == yaml.MappingNode {
+			if j := findKey(md, "name"); j >= 0 {
+				return md.Content[j+1].Value
+			}
+		}
+	}
+	if i := findKey(n, "name"); i >= 0 {
+		return n.Content[i+1].Value
+	}
+	return ""
+}

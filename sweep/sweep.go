@@ -1,0 +1,291 @@
+// Package sweep runs what-if studies: every cell of a study's grid with
+// several seeds, on every core or in shards on many machines, and turns the
+// runs' metrics into one report.StudyResult.
+//
+// A study has cells x seeds runs; run k is cell k/seeds with the seed
+// k%seeds after the cell scenario's own. Runs are independent and
+// deterministic, and results are put together in run order, so the result
+// is the same whatever the parallelism and however the runs are sharded.
+package sweep
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// Study is a study loaded and checked, ready to run.
+type Study struct {
+	*scenarios.Study
+	Header Header
+}
+
+// Header is what a result needs beside the runs: a shard file carries it so
+// that merging needs no study file.
+type Header struct {
+	Study       string     `json:"study"`
+	File        string     `json:"file"`
+	Scenario    string     `json:"scenario"`
+	Duration    int64      `json:"durationNanos"`
+	Seeds       int        `json:"seeds"`
+	Params      []string   `json:"parameters"`
+	Cells       [][]string `json:"cells"`
+	Metrics     []string   `json:"metrics"`     // shown, in order
+	Fingerprint string     `json:"fingerprint"` // sha256 of the study and base scenario files
+}
+
+// Runs is how many runs the study has.
+func (h *Header) Runs() int { return len(h.Cells) * h.Seeds }
+
+// Run is the outcome of one run: its cell, its seed, and what it measured.
+type Run struct {
+	Index int    `json:"index"` // cell*seeds + the seed's place
+	Cell  int    `json:"cell"`
+	Seed  uint64 `json:"seed"`
+	report.RunMetrics
+}
+
+// Load reads a study file and builds every cell's scenario. Its error, if
+// any, is a scenarios.ErrorList with every problem as FILE:LINE:COL.
+func Load(path string) (*Study, error) {
+	st, err := scenarios.LoadStudy(path, report.MetricNames())
+	if err != nil {
+		return nil, err
+	}
+	h := Header{Study: st.File.Metadata.Name, File: path, Scenario: st.Base.Path, Duration: int64(st.Duration),
+		Seeds: st.Seeds, Params: st.Params, Metrics: st.File.Spec.Metrics}
+	if h.Params == nil {
+		h.Params = []string{}
+	}
+	if len(h.Metrics) == 0 {
+		h.Metrics = report.MetricNames()
+	}
+	for _, c := range st.Cells {
+		h.Cells = append(h.Cells, slices.Clone(c.Labels))
+	}
+	if h.Cells[0] == nil {
+		h.Cells[0] = []string{}
+	}
+	sum := sha256.New()
+	for _, f := range []string{path, st.Base.Path} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(sum, "%s %d\n", f, len(data))
+		sum.Write(data)
+	}
+	h.Fingerprint = hex.EncodeToString(sum.Sum(nil))
+	return &Study{Study: st, Header: h}, nil
+}
+
+// Options say which runs to do and how.
+type Options struct {
+	Parallel int // workers; <= 0: GOMAXPROCS
+	// Shard and Shards select the runs k with k % Shards == Shard
+	// (Shards <= 1: every run).
+	Shard, Shards int
+	// Progress, if set, is called after each run with how many of the
+	// selected runs are done; calls come one at a time.
+	Progress func(done, total int)
+}
+
+// Items lists the indexes of the runs o selects, in order.
+func (h *Header) Items(o Options) []int {
+	var out []int
+	for k := 0; k < h.Runs(); k++ {
+		if o.Shards <= 1 || k%o.Shards == o.Shard {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// RunOne does run k of the study.
+func (s *Study) RunOne(k int) Run {
+	c, i := k/s.Seeds, k%s.Seeds
+	sc := *s.Cells[c].Scenario
+	sc.Seed += uint64(i)
+	w := sc.Build()
+	w.Run(sc.Duration)
+	return Run{Index: k, Cell: c, Seed: sc.Seed, RunMetrics: report.Measure(w, sc.Duration)}
+}
+
+// Run does the runs o selects on o.Parallel workers and returns them in
+// run order.
+func (s *Study) Run(o Options) []Run {
+	items := s.Header.Items(o)
+	out := make([]Run, len(items))
+	workers := o.Parallel
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(items)))
+	next := make(chan int)
+	done := make(chan struct{}, len(items))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = s.RunOne(items[i])
+				done <- struct{}{}
+			}
+		}()
+	}
+	go func() {
+		for i := range items {
+			next <- i
+		}
+		close(next)
+	}()
+	for n := 1; n <= len(items); n++ {
+		<-done
+		if o.Progress != nil {
+			o.Progress(n, len(items))
+		}
+	}
+	wg.Wait()
+	return out
+}
+
+// Aggregate summarises complete runs (every run of the study exactly once,
+// in any order) into the study's result.
+func Aggregate(h Header, runs []Run) (*report.StudyResult, error) {
+	byIndex := make([]*Run, h.Runs())
+	for i := range runs {
+		r := &runs[i]
+		if r.Index < 0 || r.Index >= len(byIndex) || r.Cell != r.Index/h.Seeds {
+			return nil, fmt.Errorf("run %d (cell %d) does not belong to study %s (%d runs)", r.Index, r.Cell, h.Study, h.Runs())
+		}
+		if byIndex[r.Index] != nil {
+			return nil, fmt.Errorf("run %d of study %s is there twice", r.Index, h.Study)
+		}
+		if len(r.Values) != len(report.Metrics) {
+			return nil, fmt.Errorf("run %d of study %s has %d metrics, want %d (made by another podsim version?)", r.Index, h.Study, len(r.Values), len(report.Metrics))
+		}
+		byIndex[r.Index] = r
+	}
+	for k, r := range byIndex {
+		if r == nil {
+			return nil, fmt.Errorf("run %d of study %s (cell %d, seed #%d) is missing", k, h.Study, k/h.Seeds, k%h.Seeds)
+		}
+	}
+	res := &report.StudyResult{Name: h.Study, Scenario: h.Scenario, Duration: durationOf(h), Seeds: h.Seeds,
+		Params: h.Params, Cells: h.Cells}
+	var idx []int
+	for _, name := range h.Metrics {
+		i := report.MetricIndex(name)
+		if i < 0 {
+			return nil, fmt.Errorf("study %s: unknown metric %q", h.Study, name)
+		}
+		idx = append(idx, i)
+		res.Metrics = append(res.Metrics, report.Metrics[i])
+	}
+	ttr := report.MetricIndex("pod.timeToReady")
+	res.Summaries = make([][]report.Summary, len(idx))
+	for m, i := range idx {
+		res.Summaries[m] = make([]report.Summary, len(h.Cells))
+		for c := range h.Cells {
+			per := make([][]float64, h.Seeds)
+			for j := range per {
+				per[j] = byIndex[c*h.Seeds+j].Values[i]
+			}
+			res.Summaries[m][c] = report.Summarize(per)
+		}
+	}
+	for c := range h.Cells {
+		var all []float64
+		var ready, restarts [][]float64
+		for j := 0; j < h.Seeds; j++ {
+			r := byIndex[c*h.Seeds+j]
+			all = append(all, r.Values[ttr]...)
+			ready, restarts = append(ready, r.Ready), append(restarts, r.Restarts)
+		}
+		slices.Sort(all)
+		res.TimeToReady = append(res.TimeToReady, all)
+		res.Ready = append(res.Ready, report.MeanSeries(ready))
+		res.Restarts = append(res.Restarts, report.MeanSeries(restarts))
+	}
+	return res, nil
+}
+
+// ShardFormat identifies a shard file.
+const ShardFormat = "podsim-sweep-shard/v1"
+
+// ShardFile is the raw output of `podsim sweep --shard i/n`: the header and
+// the shard's runs, for `podsim merge`.
+type ShardFile struct {
+	Format string `json:"format"`
+	Header Header `json:"header"`
+	Shard  int    `json:"shard"`
+	Shards int    `json:"shards"`
+	Runs   []Run  `json:"runs"`
+}
+
+// WriteShard writes a shard file.
+func WriteShard(w io.Writer, f *ShardFile) error {
+	f.Format = ShardFormat
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(f)
+}
+
+// ReadShard reads a shard file; name names it in errors.
+func ReadShard(name string, r io.Reader) (*ShardFile, error) {
+	var f ShardFile
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: not a podsim shard file: %v", name, err)
+	}
+	if f.Format != ShardFormat {
+		return nil, fmt.Errorf("%s: format %q, want %q", name, f.Format, ShardFormat)
+	}
+	return &f, nil
+}
+
+// Merge checks that files are the shards 0..n-1 of one study and returns
+// its header and every run.
+func Merge(names []string, files []*ShardFile) (Header, []Run, error) {
+	if len(files) == 0 {
+		return Header{}, nil, fmt.Errorf("merge needs shard files")
+	}
+	first := files[0]
+	seen := make([]string, first.Shards)
+	var runs []Run
+	for i, f := range files {
+		switch {
+		case !reflect.DeepEqual(f.Header, first.Header):
+			return Header{}, nil, fmt.Errorf("%s is from another study or version of it than %s", names[i], names[0])
+		case f.Shards != first.Shards:
+			return Header{}, nil, fmt.Errorf("%s is shard %d/%d, %s is of %d shards", names[i], f.Shard, f.Shards, names[0], first.Shards)
+		case f.Shard < 0 || f.Shard >= f.Shards:
+			return Header{}, nil, fmt.Errorf("%s: shard %d/%d is out of range", names[i], f.Shard, f.Shards)
+		case seen[f.Shard] != "":
+			return Header{}, nil, fmt.Errorf("%s and %s are both shard %d/%d", seen[f.Shard], names[i], f.Shard, f.Shards)
+		}
+		seen[f.Shard] = names[i]
+		runs = append(runs, f.Runs...)
+	}
+	for i, s := range seen {
+		if s == "" {
+			return Header{}, nil, fmt.Errorf("shard %d/%d is missing", i, first.Shards)
+		}
+	}
+	return first.Header, runs, nil
+}
+
+func durationOf(h Header) time.Duration { return time.Duration(h.Duration) }
