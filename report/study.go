@@ -145,17 +145,7 @@ func WriteStudyTable(w io.Writer, r *StudyResult, markdown bool) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	for _, line := range bytes.SplitAfter(buf.Bytes(), []byte("\n")) {
-		nl := bytes.HasSuffix(line, []byte("\n"))
-		line = bytes.TrimRight(line, " \n")
-		if len(line) == 0 && !nl {
-			continue
-		}
-		if _, err := w.Write(append(line, '\n')); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeTrimmed(w, buf.Bytes())
 }
 
 // csvNumber prints a statistic exactly, NaN as an empty field.

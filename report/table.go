@@ -39,7 +39,13 @@ func writeTable(w io.Writer, header []string, rows [][]string) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	for _, line := range bytes.SplitAfter(buf.Bytes(), []byte("\n")) {
+	return writeTrimmed(w, buf.Bytes())
+}
+
+// writeTrimmed copies a rendered table, dropping trailing blanks on every
+// line (tablewriter pads the last column).
+func writeTrimmed(w io.Writer, table []byte) error {
+	for _, line := range bytes.SplitAfter(table, []byte("\n")) {
 		nl := bytes.HasSuffix(line, []byte("\n"))
 		line = bytes.TrimRight(line, " \n")
 		if len(line) == 0 && !nl {

@@ -76,23 +76,7 @@ func Parse(path string, data []byte) (*Scenario, error) {
 	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
 		return nil, ErrorList{{File: path, Pos: Pos{root.Line, root.Column}, Msg: "want a podsim/v1 Scenario: a mapping with apiVersion, kind, metadata and spec"}}
 	}
-	s := &Scenario{Path: path}
-	pos, errs := decodeStrict(path, &doc, &s.File)
-	s.pos = pos
-	errs = mergeErrors(errs, s.validate())
-	errs.Sort()
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	s.Duration = time.Hour
-	if d := s.File.Spec.Duration; d != nil {
-		s.Duration = d.D()
-	}
-	s.Seed = 1
-	if s.File.Spec.Seed != nil {
-		s.Seed = *s.File.Spec.Seed
-	}
-	return s, nil
+	return parseDoc(path, &doc)
 }
 
 // mergeErrors adds the validation errors to the decoding ones, leaving out

@@ -32,12 +32,9 @@ func (m *Main) describe(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	until := s.Duration
-	if at.set {
-		if at.d > s.Duration {
-			return 0, usageError{fmt.Sprintf("--at %s is after the end of the run (%s)", at.d, s.Duration)}
-		}
-		until = at.d
+	until, err := at.until(s)
+	if err != nil {
+		return 0, err
 	}
 	w := s.Build()
 	w.Run(until)

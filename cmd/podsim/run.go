@@ -31,6 +31,18 @@ func (f *durationFlag) Set(s string) error {
 	return nil
 }
 
+// until is the time a run stops: --at if given (no later than the end of
+// the scenario), else the end.
+func (f *durationFlag) until(s *scenarios.Scenario) (time.Duration, error) {
+	switch {
+	case !f.set:
+		return s.Duration, nil
+	case f.d > s.Duration:
+		return 0, usageError{fmt.Sprintf("--at %s is after the end of the run (%s)", f.d, s.Duration)}
+	}
+	return f.d, nil
+}
+
 // outputFlag is -o: text, jsonl or json.
 func outputFlag(fs *flag.FlagSet) *string {
 	o := fs.String("o", "text", "output: text, jsonl or json")
@@ -74,12 +86,9 @@ func (m *Main) run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	until := s.Duration
-	if at.set {
-		if at.d > s.Duration {
-			return 0, usageError{fmt.Sprintf("--at %s is after the end of the run (%s)", at.d, s.Duration)}
-		}
-		until = at.d
+	until, err := at.until(s)
+	if err != nil {
+		return 0, err
 	}
 	w := s.Build()
 	checks := report.Arm(s, w)
