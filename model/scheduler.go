@@ -59,10 +59,13 @@ func (s *scheduler) schedule(p *Pod) bool {
 	}
 	var best *Node
 	bestScore := int64(-1)
-	reasons := map[string]int{}
+	var reasons map[string]int // why nodes were filtered out; made only when one is
 	req := p.requests
 	for _, n := range s.w.nodes {
 		if why := s.filter(p, n, req); why != "" {
+			if reasons == nil {
+				reasons = map[string]int{}
+			}
 			reasons[why]++
 			continue
 		}
