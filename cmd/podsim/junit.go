@@ -48,7 +48,7 @@ type junitCase struct {
 type junitProblem struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
-	Body    string `xml:",cdata"`
+	Body    string `xml:",chardata"` // escaped; characters XML cannot hold become U+FFFD
 }
 
 func junitSeconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 )
@@ -28,10 +27,9 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := (&Main{Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
-	stop()
-	os.Exit(code)
+	// Ctrl-C keeps its default effect: runs are short and leave nothing
+	// half-written but the output itself.
+	os.Exit((&Main{Stdout: os.Stdout, Stderr: os.Stderr}).Run(context.Background(), os.Args[1:]))
 }
 
 // Main is the command line; only main calls os.Exit.

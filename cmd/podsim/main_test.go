@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/xml"
 	"context"
 	"os"
 	"path/filepath"
@@ -135,4 +136,45 @@ func TestRunAt(t *testing.T) {
 	if !strings.Contains(out, "web    1/1     Running   1 (22s ago)   60s") {
 		t.Errorf("kubectl view at 60s not as expected:\n%s", out[strings.Index(out, "$ kubectl"):])
 	}
+}
+
+func TestEmptySuiteIsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "typo.yaml"), []byte("apiVersion: podsim/v1\nkind: Senario\nmetadata: {name: x}\n"), 0o644)
+	_, errs, code := podsim(t, "test", dir)
+	if code != exitBadInput || !strings.Contains(errs, `its kind is "Senario"`) || !strings.Contains(errs, "no scenarios in") {
+		t.Errorf("exit %d, stderr %q: want 2, a word on the kind and on the empty suite", code, errs)
+	}
+}
+
+func TestJUnitHoldsControlCharacters(t *testing.T) {
+	// An expectation's text comes back in failure bodies; a control character
+	// in it must not make the report invalid XML.
+	dir := t.TempDir()
+	src := strings.Replace(mustRead(t, filepath.Join(root, "testdata", "failing", "wrong-expectation.yaml")),
+		"phase: Succeeded, status: Error", "phase: Succeeded, status: \"Err\\u0001or\\u001b[31m\"", 1)
+	file := filepath.Join(dir, "ctl.yaml")
+	os.WriteFile(file, []byte(src), 0o644)
+	report := filepath.Join(dir, "junit.xml")
+	if _, errs, code := podsim(t, "test", file, "--junit", report); code != exitFailed {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Failures []string `xml:"testsuite>testcase>failure"`
+	}
+	if err := xml.Unmarshal([]byte(mustRead(t, report)), &doc); err != nil {
+		t.Fatalf("report is not XML: %v", err)
+	}
+	if len(doc.Failures) != 1 || !strings.Contains(doc.Failures[0], "expected Err\uFFFDor\uFFFD[31m") {
+		t.Errorf("failures %q", doc.Failures)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

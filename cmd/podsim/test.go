@@ -33,6 +33,7 @@ type suiteResult struct {
 	name     string
 	namePos  string // FILE:LINE:COL of metadata.name
 	skipped  bool   // not a Scenario (a study, ...)
+	kind     string // the kind of a skipped file
 	err      error  // bad input
 	verdicts []report.Verdict
 	failed   int // expectations that failed
@@ -141,7 +142,7 @@ func runOne(path string, opt testOptions) (r suiteResult) {
 		return r
 	}
 	if k := scenarios.ReadKind(data); k != "" && k != scenarios.KindScenario {
-		r.skipped = true
+		r.skipped, r.kind = true, k
 		return r
 	}
 	s, err := scenarios.Parse(path, data)
@@ -242,6 +243,9 @@ func (m *Main) test(args []string) (int, error) {
 	for i := range results {
 		r := &results[i]
 		switch {
+		case r.skipped && r.kind != scenarios.KindStudy:
+			// Most likely a typo in kind: say so rather than skip in silence.
+			fmt.Fprintf(m.Stderr, "podsim: skipped %s: its kind is %q, not %s\n", r.path, r.kind, scenarios.KindScenario)
 		case r.skipped:
 		case r.err != nil:
 			bad++
@@ -253,6 +257,10 @@ func (m *Main) test(args []string) (int, error) {
 		}
 	}
 
+	if passed+failed+bad == 0 {
+		// A suite that tests nothing must not pass a CI job.
+		return 0, fmt.Errorf("podsim test: no scenarios in %s", strings.Join(paths, ", "))
+	}
 	bw := bufio.NewWriter(m.Stdout)
 	switch *out {
 	case "json", "jsonl":
