@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
-	"encoding/xml"
 	"context"
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
