@@ -85,7 +85,8 @@ func (e Exponential) Sample(r *rand.Rand) time.Duration {
 
 func (e Exponential) String() string { return fmt.Sprintf("exponential(mean %s)", e.Mean) }
 
-// Empirical picks one of Values, each as likely.
+// Empirical picks one of Values, each as likely (then, as every sample,
+// clamped at 0 and rounded to the millisecond).
 type Empirical struct{ Values []time.Duration }
 
 // Sample draws one value.
@@ -93,7 +94,7 @@ func (e Empirical) Sample(r *rand.Rand) time.Duration {
 	if len(e.Values) == 0 {
 		return 0
 	}
-	return e.Values[r.IntN(len(e.Values))]
+	return clampRound(float64(e.Values[r.IntN(len(e.Values))]))
 }
 
 func (e Empirical) String() string {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -48,5 +49,23 @@ func TestExitAfterDist(t *testing.T) {
 	// immediate: the second start is at that draw.
 	if a[1] < 1 || a[1] > 60 {
 		t.Errorf("second start at %vs, want within [1s, 60s]", a[1])
+	}
+}
+
+// TestEmpiricalRoundsToTheMillisecond checks that empirical samples are
+// rounded like every other distribution's.
+func TestEmpiricalRoundsToTheMillisecond(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	e := Empirical{Values: []time.Duration{1234567, 7600 * time.Microsecond}}
+	seen := map[time.Duration]bool{}
+	for range 100 {
+		x := e.Sample(r)
+		if x != time.Millisecond && x != 8*time.Millisecond {
+			t.Fatalf("empirical sample %v, want 1ms or 8ms", x)
+		}
+		seen[x] = true
+	}
+	if len(seen) != 2 {
+		t.Errorf("empirical picked %v, want both values", seen)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -219,11 +220,7 @@ func distPairs(n *yaml.Node, errs *ErrorList, what string, allowed []string) []d
 			continue
 		}
 		seen[k.Value] = kp
-		found := false
-		for _, a := range allowed {
-			found = found || a == k.Value
-		}
-		if !found {
+		if !slices.Contains(allowed, k.Value) {
 			msg := fmt.Sprintf("unknown field %q in %s", k.Value, what)
 			if what == "distribution" {
 				msg = fmt.Sprintf("unknown distribution %q", k.Value)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -58,25 +59,36 @@ func ReadKind(data []byte) string {
 
 // Parse reads a scenario from data; path names it in messages.
 func Parse(path string, data []byte) (*Scenario, error) {
+	doc, err := readDocument(path, data, KindScenario)
+	if err != nil {
+		return nil, err
+	}
+	return parseDoc(path, doc)
+}
+
+// readDocument reads the one YAML document of a podsim/v1 file of the given
+// kind ("Scenario", "Study"): not empty, a single document, a mapping at the
+// root. Its error, if any, is an ErrorList.
+func readDocument(path string, data []byte, kind string) (*yaml.Node, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: "empty file: want a podsim/v1 Scenario"}}
+			return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: "empty file: want a podsim/v1 " + kind}}
 		}
 		return nil, ErrorList{yamlError(path, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, ErrorList{{File: path, Pos: Pos{extra.Line, extra.Column}, Msg: "a scenario file holds one YAML document; found another"}}
+		return nil, ErrorList{{File: path, Pos: Pos{extra.Line, extra.Column}, Msg: "a " + strings.ToLower(kind) + " file holds one YAML document; found another"}}
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
-		return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: "empty file: want a podsim/v1 Scenario"}}
+		return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: "empty file: want a podsim/v1 " + kind}}
 	}
 	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
-		return nil, ErrorList{{File: path, Pos: Pos{root.Line, root.Column}, Msg: "want a podsim/v1 Scenario: a mapping with apiVersion, kind, metadata and spec"}}
+		return nil, ErrorList{{File: path, Pos: Pos{root.Line, root.Column}, Msg: "want a podsim/v1 " + kind + ": a mapping with apiVersion, kind, metadata and spec"}}
 	}
-	return parseDoc(path, &doc)
+	return &doc, nil
 }
 
 // mergeErrors adds the validation errors to the decoding ones, leaving out

@@ -1,13 +1,12 @@
 package scenarios
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,8 +64,11 @@ type Study struct {
 	Seeds    int       // runs per cell
 	Duration time.Duration
 	Params   []string // a name per parameter, for column headers
-	Cells    []Cell   // the grid, the first parameter varying slowest
-	pos      *Positions
+	Cells    []Cell   // the grid, the first parameter varying slowest; without expectations
+	// Source and BaseSource are the bytes of the study file and of the
+	// base scenario file, as read.
+	Source, BaseSource []byte
+	pos                *Positions
 }
 
 // Cell is one point of a study's grid.
@@ -91,17 +93,14 @@ func LoadStudy(path string, metrics []string) (*Study, error) {
 	if err != nil {
 		return nil, ErrorList{{File: path, Msg: errMsg(err)}}
 	}
-	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: "empty file: want a podsim/v1 Study"}}
-		}
-		return nil, ErrorList{yamlError(path, err)}
+	doc, err := readDocument(path, data, KindStudy)
+	if err != nil {
+		return nil, err
 	}
-	st := &Study{Path: path}
-	pos, errs := decodeStrict(path, &doc, &st.File)
+	st := &Study{Path: path, Source: data}
+	pos, errs := decodeStrict(path, doc, &st.File)
 	st.pos = pos
-	errs = mergeErrors(errs, st.validate(metrics))
+	errs = mergeErrors(errs, st.validate(metrics, nodePos(doc.Content[0])))
 	errs.Sort()
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -122,29 +121,38 @@ func LoadStudy(path string, metrics []string) (*Study, error) {
 	if k := ReadKind(bdata); k != KindScenario {
 		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s is a %q, not a Scenario", base, k)}}
 	}
-	if st.Base, err = Parse(base, bdata); err != nil {
+	st.BaseSource = bdata
+	bdoc, err := readDocument(base, bdata, KindScenario)
+	if err != nil {
 		return nil, err
 	}
-	var bdoc yaml.Node
-	if err := yaml.Unmarshal(bdata, &bdoc); err != nil {
-		return nil, ErrorList{yamlError(base, err)}
+	if st.Base, err = parseDoc(base, bdoc); err != nil {
+		return nil, err
 	}
-	if err := st.buildCells(base, &bdoc); err != nil {
+	if err := st.buildCells(base, bdoc); err != nil {
 		return nil, err
 	}
 	st.Duration = st.Cells[0].Scenario.Duration
 	return st, nil
 }
 
-func (s *Study) validate(metrics []string) ErrorList {
+// validate checks the study file; root is where its mapping starts, the
+// place of problems with what was not written at all.
+func (s *Study) validate(metrics []string, root Pos) ErrorList {
 	var errs ErrorList
-	at := func(ptr any, format string, args ...any) { errs.Add(s.Path, s.pos.Of(ptr), format, args...) }
+	where := func(p Pos) Pos {
+		if p.IsZero() { // not written at all, such as a missing metadata
+			return root
+		}
+		return p
+	}
+	at := func(ptr any, format string, args ...any) { errs.Add(s.Path, where(s.pos.Of(ptr)), format, args...) }
 	f := &s.File
 	if f.APIVersion != APIVersion {
-		errs.Add(s.Path, s.pos.KeyOf(&f.APIVersion), "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
+		errs.Add(s.Path, where(s.pos.KeyOf(&f.APIVersion)), "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
 	}
 	if f.Kind != KindStudy {
-		errs.Add(s.Path, s.pos.KeyOf(&f.Kind), "kind must be %q, not %q", KindStudy, f.Kind)
+		errs.Add(s.Path, where(s.pos.KeyOf(&f.Kind)), "kind must be %q, not %q", KindStudy, f.Kind)
 	}
 	switch n := f.Metadata.Name; {
 	case n == "":
@@ -163,6 +171,7 @@ func (s *Study) validate(metrics []string) ErrorList {
 		at(sp.Duration, "duration must be positive")
 	}
 	cells := 1
+	names, varied := map[string]Pos{}, map[string]Pos{}
 	for i := range sp.Parameters {
 		p := &sp.Parameters[i]
 		paths := p.paths()
@@ -172,15 +181,43 @@ func (s *Study) validate(metrics []string) ErrorList {
 		case len(paths) == 0:
 			at(p, "a parameter needs a path (or paths)")
 		}
+		dup := false
 		for j, ph := range paths {
 			ptr := &p.Path
 			if p.Paths != nil {
 				ptr = &p.Paths[j]
 			}
-			if steps, err := parsePath(ph); err != nil {
+			steps, err := parsePath(ph)
+			switch {
+			case err != nil:
 				at(ptr, "%s", err.Error())
-			} else if len(steps) == 1 && (steps[0].field == "duration" || steps[0].field == "seed") {
+			case len(steps) == 1 && (steps[0].field == "duration" || steps[0].field == "seed"):
 				at(ptr, "a study does not vary %s: its spec.duration and spec.seeds set it for every cell", steps[0].field)
+			case steps[0].field == "expect":
+				at(ptr, "a study does not vary expect: a sweep checks no expectations")
+			}
+			key := strings.TrimPrefix(ph, "spec.")
+			if first, ok := varied[key]; ok {
+				at(ptr, "path %s is varied twice (already at %s)", ph, first)
+				dup = true
+			} else {
+				varied[key] = s.pos.Of(ptr)
+			}
+		}
+		if len(paths) > 0 || p.Name != "" {
+			ptr := any(&p.Name)
+			if p.Name == "" {
+				ptr = &p.Path
+				if p.Paths != nil {
+					ptr = &p.Paths[0]
+				}
+			}
+			n := p.name()
+			switch first, ok := names[n]; {
+			case !ok:
+				names[n] = s.pos.Of(ptr)
+			case !dup: // a repeated path is reported already
+				at(ptr, "parameter name %q is used twice (already at %s)", n, first)
 			}
 		}
 		if len(p.Values) == 0 {
@@ -208,7 +245,7 @@ func (s *Study) validate(metrics []string) ErrorList {
 		switch {
 		case seen[*m]:
 			at(m, "metric %q is listed twice", *m)
-		case !contains(metrics, *m):
+		case !slices.Contains(metrics, *m):
 			msg := fmt.Sprintf("unknown metric %q", *m)
 			if sg := suggestName(*m, metrics); sg != "" {
 				msg += fmt.Sprintf("; did you mean %q?", sg)
@@ -219,19 +256,10 @@ func (s *Study) validate(metrics []string) ErrorList {
 		}
 		seen[*m] = true
 	}
-	if o := sp.Output.Format; o != "" && !contains(StudyFormats, o) {
+	if o := sp.Output.Format; o != "" && !slices.Contains(StudyFormats, o) {
 		at(&sp.Output.Format, "output format %q: want one of %s", o, strings.Join(StudyFormats, ", "))
 	}
 	return errs
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (p *Parameter) paths() []string {
@@ -309,6 +337,7 @@ func (s *Study) buildCells(base string, bdoc *yaml.Node) error {
 			rest /= k
 		}
 		doc := copyNode(bdoc, 0, map[*yaml.Node]*yaml.Node{})
+		dropExpect(doc)
 		var cellErrs ErrorList
 		cell := Cell{}
 		if sp.Duration != nil {
@@ -354,6 +383,28 @@ func (s *Study) buildCells(base string, bdoc *yaml.Node) error {
 	}
 	errs.Sort()
 	return errs.Err()
+}
+
+// dropExpect removes spec.expect from a scenario document. A sweep checks
+// no expectations, so a cell need not meet them: with the study's duration
+// it often could not (an expectation at 25m in a 1m run).
+func dropExpect(doc *yaml.Node) {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	if root = resolveAliasChain(root); root == nil || root.Kind != yaml.MappingNode {
+		return
+	}
+	i := findKey(root, "spec")
+	if i < 0 {
+		return
+	}
+	if spec := resolveAliasChain(root.Content[i+1]); spec != nil && spec.Kind == yaml.MappingNode {
+		if j := findKey(spec, "expect"); j >= 0 {
+			spec.Content = slices.Delete(spec.Content, j, j+2)
+		}
+	}
 }
 
 // parseDoc decodes and validates a scenario document, like Parse.

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -81,6 +83,96 @@ func TestParsePath(t *testing.T) {
 	for _, bad := range []string{"", "a..b", "a[", "a[-1]", "a.b c", "[0]"} {
 		if _, err := parsePath(bad); err == nil {
 			t.Errorf("parsePath(%q): no error", bad)
+		}
+	}
+}
+
+// studyBase is a base scenario whose expectation is late in its 30 minutes.
+const studyBase = `apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: base}
+spec:
+  duration: 30m
+  nodes: [{name: node-a}]
+  pods:
+    - metadata: {name: web}
+      spec:
+        containers: [{name: app, image: example/web:1}]
+  expect:
+    - {at: 25m, pod: web, phase: Running}
+`
+
+// writeStudy writes the study text and studyBase (as base.yaml) into a new
+// folder and returns the study's path.
+func writeStudy(t *testing.T, study string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "base.yaml"), []byte(studyBase), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "study.yaml")
+	if err := os.WriteFile(path, []byte(study), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestStudyCellsSkipExpectations checks that a study shorter than its base
+// scenario's expectations loads: a sweep checks no expectations.
+func TestStudyCellsSkipExpectations(t *testing.T) {
+	path := writeStudy(t, `apiVersion: podsim/v1
+kind: Study
+metadata: {name: short}
+spec:
+  scenario: base.yaml
+  duration: 1m
+  parameters:
+    - {path: settings.evictionTimeout, values: [30s, 60s]}
+`)
+	st, err := LoadStudy(path, testMetrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Duration.String() != "1m0s" || len(st.Cells) != 2 {
+		t.Fatalf("duration %s, %d cells", st.Duration, len(st.Cells))
+	}
+	for i, c := range st.Cells {
+		if n := len(c.Scenario.File.Spec.Expect); n != 0 {
+			t.Errorf("cell %d has %d expectations, want none", i, n)
+		}
+	}
+	if n := len(st.Base.File.Spec.Expect); n != 1 {
+		t.Errorf("the base scenario has %d expectations, want its 1", n)
+	}
+}
+
+func TestStudyFileErrors(t *testing.T) {
+	const head = "apiVersion: podsim/v1\nkind: Study\nmetadata: {name: s}\nspec:\n  scenario: base.yaml\n  parameters:\n"
+	cases := []struct{ name, study, want string }{
+		{"empty", "", "1:1: empty file: want a podsim/v1 Study"},
+		{"document marker only", "---\n", "1:1: empty file: want a podsim/v1 Study"},
+		{"a list", "- a\n- b\n", "1:1: want a podsim/v1 Study: a mapping with apiVersion, kind, metadata and spec"},
+		{"two documents", head + "    - {path: settings.evictionTimeout, values: [30s]}\n---\nfoo: bar\n",
+			"8:1: a study file holds one YAML document; found another"},
+		{"no metadata", "apiVersion: podsim/v1\nkind: Study\nspec: {scenario: base.yaml}\n", "1:1: study: name is required"},
+		{"duplicate name", head + "    - {name: x, path: settings.evictionTimeout, values: [30s]}\n" +
+			"    - {name: x, path: settings.nodeMonitorGracePeriod, values: [40s]}\n",
+			`8:14: parameter name "x" is used twice (already at 7:14)`},
+		{"duplicate path", head + "    - {name: a, path: settings.evictionTimeout, values: [30s]}\n" +
+			"    - {name: b, paths: ['nodes[0].name', spec.settings.evictionTimeout], values: [[n, 60s]]}\n",
+			"8:42: path spec.settings.evictionTimeout is varied twice (already at 7:23)"},
+		{"expectations", head + "    - {path: 'expect[0].at', values: [1m]}\n",
+			"7:14: a study does not vary expect: a sweep checks no expectations"},
+	}
+	for _, tc := range cases {
+		path := writeStudy(t, tc.study)
+		_, err := LoadStudy(path, testMetrics)
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		if got, want := err.Error(), path+":"+tc.want; got != want {
+			t.Errorf("%s:\n got: %s\nwant: %s", tc.name, got, want)
 		}
 	}
 }

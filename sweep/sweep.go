@@ -14,10 +14,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,7 +42,15 @@ type Header struct {
 	Params      []string   `json:"parameters"`
 	Cells       [][]string `json:"cells"`
 	Metrics     []string   `json:"metrics"`     // shown, in order
-	Fingerprint string     `json:"fingerprint"` // sha256 of the study and base scenario files
+	Output      Output     `json:"output"`      // the study's output defaults
+	Fingerprint string     `json:"fingerprint"` // sha256 of the bytes of the study and base scenario files
+}
+
+// Output are the study's defaults for -o and --plots (its spec.output), so
+// that merge prints what sweep would.
+type Output struct {
+	Format string `json:"format,omitempty"`
+	Plots  string `json:"plots,omitempty"`
 }
 
 // Runs is how many runs the study has.
@@ -64,7 +72,8 @@ func Load(path string) (*Study, error) {
 		return nil, err
 	}
 	h := Header{Study: st.File.Metadata.Name, File: path, Scenario: st.Base.Path, Duration: int64(st.Duration),
-		Seeds: st.Seeds, Params: st.Params, Metrics: st.File.Spec.Metrics}
+		Seeds: st.Seeds, Params: st.Params, Metrics: st.File.Spec.Metrics,
+		Output: Output{Format: st.File.Spec.Output.Format, Plots: st.File.Spec.Output.Plots}}
 	if h.Params == nil {
 		h.Params = []string{}
 	}
@@ -77,13 +86,11 @@ func Load(path string) (*Study, error) {
 	if h.Cells[0] == nil {
 		h.Cells[0] = []string{}
 	}
+	// Only the files' bytes: the same study named by another path (./x.yaml,
+	// x.yaml) is the same study.
 	sum := sha256.New()
-	for _, f := range []string{path, st.Base.Path} {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(sum, "%s %d\n", f, len(data))
+	for _, data := range [][]byte{st.Source, st.BaseSource} {
+		fmt.Fprintf(sum, "%d\n", len(data))
 		sum.Write(data)
 	}
 	h.Fingerprint = hex.EncodeToString(sum.Sum(nil))
@@ -183,7 +190,7 @@ func Aggregate(h Header, runs []Run) (*report.StudyResult, error) {
 			return nil, fmt.Errorf("run %d of study %s (cell %d, seed #%d) is missing", k, h.Study, k/h.Seeds, k%h.Seeds)
 		}
 	}
-	res := &report.StudyResult{Name: h.Study, Scenario: h.Scenario, Duration: durationOf(h), Seeds: h.Seeds,
+	res := &report.StudyResult{Name: h.Study, Scenario: h.Scenario, Duration: time.Duration(h.Duration), Seeds: h.Seeds,
 		Params: h.Params, Cells: h.Cells}
 	var idx []int
 	for _, name := range h.Metrics {
@@ -254,26 +261,78 @@ func ReadShard(name string, r io.Reader) (*ShardFile, error) {
 	if f.Format != ShardFormat {
 		return nil, fmt.Errorf("%s: format %q, want %q", name, f.Format, ShardFormat)
 	}
+	if err := f.check(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
 	return &f, nil
 }
 
+// check tells whether a shard file is whole and consistent, so that merging
+// and aggregating it can trust its numbers.
+func (f *ShardFile) check() error {
+	h := &f.Header
+	switch {
+	case f.Shards < 1 || f.Shard < 0 || f.Shard >= f.Shards:
+		return fmt.Errorf("shard %d/%d: want 0 <= shard < shards", f.Shard, f.Shards)
+	case h.Seeds < 1 || h.Seeds > 100000:
+		return fmt.Errorf("%d seeds: want 1..100000", h.Seeds)
+	case h.Duration <= 0:
+		return fmt.Errorf("duration %dns: want a positive one", h.Duration)
+	case len(h.Cells) == 0 || len(h.Cells) > 100000:
+		return fmt.Errorf("%d cells: want 1..100000", len(h.Cells))
+	case h.Output.Format != "" && !slices.Contains(scenarios.StudyFormats, h.Output.Format):
+		return fmt.Errorf("output format %q: want one of %s", h.Output.Format, strings.Join(scenarios.StudyFormats, ", "))
+	}
+	for c, labels := range h.Cells {
+		if len(labels) != len(h.Params) {
+			return fmt.Errorf("cell %d has %d values for %d parameters", c, len(labels), len(h.Params))
+		}
+	}
+	// Run k is in shard k % Shards.
+	n := h.Runs()
+	want := n / f.Shards
+	if f.Shard < n%f.Shards {
+		want++
+	}
+	if len(f.Runs) != want {
+		return fmt.Errorf("shard %d/%d has %d runs, want %d", f.Shard, f.Shards, len(f.Runs), want)
+	}
+	for _, r := range f.Runs {
+		if len(r.Ready) != report.SeriesPoints || len(r.Restarts) != report.SeriesPoints {
+			return fmt.Errorf("run %d has series of %d and %d points, want %d", r.Index, len(r.Ready), len(r.Restarts), report.SeriesPoints)
+		}
+	}
+	return nil
+}
+
+// sameStudy tells whether two headers are of the same study: everything but
+// the paths it was run as, which merely name the files.
+func sameStudy(a, b Header) bool {
+	a.File, a.Scenario = "", ""
+	b.File, b.Scenario = "", ""
+	return reflect.DeepEqual(a, b)
+}
+
 // Merge checks that files are the shards 0..n-1 of one study and returns
-// its header and every run.
+// its header (its paths those of the first file) and every run.
 func Merge(names []string, files []*ShardFile) (Header, []Run, error) {
 	if len(files) == 0 {
 		return Header{}, nil, fmt.Errorf("merge needs shard files")
+	}
+	for i, f := range files {
+		if err := f.check(); err != nil {
+			return Header{}, nil, fmt.Errorf("%s: %v", names[i], err)
+		}
 	}
 	first := files[0]
 	seen := make([]string, first.Shards)
 	var runs []Run
 	for i, f := range files {
 		switch {
-		case !reflect.DeepEqual(f.Header, first.Header):
+		case !sameStudy(f.Header, first.Header):
 			return Header{}, nil, fmt.Errorf("%s is from another study or version of it than %s", names[i], names[0])
 		case f.Shards != first.Shards:
 			return Header{}, nil, fmt.Errorf("%s is shard %d/%d, %s is of %d shards", names[i], f.Shard, f.Shards, names[0], first.Shards)
-		case f.Shard < 0 || f.Shard >= f.Shards:
-			return Header{}, nil, fmt.Errorf("%s: shard %d/%d is out of range", names[i], f.Shard, f.Shards)
 		case seen[f.Shard] != "":
 			return Header{}, nil, fmt.Errorf("%s and %s are both shard %d/%d", seen[f.Shard], names[i], f.Shard, f.Shards)
 		}
@@ -287,5 +346,3 @@ func Merge(names []string, files []*ShardFile) (Header, []Run, error) {
 	}
 	return first.Header, runs, nil
 }
-
-func durationOf(h Header) time.Duration { return time.Duration(h.Duration) }

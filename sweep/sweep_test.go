@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/report"
@@ -129,5 +131,110 @@ func TestMergeRefusesIncompleteShards(t *testing.T) {
 	runs := st.Run(Options{})
 	if _, err := Aggregate(st.Header, runs[1:]); err == nil {
 		t.Error("Aggregate took an incomplete study")
+	}
+}
+
+// TestShardsRunAsOtherPathsMerge checks that shards of one study merge
+// whatever path each was run as: only the files' bytes identify a study.
+func TestShardsRunAsOtherPathsMerge(t *testing.T) {
+	a, err := Load(tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Header.File == b.Header.File || a.Header.Scenario == b.Header.Scenario {
+		t.Fatalf("the test wants other paths: %s, %s", a.Header.File, b.Header.File)
+	}
+	if a.Header.Fingerprint != b.Header.Fingerprint {
+		t.Errorf("fingerprints differ: %s, %s", a.Header.Fingerprint, b.Header.Fingerprint)
+	}
+	files := []*ShardFile{
+		{Format: ShardFormat, Header: b.Header, Shard: 1, Shards: 2, Runs: b.Run(Options{Shard: 1, Shards: 2})},
+		{Format: ShardFormat, Header: a.Header, Shard: 0, Shards: 2, Runs: a.Run(Options{Shard: 0, Shards: 2})},
+	}
+	h, runs, err := Merge([]string{"b", "a"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.File != b.Header.File || h.Scenario != b.Header.Scenario {
+		t.Errorf("merged header names %s and %s, want the first shard's %s and %s", h.File, h.Scenario, b.Header.File, b.Header.Scenario)
+	}
+	same(t, "merged shards against the single run", render(t, b.Header, b.Run(Options{}), ""), render(t, h, runs, ""))
+}
+
+// TestMergeRefusesMalformedShards checks that a shard file that could not
+// have come from podsim sweep is an error, never a panic.
+func TestMergeRefusesMalformedShards(t *testing.T) {
+	st, err := Load(tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := st.Run(Options{})
+	cases := []struct {
+		name  string
+		spoil func(f *ShardFile)
+		want  string
+	}{
+		{"negative shards", func(f *ShardFile) { f.Shards = -1 }, "shard 0/-1: want 0 <= shard < shards"},
+		{"shard out of range", func(f *ShardFile) { f.Shard = 1 }, "shard 1/1: want 0 <= shard < shards"},
+		{"no seeds", func(f *ShardFile) { f.Header.Seeds = 0 }, "0 seeds: want 1..100000"},
+		{"no cells", func(f *ShardFile) { f.Header.Cells = nil }, "0 cells: want 1..100000"},
+		{"a cell without values", func(f *ShardFile) { f.Header.Cells[0] = []string{} }, "cell 0 has 0 values for 2 parameters"},
+		{"a run too few", func(f *ShardFile) { f.Runs = f.Runs[1:] }, "shard 0/1 has 11 runs, want 12"},
+		{"a short series", func(f *ShardFile) { f.Runs[3].Ready = f.Runs[3].Ready[:10] }, "run 3 has series of 10 and 241 points, want 241"},
+		{"an unknown output format", func(f *ShardFile) { f.Header.Output.Format = "yaml" }, `output format "yaml": want one of`},
+	}
+	for _, tc := range cases {
+		var b bytes.Buffer
+		f := &ShardFile{Header: st.Header, Shard: 0, Shards: 1, Runs: slices.Clone(runs)}
+		f.Header.Cells = slices.Clone(f.Header.Cells)
+		tc.spoil(f)
+		if err := WriteShard(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadShard("s.json", &b); err == nil || !strings.HasPrefix(err.Error(), "s.json: "+tc.want) {
+			t.Errorf("%s: ReadShard: %v, want %q", tc.name, err, tc.want)
+		}
+		if _, _, err := Merge([]string{"s.json"}, []*ShardFile{f}); err == nil || !strings.HasPrefix(err.Error(), "s.json: "+tc.want) {
+			t.Errorf("%s: Merge: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestHeaderCarriesOutputDefaults checks that a shard file keeps the
+// study's output defaults for merge.
+func TestHeaderCarriesOutputDefaults(t *testing.T) {
+	dir := t.TempDir()
+	base, err := filepath.Abs("../testdata/studies/tiny-base.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "study.yaml")
+	study := "apiVersion: podsim/v1\nkind: Study\nmetadata: {name: csv}\nspec:\n  scenario: " + base +
+		"\n  seeds: 1\n  output: {format: csv, plots: pics}\n"
+	if err := os.WriteFile(path, []byte(study), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteShard(&b, &ShardFile{Header: st.Header, Shards: 1, Runs: st.Run(Options{})}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadShard("s.json", &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Output{Format: "csv", Plots: "pics"}); f.Header.Output != want {
+		t.Errorf("output %+v, want %+v", f.Header.Output, want)
 	}
 }

@@ -162,7 +162,15 @@ func (m *Main) merge(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return 0, m.writeStudy(res, *out.format, *out.plots)
+	// The study's output defaults, as sweep without --shard has them.
+	format, plots := *out.format, *out.plots
+	if format == "" {
+		format = h.Output.Format
+	}
+	if plots == "" {
+		plots = h.Output.Plots
+	}
+	return 0, m.writeStudy(res, format, plots)
 }
 
 // progressBar returns a progress callback that redraws a bar on w when w is

@@ -134,3 +134,42 @@ func TestSweepPlotsAndValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeTakesTheStudyOutputDefaults checks that merge prints what sweep
+// would: a study's output.format holds for both, and a malformed shard is
+// bad input.
+func TestMergeTakesTheStudyOutputDefaults(t *testing.T) {
+	dir := t.TempDir()
+	base, err := filepath.Abs(filepath.Join(root, "testdata", "studies", "tiny-base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	study := filepath.Join(dir, "study.yaml")
+	text := "apiVersion: podsim/v1\nkind: Study\nmetadata: {name: csv}\nspec:\n  scenario: " + base +
+		"\n  seeds: 2\n  output: {format: csv}\n"
+	if err := os.WriteFile(study, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, stderr, code := podsim(t, "sweep", study)
+	if code != 0 || !strings.HasPrefix(want, "cell,metric,") {
+		t.Fatalf("sweep: exit %d, %s: %.40q", code, stderr, want)
+	}
+	shard, stderr, code := podsim(t, "sweep", study, "--shard", "0/1")
+	if code != 0 {
+		t.Fatalf("sweep --shard 0/1: exit %d: %s", code, stderr)
+	}
+	file := filepath.Join(dir, "shard.json")
+	if err := os.WriteFile(file, []byte(shard), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, stderr, code := podsim(t, "merge", file); code != 0 || got != want {
+		t.Errorf("merge: exit %d, %s; got\n%s\nwant\n%s", code, stderr, got, want)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(strings.Replace(shard, `"shards":1`, `"shards":-1`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := podsim(t, "merge", bad); code != exitBadInput || !strings.Contains(stderr, "bad.json: shard 0/-1: want 0 <= shard < shards") {
+		t.Errorf("merge of a shard file with shards -1: exit %d, %q", code, stderr)
+	}
+}
