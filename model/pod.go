@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -265,15 +264,6 @@ func (c *container) setState(s ContainerState) {
 		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
 	}
 	c.pod.w.record(ch)
-}
-
-// names lists container names as the kubelet's condition messages do: "[a b]".
-func names(cs []*container) string {
-	n := make([]string, len(cs))
-	for i, c := range cs {
-		n[i] = c.spec.Name
-	}
-	return "[" + strings.Join(n, " ") + "]"
 }
 
 func (p *Pod) String() string { return fmt.Sprintf("%s_default", p.Name) }

@@ -13,10 +13,9 @@ import (
 // scoring. Ties go to the node added first. A pod that fits nowhere is
 // marked Unschedulable and tried again whenever the cluster changes.
 type scheduler struct {
-	w       *World
-	queue   []*Pod // unscheduled pods, creation order
-	timer   sim.Timer
-	pending bool
+	w     *World
+	queue []*Pod // unscheduled pods, creation order
+	timer sim.Timer
 }
 
 func (s *scheduler) init(w *World) {

@@ -244,7 +244,7 @@ func WriteStudyJSON(w io.Writer, r *StudyResult) error {
 		doc.Cells = append(doc.Cells, cell{c, r.CellLabel(c), v})
 	}
 	for m, met := range r.Metrics {
-		doc.Metrics = append(doc.Metrics, metric{met.Name, met.Unit, met.Scope, met.Help})
+		doc.Metrics = append(doc.Metrics, metric(met))
 		for c := range r.Cells {
 			s := r.Summaries[m][c]
 			st := stats{Metric: met.Name, Unit: met.Unit, Cell: c, N: s.N, Runs: s.Runs,

@@ -440,7 +440,7 @@ func TestRand(t *testing.T) {
 	}
 	e1, e2 := New(42), New(42)
 	a1 := draws(e1.Rand("scheduler"))
-	if e1.Rand("scheduler") != e1.Rand("scheduler") {
+	if r1, r2 := e1.Rand("scheduler"), e1.Rand("scheduler"); r1 != r2 {
 		t.Error("Rand returned different objects for the same name")
 	}
 	// Another engine with the same seed, which creates and uses another
