@@ -3,7 +3,10 @@ GO ?= go
 BIN := bin/podsim
 SCENARIO ?=
 
-.PHONY: build run test fmt-check vet unit scenarios bench clean
+.PHONY: build run test fmt-check vet lint unit scenarios bench clean
+
+# staticcheck, fetched through the Go module proxy at a pinned version.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 build:
 	$(GO) build -o $(BIN) ./cmd/podsim
@@ -11,7 +14,7 @@ build:
 run: build
 	./$(BIN) run $(SCENARIO)
 
-test: fmt-check vet unit scenarios
+test: fmt-check vet lint unit scenarios
 
 fmt-check:
 	@out=$$(gofmt -l .); \
@@ -19,6 +22,9 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+
+lint:
+	$(GO) run $(STATICCHECK) ./...
 
 unit:
 	$(GO) test ./...
