@@ -178,3 +178,21 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestReadmeScenarioRuns keeps the README's example scenario valid and its
+// expectations true.
+func TestReadmeScenarioRuns(t *testing.T) {
+	readme := mustRead(t, filepath.Join(root, "README.md"))
+	start := strings.Index(readme, "## A scenario")
+	block := readme[start:]
+	block = block[strings.Index(block, "```yaml\n")+len("```yaml\n"):]
+	block = block[:strings.Index(block, "```")]
+	file := filepath.Join(t.TempDir(), "example.yaml")
+	if err := os.WriteFile(file, []byte(block), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := podsim(t, "test", file)
+	if code != exitOK || lastLine(out) != "1 passed, 0 failed" {
+		t.Errorf("README example: exit %d\n%s%s", code, out, errs)
+	}
+}
