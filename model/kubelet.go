@@ -28,6 +28,10 @@ func (p *Pod) sync() {
 	if !p.sandbox {
 		p.setupSandbox()
 	}
+	if p.resandbox {
+		p.resandbox = false
+		p.setCondition(PodReadyToStartContainers, True, "", "")
+	}
 	if p.deleting && p.Node.Reachable() {
 		p.syncTerminating()
 		return
@@ -104,7 +108,7 @@ func (p *Pod) syncInit() bool {
 			return false
 		}
 		switch {
-		case st.State.Kind == StateTerminated && st.State.ExitCode == 0:
+		case st.State.Kind == StateTerminated && st.State.ExitCode == 0 && !c.rerun:
 			continue
 		case st.State.Kind == StateRunning:
 			return false
@@ -135,6 +139,9 @@ func (p *Pod) syncContainer(c *container) bool {
 	case st.State.Kind == StateRunning || c.pullTimer.Pending():
 		return false
 	case c.runs == 0:
+		return p.startContainer(c)
+	case c.rerun: // a new sandbox: the init container runs again
+		c.rerun = false
 		return p.startContainer(c)
 	}
 	last, _ := st.Terminated()

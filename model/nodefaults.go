@@ -148,5 +148,17 @@ func (p *Pod) reboot(downAt time.Duration) {
 			}
 		}
 	}
+	if p.sandbox && !p.deleting && !p.phase.Terminal() && p.Spec.RestartPolicy != RestartNever {
+		// The sandbox died with the node: the kubelet makes a new one and
+		// runs the init containers again before the others restart.
+		p.w.event("Pod", p.Name, EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
+		p.setCondition(PodReadyToStartContainers, False, "", "")
+		p.resandbox = true
+		for _, c := range p.init {
+			if !c.spec.Sidecar && c.status.State.Kind == StateTerminated && c.status.State.ExitCode == 0 {
+				c.rerun = true
+			}
+		}
+	}
 	p.requestSync()
 }

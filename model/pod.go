@@ -40,6 +40,7 @@ type Pod struct {
 	init       []*container
 	regular    []*container
 	sandbox    bool // the kubelet has set the pod up
+	resandbox  bool // the sandbox died with its node: the next sync makes a new one
 	deleting   bool // deletionTimestamp is set
 	deleted    bool // gone from the API
 	deletedAt  time.Duration
@@ -79,6 +80,7 @@ type container struct {
 	graceLeft   time.Duration
 	killedFor   string // why the kubelet killed it: "", "FailedPostStartHook", ...
 	probeKilled bool   // killed for a failed liveness or startup probe; restart decided in the next sync
+	rerun       bool   // an init container that must run again in a new sandbox
 	draws       draws  // what it drew from its random stream (dist.go)
 }
 
