@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -27,6 +28,7 @@ var Metrics = []Metric{
 	{"node.statusWritesPerSecond", "writes/s", "node", "pod and container status changes (phase, container state, condition) of the node's pods, per second of the run"},
 	{"node.statusWritesPer10s", "writes/10s", "node", "the same, per 10 seconds (the unit of KEP-4603)"},
 	{"node.peakStatusWritesPer10s", "writes/10s", "node", "status changes in the node's busiest 10-second window (windows start at 0s, 10s, ...)"},
+	{"node.peakRestartsPer10s", "restarts/10s", "node", "container restarts on the node in its busiest 10-second window (windows end at 0s, 10s, 20s, ...): each is a state transition the kubelet reports, KEP-4603's measure of API load"},
 	{"node.statusUpdatesPer10s", "updates/10s", "node", "the same with a pod's changes at one instant coalesced into one write, as the kubelet's status manager sends one per sync"},
 	{"node.peakCPU", "%", "node", "highest share of the node's cpu requested by the pods bound to it"},
 	{"node.peakMemory", "%", "node", "highest share of the node's memory requested"},
@@ -141,8 +143,10 @@ func Measure(w *model.World, duration time.Duration) RunMetrics {
 	peak := make([][3]float64, len(nodes))
 	windows := int((duration + 10*time.Second - 1) / (10 * time.Second))
 	writes := make([][]int, len(nodes))
+	restartsIn := make([][]int, len(nodes)) // by window ending at k*10s: (k*10s-10s, k*10s]
 	for i := range writes {
 		writes[i] = make([]int, max(windows, 1))
+		restartsIn[i] = make([]int, windows+1)
 	}
 	updates := make([]int, len(nodes))
 	var touched []*podTrack
@@ -242,8 +246,13 @@ func Measure(w *model.World, duration time.Duration) RunMetrics {
 			}
 		case "container":
 			if c.RestartCount > t.restarts[c.Container] {
-				restarts += int(c.RestartCount - t.restarts[c.Container])
+				d := int(c.RestartCount - t.restarts[c.Container])
+				restarts += d
 				t.restarts[c.Container] = c.RestartCount
+				if t.node >= 0 {
+					k := int((c.T + 10*time.Second - 1) / (10 * time.Second))
+					restartsIn[t.node][min(k, len(restartsIn[t.node])-1)] += d
+				}
 			}
 			since, crashing := t.crashSince[c.Container]
 			inCrash := c.State == "Waiting" && c.Reason == model.ReasonCrashLoopBackOff
@@ -374,6 +383,7 @@ func Measure(w *model.World, duration time.Duration) RunMetrics {
 			add("node.statusWritesPer10s", float64(total)*10/secs)
 		}
 		add("node.peakStatusWritesPer10s", float64(top))
+		add("node.peakRestartsPer10s", float64(slices.Max(restartsIn[i])))
 		if secs > 0 {
 			add("node.statusUpdatesPer10s", float64(updates[i])*10/secs)
 		}

@@ -103,6 +103,7 @@ spec:
 		"node.statusWritesPerSecond":  {29.0 / 300},
 		"node.statusUpdatesPer10s":    {6.0 * 10 / 300},
 		"node.peakStatusWritesPer10s": {9},
+		"node.peakRestartsPer10s":     {1},
 		"node.peakCPU":                {25},
 		"node.peakMemory":             {100.0 / 16},
 		"node.peakPods":               {100.0 / 110},
@@ -166,4 +167,41 @@ func close(a, b Summary) bool {
 	f := func(x, y float64) bool { return math.Abs(x-y) < 1e-6 || math.IsNaN(x) && math.IsNaN(y) }
 	return a.N == b.N && a.Runs == b.Runs && f(a.Mean, b.Mean) && f(a.SD, b.SD) && f(a.P50, b.P50) && f(a.P90, b.P90) &&
 		f(a.P99, b.P99) && f(a.Min, b.Min) && f(a.Max, b.Max) && f(a.CILow, b.CILow) && f(a.CIHigh, b.CIHigh)
+}
+
+func TestPeakRestartsPer10sIsTheKEPMeasure(t *testing.T) {
+	// Three pods that crash at once: today's backoff restarts each once in
+	// the busiest window (at 10s), KEP-4603's 1s initial three times (1, 3, 7s).
+	for _, tc := range []struct {
+		initial, max string
+		want         float64
+	}{{"10s", "300s", 3}, {"1s", "60s", 9}} {
+		s, err := scenarios.Parse("k.yaml", []byte(`apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: k}
+spec:
+  duration: 5m
+  settings: {crashLoopBackOff: {initial: `+tc.initial+`, max: `+tc.max+`}}
+  pods:
+    - metadata: {name: a}
+      spec: {containers: [{name: c, image: i:1}]}
+    - metadata: {name: b}
+      spec: {containers: [{name: c, image: i:1}]}
+    - metadata: {name: d}
+      spec: {containers: [{name: c, image: i:1}]}
+  behavior:
+    - {pod: a, container: c, runs: [{exitCode: 1}]}
+    - {pod: b, container: c, runs: [{exitCode: 1}]}
+    - {pod: d, container: c, runs: [{exitCode: 1}]}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := s.Build()
+		w.Run(s.Duration)
+		m := Measure(w, s.Duration)
+		if got := m.Values[MetricIndex("node.peakRestartsPer10s")]; !equal(got, []float64{tc.want}) {
+			t.Errorf("backoff %s..%s: peakRestartsPer10s = %v, want %v", tc.initial, tc.max, got, tc.want)
+		}
+	}
 }
