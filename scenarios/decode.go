@@ -876,16 +876,11 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 	var rest []nodePair // keys left for the ,inline map
 	seen := make(map[string]Pos)
 	for _, p := range d.mappingPairs(n) {
-		name, ok := d.keyName(p.key)
+		name, ok := d.uniqueKey(p.key, seen, "field")
 		if !ok {
 			continue
 		}
 		kp := nodePos(p.key)
-		if first, dup := seen[name]; dup {
-			d.errs.Add(d.file, kp, "duplicate field %q (already set at %s)", name, first)
-			continue
-		}
-		seen[name] = kp
 		if i, ok := info.byName[name]; ok {
 			fv := v.FieldByIndex(info.fields[i].index)
 			d.pos.record(d.pos.keys, fv, kp)
@@ -918,20 +913,32 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 	}
 }
 
+// uniqueKey returns a mapping key's name and records where it was written;
+// ok is false, with the problem reported, for a bad or repeated key. what
+// names it in the message ("field", "key").
+func (d *decoder) uniqueKey(key *yaml.Node, seen map[string]Pos, what string) (string, bool) {
+	name, ok := d.keyName(key)
+	if !ok {
+		return "", false
+	}
+	kp := nodePos(key)
+	if first, dup := seen[name]; dup {
+		d.errs.Add(d.file, kp, "duplicate %s %q (already set at %s)", what, name, first)
+		return "", false
+	}
+	seen[name] = kp
+	return name, true
+}
+
 // decodeMapEntries decodes pairs into m, a non-nil map with scalar keys.
 func (d *decoder) decodeMapEntries(pairs []nodePair, m reflect.Value, seen map[string]Pos) {
 	t := m.Type()
 	for _, p := range pairs {
-		name, ok := d.keyName(p.key)
+		name, ok := d.uniqueKey(p.key, seen, "key")
 		if !ok {
 			continue
 		}
 		kp := nodePos(p.key)
-		if first, dup := seen[name]; dup {
-			d.errs.Add(d.file, kp, "duplicate key %q (already set at %s)", name, first)
-			continue
-		}
-		seen[name] = kp
 		key := reflect.New(t.Key()).Elem()
 		if t.Key().Kind() == reflect.String {
 			key.SetString(name)
