@@ -137,8 +137,7 @@ func (wl *Workload) createPod(node string) *Pod {
 		s.NodeName = node
 		spec = &s
 	}
-	p := wl.w.AddPod(name, spec, wl.Spec.Options)
-	p.owner = wl
+	p := wl.w.addPod(name, spec, wl.Spec.Options, wl)
 	wl.pods = append(wl.pods, p)
 	return p
 }
@@ -218,7 +217,7 @@ func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, ev
 	wl.finished = true
 	wl.w.eng.Stop(&wl.waitTimer)
 	wl.Conditions = append(wl.Conditions, Condition{Type: cond, Status: True, Reason: reason, Message: msg, LastTransitionTime: wl.w.Now()})
-	wl.w.record(Change{Kind: "workload", Workload: wl.Spec.Name, Type: cond, Status: string(True), Reason: reason})
+	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Type: cond, Status: string(True), Reason: reason})
 	wl.w.event(KindJob, wl.Spec.Name, typ, evReason, "job-controller", "%s", evMsg)
 	for _, p := range wl.pods {
 		if active(p) {

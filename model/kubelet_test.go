@@ -10,6 +10,7 @@ import (
 func world(t *testing.T, policy RestartPolicy, b *Behavior, st Settings) (*World, *Pod) {
 	t.Helper()
 	w := NewWorld(1, st)
+	w.Subscribe(&Timeline{})
 	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
 	p := w.AddPod("p", &PodSpec{RestartPolicy: policy, TerminationGracePeriod: 30 * time.Second,
 		Containers: []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent, Behavior: b}}}, PodOptions{})
@@ -19,8 +20,8 @@ func world(t *testing.T, policy RestartPolicy, b *Behavior, st Settings) (*World
 // starts lists the times (in seconds) at which container app started.
 func starts(w *World) []float64 {
 	var out []float64
-	for _, c := range w.Changes() {
-		if c.Kind == "container" && c.Container == "app" && c.State == "Running" {
+	for _, c := range w.sinks[0].(*Timeline).Changes {
+		if c.Kind == ChangeContainer && c.Container == "app" && c.State == StateRunning {
 			out = append(out, c.T.Seconds())
 		}
 	}
@@ -211,6 +212,7 @@ func TestProbeKillRestartsWeighTheRunBefore(t *testing.T) {
 		{RestartOnFailure, []float64{0, 30, 60, 90, 120}, Succeeded},
 	} {
 		w := NewWorld(1, st)
+		w.Subscribe(&Timeline{})
 		w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
 		p := w.AddPod("p", &PodSpec{RestartPolicy: tc.policy, TerminationGracePeriod: 30 * time.Second,
 			Containers: []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent, Behavior: b,

@@ -85,12 +85,12 @@ func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
 				c.LastTransitionTime = n.w.Now()
 			}
 			c.Status, c.Reason, c.Message = s, reason, msg
-			n.w.record(Change{Kind: "node", Node: n.Name, Type: t, Status: string(s), Reason: reason})
+			n.w.record(Change{Kind: ChangeNode, Node: n.Name, Type: t, Status: string(s), Reason: reason})
 			return
 		}
 	}
 	n.Conditions = append(n.Conditions, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: n.w.Now()})
-	n.w.record(Change{Kind: "node", Node: n.Name, Type: t, Status: string(s), Reason: reason})
+	n.w.record(Change{Kind: ChangeNode, Node: n.Name, Type: t, Status: string(s), Reason: reason})
 }
 
 // requested sums the requests of the node's pods that still hold resources

@@ -95,7 +95,13 @@ const (
 // AddPod creates a pod now. A pod whose spec names a node is bound to it at
 // once; any other pod goes to the scheduler.
 func (w *World) AddPod(name string, spec *PodSpec, o PodOptions) *Pod {
-	p := &Pod{w: w, Name: name, Labels: o.Labels, Spec: spec, CreatedAt: w.Now(),
+	return w.addPod(name, spec, o, nil)
+}
+
+// addPod creates a pod owned by owner (nil for a bare pod): the owner is
+// known from the pod's first change on.
+func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload) *Pod {
+	p := &Pod{w: w, Name: name, Labels: o.Labels, Spec: spec, CreatedAt: w.Now(), owner: owner,
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, requests: spec.Requests()}
 	p.syncTimer.Init(p.sync)
 	p.evictTimer.Init(p.evict)
@@ -194,7 +200,7 @@ func (p *Pod) setPhase(ph Phase) {
 	if p.phase == ph {
 		return
 	}
-	p.w.record(Change{Kind: "phase", Pod: p.Name, From: string(p.phase), To: string(ph)})
+	p.w.record(Change{Kind: ChangePhase, Pod: p.Name, From: p.phase, To: ph})
 	p.phase = ph
 	p.phases = append(p.phases, ph)
 }
@@ -217,7 +223,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 		changed := c.Status != s || c.Reason != reason
 		c.Status, c.Reason, c.Message = s, reason, msg
 		if changed {
-			p.w.record(Change{Kind: "condition", Pod: p.Name, Type: t, Status: string(s), Reason: reason})
+			p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Type: t, Status: string(s), Reason: reason})
 			if t == Ready {
 				p.w.podChanged(p)
 			}
@@ -226,7 +232,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 	}
 	p.status.Conditions = append(conds, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: p.w.Now()})
 	p.sortConditions()
-	p.w.record(Change{Kind: "condition", Pod: p.Name, Type: t, Status: string(s), Reason: reason})
+	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Type: t, Status: string(s), Reason: reason})
 }
 
 // conditionOrder is the order in which the kubelet lists pod conditions.
@@ -260,7 +266,7 @@ func (p *Pod) SetCondition(t string, s ConditionStatus) {
 
 func (c *container) setState(s ContainerState) {
 	c.status.State = s
-	ch := Change{Kind: "container", Pod: c.pod.Name, Container: c.spec.Name, State: s.Kind.String(),
+	ch := Change{Kind: ChangeContainer, Pod: c.pod.Name, Container: c.spec.Name, State: s.Kind,
 		Reason: s.Reason, RestartCount: c.status.RestartCount}
 	if s.Kind == StateTerminated {
 		ch.ExitCode, ch.HasExitCode = s.ExitCode, true

@@ -113,7 +113,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 		return
 	}
 	p.deleting, p.deadline, p.deletionGrace = true, now+g, g
-	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Terminating", Message: "grace period " + g.String()})
+	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Reason: "Terminating", Message: "grace period " + g.String()})
 	p.w.podChanged(p)
 	if !reachable {
 		return // the kubelet hears of it when its node is back
@@ -220,7 +220,7 @@ func (p *Pod) remove() {
 			}
 		}
 	}
-	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Deleted"})
+	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Reason: "Deleted"})
 	p.w.sched.kick()
 	p.w.podChanged(p)
 }

@@ -11,31 +11,6 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// Change is one entry of the timeline: something observable changed.
-// Kind is "phase", "container", "condition", "event" or "node"; which other
-// fields are set depends on it (see report's JSON lines).
-type Change struct {
-	T         time.Duration
-	Kind      string
-	Pod       string
-	Container string
-	Node      string
-	Workload  string // a workload's name (events about it, its conditions)
-	Object    string // the kind of object an event is about, if not a pod or node
-
-	From, To string // phase
-
-	State        string // container: Waiting, Running, Terminated
-	Reason       string
-	Message      string
-	ExitCode     int32
-	HasExitCode  bool
-	RestartCount int32
-
-	Type   string // condition type, event type (Normal/Warning), node condition type
-	Status string // condition status
-}
-
 // World is a simulated cluster: nodes, pods, the kubelets and control plane
 // that act on them, and the record of what happened.
 type World struct {
@@ -49,7 +24,10 @@ type World struct {
 
 	events   []*Event
 	eventIdx map[eventKey]*Event
-	changes  []Change
+
+	sinks       []Sink
+	current     Change // the change being handed to the sinks
+	changeCount int
 
 	sched scheduler
 	gc    podGC
@@ -112,14 +90,6 @@ func (w *World) Pod(name string) *Pod { return w.podIdx[name] }
 // Events returns the aggregated events, in order of first occurrence.
 func (w *World) Events() []*Event { return w.events }
 
-// Changes returns the timeline so far, in time order.
-func (w *World) Changes() []Change { return w.changes }
-
-func (w *World) record(c Change) {
-	c.T = w.eng.Now()
-	w.changes = append(w.changes, c)
-}
-
 // event records a Kubernetes event about a pod or node.
 func (w *World) event(kind, object string, typ EventType, reason, source, format string, args ...any) {
 	msg := format
@@ -137,7 +107,7 @@ func (w *World) event(kind, object string, typ EventType, reason, source, format
 		w.eventIdx[k] = e
 		w.events = append(w.events, e)
 	}
-	c := Change{Kind: "event", Type: string(typ), Reason: reason, Message: msg}
+	c := Change{Kind: ChangeEvent, Type: string(typ), Reason: reason, Message: msg}
 	switch kind {
 	case "Node":
 		c.Node = object

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios"
 )
 
 // Metric is one quantity measured on every run of a study. A run gives a
@@ -94,248 +95,399 @@ type podTrack struct {
 	crashTotal time.Duration
 	restarts   map[string]int32 // the latest restart count of each container
 	bound      bool             // holds resources on its node
-	node       int              // index of its node, or -1
+	node       int              // index of its node, or -1 until it is bound
 	wl         int              // index of its ReplicaSet or Deployment, or -1
+
+	// Status writes made before the pod was bound, counted for its node
+	// once it is: the window of each, and the coalesced updates.
+	unboundWrites  []int
+	unboundUpdates int
 }
 
-// Measure computes every metric of a world that ran for duration.
-func Measure(w *model.World, duration time.Duration) RunMetrics {
-	nodes := w.Nodes()
-	nodeIdx := map[*model.Node]int{}
-	for i, n := range nodes {
-		nodeIdx[n] = i
-	}
-	var wls []*model.Workload
-	wlIdx := map[*model.Workload]int{}
-	for _, wl := range w.Workloads() {
-		if k := wl.Spec.Kind; k == model.KindReplicaSet || k == model.KindDeployment {
-			wlIdx[wl] = len(wls)
-			wls = append(wls, wl)
-		}
-	}
-	pods := w.Pods()
-	track := make(map[string]*podTrack, len(pods))
-	tracks := make([]*podTrack, len(pods))
-	for i, p := range pods {
-		t := &podTrack{p: p, node: -1, wl: -1, crashSince: map[string]time.Duration{}, restarts: map[string]int32{}}
-		if p.Node != nil {
-			t.node = nodeIdx[p.Node]
-		}
-		if i, ok := wlIdx[p.Owner()]; ok && p.Owner() != nil {
-			t.wl = i
-		}
-		track[p.Name] = t
-		tracks[i] = t
-	}
+// Meter measures every metric of one run online: subscribe it to a world
+// before the world is populated (NewMeter, then scenarios' Populate), run
+// the world, then call Finish. It keeps a few numbers per pod, workload and
+// node, never the timeline.
+type Meter struct {
+	w        *model.World
+	duration time.Duration
+
+	tracks []*podTrack // in creation order
+	track  map[string]*podTrack
+
+	nodes   []*model.Node
+	nodeIdx map[*model.Node]int
+	wls     []*model.Workload
+	wlIdx   map[*model.Workload]int
 
 	// Running state.
-	readyPods, restarts := 0, 0
-	wlReady := make([]int, len(wls))
-	wlFull := make([]bool, len(wls))
-	wlMin := make([]int, len(wls))
-	wlUnavail := make([]float64, len(wls))    // since the rollout
-	wlUnavailAll := make([]float64, len(wls)) // since creation
-	for i := range wls {
-		wlMin[i] = -1
-	}
-	type use struct{ cpu, mem, pods int64 }
-	used := make([]use, len(nodes))
-	peak := make([][3]float64, len(nodes))
-	windows := int((duration + 10*time.Second - 1) / (10 * time.Second))
-	writes := make([][]int, len(nodes))
-	restartsIn := make([][]int, len(nodes)) // by window ending at k*10s: (k*10s-10s, k*10s]
-	for i := range writes {
-		writes[i] = make([]int, max(windows, 1))
-		restartsIn[i] = make([]int, windows+1)
-	}
-	updates := make([]int, len(nodes))
-	var touched []*podTrack
-	schedFailures := 0
-	var m RunMetrics
-	m.Ready = make([]float64, 0, SeriesPoints)
-	m.Restarts = make([]float64, 0, SeriesPoints)
+	readyPods, restarts int
+	wlReady             []int
+	wlFull              []bool
+	wlMin               []int
+	wlUnavail           []float64 // since the rollout
+	wlUnavailAll        []float64 // since creation
+	used                []use
+	peak                [][3]float64
+	dirty               []bool // used changed at this instant
+	dirtyNodes          []int
+	windows             int
+	writes              [][]int
+	restartsIn          [][]int // by window ending at k*10s: (k*10s-10s, k*10s]
+	updates             []int
+	touched             []*podTrack
+	schedFailures       int
 
-	// setReady records the pod's readiness after an instant.
-	setReady := func(t *podTrack, now time.Duration, ready bool) {
-		if ready == t.ready {
-			return
+	instant, prev time.Duration // the instant being applied, and the one before
+	inInstant     bool
+	k             int // the next series point
+	m             RunMetrics
+}
+
+type use struct{ cpu, mem, pods int64 }
+
+// NewMeter returns a meter for a run of w up to duration and subscribes it.
+func NewMeter(w *model.World, duration time.Duration) *Meter {
+	m := &Meter{w: w, duration: duration, track: map[string]*podTrack{},
+		nodeIdx: map[*model.Node]int{}, wlIdx: map[*model.Workload]int{},
+		windows: int((duration + 10*time.Second - 1) / (10 * time.Second))}
+	m.m.Ready = make([]float64, 0, SeriesPoints)
+	m.m.Restarts = make([]float64, 0, SeriesPoints)
+	w.Subscribe(m)
+	return m
+}
+
+// Measure computes every metric of a scenario's run: it builds the world
+// with a Meter, runs it for the scenario's duration and finishes.
+func Measure(s *scenarios.Scenario) RunMetrics {
+	w := s.NewWorld()
+	m := NewMeter(w, s.Duration)
+	s.Populate(w)
+	w.Run(s.Duration)
+	return m.Finish()
+}
+
+// nodeIndex returns n's index in the world's node order, learning nodes
+// added since it last looked.
+func (m *Meter) nodeIndex(n *model.Node) int {
+	if i, ok := m.nodeIdx[n]; ok {
+		return i
+	}
+	m.syncNodes()
+	return m.nodeIdx[n]
+}
+
+func (m *Meter) syncNodes() {
+	for _, n := range m.w.Nodes()[len(m.nodes):] {
+		m.nodeIdx[n] = len(m.nodes)
+		m.nodes = append(m.nodes, n)
+		m.used = append(m.used, use{})
+		m.peak = append(m.peak, [3]float64{})
+		m.dirty = append(m.dirty, false)
+		m.writes = append(m.writes, make([]int, max(m.windows, 1)))
+		m.restartsIn = append(m.restartsIn, make([]int, m.windows+1))
+		m.updates = append(m.updates, 0)
+	}
+}
+
+// workloadIndex returns the index of a ReplicaSet or Deployment, or -1.
+func (m *Meter) workloadIndex(wl *model.Workload) int {
+	if wl == nil {
+		return -1
+	}
+	if i, ok := m.wlIdx[wl]; ok {
+		return i
+	}
+	for _, x := range m.w.Workloads() {
+		if _, ok := m.wlIdx[x]; ok {
+			continue
 		}
-		t.ready = ready
-		d := 1
-		if ready {
-			t.readySince = now
-			if !t.everReady {
-				t.everReady, t.readyAt = true, now
-			}
-		} else {
-			t.readyTotal += now - t.readySince
-			d = -1
-		}
-		readyPods += d
-		if t.wl >= 0 {
-			wlReady[t.wl] += d
+		m.wlIdx[x] = -1
+		if k := x.Spec.Kind; k == model.KindReplicaSet || k == model.KindDeployment {
+			m.wlIdx[x] = len(m.wls)
+			m.wls = append(m.wls, x)
+			m.wlReady = append(m.wlReady, 0)
+			m.wlFull = append(m.wlFull, false)
+			m.wlMin = append(m.wlMin, -1)
+			m.wlUnavail = append(m.wlUnavail, 0)
+			m.wlUnavailAll = append(m.wlUnavailAll, 0)
 		}
 	}
-	release := func(t *podTrack) {
-		if !t.bound {
-			return
-		}
-		t.bound = false
-		r := t.p.Spec.Requests()
-		u := &used[t.node]
-		u.cpu, u.mem, u.pods = u.cpu-r.MilliCPU, u.mem-r.Memory, u.pods-1
+	return m.wlIdx[wl]
+}
+
+// podTrack returns the track of the pod a change is about, making it on
+// the pod's first change.
+func (m *Meter) podTrack(name string) *podTrack {
+	if t := m.track[name]; t != nil {
+		return t
 	}
-	markReady := func(t *podTrack, ready bool) {
-		t.readyNow = ready
-		if !t.touched {
-			t.touched = true
-			touched = append(touched, t)
-		}
+	p := m.w.Pod(name)
+	if p == nil {
+		return nil
 	}
-	end := func(t *podTrack, now time.Duration) {
-		if t.ended {
-			return
-		}
-		markReady(t, false)
-		for c, since := range t.crashSince {
-			t.crashTotal += now - since
-			delete(t.crashSince, c)
-		}
-		t.ended, t.endedAt = true, now
-		release(t)
+	t := &podTrack{p: p, node: -1, wl: m.workloadIndex(p.Owner()),
+		crashSince: map[string]time.Duration{}, restarts: map[string]int32{}}
+	m.track[name] = t
+	m.tracks = append(m.tracks, t)
+	return t
+}
+
+// Change applies one change (model.Sink). Changes come in time order; an
+// instant is complete when a later one starts, or at Finish.
+func (m *Meter) Change(c *model.Change) {
+	now := c.T
+	if now > m.duration {
+		return
 	}
-	apply := func(c *model.Change) {
-		if c.Kind == "event" {
-			if c.Reason == "FailedScheduling" {
-				schedFailures++
-			}
-			return
+	if !m.inInstant || now != m.instant {
+		if m.inInstant {
+			m.after(m.instant)
+			m.prev = m.instant
 		}
-		t := track[c.Pod]
-		if t == nil {
-			return
+		for m.k < SeriesPoints && SeriesTime(m.duration, m.k) < now {
+			m.point()
 		}
-		switch c.Kind {
-		case "phase", "container", "condition":
+		m.advance(m.prev, now)
+		m.instant, m.inInstant = now, true
+	}
+	m.apply(c)
+}
+
+func (m *Meter) point() {
+	m.m.Ready = append(m.m.Ready, float64(m.readyPods))
+	m.m.Restarts = append(m.m.Restarts, float64(m.restarts))
+	m.k++
+}
+
+// setReady records the pod's readiness after an instant.
+func (m *Meter) setReady(t *podTrack, now time.Duration, ready bool) {
+	if ready == t.ready {
+		return
+	}
+	t.ready = ready
+	d := 1
+	if ready {
+		t.readySince = now
+		if !t.everReady {
+			t.everReady, t.readyAt = true, now
+		}
+	} else {
+		t.readyTotal += now - t.readySince
+		d = -1
+	}
+	m.readyPods += d
+	if t.wl >= 0 {
+		m.wlReady[t.wl] += d
+	}
+}
+
+func (m *Meter) addUse(t *podTrack, sign int64) {
+	r := t.p.Spec.Requests()
+	u := &m.used[t.node]
+	u.cpu, u.mem, u.pods = u.cpu+sign*r.MilliCPU, u.mem+sign*r.Memory, u.pods+sign
+	if !m.dirty[t.node] {
+		m.dirty[t.node] = true
+		m.dirtyNodes = append(m.dirtyNodes, t.node)
+	}
+}
+
+func (m *Meter) release(t *podTrack) {
+	if !t.bound {
+		return
+	}
+	t.bound = false
+	m.addUse(t, -1)
+}
+
+func (m *Meter) markReady(t *podTrack, ready bool) {
+	t.readyNow = ready
+	if !t.touched {
+		t.touched = true
+		m.touched = append(m.touched, t)
+	}
+}
+
+func (m *Meter) end(t *podTrack, now time.Duration) {
+	if t.ended {
+		return
+	}
+	m.markReady(t, false)
+	for c, since := range t.crashSince {
+		t.crashTotal += now - since
+		delete(t.crashSince, c)
+	}
+	t.ended, t.endedAt = true, now
+	m.release(t)
+}
+
+// write counts a status write of the pod in the window of now, on its
+// node, or held until it is bound.
+func (m *Meter) write(t *podTrack, now time.Duration) {
+	w := int(now / (10 * time.Second))
+	update := !t.wrote || t.lastWrite != now
+	if update {
+		t.wrote, t.lastWrite = true, now
+	}
+	if t.node < 0 {
+		t.unboundWrites = append(t.unboundWrites, w)
+		if update {
+			t.unboundUpdates++
+		}
+		return
+	}
+	ws := m.writes[t.node]
+	ws[min(w, len(ws)-1)]++
+	if update {
+		m.updates[t.node]++
+	}
+}
+
+// bindTo learns the node of a pod that was just bound and counts the
+// writes it made before.
+func (m *Meter) bindTo(t *podTrack) {
+	if t.node >= 0 || t.p.Node == nil {
+		return
+	}
+	t.node = m.nodeIndex(t.p.Node)
+	ws := m.writes[t.node]
+	for _, w := range t.unboundWrites {
+		ws[min(w, len(ws)-1)]++
+	}
+	m.updates[t.node] += t.unboundUpdates
+	t.unboundWrites, t.unboundUpdates = nil, 0
+}
+
+func (m *Meter) apply(c *model.Change) {
+	if c.Kind == model.ChangeEvent {
+		if c.Reason == "FailedScheduling" {
+			m.schedFailures++
+		}
+		return
+	}
+	if c.Pod == "" {
+		return
+	}
+	t := m.podTrack(c.Pod)
+	if t == nil {
+		return
+	}
+	if c.Kind == model.ChangeCondition && c.Type == model.PodScheduled && c.Status == string(model.True) {
+		m.bindTo(t)
+	}
+	switch c.Kind {
+	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition:
+		m.write(t, c.T)
+	}
+	switch c.Kind {
+	case model.ChangePhase:
+		if c.To.Terminal() {
+			m.end(t, c.T)
+		}
+	case model.ChangePod:
+		if c.Reason == "Deleted" {
+			m.end(t, c.T)
+		}
+	case model.ChangeCondition:
+		switch {
+		case c.Type == model.Ready && !t.ended:
+			m.markReady(t, c.Status == string(model.True))
+		case c.Type == model.PodScheduled && c.Status == string(model.True) && !t.bound && !t.ended && t.node >= 0:
+			t.bound = true
+			m.addUse(t, 1)
+		}
+	case model.ChangeContainer:
+		if c.RestartCount > t.restarts[c.Container] {
+			d := int(c.RestartCount - t.restarts[c.Container])
+			m.restarts += d
+			t.restarts[c.Container] = c.RestartCount
 			if t.node >= 0 {
-				writes[t.node][min(int(c.T/(10*time.Second)), len(writes[t.node])-1)]++
-				if !t.wrote || t.lastWrite != c.T {
-					updates[t.node]++
-					t.wrote, t.lastWrite = true, c.T
-				}
+				k := int((c.T + 10*time.Second - 1) / (10 * time.Second))
+				m.restartsIn[t.node][min(k, len(m.restartsIn[t.node])-1)] += d
 			}
 		}
-		switch c.Kind {
-		case "phase":
-			if model.Phase(c.To).Terminal() {
-				end(t, c.T)
-			}
-		case "pod":
-			if c.Reason == "Deleted" {
-				end(t, c.T)
-			}
-		case "condition":
-			switch {
-			case c.Type == model.Ready && !t.ended:
-				markReady(t, c.Status == string(model.True))
-			case c.Type == model.PodScheduled && c.Status == string(model.True) && !t.bound && !t.ended && t.node >= 0:
-				t.bound = true
-				r := t.p.Spec.Requests()
-				u := &used[t.node]
-				u.cpu, u.mem, u.pods = u.cpu+r.MilliCPU, u.mem+r.Memory, u.pods+1
-			}
-		case "container":
-			if c.RestartCount > t.restarts[c.Container] {
-				d := int(c.RestartCount - t.restarts[c.Container])
-				restarts += d
-				t.restarts[c.Container] = c.RestartCount
-				if t.node >= 0 {
-					k := int((c.T + 10*time.Second - 1) / (10 * time.Second))
-					restartsIn[t.node][min(k, len(restartsIn[t.node])-1)] += d
-				}
-			}
-			since, crashing := t.crashSince[c.Container]
-			inCrash := c.State == "Waiting" && c.Reason == model.ReasonCrashLoopBackOff
-			switch {
-			case inCrash && !crashing && !t.ended:
-				t.crashSince[c.Container] = c.T
-			case !inCrash && crashing:
-				t.crashTotal += c.T - since
-				delete(t.crashSince, c.Container)
-			}
+		since, crashing := t.crashSince[c.Container]
+		inCrash := c.State == model.StateWaiting && c.Reason == model.ReasonCrashLoopBackOff
+		switch {
+		case inCrash && !crashing && !t.ended:
+			t.crashSince[c.Container] = c.T
+		case !inCrash && crashing:
+			t.crashTotal += c.T - since
+			delete(t.crashSince, c.Container)
 		}
 	}
-	// after sees the state once every change of an instant is applied.
-	after := func(now time.Duration) {
-		for _, t := range touched {
-			setReady(t, now, t.readyNow)
-			t.touched = false
-		}
-		touched = touched[:0]
-		for i, wl := range wls {
-			want := wl.Spec.Replicas
-			if wlReady[i] >= want {
-				wlFull[i] = true
-			}
-			if wlFull[i] && (wlMin[i] < 0 || wlReady[i] < wlMin[i]) {
-				wlMin[i] = wlReady[i]
-			}
-		}
-		for i, n := range nodes {
-			u, pk := used[i], &peak[i]
-			pk[0] = max(pk[0], share(u.cpu, n.Capacity.MilliCPU))
-			pk[1] = max(pk[1], share(u.mem, n.Capacity.Memory))
-			pk[2] = max(pk[2], share(u.pods, n.Capacity.Pods))
-		}
-	}
-	// advance accounts for the time from prev to now, in the state after prev.
-	advance := func(prev, now time.Duration) {
-		if now <= prev {
-			return
-		}
-		for i, wl := range wls {
-			if gap := wl.Spec.Replicas - wlReady[i]; gap > 0 {
-				d := float64(gap) * (now - prev).Seconds()
-				wlUnavailAll[i] += d
-				if wlFull[i] {
-					wlUnavail[i] += d
-				}
-			}
-		}
-	}
-	changes := w.Changes()
-	prev := time.Duration(0)
-	k := 0
-	for i := 0; i < len(changes); {
-		now := changes[i].T
-		if now > duration {
-			break
-		}
-		for k < SeriesPoints && SeriesTime(duration, k) < now {
-			m.Ready = append(m.Ready, float64(readyPods))
-			m.Restarts = append(m.Restarts, float64(restarts))
-			k++
-		}
-		advance(prev, now)
-		for ; i < len(changes) && changes[i].T == now; i++ {
-			apply(&changes[i])
-		}
-		after(now)
-		prev = now
-	}
-	advance(prev, duration)
-	for ; k < SeriesPoints; k++ {
-		m.Ready = append(m.Ready, float64(readyPods))
-		m.Restarts = append(m.Restarts, float64(restarts))
-	}
+}
 
-	m.Values = make([][]float64, len(Metrics))
+// after sees the state once every change of an instant is applied.
+func (m *Meter) after(now time.Duration) {
+	for _, t := range m.touched {
+		m.setReady(t, now, t.readyNow)
+		t.touched = false
+	}
+	m.touched = m.touched[:0]
+	for i, wl := range m.wls {
+		if m.wlReady[i] >= wl.Spec.Replicas {
+			m.wlFull[i] = true
+		}
+		if m.wlFull[i] && (m.wlMin[i] < 0 || m.wlReady[i] < m.wlMin[i]) {
+			m.wlMin[i] = m.wlReady[i]
+		}
+	}
+	for _, i := range m.dirtyNodes {
+		n, u, pk := m.nodes[i], m.used[i], &m.peak[i]
+		pk[0] = max(pk[0], share(u.cpu, n.Capacity.MilliCPU))
+		pk[1] = max(pk[1], share(u.mem, n.Capacity.Memory))
+		pk[2] = max(pk[2], share(u.pods, n.Capacity.Pods))
+		m.dirty[i] = false
+	}
+	m.dirtyNodes = m.dirtyNodes[:0]
+}
+
+// advance accounts for the time from prev to now, in the state after prev.
+func (m *Meter) advance(prev, now time.Duration) {
+	if now <= prev {
+		return
+	}
+	for i, wl := range m.wls {
+		if gap := wl.Spec.Replicas - m.wlReady[i]; gap > 0 {
+			d := float64(gap) * (now - prev).Seconds()
+			m.wlUnavailAll[i] += d
+			if m.wlFull[i] {
+				m.wlUnavail[i] += d
+			}
+		}
+	}
+}
+
+// Finish ends the run at its duration and returns the metrics.
+func (m *Meter) Finish() RunMetrics {
+	if m.inInstant {
+		m.after(m.instant)
+		m.prev = m.instant
+		m.inInstant = false
+	}
+	m.advance(m.prev, m.duration)
+	for m.k < SeriesPoints {
+		m.point()
+	}
+	m.syncNodes()
+	m.workloadIndex(nil)
+	for _, x := range m.w.Workloads() {
+		m.workloadIndex(x)
+	}
+	duration := m.duration
+	out := m.m
+	out.Values = make([][]float64, len(Metrics))
 	add := func(name string, v float64) {
 		i := MetricIndex(name)
-		m.Values[i] = append(m.Values[i], v)
+		out.Values[i] = append(out.Values[i], v)
 	}
 	neverReady := 0
-	for _, t := range tracks {
+	for _, p := range m.w.Pods() {
+		t := m.track[p.Name]
+		if t == nil || t.p != p {
+			continue
+		}
 		stop := duration
 		if t.ended {
 			stop = t.endedAt
@@ -361,20 +513,20 @@ func Measure(w *model.World, duration time.Duration) RunMetrics {
 		add("pod.crashLoopTime", crash.Seconds())
 		add("pod.notReadyTime", max(stop-t.p.CreatedAt-readyTotal, 0).Seconds())
 	}
-	for i := range wls {
-		if wlFull[i] {
-			add("workload.unavailableReplicaSeconds", wlUnavail[i])
+	for i := range m.wls {
+		if m.wlFull[i] {
+			add("workload.unavailableReplicaSeconds", m.wlUnavail[i])
 		} else {
-			add("workload.unavailableReplicaSeconds", wlUnavailAll[i])
+			add("workload.unavailableReplicaSeconds", m.wlUnavailAll[i])
 		}
 		// A workload starts with no ready pod: one that never had all its
 		// replicas ready had 0 at least once.
-		add("workload.minReadyReplicas", float64(max(wlMin[i], 0)))
+		add("workload.minReadyReplicas", float64(max(m.wlMin[i], 0)))
 	}
 	secs := duration.Seconds()
-	for i := range nodes {
+	for i := range m.nodes {
 		total, top := 0, 0
-		for _, n := range writes[i] {
+		for _, n := range m.writes[i] {
 			total += n
 			top = max(top, n)
 		}
@@ -383,17 +535,17 @@ func Measure(w *model.World, duration time.Duration) RunMetrics {
 			add("node.statusWritesPer10s", float64(total)*10/secs)
 		}
 		add("node.peakStatusWritesPer10s", float64(top))
-		add("node.peakRestartsPer10s", float64(slices.Max(restartsIn[i])))
+		add("node.peakRestartsPer10s", float64(slices.Max(m.restartsIn[i])))
 		if secs > 0 {
-			add("node.statusUpdatesPer10s", float64(updates[i])*10/secs)
+			add("node.statusUpdatesPer10s", float64(m.updates[i])*10/secs)
 		}
-		add("node.peakCPU", peak[i][0])
-		add("node.peakMemory", peak[i][1])
-		add("node.peakPods", peak[i][2])
+		add("node.peakCPU", m.peak[i][0])
+		add("node.peakMemory", m.peak[i][1])
+		add("node.peakPods", m.peak[i][2])
 	}
-	add("cluster.schedulingFailures", float64(schedFailures))
+	add("cluster.schedulingFailures", float64(m.schedFailures))
 	add("cluster.podsNeverReady", float64(neverReady))
-	return m
+	return out
 }
 
 // share is part/whole in percent (0 for an unknown whole).

@@ -14,9 +14,7 @@ func measure(t *testing.T, path string) (RunMetrics, map[string][]float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := s.Build()
-	w.Run(s.Duration)
-	m := Measure(w, s.Duration)
+	m := Measure(s)
 	byName := map[string][]float64{}
 	for i, met := range Metrics {
 		byName[met.Name] = m.Values[i]
@@ -82,9 +80,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := s.Build()
-	w.Run(s.Duration)
-	m := Measure(w, s.Duration)
+	m := Measure(s)
 	got := map[string][]float64{}
 	for i, met := range Metrics {
 		got[met.Name] = m.Values[i]
@@ -197,9 +193,7 @@ spec:
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := s.Build()
-		w.Run(s.Duration)
-		m := Measure(w, s.Duration)
+		m := Measure(s)
 		if got := m.Values[MetricIndex("node.peakRestartsPer10s")]; !equal(got, []float64{tc.want}) {
 			t.Errorf("backoff %s..%s: peakRestartsPer10s = %v, want %v", tc.initial, tc.max, got, tc.want)
 		}

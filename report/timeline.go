@@ -1,92 +1,165 @@
 package report
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/podsim/podsim/model"
 )
 
-// jsonChange is one timeline line of `-o jsonl`; field order is the
-// contract's (scenario-v1.md section 5).
-type jsonChange struct {
-	T            float64 `json:"t"`
-	Kind         string  `json:"kind"`
-	Pod          string  `json:"pod,omitempty"`
-	Node         string  `json:"node,omitempty"`
-	Workload     string  `json:"workload,omitempty"`
-	Object       string  `json:"object,omitempty"`
-	Container    string  `json:"container,omitempty"`
-	From         string  `json:"from,omitempty"`
-	To           string  `json:"to,omitempty"`
-	State        string  `json:"state,omitempty"`
-	Type         string  `json:"type,omitempty"`
-	Condition    string  `json:"condition,omitempty"`
-	Status       string  `json:"status,omitempty"`
-	Reason       string  `json:"reason,omitempty"`
-	Message      string  `json:"message,omitempty"`
-	ExitCode     *int32  `json:"exitCode,omitempty"`
-	RestartCount *int32  `json:"restartCount,omitempty"`
+// JSONL is a sink that writes each change as one line of JSON as the run
+// goes (the contract's `-o jsonl`, scenario-v1.md section 5). Keys come in
+// the contract's order: t, kind, pod, node, workload, object, container,
+// from, to, state, type, condition, status, reason, message, exitCode,
+// restartCount; empty strings are left out; exitCode and restartCount are
+// only on container changes. The bytes are those encoding/json would write.
+//
+// It buffers nothing beyond one line: give it a buffered writer. The first
+// write error stops it; Err returns it.
+type JSONL struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+// NewJSONL returns a sink writing JSON lines to w.
+func NewJSONL(w io.Writer) *JSONL { return &JSONL{w: w, buf: make([]byte, 0, 256)} }
+
+// Change writes c as one line.
+func (j *JSONL) Change(c *model.Change) {
+	if j.err != nil {
+		return
+	}
+	j.buf = AppendJSON(j.buf[:0], c)
+	j.buf = append(j.buf, '\n')
+	_, j.err = j.w.Write(j.buf)
+}
+
+// Err is the first error writing failed with, if any.
+func (j *JSONL) Err() error { return j.err }
+
+// AppendJSON appends c as one JSON object (no newline) to b.
+func AppendJSON(b []byte, c *model.Change) []byte {
+	b = append(b, `{"t":`...)
+	b = appendFloat(b, Seconds(c.T))
+	b = append(b, `,"kind":`...)
+	b = appendString(b, c.Kind.String())
+	b = appendField(b, "pod", c.Pod)
+	b = appendField(b, "node", c.Node)
+	b = appendField(b, "workload", c.Workload)
+	b = appendField(b, "object", c.Object)
+	b = appendField(b, "container", c.Container)
+	b = appendField(b, "from", string(c.From))
+	b = appendField(b, "to", string(c.To))
+	if c.Kind == model.ChangeContainer {
+		b = appendField(b, "state", c.State.String())
+	}
+	if c.Kind == model.ChangeNode {
+		b = appendField(b, "condition", c.Type)
+	} else {
+		b = appendField(b, "type", c.Type)
+	}
+	b = appendField(b, "status", c.Status)
+	b = appendField(b, "reason", c.Reason)
+	b = appendField(b, "message", c.Message)
+	if c.Kind == model.ChangeContainer {
+		if c.HasExitCode {
+			b = append(b, `,"exitCode":`...)
+			b = strconv.AppendInt(b, int64(c.ExitCode), 10)
+		}
+		b = append(b, `,"restartCount":`...)
+		b = strconv.AppendInt(b, int64(c.RestartCount), 10)
+	}
+	return append(b, '}')
+}
+
+// appendField appends ,"key":"value" unless value is empty (omitempty).
+func appendField(b []byte, key, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return appendString(b, value)
+}
+
+// appendFloat formats f as encoding/json does.
+func appendFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 -> e-9, as encoding/json writes it.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendString appends s as a JSON string, escaped as encoding/json does
+// without HTML escaping.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return appendStringSlow(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+func appendStringSlow(b []byte, s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
 // Seconds is virtual time as a JSON number of seconds.
 func Seconds(d time.Duration) float64 { return d.Seconds() }
 
-func toJSON(c *model.Change) jsonChange {
-	j := jsonChange{T: Seconds(c.T), Kind: c.Kind, Pod: c.Pod, Node: c.Node, Workload: c.Workload, Object: c.Object, Container: c.Container,
-		From: c.From, To: c.To, State: c.State, Status: c.Status, Reason: c.Reason, Message: c.Message}
-	switch c.Kind {
-	case "node":
-		j.Condition = c.Type
-	default:
-		j.Type = c.Type
-	}
-	if c.Kind == "container" {
-		rc := c.RestartCount
-		j.RestartCount = &rc
-		if c.HasExitCode {
-			ec := c.ExitCode
-			j.ExitCode = &ec
-		}
-	}
-	return j
-}
-
-// WriteJSONL writes the timeline as JSON lines, one object per change.
+// WriteJSONL writes a whole timeline as JSON lines, one object per change.
 func WriteJSONL(w io.Writer, changes []model.Change) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
+	j := NewJSONL(w)
 	for i := range changes {
-		if err := enc.Encode(toJSON(&changes[i])); err != nil {
-			return err
-		}
+		j.Change(&changes[i])
 	}
-	return bw.Flush()
+	return j.Err()
 }
 
 // WriteTimeline writes the timeline as a table a person reads: time, the
-// object, and what happened to it.
+// object, and what happened to it. (Its columns are as wide as their widest
+// cell, so it needs the whole timeline: collect it with a model.Timeline.)
 func WriteTimeline(w io.Writer, changes []model.Change) error {
 	rows := make([][]string, 0, len(changes))
 	for i := range changes {
 		c := &changes[i]
-		rows = append(rows, []string{FormatTime(c.T), object(c), Describe(c)})
+		rows = append(rows, []string{FormatTime(c.T), Object(c), Describe(c)})
 	}
 	return writeTable(w, []string{"TIME", "OBJECT", "CHANGE"}, rows)
 }
 
-func object(c *model.Change) string {
+// object names what a change is about: pod/web, pod/web/app, node/n, ...
+func Object(c *model.Change) string {
 	switch {
 	case c.Workload != "" && c.Object != "":
 		return strings.ToLower(c.Object) + "/" + c.Workload
 	case c.Workload != "":
 		return "workload/" + c.Workload
-	case c.Kind == "node" || (c.Node != "" && c.Pod == ""):
+	case c.Kind == model.ChangeNode || (c.Node != "" && c.Pod == ""):
 		return "node/" + c.Node
 	case c.Container != "":
 		return "pod/" + c.Pod + "/" + c.Container
@@ -97,43 +170,43 @@ func object(c *model.Change) string {
 // Describe says in words what one change was.
 func Describe(c *model.Change) string {
 	switch c.Kind {
-	case "phase":
+	case model.ChangePhase:
 		if c.From == "" {
-			return "phase " + c.To
+			return "phase " + string(c.To)
 		}
-		return "phase " + c.From + " -> " + c.To
-	case "container":
+		return "phase " + string(c.From) + " -> " + string(c.To)
+	case model.ChangeContainer:
 		var b strings.Builder
-		b.WriteString(c.State)
+		b.WriteString(c.State.String())
 		var details []string
 		if c.Reason != "" {
 			details = append(details, c.Reason)
 		}
 		if c.HasExitCode {
-			details = append(details, fmt.Sprintf("exit %d", c.ExitCode))
+			details = append(details, "exit "+strconv.Itoa(int(c.ExitCode)))
 		}
-		if c.State == "Running" || c.RestartCount > 0 {
-			details = append(details, fmt.Sprintf("restarts %d", c.RestartCount))
+		if c.State == model.StateRunning || c.RestartCount > 0 {
+			details = append(details, "restarts "+strconv.Itoa(int(c.RestartCount)))
 		}
 		if len(details) > 0 {
 			b.WriteString(" (" + strings.Join(details, ", ") + ")")
 		}
 		return b.String()
-	case "condition", "node", "workload":
+	case model.ChangeCondition, model.ChangeNode, model.ChangeWorkload:
 		s := c.Type + "=" + c.Status
 		if c.Reason != "" {
 			s += " (" + c.Reason + ")"
 		}
 		return s
-	case "event":
+	case model.ChangeEvent:
 		return c.Type + " " + c.Reason + ": " + c.Message
-	case "pod":
+	case model.ChangePod:
 		if c.Message != "" {
 			return c.Reason + " (" + c.Message + ")"
 		}
 		return c.Reason
 	}
-	return c.Kind
+	return c.Kind.String()
 }
 
 // FormatTime prints virtual time compactly: 0s, 45s, 1m30s, 2h0m5s.

@@ -53,10 +53,25 @@ func setDur(out *time.Duration, in *Duration) {
 	}
 }
 
-// Build makes the scenario's world at time 0: nodes, pods, behaviors and
-// faults. Run it up to s.Duration.
-func (s *Scenario) Build() *model.World {
-	w := model.NewWorld(s.Seed, s.Settings())
+// Build makes the scenario's world at time 0 (NewWorld, then Populate),
+// with sinks subscribed before anything is added, so that they see every
+// change. Run it up to s.Duration.
+func (s *Scenario) Build(sinks ...model.Sink) *model.World {
+	w := s.NewWorld()
+	for _, k := range sinks {
+		w.Subscribe(k)
+	}
+	s.Populate(w)
+	return w
+}
+
+// NewWorld returns the scenario's empty world: its seed and settings.
+// Subscribe sinks to it, then Populate it.
+func (s *Scenario) NewWorld() *model.World { return model.NewWorld(s.Seed, s.Settings()) }
+
+// Populate adds the scenario's nodes, pods, workloads, behaviors and faults
+// to w, a world from NewWorld, at time 0.
+func (s *Scenario) Populate(w *model.World) {
 	sp := &s.File.Spec
 	if len(sp.Nodes) == 0 {
 		w.AddNode(model.NodeSpec{Name: DefaultNodeName, Capacity: defaultCapacity})
@@ -99,7 +114,6 @@ func (s *Scenario) Build() *model.World {
 		s.scheduleFault(w, i, &sp.Faults[i])
 	}
 	s.scheduleRandomFailures(w)
-	return w
 }
 
 // workloadSpec converts a controller object with Kubernetes' defaults.

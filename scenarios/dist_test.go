@@ -161,11 +161,12 @@ func runDist(t *testing.T, seed int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := s.Build()
+	var tl model.Timeline
+	w := s.Build(&tl)
 	w.Run(s.Duration)
 	var b strings.Builder
-	for _, c := range w.Changes() {
-		b.WriteString(c.T.String() + " " + c.Kind + " " + c.Pod + " " + c.Node + " " + c.State + " " + c.Reason + " " + c.Type + c.Status + "\n")
+	for _, c := range tl.Changes {
+		b.WriteString(c.T.String() + " " + c.Kind.String() + " " + c.Pod + " " + c.Node + " " + c.State.String() + " " + c.Reason + " " + c.Type + c.Status + "\n")
 	}
 	return b.String()
 }

@@ -124,9 +124,7 @@ func (s *Study) RunOne(k int) Run {
 	c, i := k/s.Seeds, k%s.Seeds
 	sc := *s.Cells[c].Scenario
 	sc.Seed += uint64(i)
-	w := sc.Build()
-	w.Run(sc.Duration)
-	return Run{Index: k, Cell: c, Seed: sc.Seed, RunMetrics: report.Measure(w, sc.Duration)}
+	return Run{Index: k, Cell: c, Seed: sc.Seed, RunMetrics: report.Measure(&sc)}
 }
 
 // Run does the runs o selects on o.Parallel workers and returns them in

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/podsim/podsim/expect"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
@@ -90,27 +92,41 @@ func (m *Main) run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	w := s.Build()
-	checks := report.Arm(s, w)
+	bw := bufio.NewWriter(m.Stdout)
+	defer bw.Flush()
+	w := s.NewWorld()
+	checks := expect.Arm(s, w)
+	var timeline model.Timeline
+	var lines *report.JSONL
+	var doc *runJSON
+	switch *out {
+	case "jsonl":
+		lines = report.NewJSONL(bw)
+		w.Subscribe(lines)
+	case "json":
+		doc = newRunJSON(bw, s, until)
+		w.Subscribe(doc)
+	default:
+		w.Subscribe(&timeline) // a table's columns need every row
+	}
+	s.Populate(w)
 	w.Run(until)
 	if !at.set {
 		checks.Finish()
 	}
 
-	bw := bufio.NewWriter(m.Stdout)
-	defer bw.Flush()
 	switch *out {
 	case "jsonl":
-		return 0, report.WriteJSONL(bw, w.Changes())
+		return 0, lines.Err()
 	case "json":
-		return 0, writeRunJSON(bw, s, w, checks)
+		return 0, doc.finish(w, checks)
 	}
 	fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, report.FormatTime(until))
 	if d := s.File.Metadata.Description; d != "" {
 		fmt.Fprintf(bw, "%s\n", d)
 	}
 	fmt.Fprintln(bw)
-	if err := report.WriteTimeline(bw, w.Changes()); err != nil {
+	if err := report.WriteTimeline(bw, timeline.Changes); err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(bw, "\n$ kubectl get pods   # at %s\n", report.FormatTime(until))
@@ -125,7 +141,7 @@ func (m *Main) run(args []string) (int, error) {
 }
 
 // writeVerdicts prints each failed expectation and a count.
-func writeVerdicts(w io.Writer, vs []report.Verdict) {
+func writeVerdicts(w io.Writer, vs []expect.Verdict) {
 	failed := 0
 	for i := range vs {
 		v := &vs[i]
@@ -139,7 +155,53 @@ func writeVerdicts(w io.Writer, vs []report.Verdict) {
 	fmt.Fprintf(w, "expectations: %d held, %d failed\n", len(vs)-failed, failed)
 }
 
-func writeRunJSON(w io.Writer, s *scenarios.Scenario, world *model.World, checks *report.Checks) error {
+// runJSON writes `run -o json`: one indented document whose timeline is
+// written while the run goes (a sink), then the pods and verdicts.
+type runJSON struct {
+	w    io.Writer
+	line []byte
+	ind  bytes.Buffer
+	n    int
+	err  error
+}
+
+// newRunJSON writes the document's head: scenario, seed, duration (the
+// run's end) and the opening of the timeline.
+func newRunJSON(w io.Writer, s *scenarios.Scenario, until time.Duration) *runJSON {
+	head, _ := json.MarshalIndent(struct {
+		Scenario string  `json:"scenario"`
+		Seed     uint64  `json:"seed"`
+		Duration float64 `json:"duration"`
+	}{s.File.Metadata.Name, s.Seed, report.Seconds(until)}, "", "  ")
+	r := &runJSON{w: w}
+	head = bytes.TrimSuffix(head, []byte("\n}"))
+	_, r.err = fmt.Fprintf(w, "%s,\n  \"timeline\": ", head)
+	return r
+}
+
+// Change writes one timeline entry, indented as in the document.
+func (r *runJSON) Change(c *model.Change) {
+	if r.err != nil {
+		return
+	}
+	r.line = report.AppendJSON(r.line[:0], c)
+	r.ind.Reset()
+	if r.n == 0 {
+		r.ind.WriteString("[\n    ")
+	} else {
+		r.ind.WriteString(",\n    ")
+	}
+	r.n++
+	if r.err = json.Indent(&r.ind, r.line, "    ", "  "); r.err == nil {
+		_, r.err = r.w.Write(r.ind.Bytes())
+	}
+}
+
+// finish closes the timeline and writes the pods and verdicts.
+func (r *runJSON) finish(world *model.World, checks *expect.Checks) error {
+	if r.err != nil {
+		return r.err
+	}
 	type pod struct {
 		Name     string `json:"name"`
 		Ready    string `json:"ready"`
@@ -152,61 +214,39 @@ func writeRunJSON(w io.Writer, s *scenarios.Scenario, world *model.World, checks
 		Where   string `json:"where"`
 		Message string `json:"message"`
 	}
-	var doc struct {
-		Scenario string            `json:"scenario"`
-		Seed     uint64            `json:"seed"`
-		Duration float64           `json:"duration"`
-		Timeline []json.RawMessage `json:"timeline"`
-		Pods     []pod             `json:"pods"`
-		Failures []failure         `json:"failures"`
-		Passed   int               `json:"passed"`
-		Failed   int               `json:"failed"`
+	var tail struct {
+		Pods     []pod     `json:"pods"`
+		Failures []failure `json:"failures"`
+		Passed   int       `json:"passed"`
+		Failed   int       `json:"failed"`
 	}
-	doc.Scenario, doc.Seed, doc.Duration = s.File.Metadata.Name, s.Seed, report.Seconds(world.Now())
-	var lines jsonLines
-	if err := report.WriteJSONL(&lines, world.Changes()); err != nil {
-		return err
-	}
-	doc.Timeline = lines.msgs
-	doc.Pods = []pod{}
+	tail.Pods = []pod{}
 	for _, p := range world.Pods() {
 		if p.Deleted() {
 			continue
 		}
-		r := report.GetPod(p, world.Now())
-		doc.Pods = append(doc.Pods, pod{r.Name, r.Ready, r.Status, r.Restarts, r.Age, string(p.Phase())})
+		g := report.GetPod(p, world.Now())
+		tail.Pods = append(tail.Pods, pod{g.Name, g.Ready, g.Status, g.Restarts, g.Age, string(p.Phase())})
 	}
-	doc.Failures = []failure{}
+	tail.Failures = []failure{}
 	vs := checks.Verdicts()
 	for i := range vs {
 		for _, f := range vs[i].Failures {
-			doc.Failures = append(doc.Failures, failure{vs[i].Where, vs[i].String(f)})
+			tail.Failures = append(tail.Failures, failure{vs[i].Where, vs[i].String(f)})
 		}
 	}
-	doc.Failed = checks.Failed()
-	doc.Passed = len(vs) - doc.Failed
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
-}
-
-// jsonLines collects JSON lines as raw messages.
-type jsonLines struct{ msgs []json.RawMessage }
-
-func (j *jsonLines) Write(b []byte) (int, error) {
-	n := len(b)
-	for len(b) > 0 {
-		i := 0
-		for i < len(b) && b[i] != '\n' {
-			i++
-		}
-		j.msgs = append(j.msgs, append(json.RawMessage(nil), b[:i]...))
-		if i < len(b) {
-			i++
-		}
-		b = b[i:]
+	tail.Failed = checks.Failed()
+	tail.Passed = len(vs) - tail.Failed
+	body, err := json.MarshalIndent(tail, "", "  ")
+	if err != nil {
+		return err
 	}
-	return n, nil
+	closing := "\n  ],\n"
+	if r.n == 0 {
+		closing = "null,\n"
+	}
+	_, err = fmt.Fprintf(r.w, "%s%s\n", closing, bytes.TrimPrefix(body, []byte("{\n")))
+	return err
 }
 
 func (m *Main) validate(args []string) (int, error) {

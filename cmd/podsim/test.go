@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/podsim/podsim/expect"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
 )
@@ -35,7 +36,7 @@ type suiteResult struct {
 	skipped  bool   // not a Scenario (a study, ...)
 	kind     string // the kind of a skipped file
 	err      error  // bad input
-	verdicts []report.Verdict
+	verdicts []expect.Verdict
 	failed   int // expectations that failed
 	golden   *goldenResult
 	elapsed  time.Duration
@@ -151,17 +152,17 @@ func runOne(path string, opt testOptions) (r suiteResult) {
 		return r
 	}
 	r.name, r.namePos = s.File.Metadata.Name, s.Where(&s.File.Metadata.Name)
-	w := s.Build()
-	checks := report.Arm(s, w)
+	w := s.NewWorld()
+	checks := expect.Arm(s, w)
+	var timeline bytes.Buffer // only for a golden comparison
+	if opt.golden != "" {
+		w.Subscribe(report.NewJSONL(&timeline))
+	}
+	s.Populate(w)
 	w.Run(s.Duration)
 	checks.Finish()
 	r.verdicts, r.failed = checks.Verdicts(), checks.Failed()
 	if opt.golden != "" {
-		var timeline bytes.Buffer
-		if err := report.WriteJSONL(&timeline, w.Changes()); err != nil {
-			r.err = err
-			return r
-		}
 		r.golden = compareGolden(opt, r.name, timeline.Bytes())
 	}
 	return r

@@ -1,11 +1,11 @@
-package report_test
+package expect_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/podsim/podsim/expect"
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
 )
 
@@ -48,24 +48,25 @@ spec:
 
 // verdicts runs base with the given expectations (YAML flow mappings, one
 // per line) and returns the verdicts.
-func verdicts(t *testing.T, expect ...string) []report.Verdict {
+func verdicts(t *testing.T, expects ...string) []expect.Verdict {
 	t.Helper()
 	src := base
-	for _, e := range expect {
+	for _, e := range expects {
 		src += "    - " + e + "\n"
 	}
 	s, err := scenarios.Parse("base.yaml", []byte(src))
 	if err != nil {
 		t.Fatalf("scenario does not load:\n%v", err)
 	}
-	w := s.Build()
-	c := report.Arm(s, w)
+	w := s.NewWorld()
+	c := expect.Arm(s, w)
+	s.Populate(w)
 	w.Run(s.Duration)
 	c.Finish()
 	return c.Verdicts()
 }
 
-func messages(v *report.Verdict) string {
+func messages(v *expect.Verdict) string {
 	var out []string
 	for _, f := range v.Failures {
 		out = append(out, v.String(f))
@@ -177,8 +178,9 @@ func TestFinishFailsUncheckedExpectations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := s.Build()
-	c := report.Arm(s, w)
+	w := s.NewWorld()
+	c := expect.Arm(s, w)
+	s.Populate(w)
 	w.Run(3 * 60e9)
 	c.Finish()
 	for _, v := range c.Verdicts() {
@@ -209,7 +211,7 @@ func TestEventMatches(t *testing.T) {
 		{scenarios.EventCheck{Reason: "NodeNotReady", Node: "node-a", Type: "Warning"}, nodeEv, false},
 	}
 	for _, tc := range tests {
-		if got := report.EventMatches(&tc.check, tc.ev); got != tc.want {
+		if got := expect.EventMatches(&tc.check, tc.ev); got != tc.want {
 			t.Errorf("EventMatches(%+v, %s %s/%s %s) = %v, want %v", tc.check, tc.ev.Type, tc.ev.Kind, tc.ev.Object, tc.ev.Reason, got, tc.want)
 		}
 	}

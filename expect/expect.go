@@ -1,4 +1,7 @@
-package report
+// Package expect checks a scenario's expectations online, against the
+// stream of changes of a running world, and runs suites of scenarios:
+// verdicts, JUnit reports and golden timelines.
+package expect
 
 import (
 	"fmt"
@@ -7,7 +10,15 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
+)
+
+// FormatTime, Describe and Object are report's, for brevity here.
+var (
+	FormatTime = report.FormatTime
+	Describe   = report.Describe
+	object     = report.Object
 )
 
 // Verdict is the outcome of one expectation of a scenario.
@@ -64,7 +75,10 @@ func (v *Verdict) String(f Failure) string {
 	return s
 }
 
-// Checks are a scenario's expectations, armed on a world.
+// Checks are a scenario's expectations, armed on a world. Checks is a
+// model.Sink: it keeps, for the objects the expectations name, only what a
+// check or the explanation of a failure needs (the last changes of a few
+// kinds, transition counters), never the timeline.
 type Checks struct {
 	w        *model.World
 	verdicts []Verdict
@@ -72,6 +86,12 @@ type Checks struct {
 
 	sampling   bool          // a sample is scheduled
 	resampleAt time.Duration // the instant a sample was last put off to the end of, or -1
+
+	pods        map[string]*podHistory        // by pod name: the pods expectations name
+	nodes       map[nodeCond]*model.Change    // the last change of each node condition named
+	workloads   map[string]*model.Change      // by workload name: the last change that explains its pods
+	transitions map[string][]*transitionCount // by pod name
+	counters    map[*scenarios.Expect]*transitionCount
 }
 
 // span is an expectation that must hold at some moment (within) or at every
@@ -82,20 +102,53 @@ type span struct {
 	open, done bool
 	last       []Failure // within: what failed at the latest instant looked at
 	looked     bool
-	seen       int // len(w.Changes()) when last looked at
+	seen       int // the world's ChangeCount when last looked at
 }
 
-// Arm schedules every expectation of s on w, each at its time (default: the
-// end of the run) after all changes at that instant. Call it before w.Run,
-// once per world; read Verdicts after.
+// podHistory is what explains a named pod's state: its last changes.
+type podHistory struct {
+	last           *model.Change // of any kind but events
+	phase          *model.Change
+	beforePhase    *model.Change // the last container change before phase
+	container      *model.Change // of any container
+	byContainer    map[string]*model.Change
+	conditions     map[string]*model.Change
+	phaseOrContain *model.Change // the later of phase and container
+}
+
+type nodeCond struct{ node, typ string }
+
+// transitionCount counts one transition expectation's phase changes.
+type transitionCount struct {
+	from, to model.Phase
+	n        int64
+	times    []time.Duration // the first few
+}
+
+// keep stores a copy of c in *slot, reusing its memory.
+func keep(slot **model.Change, c *model.Change) {
+	if *slot == nil {
+		*slot = new(model.Change)
+	}
+	**slot = *c
+}
+
+// Arm subscribes the expectations of s to w, a world from s.NewWorld that
+// is not populated yet, and schedules each expectation at its time
+// (default: the end of the run) after all changes at that instant. Call it
+// once per world, then populate and run it, then read Verdicts.
 //
 // An expectation over a span (within, always) is looked at when the span
 // starts, at every instant inside it at which an event runs (all the
 // instants at which the state can change), and when it ends.
 func Arm(s *scenarios.Scenario, w *model.World) *Checks {
-	c := &Checks{w: w, verdicts: make([]Verdict, len(s.File.Spec.Expect)), resampleAt: -1}
+	c := &Checks{w: w, verdicts: make([]Verdict, len(s.File.Spec.Expect)), resampleAt: -1,
+		pods: map[string]*podHistory{}, nodes: map[nodeCond]*model.Change{},
+		workloads: map[string]*model.Change{}, transitions: map[string][]*transitionCount{},
+		counters: map[*scenarios.Expect]*transitionCount{}}
 	for i := range s.File.Spec.Expect {
 		e := &s.File.Spec.Expect[i]
+		c.watch(e)
 		v := &c.verdicts[i]
 		v.Where, v.Subject = s.Where(e), subject(e)
 		var sp *scenarios.Span
@@ -118,23 +171,123 @@ func Arm(s *scenarios.Scenario, w *model.World) *Checks {
 			at = e.At.D()
 		}
 		v.At = at
-		w.Observe(at, func() { check(w, e, v); v.checked = true })
+		w.Observe(at, func() { c.check(e, v); v.checked = true })
 	}
+	w.Subscribe(c)
 	return c
 }
 
+// watch registers what e will need to explain itself.
+func (c *Checks) watch(e *scenarios.Expect) {
+	switch {
+	case e.Pod != "":
+		if c.pods[e.Pod] == nil {
+			c.pods[e.Pod] = &podHistory{byContainer: map[string]*model.Change{}, conditions: map[string]*model.Change{}}
+		}
+		if tr := e.Transition; tr != nil {
+			tc := &transitionCount{from: model.Phase(tr.From), to: model.Phase(tr.To)}
+			c.transitions[e.Pod] = append(c.transitions[e.Pod], tc)
+			c.counters[e] = tc
+		}
+	case e.Node != "" && e.Condition != nil:
+		c.nodes[nodeCond{e.Node, e.Condition.Type}] = nil
+	case e.Workload != "":
+		c.workloads[e.Workload] = nil
+	}
+}
+
+// Change keeps what the expectations need of ch (model.Sink).
+func (c *Checks) Change(ch *model.Change) {
+	if ch.Pod != "" {
+		if h := c.pods[ch.Pod]; h != nil {
+			h.record(ch)
+		}
+		if ch.Kind == model.ChangePhase {
+			for _, tc := range c.transitions[ch.Pod] {
+				if (tc.from == "" || ch.From == tc.from) && (tc.to == "" || ch.To == tc.to) {
+					tc.n++
+					if len(tc.times) < maxTimesShown {
+						tc.times = append(tc.times, ch.T)
+					}
+				}
+			}
+		}
+	}
+	if ch.Kind == model.ChangeNode {
+		k := nodeCond{ch.Node, ch.Type}
+		if last, ok := c.nodes[k]; ok {
+			keep(&last, ch)
+			c.nodes[k] = last
+		}
+	}
+	if len(c.workloads) > 0 {
+		c.workloadChange(ch)
+	}
+}
+
+// workloadChange keeps ch as the last change explaining a named workload's
+// pods: an event, phase, Ready condition or workload condition of the
+// workload or of a pod it owns.
+func (c *Checks) workloadChange(ch *model.Change) {
+	switch {
+	case ch.Kind == model.ChangeEvent, ch.Kind == model.ChangePhase, ch.Kind == model.ChangeWorkload,
+		ch.Kind == model.ChangeCondition && ch.Type == model.Ready:
+	default:
+		return
+	}
+	name := ch.Workload
+	if name == "" && ch.Pod != "" {
+		if p := c.w.Pod(ch.Pod); p != nil && p.Owner() != nil {
+			name = p.Owner().Spec.Name
+		}
+	}
+	if last, ok := c.workloads[name]; ok && name != "" {
+		keep(&last, ch)
+		c.workloads[name] = last
+	}
+}
+
+func (h *podHistory) record(ch *model.Change) {
+	if ch.Kind == model.ChangeEvent {
+		return
+	}
+	keep(&h.last, ch)
+	switch ch.Kind {
+	case model.ChangePhase:
+		keep(&h.phase, ch)
+		h.beforePhase = nil
+		if h.container != nil {
+			keep(&h.beforePhase, h.container)
+		}
+		keep(&h.phaseOrContain, ch)
+	case model.ChangeContainer:
+		keep(&h.container, ch)
+		slot := h.byContainer[ch.Container]
+		keep(&slot, ch)
+		h.byContainer[ch.Container] = slot
+		keep(&h.phaseOrContain, ch)
+	case model.ChangeCondition:
+		slot := h.conditions[ch.Type]
+		keep(&slot, ch)
+		h.conditions[ch.Type] = slot
+	}
+}
+
+// maxTimesShown is how many times of a transition a failure lists.
+const maxTimesShown = 5
+
 // look evaluates a span's expectation now, if it is still undecided and
-// anything changed since it last looked: every change a check can see is on
-// the timeline (model.World.Changes), so the verdict cannot differ before
-// the timeline grows.
+// anything changed since it last looked: every change a check can see is a
+// change of the world (model.World.ChangeCount), so the verdict cannot
+// differ before the count grows.
 func (c *Checks) look(x *span) {
-	n := len(c.w.Changes())
+	n := c.w.ChangeCount()
 	if x.done || (x.looked && n == x.seen) {
 		return
 	}
 	x.looked, x.seen = true, n
 	var tmp Verdict
-	check(c.w, x.e, &tmp)
+	c.check(x.e, &tmp)
 	x.v.Subject = tmp.Subject
 	now := c.w.Now()
 	switch {
@@ -219,7 +372,7 @@ func (c *Checks) Finish() {
 
 // checker compares expected with found values for one verdict.
 type checker struct {
-	w *model.World
+	*Checks
 	v *Verdict
 }
 
@@ -267,8 +420,8 @@ func subject(e *scenarios.Expect) string {
 }
 
 // check evaluates e on the world as it is now, adding to v's failures.
-func check(w *model.World, e *scenarios.Expect, v *Verdict) {
-	k := &checker{w: w, v: v}
+func (c *Checks) check(e *scenarios.Expect, v *Verdict) {
+	k := &checker{Checks: c, v: v}
 	v.Subject = subject(e)
 	switch {
 	case e.Pod != "":
@@ -287,7 +440,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 	if e.Exists != nil {
 		found := p != nil && !p.Deleted()
 		if found != *e.Exists {
-			k.fail("exists", fmt.Sprint(*e.Exists), fmt.Sprint(found), k.lastChange(e.Pod, "", nil))
+			k.fail("exists", fmt.Sprint(*e.Exists), fmt.Sprint(found), k.lastChange(e.Pod, causeAny))
 		}
 	}
 	if p == nil {
@@ -297,7 +450,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 		return
 	}
 	st := p.Status()
-	phaseCause := k.lastChange(e.Pod, "", []string{"phase"})
+	phaseCause := k.lastChange(e.Pod, causePhase)
 	k.str("phase", e.Phase, string(st.Phase), phaseCause)
 	if e.Transition != nil {
 		k.transitions(e, phaseCause)
@@ -311,7 +464,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 			k.fail("phases", "["+strings.Join(e.Phases, ", ")+"]", "["+strings.Join(found, ", ")+"]", phaseCause)
 		}
 	}
-	k.str("status", e.Status, StatusColumn(p, &st), k.lastChange(e.Pod, "", []string{"container", "phase"}))
+	k.str("status", e.Status, report.StatusColumn(p, &st), k.lastChange(e.Pod, causePhaseOrContainer))
 	if e.Ready != nil {
 		c, _ := st.Condition(model.Ready)
 		found := c.Status == model.True
@@ -332,7 +485,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 		return
 	}
 	field := "container " + e.Container + " "
-	cause := k.lastChange(e.Pod, e.Container, []string{"container"})
+	cause := k.containerCause(e.Pod, e.Container)
 	k.str(field+"state", e.State, cs.State.Kind.String(), cause)
 	k.str(field+"reason", e.Reason, cs.State.Reason, cause)
 	if e.ExitCode != nil {
@@ -364,11 +517,8 @@ func (k *checker) node(e *scenarios.Expect) {
 	}
 	got, ok := n.Condition(e.Condition.Type)
 	k.condition(e.Condition, got, ok, func() string {
-		ch := k.w.Changes()
-		for i := len(ch) - 1; i >= 0; i-- {
-			if ch[i].Kind == "node" && ch[i].Node == e.Node && ch[i].Type == e.Condition.Type {
-				return "since " + FormatTime(ch[i].T) + ": " + Describe(&ch[i])
-			}
+		if ch := k.nodes[nodeCond{e.Node, e.Condition.Type}]; ch != nil {
+			return "since " + FormatTime(ch.T) + ": " + Describe(ch)
 		}
 		return ""
 	})
@@ -424,18 +574,14 @@ func (k *checker) events(ev *scenarios.EventCheck) {
 	})
 }
 
-// transitions counts the pod's phase changes that match e.Transition.
+// transitions checks the count of the pod's phase changes that match
+// e.Transition, counted as they happened.
 func (k *checker) transitions(e *scenarios.Expect, cause cause) {
-	tr := e.Transition
-	var n int64
-	var times []string
-	for _, c := range k.w.Changes() {
-		if c.Kind != "phase" || c.Pod != e.Pod ||
-			tr.From != "" && c.From != tr.From || tr.To != "" && c.To != tr.To {
-			continue
-		}
-		n++
-		times = append(times, FormatTime(c.T))
+	tr, tc := e.Transition, k.counters[e]
+	n := tc.n
+	times := make([]string, len(tc.times))
+	for i, t := range tc.times {
+		times[i] = FormatTime(t)
 	}
 	want := e.Count
 	if want == nil {
@@ -454,11 +600,9 @@ func (k *checker) transitions(e *scenarios.Expect, cause cause) {
 	}
 	found := fmt.Sprint(n)
 	if len(times) > 0 {
-		const show = 5
 		more := ""
-		if len(times) > show {
-			more = fmt.Sprintf(" and %d more", len(times)-show)
-			times = times[:show]
+		if n > int64(len(times)) {
+			more = fmt.Sprintf(" and %d more", n-int64(len(times)))
 		}
 		found += " at " + strings.Join(times, ", ") + more
 	}
@@ -501,62 +645,63 @@ func (k *checker) workload(e *scenarios.Expect) {
 	}
 }
 
-// workloadCause names the last change to any of the workload's pods.
+// workloadCause names the last change to the workload or any of its pods.
 func (k *checker) workloadCause(wl *model.Workload) string {
-	ch := k.w.Changes()
-	for i := len(ch) - 1; i >= 0; i-- {
-		c := &ch[i]
-		if c.Workload == wl.Spec.Name || c.Pod != "" && k.w.Pod(c.Pod) != nil && k.w.Pod(c.Pod).Owner() == wl {
-			if c.Kind == "event" || c.Kind == "phase" || c.Kind == "condition" && c.Type == model.Ready || c.Kind == "workload" {
-				return "since " + FormatTime(c.T) + ": " + object(c) + " " + Describe(c)
-			}
-		}
+	if ch := k.workloads[wl.Spec.Name]; ch != nil {
+		return "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
 	}
 	return ""
 }
 
-// lastChange describes the last change of a pod (or one of its containers)
-// of one of kinds (all kinds if nil), as "since T: what".
-func (k *checker) lastChange(pod, container string, kinds []string) cause {
-	return func() string { return k.describeLast(pod, container, kinds) }
-}
+// causeKind selects which of a pod's last changes explains a found value.
+type causeKind uint8
 
-func (k *checker) describeLast(pod, container string, kinds []string) string {
-	ch := k.w.Changes()
-	for i := len(ch) - 1; i >= 0; i-- {
-		c := &ch[i]
-		if c.Pod != pod || (container != "" && c.Container != container) {
-			continue
+const (
+	causeAny              causeKind = iota // any change but events
+	causePhase                             // its phase, and the container change before it
+	causePhaseOrContainer                  // the later of the two
+)
+
+// lastChange describes the pod's last change of kind, as "since T: what".
+func (k *checker) lastChange(pod string, kind causeKind) cause {
+	return func() string {
+		h := k.pods[pod]
+		var ch *model.Change
+		switch kind {
+		case causeAny:
+			ch = h.last
+		case causePhase:
+			ch = h.phase
+		case causePhaseOrContainer:
+			ch = h.phaseOrContain
 		}
-		if kinds != nil && !slices.Contains(kinds, c.Kind) {
-			continue
+		if ch == nil {
+			return ""
 		}
-		if c.Kind == "event" && kinds == nil {
-			continue
-		}
-		s := "since " + FormatTime(c.T) + ": " + object(c) + " " + Describe(c)
-		if c.Kind == "phase" {
+		s := "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
+		if ch.Kind == model.ChangePhase && h.beforePhase != nil {
 			// Say what the phase followed from: the last container change before it.
-			for j := i - 1; j >= 0; j-- {
-				if ch[j].Pod == pod && ch[j].Kind == "container" {
-					s += ", after " + object(&ch[j]) + " " + Describe(&ch[j])
-					break
-				}
-			}
+			s += ", after " + object(h.beforePhase) + " " + Describe(h.beforePhase)
 		}
 		return s
 	}
-	return ""
+}
+
+// containerCause describes the last change of one container of the pod.
+func (k *checker) containerCause(pod, container string) cause {
+	return func() string {
+		if ch := k.pods[pod].byContainer[container]; ch != nil {
+			return "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
+		}
+		return ""
+	}
 }
 
 // condCause describes the last change of a pod condition.
 func (k *checker) condCause(pod, typ string) cause {
 	return func() string {
-		ch := k.w.Changes()
-		for i := len(ch) - 1; i >= 0; i-- {
-			if ch[i].Kind == "condition" && ch[i].Pod == pod && ch[i].Type == typ {
-				return "since " + FormatTime(ch[i].T) + ": " + Describe(&ch[i])
-			}
+		if ch := k.pods[pod].conditions[typ]; ch != nil {
+			return "since " + FormatTime(ch.T) + ": " + Describe(ch)
 		}
 		return ""
 	}

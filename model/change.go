@@ -1,0 +1,86 @@
+package model
+
+import "time"
+
+// ChangeKind says what a Change is about.
+type ChangeKind uint8
+
+// The kinds of change; their String is the timeline's "kind" field.
+const (
+	ChangePhase     ChangeKind = iota + 1 // a pod's phase: From -> To
+	ChangeContainer                       // a container's state: State, Reason, ExitCode, RestartCount
+	ChangeCondition                       // a pod condition: Type, Status, Reason
+	ChangeEvent                           // a Kubernetes event: Type (Normal, Warning), Reason, Message
+	ChangeNode                            // a node condition: Type, Status, Reason
+	ChangeWorkload                        // a workload condition: Type, Status, Reason
+	ChangePod                             // the pod object: Reason Terminating (Message) or Deleted
+)
+
+var changeKindNames = [...]string{ChangePhase: "phase", ChangeContainer: "container", ChangeCondition: "condition",
+	ChangeEvent: "event", ChangeNode: "node", ChangeWorkload: "workload", ChangePod: "pod"}
+
+func (k ChangeKind) String() string {
+	if int(k) < len(changeKindNames) {
+		return changeKindNames[k]
+	}
+	return "unknown"
+}
+
+// Change is one entry of the timeline: something observable changed. Which
+// fields are set depends on Kind. Its strings are the model's own (object
+// names, reason constants, interned messages): a Change costs no allocation.
+type Change struct {
+	T         time.Duration
+	Kind      ChangeKind
+	Pod       string
+	Container string
+	Node      string
+	Workload  string // a workload's name (events about it, its conditions)
+	Object    string // the kind of object an event is about, if not a pod or node
+
+	From, To Phase // phase; From is "" when the pod was created
+
+	State        StateKind // container
+	Reason       string
+	Message      string
+	ExitCode     int32
+	HasExitCode  bool
+	RestartCount int32
+
+	Type   string // condition type, event type (Normal/Warning), node condition type
+	Status string // condition status
+}
+
+// A Sink receives every change of a world as it happens, in time order.
+// The *Change is only valid during the call: a sink keeps what it needs.
+type Sink interface {
+	Change(c *Change)
+}
+
+// Subscribe adds s to the sinks that receive every change from now on.
+// Subscribe before the world is populated to see its first changes.
+func (w *World) Subscribe(s Sink) { w.sinks = append(w.sinks, s) }
+
+// ChangeCount is how many changes the world has made so far: a state that
+// any check can see only differs after this number grows.
+func (w *World) ChangeCount() int { return w.changeCount }
+
+// record stamps c with the current time and hands it to every sink. (The
+// world's own copy is what sinks get, so that c does not escape.)
+func (w *World) record(c Change) {
+	c.T = w.eng.Now()
+	w.changeCount++
+	w.current = c
+	for _, s := range w.sinks {
+		s.Change(&w.current)
+	}
+}
+
+// Timeline is a sink that keeps every change: for tests and for outputs
+// that need the whole run at once. Nothing else should hold a whole run.
+type Timeline struct {
+	Changes []Change
+}
+
+// Change appends c.
+func (t *Timeline) Change(c *Change) { t.Changes = append(t.Changes, *c) }

@@ -1,0 +1,75 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/podsim/podsim/model"
+)
+
+// The hand-written JSON lines are byte for byte what encoding/json writes
+// for the contract's fields, odd strings and tiny times included.
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	type line struct {
+		T            float64 `json:"t"`
+		Kind         string  `json:"kind"`
+		Pod          string  `json:"pod,omitempty"`
+		Node         string  `json:"node,omitempty"`
+		Workload     string  `json:"workload,omitempty"`
+		Object       string  `json:"object,omitempty"`
+		Container    string  `json:"container,omitempty"`
+		From         string  `json:"from,omitempty"`
+		To           string  `json:"to,omitempty"`
+		State        string  `json:"state,omitempty"`
+		Type         string  `json:"type,omitempty"`
+		Condition    string  `json:"condition,omitempty"`
+		Status       string  `json:"status,omitempty"`
+		Reason       string  `json:"reason,omitempty"`
+		Message      string  `json:"message,omitempty"`
+		ExitCode     *int32  `json:"exitCode,omitempty"`
+		RestartCount *int32  `json:"restartCount,omitempty"`
+	}
+	odd := "quote \" back\\slash <tag> & tab\t nl\n ctl\x01 é \u2028 bad\xff"
+	changes := []model.Change{
+		{T: 0, Kind: model.ChangeNode, Node: "n", Type: "Ready", Status: "True", Reason: "KubeletReady"},
+		{T: 1, Kind: model.ChangePhase, Pod: "p", To: model.Pending},
+		{T: 1500 * time.Millisecond, Kind: model.ChangePhase, Pod: "p", From: model.Pending, To: model.Running},
+		{T: 90 * time.Second, Kind: model.ChangeContainer, Pod: "p", Container: "c", State: model.StateTerminated, Reason: "Error", ExitCode: -1, HasExitCode: true, RestartCount: 3},
+		{T: 30 * time.Hour, Kind: model.ChangeContainer, Pod: "p", Container: "c", State: model.StateRunning},
+		{T: 7, Kind: model.ChangeEvent, Workload: "w", Object: "ReplicaSet", Type: "Normal", Reason: "SuccessfulCreate", Message: odd},
+		{T: 123456789, Kind: model.ChangePod, Pod: odd, Reason: "Terminating", Message: "grace period 30s"},
+	}
+	for i := range changes {
+		c := &changes[i]
+		want := line{T: c.T.Seconds(), Kind: c.Kind.String(), Pod: c.Pod, Node: c.Node, Workload: c.Workload, Object: c.Object,
+			Container: c.Container, From: string(c.From), To: string(c.To), Status: c.Status, Reason: c.Reason, Message: c.Message}
+		if c.Kind == model.ChangeNode {
+			want.Condition = c.Type
+		} else {
+			want.Type = c.Type
+		}
+		if c.Kind == model.ChangeContainer {
+			want.State = c.State.String()
+			rc := c.RestartCount
+			want.RestartCount = &rc
+			if c.HasExitCode {
+				ec := c.ExitCode
+				want.ExitCode = &ec
+			}
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(want); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		j := NewJSONL(&got)
+		j.Change(c)
+		if got.String() != buf.String() {
+			t.Errorf("change %d:\n got %s\nwant %s", i, got.String(), buf.String())
+		}
+	}
+}
