@@ -206,10 +206,13 @@ func (c *container) waitBackoff(last ContainerState) {
 	if st.State.Kind == StateTerminated {
 		st.LastState = st.State
 	}
-	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff,
-		Message: "back-off " + c.crash.delay.String() + " restarting failed container=" + c.spec.Name + " pod=" + p.String()})
-	p.w.event("Pod", p.Name, EventWarning, "BackOff", "kubelet",
-		"Back-off restarting failed container %s in pod %s", c.spec.Name, p)
+	m := c.messages()
+	if m.backOffDelay != c.crash.delay || m.backOffWaiting == "" {
+		m.backOffDelay = c.crash.delay
+		m.backOffWaiting = "back-off " + c.crash.delay.String() + " restarting failed container=" + c.spec.Name + " pod=" + p.String()
+	}
+	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: m.backOffWaiting})
+	p.w.eventMsg("Pod", p.Name, EventWarning, "BackOff", "kubelet", m.backOff)
 	p.w.eng.Schedule(&c.restartTimer, last.FinishedAt+c.crash.delay, sim.Normal)
 }
 
@@ -232,7 +235,7 @@ func (p *Pod) startContainer(c *container) bool {
 		return false
 	}
 	if present && c.spec.PullPolicy != PullAlways {
-		p.w.event("Pod", p.Name, EventNormal, "Pulled", "kubelet", "Container image %q already present on machine", img)
+		p.w.eventMsg("Pod", p.Name, EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
 		return false
 	}
@@ -319,8 +322,9 @@ func (p *Pod) run(c *container) {
 		st.RestartCount++
 	}
 	now := p.w.Now()
-	p.w.event("Pod", p.Name, EventNormal, "Created", "kubelet", "Created container: %s", c.spec.Name)
-	p.w.event("Pod", p.Name, EventNormal, "Started", "kubelet", "Started container %s", c.spec.Name)
+	m := c.messages()
+	p.w.eventMsg("Pod", p.Name, EventNormal, "Created", "kubelet", m.created)
+	p.w.eventMsg("Pod", p.Name, EventNormal, "Started", "kubelet", m.started)
 	r := c.spec.Behavior.run(c.runs)
 	after, exits := c.planRun(r)
 	c.runs++
@@ -467,4 +471,26 @@ func (p *Pod) container(name string) *container {
 		}
 	}
 	return nil
+}
+
+// containerMessages are the kubelet's messages about one container that
+// repeat on every run, built once (a crash loop would build them each time).
+type containerMessages struct {
+	created, started, present, backOff string
+	backOffWaiting                     string // the CrashLoopBackOff state's message, for backOffDelay
+	backOffDelay                       time.Duration
+}
+
+// messages returns the container's messages, building them on first use.
+func (c *container) messages() *containerMessages {
+	if c.msgs == nil {
+		name, p := c.spec.Name, c.pod
+		c.msgs = &containerMessages{
+			created: "Created container: " + name,
+			started: "Started container " + name,
+			present: fmt.Sprintf("Container image %q already present on machine", c.spec.Image),
+			backOff: "Back-off restarting failed container " + name + " in pod " + p.String(),
+		}
+	}
+	return c.msgs
 }

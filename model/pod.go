@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -54,6 +53,9 @@ type Pod struct {
 	syncTimer        sim.Timer
 	evictTimer       sim.Timer // the taint eviction controller's deadline for this pod
 	busy             bool      // the pod worker is blocked (pulling an image, running postStart)
+	fullName         string    // String(), built once
+	scratch          []byte    // for building condition messages without allocating
+	messages         []string  // condition messages built so far, for reuse
 }
 
 // container is one (init) container as the kubelet runs it.
@@ -82,6 +84,7 @@ type container struct {
 	probeKilled bool   // killed for a failed liveness or startup probe; restart decided in the next sync
 	rerun       bool   // an init container that must run again in a new sandbox
 	draws       draws  // what it drew from its random stream (dist.go)
+	msgs        *containerMessages
 }
 
 type hookKind uint8
@@ -274,4 +277,10 @@ func (c *container) setState(s ContainerState) {
 	c.pod.w.record(ch)
 }
 
-func (p *Pod) String() string { return fmt.Sprintf("%s_default", p.Name) }
+// String is the pod as the kubelet names it in messages: name_namespace.
+func (p *Pod) String() string {
+	if p.fullName == "" {
+		p.fullName = p.Name + "_default"
+	}
+	return p.fullName
+}

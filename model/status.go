@@ -125,7 +125,7 @@ func (p *Pod) regularStatusStarted() bool {
 // updateConditions regenerates Initialized, ContainersReady and Ready.
 func (p *Pod) updateConditions() {
 	// Initialized
-	var incomplete []string
+	incomplete := p.startList("containers with incomplete status: [")
 	for _, c := range p.init {
 		st := &c.status
 		done := st.State.Kind == StateTerminated && st.State.ExitCode == 0
@@ -133,15 +133,14 @@ func (p *Pod) updateConditions() {
 			done = st.Started
 		}
 		if !done && !p.regularStatusStarted() {
-			incomplete = append(incomplete, c.spec.Name)
+			incomplete = p.addToList(incomplete, c.spec.Name)
 		}
 	}
 	switch {
 	case p.phase == Succeeded:
 		p.setCondition(Initialized, True, "PodCompleted", "")
-	case len(incomplete) > 0:
-		p.setCondition(Initialized, False, "ContainersNotInitialized",
-			"containers with incomplete status: ["+strings.Join(incomplete, " ")+"]")
+	case incomplete > 0:
+		p.setCondition(Initialized, False, "ContainersNotInitialized", p.listMessage())
 	default:
 		p.setCondition(Initialized, True, "", "")
 	}
@@ -154,20 +153,20 @@ func (p *Pod) updateConditions() {
 	case Failed:
 		status, reason = False, "PodFailed"
 	default:
-		var unready []string
+		unready := p.startList("containers with unready status: [")
 		for _, c := range p.init {
 			if c.spec.Sidecar && !c.status.Ready {
-				unready = append(unready, c.spec.Name)
+				unready = p.addToList(unready, c.spec.Name)
 			}
 		}
 		for _, c := range p.regular {
 			if !c.status.Ready {
-				unready = append(unready, c.spec.Name)
+				unready = p.addToList(unready, c.spec.Name)
 			}
 		}
-		if len(unready) > 0 {
+		if unready > 0 {
 			status, reason = False, "ContainersNotReady"
-			msg = "containers with unready status: [" + strings.Join(unready, " ") + "]"
+			msg = p.listMessage()
 		}
 	}
 	p.setCondition(ContainersReady, status, reason, msg)
@@ -195,3 +194,40 @@ func (p *Pod) readinessGates() (ConditionStatus, string, string) {
 	}
 	return True, "", ""
 }
+
+// startList starts a condition message listing containers in p.scratch:
+// prefix, then names added with addToList, then listMessage. It returns 0,
+// the count of names so far.
+func (p *Pod) startList(prefix string) int {
+	p.scratch = append(p.scratch[:0], prefix...)
+	return 0
+}
+
+// addToList adds a container name to the list being built; n is the count.
+func (p *Pod) addToList(n int, name string) int {
+	if n > 0 {
+		p.scratch = append(p.scratch, ' ')
+	}
+	p.scratch = append(p.scratch, name...)
+	return n + 1
+}
+
+// listMessage closes the list and returns it as a string, reusing one
+// built before if it is the same: a pod's status flips between a few
+// messages, and an update that changes nothing must allocate nothing.
+func (p *Pod) listMessage() string {
+	p.scratch = append(p.scratch, ']')
+	for _, m := range p.messages {
+		if m == string(p.scratch) {
+			return m
+		}
+	}
+	m := string(p.scratch)
+	if len(p.messages) < maxPodMessages {
+		p.messages = append(p.messages, m)
+	}
+	return m
+}
+
+// maxPodMessages bounds the condition messages a pod keeps for reuse.
+const maxPodMessages = 8

@@ -96,6 +96,11 @@ func (w *World) event(kind, object string, typ EventType, reason, source, format
 	if len(args) > 0 {
 		msg = fmt.Sprintf(format, args...)
 	}
+	w.eventMsg(kind, object, typ, reason, source, msg)
+}
+
+// eventMsg records an event whose message is built already.
+func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg string) {
 	now := w.eng.Now()
 	k := eventKey{kind, object, reason, msg, typ}
 	if e := w.eventIdx[k]; e != nil {
