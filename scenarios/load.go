@@ -42,7 +42,7 @@ func (s *Scenario) Where(ptr any) string {
 func LoadFile(path string) (*Scenario, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: errMsg(err)}}
+		return nil, ErrorList{{File: path, Msg: ErrText(err)}}
 	}
 	return Parse(path, data)
 }
@@ -126,7 +126,9 @@ func trimYAML(s string) string {
 	return s
 }
 
-func errMsg(err error) string {
+// ErrText is the text of a file error without the path an os error
+// repeats: "no such file or directory", not "open f.yaml: no such ...".
+func ErrText(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()

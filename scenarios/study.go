@@ -91,7 +91,7 @@ const studyLine = 1 << 24
 func LoadStudy(path string, metrics []string) (*Study, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: errMsg(err)}}
+		return nil, ErrorList{{File: path, Msg: ErrText(err)}}
 	}
 	doc, err := readDocument(path, data, KindStudy)
 	if err != nil {
@@ -116,7 +116,7 @@ func LoadStudy(path string, metrics []string) (*Study, error) {
 	}
 	bdata, err := os.ReadFile(base)
 	if err != nil {
-		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s: %s", base, errMsg(err))}}
+		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s: %s", base, ErrText(err))}}
 	}
 	if k := ReadKind(bdata); k != KindScenario {
 		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s is a %q, not a Scenario", base, k)}}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podsim/podsim/expect"
 	"github.com/podsim/podsim/scenarios"
 )
 
@@ -111,7 +112,7 @@ func TestDemo(t *testing.T) {
 }
 
 func TestJSONLIsDeterministic(t *testing.T) {
-	files, err := findScenarios([]string{filepath.Join(root, "scenarios")})
+	files, err := expect.FindScenarios([]string{filepath.Join(root, "scenarios")})
 	if err != nil {
 		t.Fatal(err)
 	}

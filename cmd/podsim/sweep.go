@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/scenarios"
 	"github.com/podsim/podsim/sweep"
 )
 
@@ -146,7 +147,7 @@ func (m *Main) merge(args []string) (int, error) {
 	for i, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
-			return 0, fmt.Errorf("%s: %v", name, errText(err))
+			return 0, fmt.Errorf("%s: %v", name, scenarios.ErrText(err))
 		}
 		shards[i], err = sweep.ReadShard(name, f)
 		f.Close()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podsim/podsim/expect"
 	"github.com/podsim/podsim/scenarios"
 )
 
@@ -49,7 +50,7 @@ func TestSuiteOrderAndLines(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	all, err := findScenarios([]string{filepath.Join(root, "scenarios")})
+	all, err := expect.FindScenarios([]string{filepath.Join(root, "scenarios")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestSuiteOrderAndLines(t *testing.T) {
 }
 
 func TestInvalidFilesExitTwo(t *testing.T) {
-	invalid, err := findScenarios([]string{filepath.Join(root, "testdata", "invalid")})
+	invalid, err := expect.FindScenarios([]string{filepath.Join(root, "testdata", "invalid")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +315,7 @@ func TestGoldenFilesAreSorted(t *testing.T) {
 	// files follows the sorted file order, whatever the cores did.
 	dir := t.TempDir()
 	suite := filepath.Join(root, "scenarios", "lifecycle")
-	files, err := findScenarios([]string{suite})
+	files, err := expect.FindScenarios([]string{suite})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package expect
 
 import (
 	"math/rand/v2"
@@ -27,27 +27,27 @@ func TestUnifiedDiff(t *testing.T) {
  m
 +n
 `
-	if got := unifiedDiff("old", "new", a, b, 3, 0); got != want {
+	if got := UnifiedDiff("old", "new", a, b, 3, 0); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if got := unifiedDiff("old", "new", a, a, 3, 0); got != "" {
+	if got := UnifiedDiff("old", "new", a, a, 3, 0); got != "" {
 		t.Errorf("equal texts give %q", got)
 	}
 	// Changes close together share a hunk.
-	got := unifiedDiff("old", "new", "1\n2\n3\n4\n5\n", "1\nX\n3\n4\nY\n", 1, 0)
+	got := UnifiedDiff("old", "new", "1\n2\n3\n4\n5\n", "1\nX\n3\n4\nY\n", 1, 0)
 	want = "--- old\n+++ new\n@@ -1,5 +1,5 @@\n 1\n-2\n+X\n 3\n 4\n-5\n+Y\n"
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 	// From and to nothing.
-	if got, want := unifiedDiff("old", "new", "", "x\n", 3, 0), "--- old\n+++ new\n@@ -0,0 +1 @@\n+x\n"; got != want {
+	if got, want := UnifiedDiff("old", "new", "", "x\n", 3, 0), "--- old\n+++ new\n@@ -0,0 +1 @@\n+x\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, want := unifiedDiff("old", "new", "x\ny\n", "", 3, 0), "--- old\n+++ new\n@@ -1,2 +0,0 @@\n-x\n-y\n"; got != want {
+	if got, want := UnifiedDiff("old", "new", "x\ny\n", "", 3, 0), "--- old\n+++ new\n@@ -1,2 +0,0 @@\n-x\n-y\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// A long diff is cut.
-	long := unifiedDiff("old", "new", strings.Repeat("a\n", 100), strings.Repeat("b\n", 100), 3, 10)
+	long := UnifiedDiff("old", "new", strings.Repeat("a\n", 100), strings.Repeat("b\n", 100), 3, 10)
 	if n := strings.Count(long, "\n"); n != 13 || !strings.HasSuffix(long, "... 191 more diff lines\n") {
 		t.Errorf("%d lines, ending %q", n, long[max(0, len(long)-40):])
 	}

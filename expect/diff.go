@@ -1,4 +1,4 @@
-package main
+package expect
 
 import (
 	"fmt"
@@ -117,10 +117,10 @@ func backtrack(trace [][]int, n, m int) []edit {
 	return out
 }
 
-// unifiedDiff returns a unified diff (as `diff -u` prints it) from a to b
+// UnifiedDiff returns a unified diff (as `diff -u` prints it) from a to b
 // with context lines around each change, at most maxLines lines of it
 // (0: no limit); "" if a and b are equal.
-func unifiedDiff(aName, bName, a, b string, context, maxLines int) string {
+func UnifiedDiff(aName, bName, a, b string, context, maxLines int) string {
 	if a == b {
 		return ""
 	}

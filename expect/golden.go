@@ -1,4 +1,4 @@
-package main
+package expect
 
 import (
 	"bytes"
@@ -8,11 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/podsim/podsim/scenarios"
 )
 
-// goldenResult is the comparison of a scenario's timeline with its golden
+// GoldenResult is the comparison of a scenario's timeline with its golden
 // file, DIR/<scenario name>.jsonl.
-type goldenResult struct {
+type GoldenResult struct {
 	path     string
 	dir      string
 	missing  bool   // no golden file (and no --update)
@@ -31,11 +33,11 @@ const maxDiffLines = 60
 
 // compareGolden compares timeline with the scenario's golden file, or with
 // --update keeps it to be written.
-func compareGolden(opt testOptions, name string, timeline []byte) *goldenResult {
-	g := &goldenResult{path: goldenPath(opt.golden, name), dir: opt.golden}
+func compareGolden(opt SuiteOptions, name string, timeline []byte) *GoldenResult {
+	g := &GoldenResult{path: goldenPath(opt.Golden, name), dir: opt.Golden}
 	want, err := os.ReadFile(g.path)
 	switch {
-	case opt.update:
+	case opt.Update:
 		g.changed = err != nil || !bytes.Equal(want, timeline)
 		if g.changed {
 			g.timeline = timeline
@@ -45,50 +47,50 @@ func compareGolden(opt testOptions, name string, timeline []byte) *goldenResult 
 	case err != nil:
 		g.readErr = err
 	case !bytes.Equal(want, timeline):
-		g.diff = unifiedDiff(g.path+" (golden)", name+" (this run)", string(want), string(timeline), 3, maxDiffLines)
+		g.diff = UnifiedDiff(g.path+" (golden)", name+" (this run)", string(want), string(timeline), 3, maxDiffLines)
 	}
 	return g
 }
 
-// passed reports whether the timeline matched (or there was no comparison).
-func (g *goldenResult) passed() bool {
+// Passed reports whether the timeline matched (or there was no comparison).
+func (g *GoldenResult) Passed() bool {
 	return g == nil || (!g.missing && g.readErr == nil && g.diff == "")
 }
 
-// failure describes a failed comparison.
-func (g *goldenResult) failure() (testFailure, bool) {
+// Failure describes a failed comparison.
+func (g *GoldenResult) failure() (CaseFailure, bool) {
 	switch {
-	case g.passed():
-		return testFailure{}, false
+	case g.Passed():
+		return CaseFailure{}, false
 	case g.missing:
-		return testFailure{Where: g.path, Message: fmt.Sprintf(
+		return CaseFailure{Where: g.path, Message: fmt.Sprintf(
 			"no golden timeline; create it with: podsim test --golden %s --update FILE...", g.dir)}, true
 	case g.readErr != nil:
-		return testFailure{Where: g.path, Message: "cannot read the golden timeline: " + errText(g.readErr)}, true
+		return CaseFailure{Where: g.path, Message: "cannot read the golden timeline: " + scenarios.ErrText(g.readErr)}, true
 	}
-	return testFailure{Where: g.path, Message: fmt.Sprintf(
+	return CaseFailure{Where: g.path, Message: fmt.Sprintf(
 		"the timeline differs from the golden one (if the change is right: podsim test --golden %s --update FILE...)", g.dir),
 		Diff: g.diff}, true
 }
 
-// writeGoldens writes the golden timelines that are new or changed, in
+// WriteGoldens writes the golden timelines that are new or changed, in
 // file order, and says so on log.
-func writeGoldens(results []suiteResult, opt testOptions, log io.Writer) error {
+func WriteGoldens(results []Result, opt SuiteOptions, log io.Writer) error {
 	made := false
 	for i := range results {
 		r := &results[i]
-		g := r.golden
-		if r.err != nil || g == nil || !g.changed {
+		g := r.Golden
+		if r.Err != nil || g == nil || !g.changed {
 			continue
 		}
 		if !made {
-			if err := os.MkdirAll(opt.golden, 0o755); err != nil {
-				return fmt.Errorf("%s: %v", opt.golden, errText(err))
+			if err := os.MkdirAll(opt.Golden, 0o755); err != nil {
+				return fmt.Errorf("%s: %v", opt.Golden, scenarios.ErrText(err))
 			}
 			made = true
 		}
 		if err := os.WriteFile(g.path, g.timeline, 0o644); err != nil {
-			return fmt.Errorf("%s: %v", g.path, errText(err))
+			return fmt.Errorf("%s: %v", g.path, scenarios.ErrText(err))
 		}
 		g.updated, g.timeline = true, nil
 		fmt.Fprintf(log, "podsim: wrote %s\n", g.path)

@@ -1,4 +1,4 @@
-package main
+package expect
 
 import (
 	"encoding/xml"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/podsim/podsim/scenarios"
 )
 
 // JUnit XML, as GitHub Actions' test reporters, GitLab and Jenkins read it:
@@ -53,28 +55,28 @@ type junitProblem struct {
 
 func junitSeconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
-// writeJUnit writes the suite's results as JUnit XML.
-func writeJUnit(w io.Writer, results []suiteResult) error {
+// WriteJUnit writes the suite's results as JUnit XML.
+func WriteJUnit(w io.Writer, results []Result) error {
 	s := junitSuite{Name: "podsim", Cases: []junitCase{}}
 	var total time.Duration
 	for i := range results {
 		r := &results[i]
-		if r.skipped {
+		if r.Skipped {
 			continue
 		}
-		c := junitCase{ClassName: r.path, Name: r.name, File: r.path, Time: junitSeconds(r.elapsed)}
-		total += r.elapsed
+		c := junitCase{ClassName: r.Path, Name: r.Name, File: r.Path, Time: junitSeconds(r.Elapsed)}
+		total += r.Elapsed
 		switch {
-		case r.err != nil:
-			lines := r.errorLines()
+		case r.Err != nil:
+			lines := r.ErrorLines()
 			if c.Name == "" {
-				c.Name = r.path
+				c.Name = r.Path
 			}
 			c.Error = &junitProblem{Message: lines[0], Type: "InvalidScenario", Body: strings.Join(lines, "\n") + "\n"}
 			s.Errors++
-		case !r.passed():
+		case !r.Passed():
 			var body strings.Builder
-			fs := r.failures()
+			fs := r.Failures()
 			for _, f := range fs {
 				fmt.Fprintf(&body, "%s: %s\n", f.Where, f.Message)
 				body.WriteString(f.Diff)
@@ -99,16 +101,16 @@ func writeJUnit(w io.Writer, results []suiteResult) error {
 	return err
 }
 
-// writeJUnitFile writes the JUnit report to path, creating its folder.
-func writeJUnitFile(path string, results []suiteResult) error {
+// WriteJUnitFile writes the JUnit report to path, creating its folder.
+func WriteJUnitFile(path string, results []Result) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("--junit %s: %v", path, errText(err))
+		return fmt.Errorf("--junit %s: %v", path, scenarios.ErrText(err))
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("--junit %s: %v", path, errText(err))
+		return fmt.Errorf("--junit %s: %v", path, scenarios.ErrText(err))
 	}
-	if err := writeJUnit(f, results); err != nil {
+	if err := WriteJUnit(f, results); err != nil {
 		f.Close()
 		return fmt.Errorf("--junit %s: %v", path, err)
 	}
