@@ -133,6 +133,9 @@ func (p *Pod) newContainer(s *ContainerSpec) *container {
 func (p *Pod) bind(n *Node) {
 	p.Node = n
 	n.pods = append(n.pods, p)
+	if !p.phase.Terminal() {
+		n.hold(p)
+	}
 	p.setCondition(PodScheduled, True, "", "")
 	for _, t := range n.Taints {
 		if t.Effect == "NoExecute" {
@@ -195,6 +198,13 @@ func (p *Pod) setPhase(ph Phase) {
 		return
 	}
 	p.w.record(Change{Kind: "phase", Pod: p.Name, From: string(p.phase), To: string(ph)})
+	if n := p.boundNode(); n != nil && p.phase.Terminal() != ph.Terminal() {
+		if ph.Terminal() {
+			n.release(p)
+		} else {
+			n.hold(p)
+		}
+	}
 	p.phase = ph
 	p.phases = append(p.phases, ph)
 }

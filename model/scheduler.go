@@ -87,7 +87,8 @@ func (s *scheduler) schedule(p *Pod) bool {
 	return true
 }
 
-// filter returns why p cannot go to n, or "" if it can.
+// filter returns why p cannot go to n, or "" if it can. It reads the node's
+// running totals: O(1) in the node's pods.
 func (s *scheduler) filter(p *Pod, n *Node, req Resources) string {
 	if !n.Schedulable() {
 		return "node(s) had a failed disk"
@@ -102,7 +103,7 @@ func (s *scheduler) filter(p *Pod, n *Node, req Resources) string {
 			return fmt.Sprintf("node(s) had untolerated taint {%s: %s}", t.Key, t.Value)
 		}
 	}
-	used := n.requested()
+	used := n.used
 	switch {
 	case n.Capacity.Pods > 0 && used.Pods+1 > n.Capacity.Pods:
 		return "Too many pods"
@@ -117,7 +118,7 @@ func (s *scheduler) filter(p *Pod, n *Node, req Resources) string {
 // score is kube-scheduler's LeastAllocated: the mean free fraction of cpu
 // and memory after placing the pod, scaled to 0..100.
 func score(n *Node, req Resources) int64 {
-	used := n.requested()
+	used := n.used
 	part := func(used, req, capacity int64) int64 {
 		if capacity <= 0 {
 			return 0

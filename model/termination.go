@@ -219,6 +219,9 @@ func (p *Pod) remove() {
 				break
 			}
 		}
+		if !p.phase.Terminal() {
+			n.release(p)
+		}
 	}
 	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Deleted"})
 	p.w.sched.kick()
