@@ -54,7 +54,7 @@ func (w *World) AddNode(s NodeSpec) *Node {
 	w.nodes = append(w.nodes, n)
 	w.nodeIdx[n.Name] = n
 	n.setCondition(Ready, True, "KubeletReady", "kubelet is posting ready status")
-	w.sched.kick()
+	w.sched.nodeAdded()
 	w.daemonSetsChanged()
 	return n
 }

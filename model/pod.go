@@ -54,6 +54,8 @@ type Pod struct {
 	syncTimer        sim.Timer
 	evictTimer       sim.Timer // the taint eviction controller's deadline for this pod
 	busy             bool      // the pod worker is blocked (pulling an image, running postStart)
+
+	queue queuedPod // the scheduler's bookkeeping while it is unscheduled
 }
 
 // container is one (init) container as the kubelet runs it.
@@ -201,6 +203,7 @@ func (p *Pod) setPhase(ph Phase) {
 	if n := p.boundNode(); n != nil && p.phase.Terminal() != ph.Terminal() {
 		if ph.Terminal() {
 			n.release(p)
+			p.w.sched.assignedPodFreed()
 		} else {
 			n.hold(p)
 		}

@@ -222,6 +222,9 @@ func (p *Pod) remove() {
 		if !p.phase.Terminal() {
 			n.release(p)
 		}
+		p.w.sched.assignedPodFreed()
+	} else {
+		p.w.sched.forget(p)
 	}
 	p.w.record(Change{Kind: "pod", Pod: p.Name, Reason: "Deleted"})
 	p.w.sched.kick()
