@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/podsim
 SCENARIO ?=
 
-.PHONY: build run test fmt-check vet lint unit scenarios bench clean
+.PHONY: build run test fmt-check vet lint unit scenarios bench bench-peer clean
 
 # staticcheck, fetched through the Go module proxy at a pinned version.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -34,6 +34,11 @@ scenarios: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim/ ./model/
+
+# The crash-loop fleet in podsim and in SimPy side by side (installs Debian's
+# python3-simpy3 if no Python has SimPy), then 10k pods and the 150k envelope.
+bench-peer: build
+	bench/peer.sh $(BIN)
 
 clean:
 	rm -rf bin

@@ -87,3 +87,63 @@ func BenchmarkFleet(b *testing.B) {
 type countChanges int
 
 func (n *countChanges) Change(*Change) { *n++ }
+
+// BenchmarkSchedule places pods with the scheduler alone: one op builds a
+// world of nodes, adds every pod (they all fit), and runs the instant at
+// which the scheduler binds them; the kubelets' work after binding is not
+// run. It reports the scheduler's cost per pod.
+func BenchmarkSchedule(b *testing.B) {
+	for _, tc := range []struct{ nodes, pods int }{{1000, 30000}, {5000, 150000}} {
+		b.Run(fmt.Sprintf("%dnodes-%dpods", tc.nodes, tc.pods), func(b *testing.B) {
+			spec := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+				Containers: []ContainerSpec{{Name: "c", Image: "svc", PullPolicy: PullIfNotPresent,
+					Requests: Resources{MilliCPU: 100, Memory: 256 << 20}}}}
+			names := make([]string, tc.pods)
+			for i := range names {
+				names[i] = fmt.Sprintf("p-%d", i)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				w := NewWorld(1, DefaultSettings())
+				for i := range tc.nodes {
+					w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 32000, Memory: 128 << 30, Pods: 110}})
+				}
+				b.StartTimer()
+				for _, name := range names {
+					w.AddPod(name, spec, PodOptions{})
+				}
+				w.eng.Step() // the scheduler's pass
+				b.StopTimer()
+				if p := w.Pod(names[len(names)-1]); p.Node == nil {
+					b.Fatal("last pod not bound")
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*tc.pods), "ns/pod")
+		})
+	}
+}
+
+// BenchmarkFindNode is one scheduling try on 5,000 nodes holding 30 pods
+// each: the filters and scores of the nodes scanned (numFeasibleNodesToFind
+// = 500), read from the running totals. It must not allocate.
+func BenchmarkFindNode(b *testing.B) {
+	w := NewWorld(1, DefaultSettings())
+	for i := range 5000 {
+		w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 32000, Memory: 128 << 30, Pods: 110}})
+	}
+	spec := &PodSpec{RestartPolicy: RestartAlways, Containers: []ContainerSpec{{Name: "c", Image: "svc",
+		Requests: Resources{MilliCPU: 100, Memory: 256 << 20}}}}
+	for i := range 150000 {
+		w.AddPod(fmt.Sprintf("p-%d", i), spec, PodOptions{})
+	}
+	w.eng.Step()
+	p := &Pod{w: w, Spec: spec, requests: spec.Requests()}
+	b.ReportAllocs()
+	for b.Loop() {
+		if w.sched.findNode(p) == nil {
+			b.Fatal("no node")
+		}
+	}
+}

@@ -33,6 +33,13 @@ type Node struct {
 	images map[string]bool // images pulled onto this node
 	pods   []*Pod          // pods bound here, in binding order
 
+	// used is what the node's pods that still hold resources request: the
+	// sum over n.pods of the pods not in a terminal phase (their milliCPU,
+	// memory, and one pod each). It is kept as a running total by hold and
+	// release, which every change of n.pods or of a bound pod's phase goes
+	// through, so the scheduler reads it in O(1).
+	used Resources
+
 	down, partitioned, diskFailed bool
 	downAt                        time.Duration
 	joinedAt                      time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
@@ -47,7 +54,7 @@ func (w *World) AddNode(s NodeSpec) *Node {
 	w.nodes = append(w.nodes, n)
 	w.nodeIdx[n.Name] = n
 	n.setCondition(Ready, True, "KubeletReady", "kubelet is posting ready status")
-	w.sched.kick()
+	w.sched.nodeAdded()
 	w.daemonSetsChanged()
 	return n
 }
@@ -93,18 +100,27 @@ func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
 	n.w.record(Change{Kind: ChangeNode, Node: n.Name, Type: t, Status: string(s), Reason: reason})
 }
 
-// requested sums the requests of the node's pods that still hold resources
-// (pods in a terminal phase hold none).
-func (n *Node) requested() Resources {
-	var r Resources
-	for _, p := range n.pods {
-		if p.phase.Terminal() {
-			continue
-		}
-		q := p.requests
-		r.MilliCPU += q.MilliCPU
-		r.Memory += q.Memory
-		r.Pods++
+// hold adds the requests of p, a pod bound here that holds resources, to
+// the node's running totals.
+func (n *Node) hold(p *Pod) {
+	n.used.MilliCPU += p.requests.MilliCPU
+	n.used.Memory += p.requests.Memory
+	n.used.Pods++
+}
+
+// release takes the requests of p, which held resources here until now, off
+// the node's running totals.
+func (n *Node) release(p *Pod) {
+	n.used.MilliCPU -= p.requests.MilliCPU
+	n.used.Memory -= p.requests.Memory
+	n.used.Pods--
+}
+
+// boundNode returns the node whose pods include p (p.Node until p leaves
+// the API), or nil.
+func (p *Pod) boundNode() *Node {
+	if p.deleted {
+		return nil
 	}
-	return r
+	return p.Node
 }

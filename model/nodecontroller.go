@@ -104,6 +104,9 @@ func (n *Node) untaint(key string) {
 			keep = append(keep, t)
 		}
 	}
+	if len(keep) < len(n.Taints) {
+		n.w.sched.taintsRemoved()
+	}
 	n.Taints = keep
 	for _, p := range n.pods {
 		if p.w.eng.Stop(&p.evictTimer) {
@@ -185,6 +188,7 @@ func (p *Pod) evict() {
 		p.status.Message = fmt.Sprintf("Node %s which was running pod %s is unresponsive", p.Node.Name, p.Name)
 		p.setPhase(Failed)
 		p.setCondition(Ready, False, "PodFailed", "")
+		p.w.sched.kick() // its resources are free
 	}
 	p.Delete(nil)
 }

@@ -56,6 +56,8 @@ type Pod struct {
 	fullName         string    // String(), built once
 	scratch          []byte    // for building condition messages without allocating
 	messages         []string  // condition messages built so far, for reuse
+
+	queue queuedPod // the scheduler's bookkeeping while it is unscheduled
 }
 
 // container is one (init) container as the kubelet runs it.
@@ -142,6 +144,9 @@ func (p *Pod) newContainer(s *ContainerSpec) *container {
 func (p *Pod) bind(n *Node) {
 	p.Node = n
 	n.pods = append(n.pods, p)
+	if !p.phase.Terminal() {
+		n.hold(p)
+	}
 	p.setCondition(PodScheduled, True, "", "")
 	for _, t := range n.Taints {
 		if t.Effect == "NoExecute" {
@@ -204,6 +209,14 @@ func (p *Pod) setPhase(ph Phase) {
 		return
 	}
 	p.w.record(Change{Kind: ChangePhase, Pod: p.Name, From: p.phase, To: ph})
+	if n := p.boundNode(); n != nil && p.phase.Terminal() != ph.Terminal() {
+		if ph.Terminal() {
+			n.release(p)
+			p.w.sched.assignedPodFreed()
+		} else {
+			n.hold(p)
+		}
+	}
 	p.phase = ph
 	p.phases = append(p.phases, ph)
 }

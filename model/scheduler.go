@@ -10,132 +10,305 @@ import (
 
 // scheduler binds pending pods to nodes, like kube-scheduler with its
 // default filters (resources, nodeSelector, taints) and least-allocated
-// scoring. Ties go to the node added first. A pod that fits nowhere is
-// marked Unschedulable and tried again whenever the cluster changes.
+// scoring. Pods wait in a scheduling queue (schedqueue.go); a pass, run at
+// the instant something was queued or a cluster event concerns a parked
+// pod, tries every pod that is ready, one at a time. Each try checks nodes
+// from a rotating start until it has found numFeasibleNodesToFind feasible
+// ones (all nodes in clusters under 100) and takes the best score; ties go
+// to the node found first. A pod that fits nowhere is marked Unschedulable
+// and parked until an event that could make it fit.
 type scheduler struct {
 	w     *World
-	queue []*Pod // unscheduled pods, creation order
-	timer sim.Timer
+	q     schedQueue
+	timer sim.Timer // the next pass
+	flush sim.Timer // the next look for pods parked too long
+
+	// nextStartNodeIndex is where the next pod's node scan starts: it
+	// advances by the nodes each try processed, as upstream's does.
+	nextStartNodeIndex int
+	// percentageOfNodesToScore is the profile setting; 0 is adaptive.
+	percentageOfNodesToScore int
+
+	reasons []rejection // scratch: why nodes were filtered out in one try
 }
 
 func (s *scheduler) init(w *World) {
 	s.w = w
+	s.q.init()
 	s.timer.Init(s.run)
+	s.flush.Init(s.flushLeftover)
 }
 
-// add queues a pod for scheduling.
+// add queues a new pod for scheduling.
 func (s *scheduler) add(p *Pod) {
-	s.queue = append(s.queue, p)
+	s.q.add(p, s.w.Now())
 	s.kick()
 }
 
-// kick asks for a scheduling pass now: the cluster changed.
+// forget drops an unscheduled pod that left the API from the queue.
+func (s *scheduler) forget(p *Pod) { s.q.forget(p) }
+
+// assignedPodFreed is the cluster event "a pod bound to a node was deleted
+// or reached a terminal phase". The caller kicks once its change is done.
+func (s *scheduler) assignedPodFreed() { s.q.pending |= eventAssignedPodFreed }
+
+// nodeAdded is the cluster event "a node was added"; it kicks.
+func (s *scheduler) nodeAdded() {
+	s.q.pending |= eventNodeAdded
+	s.kick()
+}
+
+// taintsRemoved is the cluster event "a node lost taints". The caller kicks.
+func (s *scheduler) taintsRemoved() { s.q.pending |= eventNodeTaintsRemoved }
+
+// kick arms a pass now if there is something to do: a pod ready to try,
+// or an event since the last pass that concerns a parked pod.
 func (s *scheduler) kick() {
-	if len(s.queue) > 0 && !s.timer.Pending() {
-		s.w.eng.Schedule(&s.timer, s.w.Now(), sim.Normal)
+	if s.timer.Pending() || !s.q.waiting() && !s.q.movable() {
+		return
 	}
+	s.w.eng.Schedule(&s.timer, s.w.Now(), sim.Normal)
 }
 
+// run is a pass: move the parked pods the latest events concern, then try
+// every pod ready, activeQ first, then backoffQ.
 func (s *scheduler) run() {
-	keep := s.queue[:0]
-	for _, p := range s.queue {
-		if p.deleted || p.Node != nil {
-			continue
-		}
-		if !s.schedule(p) {
-			keep = append(keep, p)
-		}
+	now := s.w.Now()
+	s.q.movePending(now)
+	for p := s.q.pop(); p != nil; p = s.q.pop() {
+		s.scheduleOne(p)
 	}
-	clear(s.queue[len(keep):])
-	s.queue = keep
+	if s.q.parked > 0 && !s.flush.Pending() {
+		s.w.eng.Schedule(&s.flush, (now/unschedulableFlushPeriod+1)*unschedulableFlushPeriod, sim.Normal)
+	}
 }
 
-// schedule tries to bind p; it reports whether p left the queue.
-func (s *scheduler) schedule(p *Pod) bool {
+// flushLeftover runs every 30s while pods are parked: those parked for
+// longer than podMaxInUnschedulablePodsDuration are tried again.
+func (s *scheduler) flushLeftover() {
+	now := s.w.Now()
+	if s.q.flushLeftover(now) {
+		s.kick()
+	}
+	if s.q.parked > 0 {
+		s.w.eng.Schedule(&s.flush, now+unschedulableFlushPeriod, sim.Normal)
+	}
+}
+
+// scheduleOne tries to bind p, just popped from the queue; a pod that fits
+// nowhere is parked.
+func (s *scheduler) scheduleOne(p *Pod) {
 	if len(p.schedulingGates) > 0 {
 		p.setCondition(PodScheduled, False, "SchedulingGated", "Scheduling is blocked due to non-empty scheduling gates")
-		return false
+		s.q.gate(p)
+		return
 	}
-	var best *Node
-	bestScore := int64(-1)
-	var reasons map[string]int // why nodes were filtered out; made only when one is
-	req := p.requests
-	for _, n := range s.w.nodes {
-		if why := s.filter(p, n, req); why != "" {
-			if reasons == nil {
-				reasons = map[string]int{}
-			}
-			reasons[why]++
-			continue
-		}
-		if sc := score(n, req); sc > bestScore {
-			best, bestScore = n, sc
-		}
-	}
+	best := s.findNode(p)
 	if best == nil {
-		msg := unschedulableMessage(len(s.w.nodes), reasons)
+		msg, rejectors := s.fitError()
 		c, _ := p.status.Condition(PodScheduled)
 		if c.Reason != "Unschedulable" || c.Message != msg {
 			p.setCondition(PodScheduled, False, "Unschedulable", msg)
 			s.w.event("Pod", p.Name, EventWarning, "FailedScheduling", "default-scheduler", "%s", msg)
 		}
-		return false
+		s.q.park(p, rejectors, s.w.Now())
+		return
 	}
 	s.w.event("Pod", p.Name, EventNormal, "Scheduled", "default-scheduler",
 		"Successfully assigned default/%s to %s", p.Name, best.Name)
 	p.bind(best)
-	return true
 }
 
-// filter returns why p cannot go to n, or "" if it can.
-func (s *scheduler) filter(p *Pod, n *Node, req Resources) string {
-	if !n.Schedulable() {
+// Upstream's bounds on how many feasible nodes a try looks for
+// (pkg/scheduler/schedule_one.go).
+const (
+	minFeasibleNodesToFind           = 100
+	minFeasibleNodesPercentageToFind = 5
+)
+
+// numFeasibleNodesToFind is how many feasible nodes a try looks for before
+// it stops and scores them, as upstream's: every node in clusters under
+// 100; else percentageOfNodesToScore of them, adaptive when 0 (50% less
+// one point per 125 nodes, at least 5%), and at least 100.
+func numFeasibleNodesToFind(percentage, numAllNodes int) int {
+	if numAllNodes < minFeasibleNodesToFind {
+		return numAllNodes
+	}
+	if percentage <= 0 {
+		percentage = max(50-numAllNodes/125, minFeasibleNodesPercentageToFind)
+	}
+	return max(numAllNodes*percentage/100, minFeasibleNodesToFind)
+}
+
+// findNode returns the best node for p, or nil if none passes the filters;
+// then s.reasons holds why each node was filtered out. It checks nodes from
+// nextStartNodeIndex on, wrapping around, until numFeasibleNodesToFind
+// nodes passed, and advances nextStartNodeIndex by the nodes it processed.
+// Of the feasible nodes, the first with the highest score wins.
+func (s *scheduler) findNode(p *Pod) *Node {
+	nodes := s.w.nodes
+	s.reasons = s.reasons[:0]
+	if len(nodes) == 0 {
+		return nil
+	}
+	want := numFeasibleNodesToFind(s.percentageOfNodesToScore, len(nodes))
+	var best *Node
+	bestScore := int64(-1)
+	feasible, processed := 0, 0
+	start := s.nextStartNodeIndex % len(nodes)
+	for i := range nodes {
+		n := nodes[(start+i)%len(nodes)]
+		processed++
+		why, taint := filter(p, n)
+		if why != fits {
+			s.reject(why, taint)
+			continue
+		}
+		if sc := score(n, p.requests); sc > bestScore {
+			best, bestScore = n, sc
+		}
+		if feasible++; feasible == want {
+			break
+		}
+	}
+	s.nextStartNodeIndex = (start + processed) % len(nodes)
+	return best
+}
+
+// rejectReason is why a filter plugin turned a node down.
+type rejectReason uint8
+
+const (
+	fits rejectReason = iota
+	rejectDiskFailed
+	rejectNodeSelector
+	rejectTaint
+	rejectTooManyPods
+	rejectCPU
+	rejectMemory
+)
+
+// plugin is the filter plugin that gives the reason.
+func (r rejectReason) plugin() plugins {
+	switch r {
+	case rejectDiskFailed:
+		return pluginNodeUnschedulable
+	case rejectNodeSelector:
+		return pluginNodeAffinity
+	case rejectTaint:
+		return pluginTaintToleration
+	case rejectTooManyPods, rejectCPU, rejectMemory:
+		return pluginNodeResourcesFit
+	}
+	return 0
+}
+
+// rejection counts the nodes filtered out for one reason (and, for a taint,
+// one taint key and value).
+type rejection struct {
+	why        rejectReason
+	key, value string
+	nodes      int
+}
+
+func (r *rejection) String() string {
+	switch r.why {
+	case rejectDiskFailed:
 		return "node(s) had a failed disk"
-	}
-	for k, v := range p.Spec.NodeSelector {
-		if n.Labels[k] != v {
-			return "node(s) didn't match Pod's node affinity/selector"
-		}
-	}
-	for _, t := range n.Taints {
-		if (t.Effect == "NoSchedule" || t.Effect == "NoExecute") && !p.tolerates(t) {
-			return fmt.Sprintf("node(s) had untolerated taint {%s: %s}", t.Key, t.Value)
-		}
-	}
-	used := n.requested()
-	switch {
-	case n.Capacity.Pods > 0 && used.Pods+1 > n.Capacity.Pods:
+	case rejectNodeSelector:
+		return "node(s) didn't match Pod's node affinity/selector"
+	case rejectTaint:
+		return fmt.Sprintf("node(s) had untolerated taint {%s: %s}", r.key, r.value)
+	case rejectTooManyPods:
 		return "Too many pods"
-	case req.MilliCPU > 0 && used.MilliCPU+req.MilliCPU > n.Capacity.MilliCPU:
+	case rejectCPU:
 		return "Insufficient cpu"
-	case req.Memory > 0 && used.Memory+req.Memory > n.Capacity.Memory:
+	case rejectMemory:
 		return "Insufficient memory"
 	}
 	return ""
 }
 
+// reject counts a node filtered out for why (taint: the untolerated taint).
+func (s *scheduler) reject(why rejectReason, taint *Taint) {
+	var key, value string
+	if taint != nil {
+		key, value = taint.Key, taint.Value
+	}
+	for i := range s.reasons {
+		r := &s.reasons[i]
+		if r.why == why && r.key == key && r.value == value {
+			r.nodes++
+			return
+		}
+	}
+	s.reasons = append(s.reasons, rejection{why: why, key: key, value: value, nodes: 1})
+}
+
+// fitError returns the FitError message for the last try, which found no
+// node, and the plugins that rejected the pod.
+func (s *scheduler) fitError() (string, plugins) {
+	var rejectors plugins
+	for i := range s.reasons {
+		rejectors |= s.reasons[i].why.plugin()
+	}
+	return unschedulableMessage(len(s.w.nodes), s.reasons), rejectors
+}
+
+// filter returns why p cannot go to n, with the untolerated taint for
+// rejectTaint, or fits. It reads the node's running totals: O(1) in the
+// node's pods.
+func filter(p *Pod, n *Node) (rejectReason, *Taint) {
+	if !n.Schedulable() {
+		return rejectDiskFailed, nil
+	}
+	if len(p.Spec.NodeSelector) > 0 {
+		for k, v := range p.Spec.NodeSelector { // order is moot: any mismatch rejects
+			if n.Labels[k] != v {
+				return rejectNodeSelector, nil
+			}
+		}
+	}
+	for i := range n.Taints {
+		t := &n.Taints[i]
+		if (t.Effect == "NoSchedule" || t.Effect == "NoExecute") && !p.tolerates(*t) {
+			return rejectTaint, t
+		}
+	}
+	used, req := &n.used, &p.requests
+	switch {
+	case n.Capacity.Pods > 0 && used.Pods+1 > n.Capacity.Pods:
+		return rejectTooManyPods, nil
+	case req.MilliCPU > 0 && used.MilliCPU+req.MilliCPU > n.Capacity.MilliCPU:
+		return rejectCPU, nil
+	case req.Memory > 0 && used.Memory+req.Memory > n.Capacity.Memory:
+		return rejectMemory, nil
+	}
+	return fits, nil
+}
+
 // score is kube-scheduler's LeastAllocated: the mean free fraction of cpu
-// and memory after placing the pod, scaled to 0..100.
+// and memory after placing the pod, scaled to 0..100. It reads the node's
+// running totals.
 func score(n *Node, req Resources) int64 {
-	used := n.requested()
 	part := func(used, req, capacity int64) int64 {
 		if capacity <= 0 {
 			return 0
 		}
 		return (capacity - used - req) * 100 / capacity
 	}
-	return (part(used.MilliCPU, req.MilliCPU, n.Capacity.MilliCPU) + part(used.Memory, req.Memory, n.Capacity.Memory)) / 2
+	return (part(n.used.MilliCPU, req.MilliCPU, n.Capacity.MilliCPU) + part(n.used.Memory, req.Memory, n.Capacity.Memory)) / 2
 }
 
 // unschedulableMessage formats the scheduler's FitError message:
 // "0/3 nodes are available: 2 Insufficient cpu, 1 Too many pods."
-func unschedulableMessage(nodes int, reasons map[string]int) string {
+func unschedulableMessage(nodes int, reasons []rejection) string {
 	if nodes == 0 {
 		return "no nodes available to schedule pods"
 	}
 	parts := make([]string, 0, len(reasons))
-	for r, n := range reasons {
-		parts = append(parts, fmt.Sprintf("%d %s", n, r))
+	for i := range reasons {
+		parts = append(parts, fmt.Sprintf("%d %s", reasons[i].nodes, reasons[i].String()))
 	}
 	sort.Strings(parts)
 	return fmt.Sprintf("0/%d nodes are available: %s.", nodes, strings.Join(parts, ", "))

@@ -219,6 +219,12 @@ func (p *Pod) remove() {
 				break
 			}
 		}
+		if !p.phase.Terminal() {
+			n.release(p)
+		}
+		p.w.sched.assignedPodFreed()
+	} else {
+		p.w.sched.forget(p)
 	}
 	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Reason: "Deleted"})
 	p.w.sched.kick()

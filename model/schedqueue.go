@@ -1,0 +1,350 @@
+package model
+
+import "time"
+
+// The scheduling queue follows kube-scheduler's PriorityQueue
+// (pkg/scheduler/backend/queue/scheduling_queue.go) with queueing hints and
+// SchedulerPopFromBackoffQ on, as they are by default:
+//
+//   - activeQ holds pods to try, ordered as the PrioritySort plugin does:
+//     by priority (podsim has none), then by the time the pod was added or
+//     last found unschedulable; ties go to the pod created first.
+//   - backoffQ holds pods a cluster event made worth trying again while
+//     their backoff is still running, ordered by when it ends. The backoff
+//     is podInitialBackoff (1s) doubled for every attempt after the first,
+//     at most podMaxBackoff (10s), from the last attempt. A scheduler with
+//     an empty activeQ pops the head of backoffQ at once rather than idle
+//     (SchedulerPopFromBackoffQ); podsim's scheduling cycles take no time,
+//     so a pass drains activeQ, then backoffQ, and backoffQ never outlives
+//     a pass: it only orders the retries after activeQ.
+//   - unschedulablePods (parked here) holds pods found unschedulable. They
+//     are not tried again until a cluster event that one of the plugins
+//     that rejected them cares about (its queueing hint) moves them to
+//     activeQ or backoffQ, or until they have waited longer than
+//     podMaxInUnschedulablePodsDuration (5m), which a flush every 30s
+//     checks.
+//
+// Gated pods (scheduling gates) wait apart: podsim has no way to remove a
+// gate, so nothing ever moves them.
+
+// Upstream's defaults (scheduling_queue.go and its flush loop).
+const (
+	podInitialBackoff                 = 1 * time.Second
+	podMaxBackoff                     = 10 * time.Second
+	podMaxInUnschedulablePodsDuration = 5 * time.Minute
+	unschedulableFlushPeriod          = 30 * time.Second
+)
+
+// plugins is a set of the scheduler's filter plugins, as a bit mask: the
+// plugins that rejected a pod, or those a cluster event concerns.
+type plugins uint8
+
+const (
+	pluginNodeUnschedulable plugins = 1 << iota // podsim's failed-disk check, like NodeUnschedulable
+	pluginNodeAffinity                          // nodeSelector
+	pluginTaintToleration
+	pluginNodeResourcesFit
+
+	allPlugins = pluginNodeUnschedulable | pluginNodeAffinity | pluginTaintToleration | pluginNodeResourcesFit
+)
+
+// The cluster events that can make a parked pod schedulable, as the sets of
+// plugins whose queueing hints answer Queue for them. Hints here are
+// coarse: every pod one of those plugins rejected is tried again.
+const (
+	// An assigned pod was deleted or reached a terminal phase: its
+	// resources are free (AssignedPodDelete; NodeResourcesFit).
+	eventAssignedPodFreed = pluginNodeResourcesFit
+	// A node was added (NodeAdd; every filter plugin).
+	eventNodeAdded = allPlugins
+	// A node lost taints (NodeTaintChange; TaintToleration).
+	eventNodeTaintsRemoved = pluginTaintToleration
+)
+
+// queueState is where a pod waiting for the scheduler is.
+type queueState uint8
+
+const (
+	notQueued queueState = iota // bound, deleted, or never given to the scheduler
+	inActiveQ
+	inBackoffQ
+	inUnschedulable
+	inGated
+)
+
+// queuedPod is the scheduler's bookkeeping for one pod (upstream's
+// QueuedPodInfo).
+type queuedPod struct {
+	state     queueState
+	index     int           // position in its heap or unschedulable bucket
+	order     uint64        // when it was queued, among all queued pods: ties
+	timestamp time.Duration // when it was added, or last found unschedulable
+	backoff   time.Duration // when its backoff ends (after an attempt)
+	attempts  int           // scheduling attempts so far
+	rejectors plugins       // the plugins that rejected it last time
+}
+
+// podBackoff is the backoff after the given number of attempts: 1s doubled
+// per attempt after the first, capped at 10s; 0 before any attempt.
+func podBackoff(attempts int) time.Duration {
+	if attempts <= 0 {
+		return 0
+	}
+	d := podInitialBackoff
+	for i := 1; i < attempts; i++ {
+		if d > podMaxBackoff-d {
+			return podMaxBackoff
+		}
+		d += d
+	}
+	return min(d, podMaxBackoff)
+}
+
+// podHeap is a binary min-heap of pods under less; each pod knows its index.
+type podHeap struct {
+	pods []*Pod
+	less func(a, b *Pod) bool
+}
+
+func (h *podHeap) len() int { return len(h.pods) }
+
+func (h *podHeap) push(p *Pod) {
+	p.queue.index = len(h.pods)
+	h.pods = append(h.pods, p)
+	h.up(p.queue.index)
+}
+
+// pop removes and returns the least pod, or nil if the heap is empty.
+func (h *podHeap) pop() *Pod {
+	if len(h.pods) == 0 {
+		return nil
+	}
+	p := h.pods[0]
+	h.remove(0)
+	return p
+}
+
+// remove takes out the pod at index i.
+func (h *podHeap) remove(i int) {
+	last := len(h.pods) - 1
+	if i != last {
+		h.swap(i, last)
+	}
+	h.pods[last] = nil
+	h.pods = h.pods[:last]
+	if i != last {
+		if !h.down(i) {
+			h.up(i)
+		}
+	}
+}
+
+func (h *podHeap) swap(i, j int) {
+	h.pods[i], h.pods[j] = h.pods[j], h.pods[i]
+	h.pods[i].queue.index = i
+	h.pods[j].queue.index = j
+}
+
+func (h *podHeap) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !h.less(h.pods[i], h.pods[parent]) {
+			return
+		}
+		h.swap(i, parent)
+		i = parent
+	}
+}
+
+// down sifts the pod at i down; it reports whether it moved.
+func (h *podHeap) down(i int) bool {
+	start := i
+	for {
+		l := 2*i + 1
+		if l >= len(h.pods) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(h.pods) && h.less(h.pods[r], h.pods[l]) {
+			m = r
+		}
+		if !h.less(h.pods[m], h.pods[i]) {
+			break
+		}
+		h.swap(i, m)
+		i = m
+	}
+	return i > start
+}
+
+// activeLess is PrioritySort: the earlier timestamp first, then the pod
+// queued first.
+func activeLess(a, b *Pod) bool {
+	if a.queue.timestamp != b.queue.timestamp {
+		return a.queue.timestamp < b.queue.timestamp
+	}
+	return a.queue.order < b.queue.order
+}
+
+// backoffLess orders backoffQ: the earlier end of backoff first, then the
+// pod queued first.
+func backoffLess(a, b *Pod) bool {
+	if a.queue.backoff != b.queue.backoff {
+		return a.queue.backoff < b.queue.backoff
+	}
+	return a.queue.order < b.queue.order
+}
+
+// schedQueue is the scheduling queue.
+type schedQueue struct {
+	active  podHeap
+	backoff podHeap
+	// unschedulable holds the parked pods, one bucket per set of rejecting
+	// plugins, so that an event moves exactly the buckets it concerns.
+	// Order within a bucket is meaningless: both heaps order totally.
+	unschedulable [allPlugins + 1][]*Pod
+	parked        int     // pods in unschedulable
+	pending       plugins // events since the last pass, as the plugins they concern
+	seq           uint64
+}
+
+func (q *schedQueue) init() {
+	q.active.less = activeLess
+	q.backoff.less = backoffLess
+}
+
+// add puts a new pod in activeQ.
+func (q *schedQueue) add(p *Pod, now time.Duration) {
+	q.seq++
+	p.queue = queuedPod{order: q.seq, timestamp: now}
+	p.queue.state = inActiveQ
+	q.active.push(p)
+}
+
+// pop returns the next pod to try: the head of activeQ, else the head of
+// backoffQ; nil if both are empty.
+func (q *schedQueue) pop() *Pod {
+	p := q.active.pop()
+	if p == nil {
+		p = q.backoff.pop()
+	}
+	if p != nil {
+		p.queue.state = notQueued
+		p.queue.attempts++
+	}
+	return p
+}
+
+// park puts p, just found unschedulable at now by the plugins rejectors,
+// among the unschedulable pods.
+func (q *schedQueue) park(p *Pod, rejectors plugins, now time.Duration) {
+	qp := &p.queue
+	qp.timestamp, qp.backoff, qp.rejectors = now, now+podBackoff(qp.attempts), rejectors
+	b := &q.unschedulable[rejectors]
+	qp.state, qp.index = inUnschedulable, len(*b)
+	*b = append(*b, p)
+	q.parked++
+}
+
+// unpark takes p out of its unschedulable bucket.
+func (q *schedQueue) unpark(p *Pod) {
+	b := &q.unschedulable[p.queue.rejectors]
+	i, last := p.queue.index, len(*b)-1
+	if i != last {
+		(*b)[i] = (*b)[last]
+		(*b)[i].queue.index = i
+	}
+	(*b)[last] = nil
+	*b = (*b)[:last]
+	p.queue.state = notQueued
+	q.parked--
+}
+
+// requeue moves p, taken out of the unschedulable pods, to backoffQ if its
+// backoff is still running at now, else to activeQ.
+func (q *schedQueue) requeue(p *Pod, now time.Duration) {
+	if p.queue.backoff > now {
+		p.queue.state = inBackoffQ
+		q.backoff.push(p)
+		return
+	}
+	p.queue.state = inActiveQ
+	q.active.push(p)
+}
+
+// gate sets p apart for good: it has scheduling gates.
+func (q *schedQueue) gate(p *Pod) { p.queue.state = inGated }
+
+// forget removes p from wherever it waits (it left the API).
+func (q *schedQueue) forget(p *Pod) {
+	switch p.queue.state {
+	case inActiveQ:
+		q.active.remove(p.queue.index)
+	case inBackoffQ:
+		q.backoff.remove(p.queue.index)
+	case inUnschedulable:
+		q.unpark(p)
+	}
+	p.queue.state = notQueued
+}
+
+// movable reports whether a pending event concerns some parked pod.
+func (q *schedQueue) movable() bool {
+	if q.pending == 0 || q.parked == 0 {
+		return false
+	}
+	for m := plugins(0); m <= allPlugins; m++ {
+		if (m&q.pending != 0 || m == 0) && len(q.unschedulable[m]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// movePending moves the parked pods that the events since the last pass
+// concern to activeQ or backoffQ (MoveAllToActiveOrBackoffQueue).
+func (q *schedQueue) movePending(now time.Duration) {
+	ev := q.pending
+	q.pending = 0
+	if ev == 0 || q.parked == 0 {
+		return
+	}
+	for m := plugins(0); m <= allPlugins; m++ {
+		if m&ev == 0 && m != 0 {
+			continue // pods no plugin rejected (no nodes at all) move on every event
+		}
+		b := q.unschedulable[m]
+		for i, p := range b {
+			b[i] = nil
+			p.queue.state = notQueued
+			q.requeue(p, now)
+		}
+		q.parked -= len(b)
+		q.unschedulable[m] = b[:0]
+	}
+}
+
+// flushLeftover moves the pods parked for longer than
+// podMaxInUnschedulablePodsDuration (flushUnschedulablePodsLeftover); it
+// reports whether it moved any.
+func (q *schedQueue) flushLeftover(now time.Duration) bool {
+	moved := false
+	for m := range q.unschedulable {
+		b := q.unschedulable[m]
+		for i := 0; i < len(b); {
+			p := b[i]
+			if now-p.queue.timestamp <= podMaxInUnschedulablePodsDuration {
+				i++
+				continue
+			}
+			q.unpark(p)
+			q.requeue(p, now)
+			moved = true
+			b = q.unschedulable[m]
+		}
+	}
+	return moved
+}
+
+// waiting reports whether some pod is ready to be tried.
+func (q *schedQueue) waiting() bool { return q.active.len() > 0 || q.backoff.len() > 0 }

@@ -1,0 +1,270 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// recount sums, from scratch, what the node's running totals must hold:
+// the requests of its pods not in a terminal phase.
+func (n *Node) recount() Resources {
+	var r Resources
+	for _, p := range n.pods {
+		if p.phase.Terminal() {
+			continue
+		}
+		r.MilliCPU += p.requests.MilliCPU
+		r.Memory += p.requests.Memory
+		r.Pods++
+	}
+	return r
+}
+
+// runChecked runs w event by event until the virtual time until, checking
+// after every event that each node's running totals equal a recount.
+func runChecked(t *testing.T, w *World, until time.Duration) {
+	t.Helper()
+	check := func() {
+		for _, n := range w.nodes {
+			if got, want := n.used, n.recount(); got != want {
+				t.Fatalf("at %v, node %s: running totals %+v, recount %+v", w.Now(), n.Name, got, want)
+			}
+		}
+	}
+	check()
+	for {
+		at, ok := w.eng.Peek()
+		if !ok || at > until {
+			break
+		}
+		w.eng.Step()
+		check()
+	}
+}
+
+func appSpec(cpu int64, b *Behavior, policy RestartPolicy) *PodSpec {
+	return &PodSpec{RestartPolicy: policy, TerminationGracePeriod: 30 * time.Second,
+		Containers: []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent, Behavior: b,
+			Requests: Resources{MilliCPU: cpu, Memory: 64 << 20}}}}
+}
+
+func TestRunningTotalsMatchRecount(t *testing.T) {
+	exitAfter := func(d time.Duration, code int32) *Behavior {
+		return &Behavior{Runs: []RunSpec{{ExitAfter: d, ExitCode: code, Times: 1}}, ShutdownTime: 5 * time.Second}
+	}
+	for _, tc := range []struct {
+		name  string
+		build func(w *World)
+	}{
+		{"out of capacity, batch pods finish", func(w *World) {
+			for i := range 2 {
+				w.AddPod(fmt.Sprintf("batch-%d", i), appSpec(1500, exitAfter(time.Minute, 0), RestartNever), PodOptions{})
+			}
+			w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "api", Template: appSpec(1000, nil, RestartAlways), Replicas: 6})
+		}},
+		{"deletions with grace, force deletes, pod GC", func(w *World) {
+			for i := range 6 {
+				p := w.AddPod(fmt.Sprintf("p-%d", i), appSpec(500, exitAfter(time.Duration(i+1)*20*time.Second, int32(i%2)), RestartNever), PodOptions{})
+				switch i % 3 {
+				case 0:
+					w.Schedule(10*time.Second, func() { p.Delete(nil) })
+				case 1:
+					w.Schedule(15*time.Second, func() { p.Delete(new(time.Duration)) })
+				}
+			}
+			w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "rs", Template: appSpec(700, exitAfter(45*time.Second, 1), RestartNever), Replicas: 4})
+		}},
+		{"power loss, partition, disk failure, evictions", func(w *World) {
+			w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "web", Template: appSpec(300, nil, RestartAlways), Replicas: 12})
+			w.AddPod("bare", appSpec(300, nil, RestartAlways), PodOptions{})
+			w.Schedule(time.Minute, func() { w.Node("n-0").PowerOff(nil) })
+			w.Schedule(2*time.Minute, func() { d := 3 * time.Minute; w.Node("n-1").Partition(&d) })
+			w.Schedule(3*time.Minute, func() { w.Node("n-2").DiskFailure() })
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := DefaultSettings()
+			st.TerminatedPodGCThreshold = 2
+			w := NewWorld(1, st)
+			for i := range 3 {
+				w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 2000, Memory: 8 << 30, Pods: 110}})
+			}
+			tc.build(w)
+			runChecked(t, w, 15*time.Minute)
+			freed := 0
+			for _, p := range w.pods {
+				if p.Node != nil && (p.phase.Terminal() || p.deleted) {
+					freed++
+				}
+			}
+			if freed == 0 {
+				t.Fatal("no bound pod finished or left: nothing was released")
+			}
+		})
+	}
+}
+
+func TestPodBackoff(t *testing.T) {
+	want := []time.Duration{0, 1 * time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
+	for attempts, w := range want {
+		if got := podBackoff(attempts); got != w {
+			t.Errorf("podBackoff(%d) = %v, want %v", attempts, got, w)
+		}
+	}
+	if got := podBackoff(1000); got != podMaxBackoff {
+		t.Errorf("podBackoff(1000) = %v, want %v", got, podMaxBackoff)
+	}
+}
+
+func TestNumFeasibleNodesToFind(t *testing.T) {
+	for _, tc := range []struct{ percentage, nodes, want int }{
+		{0, 0, 0},
+		{0, 10, 10},
+		{0, 99, 99},
+		{0, 100, 100}, // 50% of 100 is 50, raised to the minimum 100
+		{0, 101, 100},
+		{0, 1000, 420},  // 50 - 8 = 42%
+		{0, 5000, 500},  // 50 - 40 = 10%
+		{0, 10000, 500}, // 50 - 80 < 5: 5%
+		{30, 1000, 300},
+		{1, 1000, 100},
+		{100, 150, 150},
+	} {
+		if got := numFeasibleNodesToFind(tc.percentage, tc.nodes); got != tc.want {
+			t.Errorf("numFeasibleNodesToFind(%d, %d) = %d, want %d", tc.percentage, tc.nodes, got, tc.want)
+		}
+	}
+}
+
+// TestRotatingStartIndex: in a cluster over 100 nodes, each try stops after
+// numFeasibleNodesToFind feasible nodes and the next one starts where it
+// stopped.
+func TestRotatingStartIndex(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	for i := range 250 {
+		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
+	}
+	var pods []*Pod
+	for i := range 4 {
+		pods = append(pods, w.AddPod(fmt.Sprintf("p-%d", i), appSpec(100, nil, RestartAlways), PodOptions{}))
+	}
+	w.Run(time.Second)
+	// 250 nodes: look for 48% of them, 120 feasible nodes per try.
+	for i, want := range []string{"n-0", "n-120", "n-240", "n-110"} {
+		if got := pods[i].Node; got == nil || got.Name != want {
+			t.Errorf("pod %d on %s, want %s", i, got.Name, want)
+		}
+	}
+}
+
+// TestSmallClusterScansAllNodes: under 100 nodes every try sees every node
+// and ties go to the node added first.
+func TestSmallClusterScansAllNodes(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	for i := range 3 {
+		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
+	}
+	var got []string
+	for i := range 4 {
+		p := w.AddPod(fmt.Sprintf("p-%d", i), appSpec(1000, nil, RestartAlways), PodOptions{})
+		w.Run(w.Now() + time.Second)
+		got = append(got, p.Node.Name)
+	}
+	if fmt.Sprint(got) != "[n-0 n-1 n-2 n-0]" {
+		t.Errorf("placements %v, want [n-0 n-1 n-2 n-0]", got)
+	}
+}
+
+// TestUnschedulablePodWaitsForAnEvent: a pod that fits nowhere is not tried
+// again when an unrelated pod comes and goes through the scheduler, but is
+// at once when an assigned pod finishes and frees its cpu.
+func TestUnschedulablePodWaitsForAnEvent(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 2000, Memory: 8 << 30, Pods: 110}})
+	w.AddPod("batch", appSpec(1500, &Behavior{Runs: []RunSpec{{ExitAfter: 2 * time.Minute, Times: 1}}}, RestartNever), PodOptions{})
+	big := w.AddPod("big", appSpec(1000, nil, RestartAlways), PodOptions{})
+	w.Run(time.Second)
+	if big.Node != nil || big.queue.state != inUnschedulable || big.queue.attempts != 1 {
+		t.Fatalf("big: node %v, state %d, attempts %d; want parked after 1 attempt", big.Node, big.queue.state, big.queue.attempts)
+	}
+	w.Schedule(30*time.Second, func() { w.AddPod("small", appSpec(100, nil, RestartAlways), PodOptions{}) })
+	w.Run(time.Minute)
+	if big.queue.attempts != 1 {
+		t.Errorf("big tried %d times after an unrelated pod was scheduled, want 1", big.queue.attempts)
+	}
+	w.Run(2*time.Minute + time.Second)
+	if big.Node == nil || big.queue.attempts != 2 {
+		t.Errorf("big: node %v after %d attempts; want bound at the 2nd, when batch finished", big.Node, big.queue.attempts)
+	}
+}
+
+// TestUnschedulableFlush: a parked pod with no event is tried again by the
+// 30s flush once it has waited longer than 5 minutes.
+func TestUnschedulableFlush(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
+	p := w.AddPod("big", appSpec(2000, nil, RestartAlways), PodOptions{})
+	var tries []time.Duration
+	last := 0
+	for at := time.Duration(0); at <= 12*time.Minute; at += time.Second {
+		w.Run(at)
+		if p.queue.attempts != last {
+			last = p.queue.attempts
+			tries = append(tries, w.Now())
+		}
+	}
+	want := []time.Duration{0, 330 * time.Second, 660 * time.Second}
+	if fmt.Sprint(tries) != fmt.Sprint(want) {
+		t.Errorf("tries at %v, want %v", tries, want)
+	}
+	if c, _ := p.status.Condition(PodScheduled); c.Reason != "Unschedulable" || c.Message != "0/1 nodes are available: 1 Insufficient cpu." {
+		t.Errorf("PodScheduled %+v", c)
+	}
+	if n := len(w.EventsFor("Pod", "big")); n != 1 {
+		t.Errorf("%d events, want 1 FailedScheduling (the message never changed)", n)
+	}
+}
+
+// TestBackoffQueueOrder: pods moved by an event while still backing off are
+// tried after the pods in activeQ.
+func TestBackoffQueueOrder(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 2000, Memory: 8 << 30, Pods: 110}})
+	short := w.AddPod("short", appSpec(2000, &Behavior{Runs: []RunSpec{{ExitAfter: 500 * time.Millisecond, Times: 1}}}, RestartNever), PodOptions{})
+	old := w.AddPod("old", appSpec(2000, nil, RestartAlways), PodOptions{})
+	// "new" comes at the very instant short finishes: old, found
+	// unschedulable at 0s, is still backing off (1s), so new goes first.
+	var young *Pod
+	w.Schedule(500*time.Millisecond, func() { young = w.AddPod("new", appSpec(2000, nil, RestartAlways), PodOptions{}) })
+	w.Run(time.Second)
+	if short.Phase() != Succeeded || young == nil || young.Node == nil || old.Node != nil {
+		t.Fatalf("short %s, new on %v, old on %v; want new bound and old still pending", short.Phase(), young.Node, old.Node)
+	}
+	if old.queue.attempts != 2 || old.queue.state != inUnschedulable {
+		t.Errorf("old: %d attempts, state %d; want retried once from backoffQ and parked again", old.queue.attempts, old.queue.state)
+	}
+}
+
+func TestQueueForgetsDeletedPods(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
+	var ps []*Pod
+	for i := range 5 {
+		ps = append(ps, w.AddPod(fmt.Sprintf("p-%d", i), appSpec(2000, nil, RestartAlways), PodOptions{}))
+	}
+	w.Run(time.Second)
+	if w.sched.q.parked != 5 {
+		t.Fatalf("%d parked, want 5", w.sched.q.parked)
+	}
+	for _, p := range ps[1:4] {
+		p.Delete(nil)
+	}
+	if w.sched.q.parked != 2 || ps[2].queue.state != notQueued {
+		t.Errorf("%d parked after 3 deletions, want 2", w.sched.q.parked)
+	}
+	w.Run(time.Hour)
+	if w.sched.q.parked != 2 || w.sched.q.waiting() {
+		t.Errorf("%d parked, waiting %v; want the 2 left parked", w.sched.q.parked, w.sched.q.waiting())
+	}
+}
