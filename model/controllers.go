@@ -41,7 +41,8 @@ type Workload struct {
 	w          *World
 	Spec       WorkloadSpec
 	Conditions []Condition
-	pods       []*Pod // every pod it created, in order
+	pods       []*Pod   // every pod it created, in order
+	events     eventLog // about the workload, in order of first occurrence
 	created    time.Duration
 
 	syncTimer sim.Timer

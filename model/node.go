@@ -32,6 +32,7 @@ type Node struct {
 
 	images map[string]bool // images pulled onto this node
 	pods   []*Pod          // pods bound here, in binding order
+	events eventLog        // about the node, in order of first occurrence
 
 	// used is what the node's pods that still hold resources request: the
 	// sum over n.pods of the pods not in a terminal phase (their milliCPU,

@@ -57,7 +57,8 @@ type Pod struct {
 	scratch          []byte    // for building condition messages without allocating
 	messages         []string  // condition messages built so far, for reuse
 
-	queue queuedPod // the scheduler's bookkeeping while it is unscheduled
+	events eventLog  // about the pod, in order of first occurrence
+	queue  queuedPod // the scheduler's bookkeeping while it is unscheduled
 }
 
 // container is one (init) container as the kubelet runs it.
@@ -108,6 +109,7 @@ func (w *World) AddPod(name string, spec *PodSpec, o PodOptions) *Pod {
 func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload) *Pod {
 	p := &Pod{w: w, Name: name, Labels: o.Labels, Spec: spec, CreatedAt: w.Now(), owner: owner,
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, requests: spec.Requests()}
+	p.status.Conditions = make([]Condition, 0, len(conditionOrder)) // the kubelet's conditions, in one allocation
 	p.syncTimer.Init(p.sync)
 	p.evictTimer.Init(p.evict)
 	for i := range spec.InitContainers {

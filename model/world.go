@@ -22,8 +22,8 @@ type World struct {
 	pods    []*Pod
 	podIdx  map[string]*Pod
 
-	events   []*Event
-	eventIdx map[eventKey]*Event
+	events      []*Event // every event, in order of first occurrence
+	otherEvents map[objectKey]*eventLog
 
 	sinks       []Sink
 	current     Change // the change being handed to the sinks
@@ -36,19 +36,17 @@ type World struct {
 	workloadIdx map[string]*Workload
 }
 
-type eventKey struct {
-	kind, object, reason, message string
-	typ                           EventType
-}
+// objectKey names an object that has no list of events of its own.
+type objectKey struct{ kind, object string }
 
 // NewWorld returns an empty world whose random streams derive from seed.
 func NewWorld(seed uint64, s Settings) *World {
 	w := &World{
-		eng:      sim.New(seed),
-		settings: s,
-		nodeIdx:  map[string]*Node{},
-		podIdx:   map[string]*Pod{},
-		eventIdx: map[eventKey]*Event{},
+		eng:         sim.New(seed),
+		settings:    s,
+		nodeIdx:     map[string]*Node{},
+		podIdx:      map[string]*Pod{},
+		otherEvents: map[objectKey]*eventLog{},
 
 		workloadIdx: map[string]*Workload{},
 	}
@@ -99,17 +97,19 @@ func (w *World) event(kind, object string, typ EventType, reason, source, format
 	w.eventMsg(kind, object, typ, reason, source, msg)
 }
 
-// eventMsg records an event whose message is built already.
+// eventMsg records an event whose message is built already. Repeats are
+// found in the object's own log of events, not in one world-wide index: a
+// fleet's kubelets repeat a handful of events per pod.
 func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg string) {
 	now := w.eng.Now()
-	k := eventKey{kind, object, reason, msg, typ}
-	if e := w.eventIdx[k]; e != nil {
+	log := w.eventLog(kind, object)
+	if e := log.find(typ, reason, msg); e != nil {
 		e.Count++
 		e.LastSeen = now
 	} else {
 		e = &Event{Kind: kind, Object: object, Type: typ, Reason: reason, Message: msg, Source: source,
 			FirstSeen: now, LastSeen: now, Count: 1}
-		w.eventIdx[k] = e
+		log.add(e)
 		w.events = append(w.events, e)
 	}
 	c := Change{Kind: ChangeEvent, Type: string(typ), Reason: reason, Message: msg}
@@ -124,15 +124,76 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 	w.record(c)
 }
 
-// EventsFor returns the events about one object, in order of first occurrence.
-func (w *World) EventsFor(kind, object string) []*Event {
-	var out []*Event
-	for _, e := range w.events {
-		if e.Kind == kind && e.Object == object {
-			out = append(out, e)
+// eventLog is the events about one object, in order of first occurrence,
+// indexed once there are more than a few (a ReplicaSet logs one
+// SuccessfulCreate per pod, each with its own message).
+type eventLog struct {
+	list []*Event
+	idx  map[eventMsgKey]*Event
+}
+
+type eventMsgKey struct {
+	typ             EventType
+	reason, message string
+}
+
+// eventLogIndexAt is the length from which an eventLog is indexed.
+const eventLogIndexAt = 16
+
+func (l *eventLog) find(typ EventType, reason, msg string) *Event {
+	if l.idx != nil {
+		return l.idx[eventMsgKey{typ, reason, msg}]
+	}
+	for _, e := range l.list {
+		if e.Reason == reason && e.Type == typ && e.Message == msg {
+			return e
 		}
 	}
-	return out
+	return nil
+}
+
+func (l *eventLog) add(e *Event) {
+	l.list = append(l.list, e)
+	switch {
+	case l.idx != nil:
+		l.idx[eventMsgKey{e.Type, e.Reason, e.Message}] = e
+	case len(l.list) > eventLogIndexAt:
+		l.idx = make(map[eventMsgKey]*Event, 2*len(l.list))
+		for _, x := range l.list {
+			l.idx[eventMsgKey{x.Type, x.Reason, x.Message}] = x
+		}
+	}
+}
+
+// eventLog returns the log of events about one object.
+func (w *World) eventLog(kind, object string) *eventLog {
+	switch kind {
+	case "Pod":
+		if p := w.podIdx[object]; p != nil {
+			return &p.events
+		}
+	case "Node":
+		if n := w.nodeIdx[object]; n != nil {
+			return &n.events
+		}
+	default:
+		if wl := w.workloadIdx[object]; wl != nil && wl.Spec.Kind == kind {
+			return &wl.events
+		}
+	}
+	k := objectKey{kind, object}
+	l := w.otherEvents[k]
+	if l == nil {
+		l = new(eventLog)
+		w.otherEvents[k] = l
+	}
+	return l
+}
+
+// EventsFor returns the events about one object, in order of first
+// occurrence.
+func (w *World) EventsFor(kind, object string) []*Event {
+	return append([]*Event(nil), w.eventLog(kind, object).list...)
 }
 
 // podChanged tells the pod's controller and the pod garbage collector that
