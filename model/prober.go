@@ -30,6 +30,14 @@ type prober struct {
 	onHold bool        // a liveness/startup failure was published: wait for a new run
 	seen   int32       // the container run (c.runs) the worker last saw
 	done   bool
+
+	// The worker's ticks: the first at `first` with the key it was
+	// scheduled with, then every period, each ordered among the events at
+	// its instant as if scheduled at the tick before by a Key of Seq chain
+	// (see tickKey).
+	first    time.Duration
+	firstKey sim.Key
+	chain    uint64
 }
 
 // initial is the result a worker publishes for a new run before probing.
@@ -56,8 +64,27 @@ func (c *container) startProbers() {
 		// The worker's first step comes before the container exists and
 		// finds nothing to probe; the next is one period later.
 		pr.doProbe()
-		c.pod.w.eng.After(&pr.timer, spec.Period, sim.Normal)
+		pr.startTicks(spec.Period)
 	}
+}
+
+// startTicks schedules the worker's first tick d from now, the origin of its
+// tick grid (the kubelet sets a worker's ticker when it starts it, and again
+// when a rebooted node's kubelet starts it anew).
+func (pr *prober) startTicks(d time.Duration) {
+	eng := pr.c.pod.w.eng
+	eng.After(&pr.timer, d, sim.Normal)
+	pr.first, pr.firstKey = pr.timer.When(), pr.timer.Key()
+	pr.chain = pr.firstKey.Seq &^ sim.Scheduled
+}
+
+// tickKey is the place of the worker's tick at t (after its first) among
+// the events at t: where it falls when the tick before it schedules it,
+// except that it also comes before whatever the events ahead of that tick
+// at its instant scheduled for t. Both modes (skipping or not) use it, so a
+// tick that was never scheduled takes the same place when it is.
+func (pr *prober) tickKey(t time.Duration) sim.Key {
+	return sim.Key{At: t - pr.spec.Period, Seq: pr.chain}
 }
 
 func (c *container) prober(k ProbeKind) *prober {
@@ -73,7 +100,8 @@ func (pr *prober) tick() {
 	if pr.done {
 		return
 	}
-	pr.c.pod.w.eng.After(&pr.timer, pr.spec.Period, sim.Normal)
+	next := pr.c.pod.w.Now() + pr.spec.Period
+	pr.c.pod.w.eng.ScheduleKey(&pr.timer, next, sim.Normal, pr.tickKey(next))
 	if !pr.doProbe() {
 		pr.done = true
 		pr.c.pod.w.eng.Stop(&pr.timer)
