@@ -123,7 +123,7 @@ func (p *Pod) freeze() {
 		}
 		c.inHook = hookNone
 		for _, pr := range c.probes {
-			p.w.eng.Stop(&pr.timer)
+			pr.halt()
 		}
 	}
 }

@@ -197,6 +197,7 @@ func (p *Pod) setPhase(ph Phase) {
 	p.w.record(Change{Kind: "phase", Pod: p.Name, From: string(p.phase), To: string(ph)})
 	p.phase = ph
 	p.phases = append(p.phases, ph)
+	p.wakeProbers()
 }
 
 // setCondition sets a pod condition; lastTransitionTime moves only when the
@@ -266,6 +267,7 @@ func (c *container) setState(s ContainerState) {
 		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
 	}
 	c.pod.w.record(ch)
+	c.wakeProbers()
 }
 
 func (p *Pod) String() string { return fmt.Sprintf("%s_default", p.Name) }
