@@ -69,5 +69,5 @@ func TestPassed(t *testing.T) {
 	e.Step()
 	check("after Step", 10, Normal, b.Key(), false)
 	e.Run(10)
-	check("after Run", 10, Late, Key{At: 10, Seq: 1 << 62}, true)
+	check("after Run", 10, Late, Key{At: 10, Seq: 1 << 50}, true)
 }

@@ -42,10 +42,26 @@ const (
 type Timer struct {
 	fn      func()
 	at      time.Duration
-	key     Key   // tie-break after prio
+	tie     tie   // breaks ties on at: priority, then Key
 	index   int32 // position in the engine's heap slice; 0 means not pending
-	prio    Priority
-	oneshot bool // owned by the engine's At free list
+	oneshot bool  // owned by the engine's At free list
+}
+
+// tie packs (priority, Key.At, Key.Seq) into 128 bits that compare as one
+// number: hi holds the priority (sign bit flipped) and At's upper 56 bits,
+// lo At's lower 8 bits and the 56-bit Seq.
+type tie struct{ hi, lo uint64 }
+
+func packTie(p Priority, k Key) tie {
+	return tie{hi: uint64(uint8(p)^0x80)<<56 | uint64(k.At)>>8, lo: uint64(k.At)<<56 | k.Seq}
+}
+
+func (a tie) less(b tie) bool { return a.hi < b.hi || a.hi == b.hi && a.lo < b.lo }
+
+func (a tie) prio() Priority { return Priority(int8(uint8(a.hi>>56) ^ 0x80)) }
+
+func (a tie) key() Key {
+	return Key{At: time.Duration(a.hi<<8 | a.lo>>56), Seq: a.lo & seqMask}
 }
 
 // Key orders events that share a time and a Priority: the one with the
@@ -62,21 +78,16 @@ type Key struct {
 }
 
 // Scheduled is the bit that Schedule sets in every Key.Seq it hands out.
-const Scheduled = 1 << 63
+// A Key's Seq is below 1<<56 and its At is not negative.
+const Scheduled = 1 << 55
+
+const seqMask = 1<<56 - 1
 
 // Less reports whether k orders before o.
 func (k Key) Less(o Key) bool { return k.At < o.At || k.At == o.At && k.Seq < o.Seq }
 
 // before reports whether t runs before u when both are due at the same time.
-func (t *Timer) before(u *Timer) bool {
-	if t.prio != u.prio {
-		return t.prio < u.prio
-	}
-	if t.key.At != u.key.At {
-		return t.key.At < u.key.At
-	}
-	return t.key.Seq < u.key.Seq
-}
+func (t *Timer) before(u *Timer) bool { return t.tie.less(u.tie) }
 
 // NewTimer returns a Timer that calls fn, on the engine's (single) thread,
 // each time it fires. fn must not be nil.
@@ -109,10 +120,10 @@ func (t *Timer) Pending() bool { return t.index != 0 }
 func (t *Timer) When() time.Duration { return t.at }
 
 // Priority returns the priority t is (or was last) scheduled with.
-func (t *Timer) Priority() Priority { return t.prio }
+func (t *Timer) Priority() Priority { return t.tie.prio() }
 
 // Key returns the Key t is (or was last) scheduled with.
-func (t *Timer) Key() Key { return t.key }
+func (t *Timer) Key() Key { return t.tie.key() }
 
 // entry is one heap slot: the event time inline, so that sifting reads only
 // the heap slice, and the Timer, whose prio and key break ties on at (a dereference
@@ -153,22 +164,21 @@ type Engine struct {
 	fired uint64
 	// The place in the order of the event running (or last run): its
 	// priority and key; after Run, past every event at Now.
-	curPrio Priority
-	curKey  Key
-	seed    uint64
-	free    []*Timer // recycled one-shot timers for At
-	rands   map[string]*rand.Rand
-	touch   int64 // sink for prefetching loads in down
+	cur   tie
+	seed  uint64
+	free  []*Timer // recycled one-shot timers for At
+	rands map[string]*rand.Rand
+	touch int64 // sink for prefetching loads in down
 }
 
 // New returns an Engine at virtual time 0 with no pending events. seed is the
 // scenario seed from which every stream returned by Rand is derived.
 func New(seed uint64) *Engine {
 	return &Engine{
-		heap:    make([]entry, root, 64),
-		seed:    seed,
-		curPrio: math.MinInt8, // nothing has run
-		rands:   make(map[string]*rand.Rand),
+		heap:  make([]entry, root, 64),
+		seed:  seed,
+		cur:   tie{}, // before everything: nothing has run
+		rands: make(map[string]*rand.Rand),
 	}
 }
 
@@ -198,7 +208,7 @@ func (e *Engine) Schedule(t *Timer, at time.Duration, p Priority) {
 	if e.seq >= Scheduled {
 		panic("sim: sequence number overflow")
 	}
-	e.schedule(t, at, p, Key{At: e.now, Seq: Scheduled | e.seq})
+	e.schedule(t, at, p, packTie(p, Key{At: e.now, Seq: Scheduled | e.seq}))
 }
 
 // ScheduleKey is Schedule with the Key given rather than taken: t runs at
@@ -207,18 +217,20 @@ func (e *Engine) Schedule(t *Timer, at time.Duration, p Priority) {
 // unchanged; scheduling a Timer again with the Key it had puts it back in the
 // same place. It panics as Schedule does.
 func (e *Engine) ScheduleKey(t *Timer, at time.Duration, p Priority, k Key) {
-	e.schedule(t, at, p, k)
+	if k.At < 0 || k.Seq > seqMask {
+		panic(fmt.Sprintf("sim: ScheduleKey with a Key out of range: %+v", k))
+	}
+	e.schedule(t, at, p, packTie(p, k))
 }
 
-func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k Key) {
+func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 	if at < e.now {
 		panic(fmt.Sprintf("sim: Schedule at %v, before Now %v", at, e.now))
 	}
 	if t.fn == nil {
 		panic("sim: Schedule of an uninitialised Timer (use NewTimer or Init)")
 	}
-	t.key = k
-	t.at, t.prio = at, p
+	t.tie, t.at = k, at
 	if i := int(t.index); i != 0 {
 		if i >= len(e.heap) || e.heap[i].t != t {
 			panic("sim: Timer is pending on another Engine")
@@ -243,10 +255,10 @@ func (e *Engine) Passed(at time.Duration, p Priority, k Key) bool {
 	if at != e.now {
 		return at < e.now
 	}
-	if p != e.curPrio {
-		return p < e.curPrio
+	if k.At < 0 || k.Seq > seqMask {
+		return k.At < 0
 	}
-	return !e.curKey.Less(k)
+	return !e.cur.less(packTie(p, k))
 }
 
 // After is Schedule(t, e.Now()+d, p). It panics if d is negative or so large
@@ -331,7 +343,7 @@ func (e *Engine) Run(until time.Duration) {
 	if until > e.now {
 		e.now = until
 	}
-	e.curPrio, e.curKey = math.MaxInt8, Key{At: math.MaxInt64, Seq: math.MaxUint64}
+	e.cur = tie{hi: math.MaxUint64, lo: math.MaxUint64}
 }
 
 // fire pops the minimum entry and runs its Timer. The heap is non-empty.
@@ -344,7 +356,7 @@ func (e *Engine) fire() {
 	// overlaps with the sift rather than following it.
 	t.index = 0
 	fn := t.fn
-	e.curPrio, e.curKey = t.prio, t.key
+	e.cur = t.tie
 	n := len(h) - 1
 	last := h[n]
 	h[n] = entry{}
