@@ -34,8 +34,18 @@ func BenchmarkCapacityAtScale(b *testing.B) {
 // BenchmarkSteadyState measures the event hot path once pods are up: 1,000
 // running pods with liveness and readiness probes ticking every 10s. It
 // reports allocations per event, which must stay 0.
-func BenchmarkSteadyState(b *testing.B) {
-	w := NewWorld(1, DefaultSettings())
+func BenchmarkSteadyState(b *testing.B) { steadyState(b, DefaultSettings()) }
+
+// BenchmarkSteadyStateEveryTick is BenchmarkSteadyState with every probe
+// tick run (Settings.ProbeEveryTick): 200 probe ticks per virtual second.
+func BenchmarkSteadyStateEveryTick(b *testing.B) {
+	s := DefaultSettings()
+	s.ProbeEveryTick = true
+	steadyState(b, s)
+}
+
+func steadyState(b *testing.B, s Settings) {
+	w := NewWorld(1, s)
 	for i := range 10 {
 		w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
 	}

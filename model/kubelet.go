@@ -329,6 +329,7 @@ func (p *Pod) run(c *container) {
 	after, exits := c.planRun(r)
 	c.runs++
 	c.startedAt = now
+	c.wakeProbers()
 	if exits {
 		p.w.eng.After(&c.exitTimer, after, sim.Normal)
 	}

@@ -123,7 +123,7 @@ func (p *Pod) freeze() {
 		}
 		c.inHook = hookNone
 		for _, pr := range c.probes {
-			p.w.eng.Stop(&pr.timer)
+			pr.halt()
 		}
 	}
 }
@@ -144,7 +144,7 @@ func (p *Pod) reboot(downAt time.Duration) {
 		}
 		for _, pr := range c.probes {
 			if !pr.done {
-				p.w.eng.After(&pr.timer, 0, sim.Normal)
+				pr.startTicks(0)
 			}
 		}
 	}

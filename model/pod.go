@@ -221,6 +221,7 @@ func (p *Pod) setPhase(ph Phase) {
 	}
 	p.phase = ph
 	p.phases = append(p.phases, ph)
+	p.wakeProbers()
 }
 
 // setCondition sets a pod condition; lastTransitionTime moves only when the
@@ -290,6 +291,7 @@ func (c *container) setState(s ContainerState) {
 		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
 	}
 	c.pod.w.record(ch)
+	c.wakeProbers()
 }
 
 // String is the pod as the kubelet names it in messages: name_namespace.

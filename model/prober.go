@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -30,7 +31,27 @@ type prober struct {
 	onHold bool        // a liveness/startup failure was published: wait for a new run
 	seen   int32       // the container run (c.runs) the worker last saw
 	done   bool
+
+	// The worker's ticks: the first at `first` with the key it was
+	// scheduled with, then every period, each ordered among the events at
+	// its instant as if scheduled at the tick before by a Key of Seq chain
+	// (see tickKey).
+	first    time.Duration
+	firstKey sim.Key
+	chain    uint64
+	halted   bool // the ticks were stopped (node down, pod removed) until startTicks
 }
+
+// Skipping ticks. Unless Settings.ProbeEveryTick, a worker runs only the
+// ticks that can do something: after each tick it works out, from what
+// doProbe reads (the pod's phase and deletion, the container's state, runs
+// and start, the startup worker's result, its own streak, the behaviour's
+// failure windows, startupTime and initialDelay), the first tick that is not
+// a no-op and moves its timer there (or stops it: nothing will happen until
+// something changes). Whatever changes one of those inputs wakes the worker
+// (wake), which puts its timer back on the first tick of its grid that has
+// not run yet. A tick's place among the events at its instant is fixed
+// (tickKey), so a tick that was never scheduled runs where it would have.
 
 // initial is the result a worker publishes for a new run before probing.
 func (pr *prober) initial() probeResult {
@@ -56,8 +77,28 @@ func (c *container) startProbers() {
 		// The worker's first step comes before the container exists and
 		// finds nothing to probe; the next is one period later.
 		pr.doProbe()
-		c.pod.w.eng.After(&pr.timer, spec.Period, sim.Normal)
+		pr.startTicks(spec.Period)
 	}
+}
+
+// startTicks schedules the worker's first tick d from now, the origin of its
+// tick grid (the kubelet sets a worker's ticker when it starts it, and again
+// when a rebooted node's kubelet starts it anew).
+func (pr *prober) startTicks(d time.Duration) {
+	eng := pr.c.pod.w.eng
+	eng.After(&pr.timer, d, sim.Normal)
+	pr.first, pr.firstKey = pr.timer.When(), pr.timer.Key()
+	pr.chain = pr.firstKey.Seq &^ sim.Scheduled
+	pr.halted = false
+}
+
+// tickKey is the place of the worker's tick at t (after its first) among
+// the events at t: where it falls when the tick before it schedules it,
+// except that it also comes before whatever the events ahead of that tick
+// at its instant scheduled for t. Both modes (skipping or not) use it, so a
+// tick that was never scheduled takes the same place when it is.
+func (pr *prober) tickKey(t time.Duration) sim.Key {
+	return sim.Key{At: t - pr.spec.Period, Seq: pr.chain}
 }
 
 func (c *container) prober(k ProbeKind) *prober {
@@ -73,11 +114,160 @@ func (pr *prober) tick() {
 	if pr.done {
 		return
 	}
-	pr.c.pod.w.eng.After(&pr.timer, pr.spec.Period, sim.Normal)
+	w := pr.c.pod.w
+	next := w.Now() + pr.spec.Period
+	w.eng.ScheduleKey(&pr.timer, next, sim.Normal, pr.tickKey(next))
 	if !pr.doProbe() {
 		pr.done = true
-		pr.c.pod.w.eng.Stop(&pr.timer)
+		w.eng.Stop(&pr.timer)
+		return
 	}
+	if w.settings.ProbeEveryTick {
+		return
+	}
+	switch t := pr.nextUseful(next); {
+	case t == never:
+		w.eng.Stop(&pr.timer)
+	case t > next:
+		w.eng.ScheduleKey(&pr.timer, t, sim.Normal, pr.tickKey(t))
+	}
+}
+
+// never is "no tick": the time of a tick that is not planned.
+const never = time.Duration(math.MaxInt64)
+
+// halt stops the worker's ticks (its node lost power, its pod left the
+// API); only startTicks starts them again.
+func (pr *prober) halt() {
+	pr.halted = true
+	pr.c.pod.w.eng.Stop(&pr.timer)
+}
+
+// wake tells the worker that something doProbe reads changed: its timer
+// goes back to the first tick of its grid that has not run, if it was
+// planned later or not at all. A tick at Now has run if its place comes
+// before the event running now.
+func (pr *prober) wake() {
+	w := pr.c.pod.w
+	if w.settings.ProbeEveryTick || pr.done || pr.halted {
+		return
+	}
+	now, period := w.Now(), pr.spec.Period
+	if now < pr.first {
+		return // the first tick is always scheduled
+	}
+	k := (now - pr.first) / period
+	t := pr.first + k*period
+	if t < now || w.eng.Passed(t, sim.Normal, pr.keyAt(t)) {
+		t += period
+	}
+	if pr.timer.Pending() && pr.timer.When() <= t {
+		return
+	}
+	w.eng.ScheduleKey(&pr.timer, t, sim.Normal, pr.keyAt(t))
+}
+
+// keyAt is the place of the worker's tick at t, a time on its grid.
+func (pr *prober) keyAt(t time.Duration) sim.Key {
+	if t == pr.first {
+		return pr.firstKey
+	}
+	return pr.tickKey(t)
+}
+
+// wakeProbers wakes every probe worker of the container.
+func (c *container) wakeProbers() {
+	for _, pr := range c.probes {
+		pr.wake()
+	}
+}
+
+// wakeProbers wakes every probe worker of the pod.
+func (p *Pod) wakeProbers() {
+	for _, c := range p.init {
+		c.wakeProbers()
+	}
+	for _, c := range p.regular {
+		c.wakeProbers()
+	}
+}
+
+// gridCeil is the first tick of the worker's grid at or after x, and at or
+// after from (a tick of the grid); never if there is none.
+func (pr *prober) gridCeil(from, x time.Duration) time.Duration {
+	if x <= from {
+		return from
+	}
+	period := pr.spec.Period
+	k := (x - from + period - 1) / period
+	if x-from > math.MaxInt64-period || k > (math.MaxInt64-from)/period {
+		return never
+	}
+	return from + k*period
+}
+
+// nextUseful is the first tick at or after from (a tick of the grid) at
+// which doProbe may do anything but return true, as things stand: it reads
+// what doProbe reads, in the same order. never means no tick will, until
+// something wakes the worker.
+func (pr *prober) nextUseful(from time.Duration) time.Duration {
+	c, p := pr.c, pr.c.pod
+	if p.phase.Terminal() || p.deleted {
+		return from
+	}
+	if c.runs == 0 || c.unpublished {
+		return never
+	}
+	if pr.seen != c.runs {
+		return from
+	}
+	if pr.onHold {
+		return never
+	}
+	st := &c.status
+	if st.State.Kind != StateRunning {
+		if pr.result != resultFailure || st.State.Kind == StateTerminated && p.Spec.RestartPolicy == RestartNever {
+			return from
+		}
+		return never
+	}
+	if p.deleting && pr.kind != Readiness {
+		return from
+	}
+	startedAt := st.State.StartedAt
+	// The worker waits for the startup probe's success, or (the startup
+	// worker) stops probing after it; either way until a wake.
+	if c.startedOK() == (pr.kind == Startup) {
+		return never
+	}
+	// doProbe probes once whole seconds since the start reach initialDelay's.
+	t := from
+	if d := int64(pr.spec.InitialDelay / time.Second); d > 0 {
+		if startedAt > math.MaxInt64-time.Duration(d)*time.Second {
+			return never
+		}
+		t = pr.gridCeil(from, startedAt+time.Duration(d)*time.Second)
+	}
+	if t == never || pr.last != resultSuccess || pr.result != resultSuccess || pr.streak < pr.spec.SuccessThreshold {
+		return t
+	}
+	// Succeeding with the success published: only a failure does anything
+	// (an Unhealthy event at least).
+	b := c.spec.Behavior
+	if b == nil {
+		return never
+	}
+	if t-startedAt < c.startupTime() {
+		return t
+	}
+	next := never
+	for _, win := range b.ProbeFailures[pr.kind] {
+		f := pr.gridCeil(t, win.From)
+		if f < next && (win.To == 0 || f < win.To) {
+			next = f
+		}
+	}
+	return next
 }
 
 // doProbe is one step of the worker; it reports whether to keep probing.
@@ -161,6 +351,9 @@ func (pr *prober) publish(r probeResult) {
 	}
 	pr.result = r
 	c := pr.c
+	if pr.kind == Startup {
+		c.wakeProbers() // startedOK may change
+	}
 	if r == resultFailure && pr.kind != Readiness && c.status.State.Kind == StateRunning {
 		c.killForProbe(pr)
 		return
@@ -204,6 +397,7 @@ func (c *container) triggerReadiness() {
 		c.pod.w.eng.At(c.pod.w.Now(), sim.Normal, func() {
 			if !pr.done && c.status.State.Kind == StateRunning {
 				pr.doProbe()
+				pr.wake() // its streak and result may have changed
 			}
 		})
 	}
@@ -235,4 +429,13 @@ func (c *container) updateReady() bool {
 	changed := st.Started != started || st.Ready != ready
 	st.Started, st.Ready = started, ready
 	return changed
+}
+
+// SetProbeEveryTick sets Settings.ProbeEveryTick. It must be called before
+// the world runs.
+func (w *World) SetProbeEveryTick(on bool) {
+	if w.eng.Fired() > 0 {
+		panic("model: SetProbeEveryTick after the world ran")
+	}
+	w.settings.ProbeEveryTick = on
 }

@@ -11,6 +11,11 @@ type Settings struct {
 	NodeStatusUpdateFrequency time.Duration
 	TerminatedPodGCThreshold  int
 	Images                    map[string]ImageSpec // by image name; absent: present everywhere, pulls in 0s
+
+	// ProbeEveryTick runs every tick of every probe worker. By default a
+	// worker skips the ticks that can change nothing; the timeline is the
+	// same either way, byte for byte.
+	ProbeEveryTick bool
 }
 
 // Backoff is a delay that starts at Initial and doubles up to Max; an entry

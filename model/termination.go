@@ -113,6 +113,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 		return
 	}
 	p.deleting, p.deadline, p.deletionGrace = true, now+g, g
+	p.wakeProbers()
 	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Reason: "Terminating", Message: "grace period " + g.String()})
 	p.w.podChanged(p)
 	if !reachable {
@@ -209,7 +210,7 @@ func (p *Pod) remove() {
 			p.w.eng.Stop(t)
 		}
 		for _, pr := range c.probes {
-			p.w.eng.Stop(&pr.timer)
+			pr.halt()
 		}
 	}
 	if n := p.Node; n != nil {

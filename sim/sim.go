@@ -3,11 +3,12 @@
 // An Engine owns a virtual clock and a priority queue of pending Timers.
 // Virtual time is a time.Duration (int64 nanoseconds) measured from the start
 // of the simulation; it only moves when an event is run. Events are ordered by
-// (time, Priority, sequence number): among events at the same instant the
-// lower Priority runs first, and among events with the same time and Priority
-// the one scheduled first runs first. Every Schedule, After or At call takes a
-// fresh sequence number, so a run is fully determined by the seed and the
-// order of calls.
+// (time, Priority, Key): among events at the same instant the lower Priority
+// runs first, and among events with the same time and Priority the one
+// scheduled first runs first. Every Schedule, After or At call gives its
+// Timer a fresh Key, so a run is fully determined by the seed and the order
+// of calls. ScheduleKey sets a Key explicitly, for a periodic event whose
+// place among its peers must not depend on when it was scheduled.
 //
 // The engine is single-threaded and not safe for concurrent use. It reads no
 // wall clock and no global random source: all randomness comes from the
@@ -41,11 +42,52 @@ const (
 type Timer struct {
 	fn      func()
 	at      time.Duration
-	ps      uint64 // tie-break key: (prio with sign bit flipped)<<56 | seq
-	index   int32  // position in the engine's heap slice; 0 means not pending
-	prio    Priority
-	oneshot bool // owned by the engine's At free list
+	tie     tie   // breaks ties on at: priority, then Key
+	index   int32 // position in the engine's heap slice; 0 means not pending
+	oneshot bool  // owned by the engine's At free list
 }
+
+// tie packs (priority, Key.At, Key.Seq) into 128 bits that compare as one
+// number: hi holds the priority (sign bit flipped) and At's upper 56 bits,
+// lo At's lower 8 bits and the 56-bit Seq.
+type tie struct{ hi, lo uint64 }
+
+func packTie(p Priority, k Key) tie {
+	return tie{hi: uint64(uint8(p)^0x80)<<56 | uint64(k.At)>>8, lo: uint64(k.At)<<56 | k.Seq}
+}
+
+func (a tie) less(b tie) bool { return a.hi < b.hi || a.hi == b.hi && a.lo < b.lo }
+
+func (a tie) prio() Priority { return Priority(int8(uint8(a.hi>>56) ^ 0x80)) }
+
+func (a tie) key() Key {
+	return Key{At: time.Duration(a.hi<<8 | a.lo>>56), Seq: a.lo & seqMask}
+}
+
+// Key orders events that share a time and a Priority: the one with the
+// earlier At runs first, then the one with the lower Seq.
+//
+// Schedule (and After and At) gives a Timer the Key {Now, Scheduled | n} for
+// its n-th call, so ties resolve in scheduling order. A Key set with
+// ScheduleKey and a Seq below Scheduled places its Timer after every event
+// scheduled before the instant At and before every event scheduled at or
+// after it; such Timers with the same At run in Seq order.
+type Key struct {
+	At  time.Duration
+	Seq uint64
+}
+
+// Scheduled is the bit that Schedule sets in every Key.Seq it hands out.
+// A Key's Seq is below 1<<56 and its At is not negative.
+const Scheduled = 1 << 55
+
+const seqMask = 1<<56 - 1
+
+// Less reports whether k orders before o.
+func (k Key) Less(o Key) bool { return k.At < o.At || k.At == o.At && k.Seq < o.Seq }
+
+// before reports whether t runs before u when both are due at the same time.
+func (t *Timer) before(u *Timer) bool { return t.tie.less(u.tie) }
 
 // NewTimer returns a Timer that calls fn, on the engine's (single) thread,
 // each time it fires. fn must not be nil.
@@ -78,10 +120,13 @@ func (t *Timer) Pending() bool { return t.index != 0 }
 func (t *Timer) When() time.Duration { return t.at }
 
 // Priority returns the priority t is (or was last) scheduled with.
-func (t *Timer) Priority() Priority { return t.prio }
+func (t *Timer) Priority() Priority { return t.tie.prio() }
+
+// Key returns the Key t is (or was last) scheduled with.
+func (t *Timer) Key() Key { return t.tie.key() }
 
 // entry is one heap slot: the event time inline, so that sifting reads only
-// the heap slice, and the Timer, whose ps breaks ties on at (a dereference
+// the heap slice, and the Timer, whose prio and key break ties on at (a dereference
 // only when times are equal). Timer.index is kept equal to the entry's index.
 //
 // The heap is 4-ary and 16-byte entries put the four children of a node in
@@ -96,12 +141,10 @@ type entry struct {
 }
 
 func (a *entry) less(b *entry) bool {
-	return a.at < b.at || (a.at == b.at && a.t.ps < b.t.ps)
+	return a.at < b.at || (a.at == b.at && a.t.before(b.t))
 }
 
 const (
-	seqBits = 56
-	seqMask = 1<<seqBits - 1
 	// root is the heap index of the minimum; see entry.
 	root = 3
 	// prefetchMin is the heap length from which down loads the next
@@ -119,6 +162,9 @@ type Engine struct {
 	now   time.Duration
 	seq   uint64
 	fired uint64
+	// The place in the order of the event running (or last run): its
+	// priority and key; after Run, past every event at Now.
+	cur   tie
 	seed  uint64
 	free  []*Timer // recycled one-shot timers for At
 	rands map[string]*rand.Rand
@@ -131,6 +177,7 @@ func New(seed uint64) *Engine {
 	return &Engine{
 		heap:  make([]entry, root, 64),
 		seed:  seed,
+		cur:   tie{}, // before everything: nothing has run
 		rands: make(map[string]*rand.Rand),
 	}
 }
@@ -150,25 +197,40 @@ func (e *Engine) Fired() uint64 { return e.fired }
 
 // Schedule arranges for t to fire at absolute virtual time at with priority p.
 // If t is already pending it is moved rather than duplicated. Either way t
-// takes a new sequence number, so it runs after every event already scheduled
-// with the same time and priority.
+// takes a new Key, so it runs after every event already scheduled with the
+// same time and priority.
 //
 // Schedule panics if at is before Now, if t was never initialised, or if t
 // is pending on another Engine. Scheduling at Now from an event handler is
 // allowed: the event runs later in the same Step/Run loop.
 func (e *Engine) Schedule(t *Timer, at time.Duration, p Priority) {
+	e.seq++
+	if e.seq >= Scheduled {
+		panic("sim: sequence number overflow")
+	}
+	e.schedule(t, at, p, packTie(p, Key{At: e.now, Seq: Scheduled | e.seq}))
+}
+
+// ScheduleKey is Schedule with the Key given rather than taken: t runs at
+// at, among the events with priority p, in the place k gives it (see Key). It
+// takes no sequence number, so it leaves the Keys of later Schedule calls
+// unchanged; scheduling a Timer again with the Key it had puts it back in the
+// same place. It panics as Schedule does.
+func (e *Engine) ScheduleKey(t *Timer, at time.Duration, p Priority, k Key) {
+	if k.At < 0 || k.Seq > seqMask {
+		panic(fmt.Sprintf("sim: ScheduleKey with a Key out of range: %+v", k))
+	}
+	e.schedule(t, at, p, packTie(p, k))
+}
+
+func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 	if at < e.now {
 		panic(fmt.Sprintf("sim: Schedule at %v, before Now %v", at, e.now))
 	}
 	if t.fn == nil {
 		panic("sim: Schedule of an uninitialised Timer (use NewTimer or Init)")
 	}
-	e.seq++
-	if e.seq > seqMask {
-		panic("sim: sequence number overflow")
-	}
-	t.ps = uint64(uint8(p)^0x80)<<seqBits | e.seq
-	t.at, t.prio = at, p
+	t.tie, t.at = k, at
 	if i := int(t.index); i != 0 {
 		if i >= len(e.heap) || e.heap[i].t != t {
 			panic("sim: Timer is pending on another Engine")
@@ -182,6 +244,21 @@ func (e *Engine) Schedule(t *Timer, at time.Duration, p Priority) {
 	}
 	e.heap = append(e.heap, entry{at: int64(at), t: t})
 	e.up(len(e.heap)-1, entry{at: int64(at), t: t})
+}
+
+// Passed reports whether an event at (at, p, k) would already have run: at
+// is before Now, or at is Now and (p, k) orders before or equal to the event
+// running now (outside a handler: the last event Step ran; after Run, every
+// event at Now has run). A periodic event that was not scheduled uses it to
+// tell whether its occurrence at Now is behind or ahead.
+func (e *Engine) Passed(at time.Duration, p Priority, k Key) bool {
+	if at != e.now {
+		return at < e.now
+	}
+	if k.At < 0 || k.Seq > seqMask {
+		return k.At < 0
+	}
+	return !e.cur.less(packTie(p, k))
 }
 
 // After is Schedule(t, e.Now()+d, p). It panics if d is negative or so large
@@ -266,6 +343,7 @@ func (e *Engine) Run(until time.Duration) {
 	if until > e.now {
 		e.now = until
 	}
+	e.cur = tie{hi: math.MaxUint64, lo: math.MaxUint64}
 }
 
 // fire pops the minimum entry and runs its Timer. The heap is non-empty.
@@ -278,6 +356,7 @@ func (e *Engine) fire() {
 	// overlaps with the sift rather than following it.
 	t.index = 0
 	fn := t.fn
+	e.cur = t.tie
 	n := len(h) - 1
 	last := h[n]
 	h[n] = entry{}
@@ -382,10 +461,10 @@ func minOf4(g *[4]entry) int {
 	}
 	if a0 == a1 || a2 == a3 || v01 == v23 {
 		v := min(v01, v23)
-		best := ^uint64(0)
+		var best *Timer
 		for j := range g {
-			if g[j].at == v && g[j].t.ps < best {
-				m, best = j, g[j].t.ps
+			if g[j].at == v && (best == nil || g[j].t.before(best)) {
+				m, best = j, g[j].t
 			}
 		}
 	}
