@@ -23,6 +23,8 @@ import (
 type SuiteOptions struct {
 	Golden string // folder of golden timelines, <name>.jsonl; "" for none
 	Update bool   // rewrite the golden timelines instead of comparing
+
+	ProbeEveryTick bool // run every probe tick (model.Settings.ProbeEveryTick)
 }
 
 // Result is the outcome of one scenario of a suite.
@@ -143,6 +145,7 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 	}
 	r.Name, r.NamePos = s.File.Metadata.Name, s.Where(&s.File.Metadata.Name)
 	w := s.NewWorld()
+	w.SetProbeEveryTick(opt.ProbeEveryTick)
 	checks := Arm(s, w)
 	var timeline bytes.Buffer // only for a golden comparison
 	if opt.Golden != "" {

@@ -45,6 +45,13 @@ func (f *durationFlag) until(s *scenarios.Scenario) (time.Duration, error) {
 	return f.d, nil
 }
 
+// probeEveryTickFlag is --probe-every-tick: run every probe worker's tick
+// instead of skipping those that cannot change anything. The output is the
+// same either way; the flag is there to show it, and to time the difference.
+func probeEveryTickFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("probe-every-tick", false, "run every probe tick, not only those that can change something (same output, slower)")
+}
+
 // outputFlag is -o: text, jsonl or json.
 func outputFlag(fs *flag.FlagSet) *string {
 	o := fs.String("o", "text", "output: text, jsonl or json")
@@ -77,6 +84,7 @@ func (m *Main) run(args []string) (int, error) {
 	out := outputFlag(fs)
 	var at durationFlag
 	fs.Var(&at, "at", "print `kubectl get pods` as of this virtual time (e.g. 5m) instead of the end")
+	everyTick := probeEveryTickFlag(fs)
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -95,6 +103,7 @@ func (m *Main) run(args []string) (int, error) {
 	bw := bufio.NewWriter(m.Stdout)
 	defer bw.Flush()
 	w := s.NewWorld()
+	w.SetProbeEveryTick(*everyTick)
 	checks := expect.Arm(s, w)
 	var timeline model.Timeline
 	var lines *report.JSONL

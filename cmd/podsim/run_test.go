@@ -47,3 +47,17 @@ func TestRunJSONHoldsTheWholeTimeline(t *testing.T) {
 		}
 	}
 }
+
+// --probe-every-tick runs every probe tick; the timeline is the same.
+func TestProbeEveryTickFlag(t *testing.T) {
+	file := filepath.Join(root, "scenarios", "probes", "slow-start-liveness-kill.yaml")
+	skip, _, code := podsim(t, "run", file, "-o", "jsonl")
+	every, errs, code2 := podsim(t, "run", "--probe-every-tick", file, "-o", "jsonl")
+	if code != 0 || code2 != 0 || skip != every || !strings.Contains(skip, `"reason":"Unhealthy"`) {
+		t.Fatalf("exit %d, %d (%s); timelines equal: %v", code, code2, errs, skip == every)
+	}
+	out, _, code := podsim(t, "test", "--probe-every-tick", file)
+	if code != 0 || !strings.Contains(out, "1 passed, 0 failed") {
+		t.Fatalf("podsim test --probe-every-tick: exit %d\n%s", code, out)
+	}
+}

@@ -17,6 +17,7 @@ func (m *Main) test(args []string) (int, error) {
 	var opt expect.SuiteOptions
 	fset.StringVar(&opt.Golden, "golden", "", "compare each scenario's timeline (-o jsonl) with DIR/<name>.jsonl")
 	fset.BoolVar(&opt.Update, "update", false, "with --golden: rewrite the golden timelines instead of comparing")
+	fset.BoolVar(&opt.ProbeEveryTick, "probe-every-tick", false, "run every probe tick, not only those that can change something (same output, slower)")
 	paths, err := parseArgs(fset, args)
 	if err != nil {
 		return 0, err
