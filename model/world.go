@@ -130,6 +130,7 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 type eventLog struct {
 	list []*Event
 	idx  map[eventMsgKey]*Event
+	next int // where find looks first: after the last event found
 }
 
 type eventMsgKey struct {
@@ -144,8 +145,16 @@ func (l *eventLog) find(typ EventType, reason, msg string) *Event {
 	if l.idx != nil {
 		return l.idx[eventMsgKey{typ, reason, msg}]
 	}
-	for _, e := range l.list {
-		if e.Reason == reason && e.Type == typ && e.Message == msg {
+	// A kubelet repeats its events in a cycle (Pulled, Created, Started,
+	// BackOff, ...): start after the last one found.
+	n := len(l.list)
+	for i := range n {
+		j := l.next + i
+		if j >= n {
+			j -= n
+		}
+		if e := l.list[j]; e.Reason == reason && e.Type == typ && e.Message == msg {
+			l.next = j + 1
 			return e
 		}
 	}

@@ -86,9 +86,6 @@ const seqMask = 1<<56 - 1
 // Less reports whether k orders before o.
 func (k Key) Less(o Key) bool { return k.At < o.At || k.At == o.At && k.Seq < o.Seq }
 
-// before reports whether t runs before u when both are due at the same time.
-func (t *Timer) before(u *Timer) bool { return t.tie.less(u.tie) }
-
 // NewTimer returns a Timer that calls fn, on the engine's (single) thread,
 // each time it fires. fn must not be nil.
 func NewTimer(fn func()) *Timer {
@@ -125,23 +122,25 @@ func (t *Timer) Priority() Priority { return t.tie.prio() }
 // Key returns the Key t is (or was last) scheduled with.
 func (t *Timer) Key() Key { return t.tie.key() }
 
-// entry is one heap slot: the event time inline, so that sifting reads only
-// the heap slice, and the Timer, whose prio and key break ties on at (a dereference
-// only when times are equal). Timer.index is kept equal to the entry's index.
+// entry is one heap slot: the event time and its tie-break (priority and
+// Key) inline, so that sifting reads only the heap slice, never a Timer,
+// even when many events share an instant (a fleet's pods crash together);
+// and the Timer. Timer.index is kept equal to the entry's index.
 //
-// The heap is 4-ary and 16-byte entries put the four children of a node in
-// one 64-byte cache line. The root is at index root=3 (slots 0-2 are unused)
+// The heap is 4-ary and 32-byte entries put the four children of a node in
+// two 64-byte cache lines. The root is at index root=3 (slots 0-2 are unused)
 // so that every group of siblings starts at an index that is a multiple of
 // four: the children of the node at index i are at 4i-8 .. 4i-5, and its
 // parent is at i/4+2. With the slice's backing array 64-byte aligned (as the
-// Go allocator makes large arrays) each group is exactly one cache line.
+// Go allocator makes large arrays) each group is exactly two cache lines.
 type entry struct {
-	at int64
-	t  *Timer
+	at  int64
+	tie tie
+	t   *Timer
 }
 
 func (a *entry) less(b *entry) bool {
-	return a.at < b.at || (a.at == b.at && a.t.before(b.t))
+	return a.at < b.at || (a.at == b.at && a.tie.less(b.tie))
 }
 
 const (
@@ -235,15 +234,16 @@ func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 		if i >= len(e.heap) || e.heap[i].t != t {
 			panic("sim: Timer is pending on another Engine")
 		}
-		e.heap[i].at = int64(at)
+		e.heap[i].at, e.heap[i].tie = int64(at), k
 		e.fix(i)
 		return
 	}
 	if len(e.heap) == math.MaxInt32 {
 		panic("sim: too many pending events")
 	}
-	e.heap = append(e.heap, entry{at: int64(at), t: t})
-	e.up(len(e.heap)-1, entry{at: int64(at), t: t})
+	x := entry{at: int64(at), tie: k, t: t}
+	e.heap = append(e.heap, x)
+	e.up(len(e.heap)-1, x)
 }
 
 // Passed reports whether an event at (at, p, k) would already have run: at
@@ -407,12 +407,12 @@ func (e *Engine) down(i int, x entry) {
 		c := 4*i - 8
 		var m int
 		if c+3 < n {
-			// The next level's group is one of the four groups (four
+			// The next level's group is one of the four groups (eight
 			// consecutive cache lines) starting at 4c-8. In a heap too
 			// big for the caches, load them now, so that fetching them
 			// overlaps with choosing m.
-			if g := 4*c - 8; n >= prefetchMin && g+12 < n {
-				touch += h[g].at + h[g+4].at + h[g+8].at + h[g+12].at
+			if g := 4*c - 8; n >= prefetchMin && g+15 < n {
+				touch += h[g].at + h[g+2].at + h[g+4].at + h[g+6].at + h[g+8].at + h[g+10].at + h[g+12].at + h[g+14].at
 			}
 			m = c + minOf4((*[4]entry)(h[c:c+4]))
 		} else if c < n {
@@ -461,10 +461,10 @@ func minOf4(g *[4]entry) int {
 	}
 	if a0 == a1 || a2 == a3 || v01 == v23 {
 		v := min(v01, v23)
-		var best *Timer
+		best := -1
 		for j := range g {
-			if g[j].at == v && (best == nil || g[j].t.before(best)) {
-				m, best = j, g[j].t
+			if g[j].at == v && (best < 0 || g[j].tie.less(g[best].tie)) {
+				m, best = j, j
 			}
 		}
 	}
