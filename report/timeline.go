@@ -47,7 +47,11 @@ func (j *JSONL) Err() error { return j.err }
 // AppendJSON appends c as one JSON object (no newline) to b.
 func AppendJSON(b []byte, c *model.Change) []byte {
 	b = append(b, `{"t":`...)
-	b = appendFloat(b, Seconds(c.T))
+	if c.T%time.Second == 0 {
+		b = strconv.AppendInt(b, int64(c.T/time.Second), 10) // what appendFloat writes for whole seconds
+	} else {
+		b = appendFloat(b, Seconds(c.T))
+	}
 	b = append(b, `,"kind":`...)
 	b = appendString(b, c.Kind.String())
 	b = appendField(b, "pod", c.Pod)

@@ -40,6 +40,8 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		{T: 30 * time.Hour, Kind: model.ChangeContainer, Pod: "p", Container: "c", State: model.StateRunning},
 		{T: 7, Kind: model.ChangeEvent, Workload: "w", Object: "ReplicaSet", Type: "Normal", Reason: "SuccessfulCreate", Message: odd},
 		{T: 123456789, Kind: model.ChangePod, Pod: odd, Reason: "Terminating", Message: "grace period 30s"},
+		{T: 290 * 365 * 24 * time.Hour, Kind: model.ChangePhase, Pod: "late", From: model.Running, To: model.Failed},
+		{T: 7 * time.Hour, Kind: model.ChangePhase, Pod: "whole", From: model.Running, To: model.Failed},
 	}
 	for i := range changes {
 		c := &changes[i]

@@ -100,7 +100,7 @@ func (m *Main) run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	bw := bufio.NewWriter(m.Stdout)
+	bw := bufio.NewWriterSize(m.Stdout, 64<<10) // a timeline can be many megabytes
 	defer bw.Flush()
 	w := s.NewWorld()
 	w.SetProbeEveryTick(*everyTick)
