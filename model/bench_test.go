@@ -157,3 +157,30 @@ func BenchmarkFindNode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCrashLoopSteadyState is the fleet between crashes and restarts
+// once every container has reached the longest backoff: 1,000 pods that
+// exit after 60s, wait 5m and start again, with two probes each. It must
+// allocate nothing per event.
+func BenchmarkCrashLoopSteadyState(b *testing.B) {
+	w := NewWorld(1, DefaultSettings())
+	w.Subscribe(new(countChanges))
+	for i := range 10 {
+		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
+	}
+	probe := func() *ProbeSpec {
+		return &ProbeSpec{Handler: "httpGet", Period: 10 * time.Second, Timeout: time.Second, SuccessThreshold: 1, FailureThreshold: 3}
+	}
+	tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []ContainerSpec{{Name: "c", Image: "c", PullPolicy: PullIfNotPresent, Liveness: probe(), Readiness: probe(),
+			Behavior: &Behavior{Runs: []RunSpec{{ExitAfter: time.Minute, ExitCode: 1, Times: 1}}}}}}
+	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "app", Template: tmpl, Replicas: 1000})
+	w.Run(time.Hour) // every backoff at its 5m maximum, every message built
+	b.ReportAllocs()
+	b.ResetTimer()
+	start, fired := w.Now(), w.Engine().Fired()
+	for i := 0; i < b.N; i++ {
+		w.Run(start + time.Duration(i+1)*time.Second)
+	}
+	b.ReportMetric(float64(w.Engine().Fired()-fired)/b.Elapsed().Seconds(), "events/s")
+}

@@ -32,6 +32,8 @@ type prober struct {
 	seen   int32       // the container run (c.runs) the worker last saw
 	done   bool
 
+	triggered func() // probeTriggered, made once: each trigger is its own event
+
 	// The worker's ticks: the first at `first` with the key it was
 	// scheduled with, then every period, each ordered among the events at
 	// its instant as if scheduled at the tick before by a Key of Seq chain
@@ -73,6 +75,7 @@ func (c *container) startProbers() {
 		}
 		pr := &prober{c: c, kind: ProbeKind(kind), spec: spec}
 		pr.timer.Init(pr.tick)
+		pr.triggered = pr.probeTriggered
 		c.probes = append(c.probes, pr)
 		// The worker's first step comes before the container exists and
 		// finds nothing to probe; the next is one period later.
@@ -394,12 +397,15 @@ func (c *container) killForProbe(pr *prober) {
 // started container without a readiness result.
 func (c *container) triggerReadiness() {
 	if pr := c.prober(Readiness); pr != nil && !pr.done {
-		c.pod.w.eng.At(c.pod.w.Now(), sim.Normal, func() {
-			if !pr.done && c.status.State.Kind == StateRunning {
-				pr.doProbe()
-				pr.wake() // its streak and result may have changed
-			}
-		})
+		c.pod.w.eng.At(c.pod.w.Now(), sim.Normal, pr.triggered)
+	}
+}
+
+// probeTriggered is the probe triggerReadiness asked for.
+func (pr *prober) probeTriggered() {
+	if !pr.done && pr.c.status.State.Kind == StateRunning {
+		pr.doProbe()
+		pr.wake() // its streak and result may have changed
 	}
 }
 
