@@ -61,7 +61,7 @@ func WriteJUnit(w io.Writer, results []Result) error {
 	var total time.Duration
 	for i := range results {
 		r := &results[i]
-		if r.Skipped {
+		if r.Skipped || r.Interrupted {
 			continue
 		}
 		c := junitCase{ClassName: r.Path, Name: r.Name, File: r.Path, Time: junitSeconds(r.Elapsed)}

@@ -3,6 +3,7 @@ package expect
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
 )
@@ -25,6 +27,9 @@ type SuiteOptions struct {
 	Update bool   // rewrite the golden timelines instead of comparing
 
 	ProbeEveryTick bool // run every probe tick (model.Settings.ProbeEveryTick)
+
+	MaxEvents   uint64      // the event budget of each run; 0: none
+	Interrupted func() bool // asked between chunks of events: stop now (nil: never)
 }
 
 // Result is the outcome of one scenario of a suite.
@@ -34,11 +39,13 @@ type Result struct {
 	NamePos  string // FILE:LINE:COL of metadata.name
 	Skipped  bool   // not a Scenario (a study, ...)
 	Kind     string // the kind of a skipped file
-	Err      error  // bad input
+	Err      error  // bad input, or a run over its event budget
 	Verdicts []Verdict
 	Failed   int // expectations that failed
 	Golden   *GoldenResult
 	Elapsed  time.Duration
+
+	Interrupted bool // stopped (or never started) because the user asked (SIGINT)
 }
 
 // CaseFailure is one line of a scenario's failure report.
@@ -152,7 +159,14 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 		w.Subscribe(report.NewJSONL(&timeline))
 	}
 	s.Populate(w)
-	w.Run(s.Duration)
+	switch w.RunChecked(s.Duration, opt.MaxEvents, opt.Interrupted) {
+	case model.OverBudget:
+		r.Err = OverBudgetError(s, w, s.Duration, opt.MaxEvents)
+		return r
+	case model.Interrupted:
+		r.Interrupted = true
+		return r
+	}
 	checks.Finish()
 	r.Verdicts, r.Failed = checks.Verdicts(), checks.Failed()
 	if opt.Golden != "" {
@@ -161,7 +175,19 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 	return r
 }
 
-// RunSuite runs files on every core; results come back in file order.
+// OverBudgetError explains a run of s that used up its event budget: where
+// it stopped and what made the most events.
+func OverBudgetError(s *scenarios.Scenario, w *model.World, until time.Duration, budget uint64) error {
+	msg := fmt.Sprintf("%s: the run stopped at %s of %s of virtual time: it used its budget of %d events (raise it with --max-events N, 0 for no limit)",
+		s.Path, FormatTime(w.Now()), FormatTime(until), budget)
+	for _, b := range w.BusiestSources(3) {
+		msg += "\n  " + b
+	}
+	return errors.New(msg)
+}
+
+// RunSuite runs files on every core; results come back in file order. Once
+// opt.Interrupted says so, the files not started yet are marked Interrupted.
 func RunSuite(files []string, opt SuiteOptions) []Result {
 	results := make([]Result, len(files))
 	next := make(chan int)
@@ -171,6 +197,10 @@ func RunSuite(files []string, opt SuiteOptions) []Result {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if opt.Interrupted != nil && opt.Interrupted() {
+					results[i] = Result{Path: files[i], Interrupted: true}
+					continue
+				}
 				results[i] = RunScenario(files[i], opt)
 			}
 		}()
@@ -190,7 +220,7 @@ func CheckNames(results []Result) {
 	first := map[string]string{}
 	for i := range results {
 		r := &results[i]
-		if r.Skipped || r.Err != nil {
+		if r.Skipped || r.Interrupted || r.Err != nil {
 			continue
 		}
 		if other, dup := first[r.Name]; dup {
@@ -207,7 +237,7 @@ func WriteText(w io.Writer, results []Result, passed, failed int) {
 	for i := range results {
 		r := &results[i]
 		switch {
-		case r.Skipped:
+		case r.Skipped, r.Interrupted:
 			continue
 		case r.Err != nil:
 			fmt.Fprintf(w, "ERROR %s (invalid: see stderr)\n", r.Path)
@@ -261,7 +291,7 @@ func WriteJSON(w io.Writer, results []Result, lines bool, passed, failed int) er
 	}{Passed: passed, Failed: failed, Scenarios: []jsonScenario{}}
 	for i := range results {
 		r := &results[i]
-		if r.Skipped {
+		if r.Skipped || r.Interrupted {
 			continue
 		}
 		s := jsonScenario{Name: r.Name, File: r.Path, Passed: r.Passed(), Expectations: len(r.Verdicts), Failures: r.Failures()}

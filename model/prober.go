@@ -33,6 +33,7 @@ type prober struct {
 	done   bool
 
 	triggered func() // probeTriggered, made once: each trigger is its own event
+	ticks     int64  // ticks run, for World.BusiestSources
 
 	// The worker's ticks: the first at `first` with the key it was
 	// scheduled with, then every period, each ordered among the events at
@@ -117,6 +118,7 @@ func (pr *prober) tick() {
 	if pr.done {
 		return
 	}
+	pr.ticks++
 	w := pr.c.pod.w
 	next := w.Now() + pr.spec.Period
 	w.eng.ScheduleKey(&pr.timer, next, sim.Normal, pr.tickKey(next))

@@ -54,6 +54,9 @@ func TestProbeSkippingKeepsTimelines(t *testing.T) {
 	var files []string
 	for _, root := range []string{"../scenarios", "../testdata"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if d != nil && d.IsDir() && d.Name() == "runaway" {
+				return filepath.SkipDir // runs that never end on purpose
+			}
 			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".yaml") {
 				files = append(files, path)
 			}

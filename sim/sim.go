@@ -346,6 +346,23 @@ func (e *Engine) Run(until time.Duration) {
 	e.cur = tie{hi: math.MaxUint64, lo: math.MaxUint64}
 }
 
+// RunLimit is Run that fires at most max events. It reports whether it
+// reached until; if not, events at or before until are still pending and
+// Now is the time of the last event run.
+func (e *Engine) RunLimit(until time.Duration, max uint64) bool {
+	for n := uint64(0); len(e.heap) > root && e.heap[root].at <= int64(until); n++ {
+		if n == max {
+			return false
+		}
+		e.fire()
+	}
+	if until > e.now {
+		e.now = until
+	}
+	e.cur = tie{hi: math.MaxUint64, lo: math.MaxUint64}
+	return true
+}
+
 // fire pops the minimum entry and runs its Timer. The heap is non-empty.
 func (e *Engine) fire() {
 	h := e.heap

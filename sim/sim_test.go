@@ -542,3 +542,23 @@ func Example() {
 	// 20s probe 3
 	// 20s 1 pending
 }
+
+// RunLimit fires at most max events, in order, and says whether it reached
+// until; a later call goes on where it stopped.
+func TestRunLimit(t *testing.T) {
+	e := New(1)
+	var fired []time.Duration
+	for i := 1; i <= 5; i++ {
+		at := time.Duration(i) * time.Second
+		e.At(at, Normal, func() { fired = append(fired, at) })
+	}
+	if e.RunLimit(10*time.Second, 3) || len(fired) != 3 || e.Now() != 3*time.Second {
+		t.Fatalf("first RunLimit: fired %v, now %v; want 3 events and now 3s, not done", fired, e.Now())
+	}
+	if !e.RunLimit(4*time.Second, 3) || len(fired) != 4 || e.Now() != 4*time.Second {
+		t.Fatalf("second RunLimit: fired %v, now %v; want 4 events, done at 4s", fired, e.Now())
+	}
+	if !e.RunLimit(10*time.Second, 1) || len(fired) != 5 || e.Now() != 10*time.Second {
+		t.Fatalf("third RunLimit: fired %v, now %v; want every event, done at 10s", fired, e.Now())
+	}
+}

@@ -17,6 +17,7 @@ func (m *Main) describe(args []string) (int, error) {
 	out := outputFlag(fs)
 	var at durationFlag
 	fs.Var(&at, "at", "describe the pod as of this virtual time (e.g. 4m) instead of the end")
+	maxEvents := maxEventsFlag(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -37,7 +38,9 @@ func (m *Main) describe(args []string) (int, error) {
 		return 0, err
 	}
 	w := s.Build()
-	w.Run(until)
+	if code := m.runEnd(s, w, w.RunChecked(until, *maxEvents, m.interrupted), until, *maxEvents); code != exitOK {
+		return code, nil
+	}
 
 	p := w.Pod(name)
 	if p == nil {

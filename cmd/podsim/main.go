@@ -15,8 +15,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+
+	"github.com/podsim/podsim/model"
 )
 
 // Exit codes of the contract.
@@ -24,17 +27,32 @@ const (
 	exitOK       = 0
 	exitFailed   = 1 // expectations failed
 	exitBadInput = 2 // bad input or usage
+	exitSIGINT   = 130
 )
 
 func main() {
-	// Ctrl-C keeps its default effect: runs are short and leave nothing
-	// half-written but the output itself.
-	os.Exit((&Main{Stdout: os.Stdout, Stderr: os.Stderr}).Run(context.Background(), os.Args[1:]))
+	// Ctrl-C stops a run cleanly: what it wrote so far is flushed and
+	// complete, a summary goes to stderr, and podsim exits 130.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := (&Main{Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
 }
 
 // Main is the command line; only main calls os.Exit.
 type Main struct {
 	Stdout, Stderr io.Writer
+
+	ctx context.Context // of the command running: canceled on SIGINT
+}
+
+// interrupted reports whether the user asked podsim to stop (SIGINT).
+func (m *Main) interrupted() bool { return m.ctx != nil && m.ctx.Err() != nil }
+
+// maxEventsFlag is --max-events: the event budget of one run.
+func maxEventsFlag(fs *flag.FlagSet) *uint64 {
+	return fs.Uint64("max-events", model.DefaultMaxEvents,
+		"stop a run that fires more events than this, naming its busiest sources (0: no limit)")
 }
 
 const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.
@@ -52,7 +70,9 @@ Usage:
   podsim describe FILE POD [--at T] [-o text|json]  the pod as kubectl describe pod shows it (default: at the end)
   podsim version                                    print the version
 
-Exit codes: 0 success, 1 expectations failed, 2 bad input or usage.
+Runs stop after --max-events events (default 50,000,000; 0: no limit) and name what made them.
+Exit codes: 0 success, 1 expectations failed, 2 bad input, usage or a run over its budget,
+130 interrupted (Ctrl-C: the output so far is complete).
 `
 
 // usageError is a command-line mistake: exit 2 with a hint.
@@ -62,6 +82,7 @@ func (e usageError) Error() string { return e.msg }
 
 // Run dispatches one subcommand and returns the process exit code.
 func (m *Main) Run(ctx context.Context, args []string) int {
+	m.ctx = ctx
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, usage)
 		return exitBadInput

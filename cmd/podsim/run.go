@@ -85,6 +85,7 @@ func (m *Main) run(args []string) (int, error) {
 	var at durationFlag
 	fs.Var(&at, "at", "print `kubectl get pods` as of this virtual time (e.g. 5m) instead of the end")
 	everyTick := probeEveryTickFlag(fs)
+	maxEvents := maxEventsFlag(fs)
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -119,16 +120,17 @@ func (m *Main) run(args []string) (int, error) {
 		w.Subscribe(&timeline) // a table's columns need every row
 	}
 	s.Populate(w)
-	w.Run(until)
-	if !at.set {
+	end := w.RunChecked(until, *maxEvents, m.interrupted)
+	if end == model.Finished && !at.set {
 		checks.Finish()
 	}
+	code := m.runEnd(s, w, end, until, *maxEvents)
 
 	switch *out {
 	case "jsonl":
-		return 0, lines.Err()
+		return code, lines.Err()
 	case "json":
-		return 0, doc.finish(w, checks)
+		return code, doc.finish(w, checks)
 	}
 	fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, report.FormatTime(until))
 	if d := s.File.Metadata.Description; d != "" {
@@ -142,11 +144,27 @@ func (m *Main) run(args []string) (int, error) {
 	if err := report.WriteGetPods(bw, w); err != nil {
 		return 0, err
 	}
-	if vs := checks.Verdicts(); len(vs) > 0 && !at.set {
+	if vs := checks.Verdicts(); len(vs) > 0 && !at.set && end == model.Finished {
 		fmt.Fprintln(bw)
 		writeVerdicts(bw, vs)
 	}
-	return 0, nil
+	return code, nil
+}
+
+// runEnd says on stderr why a run stopped before its time, if it did, and
+// returns the exit code: 2 over the budget, 130 interrupted, else 0. The
+// output is still written, complete up to where the run stopped.
+func (m *Main) runEnd(s *scenarios.Scenario, w *model.World, end model.RunEnd, until time.Duration, budget uint64) int {
+	switch end {
+	case model.OverBudget:
+		fmt.Fprintln(m.Stderr, expect.OverBudgetError(s, w, until, budget))
+		return exitBadInput
+	case model.Interrupted:
+		fmt.Fprintf(m.Stderr, "podsim: interrupted at %s of %s of virtual time (%d events); the output is complete up to then\n",
+			report.FormatTime(w.Now()), report.FormatTime(until), w.Engine().Fired())
+		return exitSIGINT
+	}
+	return exitOK
 }
 
 // writeVerdicts prints each failed expectation and a count.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -59,5 +61,42 @@ func TestProbeEveryTickFlag(t *testing.T) {
 	out, _, code := podsim(t, "test", "--probe-every-tick", file)
 	if code != 0 || !strings.Contains(out, "1 passed, 0 failed") {
 		t.Fatalf("podsim test --probe-every-tick: exit %d\n%s", code, out)
+	}
+}
+
+// A run over its event budget stops, names what made the events and exits
+// 2; what it wrote up to then is complete lines.
+func TestRunStopsAtTheEventBudget(t *testing.T) {
+	file := filepath.Join(root, "testdata", "runaway", "exit-loop.yaml")
+	out, errs, code := podsim(t, "run", file, "-o", "jsonl", "--max-events", "20000")
+	if code != exitBadInput || !strings.Contains(errs, "used its budget of 20000 events") ||
+		!strings.Contains(errs, "pod spin container app:") || !strings.Contains(errs, "restarts, one every 1ns") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	if !strings.HasSuffix(out, "}\n") || strings.Count(out, "\n") < 1000 {
+		t.Fatalf("output so far is not complete lines: ...%s", out[max(0, len(out)-200):])
+	}
+	out, errs, code = podsim(t, "test", file, "--max-events", "20000")
+	if code != exitBadInput || !strings.Contains(errs, "used its budget") || !strings.Contains(out, "0 passed, 1 failed") {
+		t.Fatalf("podsim test: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// Ctrl-C (a canceled context) stops a run cleanly: complete lines so far,
+// a summary on stderr, exit 130.
+func TestRunInterrupted(t *testing.T) {
+	file := filepath.Join(root, "testdata", "runaway", "exit-loop.yaml")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := (&Main{Stdout: &out, Stderr: &errb}).Run(ctx, []string{"run", file, "-o", "jsonl", "--max-events", "0"})
+	if code != exitSIGINT || !strings.Contains(errb.String(), "interrupted at") || !strings.HasSuffix(out.String(), "}\n") {
+		t.Fatalf("exit %d, stderr %q, output ends %q", code, errb.String(), out.String()[max(0, out.Len()-100):])
+	}
+	out.Reset()
+	errb.Reset()
+	code = (&Main{Stdout: &out, Stderr: &errb}).Run(ctx, []string{"test", file, "--max-events", "0"})
+	if code != exitSIGINT || !strings.Contains(errb.String(), "interrupted") {
+		t.Fatalf("podsim test: exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -18,6 +18,7 @@ func (m *Main) test(args []string) (int, error) {
 	fset.StringVar(&opt.Golden, "golden", "", "compare each scenario's timeline (-o jsonl) with DIR/<name>.jsonl")
 	fset.BoolVar(&opt.Update, "update", false, "with --golden: rewrite the golden timelines instead of comparing")
 	fset.BoolVar(&opt.ProbeEveryTick, "probe-every-tick", false, "run every probe tick, not only those that can change something (same output, slower)")
+	maxEvents := maxEventsFlag(fset)
 	paths, err := parseArgs(fset, args)
 	if err != nil {
 		return 0, err
@@ -35,6 +36,7 @@ func (m *Main) test(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	opt.MaxEvents, opt.Interrupted = *maxEvents, m.interrupted
 	results := expect.RunSuite(files, opt)
 	expect.CheckNames(results)
 	if opt.Update {
@@ -43,10 +45,12 @@ func (m *Main) test(args []string) (int, error) {
 		}
 	}
 
-	passed, failed, bad := 0, 0, 0
+	passed, failed, bad, stopped := 0, 0, 0, 0
 	for i := range results {
 		r := &results[i]
 		switch {
+		case r.Interrupted:
+			stopped++
 		case r.Skipped && r.Kind != scenarios.KindStudy:
 			// Most likely a typo in kind: say so rather than skip in silence.
 			fmt.Fprintf(m.Stderr, "podsim: skipped %s: its kind is %q, not %s\n", r.Path, r.Kind, scenarios.KindScenario)
@@ -61,7 +65,7 @@ func (m *Main) test(args []string) (int, error) {
 		}
 	}
 
-	if passed+failed+bad == 0 {
+	if passed+failed+bad == 0 && stopped == 0 {
 		// A suite that tests nothing must not pass a CI job.
 		return 0, fmt.Errorf("podsim test: no scenarios in %s", strings.Join(paths, ", "))
 	}
@@ -84,6 +88,9 @@ func (m *Main) test(args []string) (int, error) {
 		}
 	}
 	switch {
+	case stopped > 0:
+		fmt.Fprintf(m.Stderr, "podsim: interrupted: %d scenarios not run or not finished; the results above are those that finished\n", stopped)
+		return exitSIGINT, nil
 	case bad > 0:
 		return exitBadInput, nil
 	case failed > 0:
