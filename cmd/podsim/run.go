@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -278,6 +279,7 @@ func (r *runJSON) finish(world *model.World, checks *expect.Checks) error {
 
 func (m *Main) validate(args []string) (int, error) {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	maxEvents := maxEventsFlag(fs)
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -296,12 +298,53 @@ func (m *Main) validate(args []string) (int, error) {
 			fmt.Fprintf(m.Stdout, "%s: valid\n", f)
 			continue
 		}
-		if _, err := scenarios.LoadFile(f); err != nil {
+		s, err := scenarios.LoadFile(f)
+		if err != nil {
 			fmt.Fprintln(m.Stderr, err)
 			code = exitBadInput
 			continue
 		}
 		fmt.Fprintf(m.Stdout, "%s: valid\n", f)
+		if e := estimateEvents(s, *maxEvents); !e.fits {
+			fmt.Fprintf(m.Stderr, "%s: warning: at the rate of its first %d events (up to %s), a run would fire about %.2g events by %s, "+
+				"over the budget of %d: it may stop early (raise it with --max-events N)\n",
+				f, e.sampled, report.FormatTime(e.sampledTo), e.events, report.FormatTime(s.Duration), *maxEvents)
+		}
 	}
 	return code, nil
+}
+
+// eventEstimate is how many events a run is expected to fire.
+type eventEstimate struct {
+	events    float64
+	fits      bool          // within the budget
+	sampled   uint64        // events run to estimate
+	sampledTo time.Duration // the virtual time they reached
+}
+
+// estimateEvents estimates how many events a run of s fires and whether
+// that fits budget (0: no limit). It runs s for up to a tenth of the budget
+// (at most a million events): a run that finishes fits; otherwise the rate
+// of its second half (past the burst at the start) is extrapolated to the
+// end of the run.
+func estimateEvents(s *scenarios.Scenario, budget uint64) eventEstimate {
+	if budget == 0 {
+		return eventEstimate{fits: true}
+	}
+	w := s.Build()
+	half := min(budget/20+1, 500_000)
+	if w.RunChecked(s.Duration, half, nil) == model.Finished {
+		return eventEstimate{events: float64(w.Engine().Fired()), fits: true}
+	}
+	n1, t1 := w.Engine().Fired(), w.Now()
+	if w.RunChecked(s.Duration, 2*half, nil) == model.Finished {
+		return eventEstimate{events: float64(w.Engine().Fired()), fits: true}
+	}
+	n2, t2 := w.Engine().Fired(), w.Now()
+	e := eventEstimate{events: math.Inf(1), sampled: n2, sampledTo: t2} // the clock did not move
+	if t2 > t1 {
+		e.events = float64(n2) + float64(n2-n1)*float64(s.Duration-t2)/float64(t2-t1)
+	}
+	e.fits = e.events <= float64(budget)
+	return e
 }

@@ -100,3 +100,18 @@ func TestRunInterrupted(t *testing.T) {
 		t.Fatalf("podsim test: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// validate warns about a scenario whose run would go over the event
+// budget, and stays quiet (and exits 0) otherwise.
+func TestValidateEstimatesEvents(t *testing.T) {
+	runaway := filepath.Join(root, "testdata", "runaway", "exit-loop.yaml")
+	demo := filepath.Join(root, "scenarios", "demo.yaml")
+	out, errs, code := podsim(t, "validate", runaway, demo)
+	if code != exitOK || strings.Count(out, ": valid") != 2 ||
+		!strings.Contains(errs, "exit-loop.yaml: warning: at the rate of its first") || strings.Contains(errs, "demo.yaml") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	if _, errs, _ := podsim(t, "validate", "--max-events", "0", runaway); errs != "" {
+		t.Fatalf("no budget, no warning; got %q", errs)
+	}
+}
