@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -121,7 +122,9 @@ func TestJSONLIsDeterministic(t *testing.T) {
 			continue // studies are swept, not run
 		}
 		a, _, c1 := podsim(t, "run", f, "-o", "jsonl")
+		prev := runtime.GOMAXPROCS(1) // same bytes whatever GOMAXPROCS
 		b, _, c2 := podsim(t, "run", "-o", "jsonl", f)
+		runtime.GOMAXPROCS(prev)
 		if c1 != 0 || c2 != 0 || a != b || a == "" {
 			t.Errorf("%s: two runs differ or failed (exit %d, %d)", f, c1, c2)
 		}
