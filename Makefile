@@ -9,7 +9,7 @@ SCENARIO ?=
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 build:
-	$(GO) build -o $(BIN) ./cmd/podsim
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/podsim   # auto: podsim version names the commit
 
 run: build
 	./$(BIN) run $(SCENARIO)

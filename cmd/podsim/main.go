@@ -68,7 +68,9 @@ Usage:
       [--shard i/n]                                 run one shard of the runs and print them raw (JSON) for merge
   podsim merge SHARD... [-o ...] [--plots DIR]      combine the shards of a study into its result
   podsim describe FILE POD [--at T] [-o text|json]  the pod as kubectl describe pod shows it (default: at the end)
+  podsim completion bash|zsh|fish                   print a shell completion script
   podsim version                                    print the version
+  podsim help [COMMAND]                             this text, or a command's flags and examples (also COMMAND --help)
 
 Runs stop after --max-events events (default 50,000,000; 0: no limit) and name what made them.
 Exit codes: 0 success, 1 expectations failed, 2 bad input, usage or a run over its budget,
@@ -89,27 +91,25 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	}
 	var code int
 	var err error
-	switch cmd, rest := args[0], args[1:]; cmd {
-	case "run":
-		code, err = m.run(rest)
-	case "validate":
-		code, err = m.validate(rest)
-	case "describe":
-		code, err = m.describe(rest)
-	case "test":
-		code, err = m.test(rest)
-	case "sweep":
-		code, err = m.sweep(rest)
-	case "merge":
-		code, err = m.merge(rest)
-	case "version", "--version":
-		fmt.Fprintln(m.Stdout, "podsim", version())
-		return exitOK
-	case "help", "-h", "--help":
-		fmt.Fprint(m.Stdout, usage)
-		return exitOK
+	switch name, rest := args[0], args[1:]; name {
+	case "--version":
+		name = "version"
+		fallthrough
 	default:
-		err = usageError{fmt.Sprintf("unknown command %q", cmd)}
+		if name == "-h" || name == "--help" {
+			name = "help"
+		}
+		c := findCommand(name)
+		if c == nil {
+			err = usageError{fmt.Sprintf("unknown command %q", name)}
+			break
+		}
+		code, err = c.run(m, rest)
+		var hr helpRequested
+		if errors.As(err, &hr) {
+			printHelp(m.Stdout, c, hr.fs)
+			return exitOK
+		}
 	}
 	var ue usageError
 	switch {
@@ -129,7 +129,9 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, helpRequested{fs}
+		} else if err != nil {
 			return nil, usageError{err.Error()}
 		}
 		args = fs.Args()
@@ -151,8 +153,11 @@ func version() string {
 			v = bi.Main.Version
 		}
 		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			switch {
+			case s.Key == "vcs.revision" && len(s.Value) >= 12:
 				v += " " + s.Value[:12]
+			case s.Key == "vcs.modified" && s.Value == "true":
+				v += "-dirty"
 			}
 		}
 		v += " " + bi.GoVersion

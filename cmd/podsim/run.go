@@ -84,7 +84,7 @@ func (m *Main) run(args []string) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	out := outputFlag(fs)
 	var at durationFlag
-	fs.Var(&at, "at", "print `kubectl get pods` as of this virtual time (e.g. 5m) instead of the end")
+	fs.Var(&at, "at", "print kubectl get pods as of this virtual time (e.g. 5m) instead of the end")
 	everyTick := probeEveryTickFlag(fs)
 	maxEvents := maxEventsFlag(fs)
 	files, err := parseArgs(fs, args)
