@@ -28,8 +28,9 @@ type SuiteOptions struct {
 
 	ProbeEveryTick bool // run every probe tick (model.Settings.ProbeEveryTick)
 
-	MaxEvents   uint64      // the event budget of each run; 0: none
-	Interrupted func() bool // asked between chunks of events: stop now (nil: never)
+	MaxEvents   uint64                    // the event budget of each run; 0: none
+	Override    func(*scenarios.Scenario) // if set, changes each scenario before it runs (--seed, --duration)
+	Interrupted func() bool               // asked between chunks of events: stop now (nil: never)
 }
 
 // Result is the outcome of one scenario of a suite.
@@ -151,6 +152,9 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 		return r
 	}
 	r.Name, r.NamePos = s.File.Metadata.Name, s.Where(&s.File.Metadata.Name)
+	if opt.Override != nil {
+		opt.Override(s)
+	}
 	w := s.NewWorld()
 	w.SetProbeEveryTick(opt.ProbeEveryTick)
 	checks := Arm(s, w)

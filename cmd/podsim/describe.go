@@ -18,6 +18,7 @@ func (m *Main) describe(args []string) (int, error) {
 	var at durationFlag
 	fs.Var(&at, "at", "describe the pod as of this virtual time (e.g. 4m) instead of the end")
 	maxEvents := maxEventsFlag(fs)
+	over := overrideFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -33,6 +34,7 @@ func (m *Main) describe(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	over.apply(s)
 	until, err := at.until(s)
 	if err != nil {
 		return 0, err

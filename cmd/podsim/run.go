@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/podsim/podsim/expect"
@@ -53,6 +54,38 @@ func probeEveryTickFlag(fs *flag.FlagSet) *bool {
 	return fs.Bool("probe-every-tick", false, "run every probe tick, not only those that can change something (same output, slower)")
 }
 
+// overrides are --seed and --duration: a scenario's spec.seed and
+// spec.duration, replaced for one command.
+type overrides struct {
+	seed     uint64
+	duration durationFlag
+	seedSet  bool
+}
+
+func overrideFlags(fs *flag.FlagSet) *overrides {
+	o := &overrides{}
+	fs.Func("seed", "run with this seed instead of the scenario's spec.seed", func(v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("want a seed from 0 to %d, not %q", uint64(math.MaxUint64), v)
+		}
+		o.seed, o.seedSet = n, true
+		return nil
+	})
+	fs.Var(&o.duration, "duration", "run for this much virtual time (e.g. 2h) instead of the scenario's spec.duration")
+	return o
+}
+
+// apply replaces the scenario's seed and duration as the flags say.
+func (o *overrides) apply(s *scenarios.Scenario) {
+	if o.seedSet {
+		s.Seed = o.seed
+	}
+	if o.duration.set {
+		s.Duration = o.duration.d
+	}
+}
+
 // outputFlag is -o: text, jsonl or json.
 func outputFlag(fs *flag.FlagSet) *string {
 	o := fs.String("o", "text", "output: text, jsonl or json")
@@ -87,6 +120,8 @@ func (m *Main) run(args []string) (int, error) {
 	fs.Var(&at, "at", "print kubectl get pods as of this virtual time (e.g. 5m) instead of the end")
 	everyTick := probeEveryTickFlag(fs)
 	maxEvents := maxEventsFlag(fs)
+	over := overrideFlags(fs)
+	strict := fs.Bool("strict", false, "exit 1 when the scenario's own expectations fail")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -98,6 +133,7 @@ func (m *Main) run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	over.apply(s)
 	until, err := at.until(s)
 	if err != nil {
 		return 0, err
@@ -126,6 +162,9 @@ func (m *Main) run(args []string) (int, error) {
 		checks.Finish()
 	}
 	code := m.runEnd(s, w, end, until, *maxEvents)
+	if code == exitOK && *strict && end == model.Finished && !at.set && checks.Failed() > 0 {
+		code = exitFailed
+	}
 
 	switch *out {
 	case "jsonl":

@@ -115,3 +115,28 @@ func TestValidateEstimatesEvents(t *testing.T) {
 		t.Fatalf("no budget, no warning; got %q", errs)
 	}
 }
+
+// --seed and --duration replace the scenario's; --strict makes run exit 1
+// when the scenario's own expectations fail.
+func TestRunOverridesAndStrict(t *testing.T) {
+	demo := filepath.Join(root, "scenarios", "demo.yaml")
+	out, _, code := podsim(t, "run", demo, "--seed", "7", "--duration", "90s", "-o", "json")
+	if code != exitOK || !strings.Contains(out, `"seed": 7,`) || !strings.Contains(out, `"duration": 90,`) {
+		t.Fatalf("exit %d:\n%.300s", code, out)
+	}
+	failing := filepath.Join(root, "testdata", "failing", "wrong-expectation.yaml")
+	if _, _, code := podsim(t, "run", failing); code != exitOK {
+		t.Errorf("run without --strict: exit %d, want 0", code)
+	}
+	if _, _, code := podsim(t, "run", failing, "--strict"); code != exitFailed {
+		t.Errorf("run --strict: exit %d, want 1", code)
+	}
+	if _, _, code := podsim(t, "run", demo, "--strict"); code != exitOK {
+		t.Errorf("run --strict on a passing scenario: exit %d, want 0", code)
+	}
+	// test --duration: the demo's expectations (at the end) are checked at 1m.
+	out, _, code = podsim(t, "test", demo, "--duration", "1m")
+	if code != exitFailed || !strings.Contains(out, "at 1m pod web status: expected CrashLoopBackOff") {
+		t.Errorf("test --duration 1m: exit %d\n%s", code, out)
+	}
+}

@@ -19,6 +19,7 @@ func (m *Main) test(args []string) (int, error) {
 	fset.BoolVar(&opt.Update, "update", false, "with --golden: rewrite the golden timelines instead of comparing")
 	fset.BoolVar(&opt.ProbeEveryTick, "probe-every-tick", false, "run every probe tick, not only those that can change something (same output, slower)")
 	maxEvents := maxEventsFlag(fset)
+	over := overrideFlags(fset)
 	paths, err := parseArgs(fset, args)
 	if err != nil {
 		return 0, err
@@ -36,7 +37,7 @@ func (m *Main) test(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	opt.MaxEvents, opt.Interrupted = *maxEvents, m.interrupted
+	opt.MaxEvents, opt.Interrupted, opt.Override = *maxEvents, m.interrupted, over.apply
 	results := expect.RunSuite(files, opt)
 	expect.CheckNames(results)
 	if opt.Update {
