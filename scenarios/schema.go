@@ -1,5 +1,5 @@
 // Package scenarios reads podsim scenario files: the schema of the contract
-// (shared/spec/scenario-v1.md), strict decoding with FILE:LINE:COL errors,
+// (docs/scenario-format.md), strict decoding with FILE:LINE:COL errors,
 // defaults, validation, and building a model world from a scenario. It also
 // embeds the library of ready scenarios, the demo among them.
 package scenarios
