@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peer benchmark (make bench-peer): the crash-loop fleet of ../shared/bench
+# Peer benchmark (make bench-peer): the crash-loop fleet of bench/ (see README.md)
 # in podsim and in SimPy, side by side in one run on this machine, printed as
 # ratios. Absolute times on a shared machine vary; the ratios are the figure.
 #
@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 podsim=${1:-bin/podsim}
-shared=../shared/bench
+dir=bench
 runs=${RUNS:-3}
 
 # A Python 3 with SimPy: the one on PATH if it has it, else Debian's.
@@ -37,16 +37,16 @@ measure() {
 
 runs_saved=$runs
 runs=1
-read -r _ simpy _ < <(measure simpy "$py" "$shared/fleet_simpy.py" 1000 6)
+read -r _ simpy _ < <(measure simpy "$py" "$dir/fleet_simpy.py" 1000 6)
 runs=$runs_saved
-read -r _ test test_rss < <(measure test "$podsim" test "$shared/fleet.yaml")
-read -r _ jsonl jsonl_rss < <(measure jsonl sh -c "'$podsim' run '$shared/fleet.yaml' -o jsonl > '$tmp/fleet.jsonl'")
+read -r _ test test_rss < <(measure test "$podsim" test "$dir/fleet.yaml")
+read -r _ jsonl jsonl_rss < <(measure jsonl sh -c "'$podsim' run '$dir/fleet.yaml' -o jsonl > '$tmp/fleet.jsonl'")
 
 # The same fleet with 10,000 pods (on 100 nodes) and the 150k envelope.
-sed -e 's/replicas: 1000/replicas: 10000/' -e 's/count: 10,/count: 100,/' -e 's/fleet-1000/fleet-10000/' "$shared/fleet.yaml" >"$tmp/fleet-10k.yaml"
+sed -e 's/replicas: 1000/replicas: 10000/' -e 's/count: 10,/count: 100,/' -e 's/fleet-1000/fleet-10000/' "$dir/fleet.yaml" >"$tmp/fleet-10k.yaml"
 read -r _ test10k test10k_rss < <(measure test10k "$podsim" test "$tmp/fleet-10k.yaml")
 runs=1
-read -r _ big big_rss < <(measure big "$podsim" test "$shared/scale-150k.yaml")
+read -r _ big big_rss < <(measure big "$podsim" test "$dir/scale-150k.yaml")
 
 ratio() { awk "BEGIN{printf \"%.1fx\", $1 / $2}"; }
 printf 'fleet 1k pods x 6h, SimPy 3 (fleet_simpy.py 1000 6): %6.2f s\n' "$simpy"

@@ -296,7 +296,7 @@ func randomScenario(r *rand.Rand, i int) string {
 // two probes each every 10s, 6h) with every probe tick and skipping the
 // no-op ones, and reports the engine events fired per run.
 func BenchmarkFleet(b *testing.B) {
-	const path = "../../shared/bench/fleet.yaml"
+	const path = "../bench/fleet.yaml"
 	s, err := scenarios.LoadFile(path)
 	if err != nil {
 		b.Skip(err)
