@@ -3,7 +3,6 @@ package scenarios
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -89,9 +88,9 @@ const studyLine = 1 << 24
 // scenario of every cell. metrics are the known metric names. Its error, if
 // any, is an ErrorList with every problem found.
 func LoadStudy(path string, metrics []string) (*Study, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: ErrText(err)}}
+		return nil, err
 	}
 	doc, err := readDocument(path, data, KindStudy)
 	if err != nil {
@@ -114,9 +113,13 @@ func LoadStudy(path string, metrics []string) (*Study, error) {
 	if !filepath.IsAbs(base) {
 		base = filepath.Join(filepath.Dir(path), base)
 	}
-	bdata, err := os.ReadFile(base)
+	bdata, err := ReadFile(base)
 	if err != nil {
-		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s: %s", base, ErrText(err))}}
+		var list ErrorList
+		if errors.As(err, &list) && len(list) == 1 {
+			err = errors.New(list[0].Msg)
+		}
+		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s: %s", base, err.Error())}}
 	}
 	if k := ReadKind(bdata); k != KindScenario {
 		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s is a %q, not a Scenario", base, k)}}

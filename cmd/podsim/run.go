@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/podsim/podsim/expect"
@@ -260,7 +259,13 @@ func (m *Main) validate(args []string) (int, error) {
 	}
 	code := exitOK
 	for _, f := range files {
-		if data, err := os.ReadFile(f); err == nil && scenarios.ReadKind(data) == scenarios.KindStudy {
+		data, err := scenarios.ReadFile(f)
+		if err != nil {
+			fmt.Fprintln(m.Stderr, err)
+			code = exitBadInput
+			continue
+		}
+		if scenarios.ReadKind(data) == scenarios.KindStudy {
 			if _, err := sweep.Load(f); err != nil {
 				fmt.Fprintln(m.Stderr, err)
 				code = exitBadInput
@@ -269,7 +274,7 @@ func (m *Main) validate(args []string) (int, error) {
 			fmt.Fprintf(m.Stdout, "%s: valid\n", f)
 			continue
 		}
-		if _, err := scenarios.LoadFile(f); err != nil {
+		if _, err := scenarios.Parse(f, data); err != nil {
 			fmt.Fprintln(m.Stderr, err)
 			code = exitBadInput
 			continue
