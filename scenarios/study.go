@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podsim/podsim/internal/yamlstrict"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -129,6 +130,13 @@ func LoadStudy(path string, metrics []string) (*Study, error) {
 	if err != nil {
 		return nil, err
 	}
+	cells := 1
+	for i := range sp.Parameters {
+		cells *= len(sp.Parameters[i].Values) // at most MaxCells: validated
+	}
+	if n := yamlstrict.CountNodes(bdoc); mulSat(cells, n, MaxStudyNodes) > MaxStudyNodes {
+		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Parameters), Msg: fmt.Sprintf("%d cells of a base scenario of %d YAML values: a study builds at most %d values", cells, n, MaxStudyNodes)}}
+	}
 	if st.Base, err = parseDoc(base, bdoc); err != nil {
 		return nil, err
 	}
@@ -167,8 +175,8 @@ func (s *Study) validate(metrics []string, root Pos) ErrorList {
 	if sp.Scenario == "" {
 		at(sp, "study: scenario is required (the base scenario file, relative to the study)")
 	}
-	if sp.Seeds != nil && (*sp.Seeds < 1 || *sp.Seeds > 100000) {
-		at(sp.Seeds, "seeds must be 1..100000")
+	if sp.Seeds != nil && (*sp.Seeds < 1 || *sp.Seeds > MaxSeeds) {
+		at(sp.Seeds, "seeds must be 1..%d", MaxSeeds)
 	}
 	if sp.Duration != nil && sp.Duration.D() <= 0 {
 		at(sp.Duration, "duration must be positive")
@@ -237,10 +245,17 @@ func (s *Study) validate(metrics []string, root Pos) ErrorList {
 		if p.Labels != nil && len(p.Labels) != len(p.Values) {
 			at(&p.Labels, "%d labels for %d values", len(p.Labels), len(p.Values))
 		}
-		cells *= max(len(p.Values), 1)
+		cells = mulSat(cells, max(len(p.Values), 1), MaxCells)
 	}
-	if cells > 100000 {
-		at(&sp.Parameters, "the grid has %d cells; at most 100000", cells)
+	seeds := 5
+	if sp.Seeds != nil && *sp.Seeds >= 1 && *sp.Seeds <= MaxSeeds {
+		seeds = *sp.Seeds
+	}
+	switch {
+	case cells > MaxCells:
+		at(&sp.Parameters, "the grid has more than %d cells", MaxCells)
+	case mulSat(cells, seeds, MaxRuns) > MaxRuns:
+		at(&sp.Parameters, "%d cells x %d seeds = %d runs; a study has at most %d", cells, seeds, cells*seeds, MaxRuns)
 	}
 	seen := map[string]bool{}
 	for i := range sp.Metrics {

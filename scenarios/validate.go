@@ -14,6 +14,8 @@ type validator struct {
 	errs ErrorList
 
 	nodes     map[string]bool // node names after count expansion
+	nodeCount int             // nodes after count expansion, at most MaxNodes+1
+	podCount  int             // pods the scenario creates, at most MaxPods+1
 	pods      map[string]*PodSpec
 	workloads map[string]*Workload
 }
@@ -71,6 +73,7 @@ func (s *Scenario) validate() ErrorList {
 			v.at(&p.Metadata.Name, "duplicate pod name %q", p.Metadata.Name)
 		}
 		v.pods[p.Metadata.Name] = &p.Spec
+		v.addPods(p, 1)
 		v.podSpec(&p.Spec, &p.Metadata, "pod "+p.Metadata.Name)
 	}
 	for i := range sp.Workloads {
@@ -128,9 +131,22 @@ func (v *validator) node(n *Node) {
 	count := 1
 	if n.Count != nil {
 		count = *n.Count
-		if count < 1 {
+		switch {
+		case count < 1:
 			v.at(n.Count, "count must be at least 1")
+		case count > MaxNodes:
+			v.at(n.Count, "count %d: a scenario has at most %d nodes", count, MaxNodes)
+			count = 1
 		}
+	}
+	if before := v.nodeCount; before <= MaxNodes {
+		v.nodeCount = min(before+max(count, 1), MaxNodes+1)
+		if v.nodeCount > MaxNodes && (n.Count == nil || *n.Count <= MaxNodes) {
+			v.at(n, "%d nodes: a scenario has at most %d nodes, counts expanded", before+max(count, 1), MaxNodes)
+		}
+	}
+	if v.nodeCount > MaxNodes {
+		return // do not stamp out names past the limit
 	}
 	for _, name := range ExpandNodeNames(n.Name, count) {
 		if v.nodes[name] {
@@ -343,6 +359,25 @@ func (v *validator) workload(w *Workload) {
 	if (w.Kind == "Job" || w.Kind == "DaemonSet") && sp.Replicas != nil {
 		v.atKey(sp.Replicas, "a %s has no replicas", w.Kind)
 	}
+	if sp.ActiveDeadlineSeconds != nil && *sp.ActiveDeadlineSeconds < 0 {
+		v.at(sp.ActiveDeadlineSeconds, "activeDeadlineSeconds must not be negative")
+	}
+	switch w.Kind {
+	case "ReplicaSet", "Deployment":
+		if sp.Replicas == nil {
+			v.addPods(w, 1)
+		} else {
+			v.addPods(sp.Replicas, int(max(*sp.Replicas, 0)))
+		}
+	case "Job":
+		if sp.Completions == nil {
+			v.addPods(w, 1)
+		} else {
+			v.addPods(sp.Completions, int(max(*sp.Completions, 0)))
+		}
+	case "DaemonSet":
+		v.addPods(w, max(v.nodeCount, 1))
+	}
 	rp := sp.Template.Spec.RestartPolicy
 	switch {
 	case w.Kind == "Job" && rp != "OnFailure" && rp != "Never":
@@ -351,6 +386,19 @@ func (v *validator) workload(w *Workload) {
 		v.at(&sp.Template.Spec.RestartPolicy, "a %s's pods must have restartPolicy Always", w.Kind)
 	}
 	v.podSpec(&sp.Template.Spec, &sp.Template, "workload "+name)
+}
+
+// addPods counts n more pods of the scenario, written at ptr, and reports
+// the first value that takes the scenario past MaxPods.
+func (v *validator) addPods(ptr any, n int) {
+	before := v.podCount
+	if before > MaxPods {
+		return
+	}
+	v.podCount = min(before+n, MaxPods+1)
+	if v.podCount > MaxPods {
+		v.at(ptr, "%d pods: a scenario creates at most %d pods (bare pods, replicas, Job completions, DaemonSet pods)", before+n, MaxPods)
+	}
 }
 
 // ownerOf returns the workload whose pods are named like pod

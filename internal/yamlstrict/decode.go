@@ -591,6 +591,12 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value) {
 				d.errorf(n, "cannot use %s as %s", QuoteValue(n.Value), wantDesc(t))
 				return
 			}
+			// yaml.v3 converts floats to integers unchecked at the edges:
+			// 2^64 into a uint64 gives 2^63. Check the range exactly.
+			if t != timeDurationType && !floatFits(f, v) {
+				d.errorf(n, "%s", scalarError(n, t))
+				return
+			}
 		}
 	}
 	tmp := reflect.New(t)
@@ -599,6 +605,16 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value) {
 		return
 	}
 	v.Set(tmp.Elem())
+}
+
+// floatFits reports whether the whole number f fits v's integer type.
+func floatFits(f float64, v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return f >= -(1<<63) && f < 1<<63 && !v.OverflowInt(int64(f))
+	default:
+		return f >= 0 && f < 1<<64 && !v.OverflowUint(uint64(f))
+	}
 }
 
 func scalarError(n *yaml.Node, t reflect.Type) string {

@@ -126,9 +126,9 @@ func cutPrefix(s, p string) (string, bool) {
 	return s, false
 }
 
-// countNodes counts the nodes of a tree without following aliases, each
+// CountNodes counts the nodes of a tree without following aliases, each
 // node once however many parents it has.
-func countNodes(n *yaml.Node) int {
+func CountNodes(n *yaml.Node) int {
 	seen := map[*yaml.Node]bool{}
 	var walk func(*yaml.Node) int
 	walk = func(n *yaml.Node) int {
@@ -147,7 +147,7 @@ func countNodes(n *yaml.Node) int {
 
 // expansionBudget is how many values a document of n's size may expand to.
 func expansionBudget(n *yaml.Node) int {
-	return min(ExpansionFactor*countNodes(n)+ExpansionBase, MaxExpansion)
+	return min(ExpansionFactor*CountNodes(n)+ExpansionBase, MaxExpansion)
 }
 
 // CheckExpansion counts the values the document (or node) n expands to
