@@ -23,6 +23,7 @@ type Scenario struct {
 	Duration time.Duration // spec.duration, default 1h
 	Seed     uint64        // spec.seed, default 1
 	pos      *Positions
+	root     Pos // where the document's root mapping starts
 }
 
 // Pos returns where the value ptr points to was written in the file.

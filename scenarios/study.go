@@ -427,7 +427,10 @@ func dropExpect(doc *yaml.Node) {
 
 // parseDoc decodes and validates a scenario document, like Parse.
 func parseDoc(path string, doc *yaml.Node) (*Scenario, error) {
-	s := &Scenario{Path: path}
+	s := &Scenario{Path: path, root: Pos{Line: 1, Col: 1}}
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		s.root = nodePos(doc.Content[0])
+	}
 	pos, errs := decodeStrict(path, doc, &s.File)
 	s.pos = pos
 	errs = mergeErrors(errs, s.validate())

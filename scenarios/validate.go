@@ -12,6 +12,11 @@ import (
 type validator struct {
 	s    *Scenario
 	errs ErrorList
+	// here is where the item being checked (a pod, a workload, a fault...)
+	// was written: the place of problems with a value that has no position
+	// of its own (not written at all, or lost), so that every message has
+	// one. Without an item, the root mapping.
+	here Pos
 
 	nodes     map[string]bool // node names after count expansion
 	nodeCount int             // nodes after count expansion, at most MaxNodes+1
@@ -21,7 +26,7 @@ type validator struct {
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
-	v.errs.Add(v.s.Path, v.s.pos.Of(ptr), format, args...)
+	v.errs.Add(v.s.Path, v.or(v.s.pos.Of(ptr)), format, args...)
 }
 
 func (v *validator) atKey(ptr any, format string, args ...any) {
@@ -29,7 +34,24 @@ func (v *validator) atKey(ptr any, format string, args ...any) {
 	if p == (Pos{}) {
 		p = v.s.pos.Of(ptr)
 	}
-	v.errs.Add(v.s.Path, p, format, args...)
+	v.errs.Add(v.s.Path, v.or(p), format, args...)
+}
+
+// or returns p, or if it is unknown the place of the item being checked.
+func (v *validator) or(p Pos) Pos {
+	if p.IsZero() {
+		return v.here
+	}
+	return p
+}
+
+// item makes ptr, a list item about to be checked, the place of problems
+// without a position of their own.
+func (v *validator) item(ptr any) {
+	v.here = v.s.root
+	if p := v.s.pos.Of(ptr); !p.IsZero() {
+		v.here = p
+	}
 }
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
@@ -46,7 +68,7 @@ func (v *validator) name(ptr *string, parent any, what string) {
 // validate checks everything the decoder cannot: required fields, ranges,
 // names and references between parts of the file.
 func (s *Scenario) validate() ErrorList {
-	v := &validator{s: s, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}}
+	v := &validator{s: s, here: s.root, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}}
 	f := &s.File
 	if f.APIVersion != APIVersion {
 		v.atKey(&f.APIVersion, "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
@@ -61,10 +83,12 @@ func (s *Scenario) validate() ErrorList {
 	}
 	v.settings(&sp.Settings)
 	for i := range sp.Nodes {
+		v.item(&sp.Nodes[i])
 		v.node(&sp.Nodes[i])
 	}
 	for i := range sp.Pods {
 		p := &sp.Pods[i]
+		v.item(p)
 		v.name(&p.Metadata.Name, &p.Metadata, "pod")
 		if p.Kind != "" && p.Kind != "Pod" {
 			v.at(&p.Kind, "a pod's kind must be Pod, not %q", p.Kind)
@@ -77,15 +101,19 @@ func (s *Scenario) validate() ErrorList {
 		v.podSpec(&p.Spec, &p.Metadata, "pod "+p.Metadata.Name)
 	}
 	for i := range sp.Workloads {
+		v.item(&sp.Workloads[i])
 		v.workload(&sp.Workloads[i])
 	}
 	for i := range sp.Behavior {
+		v.item(&sp.Behavior[i])
 		v.behavior(&sp.Behavior[i], sp.Behavior[:i])
 	}
 	for i := range sp.Faults {
+		v.item(&sp.Faults[i])
 		v.fault(&sp.Faults[i])
 	}
 	for i := range sp.Expect {
+		v.item(&sp.Expect[i])
 		v.expect(&sp.Expect[i])
 	}
 	return v.errs
@@ -185,6 +213,7 @@ func ExpandNodeNames(name string, count int) []string {
 }
 
 func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
+	what = strings.TrimSpace(what) // "pod", not "pod ", for a pod without a name
 	if ps.NodeName != "" && !v.nodes[ps.NodeName] && !(len(v.s.File.Spec.Nodes) == 0 && ps.NodeName == DefaultNodeName) {
 		v.at(&ps.NodeName, "%s: nodeName %q is not a node of this scenario", what, ps.NodeName)
 	}

@@ -26,6 +26,8 @@ func TestHostileInput(t *testing.T) {
 		{"study-grid-2-64.yaml", ":9:5: the grid has more than 10000 cells"},
 		{"study-runs-1e9.yaml", ":9:5: 10000 cells x 100000 seeds = 1000000000 runs; a study has at most 1000000"},
 		{"study-runs-past.yaml", ":9:5: 10000 cells x 101 seeds = 1010000 runs; a study has at most 1000000"},
+		{"alias-pods.yaml", ":8:10: pod: spec.containers must list at least one container"},
+		{"no-api-version.yaml", ":2:1: apiVersion must be"},
 		{"seed-2-64.yaml", `:6:9: cannot use "18446744073709551616" as an integer: out of range`},
 	}
 	for _, c := range cases {
@@ -40,6 +42,11 @@ func TestHostileInput(t *testing.T) {
 				if code != exitBadInput || !strings.Contains(errs, path+c.want) {
 					t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, errs, path+c.want)
 				}
+				for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+					if !positioned.MatchString(line) {
+						t.Errorf("no FILE:LINE:COL: %q", line)
+					}
+				}
 			})
 		}
 	}
@@ -53,6 +60,8 @@ func TestEndlessInputIsRefused(t *testing.T) {
 		}
 	}
 }
+
+var positioned = regexp.MustCompile(`^[^:]+:[0-9]+:[0-9]+: `)
 
 // negativeDuration matches a negative Go duration in text output.
 var negativeDuration = regexp.MustCompile(`(^|[ (=])-[0-9][0-9.]*(h|m|s|ms|µs|ns)\b`)
