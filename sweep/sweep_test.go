@@ -219,7 +219,7 @@ func TestMergeRefusesMalformedShards(t *testing.T) {
 
 func TestReadShardStopsAtTheLimit(t *testing.T) {
 	r := io.LimitReader(zeros{}, 2<<20)
-	if _, err := readShard("s.json", r, 1<<20); err == nil || err.Error() != "s.json: file too large: more than 1 MiB" {
+	if _, err := readShard("s.json", r, 1<<20); err == nil || err.Error() != "s.json:1:1048577: file too large: more than 1 MiB" {
 		t.Errorf("ReadShard: %v", err)
 	}
 }

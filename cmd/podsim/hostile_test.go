@@ -55,7 +55,7 @@ func TestHostileInput(t *testing.T) {
 func TestEndlessInputIsRefused(t *testing.T) {
 	for _, cmd := range []string{"validate", "run"} {
 		_, errs, code := podsim(t, cmd, "/dev/zero")
-		if code != exitBadInput || !strings.Contains(errs, "/dev/zero: file too large: more than 16 MiB") {
+		if code != exitBadInput || !strings.Contains(errs, "/dev/zero:1:16777217: file too large: more than 16 MiB") {
 			t.Errorf("%s /dev/zero: exit %d, stderr %q", cmd, code, errs)
 		}
 	}

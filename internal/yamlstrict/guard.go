@@ -41,15 +41,19 @@ func ReadFile(path string) ([]byte, error) {
 }
 
 // ReadAll reads r to its end, or fails once it has more than limit bytes
-// (reading limit+1 of them, never more). name names the input in the
-// error, an ErrorList.
+// (reading limit+1 of them, never more), at the line and column of the
+// first byte past the limit. name names the input in the error, an
+// ErrorList.
 func ReadAll(name string, r io.Reader, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, ErrorList{{File: name, Msg: errText(err)}}
 	}
 	if int64(len(data)) > limit {
-		return nil, ErrorList{{File: name, Msg: "file too large: more than " + sizeText(limit)}}
+		// The position is that of the first byte past the limit.
+		line := bytes.Count(data[:limit], []byte{'\n'}) + 1
+		col := int(limit) - (bytes.LastIndexByte(data[:limit], '\n') + 1) + 1
+		return nil, ErrorList{{File: name, Pos: Pos{Line: line, Col: col}, Msg: "file too large: more than " + sizeText(limit)}}
 	}
 	return data, nil
 }

@@ -101,11 +101,14 @@ func (e *endless) Read(p []byte) (int, error) {
 func TestReadAllStopsAtTheLimit(t *testing.T) {
 	r := &endless{}
 	_, err := ReadAll("-", r, 1<<20)
-	if err == nil || err.Error() != "-: file too large: more than 1 MiB" {
+	if err == nil || err.Error() != "-:1:1048577: file too large: more than 1 MiB" {
 		t.Errorf("got %v", err)
 	}
 	if r.n > 1<<20+64<<10 {
 		t.Errorf("read %d bytes for a limit of 1 MiB", r.n)
+	}
+	if _, err := ReadAll("-", strings.NewReader("ab\ncdef\ng"), 6); err == nil || err.Error() != "-:2:4: file too large: more than 6 bytes" {
+		t.Errorf("got %v", err)
 	}
 	data, err := ReadAll("-", io.LimitReader(r, 1<<20), 1<<20)
 	if err != nil || len(data) != 1<<20 {
