@@ -2,10 +2,12 @@ package scenarios
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -52,6 +54,7 @@ func FuzzParseScenario(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer countExec(time.Now())
 		s, err := Parse("f.yaml", data)
 		checkErrors(t, err)
 		if err == nil && s.Duration <= 0 {
@@ -70,6 +73,7 @@ func FuzzLoadStudy(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer countExec(time.Now())
 		dir := t.TempDir()
 		for name, b := range map[string][]byte{"s.yaml": data, "tiny-base.yaml": base, "crashloop-110.yaml": base, "node-failure-replicas.yaml": base} {
 			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
@@ -122,3 +126,23 @@ func FuzzScalars(f *testing.F) {
 }
 
 func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+
+// The fuzzer's own count of executions lags far behind for slow targets.
+// With FUZZ_STATS=FILE, a worker writes how many inputs it ran and the
+// slowest one's time to FILE.
+var (
+	fuzzStats = os.Getenv("FUZZ_STATS")
+	fuzzExecs int
+	fuzzMax   time.Duration
+)
+
+func countExec(start time.Time) {
+	if fuzzStats == "" {
+		return
+	}
+	fuzzExecs++
+	fuzzMax = max(fuzzMax, time.Since(start))
+	if fuzzExecs%100 == 0 {
+		_ = os.WriteFile(fuzzStats, []byte(fmt.Sprintf("%d execs, slowest %v\n", fuzzExecs, fuzzMax)), 0o644)
+	}
+}
