@@ -157,7 +157,7 @@ func (p *Pod) syncTerminating() {
 func (p *Pod) stopSidecars(grace time.Duration) bool {
 	now := p.w.Now()
 	if !p.sidecarsStopping {
-		p.sidecarsStopping, p.sidecarDeadline = true, now+grace
+		p.sidecarsStopping, p.sidecarDeadline = true, sim.AddSat(now, grace)
 	}
 	for i := len(p.init) - 1; i >= 0; i-- {
 		c := p.init[i]
