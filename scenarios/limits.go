@@ -14,8 +14,9 @@ const (
 	MaxCells = 10_000
 	// MaxSeeds is the most runs per cell.
 	MaxSeeds = 100_000
-	// MaxRuns is the most runs (cells x seeds) a study may have.
-	MaxRuns = 1_000_000
+	// MaxRuns is the most runs (cells x seeds) a study may have: a sweep
+	// holds every run's samples and series until it aggregates them.
+	MaxRuns = 100_000
 	// MaxStudyNodes bounds the YAML a study builds: cells times the nodes
 	// of the base scenario's document (10,000 cells of a 200-value base take about 4 s and 250 MB).
 	MaxStudyNodes = 2_000_000
