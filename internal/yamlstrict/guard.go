@@ -154,6 +154,15 @@ func expansionBudget(n *yaml.Node) int {
 	return min(ExpansionFactor*CountNodes(n)+ExpansionBase, MaxExpansion)
 }
 
+// Why our own count: go.yaml.in/yaml/v3 expands merge keys in
+// decoder.merge (decode.go) whenever it decodes a mapping into Go values
+// (yaml.Unmarshal, Node.Decode), and its alias budget (decoder.unmarshal:
+// "excessive aliasing") counts values against a ratio that chained merges
+// never exceed, so 2 KB of them run for hours. Parsing into a yaml.Node
+// expands nothing. So this package parses into nodes only, checks the
+// whole tree here, and hands the library (Node.Decode, for scalars and any
+// values) only pieces of a tree that passed.
+
 // CheckExpansion counts the values the document (or node) n expands to
 // when every alias is replaced by its anchor's value and every merge key
 // (<<) by the mappings it merges, each use counted again, aliases and
