@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/podsim
 SCENARIO ?=
 
-.PHONY: build run test fmt-check vet lint unit scenarios bench bench-peer clean
+.PHONY: build run test fmt-check vet lint unit scenarios bench bench-peer fuzz clean
 
 
 build:
@@ -29,6 +29,21 @@ unit:
 
 scenarios: build
 	./$(BIN) test scenarios
+
+# Every fuzz target in turn (go test -fuzz takes one per run), FUZZTIME each;
+# FUZZPARALLEL workers. Crashers land in the package's testdata/fuzz/ and
+# plain `go test` replays them.
+FUZZTIME ?= 1m
+FUZZPARALLEL ?= 1
+FUZZ_TARGETS := ./scenarios:FuzzParseScenario ./scenarios:FuzzLoadStudy ./scenarios:FuzzScalars \
+	./sweep:FuzzReadShard ./internal/yamlstrict:FuzzDecode
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "== $$name ($$pkg, $(FUZZTIME))"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL); \
+	done
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim/ ./model/

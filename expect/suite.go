@@ -137,9 +137,9 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 	start := time.Now()
 	r.Path = path
 	defer func() { r.Elapsed = time.Since(start) }()
-	data, err := os.ReadFile(path)
+	data, err := scenarios.ReadFile(path)
 	if err != nil {
-		r.Err = fmt.Errorf("%s: %v", path, scenarios.ErrText(err))
+		r.Err = err
 		return r
 	}
 	if k := scenarios.ReadKind(data); k != "" && k != scenarios.KindScenario {

@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
 
 // backoff is one entry of the kubelet's crash backoff (client-go
 // flowcontrol.Backoff keyed by container): the current delay and when it
@@ -32,7 +36,7 @@ func (b *backoff) next(cfg Backoff, eventTime, now time.Duration) {
 	if b.expired(cfg, eventTime) {
 		b.set, b.delay = true, cfg.Initial
 	} else {
-		b.delay = min(2*b.delay, cfg.Max)
+		b.delay = min(sim.MulSat(b.delay, 2), cfg.Max)
 	}
 	b.lastUpdate = now
 }

@@ -175,12 +175,12 @@ func (wl *Workload) syncJob() {
 	case wl.failed > s.BackoffLimit || wl.pastBackoffLimitOnFailure(restarts):
 		wl.finish("Failed", "BackoffLimitExceeded", "Job has reached the specified backoff limit", EventWarning, "BackoffLimitExceeded", "Job has reached the specified backoff limit")
 		return
-	case s.ActiveDeadline != nil && now >= wl.created+*s.ActiveDeadline:
+	case s.ActiveDeadline != nil && now >= sim.AddSat(wl.created, *s.ActiveDeadline):
 		wl.finish("Failed", "DeadlineExceeded", "Job was active longer than specified deadline", EventWarning, "DeadlineExceeded", "Job was active longer than specified deadline")
 		return
 	}
 	if s.ActiveDeadline != nil && !wl.waitTimer.Pending() {
-		wl.w.eng.Schedule(&wl.waitTimer, wl.created+*s.ActiveDeadline, sim.Normal)
+		wl.w.eng.Schedule(&wl.waitTimer, sim.AddSat(wl.created, *s.ActiveDeadline), sim.Normal)
 	}
 	want := min(s.Parallelism, s.Completions-wl.succeeded) - nActive
 	if want <= 0 {
@@ -188,7 +188,7 @@ func (wl *Workload) syncJob() {
 	}
 	if wl.failed > 0 {
 		delay := jobBackoffInitial << min(wl.failed-1, 16)
-		if at := wl.lastFailed + min(delay, jobBackoffMax); at > now {
+		if at := sim.AddSat(wl.lastFailed, min(delay, jobBackoffMax)); at > now {
 			if !wl.waitTimer.Pending() || wl.waitTimer.When() > at {
 				wl.w.eng.Schedule(&wl.waitTimer, at, sim.Normal)
 			}

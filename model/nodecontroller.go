@@ -27,7 +27,7 @@ func (n *Node) Reachable() bool { return !n.down && !n.partitioned }
 func (n *Node) lastHeartbeat(cut time.Duration) time.Duration {
 	f := n.w.settings.NodeStatusUpdateFrequency
 	beats := (cut - n.joinedAt - 1) / f
-	return n.joinedAt + max(beats, 0)*f
+	return sim.AddSat(n.joinedAt, sim.MulSat(f, int64(beats)))
 }
 
 // lostContact starts the node controller's watch on a node whose
@@ -35,8 +35,8 @@ func (n *Node) lastHeartbeat(cut time.Duration) time.Duration {
 // nodeMonitorGracePeriod after the last heartbeat, Ready becomes Unknown.
 func (n *Node) lostContact() {
 	now := n.w.Now()
-	deadline := n.lastHeartbeat(now) + n.w.settings.NodeMonitorGracePeriod
-	at := (deadline/nodeMonitorPeriod + 1) * nodeMonitorPeriod // the first pass strictly after
+	deadline := sim.AddSat(n.lastHeartbeat(now), n.w.settings.NodeMonitorGracePeriod)
+	at := sim.AddSat(deadline/nodeMonitorPeriod*nodeMonitorPeriod, nodeMonitorPeriod) // the first pass strictly after
 	n.w.eng.Schedule(&n.monitorTimer, max(at, now), sim.Normal)
 }
 
@@ -137,7 +137,7 @@ func (p *Pod) scheduleEviction(n *Node, t Taint) {
 	} else if wait < 0 {
 		return // tolerated forever
 	}
-	at := t.TimeAdded + wait
+	at := sim.AddSat(t.TimeAdded, wait)
 	if p.evictTimer.Pending() && p.evictTimer.When() <= at {
 		return
 	}
@@ -156,7 +156,7 @@ func (p *Pod) tolerationFor(t Taint) (time.Duration, bool) {
 		if tol.Seconds == nil {
 			return -1, true
 		}
-		return time.Duration(max(*tol.Seconds, 0)) * time.Second, true
+		return sim.Seconds(*tol.Seconds), true
 	}
 	if t.Key == TaintNotReady || t.Key == TaintUnreachable {
 		return p.w.settings.EvictionTimeout, true

@@ -25,7 +25,7 @@ func (n *Node) PowerOff(d *time.Duration) {
 		n.lostContact()
 	}
 	if d != nil {
-		n.w.eng.At(n.w.Now()+*d, sim.Normal, n.powerOn)
+		n.w.eng.At(sim.AddSat(n.w.Now(), *d), sim.Normal, n.powerOn)
 	}
 }
 
@@ -56,7 +56,7 @@ func (n *Node) Partition(d *time.Duration) {
 		n.lostContact()
 	}
 	if d != nil {
-		n.w.eng.At(n.w.Now()+*d, sim.Normal, n.heal)
+		n.w.eng.At(sim.AddSat(n.w.Now(), *d), sim.Normal, n.heal)
 	}
 }
 

@@ -29,7 +29,7 @@ func (g *podGC) kick() {
 		return
 	}
 	now := g.w.Now()
-	g.w.eng.Schedule(&g.timer, (now/gcCheckPeriod+1)*gcCheckPeriod, sim.Normal)
+	g.w.eng.Schedule(&g.timer, sim.AddSat(now/gcCheckPeriod*gcCheckPeriod, gcCheckPeriod), sim.Normal)
 }
 
 func (g *podGC) run() {

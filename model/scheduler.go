@@ -79,7 +79,7 @@ func (s *scheduler) run() {
 		s.scheduleOne(p)
 	}
 	if s.q.parked > 0 && !s.flush.Pending() {
-		s.w.eng.Schedule(&s.flush, (now/unschedulableFlushPeriod+1)*unschedulableFlushPeriod, sim.Normal)
+		s.w.eng.Schedule(&s.flush, sim.AddSat(now/unschedulableFlushPeriod*unschedulableFlushPeriod, unschedulableFlushPeriod), sim.Normal)
 	}
 }
 
@@ -91,7 +91,7 @@ func (s *scheduler) flushLeftover() {
 		s.kick()
 	}
 	if s.q.parked > 0 {
-		s.w.eng.Schedule(&s.flush, now+unschedulableFlushPeriod, sim.Normal)
+		s.w.eng.Schedule(&s.flush, sim.AddSat(now, unschedulableFlushPeriod), sim.Normal)
 	}
 }
 

@@ -27,7 +27,7 @@ func (c *container) stop(grace time.Duration, msg string) {
 	if c.spec.PreStop != "" && grace > 0 {
 		c.draws.hook = c.hookTime(true)
 		c.graceLeft, c.inHook = grace, hookPreStop
-		p.w.eng.After(&c.hookTimer, min(c.draws.hook, grace), sim.Normal)
+		p.w.eng.Schedule(&c.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
 		return
 	}
 	c.sigterm(grace)
@@ -55,10 +55,10 @@ func (c *container) sigterm(grace time.Duration) {
 	grace = max(grace, minimumGracePeriod)
 	shutdown := c.shutdownTime()
 	if shutdown > grace {
-		c.pod.w.eng.After(&c.killTimer, grace, sim.Normal)
+		c.pod.w.eng.Schedule(&c.killTimer, sim.AddSat(c.pod.w.Now(), grace), sim.Normal)
 		return
 	}
-	c.pod.w.eng.After(&c.termTimer, shutdown, sim.Normal)
+	c.pod.w.eng.Schedule(&c.termTimer, sim.AddSat(c.pod.w.Now(), shutdown), sim.Normal)
 }
 
 // exitAfterSigterm is the process's graceful exit.
@@ -86,8 +86,8 @@ func (p *Pod) Delete(grace *time.Duration) {
 	}
 	now := p.w.Now()
 	if p.deleting {
-		if now+g < p.deadline {
-			p.deadline, p.deletionGrace = now+g, g
+		if at := sim.AddSat(now, g); at < p.deadline {
+			p.deadline, p.deletionGrace = at, g
 			for _, c := range p.all() {
 				// A shorter deadline brings SIGKILL forward.
 				late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
@@ -112,7 +112,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 		p.remove()
 		return
 	}
-	p.deleting, p.deadline, p.deletionGrace = true, now+g, g
+	p.deleting, p.deadline, p.deletionGrace = true, sim.AddSat(now, g), g
 	p.wakeProbers()
 	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Reason: "Terminating", Message: "grace period " + g.String()})
 	p.w.podChanged(p)
@@ -158,7 +158,7 @@ func (p *Pod) syncTerminating() {
 func (p *Pod) stopSidecars(grace time.Duration) bool {
 	now := p.w.Now()
 	if !p.sidecarsStopping {
-		p.sidecarsStopping, p.sidecarDeadline = true, now+grace
+		p.sidecarsStopping, p.sidecarDeadline = true, sim.AddSat(now, grace)
 	}
 	for i := len(p.init) - 1; i >= 0; i-- {
 		c := p.init[i]

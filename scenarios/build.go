@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -138,7 +139,7 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 		out.Parallelism = num(sp.Parallelism, 1)
 		out.BackoffLimit = num(sp.BackoffLimit, 6)
 		if sp.ActiveDeadlineSeconds != nil {
-			d := time.Duration(*sp.ActiveDeadlineSeconds) * time.Second
+			d := sim.Seconds(*sp.ActiveDeadlineSeconds)
 			out.ActiveDeadline = &d
 		}
 	}
@@ -234,7 +235,7 @@ func podSpec(ps *PodSpec, behaviors map[string]*model.Behavior) *model.PodSpec {
 		out.RestartPolicy = model.RestartPolicy(ps.RestartPolicy)
 	}
 	if g := ps.TerminationGracePeriodSeconds; g != nil {
-		out.TerminationGracePeriod = time.Duration(*g) * time.Second
+		out.TerminationGracePeriod = sim.Seconds(*g)
 	}
 	for i := range ps.InitContainers {
 		out.InitContainers = append(out.InitContainers, containerSpec(&ps.InitContainers[i], behaviors))
@@ -286,9 +287,9 @@ func probeSpec(p *Probe) *model.ProbeSpec {
 	}
 	secs := func(v *int32, def int32) time.Duration {
 		if v == nil {
-			return time.Duration(def) * time.Second
+			return sim.Seconds(int64(def))
 		}
-		return time.Duration(*v) * time.Second
+		return sim.Seconds(int64(*v))
 	}
 	count := func(v *int32, def int32) int {
 		if v == nil {
@@ -305,7 +306,7 @@ func probeSpec(p *Probe) *model.ProbeSpec {
 		FailureThreshold: count(p.FailureThreshold, 3),
 	}
 	if g := p.TerminationGracePeriodSeconds; g != nil {
-		d := time.Duration(*g) * time.Second
+		d := sim.Seconds(*g)
 		out.TerminationGracePeriod = &d
 	}
 	return out
@@ -391,7 +392,7 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
 		d := f.Delete
 		var grace *time.Duration
 		if d.GracePeriodSeconds != nil {
-			g := time.Duration(*d.GracePeriodSeconds) * time.Second
+			g := sim.Seconds(*d.GracePeriodSeconds)
 			grace = &g
 		}
 		w.Schedule(at, func() {
@@ -467,7 +468,7 @@ func (s *Scenario) scheduleRandomFailures(w *model.World) {
 				}
 				d := n.RepairTime.Sample(r)
 				w.Schedule(t, func() { w.Node(name).PowerOff(&d) })
-				t += d + gap.Sample(r)
+				t = sim.AddSat(t, sim.AddSat(d, gap.Sample(r)))
 			}
 		}
 	}

@@ -258,26 +258,26 @@ func TestPositions(t *testing.T) {
 		got  Pos
 		want Pos
 	}{
-		{"document", pos.Of(&doc), Pos{1, 1}},
-		{"inline struct", pos.Of(&doc.dtMeta), Pos{1, 1}},
-		{"kind value", pos.Of(&doc.Kind), Pos{1, 7}},
-		{"kind key", pos.KeyOf(&doc.Kind), Pos{1, 1}},
-		{"inline field key", pos.KeyOf(&doc.Name), Pos{2, 1}},
-		{"spec pointer field", pos.Of(&doc.Spec), Pos{8, 3}},
-		{"spec struct", pos.Of(sp), Pos{8, 3}},
-		{"spec key", pos.KeyOf(&doc.Spec), Pos{7, 1}},
-		{"slice field", pos.Of(&sp.Containers), Pos{21, 5}},
-		{"slice element", pos.Of(c1), Pos{29, 7}},
-		{"struct and its first field differ", pos.Of(&c1.Name), Pos{29, 13}},
-		{"element field value", pos.Of(&c1.Image), Pos{30, 14}},
-		{"element field key", pos.KeyOf(&c1.Image), Pos{30, 7}},
+		{"document", pos.Of(&doc), Pos{Line: 1, Col: 1}},
+		{"inline struct", pos.Of(&doc.dtMeta), Pos{Line: 1, Col: 1}},
+		{"kind value", pos.Of(&doc.Kind), Pos{Line: 1, Col: 7}},
+		{"kind key", pos.KeyOf(&doc.Kind), Pos{Line: 1, Col: 1}},
+		{"inline field key", pos.KeyOf(&doc.Name), Pos{Line: 2, Col: 1}},
+		{"spec pointer field", pos.Of(&doc.Spec), Pos{Line: 8, Col: 3}},
+		{"spec struct", pos.Of(sp), Pos{Line: 8, Col: 3}},
+		{"spec key", pos.KeyOf(&doc.Spec), Pos{Line: 7, Col: 1}},
+		{"slice field", pos.Of(&sp.Containers), Pos{Line: 21, Col: 5}},
+		{"slice element", pos.Of(c1), Pos{Line: 29, Col: 7}},
+		{"struct and its first field differ", pos.Of(&c1.Name), Pos{Line: 29, Col: 13}},
+		{"element field value", pos.Of(&c1.Image), Pos{Line: 30, Col: 14}},
+		{"element field key", pos.KeyOf(&c1.Image), Pos{Line: 30, Col: 7}},
 		{"slice element key (none)", pos.KeyOf(c1), Pos{}},
-		{"scalar slice element", pos.Of(&sp.Tags[1]), Pos{15, 13}},
-		{"flow mapping", pos.Of(&sp.Replicas), Pos{14, 13}},
-		{"map key", pos.OfMapKey(&doc.Labels, "tier"), Pos{6, 3}},
-		{"map key given the map", pos.OfMapKey(doc.Labels, "tier"), Pos{6, 3}},
-		{"map value", pos.OfMapValue(&doc.Labels, "tier"), Pos{6, 9}},
-		{"nested map key", pos.OfMapKey(&sp.Containers[0].Resources.Requests, "memory"), Pos{27, 11}},
+		{"scalar slice element", pos.Of(&sp.Tags[1]), Pos{Line: 15, Col: 13}},
+		{"flow mapping", pos.Of(&sp.Replicas), Pos{Line: 14, Col: 13}},
+		{"map key", pos.OfMapKey(&doc.Labels, "tier"), Pos{Line: 6, Col: 3}},
+		{"map key given the map", pos.OfMapKey(doc.Labels, "tier"), Pos{Line: 6, Col: 3}},
+		{"map value", pos.OfMapValue(&doc.Labels, "tier"), Pos{Line: 6, Col: 9}},
+		{"nested map key", pos.OfMapKey(&sp.Containers[0].Resources.Requests, "memory"), Pos{Line: 27, Col: 11}},
 		{"missing map key", pos.OfMapKey(&doc.Labels, "nope"), Pos{}},
 		{"absent field", pos.Of(&c1.Resources), Pos{}},
 		{"not a pointer", pos.Of(doc), Pos{}},
@@ -321,10 +321,10 @@ func TestDecodeStrictAliasesAndMerges(t *testing.T) {
 	if got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if p := pos.Of(&doc.Spec.Tags[1]); p != (Pos{12, 19}) {
+	if p := pos.Of(&doc.Spec.Tags[1]); p != (Pos{Line: 12, Col: 19}) {
 		t.Errorf("an alias value is positioned at the alias: got %v", p)
 	}
-	if p := pos.Of(&cs[1].Image); p != (Pos{6, 14}) {
+	if p := pos.Of(&cs[1].Image); p != (Pos{Line: 6, Col: 14}) {
 		t.Errorf("a merged value is positioned where it was written: got %v", p)
 	}
 }
@@ -401,7 +401,7 @@ func (*dtPanicky) UnmarshalYAML(*yaml.Node) error { panic("boom") }
 type dtPositioned struct{}
 
 func (*dtPositioned) UnmarshalYAML(n *yaml.Node) error {
-	return ErrorList{{Pos: Pos{9, 9}, Msg: "first"}, {Msg: "second"}}
+	return ErrorList{{Pos: Pos{Line: 9, Col: 9}, Msg: "first"}, {Msg: "second"}}
 }
 
 type dtPlainErr struct{}
@@ -479,12 +479,12 @@ func TestErrorFormatting(t *testing.T) {
 	if l.Err() != nil {
 		t.Error("empty list: Err() should be nil")
 	}
-	l.Add("b.yaml", Pos{1, 1}, "b")
-	l.Add("a.yaml", Pos{10, 2}, "second %d", 2)
-	l.Add("a.yaml", Pos{2, 5}, "%d%%", 100)
-	l.Add("a.yaml", Pos{10, 2}, "first")
+	l.Add("b.yaml", Pos{Line: 1, Col: 1}, "b")
+	l.Add("a.yaml", Pos{Line: 10, Col: 2}, "second %d", 2)
+	l.Add("a.yaml", Pos{Line: 2, Col: 5}, "%d%%", 100)
+	l.Add("a.yaml", Pos{Line: 10, Col: 2}, "first")
 	l.Add("a.yaml", Pos{}, "no position")
-	l.Add("", Pos{3, 4}, "no file")
+	l.Add("", Pos{Line: 3, Col: 4}, "no file")
 	l.Sort()
 	want := "3:4: no file\n" +
 		"a.yaml: no position\n" +

@@ -1,15 +1,12 @@
 package scenarios
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/podsim/podsim/internal/yamlstrict"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -26,6 +23,7 @@ type Scenario struct {
 	Duration time.Duration // spec.duration, default 1h
 	Seed     uint64        // spec.seed, default 1
 	pos      *Positions
+	root     Pos // where the document's root mapping starts
 }
 
 // Pos returns where the value ptr points to was written in the file.
@@ -40,21 +38,34 @@ func (s *Scenario) Where(ptr any) string {
 // LoadFile reads, checks and defaults a scenario file. Its error, if any, is
 // an ErrorList with every problem found.
 func LoadFile(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: ErrText(err)}}
+		return nil, err
 	}
 	return Parse(path, data)
 }
 
+// ReadFile reads a whole podsim file through the size limit
+// (yamlstrict.MaxFileSize). Its error is an ErrorList naming the file.
+func ReadFile(path string) ([]byte, error) { return yamlstrict.ReadFile(path) }
+
 // ReadKind returns the kind of a YAML document ("Scenario", "Study", ...)
-// without checking the rest, or "" if it has none.
+// without checking the rest, or "" if it has none or cannot be read.
 func ReadKind(data []byte) string {
-	var head struct {
-		Kind string `yaml:"kind"`
+	doc, err := yamlstrict.ParseOne("", data)
+	if err != nil || doc == nil || len(doc.Content) == 0 {
+		return ""
 	}
-	_ = yaml.Unmarshal(data, &head)
-	return head.Kind
+	root := resolveAliasChain(doc.Content[0])
+	if root == nil || root.Kind != yaml.MappingNode {
+		return ""
+	}
+	if i := findKey(root, "kind"); i >= 0 {
+		if k := resolveAliasChain(root.Content[i+1]); k != nil && k.Kind == yaml.ScalarNode {
+			return k.Value
+		}
+	}
+	return ""
 }
 
 // Parse reads a scenario from data; path names it in messages.
@@ -67,28 +78,25 @@ func Parse(path string, data []byte) (*Scenario, error) {
 }
 
 // readDocument reads the one YAML document of a podsim/v1 file of the given
-// kind ("Scenario", "Study"): not empty, a single document, a mapping at the
+// kind ("Scenario", "Study") through the guarded reader: not empty, a
+// single document that does not expand past the budget, a mapping at the
 // root. Its error, if any, is an ErrorList.
 func readDocument(path string, data []byte, kind string) (*yaml.Node, error) {
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: "empty file: want a podsim/v1 " + kind}}
+	doc, err := yamlstrict.ParseOne(path, data)
+	if err != nil {
+		var list ErrorList
+		if errors.As(err, &list) && len(list) == 1 && list[0].Msg == yamlstrict.ErrSecondDocument {
+			list[0].Msg = "a " + strings.ToLower(kind) + " file holds one YAML document; found another"
 		}
-		return nil, ErrorList{yamlError(path, err)}
+		return nil, err
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, ErrorList{{File: path, Pos: Pos{extra.Line, extra.Column}, Msg: "a " + strings.ToLower(kind) + " file holds one YAML document; found another"}}
-	}
-	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
-		return nil, ErrorList{{File: path, Pos: Pos{1, 1}, Msg: "empty file: want a podsim/v1 " + kind}}
+	if doc == nil || len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
+		return nil, ErrorList{{File: path, Pos: Pos{Line: 1, Col: 1}, Msg: "empty file: want a podsim/v1 " + kind}}
 	}
 	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
-		return nil, ErrorList{{File: path, Pos: Pos{root.Line, root.Column}, Msg: "want a podsim/v1 " + kind + ": a mapping with apiVersion, kind, metadata and spec"}}
+		return nil, ErrorList{{File: path, Pos: Pos{Line: root.Line, Col: root.Column}, Msg: "want a podsim/v1 " + kind + ": a mapping with apiVersion, kind, metadata and spec"}}
 	}
-	return &doc, nil
+	return doc, nil
 }
 
 // mergeErrors adds the validation errors to the decoding ones, leaving out
@@ -105,25 +113,6 @@ func mergeErrors(decoding, validation ErrorList) ErrorList {
 		}
 	}
 	return decoding
-}
-
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// yamlError turns a YAML syntax error into a positioned Error.
-func yamlError(path string, err error) Error {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return Error{File: path, Pos: Pos{line, 1}, Msg: "invalid YAML: " + m[2]}
-	}
-	return Error{File: path, Pos: Pos{1, 1}, Msg: "invalid YAML: " + trimYAML(msg)}
-}
-
-func trimYAML(s string) string {
-	for len(s) > 6 && s[:6] == "yaml: " {
-		s = s[6:]
-	}
-	return s
 }
 
 // ErrText is the text of a file error without the path an os error

@@ -3,7 +3,6 @@ package scenarios
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podsim/podsim/internal/yamlstrict"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -89,9 +89,9 @@ const studyLine = 1 << 24
 // scenario of every cell. metrics are the known metric names. Its error, if
 // any, is an ErrorList with every problem found.
 func LoadStudy(path string, metrics []string) (*Study, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: ErrText(err)}}
+		return nil, err
 	}
 	doc, err := readDocument(path, data, KindStudy)
 	if err != nil {
@@ -114,9 +114,13 @@ func LoadStudy(path string, metrics []string) (*Study, error) {
 	if !filepath.IsAbs(base) {
 		base = filepath.Join(filepath.Dir(path), base)
 	}
-	bdata, err := os.ReadFile(base)
+	bdata, err := ReadFile(base)
 	if err != nil {
-		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s: %s", base, ErrText(err))}}
+		var list ErrorList
+		if errors.As(err, &list) && len(list) == 1 {
+			err = errors.New(list[0].Msg)
+		}
+		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s: %s", base, err.Error())}}
 	}
 	if k := ReadKind(bdata); k != KindScenario {
 		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Scenario), Msg: fmt.Sprintf("scenario %s is a %q, not a Scenario", base, k)}}
@@ -125,6 +129,13 @@ func LoadStudy(path string, metrics []string) (*Study, error) {
 	bdoc, err := readDocument(base, bdata, KindScenario)
 	if err != nil {
 		return nil, err
+	}
+	cells := 1
+	for i := range sp.Parameters {
+		cells *= len(sp.Parameters[i].Values) // at most MaxCells: validated
+	}
+	if n := yamlstrict.CountNodes(bdoc); mulSat(cells, n, MaxStudyNodes) > MaxStudyNodes {
+		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Parameters), Msg: fmt.Sprintf("%d cells of a base scenario of %d YAML values: a study builds at most %d values", cells, n, MaxStudyNodes)}}
 	}
 	if st.Base, err = parseDoc(base, bdoc); err != nil {
 		return nil, err
@@ -164,8 +175,8 @@ func (s *Study) validate(metrics []string, root Pos) ErrorList {
 	if sp.Scenario == "" {
 		at(sp, "study: scenario is required (the base scenario file, relative to the study)")
 	}
-	if sp.Seeds != nil && (*sp.Seeds < 1 || *sp.Seeds > 100000) {
-		at(sp.Seeds, "seeds must be 1..100000")
+	if sp.Seeds != nil && (*sp.Seeds < 1 || *sp.Seeds > MaxSeeds) {
+		at(sp.Seeds, "seeds must be 1..%d", MaxSeeds)
 	}
 	if sp.Duration != nil && sp.Duration.D() <= 0 {
 		at(sp.Duration, "duration must be positive")
@@ -234,10 +245,17 @@ func (s *Study) validate(metrics []string, root Pos) ErrorList {
 		if p.Labels != nil && len(p.Labels) != len(p.Values) {
 			at(&p.Labels, "%d labels for %d values", len(p.Labels), len(p.Values))
 		}
-		cells *= max(len(p.Values), 1)
+		cells = mulSat(cells, max(len(p.Values), 1), MaxCells)
 	}
-	if cells > 100000 {
-		at(&sp.Parameters, "the grid has %d cells; at most 100000", cells)
+	seeds := 5
+	if sp.Seeds != nil && *sp.Seeds >= 1 && *sp.Seeds <= MaxSeeds {
+		seeds = *sp.Seeds
+	}
+	switch {
+	case cells > MaxCells:
+		at(&sp.Parameters, "the grid has more than %d cells", MaxCells)
+	case mulSat(cells, seeds, MaxRuns) > MaxRuns:
+		at(&sp.Parameters, "%d cells x %d seeds = %d runs; a study has at most %d", cells, seeds, cells*seeds, MaxRuns)
 	}
 	seen := map[string]bool{}
 	for i := range sp.Metrics {
@@ -409,7 +427,10 @@ func dropExpect(doc *yaml.Node) {
 
 // parseDoc decodes and validates a scenario document, like Parse.
 func parseDoc(path string, doc *yaml.Node) (*Scenario, error) {
-	s := &Scenario{Path: path}
+	s := &Scenario{Path: path, root: Pos{Line: 1, Col: 1}}
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		s.root = nodePos(doc.Content[0])
+	}
 	pos, errs := decodeStrict(path, doc, &s.File)
 	s.pos = pos
 	errs = mergeErrors(errs, s.validate())

@@ -12,14 +12,21 @@ import (
 type validator struct {
 	s    *Scenario
 	errs ErrorList
+	// here is where the item being checked (a pod, a workload, a fault...)
+	// was written: the place of problems with a value that has no position
+	// of its own (not written at all, or lost), so that every message has
+	// one. Without an item, the root mapping.
+	here Pos
 
 	nodes     map[string]bool // node names after count expansion
+	nodeCount int             // nodes after count expansion, at most MaxNodes+1
+	podCount  int             // pods the scenario creates, at most MaxPods+1
 	pods      map[string]*PodSpec
 	workloads map[string]*Workload
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
-	v.errs.Add(v.s.Path, v.s.pos.Of(ptr), format, args...)
+	v.errs.Add(v.s.Path, v.or(v.s.pos.Of(ptr)), format, args...)
 }
 
 func (v *validator) atKey(ptr any, format string, args ...any) {
@@ -27,7 +34,24 @@ func (v *validator) atKey(ptr any, format string, args ...any) {
 	if p == (Pos{}) {
 		p = v.s.pos.Of(ptr)
 	}
-	v.errs.Add(v.s.Path, p, format, args...)
+	v.errs.Add(v.s.Path, v.or(p), format, args...)
+}
+
+// or returns p, or if it is unknown the place of the item being checked.
+func (v *validator) or(p Pos) Pos {
+	if p.IsZero() {
+		return v.here
+	}
+	return p
+}
+
+// item makes ptr, a list item about to be checked, the place of problems
+// without a position of their own.
+func (v *validator) item(ptr any) {
+	v.here = v.s.root
+	if p := v.s.pos.Of(ptr); !p.IsZero() {
+		v.here = p
+	}
 }
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
@@ -44,7 +68,7 @@ func (v *validator) name(ptr *string, parent any, what string) {
 // validate checks everything the decoder cannot: required fields, ranges,
 // names and references between parts of the file.
 func (s *Scenario) validate() ErrorList {
-	v := &validator{s: s, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}}
+	v := &validator{s: s, here: s.root, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}}
 	f := &s.File
 	if f.APIVersion != APIVersion {
 		v.atKey(&f.APIVersion, "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
@@ -59,10 +83,12 @@ func (s *Scenario) validate() ErrorList {
 	}
 	v.settings(&sp.Settings)
 	for i := range sp.Nodes {
+		v.item(&sp.Nodes[i])
 		v.node(&sp.Nodes[i])
 	}
 	for i := range sp.Pods {
 		p := &sp.Pods[i]
+		v.item(p)
 		v.name(&p.Metadata.Name, &p.Metadata, "pod")
 		if p.Kind != "" && p.Kind != "Pod" {
 			v.at(&p.Kind, "a pod's kind must be Pod, not %q", p.Kind)
@@ -71,18 +97,23 @@ func (s *Scenario) validate() ErrorList {
 			v.at(&p.Metadata.Name, "duplicate pod name %q", p.Metadata.Name)
 		}
 		v.pods[p.Metadata.Name] = &p.Spec
+		v.addPods(p, 1)
 		v.podSpec(&p.Spec, &p.Metadata, "pod "+p.Metadata.Name)
 	}
 	for i := range sp.Workloads {
+		v.item(&sp.Workloads[i])
 		v.workload(&sp.Workloads[i])
 	}
 	for i := range sp.Behavior {
+		v.item(&sp.Behavior[i])
 		v.behavior(&sp.Behavior[i], sp.Behavior[:i])
 	}
 	for i := range sp.Faults {
+		v.item(&sp.Faults[i])
 		v.fault(&sp.Faults[i])
 	}
 	for i := range sp.Expect {
+		v.item(&sp.Expect[i])
 		v.expect(&sp.Expect[i])
 	}
 	return v.errs
@@ -128,9 +159,22 @@ func (v *validator) node(n *Node) {
 	count := 1
 	if n.Count != nil {
 		count = *n.Count
-		if count < 1 {
+		switch {
+		case count < 1:
 			v.at(n.Count, "count must be at least 1")
+		case count > MaxNodes:
+			v.at(n.Count, "count %d: a scenario has at most %d nodes", count, MaxNodes)
+			count = 1
 		}
+	}
+	if before := v.nodeCount; before <= MaxNodes {
+		v.nodeCount = min(before+max(count, 1), MaxNodes+1)
+		if v.nodeCount > MaxNodes && (n.Count == nil || *n.Count <= MaxNodes) {
+			v.at(n, "%d nodes: a scenario has at most %d nodes, counts expanded", before+max(count, 1), MaxNodes)
+		}
+	}
+	if v.nodeCount > MaxNodes {
+		return // do not stamp out names past the limit
 	}
 	for _, name := range ExpandNodeNames(n.Name, count) {
 		if v.nodes[name] {
@@ -169,6 +213,7 @@ func ExpandNodeNames(name string, count int) []string {
 }
 
 func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
+	what = strings.TrimSpace(what) // "pod", not "pod ", for a pod without a name
 	if ps.NodeName != "" && !v.nodes[ps.NodeName] && !(len(v.s.File.Spec.Nodes) == 0 && ps.NodeName == DefaultNodeName) {
 		v.at(&ps.NodeName, "%s: nodeName %q is not a node of this scenario", what, ps.NodeName)
 	}
@@ -343,6 +388,25 @@ func (v *validator) workload(w *Workload) {
 	if (w.Kind == "Job" || w.Kind == "DaemonSet") && sp.Replicas != nil {
 		v.atKey(sp.Replicas, "a %s has no replicas", w.Kind)
 	}
+	if sp.ActiveDeadlineSeconds != nil && *sp.ActiveDeadlineSeconds < 0 {
+		v.at(sp.ActiveDeadlineSeconds, "activeDeadlineSeconds must not be negative")
+	}
+	switch w.Kind {
+	case "ReplicaSet", "Deployment":
+		if sp.Replicas == nil {
+			v.addPods(w, 1)
+		} else {
+			v.addPods(sp.Replicas, int(max(*sp.Replicas, 0)))
+		}
+	case "Job":
+		if sp.Completions == nil {
+			v.addPods(w, 1)
+		} else {
+			v.addPods(sp.Completions, int(max(*sp.Completions, 0)))
+		}
+	case "DaemonSet":
+		v.addPods(w, max(v.nodeCount, 1))
+	}
 	rp := sp.Template.Spec.RestartPolicy
 	switch {
 	case w.Kind == "Job" && rp != "OnFailure" && rp != "Never":
@@ -351,6 +415,19 @@ func (v *validator) workload(w *Workload) {
 		v.at(&sp.Template.Spec.RestartPolicy, "a %s's pods must have restartPolicy Always", w.Kind)
 	}
 	v.podSpec(&sp.Template.Spec, &sp.Template, "workload "+name)
+}
+
+// addPods counts n more pods of the scenario, written at ptr, and reports
+// the first value that takes the scenario past MaxPods.
+func (v *validator) addPods(ptr any, n int) {
+	before := v.podCount
+	if before > MaxPods {
+		return
+	}
+	v.podCount = min(before+n, MaxPods+1)
+	if v.podCount > MaxPods {
+		v.at(ptr, "%d pods: a scenario creates at most %d pods (bare pods, replicas, Job completions, DaemonSet pods)", before+n, MaxPods)
+	}
 }
 
 // ownerOf returns the workload whose pods are named like pod

@@ -9,6 +9,7 @@
 package sweep
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -21,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/podsim/podsim/internal/yamlstrict"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
 )
@@ -248,10 +250,22 @@ func WriteShard(w io.Writer, f *ShardFile) error {
 	return enc.Encode(f)
 }
 
-// ReadShard reads a shard file; name names it in errors.
+// MaxShardSize is the largest shard file merge reads: 512 MiB.
+const MaxShardSize = 512 << 20
+
+// ReadShard reads a shard file of at most MaxShardSize bytes; name names it
+// in errors.
 func ReadShard(name string, r io.Reader) (*ShardFile, error) {
+	return readShard(name, r, MaxShardSize)
+}
+
+func readShard(name string, r io.Reader, limit int64) (*ShardFile, error) {
+	data, err := yamlstrict.ReadAll(name, r, limit)
+	if err != nil {
+		return nil, err
+	}
 	var f ShardFile
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%s: not a podsim shard file: %v", name, err)
@@ -270,14 +284,18 @@ func ReadShard(name string, r io.Reader) (*ShardFile, error) {
 func (f *ShardFile) check() error {
 	h := &f.Header
 	switch {
-	case f.Shards < 1 || f.Shard < 0 || f.Shard >= f.Shards:
+	case f.Shards < 1 || f.Shards > scenarios.MaxRuns:
+		return fmt.Errorf("%d shards: want 1..%d", f.Shards, scenarios.MaxRuns)
+	case f.Shard < 0 || f.Shard >= f.Shards:
 		return fmt.Errorf("shard %d/%d: want 0 <= shard < shards", f.Shard, f.Shards)
-	case h.Seeds < 1 || h.Seeds > 100000:
-		return fmt.Errorf("%d seeds: want 1..100000", h.Seeds)
+	case h.Seeds < 1 || h.Seeds > scenarios.MaxSeeds:
+		return fmt.Errorf("%d seeds: want 1..%d", h.Seeds, scenarios.MaxSeeds)
 	case h.Duration <= 0:
 		return fmt.Errorf("duration %dns: want a positive one", h.Duration)
-	case len(h.Cells) == 0 || len(h.Cells) > 100000:
-		return fmt.Errorf("%d cells: want 1..100000", len(h.Cells))
+	case len(h.Cells) == 0 || len(h.Cells) > scenarios.MaxCells:
+		return fmt.Errorf("%d cells: want 1..%d", len(h.Cells), scenarios.MaxCells)
+	case len(h.Cells)*h.Seeds > scenarios.MaxRuns:
+		return fmt.Errorf("%d cells x %d seeds: want at most %d runs", len(h.Cells), h.Seeds, scenarios.MaxRuns)
 	case h.Output.Format != "" && !slices.Contains(scenarios.StudyFormats, h.Output.Format):
 		return fmt.Errorf("output format %q: want one of %s", h.Output.Format, strings.Join(scenarios.StudyFormats, ", "))
 	}

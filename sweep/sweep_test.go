@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,10 +183,18 @@ func TestMergeRefusesMalformedShards(t *testing.T) {
 		spoil func(f *ShardFile)
 		want  string
 	}{
-		{"negative shards", func(f *ShardFile) { f.Shards = -1 }, "shard 0/-1: want 0 <= shard < shards"},
+		{"negative shards", func(f *ShardFile) { f.Shards = -1 }, "-1 shards: want 1..100000"},
+		{"2^62 shards", func(f *ShardFile) { f.Shards = 1 << 62 }, "4611686018427387904 shards: want 1..100000"},
 		{"shard out of range", func(f *ShardFile) { f.Shard = 1 }, "shard 1/1: want 0 <= shard < shards"},
 		{"no seeds", func(f *ShardFile) { f.Header.Seeds = 0 }, "0 seeds: want 1..100000"},
-		{"no cells", func(f *ShardFile) { f.Header.Cells = nil }, "0 cells: want 1..100000"},
+		{"2^62 seeds", func(f *ShardFile) { f.Header.Seeds = 1 << 62 }, "4611686018427387904 seeds: want 1..100000"},
+		{"no cells", func(f *ShardFile) { f.Header.Cells = nil }, "0 cells: want 1..10000"},
+		{"too many runs", func(f *ShardFile) {
+			f.Header.Seeds = 100000
+			for len(f.Header.Cells) < 11 {
+				f.Header.Cells = append(f.Header.Cells, f.Header.Cells[0])
+			}
+		}, "11 cells x 100000 seeds: want at most 100000 runs"},
 		{"a cell without values", func(f *ShardFile) { f.Header.Cells[0] = []string{} }, "cell 0 has 0 values for 2 parameters"},
 		{"a run too few", func(f *ShardFile) { f.Runs = f.Runs[1:] }, "shard 0/1 has 11 runs, want 12"},
 		{"a short series", func(f *ShardFile) { f.Runs[3].Ready = f.Runs[3].Ready[:10] }, "run 3 has series of 10 and 241 points, want 241"},
@@ -207,6 +216,17 @@ func TestMergeRefusesMalformedShards(t *testing.T) {
 		}
 	}
 }
+
+func TestReadShardStopsAtTheLimit(t *testing.T) {
+	r := io.LimitReader(zeros{}, 2<<20)
+	if _, err := readShard("s.json", r, 1<<20); err == nil || err.Error() != "s.json:1:1048577: file too large: more than 1 MiB" {
+		t.Errorf("ReadShard: %v", err)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 
 // TestHeaderCarriesOutputDefaults checks that a shard file keeps the
 // study's output defaults for merge.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"time"
 
@@ -328,7 +327,13 @@ func (m *Main) validate(args []string) (int, error) {
 	}
 	code := exitOK
 	for _, f := range files {
-		if data, err := os.ReadFile(f); err == nil && scenarios.ReadKind(data) == scenarios.KindStudy {
+		data, err := scenarios.ReadFile(f)
+		if err != nil {
+			fmt.Fprintln(m.Stderr, err)
+			code = exitBadInput
+			continue
+		}
+		if scenarios.ReadKind(data) == scenarios.KindStudy {
 			if _, err := sweep.Load(f); err != nil {
 				fmt.Fprintln(m.Stderr, err)
 				code = exitBadInput
@@ -337,7 +342,7 @@ func (m *Main) validate(args []string) (int, error) {
 			fmt.Fprintf(m.Stdout, "%s: valid\n", f)
 			continue
 		}
-		s, err := scenarios.LoadFile(f)
+		s, err := scenarios.Parse(f, data)
 		if err != nil {
 			fmt.Fprintln(m.Stderr, err)
 			code = exitBadInput

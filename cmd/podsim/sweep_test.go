@@ -169,7 +169,7 @@ func TestMergeTakesTheStudyOutputDefaults(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(strings.Replace(shard, `"shards":1`, `"shards":-1`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, stderr, code := podsim(t, "merge", bad); code != exitBadInput || !strings.Contains(stderr, "bad.json: shard 0/-1: want 0 <= shard < shards") {
+	if _, stderr, code := podsim(t, "merge", bad); code != exitBadInput || !strings.Contains(stderr, "bad.json: -1 shards: want 1..100000") {
 		t.Errorf("merge of a shard file with shards -1: exit %d, %q", code, stderr)
 	}
 }

@@ -1,4 +1,11 @@
-package scenarios
+// Package yamlstrict is the one guarded reader of podsim's YAML files:
+// scenarios, studies and manifests. It reads a file through a size limit,
+// parses one document, refuses documents whose aliases and merge keys (<<)
+// expand past a budget, and decodes strictly into Go structs: unknown and
+// repeated fields are errors, every problem is reported as FILE:LINE:COL,
+// and the position of every decoded value is kept. It knows nothing of
+// scenarios.
+package yamlstrict
 
 import (
 	"encoding"
@@ -102,7 +109,7 @@ func (l ErrorList) Err() error {
 //
 // Values are identified by address and type, so positions stay valid only as
 // long as the decoded values are not copied: keep the tree returned by
-// decodeStrict, do not append to its slices. Struct values stored in maps
+// Decode, do not append to its slices. Struct values stored in maps
 // (map[string]T) are copies; use map[string]*T when positions inside map
 // values are needed, or OfMapKey / OfMapValue for the entry itself.
 type Positions struct {
@@ -356,40 +363,48 @@ type decoder struct {
 	tooLarge bool
 }
 
-// decodeStrict decodes node (a DocumentNode or its content) into out, a
+// Decode decodes node (a DocumentNode or its content) into out, a
 // non-nil pointer to a struct. It records positions and reports every problem
 // it finds, sorted, each as "file:line:col: message". A null or empty
 // document leaves out unchanged. It never panics.
-func decodeStrict(file string, node *yaml.Node, out any) (*Positions, ErrorList) {
+func Decode(file string, node *yaml.Node, out any) (*Positions, ErrorList) {
 	d := &decoder{file: file, pos: newPositions(), active: make(map[*yaml.Node]bool)}
 	rv := reflect.ValueOf(out)
 	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
-		d.errs.Add(file, Pos{}, "internal error: decodeStrict needs a non-nil pointer to a struct, not %T", out)
+		d.errs.Add(file, Pos{}, "internal error: Decode needs a non-nil pointer to a struct, not %T", out)
 		return d.pos, d.errs
 	}
-	d.limit = 100*countNodes(node) + 100000
+	if e := CheckExpansion(file, node); e != nil {
+		d.errs = append(d.errs, *e)
+		return d.pos, d.errs
+	}
+	d.limit = expansionBudget(node)
 	d.decode(node, rv.Elem())
 	d.errs.Sort()
 	d.errs = slices.Compact(d.errs) // an anchor used twice reports its problems once
 	return d.pos, d.errs
 }
 
-// countNodes counts the nodes of a tree without following aliases.
-func countNodes(n *yaml.Node) int {
-	if n == nil {
-		return 0
-	}
-	c := 1
-	for _, ch := range n.Content {
-		c += countNodes(ch)
-	}
-	return c
-}
-
-func nodePos(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
+// NodePos is where n was written.
+func NodePos(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
 
 func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
-	d.errs.Add(d.file, nodePos(n), format, args...)
+	d.errs.Add(d.file, NodePos(n), format, args...)
+}
+
+// visit counts one value decoded, or one mapping entry merged, against the
+// expansion budget; false once the budget is spent (reported once). It is a
+// backstop: CheckExpansion refuses such documents before decoding starts.
+func (d *decoder) visit(n *yaml.Node) bool {
+	d.visits++
+	if d.visits > d.limit {
+		if !d.tooLarge {
+			d.tooLarge = true
+			d.errorf(n, "%s", expansionMessage)
+		}
+		return false
+	}
+	return true
 }
 
 // decode decodes n into v, an addressable value.
@@ -402,10 +417,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 			d.errorf(n, "internal error decoding %s: %v", v.Type(), r)
 		}
 	}()
-	d.visits++
-	if d.visits > d.limit {
-		d.tooLarge = true
-		d.errorf(n, "document too large: aliases expand to too many values")
+	if !d.visit(n) {
 		return
 	}
 	if n.Kind == yaml.DocumentNode {
@@ -414,7 +426,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 		}
 		n = n.Content[0]
 	}
-	site := nodePos(n)
+	site := NodePos(n)
 	for n.Kind == yaml.AliasNode {
 		if n.Alias == nil {
 			d.errorf(n, "unknown anchor %q", n.Value)
@@ -431,7 +443,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 	d.value(n, v, site)
 }
 
-func isNull(n *yaml.Node) bool {
+func IsNull(n *yaml.Node) bool {
 	return n.Kind == 0 || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
 
@@ -445,7 +457,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, site Pos) {
 		v.Set(reflect.ValueOf(*n))
 		return
 	case nodePtrType:
-		if isNull(n) {
+		if IsNull(n) {
 			v.Set(reflect.Zero(t))
 		} else {
 			c := *n
@@ -453,7 +465,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, site Pos) {
 		}
 		return
 	}
-	if isNull(n) {
+	if IsNull(n) {
 		switch v.Kind() {
 		case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
 			v.Set(reflect.Zero(t))
@@ -477,23 +489,23 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, site Pos) {
 		}
 		if pt.Implements(textUnmarshalType) {
 			if n.Kind != yaml.ScalarNode {
-				d.errorf(n, "expected a single value, found %s", describeNode(n))
+				d.errorf(n, "expected a single value, found %s", DescribeNode(n))
 				return
 			}
-			d.viaYAML(n, v, func() string { return cleanYAMLError(n.Decode(v.Addr().Interface())) })
+			d.viaYAML(n, v, func() string { return CleanYAMLError(n.Decode(v.Addr().Interface())) })
 			return
 		}
 	}
 	switch v.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
-			d.errorf(n, "expected a mapping, found %s", describeNode(n))
+			d.errorf(n, "expected a mapping, found %s", DescribeNode(n))
 			return
 		}
 		d.decodeStruct(n, v)
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
-			d.errorf(n, "expected a mapping, found %s", describeNode(n))
+			d.errorf(n, "expected a mapping, found %s", DescribeNode(n))
 			return
 		}
 		if !isScalarKind(t.Key().Kind()) {
@@ -510,7 +522,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, site Pos) {
 			return
 		}
 		if n.Kind != yaml.SequenceNode {
-			d.errorf(n, "expected a sequence, found %s", describeNode(n))
+			d.errorf(n, "expected a sequence, found %s", DescribeNode(n))
 			return
 		}
 		if v.Kind() == reflect.Array {
@@ -527,7 +539,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, site Pos) {
 	case reflect.Interface:
 		tmp := reflect.New(t)
 		if err := n.Decode(tmp.Interface()); err != nil {
-			d.errorf(n, "%s", cleanYAMLError(err))
+			d.errorf(n, "%s", CleanYAMLError(err))
 			return
 		}
 		v.Set(tmp.Elem())
@@ -567,7 +579,7 @@ func isScalarKind(k reflect.Kind) bool {
 func (d *decoder) scalar(n *yaml.Node, v reflect.Value) {
 	t := v.Type()
 	if n.Kind != yaml.ScalarNode {
-		d.errorf(n, "expected %s, found %s", wantDesc(t), describeNode(n))
+		d.errorf(n, "expected %s, found %s", wantDesc(t), DescribeNode(n))
 		return
 	}
 	switch v.Kind() {
@@ -576,7 +588,13 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value) {
 		if n.ShortTag() == "!!float" {
 			f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
 			if err != nil || f != math.Trunc(f) {
-				d.errorf(n, "cannot use %s as %s", quoteValue(n.Value), wantDesc(t))
+				d.errorf(n, "cannot use %s as %s", QuoteValue(n.Value), wantDesc(t))
+				return
+			}
+			// yaml.v3 converts floats to integers unchecked at the edges:
+			// 2^64 into a uint64 gives 2^63. Check the range exactly.
+			if t != timeDurationType && !floatFits(f, v) {
+				d.errorf(n, "%s", scalarError(n, t))
 				return
 			}
 		}
@@ -589,8 +607,18 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value) {
 	v.Set(tmp.Elem())
 }
 
+// floatFits reports whether the whole number f fits v's integer type.
+func floatFits(f float64, v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return f >= -(1<<63) && f < 1<<63 && !v.OverflowInt(int64(f))
+	default:
+		return f >= 0 && f < 1<<64 && !v.OverflowUint(uint64(f))
+	}
+}
+
 func scalarError(n *yaml.Node, t reflect.Type) string {
-	msg := "cannot use " + quoteValue(n.Value) + " as " + wantDesc(t)
+	msg := "cannot use " + QuoteValue(n.Value) + " as " + wantDesc(t)
 	tag := n.ShortTag()
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -636,8 +664,8 @@ func wantDesc(t reflect.Type) string {
 	return t.String()
 }
 
-// describeNode says what n is, for "expected X, found Y" messages.
-func describeNode(n *yaml.Node) string {
+// DescribeNode says what n is, for "expected X, found Y" messages.
+func DescribeNode(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"
@@ -648,7 +676,7 @@ func describeNode(n *yaml.Node) string {
 	case yaml.DocumentNode:
 		return "a document"
 	case yaml.ScalarNode:
-		v := quoteValue(n.Value)
+		v := QuoteValue(n.Value)
 		switch n.ShortTag() {
 		case "!!null":
 			return "null"
@@ -666,8 +694,8 @@ func describeNode(n *yaml.Node) string {
 	return "nothing"
 }
 
-// quoteValue quotes a user's scalar for a message, shortening long ones.
-func quoteValue(s string) string {
+// QuoteValue quotes a user's scalar for a message, shortening long ones.
+func QuoteValue(s string) string {
 	const max = 40
 	if r := []rune(s); len(r) > max {
 		s = string(r[:max-3]) + "..."
@@ -693,14 +721,14 @@ func (d *decoder) adoptError(n *yaml.Node, err error) {
 			list = append(list, Error{Msg: stripLinePrefix(s)})
 		}
 	default:
-		list = ErrorList{{Msg: cleanYAMLError(err)}}
+		list = ErrorList{{Msg: CleanYAMLError(err)}}
 	}
 	for _, e := range list {
 		if e.File == "" {
 			e.File = d.file
 		}
 		if e.Pos.IsZero() {
-			e.Pos = nodePos(n)
+			e.Pos = NodePos(n)
 		}
 		if e.Msg == "" {
 			e.Msg = "invalid value"
@@ -709,9 +737,9 @@ func (d *decoder) adoptError(n *yaml.Node, err error) {
 	}
 }
 
-// cleanYAMLError turns an error from yaml.v3 into a short message without
+// CleanYAMLError turns an error from yaml.v3 into a short message without
 // "yaml: " and "line N: " prefixes. It returns "" for a nil error.
-func cleanYAMLError(err error) string {
+func CleanYAMLError(err error) string {
 	if err == nil {
 		return ""
 	}
@@ -777,6 +805,9 @@ func (d *decoder) mappingPairs(n *yaml.Node) []nodePair {
 	var pairs, merged []nodePair
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if !d.visit(k) {
+			return nil
+		}
 		if isMergeKey(k) {
 			merged = append(merged, d.mergeSource(v)...)
 			continue
@@ -830,14 +861,14 @@ func (d *decoder) mergeSource(v *yaml.Node) []nodePair {
 				continue
 			}
 			if m.Kind != yaml.MappingNode {
-				d.errorf(item, "cannot merge %s: a merge (<<) takes a mapping or a sequence of mappings", describeNode(m))
+				d.errorf(item, "cannot merge %s: a merge (<<) takes a mapping or a sequence of mappings", DescribeNode(m))
 				continue
 			}
 			pairs = append(pairs, d.mergeSource(item)...)
 		}
 		return pairs
 	}
-	d.errorf(site, "cannot merge %s: a merge (<<) takes a mapping or a sequence of mappings", describeNode(v))
+	d.errorf(site, "cannot merge %s: a merge (<<) takes a mapping or a sequence of mappings", DescribeNode(v))
 	return nil
 }
 
@@ -849,7 +880,7 @@ func (d *decoder) keyName(k *yaml.Node) (string, bool) {
 		return "", false
 	}
 	if r.Kind != yaml.ScalarNode {
-		d.errorf(k, "expected a key, found %s", describeNode(r))
+		d.errorf(k, "expected a key, found %s", DescribeNode(r))
 		return "", false
 	}
 	return r.Value, true
@@ -869,7 +900,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 		d.errorf(n, "%s", info.err)
 		return
 	}
-	site := nodePos(n)
+	site := NodePos(n)
 	for _, path := range info.inlines {
 		d.pos.record(d.pos.vals, v.FieldByIndex(path), site)
 	}
@@ -880,7 +911,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 		if !ok {
 			continue
 		}
-		kp := nodePos(p.key)
+		kp := NodePos(p.key)
 		if i, ok := info.byName[name]; ok {
 			fv := v.FieldByIndex(info.fields[i].index)
 			d.pos.record(d.pos.keys, fv, kp)
@@ -899,7 +930,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 			names[i] = f.name
 		}
 		msg := fmt.Sprintf("unknown field %q in %s", name, typeName(t))
-		if s := suggestName(name, names); s != "" {
+		if s := SuggestName(name, names); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		d.errs.Add(d.file, kp, "%s", msg)
@@ -921,7 +952,7 @@ func (d *decoder) uniqueKey(key *yaml.Node, seen map[string]Pos, what string) (s
 	if !ok {
 		return "", false
 	}
-	kp := nodePos(key)
+	kp := NodePos(key)
 	if first, dup := seen[name]; dup {
 		d.errs.Add(d.file, kp, "duplicate %s %q (already set at %s)", what, name, first)
 		return "", false
@@ -938,7 +969,7 @@ func (d *decoder) decodeMapEntries(pairs []nodePair, m reflect.Value, seen map[s
 		if !ok {
 			continue
 		}
-		kp := nodePos(p.key)
+		kp := NodePos(p.key)
 		key := reflect.New(t.Key()).Elem()
 		if t.Key().Kind() == reflect.String {
 			key.SetString(name)
@@ -954,16 +985,16 @@ func (d *decoder) decodeMapEntries(pairs []nodePair, m reflect.Value, seen map[s
 		m.SetMapIndex(key, val)
 		ek := mapEntryKey{m.UnsafePointer(), fmt.Sprint(key.Interface())}
 		d.pos.mapKeys[ek] = kp
-		d.pos.mapVals[ek] = nodePos(p.val)
+		d.pos.mapVals[ek] = NodePos(p.val)
 	}
 }
 
 // ---------------------------------------------------------------------------
 // Suggestions
 
-// suggestName returns the candidate closest to name if it is close enough
+// SuggestName returns the candidate closest to name if it is close enough
 // to be a likely typo, or "".
-func suggestName(name string, candidates []string) string {
+func SuggestName(name string, candidates []string) string {
 	best, bestDist := "", 3
 	for _, c := range candidates {
 		if strings.EqualFold(c, name) {

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestHostileInput: every file under testdata/hostile is refused with
+// exit 2 and FILE:LINE:COL: message, by validate and by run, never a panic,
+// a hang or an OOM.
+func TestHostileInput(t *testing.T) {
+	cases := []struct {
+		file string
+		want string // in stderr, after the file name
+	}{
+		{"merge-bomb.yaml", ":22:16: document too large: aliases and merge keys (<<) expand"},
+		{"node-count-1e9.yaml", ":6:28: count 1000000000: a scenario has at most 50000 nodes"},
+		{"node-count-1e7.yaml", ":6:28: count 10000000: a scenario has at most 50000 nodes"},
+		{"nodes-total.yaml", ":6:36: 60000 nodes: a scenario has at most 50000 nodes, counts expanded"},
+		{"replicas-1e9.yaml", ":6:93: 1000000000 pods: a scenario creates at most 1000000 pods"},
+		{"replicas-int32-max.yaml", ":6:93: 2147483647 pods: a scenario creates at most 1000000 pods"},
+		{"deadline-negative.yaml", ":6:100: activeDeadlineSeconds must not be negative"},
+		{"study-grid-2-63.yaml", ":9:5: the grid has more than 10000 cells"},
+		{"study-grid-2-64.yaml", ":9:5: the grid has more than 10000 cells"},
+		{"study-runs-1e9.yaml", ":9:5: 10000 cells x 100000 seeds = 1000000000 runs; a study has at most 100000"},
+		{"study-runs-past.yaml", ":9:5: 10000 cells x 11 seeds = 110000 runs; a study has at most 100000"},
+		{"alias-pods.yaml", ":8:10: pod: spec.containers must list at least one container"},
+		{"no-api-version.yaml", ":2:1: apiVersion must be"},
+		{"seed-2-64.yaml", `:6:9: cannot use "18446744073709551616" as an integer: out of range`},
+	}
+	for _, c := range cases {
+		path := filepath.Join(root, "testdata", "hostile", c.file)
+		cmds := []string{"validate", "run"}
+		if strings.HasPrefix(c.file, "study-") {
+			cmds = []string{"validate", "sweep"}
+		}
+		for _, cmd := range cmds {
+			t.Run(c.file+"/"+cmd, func(t *testing.T) {
+				_, errs, code := podsim(t, cmd, path)
+				if code != exitBadInput || !strings.Contains(errs, path+c.want) {
+					t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, errs, path+c.want)
+				}
+				for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+					if !positioned.MatchString(line) {
+						t.Errorf("no FILE:LINE:COL: %q", line)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestEndlessInputIsRefused(t *testing.T) {
+	for _, cmd := range []string{"validate", "run"} {
+		_, errs, code := podsim(t, cmd, "/dev/zero")
+		if code != exitBadInput || !strings.Contains(errs, "/dev/zero:1:16777217: file too large: more than 16 MiB") {
+			t.Errorf("%s /dev/zero: exit %d, stderr %q", cmd, code, errs)
+		}
+	}
+}
+
+var positioned = regexp.MustCompile(`^[^:]+:[0-9]+:[0-9]+: `)
+
+// negativeDuration matches a negative Go duration in text output.
+var negativeDuration = regexp.MustCompile(`(^|[ (=])-[0-9][0-9.]*(h|m|s|ms|µs|ns)\b`)
+
+// TestHostileRunsSaturate: valid files with huge times run to the end;
+// times saturate (about 292 years), nothing panics or prints a negative
+// duration.
+func TestHostileRunsSaturate(t *testing.T) {
+	cases := []struct{ file, want string }{
+		{"grace-huge.yaml", "Terminating (grace period 2562047h47m16.854775807s)"},
+		{"deadline-huge.yaml", "workload/batch     Complete=True (CompletionsReached)"},
+		{"fault-for-overflow.yaml", "Ready=Unknown"},
+		{"dist-huge.yaml", "Running"},
+		{"probe-delay-huge.yaml", "Running"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			out, errs, code := podsim(t, "run", filepath.Join(root, "testdata", "hostile", c.file))
+			if code != exitOK {
+				t.Fatalf("exit %d, stderr:\n%s", code, errs)
+			}
+			if m := negativeDuration.FindString(out); m != "" {
+				t.Errorf("negative duration %q in:\n%s", m, out)
+			}
+			if !strings.Contains(out, c.want) {
+				t.Errorf("want %q in:\n%s", c.want, out)
+			}
+		})
+	}
+}

@@ -1,0 +1,37 @@
+package sim
+
+import (
+	"math"
+	"time"
+)
+
+// MaxDuration is the latest virtual time and the longest duration, about
+// 292 years: every duration podsim handles lies in [0, MaxDuration].
+const MaxDuration = time.Duration(math.MaxInt64)
+
+// AddSat returns a+b for non-negative a and b, or MaxDuration if the sum
+// does not fit. All time arithmetic goes through it (or MulSat, Seconds),
+// so that no time wraps whatever a file says. A negative argument counts
+// as 0.
+func AddSat(a, b time.Duration) time.Duration {
+	a, b = max(a, 0), max(b, 0)
+	if a > MaxDuration-b {
+		return MaxDuration
+	}
+	return a + b
+}
+
+// MulSat returns d*n for non-negative d and n, or MaxDuration if the
+// product does not fit. A negative argument counts as 0.
+func MulSat(d time.Duration, n int64) time.Duration {
+	if d <= 0 || n <= 0 {
+		return 0
+	}
+	if int64(d) > math.MaxInt64/n {
+		return MaxDuration
+	}
+	return d * time.Duration(n)
+}
+
+// Seconds returns n seconds as a duration, saturated to [0, MaxDuration].
+func Seconds(n int64) time.Duration { return MulSat(time.Second, n) }
