@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/podsim
 SCENARIO ?=
 
-.PHONY: build run test fmt-check vet lint unit scenarios bench bench-peer clean
+.PHONY: build run test fmt-check vet lint unit scenarios golden bench bench-peer clean
 
 # staticcheck, fetched through the Go module proxy at a pinned version.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -29,8 +29,14 @@ lint:
 unit:
 	$(GO) test ./...
 
+# Every library scenario's expectations, and its timeline against the golden
+# file testdata/timelines/<name>.jsonl (rewrite them with `make golden`,
+# then read the diff).
 scenarios: build
-	./$(BIN) test scenarios
+	./$(BIN) test scenarios --golden testdata/timelines
+
+golden: build
+	./$(BIN) test scenarios --golden testdata/timelines --update
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim/ ./model/
