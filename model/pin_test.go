@@ -106,3 +106,46 @@ func TestSchedulerScoresMemory(t *testing.T) {
 		t.Errorf("pod placed on %s, want b (more free memory)", p.Node.Name)
 	}
 }
+
+// TestFailedPostStartWaitsForTheKillAndTheBackoff: a postStart hook that
+// fails at once gets the container killed (5s to shut down); the kubelet
+// does not start it again while the old process is still being killed,
+// and each restart waits for the crash backoff from the kill's end. (It
+// used to restart at once while the kill ran, and once the backoff had
+// grown to its maximum, loop forever at one instant.)
+func TestFailedPostStartWaitsForTheKillAndTheBackoff(t *testing.T) {
+	b := &Behavior{ShutdownTime: 5 * time.Second, PostStart: HookBehavior{Fail: true}}
+	w, p := world(t, RestartAlways, b, DefaultSettings())
+	p.Spec.Containers[0].PostStart = "exec"
+	for n := 0; ; n++ {
+		at, ok := w.eng.Peek()
+		if !ok || at > 20*time.Minute {
+			break
+		}
+		if n == 100000 {
+			t.Fatalf("no end at %s: a loop", at)
+		}
+		w.eng.Step()
+	}
+	started := eventTimes(w, "p", "Started")
+	var ended []time.Duration
+	for _, c := range w.sinks[0].(*Timeline).Changes {
+		if c.Kind == ChangeContainer && c.State == StateTerminated {
+			ended = append(ended, c.T)
+		}
+	}
+	// Kills end 5s after each start; backoff 10s, 20s, ... from each end:
+	// starts at 0, 5 (the first restart is immediate), 20, 45, 90, ...
+	want := []time.Duration{0, 5, 20, 45, 90, 175, 340, 645, 950}
+	if len(started) != len(want) {
+		t.Fatalf("started at %v, want %v s", started, want)
+	}
+	for i := range want {
+		if started[i] != want[i]*time.Second {
+			t.Errorf("start %d at %s, want %ds", i, started[i], want[i])
+		}
+		if i > 0 && started[i] < ended[i-1] {
+			t.Errorf("start %d at %s before the kill of run %d ended at %s", i, started[i], i-1, ended[i-1])
+		}
+	}
+}
