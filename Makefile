@@ -3,8 +3,7 @@ GO ?= go
 BIN := bin/podsim
 SCENARIO ?=
 
-.PHONY: build run test fmt-check vet lint unit scenarios bench bench-peer fuzz clean
-
+.PHONY: build run test fmt-check vet lint unit scenarios golden bench bench-peer fuzz clean
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/podsim   # auto: podsim version names the commit
@@ -27,8 +26,14 @@ lint:   # staticcheck is a tool dependency: its version lives in go.mod
 unit:
 	$(GO) test ./...
 
+# Every library scenario's expectations, and its timeline against the golden
+# file testdata/timelines/<name>.jsonl (rewrite them with `make golden`,
+# then read the diff).
 scenarios: build
-	./$(BIN) test scenarios
+	./$(BIN) test scenarios --golden testdata/timelines
+
+golden: build
+	./$(BIN) test scenarios --golden testdata/timelines --update
 
 # Every fuzz target in turn (go test -fuzz takes one per run), FUZZTIME each;
 # FUZZPARALLEL workers. Crashers land in the package's testdata/fuzz/ and
@@ -36,7 +41,7 @@ scenarios: build
 FUZZTIME ?= 1m
 FUZZPARALLEL ?= 1
 FUZZ_TARGETS := ./scenarios:FuzzParseScenario ./scenarios:FuzzLoadStudy ./scenarios:FuzzScalars \
-	./sweep:FuzzReadShard ./internal/yamlstrict:FuzzDecode
+	./sweep:FuzzReadShard ./internal/yamlstrict:FuzzDecode ./model:FuzzModel
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -132,13 +132,9 @@ func (wl *Workload) createPod(node string) *Pod {
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
 		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
 	wl.w.event(wl.Spec.Kind, wl.Spec.Name, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
-	spec := wl.Spec.Template
-	if node != "" {
-		s := *spec
-		s.NodeName = node
-		spec = &s
-	}
-	p := wl.w.addPod(name, spec, wl.Spec.Options, wl)
+	o := wl.Spec.Options
+	o.affinityNode = node // the scheduler binds it there, if it fits
+	p := wl.w.addPod(name, wl.Spec.Template, o, wl)
 	wl.pods = append(wl.pods, p)
 	return p
 }
@@ -227,16 +223,18 @@ func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, ev
 	}
 }
 
-// syncDaemonSet keeps one pod on every eligible node; a failed pod is
-// deleted and made anew.
+// syncDaemonSet keeps one pod for every eligible node, pinned to it by node
+// affinity: the scheduler binds it once it fits there (since Kubernetes
+// 1.12 the default scheduler places daemon pods); a failed pod is deleted
+// and made anew.
 func (wl *Workload) syncDaemonSet() {
 	for _, n := range wl.w.nodes {
 		if !wl.eligible(n) {
 			continue
 		}
 		has := false
-		for _, p := range n.pods {
-			if p.owner != wl || p.deleted || p.deleting {
+		for _, p := range wl.pods {
+			if p.affinityNode != n.Name || p.deleted || p.deleting {
 				continue
 			}
 			if p.phase == Failed {

@@ -136,7 +136,10 @@ func (p *Pod) regularStarted() bool {
 func (p *Pod) syncContainer(c *container) bool {
 	st := &c.status
 	switch {
-	case st.State.Kind == StateRunning || c.pullTimer.Pending():
+	case c.processRunning() || c.pullTimer.Pending():
+		// Its process runs: published, or not yet (postStart, or being
+		// killed after a failed postStart). The runtime shows the kubelet
+		// a running container, which it does not start again.
 		return false
 	case c.runs == 0:
 		return p.startContainer(c)

@@ -95,7 +95,7 @@ func (n *Node) DiskFailure() {
 		}
 		p.freeze()
 		for _, c := range p.all() {
-			if c.status.State.Kind == StateRunning {
+			if c.processRunning() { // published Running, or still in postStart
 				c.stopping = false
 				c.terminate(137, ReasonError)
 			}
@@ -136,11 +136,11 @@ func (p *Pod) reboot(downAt time.Duration) {
 	}
 	for _, c := range p.all() {
 		st := &c.status
-		if st.State.Kind == StateRunning {
-			c.stopping = false
+		if c.processRunning() { // published Running, or still in postStart
+			c.stopping, c.unpublished = false, false
 			st.Ready, st.Started = false, false
 			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
-				StartedAt: st.State.StartedAt, FinishedAt: downAt})
+				StartedAt: c.startedAt, FinishedAt: downAt})
 		}
 		for _, pr := range c.probes {
 			if !pr.done {

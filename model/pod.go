@@ -17,6 +17,11 @@ type PodOptions struct {
 	Labels          map[string]string
 	Tolerations     []Toleration
 	SchedulingGates []string
+
+	// affinityNode is the node a required node affinity on metadata.name
+	// pins the pod to, as the DaemonSet controller writes it: the scheduler
+	// places the pod there or nowhere.
+	affinityNode string
 }
 
 // Pod is a pod object and the kubelet's view of it.
@@ -31,6 +36,7 @@ type Pod struct {
 	owner           *Workload
 	tolerations     []Toleration
 	schedulingGates []string
+	affinityNode    string // see PodOptions
 	requests        Resources
 
 	phase      Phase
@@ -108,7 +114,7 @@ func (w *World) AddPod(name string, spec *PodSpec, o PodOptions) *Pod {
 // known from the pod's first change on.
 func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload) *Pod {
 	p := &Pod{w: w, Name: name, Labels: o.Labels, Spec: spec, CreatedAt: w.Now(), owner: owner,
-		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, requests: spec.Requests()}
+		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
 	p.status.Conditions = make([]Condition, 0, len(conditionOrder)) // the kubelet's conditions, in one allocation
 	p.syncTimer.Init(p.sync)
 	p.evictTimer.Init(p.evict)

@@ -262,6 +262,9 @@ func filter(p *Pod, n *Node) (rejectReason, *Taint) {
 	if !n.Schedulable() {
 		return rejectDiskFailed, nil
 	}
+	if p.affinityNode != "" && p.affinityNode != n.Name {
+		return rejectNodeSelector, nil
+	}
 	if len(p.Spec.NodeSelector) > 0 {
 		for k, v := range p.Spec.NodeSelector { // order is moot: any mismatch rejects
 			if n.Labels[k] != v {

@@ -15,12 +15,33 @@ func (p *Pod) updateStatus() {
 		}
 	}()
 	if !p.phase.Terminal() {
-		p.setPhase(p.computePhase())
+		if ph := p.computePhase(); !ph.Terminal() || !p.processRuns() {
+			p.setPhase(ph)
+		}
 	}
 	p.updateConditions()
 	if p.phase.Terminal() {
 		p.w.sched.kick() // its resources are free
 	}
+}
+
+// processRuns reports whether any container's process runs (published or
+// still in postStart). The status manager's mergePodStatus holds a terminal
+// phase back while the pod could have running containers: a container
+// restarted after a probe kill from a state that alone would make the pod
+// Succeeded, and still in its postStart hook, keeps the pod's phase.
+func (p *Pod) processRuns() bool {
+	for _, c := range p.init {
+		if c.processRunning() {
+			return true
+		}
+	}
+	for _, c := range p.regular {
+		if c.processRunning() {
+			return true
+		}
+	}
+	return false
 }
 
 // computePhase is the kubelet's getPhase.

@@ -1,0 +1,318 @@
+// Package scenariogen writes random valid scenarios for tests and
+// fuzzing: one generator, used by the probe-skipping test (report) and the
+// model's fuzz target under the invariant checker (model).
+package scenariogen
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Config selects what a scenario may hold beyond the base mix (probes,
+// failure windows, behaviours, hooks, distributions, faults, a ReplicaSet).
+// The zero Config draws exactly the base mix, so the same *rand.Rand gives
+// the same scenario as before any option was added.
+type Config struct {
+	// Rich adds resource requests on small nodes (so scheduling can fail),
+	// Deployments, Jobs and DaemonSets, images that pull slowly or are
+	// missing, short crash backoffs, hooks that take 0s, node MTBF, power
+	// losses for good, and shorter runs (at most 10 minutes).
+	Rich bool
+}
+
+// Random writes a scenario: a couple of nodes; bare pods and a
+// ReplicaSet whose containers have random probes (periods that share
+// instants, initial delays, thresholds, grace periods), behaviours with
+// failure windows, startup times, crashes and hooks, some drawn from
+// distributions; and faults at odd instants, some on a probe tick.
+func Random(r *rand.Rand, i int, cfg Config) string {
+	var b strings.Builder
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	dur := func(max int) string {
+		if r.IntN(4) == 0 {
+			return fmt.Sprintf("%dms", r.IntN(max*1000))
+		}
+		return fmt.Sprintf("%ds", r.IntN(max))
+	}
+	dist := func(max int) string {
+		switch r.IntN(5) {
+		case 0:
+			return fmt.Sprintf("{uniform: {min: %ds, max: %ds}}", r.IntN(max/2+1), max/2+1+r.IntN(max/2+1))
+		case 1:
+			return fmt.Sprintf("{lognormal: {median: %ds, sigma: 0.5}}", 1+r.IntN(max))
+		}
+		return dur(max)
+	}
+	positive := func() string {
+		if r.IntN(2) == 0 {
+			return fmt.Sprintf("{uniform: {min: 1s, max: %ds}}", 2+r.IntN(120))
+		}
+		return fmt.Sprintf("%dms", 1+r.IntN(120000))
+	}
+	probe := func(kind string) string {
+		p := fmt.Sprintf("%s: {%s, periodSeconds: %s", kind,
+			pick("httpGet: {path: /, port: 80}", "tcpSocket: {port: 80}", "exec: {command: [x]}", "grpc: {port: 9}"),
+			pick("1", "2", "3", "5", "10", "10", "7"))
+		if r.IntN(2) == 0 {
+			p += ", initialDelaySeconds: " + pick("0", "1", "3", "7", "20")
+		}
+		if kind == "readinessProbe" && r.IntN(2) == 0 {
+			p += ", successThreshold: " + pick("1", "2", "3")
+		}
+		if r.IntN(2) == 0 {
+			p += ", failureThreshold: " + pick("1", "2", "3", "5")
+		}
+		if kind != "readinessProbe" && r.IntN(4) == 0 {
+			p += ", terminationGracePeriodSeconds: " + pick("1", "2", "5", "10")
+		}
+		return p + "}"
+	}
+	type has struct {
+		probes map[string]bool
+		hooks  bool
+	}
+	var last has // what the last container made has
+	container := func(name string, sidecar bool) string {
+		last = has{probes: map[string]bool{}}
+		c := fmt.Sprintf("{name: %s, image: img/%s:1", name, name)
+		if sidecar {
+			c += ", restartPolicy: Always"
+		}
+		for _, k := range []string{"liveness", "readiness", "startup"} {
+			if r.IntN(3) > 0 {
+				c += ", " + probe(k+"Probe")
+				last.probes[k] = true
+			}
+		}
+		if r.IntN(4) == 0 {
+			c += ", lifecycle: {postStart: {exec: {command: [x]}}, preStop: {exec: {command: [x]}}}"
+			last.hooks = true
+		}
+		if cfg.Rich {
+			if r.IntN(2) == 0 {
+				c += fmt.Sprintf(", resources: {requests: {cpu: %dm, memory: %dMi}}", 100*r.IntN(12), 256*r.IntN(10))
+			}
+			if r.IntN(4) == 0 {
+				c += ", imagePullPolicy: " + pick("Always", "IfNotPresent", "Never")
+			}
+		}
+		return c + "}"
+	}
+	behavior := func(pod, name string, h has) string {
+		s := fmt.Sprintf("    - pod: %s\n      container: %s\n", pod, name)
+		if r.IntN(2) == 0 {
+			s += "      startupTime: " + dist(30) + "\n"
+		}
+		if r.IntN(3) > 0 {
+			s += "      runs:\n"
+			for range 1 + r.IntN(3) {
+				code := "exitCode: " + pick("0", "1", "2")
+				if r.IntN(4) == 0 {
+					code = "oom: true"
+				}
+				s += fmt.Sprintf("        - {exitAfter: %s, %s, times: %d}\n", dist(120), code, 1+r.IntN(3))
+			}
+			if r.IntN(3) == 0 {
+				s += fmt.Sprintf("        - {exitAfter: %s, crashProbability: 0.5}\n", dist(100))
+			}
+		}
+		if len(h.probes) > 0 {
+			s += "      probes:\n"
+			for _, k := range []string{"liveness", "readiness", "startup"} {
+				if !h.probes[k] || r.IntN(3) == 0 {
+					continue
+				}
+				s += "        " + k + ":\n"
+				at := 0
+				for range 1 + r.IntN(3) {
+					at += r.IntN(200)
+					s += fmt.Sprintf("          - {from: %ds", at)
+					if r.IntN(5) > 0 {
+						at += 1 + r.IntN(60)
+						s += fmt.Sprintf(", to: %ds", at)
+					}
+					s += "}\n"
+				}
+			}
+		}
+		if r.IntN(3) == 0 {
+			s += fmt.Sprintf("      shutdownTime: %s\n", dist(20))
+		}
+		if h.hooks && r.IntN(2) == 0 {
+			// The base mix keeps its old draws: hooks of 1s or more.
+			if cfg.Rich {
+				s += fmt.Sprintf("      hooks: {postStart: {duration: %s, fail: %v}, preStop: {duration: %s, fail: %v}}\n", dist(10), r.IntN(3) == 0, dist(20), r.IntN(3) == 0)
+			} else {
+				s += fmt.Sprintf("      hooks: {postStart: {duration: %ds, fail: %v}, preStop: {duration: %s}}\n", 1+r.IntN(10), r.IntN(4) == 0, dist(20))
+			}
+		}
+		return s
+	}
+	fmt.Fprintf(&b, "apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: random-%d}\nspec:\n", i)
+	minutes := 5 + r.IntN(15)
+	if cfg.Rich {
+		minutes = 1 + r.IntN(10)
+	}
+	fmt.Fprintf(&b, "  duration: %dm\n  seed: %d\n", minutes, r.IntN(1000))
+	if !cfg.Rich {
+		b.WriteString("  nodes: [{name: a}, {name: b}]\n  pods:\n")
+	} else {
+		b.WriteString("  settings:\n")
+		if r.IntN(2) == 0 {
+			fmt.Fprintf(&b, "    crashLoopBackOff: {initial: %ds, max: %ds}\n", 1+r.IntN(10), 10+r.IntN(300))
+		}
+		if r.IntN(2) == 0 {
+			fmt.Fprintf(&b, "    imagePullBackOff: {initial: %ds, max: %ds}\n", 1+r.IntN(10), 10+r.IntN(300))
+		}
+		b.WriteString("    images:\n")
+		for _, img := range []string{"c0", "c1", "side"} {
+			switch r.IntN(4) {
+			case 0:
+				fmt.Fprintf(&b, "      - {name: img/%s:1, pullTime: %s}\n", img, dist(30))
+			case 1:
+				fmt.Fprintf(&b, "      - {name: img/%s:1, missing: true}\n", img)
+			}
+		}
+		fmt.Fprintf(&b, "    terminatedPodGCThreshold: %d\n", 1+r.IntN(5))
+		b.WriteString("  nodes:\n")
+		for _, n := range []string{"a", "b"} {
+			fmt.Fprintf(&b, "    - {name: %s, capacity: {cpu: \"%d\", memory: %dGi, pods: %d}", n, 1+r.IntN(4), 1+r.IntN(4), 1+r.IntN(6))
+			if r.IntN(4) == 0 {
+				fmt.Fprintf(&b, ", mtbf: %ds, repairTime: %s", 30+r.IntN(600), positive())
+			}
+			b.WriteString("}\n")
+		}
+		b.WriteString("  pods:\n")
+	}
+	type ref struct {
+		pod, c string
+		h      has
+	}
+	var refs []ref
+	var pods []string
+	for p := range 1 + r.IntN(4) {
+		name := fmt.Sprintf("p%d", p)
+		pods = append(pods, name)
+		fmt.Fprintf(&b, "    - metadata: {name: %s}\n      spec:\n", name)
+		fmt.Fprintf(&b, "        restartPolicy: %s\n", pick("Always", "Always", "OnFailure", "Never"))
+		if r.IntN(2) == 0 {
+			fmt.Fprintf(&b, "        terminationGracePeriodSeconds: %s\n", pick("0", "3", "10", "30"))
+		}
+		if r.IntN(3) == 0 {
+			b.WriteString("        initContainers: [" + container("side", true) + "]\n")
+			refs = append(refs, ref{name, "side", last})
+		}
+		b.WriteString("        containers: [")
+		for c := range 1 + r.IntN(2) {
+			if c > 0 {
+				b.WriteString(", ")
+			}
+			cn := fmt.Sprintf("c%d", c)
+			b.WriteString(container(cn, false))
+			refs = append(refs, ref{name, cn, last})
+		}
+		b.WriteString("]\n")
+	}
+	workloads := false
+	if r.IntN(2) == 0 {
+		workloads = true
+		fmt.Fprintf(&b, "  workloads:\n    - apiVersion: apps/v1\n      kind: ReplicaSet\n      metadata: {name: rs}\n      spec:\n        replicas: %d\n", 1+r.IntN(3))
+		b.WriteString("        template:\n          metadata: {labels: {app: rs}}\n          spec:\n            containers: [" + container("c0", false) + "]\n")
+		refs = append(refs, ref{"rs", "c0", last})
+	}
+	if cfg.Rich {
+		header := func() {
+			if !workloads {
+				workloads = true
+				b.WriteString("  workloads:\n")
+			}
+		}
+		if r.IntN(2) == 0 {
+			header()
+			fmt.Fprintf(&b, "    - apiVersion: apps/v1\n      kind: Deployment\n      metadata: {name: dep}\n      spec:\n        replicas: %d\n", r.IntN(4))
+			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
+			refs = append(refs, ref{"dep", "c0", last})
+		}
+		if r.IntN(2) == 0 {
+			header()
+			fmt.Fprintf(&b, "    - apiVersion: batch/v1\n      kind: Job\n      metadata: {name: job}\n      spec:\n        completions: %d\n        parallelism: %d\n        backoffLimit: %d\n",
+				1+r.IntN(3), 1+r.IntN(2), r.IntN(4))
+			if r.IntN(3) == 0 {
+				fmt.Fprintf(&b, "        activeDeadlineSeconds: %d\n", 1+r.IntN(300))
+			}
+			fmt.Fprintf(&b, "        template:\n          spec:\n            restartPolicy: %s\n            containers: [", pick("Never", "OnFailure"))
+			b.WriteString(container("c0", false) + "]\n")
+			refs = append(refs, ref{"job", "c0", last})
+		}
+		if r.IntN(3) == 0 {
+			header()
+			b.WriteString("    - apiVersion: apps/v1\n      kind: DaemonSet\n      metadata: {name: ds}\n      spec:\n")
+			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
+			refs = append(refs, ref{"ds", "c0", last})
+		}
+	}
+	b.WriteString("  behavior:\n")
+	for _, x := range refs {
+		b.WriteString(behavior(x.pod, x.c, x.h))
+	}
+	b.WriteString("  faults:\n")
+	for range r.IntN(6) {
+		at := fmt.Sprintf("%ds", r.IntN(minutes*60))
+		if r.IntN(3) == 0 {
+			at = fmt.Sprintf("%dms", r.IntN(minutes*60000))
+		}
+		x := refs[r.IntN(len(refs))]
+		switch r.IntN(7) {
+		case 0:
+			fmt.Fprintf(&b, "    - {at: %s, exit: {pod: %s, container: %s, code: %s}}\n", at, x.pod, x.c, pick("0", "1"))
+		case 1:
+			fmt.Fprintf(&b, "    - {at: %s, oom: {pod: %s, container: %s}}\n", at, x.pod, x.c)
+		case 2:
+			fmt.Fprintf(&b, "    - {at: %s, delete: {pod: %s, gracePeriodSeconds: %s}}\n", at, pods[r.IntN(len(pods))], pick("0", "1", "10", "30"))
+		case 3:
+			fmt.Fprintf(&b, "    - {at: %s, partition: {node: %s, for: %s}}\n", at, pick("a", "b"), positive())
+		case 4:
+			fmt.Fprintf(&b, "    - {at: %s, nodeFailure: {node: %s, for: %s}}\n", at, pick("a", "b"), positive())
+		case 5:
+			if cfg.Rich && r.IntN(2) == 0 {
+				fmt.Fprintf(&b, "    - {at: %s, nodeFailure: {node: %s}}\n", at, pick("a", "b"))
+				break
+			}
+			fmt.Fprintf(&b, "    - {at: %s, diskFailure: {node: %s}}\n", at, pick("a", "b"))
+		default:
+			fmt.Fprintf(&b, "    - {at: %s, exit: {pod: %s, container: %s, code: 1}}\n", dist(minutes*60-1), x.pod, x.c)
+		}
+	}
+	return b.String()
+}
+
+// bytesSource is a rand.Source that reads the fuzzer's bytes, 8 a number,
+// then goes on with a PCG seeded from what it read: a mutation of the
+// input changes the draws near it, and any input makes a whole scenario.
+type bytesSource struct {
+	data []byte
+	pcg  *rand.PCG
+	sum  uint64
+}
+
+func (s *bytesSource) Uint64() uint64 {
+	if len(s.data) == 0 {
+		if s.pcg == nil {
+			s.pcg = rand.NewPCG(s.sum, 0x9e3779b97f4a7c15)
+		}
+		return s.pcg.Uint64()
+	}
+	var buf [8]byte
+	n := copy(buf[:], s.data)
+	s.data = s.data[n:]
+	v := binary.LittleEndian.Uint64(buf[:])
+	s.sum = s.sum*0x100000001b3 ^ v
+	return v
+}
+
+// FromBytes writes a Rich scenario whose random draws come from data.
+func FromBytes(data []byte) string {
+	return Random(rand.New(&bytesSource{data: data}), 0, Config{Rich: true})
+}
