@@ -216,7 +216,7 @@ func (c *container) waitBackoff(last ContainerState) {
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: m.backOffWaiting})
 	p.w.eventMsg("Pod", p.Name, EventWarning, "BackOff", "kubelet", m.backOff)
-	p.w.eng.Schedule(&c.restartTimer, last.FinishedAt+c.crash.delay, sim.Normal)
+	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
 }
 
 // startContainer pulls the image as the policy says, then creates and starts
@@ -277,8 +277,8 @@ func (c *container) pullFailed() {
 	p.w.event("Pod", p.Name, EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImagePull,
 		Message: fmt.Sprintf("failed to pull and unpack image %q: not found", img)})
-	p.w.eng.At(now+imagePullResync, sim.Normal, c.showImagePullBackOff)
-	p.w.eng.Schedule(&c.restartTimer, now+c.pullBackoff.delay, sim.Normal)
+	p.w.eng.At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
+	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(now, c.pullBackoff.delay), sim.Normal)
 }
 
 // imagePullResync is when the kubelet syncs a pod again after a failed pull.

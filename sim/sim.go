@@ -261,10 +261,13 @@ func (e *Engine) Passed(at time.Duration, p Priority, k Key) bool {
 	return !e.cur.less(packTie(p, k))
 }
 
-// After is Schedule(t, e.Now()+d, p). It panics if d is negative or so large
-// that Now()+d overflows.
+// After is Schedule(t, e.Now()+d, p), the sum saturated at MaxDuration (a
+// time no run reaches). It panics if d is negative.
 func (e *Engine) After(t *Timer, d time.Duration, p Priority) {
-	e.Schedule(t, e.now+d, p)
+	if d < 0 {
+		panic(fmt.Sprintf("sim: After with a negative duration %v", d))
+	}
+	e.Schedule(t, AddSat(e.now, d), p)
 }
 
 // Stop cancels t. It reports whether t was pending; a false result means t

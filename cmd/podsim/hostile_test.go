@@ -75,6 +75,7 @@ func TestHostileRunsSaturate(t *testing.T) {
 		{"deadline-huge.yaml", "workload/batch     Complete=True (CompletionsReached)"},
 		{"fault-for-overflow.yaml", "Ready=Unknown"},
 		{"dist-huge.yaml", "Running"},
+		{"backoff-huge.yaml", "CrashLoopBackOff   2 (178y ago)   292y"},
 		{"probe-delay-huge.yaml", "Running"},
 	}
 	for _, c := range cases {
