@@ -13,7 +13,7 @@ func FuzzReadShard(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	runs := st.Run(Options{Parallel: 1})
+	runs := mustRun(f, st, Options{Parallel: 1})
 	for _, n := range []int{1, 2} {
 		for i := 0; i < n; i++ {
 			var b bytes.Buffer

@@ -13,6 +13,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -20,9 +21,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/podsim/podsim/internal/yamlstrict"
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
 )
@@ -108,7 +111,20 @@ type Options struct {
 	// Progress, if set, is called after each run with how many of the
 	// selected runs are done; calls come one at a time.
 	Progress func(done, total int)
+	// MaxEvents is each run's event budget (0: none): a run over it fails
+	// the study.
+	MaxEvents uint64
+	// Interrupted, if set, is asked before each run and between chunks of
+	// events: once it says so, workers stop and Run returns what finished.
+	Interrupted func() bool
+	// Done lists runs finished before (a resumed study): they are not run
+	// again, and Run returns them with the others.
+	Done []Run
 }
+
+// ErrInterrupted is what Run returns, with the runs that finished, when
+// Options.Interrupted asked it to stop.
+var ErrInterrupted = errors.New("interrupted")
 
 // Items lists the indexes of the runs o selects, in order.
 func (h *Header) Items(o Options) []int {
@@ -121,34 +137,68 @@ func (h *Header) Items(o Options) []int {
 	return out
 }
 
-// RunOne does run k of the study.
-func (s *Study) RunOne(k int) Run {
+// RunOne does run k of the study, within budget events (0: no limit),
+// asking interrupted (if set) between chunks of events. It fails with
+// ErrInterrupted, or with an error naming the run and its busiest sources
+// when it goes over the budget.
+func (s *Study) RunOne(k int, budget uint64, interrupted func() bool) (Run, error) {
 	c, i := k/s.Seeds, k%s.Seeds
 	sc := *s.Cells[c].Scenario
 	sc.Seed += uint64(i)
-	return Run{Index: k, Cell: c, Seed: sc.Seed, RunMetrics: report.Measure(&sc)}
+	w := sc.NewWorld()
+	m := report.NewMeter(w, sc.Duration)
+	sc.Populate(w)
+	switch w.RunChecked(sc.Duration, budget, interrupted) {
+	case model.Interrupted:
+		return Run{}, ErrInterrupted
+	case model.OverBudget:
+		msg := fmt.Sprintf("%s: run %d (cell %d, seed %d) stopped at %s of %s of virtual time: it used its budget of %d events (raise it with --max-events N, 0 for no limit)",
+			s.Header.File, k, c, sc.Seed, report.FormatTime(w.Now()), report.FormatTime(sc.Duration), budget)
+		for _, b := range w.BusiestSources(3) {
+			msg += "\n  " + b
+		}
+		return Run{}, errors.New(msg)
+	}
+	return Run{Index: k, Cell: c, Seed: sc.Seed, RunMetrics: m.Finish()}, nil
 }
 
-// Run does the runs o selects on o.Parallel workers and returns them in
-// run order.
-func (s *Study) Run(o Options) []Run {
-	items := s.Header.Items(o)
+// Run does the runs o selects, but those in o.Done, on o.Parallel workers
+// and returns them with o.Done in run order. Interrupted, it returns the
+// runs that finished and ErrInterrupted; a run over its budget stops the
+// study with that run's error.
+func (s *Study) Run(o Options) ([]Run, error) {
+	done := map[int]bool{}
+	for _, r := range o.Done {
+		done[r.Index] = true
+	}
+	var items []int
+	for _, k := range s.Header.Items(o) {
+		if !done[k] {
+			items = append(items, k)
+		}
+	}
 	out := make([]Run, len(items))
+	errs := make([]error, len(items))
 	workers := o.Parallel
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, len(items)))
 	next := make(chan int)
-	done := make(chan struct{}, len(items))
+	finished := make(chan struct{}, len(items))
+	var stop atomic.Bool // a run failed or the user interrupted: start no more
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = s.RunOne(items[i])
-				done <- struct{}{}
+				if stop.Load() || o.Interrupted != nil && o.Interrupted() {
+					errs[i] = ErrInterrupted
+				} else if out[i], errs[i] = s.RunOne(items[i], o.MaxEvents, o.Interrupted); errs[i] != nil {
+					stop.Store(true)
+				}
+				finished <- struct{}{}
 			}
 		}()
 	}
@@ -159,13 +209,24 @@ func (s *Study) Run(o Options) []Run {
 		close(next)
 	}()
 	for n := 1; n <= len(items); n++ {
-		<-done
-		if o.Progress != nil {
-			o.Progress(n, len(items))
+		<-finished
+		if o.Progress != nil && !stop.Load() {
+			o.Progress(n+len(o.Done), len(items)+len(o.Done))
 		}
 	}
 	wg.Wait()
-	return out
+	runs := append([]Run(nil), o.Done...)
+	var err error
+	for i := range items {
+		switch {
+		case errs[i] == nil:
+			runs = append(runs, out[i])
+		case err == nil || err == ErrInterrupted:
+			err = errs[i] // a real failure wins over an interruption
+		}
+	}
+	slices.SortFunc(runs, func(a, b Run) int { return a.Index - b.Index })
+	return runs, err
 }
 
 // Aggregate summarises complete runs (every run of the study exactly once,
@@ -239,7 +300,10 @@ type ShardFile struct {
 	Header Header `json:"header"`
 	Shard  int    `json:"shard"`
 	Shards int    `json:"shards"`
-	Runs   []Run  `json:"runs"`
+	// Partial marks the runs of an interrupted sweep: some of the shard's
+	// runs, to resume from (podsim sweep --resume), not to merge.
+	Partial bool  `json:"partial,omitempty"`
+	Runs    []Run `json:"runs"`
 }
 
 // WriteShard writes a shard file.
@@ -310,8 +374,18 @@ func (f *ShardFile) check() error {
 	if f.Shard < n%f.Shards {
 		want++
 	}
-	if len(f.Runs) != want {
+	switch {
+	case f.Partial && len(f.Runs) > want:
+		return fmt.Errorf("partial shard %d/%d has %d runs, want at most %d", f.Shard, f.Shards, len(f.Runs), want)
+	case !f.Partial && len(f.Runs) != want:
 		return fmt.Errorf("shard %d/%d has %d runs, want %d", f.Shard, f.Shards, len(f.Runs), want)
+	}
+	seen := make(map[int]bool, len(f.Runs))
+	for _, r := range f.Runs {
+		if r.Index < 0 || r.Index >= n || r.Index%f.Shards != f.Shard || r.Cell != r.Index/h.Seeds || seen[r.Index] {
+			return fmt.Errorf("run %d (cell %d) does not belong in shard %d/%d, or comes twice", r.Index, r.Cell, f.Shard, f.Shards)
+		}
+		seen[r.Index] = true
 	}
 	for _, r := range f.Runs {
 		if len(r.Ready) != report.SeriesPoints || len(r.Restarts) != report.SeriesPoints {
@@ -349,6 +423,8 @@ func Merge(names []string, files []*ShardFile) (Header, []Run, error) {
 			return Header{}, nil, fmt.Errorf("%s is from another study or version of it than %s", names[i], names[0])
 		case f.Shards != first.Shards:
 			return Header{}, nil, fmt.Errorf("%s is shard %d/%d, %s is of %d shards", names[i], f.Shard, f.Shards, names[0], first.Shards)
+		case f.Partial:
+			return Header{}, nil, fmt.Errorf("%s holds the runs of an interrupted sweep: finish it with podsim sweep STUDY --resume %s", names[i], names[i])
 		case seen[f.Shard] != "":
 			return Header{}, nil, fmt.Errorf("%s and %s are both shard %d/%d", seen[f.Shard], names[i], f.Shard, f.Shards)
 		}
@@ -361,4 +437,23 @@ func Merge(names []string, files []*ShardFile) (Header, []Run, error) {
 		}
 	}
 	return first.Header, runs, nil
+}
+
+// Resume reads the runs of an interrupted sweep of s from a partial shard
+// file, checking that it is of this study and of shard i/n (n 0: no shards).
+func (s *Study) Resume(name string, r io.Reader, shard, shards int) ([]Run, error) {
+	f, err := ReadShard(name, r)
+	if err != nil {
+		return nil, err
+	}
+	if shards == 0 {
+		shards = 1
+	}
+	switch {
+	case !sameStudy(f.Header, s.Header):
+		return nil, fmt.Errorf("%s is from another study or version of it than %s", name, s.Header.File)
+	case f.Shard != shard || f.Shards != shards:
+		return nil, fmt.Errorf("%s holds runs of shard %d/%d, not %d/%d", name, f.Shard, f.Shards, shard, shards)
+	}
+	return f.Runs, nil
 }

@@ -2,9 +2,11 @@ package sweep
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -69,11 +71,11 @@ func TestParallelismDoesNotMatter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one := render(t, st.Header, st.Run(Options{Parallel: 1}), t.TempDir())
-	four := render(t, st.Header, st.Run(Options{Parallel: 4}), t.TempDir())
+	one := render(t, st.Header, mustRun(t, st, Options{Parallel: 1}), t.TempDir())
+	four := render(t, st.Header, mustRun(t, st, Options{Parallel: 4}), t.TempDir())
 	same(t, "--parallel 1 against 4", one, four)
 	// The seeds differ: a study whose runs were all alike would prove little.
-	res, _ := Aggregate(st.Header, st.Run(Options{}))
+	res, _ := Aggregate(st.Header, mustRun(t, st, Options{}))
 	if s := res.Summaries[report.MetricIndex("pod.timeToReady")][0]; !(s.SD > 0) || s.Runs != 3 {
 		t.Errorf("time to ready in cell 0: %+v; want 3 runs that differ", s)
 	}
@@ -84,13 +86,13 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	single := render(t, st.Header, st.Run(Options{}), t.TempDir())
+	single := render(t, st.Header, mustRun(t, st, Options{}), t.TempDir())
 	for _, n := range []int{1, 2, 5, 13} {
 		var names []string
 		var files []*ShardFile
 		for i := range n {
 			var b bytes.Buffer
-			f := &ShardFile{Header: st.Header, Shard: i, Shards: n, Runs: st.Run(Options{Shard: i, Shards: n, Parallel: 2})}
+			f := &ShardFile{Header: st.Header, Shard: i, Shards: n, Runs: mustRun(t, st, Options{Shard: i, Shards: n, Parallel: 2})}
 			if err := WriteShard(&b, f); err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +118,7 @@ func TestMergeRefusesIncompleteShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	shard := func(i, n int) *ShardFile {
-		return &ShardFile{Format: ShardFormat, Header: st.Header, Shard: i, Shards: n, Runs: st.Run(Options{Shard: i, Shards: n})}
+		return &ShardFile{Format: ShardFormat, Header: st.Header, Shard: i, Shards: n, Runs: mustRun(t, st, Options{Shard: i, Shards: n})}
 	}
 	if _, _, err := Merge([]string{"a"}, []*ShardFile{shard(0, 2)}); err == nil {
 		t.Error("a missing shard was not noticed")
@@ -129,7 +131,7 @@ func TestMergeRefusesIncompleteShards(t *testing.T) {
 	if _, _, err := Merge([]string{"a", "b"}, []*ShardFile{shard(0, 2), other}); err == nil {
 		t.Error("a shard of another study was not noticed")
 	}
-	runs := st.Run(Options{})
+	runs := mustRun(t, st, Options{})
 	if _, err := Aggregate(st.Header, runs[1:]); err == nil {
 		t.Error("Aggregate took an incomplete study")
 	}
@@ -157,8 +159,8 @@ func TestShardsRunAsOtherPathsMerge(t *testing.T) {
 		t.Errorf("fingerprints differ: %s, %s", a.Header.Fingerprint, b.Header.Fingerprint)
 	}
 	files := []*ShardFile{
-		{Format: ShardFormat, Header: b.Header, Shard: 1, Shards: 2, Runs: b.Run(Options{Shard: 1, Shards: 2})},
-		{Format: ShardFormat, Header: a.Header, Shard: 0, Shards: 2, Runs: a.Run(Options{Shard: 0, Shards: 2})},
+		{Format: ShardFormat, Header: b.Header, Shard: 1, Shards: 2, Runs: mustRun(t, b, Options{Shard: 1, Shards: 2})},
+		{Format: ShardFormat, Header: a.Header, Shard: 0, Shards: 2, Runs: mustRun(t, a, Options{Shard: 0, Shards: 2})},
 	}
 	h, runs, err := Merge([]string{"b", "a"}, files)
 	if err != nil {
@@ -167,7 +169,7 @@ func TestShardsRunAsOtherPathsMerge(t *testing.T) {
 	if h.File != b.Header.File || h.Scenario != b.Header.Scenario {
 		t.Errorf("merged header names %s and %s, want the first shard's %s and %s", h.File, h.Scenario, b.Header.File, b.Header.Scenario)
 	}
-	same(t, "merged shards against the single run", render(t, b.Header, b.Run(Options{}), ""), render(t, h, runs, ""))
+	same(t, "merged shards against the single run", render(t, b.Header, mustRun(t, b, Options{}), ""), render(t, h, runs, ""))
 }
 
 // TestMergeRefusesMalformedShards checks that a shard file that could not
@@ -177,7 +179,7 @@ func TestMergeRefusesMalformedShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := st.Run(Options{})
+	runs := mustRun(t, st, Options{})
 	cases := []struct {
 		name  string
 		spoil func(f *ShardFile)
@@ -247,7 +249,7 @@ func TestHeaderCarriesOutputDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteShard(&b, &ShardFile{Header: st.Header, Shards: 1, Runs: st.Run(Options{})}); err != nil {
+	if err := WriteShard(&b, &ShardFile{Header: st.Header, Shards: 1, Runs: mustRun(t, st, Options{})}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := ReadShard("s.json", &b)
@@ -257,4 +259,68 @@ func TestHeaderCarriesOutputDefaults(t *testing.T) {
 	if want := (Output{Format: "csv", Plots: "pics"}); f.Header.Output != want {
 		t.Errorf("output %+v, want %+v", f.Header.Output, want)
 	}
+}
+
+// mustRun does the runs o selects, failing the test on an error.
+func mustRun(t testing.TB, st *Study, o Options) []Run {
+	t.Helper()
+	runs, err := st.Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
+// An interrupted study returns the runs that finished; resumed from them,
+// it gives exactly the runs of an uninterrupted one.
+func TestInterruptAndResume(t *testing.T) {
+	st, err := Load(tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := mustRun(t, st, Options{Parallel: 1})
+	asked := 0 // one worker asks before each run (tiny runs finish within a chunk)
+	part, err := st.Run(Options{Parallel: 1, Interrupted: func() bool { asked++; return asked > 2 }})
+	if !errors.Is(err, ErrInterrupted) || len(part) != 2 || part[0].Index != all[0].Index || part[1].Index != all[1].Index {
+		t.Fatalf("interrupted: %d runs, err %v; want the first 2 and ErrInterrupted", len(part), err)
+	}
+	var b bytes.Buffer
+	if err := WriteShard(&b, &ShardFile{Header: st.Header, Shard: 0, Shards: 1, Partial: true, Runs: part}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Merge([]string{"p.json"}, []*ShardFile{mustRead(t, b.Bytes())}); err == nil || !strings.Contains(err.Error(), "--resume") {
+		t.Errorf("merging a partial file: %v, want a refusal saying to resume", err)
+	}
+	done, err := st.Resume("p.json", bytes.NewReader(b.Bytes()), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed := mustRun(t, st, Options{Parallel: 2, Done: done})
+	if !reflect.DeepEqual(resumed, all) {
+		t.Errorf("resumed study differs from an uninterrupted one")
+	}
+	if _, err := st.Resume("p.json", bytes.NewReader(b.Bytes()), 1, 2); err == nil {
+		t.Errorf("resuming shard 1/2 from a file of shard 0/1 must fail")
+	}
+}
+
+// A run over its event budget fails the study with that run's error.
+func TestRunOverBudget(t *testing.T) {
+	st, err := Load(tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.Run(Options{MaxEvents: 10})
+	if err == nil || !strings.Contains(err.Error(), "used its budget of 10 events") {
+		t.Fatalf("err %v, want the budget named", err)
+	}
+}
+
+func mustRead(t *testing.T, b []byte) *ShardFile {
+	t.Helper()
+	f, err := ReadShard("p.json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -79,6 +81,9 @@ func (m *Main) sweep(args []string) (int, error) {
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard i of n (0-based) and print its raw runs as JSON for podsim merge")
 	parallel := fs.Int("parallel", 0, "runs at once (default: every core)")
+	maxEvents := maxEventsFlag(fs)
+	resume := fs.String("resume", "", "resume an interrupted sweep: skip the runs this partial file (written on Ctrl-C) holds")
+	partial := fs.String("partial", "", "where Ctrl-C keeps the finished runs (default: <study name>.partial.json)")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -106,8 +111,26 @@ func (m *Main) sweep(args []string) (int, error) {
 	if err := checkOutput(orText(format), "text", "markdown", "csv", "json"); err != nil {
 		return 0, err
 	}
-	opt := sweep.Options{Parallel: *parallel, Shard: shard.i, Shards: shard.n, Progress: progressBar(m.Stderr, st.Header.Study)}
-	runs := st.Run(opt)
+	opt := sweep.Options{Parallel: *parallel, Shard: shard.i, Shards: shard.n, Progress: progressBar(m.Stderr, st.Header.Study),
+		MaxEvents: *maxEvents, Interrupted: m.interrupted}
+	if *resume != "" {
+		f, err := os.Open(*resume)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v", *resume, scenarios.ErrText(err))
+		}
+		opt.Done, err = st.Resume(*resume, f, shard.i, shard.n)
+		f.Close()
+		if err != nil {
+			return 0, err
+		}
+	}
+	runs, err := st.Run(opt)
+	if errors.Is(err, sweep.ErrInterrupted) {
+		return m.keepPartial(st, files[0], args, runs, shard, *partial)
+	}
+	if err != nil {
+		return 0, err
+	}
 	if shard.n > 0 {
 		bw := bufio.NewWriter(m.Stdout)
 		err := sweep.WriteShard(bw, &sweep.ShardFile{Header: st.Header, Shard: shard.i, Shards: shard.n, Runs: runs})
@@ -121,6 +144,27 @@ func (m *Main) sweep(args []string) (int, error) {
 		return 0, err
 	}
 	return 0, m.writeStudy(res, format, plots)
+}
+
+// keepPartial writes the finished runs of an interrupted sweep to a partial
+// shard file and says how to resume; exit 130.
+func (m *Main) keepPartial(st *sweep.Study, file string, args []string, runs []sweep.Run, shard shardFlag, path string) (int, error) {
+	if path == "" {
+		path = st.Header.Study + ".partial.json"
+	}
+	f := &sweep.ShardFile{Header: st.Header, Shard: shard.i, Shards: max(shard.n, 1), Partial: true, Runs: runs}
+	var buf bytes.Buffer
+	if err := sweep.WriteShard(&buf, f); err != nil {
+		return 0, err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return 0, fmt.Errorf("%s: %v", path, scenarios.ErrText(err))
+	}
+	total := len(st.Header.Items(sweep.Options{Shard: shard.i, Shards: shard.n}))
+	again := append([]string{"podsim", "sweep"}, args...)
+	fmt.Fprintf(m.Stderr, "podsim: interrupted after %d of %d runs; the finished ones are in %s\nresume with: %s --resume %s\n",
+		len(runs), total, path, strings.Join(again, " "), path)
+	return exitSIGINT, nil
 }
 
 func orText(f string) string {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"os"
@@ -171,5 +173,30 @@ func TestMergeTakesTheStudyOutputDefaults(t *testing.T) {
 	}
 	if _, stderr, code := podsim(t, "merge", bad); code != exitBadInput || !strings.Contains(stderr, "bad.json: -1 shards: want 1..100000") {
 		t.Errorf("merge of a shard file with shards -1: exit %d, %q", code, stderr)
+	}
+}
+
+// Ctrl-C during a sweep keeps the finished runs in a partial file and says
+// how to resume; --resume finishes the study as if never interrupted, and
+// merge refuses the partial file.
+func TestSweepInterruptedThenResumed(t *testing.T) {
+	want, _, code := podsim(t, "sweep", tinyStudy, "-o", "csv")
+	if code != exitOK {
+		t.Fatalf("sweep: exit %d", code)
+	}
+	partial := filepath.Join(t.TempDir(), "tiny.partial.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code = (&Main{Stdout: &out, Stderr: &errb}).Run(ctx, []string{"sweep", tinyStudy, "-o", "csv", "--partial", partial})
+	if code != exitSIGINT || !strings.Contains(errb.String(), "resume with: podsim sweep "+tinyStudy+" -o csv --partial "+partial+" --resume "+partial) {
+		t.Fatalf("interrupted sweep: exit %d, stderr:\n%s", code, errb.String())
+	}
+	got, errs, code := podsim(t, "sweep", tinyStudy, "-o", "csv", "--resume", partial)
+	if code != exitOK || got != want {
+		t.Fatalf("resumed sweep: exit %d (%s); output differs: %v", code, errs, got != want)
+	}
+	if _, errs, code := podsim(t, "merge", partial); code != exitBadInput || !strings.Contains(errs, "--resume") {
+		t.Errorf("merge of a partial file: exit %d, %s", code, errs)
 	}
 }
