@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -48,6 +49,12 @@ func LoadFile(path string) (*Scenario, error) {
 // ReadFile reads a whole podsim file through the size limit
 // (yamlstrict.MaxFileSize). Its error is an ErrorList naming the file.
 func ReadFile(path string) ([]byte, error) { return yamlstrict.ReadFile(path) }
+
+// ReadAll reads a whole podsim file from r (standard input) through the
+// same size limit; name names it in the error.
+func ReadAll(name string, r io.Reader) ([]byte, error) {
+	return yamlstrict.ReadAll(name, r, yamlstrict.MaxFileSize)
+}
 
 // ReadKind returns the kind of a YAML document ("Scenario", "Study", ...)
 // without checking the rest, or "" if it has none or cannot be read.

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/report"
-	"github.com/podsim/podsim/scenarios"
 )
 
 // describe is `podsim describe FILE POD [--at T] [-o text|json]`: the pod as
@@ -30,7 +29,7 @@ func (m *Main) describe(args []string) (int, error) {
 		return 0, err
 	}
 	file, name := pos[0], pos[1]
-	s, err := scenarios.LoadFile(file)
+	s, err := m.loadFile(file)
 	if err != nil {
 		return 0, err
 	}

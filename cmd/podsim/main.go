@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios"
 )
 
 // Exit codes of the contract.
@@ -34,13 +35,14 @@ func main() {
 	// Ctrl-C stops a run cleanly: what it wrote so far is flushed and
 	// complete, a summary goes to stderr, and podsim exits 130.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := (&Main{Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
+	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
 
 // Main is the command line; only main calls os.Exit.
 type Main struct {
+	Stdin          io.Reader // read for a file named "-"
 	Stdout, Stderr io.Writer
 
 	ctx context.Context // of the command running: canceled on SIGINT
@@ -58,7 +60,7 @@ func maxEventsFlag(fs *flag.FlagSet) *uint64 {
 const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.
 
 Usage:
-  podsim run [FILE] [-o text|jsonl|json] [--at T]   simulate one scenario (no FILE: the demo)
+  podsim run [FILE] [-o text|jsonl|json] [--at T]   simulate one scenario (no FILE: the demo; -: standard input)
   podsim test PATH...                               run scenarios (files or folders) and check their expectations
       [-o text|jsonl|json] [--junit FILE]           results as JSON; also a JUnit XML report for CI
       [--golden DIR [--update]]                     also compare timelines with DIR/<name>.jsonl (--update: rewrite them)
@@ -163,4 +165,30 @@ func version() string {
 		v += " " + bi.GoVersion
 	}
 	return strings.TrimSpace(v)
+}
+
+// stdinName names standard input (a file given as "-") in messages.
+const stdinName = "<stdin>"
+
+// loadFile loads the scenario FILE, or the one on standard input for "-".
+func (m *Main) loadFile(path string) (*scenarios.Scenario, error) {
+	data, name, err := m.readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return scenarios.Parse(name, data)
+}
+
+// readFile reads FILE, or standard input for "-", through the size limit;
+// it returns the bytes and the name for messages.
+func (m *Main) readFile(path string) ([]byte, string, error) {
+	if path != "-" {
+		data, err := scenarios.ReadFile(path)
+		return data, path, err
+	}
+	if m.Stdin == nil {
+		return nil, stdinName, fmt.Errorf("%s: no standard input", stdinName)
+	}
+	data, err := scenarios.ReadAll(stdinName, m.Stdin)
+	return data, stdinName, err
 }

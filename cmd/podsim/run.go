@@ -102,12 +102,12 @@ func checkOutput(o string, allowed ...string) error {
 }
 
 // loadScenario loads FILE, or the embedded demo when there is none.
-func loadScenario(files []string) (*scenarios.Scenario, error) {
+func (m *Main) loadScenario(files []string) (*scenarios.Scenario, error) {
 	switch len(files) {
 	case 0:
 		return scenarios.Demo()
 	case 1:
-		return scenarios.LoadFile(files[0])
+		return m.loadFile(files[0])
 	}
 	return nil, usageError{"run takes one scenario file"}
 }
@@ -128,7 +128,7 @@ func (m *Main) run(args []string) (int, error) {
 	if err := checkOutput(*out, "text", "jsonl", "json"); err != nil {
 		return 0, err
 	}
-	s, err := loadScenario(files)
+	s, err := m.loadScenario(files)
 	if err != nil {
 		return 0, err
 	}
@@ -327,32 +327,37 @@ func (m *Main) validate(args []string) (int, error) {
 	}
 	code := exitOK
 	for _, f := range files {
-		data, err := scenarios.ReadFile(f)
+		data, name, err := m.readFile(f)
 		if err != nil {
 			fmt.Fprintln(m.Stderr, err)
 			code = exitBadInput
 			continue
 		}
 		if scenarios.ReadKind(data) == scenarios.KindStudy {
-			if _, err := sweep.Load(f); err != nil {
+			if f == "-" {
+				err = fmt.Errorf("%s: a study is read from its file (its scenario's path is relative to it), not from standard input", name)
+			} else {
+				_, err = sweep.Load(f)
+			}
+			if err != nil {
 				fmt.Fprintln(m.Stderr, err)
 				code = exitBadInput
 				continue
 			}
-			fmt.Fprintf(m.Stdout, "%s: valid\n", f)
+			fmt.Fprintf(m.Stdout, "%s: valid\n", name)
 			continue
 		}
-		s, err := scenarios.Parse(f, data)
+		s, err := scenarios.Parse(name, data)
 		if err != nil {
 			fmt.Fprintln(m.Stderr, err)
 			code = exitBadInput
 			continue
 		}
-		fmt.Fprintf(m.Stdout, "%s: valid\n", f)
+		fmt.Fprintf(m.Stdout, "%s: valid\n", name)
 		if e := estimateEvents(s, *maxEvents); !e.fits {
 			fmt.Fprintf(m.Stderr, "%s: warning: at the rate of its first %d events (up to %s), a run would fire about %.2g events by %s, "+
 				"over the budget of %d: it may stop early (raise it with --max-events N)\n",
-				f, e.sampled, report.FormatTime(e.sampledTo), e.events, report.FormatTime(s.Duration), *maxEvents)
+				name, e.sampled, report.FormatTime(e.sampledTo), e.events, report.FormatTime(s.Duration), *maxEvents)
 		}
 	}
 	return code, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,5 +139,30 @@ func TestRunOverridesAndStrict(t *testing.T) {
 	out, _, code = podsim(t, "test", demo, "--duration", "1m")
 	if code != exitFailed || !strings.Contains(out, "at 1m pod web status: expected CrashLoopBackOff") {
 		t.Errorf("test --duration 1m: exit %d\n%s", code, out)
+	}
+}
+
+// "-" reads the scenario from standard input: run, describe and validate,
+// with "<stdin>" naming it in messages.
+func TestScenarioFromStdin(t *testing.T) {
+	demo, err := os.ReadFile(filepath.Join(root, "scenarios", "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin := func(args ...string) (string, string, int) {
+		var out, errb bytes.Buffer
+		code := (&Main{Stdin: bytes.NewReader(demo), Stdout: &out, Stderr: &errb}).Run(context.Background(), args)
+		return out.String(), errb.String(), code
+	}
+	want, _, _ := podsim(t, "run", filepath.Join(root, "scenarios", "demo.yaml"), "-o", "jsonl")
+	if got, errs, code := stdin("run", "-", "-o", "jsonl"); code != exitOK || got != want {
+		t.Errorf("run -: exit %d (%s); same timeline as the file: %v", code, errs, got == want)
+	}
+	if out, _, code := stdin("describe", "-", "web"); code != exitOK || !strings.Contains(out, "Name:") {
+		t.Errorf("describe -: exit %d\n%s", code, out)
+	}
+	demo = []byte("apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: x}\nspec: {durationn: 1s}\n")
+	if _, errs, code := stdin("validate", "-"); code != exitBadInput || !strings.HasPrefix(errs, "<stdin>:4:8: unknown field") {
+		t.Errorf("validate - of a bad scenario: exit %d, %q", code, errs)
 	}
 }
