@@ -50,3 +50,32 @@ spec:
 		t.Errorf("defaults: duration %s seed %d, want 1h and 1", s.Duration, s.Seed)
 	}
 }
+
+// A behavior for one pod of a workload would be dropped (a workload's pods
+// all get the workload's behavior): it is refused at the pod's name.
+func TestBehaviorOfAWorkloadsPodIsRefused(t *testing.T) {
+	src := `apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: wl}
+spec:
+  workloads:
+    - apiVersion: apps/v1
+      kind: ReplicaSet
+      metadata: {name: api}
+      spec:
+        replicas: 2
+        template:
+          metadata: {labels: {app: api}}
+          spec:
+            containers: [{name: c, image: x}]
+  behavior:
+    - {pod: api-1, container: c, runs: [{exitAfter: 10s, exitCode: 1}]}
+`
+	_, err := Parse("x.yaml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), `x.yaml:16:13: "api-1" is a pod of workload "api"`) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Parse("x.yaml", []byte(strings.Replace(src, "pod: api-1", "pod: api", 1))); err != nil {
+		t.Fatalf("naming the workload: %v", err)
+	}
+}

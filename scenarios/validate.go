@@ -496,6 +496,12 @@ func (v *validator) behavior(b *Behavior, earlier []Behavior) {
 		v.at(b, "behavior: pod is required")
 		return
 	}
+	if o := ownerOf(b.Pod, v.workloads); o != "" && v.pods[b.Pod] == nil && v.workloads[b.Pod] == nil {
+		// Build gives a workload's behavior to every pod it makes: one
+		// pod of it cannot have its own.
+		v.at(&b.Pod, "%q is a pod of workload %q, whose pods all behave alike: name the workload (pod: %s)", b.Pod, o, o)
+		return
+	}
 	ps := v.podTemplate(&b.Pod, true)
 	v.containerRef(ps, b.Pod, &b.Container, b)
 	if c := findContainer(ps, b.Container); c != nil {
