@@ -497,6 +497,14 @@ func (k *checker) pod(e *scenarios.Expect) {
 		}
 	}
 	k.num(field+"restartCount", e.RestartCount, int64(cs.RestartCount), cause)
+	if l := e.LastState; l != nil {
+		if cs.LastState.Kind != model.StateTerminated {
+			k.fail(field+"lastState", "a termination", "none", cause)
+		} else {
+			k.str(field+"lastState reason", l.Reason, cs.LastState.Reason, cause)
+			k.num(field+"lastState exitCode", l.ExitCode, int64(cs.LastState.ExitCode), cause)
+		}
+	}
 }
 
 func (k *checker) condition(c *scenarios.ConditionCheck, got model.Condition, ok bool, cause cause) {

@@ -216,3 +216,12 @@ func TestEventMatches(t *testing.T) {
 		}
 	}
 }
+
+// lastState checks the previous termination: a container that never
+// terminated before has none.
+func TestLastStateCheck(t *testing.T) {
+	vs := verdicts(t, "{at: 30s, pod: web, container: app, lastState: {reason: OOMKilled}}")
+	if vs[0].Passed() || !strings.Contains(messages(&vs[0]), "container app lastState: expected a termination, found none") {
+		t.Errorf("got %q", messages(&vs[0]))
+	}
+}

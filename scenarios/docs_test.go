@@ -68,6 +68,7 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[ConditionCheck]():  "Condition check",
 	reflect.TypeFor[EventCheck]():      "Event check",
 	reflect.TypeFor[TransitionCheck](): "Transition check",
+	reflect.TypeFor[LastStateCheck]():  "Last state check",
 	reflect.TypeFor[StudyFile]():       "Study file",
 	reflect.TypeFor[StudySpec]():       "Study spec",
 	reflect.TypeFor[Parameter]():       "Parameters",

@@ -318,11 +318,12 @@ type Expect struct {
 	Condition *ConditionCheck `yaml:"condition"`
 	Exists    *bool           `yaml:"exists"`
 
-	Container    string    `yaml:"container"`
-	State        string    `yaml:"state"`
-	Reason       string    `yaml:"reason"`
-	ExitCode     *IntRange `yaml:"exitCode"`
-	RestartCount *IntRange `yaml:"restartCount"`
+	Container    string          `yaml:"container"`
+	State        string          `yaml:"state"`
+	Reason       string          `yaml:"reason"`
+	ExitCode     *IntRange       `yaml:"exitCode"`
+	RestartCount *IntRange       `yaml:"restartCount"`
+	LastState    *LastStateCheck `yaml:"lastState"` // the previous termination, as kubectl describe's Last State
 
 	Event *EventCheck `yaml:"event"`
 
@@ -337,6 +338,13 @@ type Expect struct {
 	Always     *Span            `yaml:"always"` // at every instant of the span
 	Transition *TransitionCheck `yaml:"transition"`
 	Count      *IntRange        `yaml:"count"` // of transitions; default at least 1
+}
+
+// LastStateCheck checks a container's previous termination (its lastState,
+// `kubectl describe`'s Last State): its reason and exit code.
+type LastStateCheck struct {
+	Reason   string    `yaml:"reason"`
+	ExitCode *IntRange `yaml:"exitCode"`
 }
 
 // Span is a stretch of scenario time [from, to], both ends included,

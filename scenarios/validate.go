@@ -749,11 +749,14 @@ func (v *validator) expect(e *Expect) {
 		for _, set := range []struct {
 			ok  bool
 			ptr any
-		}{{e.State != "", &e.State}, {e.Reason != "", &e.Reason}, {e.ExitCode != nil, e.ExitCode}, {e.RestartCount != nil, e.RestartCount}} {
+		}{{e.State != "", &e.State}, {e.Reason != "", &e.Reason}, {e.ExitCode != nil, e.ExitCode}, {e.RestartCount != nil, e.RestartCount}, {e.LastState != nil, e.LastState}} {
 			if set.ok {
-				v.atKey(set.ptr, "state, reason, exitCode and restartCount need a container")
+				v.atKey(set.ptr, "state, reason, exitCode, restartCount and lastState need a container")
 			}
 		}
+	}
+	if l := e.LastState; l != nil && l.Reason == "" && l.ExitCode == nil {
+		v.at(l, "lastState: give reason, exitCode or both")
 	}
 	if e.Phase != "" && !slices.Contains(phaseNames, e.Phase) {
 		v.at(&e.Phase, "phase %q: want Pending, Running, Succeeded, Failed or Unknown", e.Phase)
