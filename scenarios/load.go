@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -94,16 +95,47 @@ func readDocument(path string, data []byte, kind string) (*yaml.Node, error) {
 		var list ErrorList
 		if errors.As(err, &list) && len(list) == 1 && list[0].Msg == yamlstrict.ErrSecondDocument {
 			list[0].Msg = "a " + strings.ToLower(kind) + " file holds one YAML document; found another"
+			if m := manifestLine.FindSubmatch(data); m != nil && string(m[1]) != APIVersion {
+				list[0].Msg += "; " + manifestHint(string(m[1]), "", kind)
+			}
 		}
 		return nil, err
 	}
 	if doc == nil || len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
 		return nil, ErrorList{{File: path, Pos: Pos{Line: 1, Col: 1}, Msg: "empty file: want a podsim/v1 " + kind}}
 	}
-	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
 		return nil, ErrorList{{File: path, Pos: Pos{Line: root.Line, Col: root.Column}, Msg: "want a podsim/v1 " + kind + ": a mapping with apiVersion, kind, metadata and spec"}}
 	}
+	if i := findKey(root, "apiVersion"); i >= 0 {
+		if v := root.Content[i+1]; v.Kind == yaml.ScalarNode && v.Value != APIVersion && kubernetesAPIVersion.MatchString(v.Value) {
+			objKind := ""
+			if j := findKey(root, "kind"); j >= 0 {
+				objKind = root.Content[j+1].Value
+			}
+			return nil, ErrorList{{File: path, Pos: Pos{Line: v.Line, Col: v.Column}, Msg: manifestHint(v.Value, objKind, kind)}}
+		}
+	}
 	return doc, nil
+}
+
+// kubernetesAPIVersion matches a Kubernetes apiVersion: v1, apps/v1,
+// batch/v1, networking.k8s.io/v1, autoscaling/v2beta1, ...
+var kubernetesAPIVersion = regexp.MustCompile(`^([a-z0-9.-]+/)?v[0-9]+((alpha|beta)[0-9]+)?$`)
+
+// manifestLine finds a Kubernetes apiVersion at the start of a line.
+var manifestLine = regexp.MustCompile(`(?m)^apiVersion:[ \t]*["']?(v[0-9]+|[a-z0-9.-]+/v[0-9]+\w*)["']?[ \t]*$`)
+
+// manifestHint says what to do with a Kubernetes manifest given where a
+// podsim file was expected.
+func manifestHint(apiVersion, objKind, want string) string {
+	what := apiVersion
+	if objKind != "" {
+		what += " " + objKind
+	}
+	return "this is a Kubernetes manifest (" + what + "), not a podsim/v1 " + want +
+		": put its object under spec.pods (a Pod) or spec.workloads (a ReplicaSet, Deployment, Job or DaemonSet) of a scenario (see docs/scenario-format.md)"
 }
 
 // mergeErrors adds the validation errors to the decoding ones, leaving out

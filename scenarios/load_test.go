@@ -79,3 +79,19 @@ spec:
 		t.Fatalf("naming the workload: %v", err)
 	}
 }
+
+// A Kubernetes manifest where a scenario was expected gets one message
+// saying what it is and where its object goes, not a list of unknown fields.
+func TestKubernetesManifestGetsAHint(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  replicas: 2\n",
+			"x.yaml:1:13: this is a Kubernetes manifest (apps/v1 Deployment), not a podsim/v1 Scenario: put its object under spec.pods"},
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\napiVersion: apps/v1\nkind: Deployment\n",
+			"x.yaml:4:1: a scenario file holds one YAML document; found another; this is a Kubernetes manifest (v1)"},
+	} {
+		_, err := Parse("x.yaml", []byte(tc.src))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Count(err.Error(), "\n") > 0 {
+			t.Errorf("got %v\nwant one line starting %q", err, tc.want)
+		}
+	}
+}
