@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/podsim/podsim/model"
 )
 
@@ -144,16 +145,56 @@ func WriteJSONL(w io.Writer, changes []model.Change) error {
 	return j.Err()
 }
 
-// WriteTimeline writes the timeline as a table a person reads: time, the
-// object, and what happened to it. (Its columns are as wide as their widest
-// cell, so it needs the whole timeline: collect it with a model.Timeline.)
-func WriteTimeline(w io.Writer, changes []model.Change) error {
-	rows := make([][]string, 0, len(changes))
-	for i := range changes {
-		c := &changes[i]
-		rows = append(rows, []string{FormatTime(c.T), Object(c), Describe(c)})
+// TimelineWidths is a sink that measures the columns of the timeline
+// table (TIME, OBJECT) without keeping any row: run a scenario once with
+// it, then again with a TextTimeline of those widths. Runs are
+// deterministic, so the second run has the same rows.
+type TimelineWidths struct{ time, object int }
+
+// Change widens the columns to fit c's row.
+func (tw *TimelineWidths) Change(c *model.Change) {
+	tw.time = max(tw.time, runewidth.StringWidth(FormatTime(c.T)))
+	tw.object = max(tw.object, runewidth.StringWidth(Object(c)))
+}
+
+// TextTimeline is a sink that writes the timeline table row by row as the
+// run goes, byte for byte what WriteTimeline writes for the same changes,
+// given the widths a TimelineWidths measured. The first write error stops
+// it; Err returns it.
+type TextTimeline struct {
+	w                   io.Writer
+	timeWidth, objWidth int
+	line                []byte
+	err                 error
+}
+
+// NewTextTimeline writes the table's header to w and returns the sink.
+func NewTextTimeline(w io.Writer, widths TimelineWidths) *TextTimeline {
+	t := &TextTimeline{w: w, timeWidth: max(widths.time, len("TIME")), objWidth: max(widths.object, len("OBJECT"))}
+	t.row("TIME", "OBJECT", "CHANGE")
+	return t
+}
+
+// Change writes c's row.
+func (t *TextTimeline) Change(c *model.Change) { t.row(FormatTime(c.T), Object(c), Describe(c)) }
+
+// Err is the first error writing failed with, if any.
+func (t *TextTimeline) Err() error { return t.err }
+
+// row writes one line: cells padded to their column and three spaces
+// apart, trailing blanks trimmed (as writeTable renders it).
+func (t *TextTimeline) row(when, obj, change string) {
+	if t.err != nil {
+		return
 	}
-	return writeTable(w, []string{"TIME", "OBJECT", "CHANGE"}, rows)
+	b := append(t.line[:0], when...)
+	b = append(b, strings.Repeat(" ", t.timeWidth-runewidth.StringWidth(when)+3)...)
+	b = append(b, obj...)
+	b = append(b, strings.Repeat(" ", t.objWidth-runewidth.StringWidth(obj)+3)...)
+	b = append(b, change...)
+	b = append(bytes.TrimRight(b, " "), '\n')
+	t.line = b
+	_, t.err = t.w.Write(b)
 }
 
 // object names what a change is about: pod/web, pod/web/app, node/n, ...

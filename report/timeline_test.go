@@ -75,3 +75,31 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// The streamed table is what writeTable renders for the same rows.
+func TestTextTimelineMatchesTheTable(t *testing.T) {
+	changes := []model.Change{
+		{T: 0, Kind: model.ChangeNode, Node: "node-a", Type: "Ready", Status: "True", Reason: "KubeletReady"},
+		{T: 90 * time.Second, Kind: model.ChangeContainer, Pod: "web", Container: "app", State: model.StateTerminated, Reason: "OOMKilled", ExitCode: 137, HasExitCode: true, RestartCount: 2},
+		{T: 2*time.Hour + 5*time.Second, Kind: model.ChangeEvent, Pod: "web", Type: "Warning", Reason: "BackOff", Message: "Back-off restarting failed container app in pod web_default"},
+		{T: 3 * time.Hour, Kind: model.ChangePod, Pod: "a-much-longer-pod-name", Reason: "Deleted"},
+	}
+	var rows [][]string
+	var widths TimelineWidths
+	for i := range changes {
+		c := &changes[i]
+		rows = append(rows, []string{FormatTime(c.T), Object(c), Describe(c)})
+		widths.Change(c)
+	}
+	var want, got bytes.Buffer
+	if err := writeTable(&want, []string{"TIME", "OBJECT", "CHANGE"}, rows); err != nil {
+		t.Fatal(err)
+	}
+	tt := NewTextTimeline(&got, widths)
+	for i := range changes {
+		tt.Change(&changes[i])
+	}
+	if got.String() != want.String() {
+		t.Errorf("streamed:\n%s\ntable:\n%s", got.String(), want.String())
+	}
+}

@@ -142,7 +142,7 @@ func (m *Main) run(args []string) (int, error) {
 	w := s.NewWorld()
 	w.SetProbeEveryTick(*everyTick)
 	checks := expect.Arm(s, w)
-	var timeline model.Timeline
+	var table *report.TextTimeline
 	var lines *report.JSONL
 	var doc *runJSON
 	switch *out {
@@ -153,7 +153,22 @@ func (m *Main) run(args []string) (int, error) {
 		doc = newRunJSON(bw, s, until)
 		w.Subscribe(doc)
 	default:
-		w.Subscribe(&timeline) // a table's columns need every row
+		// A table's columns are as wide as their widest cell: a first run
+		// measures them (it keeps no row), the second writes the rows as
+		// they come.
+		var widths report.TimelineWidths
+		first := s.NewWorld()
+		first.SetProbeEveryTick(*everyTick)
+		first.Subscribe(&widths)
+		s.Populate(first)
+		first.RunChecked(until, *maxEvents, m.interrupted)
+		fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, report.FormatTime(until))
+		if d := s.File.Metadata.Description; d != "" {
+			fmt.Fprintf(bw, "%s\n", d)
+		}
+		fmt.Fprintln(bw)
+		table = report.NewTextTimeline(bw, widths)
+		w.Subscribe(table)
 	}
 	s.Populate(w)
 	end := w.RunChecked(until, *maxEvents, m.interrupted)
@@ -171,12 +186,7 @@ func (m *Main) run(args []string) (int, error) {
 	case "json":
 		return code, doc.finish(w, checks)
 	}
-	fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, report.FormatTime(until))
-	if d := s.File.Metadata.Description; d != "" {
-		fmt.Fprintf(bw, "%s\n", d)
-	}
-	fmt.Fprintln(bw)
-	if err := report.WriteTimeline(bw, timeline.Changes); err != nil {
+	if err := table.Err(); err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(bw, "\n$ kubectl get pods   # at %s\n", report.FormatTime(until))
