@@ -3,7 +3,6 @@ package scenarios
 import (
 	"errors"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -156,10 +155,4 @@ func mergeErrors(decoding, validation ErrorList) ErrorList {
 
 // ErrText is the text of a file error without the path an os error
 // repeats: "no such file or directory", not "open f.yaml: no such ...".
-func ErrText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
+func ErrText(err error) string { return yamlstrict.ErrText(err) }

@@ -34,7 +34,7 @@ const expansionMessage = "document too large: aliases and merge keys (<<) expand
 func ReadFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: errText(err)}}
+		return nil, ErrorList{{File: path, Msg: ErrText(err)}}
 	}
 	defer f.Close()
 	return ReadAll(path, f, MaxFileSize)
@@ -47,7 +47,7 @@ func ReadFile(path string) ([]byte, error) {
 func ReadAll(name string, r io.Reader, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, ErrorList{{File: name, Msg: errText(err)}}
+		return nil, ErrorList{{File: name, Msg: ErrText(err)}}
 	}
 	if int64(len(data)) > limit {
 		// The position is that of the first byte past the limit.
@@ -66,9 +66,9 @@ func sizeText(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
-// errText is the text of a file error without the path an os error
+// ErrText is the text of a file error without the path an os error
 // repeats: "no such file or directory", not "open f.yaml: no such ...".
-func errText(err error) string {
+func ErrText(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()
