@@ -73,25 +73,33 @@ func BenchmarkFleet(b *testing.B) {
 	b.ReportAllocs()
 	var events, changes uint64
 	for b.Loop() {
-		w := NewWorld(1, DefaultSettings())
 		var n countChanges
-		w.Subscribe(&n)
-		for i := range 10 {
-			w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
-		}
-		probe := func() *ProbeSpec {
-			return &ProbeSpec{Handler: "httpGet", Period: 10 * time.Second, Timeout: time.Second, SuccessThreshold: 1, FailureThreshold: 3}
-		}
-		tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-			Containers: []ContainerSpec{{Name: "c", Image: "c", PullPolicy: PullIfNotPresent, Liveness: probe(), Readiness: probe(),
-				Behavior: &Behavior{Runs: []RunSpec{{ExitAfter: time.Minute, ExitCode: 1, Times: 1}}}}}}
-		w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "app", Template: tmpl, Replicas: 1000})
+		w := fleet(&n)
 		w.Run(6 * time.Hour)
 		events += w.Engine().Fired()
 		changes += uint64(n)
 	}
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")
 	b.ReportMetric(float64(changes)/float64(b.N), "changes/op")
+}
+
+// fleet builds the peer benchmark's fleet with sink subscribed: 1,000
+// crash-looping pods (exit 1 after 60s) with liveness and readiness probes
+// every 10s, on 10 nodes.
+func fleet(sink Sink) *World {
+	w := NewWorld(1, DefaultSettings())
+	w.Subscribe(sink)
+	for i := range 10 {
+		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
+	}
+	probe := func() *ProbeSpec {
+		return &ProbeSpec{Handler: "httpGet", Period: 10 * time.Second, Timeout: time.Second, SuccessThreshold: 1, FailureThreshold: 3}
+	}
+	tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []ContainerSpec{{Name: "c", Image: "c", PullPolicy: PullIfNotPresent, Liveness: probe(), Readiness: probe(),
+			Behavior: &Behavior{Runs: []RunSpec{{ExitAfter: time.Minute, ExitCode: 1, Times: 1}}}}}}
+	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "app", Template: tmpl, Replicas: 1000})
+	return w
 }
 
 type countChanges int
@@ -163,18 +171,7 @@ func BenchmarkFindNode(b *testing.B) {
 // exit after 60s, wait 5m and start again, with two probes each. It must
 // allocate nothing per event.
 func BenchmarkCrashLoopSteadyState(b *testing.B) {
-	w := NewWorld(1, DefaultSettings())
-	w.Subscribe(new(countChanges))
-	for i := range 10 {
-		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
-	}
-	probe := func() *ProbeSpec {
-		return &ProbeSpec{Handler: "httpGet", Period: 10 * time.Second, Timeout: time.Second, SuccessThreshold: 1, FailureThreshold: 3}
-	}
-	tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-		Containers: []ContainerSpec{{Name: "c", Image: "c", PullPolicy: PullIfNotPresent, Liveness: probe(), Readiness: probe(),
-			Behavior: &Behavior{Runs: []RunSpec{{ExitAfter: time.Minute, ExitCode: 1, Times: 1}}}}}}
-	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "app", Template: tmpl, Replicas: 1000})
+	w := fleet(new(countChanges))
 	w.Run(time.Hour) // every backoff at its 5m maximum, every message built
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -1,11 +1,9 @@
 package model_test
 
 import (
-	"io/fs"
-	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/podsim/podsim/internal/scenariogen"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/scenarios"
 )
@@ -14,17 +12,9 @@ import (
 // library and of testdata under the invariant checker (at most 2M events
 // each).
 func TestInvariantsHoldInEveryScenario(t *testing.T) {
-	var files []string
-	for _, root := range []string{"../scenarios", "../testdata"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".yaml") {
-				files = append(files, path)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+	files, err := scenariogen.Files([]string{"../scenarios", "../testdata"})
+	if err != nil {
+		t.Fatal(err)
 	}
 	ran := 0
 	for _, f := range files {

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,20 +50,9 @@ func sameBothWays(t *testing.T, name string, s *scenarios.Scenario) (every, skip
 // TestProbeSkippingKeepsTimelines runs every scenario of the library and of
 // testdata (those that load) with and without skipping probe ticks.
 func TestProbeSkippingKeepsTimelines(t *testing.T) {
-	var files []string
-	for _, root := range []string{"../scenarios", "../testdata"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if d != nil && d.IsDir() && d.Name() == "runaway" {
-				return filepath.SkipDir // runs that never end on purpose
-			}
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".yaml") {
-				files = append(files, path)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+	files, err := scenariogen.Files([]string{"../scenarios", "../testdata"}, "runaway") // runaway: runs that never end
+	if err != nil {
+		t.Fatal(err)
 	}
 	ran := 0
 	for _, f := range files {
