@@ -120,7 +120,7 @@ func (pr *prober) tick() {
 	}
 	pr.ticks++
 	w := pr.c.pod.w
-	next := w.Now() + pr.spec.Period
+	next := sim.AddSat(w.Now(), pr.spec.Period)
 	w.eng.ScheduleKey(&pr.timer, next, sim.Normal, pr.tickKey(next))
 	if !pr.doProbe() {
 		pr.done = true
@@ -164,7 +164,7 @@ func (pr *prober) wake() {
 	k := (now - pr.first) / period
 	t := pr.first + k*period
 	if t < now || w.eng.Passed(t, sim.Normal, pr.keyAt(t)) {
-		t += period
+		t = sim.AddSat(t, period)
 	}
 	if pr.timer.Pending() && pr.timer.When() <= t {
 		return
