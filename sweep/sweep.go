@@ -440,6 +440,9 @@ func (m *Merger) Add(name string, f *ShardFile) error {
 	if err := f.check(); err != nil {
 		return fmt.Errorf("%s: %v", name, err)
 	}
+	if f.Partial {
+		return fmt.Errorf("%s holds the runs of an interrupted sweep: finish it with podsim sweep STUDY --resume %s", name, name)
+	}
 	if m.seen == nil {
 		m.h, m.first, m.seen = f.Header, name, make([]string, f.Shards)
 		m.keep = make([]bool, len(report.Metrics))
@@ -461,18 +464,18 @@ func (m *Merger) Add(name string, f *ShardFile) error {
 		return fmt.Errorf("%s is from %s than %s (fingerprint %.12s, not %.12s)", name, what, m.first, f.Header.Fingerprint, m.h.Fingerprint)
 	case f.Shards != len(m.seen):
 		return fmt.Errorf("%s is shard %d of %d, %s one of %d shards", name, f.Shard, f.Shards, m.first, len(m.seen))
-	case f.Partial:
-		return fmt.Errorf("%s holds the runs of an interrupted sweep: finish it with podsim sweep STUDY --resume %s", name, name)
 	case m.seen[f.Shard] != "":
 		return fmt.Errorf("%s and %s are both shard %d of %d", m.seen[f.Shard], name, f.Shard, f.Shards)
 	}
 	m.seen[f.Shard] = name
 	for _, r := range f.Runs {
-		for i := range r.Values {
-			if i < len(m.keep) && !m.keep[i] {
-				r.Values[i] = nil
+		vals := make([][]float64, len(r.Values)) // f's runs stay as they were
+		for i, v := range r.Values {
+			if i >= len(m.keep) || m.keep[i] {
+				vals[i] = v
 			}
 		}
+		r.Values = vals
 		m.runs = append(m.runs, r)
 	}
 	return nil
@@ -519,6 +522,9 @@ func (s *Study) Resume(name string, r io.Reader, shard, shards int) ([]Run, erro
 		shards = 1
 	}
 	switch {
+	case f.Header.Podsim != s.Header.Podsim:
+		return nil, fmt.Errorf("%s was made by %s, this is %s: resume with the podsim that was interrupted, or start again",
+			name, podsimName(f.Header.Podsim), podsimName(s.Header.Podsim))
 	case !sameStudy(f.Header, s.Header):
 		return nil, fmt.Errorf("%s is from another study or version of it than %s", name, s.Header.File)
 	case f.Shard != shard || f.Shards != shards:

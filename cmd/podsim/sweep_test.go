@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -288,5 +290,29 @@ func TestMergeFolder(t *testing.T) {
 	}
 	if _, _, code := podsim(t, "sweep", tinyStudy, "--out", filepath.Join(dir, "x.json")); code != exitBadInput {
 		t.Errorf("--out without --shard: exit %d, want 2", code)
+	}
+}
+
+// TestWriteAtomic checks that a write that fails midway leaves neither the
+// file nor a temp file, and that one that succeeds replaces the file whole.
+func TestWriteAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shard-0.json")
+	err := writeAtomic(path, func(w io.Writer) error {
+		w.Write([]byte(`{"format":`))
+		return errors.New("killed")
+	})
+	if ents, _ := os.ReadDir(dir); err == nil || len(ents) != 0 {
+		t.Errorf("a failed write: %v, left %d files", err, len(ents))
+	}
+	os.WriteFile(path, []byte("old"), 0o644)
+	if err := writeAtomic(path, func(w io.Writer) error { _, err := w.Write([]byte("new")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("file holds %q, want new", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files left, want 1", len(ents))
 	}
 }
