@@ -3,10 +3,20 @@ GO ?= go
 BIN := bin/podsim
 SCENARIO ?=
 
-.PHONY: build run test fmt-check vet lint unit scenarios golden bench bench-peer fuzz clean
+.PHONY: build image run test fmt-check vet lint unit scenarios golden bench bench-peer fuzz clean
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/podsim   # auto: podsim version names the commit
+
+# The container image for distributed sweeps (Dockerfile, deploy/): with
+# docker, else podman. IMAGE names it; the version is the commit's.
+IMAGE ?= podsim:dev
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CONTAINER ?= $(shell command -v docker 2>/dev/null || command -v podman 2>/dev/null)
+
+image:
+	@if [ -z "$(CONTAINER)" ]; then echo "make image needs docker or podman"; exit 1; fi
+	$(CONTAINER) build --build-arg VERSION=$(VERSION) -t $(IMAGE) .
 
 run: build
 	./$(BIN) run $(SCENARIO)

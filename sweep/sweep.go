@@ -19,6 +19,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,6 +50,10 @@ type Header struct {
 	Metrics     []string   `json:"metrics"`     // shown, in order
 	Output      Output     `json:"output"`      // the study's output defaults
 	Fingerprint string     `json:"fingerprint"` // sha256 of the bytes of the study and base scenario files
+	// Podsim is the version of podsim that ran the runs (podsim version),
+	// set by the command; shard files older than it have none. Shards of
+	// different versions do not merge: a model change moves the numbers.
+	Podsim string `json:"podsim,omitempty"`
 }
 
 // Output are the study's defaults for -o and --plots (its spec.output), so
@@ -404,39 +409,106 @@ func sameStudy(a, b Header) bool {
 }
 
 // Merge checks that files are the shards 0..n-1 of one study and returns
-// its header (its paths those of the first file) and every run.
+// its header (its paths those of the first file) and every run. It is a
+// Merger given the files in turn.
 func Merge(names []string, files []*ShardFile) (Header, []Run, error) {
-	if len(files) == 0 {
+	var m Merger
+	for i, f := range files {
+		if err := m.Add(names[i], f); err != nil {
+			return Header{}, nil, err
+		}
+	}
+	return m.Result()
+}
+
+// A Merger puts the shard files of one study together one at a time, so
+// that merging many files needs memory for the runs' samples the result
+// uses, not for the files: Add keeps of each run only the metrics the
+// study shows (and the time to ready, which the plots use) and the series.
+// The zero Merger is ready to use.
+type Merger struct {
+	h     Header
+	first string   // the first file's name
+	seen  []string // by shard: the file that brought it
+	keep  []bool   // by metric index: whether Aggregate reads it
+	runs  []Run
+}
+
+// Add checks the shard file f, named name in errors, against those added
+// before and keeps its runs. A refused file leaves the Merger as it was.
+func (m *Merger) Add(name string, f *ShardFile) error {
+	if err := f.check(); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	if f.Partial {
+		return fmt.Errorf("%s holds the runs of an interrupted sweep: finish it with podsim sweep STUDY --resume %s", name, name)
+	}
+	if m.seen == nil {
+		m.h, m.first, m.seen = f.Header, name, make([]string, f.Shards)
+		m.keep = make([]bool, len(report.Metrics))
+		for _, n := range append([]string{"pod.timeToReady"}, f.Header.Metrics...) {
+			if i := report.MetricIndex(n); i >= 0 {
+				m.keep[i] = true
+			}
+		}
+	}
+	switch {
+	case f.Header.Podsim != m.h.Podsim:
+		return fmt.Errorf("%s was made by %s, %s by %s: run every shard with one podsim version",
+			name, podsimName(f.Header.Podsim), m.first, podsimName(m.h.Podsim))
+	case !sameStudy(f.Header, m.h):
+		what := "another study"
+		if f.Header.Study == m.h.Study {
+			what = "another version of study " + m.h.Study
+		}
+		return fmt.Errorf("%s is from %s than %s (fingerprint %.12s, not %.12s)", name, what, m.first, f.Header.Fingerprint, m.h.Fingerprint)
+	case f.Shards != len(m.seen):
+		return fmt.Errorf("%s is shard %d of %d, %s one of %d shards", name, f.Shard, f.Shards, m.first, len(m.seen))
+	case m.seen[f.Shard] != "":
+		return fmt.Errorf("%s and %s are both shard %d of %d", m.seen[f.Shard], name, f.Shard, f.Shards)
+	}
+	m.seen[f.Shard] = name
+	for _, r := range f.Runs {
+		vals := make([][]float64, len(r.Values)) // f's runs stay as they were
+		for i, v := range r.Values {
+			if i >= len(m.keep) || m.keep[i] {
+				vals[i] = v
+			}
+		}
+		r.Values = vals
+		m.runs = append(m.runs, r)
+	}
+	return nil
+}
+
+func podsimName(v string) string {
+	if v == "" {
+		return "an unnamed podsim (a shard file from before versions were recorded)"
+	}
+	return "podsim " + v
+}
+
+// Result returns the header of the study (its paths those of the first
+// file) and every run, or which shards are missing.
+func (m *Merger) Result() (Header, []Run, error) {
+	if m.seen == nil {
 		return Header{}, nil, fmt.Errorf("merge needs shard files")
 	}
-	for i, f := range files {
-		if err := f.check(); err != nil {
-			return Header{}, nil, fmt.Errorf("%s: %v", names[i], err)
-		}
-	}
-	first := files[0]
-	seen := make([]string, first.Shards)
-	var runs []Run
-	for i, f := range files {
-		switch {
-		case !sameStudy(f.Header, first.Header):
-			return Header{}, nil, fmt.Errorf("%s is from another study or version of it than %s", names[i], names[0])
-		case f.Shards != first.Shards:
-			return Header{}, nil, fmt.Errorf("%s is shard %d/%d, %s is of %d shards", names[i], f.Shard, f.Shards, names[0], first.Shards)
-		case f.Partial:
-			return Header{}, nil, fmt.Errorf("%s holds the runs of an interrupted sweep: finish it with podsim sweep STUDY --resume %s", names[i], names[i])
-		case seen[f.Shard] != "":
-			return Header{}, nil, fmt.Errorf("%s and %s are both shard %d/%d", seen[f.Shard], names[i], f.Shard, f.Shards)
-		}
-		seen[f.Shard] = names[i]
-		runs = append(runs, f.Runs...)
-	}
-	for i, s := range seen {
+	var missing []string
+	for i, s := range m.seen {
 		if s == "" {
-			return Header{}, nil, fmt.Errorf("shard %d/%d is missing", i, first.Shards)
+			missing = append(missing, strconv.Itoa(i))
 		}
 	}
-	return first.Header, runs, nil
+	switch n := len(missing); {
+	case n == 1:
+		return Header{}, nil, fmt.Errorf("shard %s of %d missing", missing[0], len(m.seen))
+	case n > 10:
+		return Header{}, nil, fmt.Errorf("%d shards of %d missing, among them %s", n, len(m.seen), strings.Join(missing[:10], ", "))
+	case n > 1:
+		return Header{}, nil, fmt.Errorf("shards %s of %d missing", strings.Join(missing, ", "), len(m.seen))
+	}
+	return m.h, m.runs, nil
 }
 
 // Resume reads the runs of an interrupted sweep of s from a partial shard
@@ -450,6 +522,9 @@ func (s *Study) Resume(name string, r io.Reader, shard, shards int) ([]Run, erro
 		shards = 1
 	}
 	switch {
+	case f.Header.Podsim != s.Header.Podsim:
+		return nil, fmt.Errorf("%s was made by %s, this is %s: resume with the podsim that was interrupted, or start again",
+			name, podsimName(f.Header.Podsim), podsimName(s.Header.Podsim))
 	case !sameStudy(f.Header, s.Header):
 		return nil, fmt.Errorf("%s is from another study or version of it than %s", name, s.Header.File)
 	case f.Shard != shard || f.Shards != shards:

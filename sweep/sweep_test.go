@@ -3,6 +3,7 @@ package sweep
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -323,4 +324,45 @@ func mustRead(t *testing.T, b []byte) *ShardFile {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// TestMergerKeepsWhatTheResultUses checks that a Merger keeps of each run
+// only the metrics the study shows and the time to ready, that its result
+// aggregates as the whole runs do, and that shards of another podsim are
+// refused by name.
+func TestMergerKeepsWhatTheResultUses(t *testing.T) {
+	st, err := Load(tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Header.Metrics = []string{"pod.restarts"}
+	st.Header.Podsim = "v1"
+	all := mustRun(t, st, Options{})
+	single := render(t, st.Header, all, t.TempDir())
+	var m Merger
+	for i := range 2 {
+		f := &ShardFile{Header: st.Header, Shard: i, Shards: 2, Runs: mustRun(t, st, Options{Shard: i, Shards: 2})}
+		if err := m.Add(fmt.Sprintf("s%d", i), f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := st.Header
+	other.Podsim = "v2"
+	err = m.Add("s2", &ShardFile{Header: other, Shard: 1, Shards: 2, Runs: mustRun(t, st, Options{Shard: 1, Shards: 2})})
+	if err == nil || !strings.HasPrefix(err.Error(), "s2 was made by podsim v2, s0 by podsim v1") {
+		t.Errorf("a shard of another podsim: %v", err)
+	}
+	h, runs, err := m.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := []int{report.MetricIndex("pod.restarts"), report.MetricIndex("pod.timeToReady")}
+	for _, r := range runs {
+		for i, v := range r.Values {
+			if (v != nil) != slices.Contains(kept, i) && len(all[r.Index].Values[i]) > 0 {
+				t.Fatalf("run %d: metric %s kept %v", r.Index, report.Metrics[i].Name, v != nil)
+			}
+		}
+	}
+	same(t, "the Merger's runs against the single run", single, render(t, h, runs, t.TempDir()))
 }

@@ -148,8 +148,20 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// buildVersion, when set at build time (-ldflags "-X main.buildVersion=v"),
+// names the build where no VCS information is at hand, as in an image
+// built from a copy of the source: see the Dockerfile.
+var buildVersion string
+
 func version() string {
 	v := "(devel)"
+	if buildVersion != "" {
+		v = buildVersion
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			v += " " + bi.GoVersion
+		}
+		return v
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Version != "" {
 			v = bi.Main.Version

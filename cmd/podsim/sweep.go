@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -84,6 +85,7 @@ func (m *Main) sweep(args []string) (int, error) {
 	maxEvents := maxEventsFlag(fs)
 	resume := fs.String("resume", "", "resume an interrupted sweep: skip the runs this partial file (written on Ctrl-C) holds")
 	partial := fs.String("partial", "", "where Ctrl-C keeps the finished runs (default: <study name>.partial.json)")
+	outFile := fs.String("out", "", "with --shard: write the shard file here, atomically (a temp file in the same folder, then rename), not to stdout")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -94,6 +96,9 @@ func (m *Main) sweep(args []string) (int, error) {
 	if *parallel < 0 {
 		return 0, usageError{"--parallel must not be negative"}
 	}
+	if *outFile != "" && shard.n == 0 {
+		return 0, usageError{"--out writes a shard file: give --shard i/n too"}
+	}
 	if shard.n > 0 && (*out.format != "" || *out.plots != "") {
 		return 0, usageError{"--shard prints raw runs for podsim merge; give -o and --plots to merge"}
 	}
@@ -101,6 +106,7 @@ func (m *Main) sweep(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	st.Header.Podsim = version()
 	format, plots := *out.format, *out.plots
 	if format == "" {
 		format = st.File.Spec.Output.Format
@@ -132,8 +138,12 @@ func (m *Main) sweep(args []string) (int, error) {
 		return 0, err
 	}
 	if shard.n > 0 {
+		f := &sweep.ShardFile{Header: st.Header, Shard: shard.i, Shards: shard.n, Runs: runs}
+		if *outFile != "" {
+			return 0, writeAtomic(*outFile, func(w io.Writer) error { return sweep.WriteShard(w, f) })
+		}
 		bw := bufio.NewWriter(m.Stdout)
-		err := sweep.WriteShard(bw, &sweep.ShardFile{Header: st.Header, Shard: shard.i, Shards: shard.n, Runs: runs})
+		err := sweep.WriteShard(bw, f)
 		if ferr := bw.Flush(); err == nil {
 			err = ferr
 		}
@@ -144,6 +154,41 @@ func (m *Main) sweep(args []string) (int, error) {
 		return 0, err
 	}
 	return 0, m.writeStudy(res, format, plots)
+}
+
+// writeAtomic writes path whole or not at all: write fills a temp file in
+// path's folder (named .NAME.tmp*, which merge's *.json does not match),
+// synced to disk and then renamed over path. A process killed midway
+// leaves at most the temp file, never a half path.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, scenarios.ErrText(err))
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("%s: %v", path, scenarios.ErrText(err))
+		}
+	}()
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // keepPartial writes the finished runs of an interrupted sweep to a partial
@@ -187,19 +232,27 @@ func (m *Main) merge(args []string) (int, error) {
 	if err := checkOutput(orText(*out.format), "text", "markdown", "csv", "json"); err != nil {
 		return 0, err
 	}
-	shards := make([]*sweep.ShardFile, len(files))
-	for i, name := range files {
+	files, err = shardFiles(files)
+	if err != nil {
+		return 0, err
+	}
+	// One file at a time: the Merger keeps the runs' samples, not the files.
+	var mg sweep.Merger
+	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", name, scenarios.ErrText(err))
 		}
-		shards[i], err = sweep.ReadShard(name, f)
+		sf, err := sweep.ReadShard(name, f)
 		f.Close()
+		if err == nil {
+			err = mg.Add(name, sf)
+		}
 		if err != nil {
 			return 0, err
 		}
 	}
-	h, runs, err := sweep.Merge(files, shards)
+	h, runs, err := mg.Result()
 	if err != nil {
 		return 0, err
 	}
@@ -216,6 +269,36 @@ func (m *Main) merge(args []string) (int, error) {
 		plots = h.Output.Plots
 	}
 	return 0, m.writeStudy(res, format, plots)
+}
+
+// shardFiles expands merge's arguments: a folder stands for every *.json
+// file in it, sorted by name; a file stands for itself.
+func shardFiles(args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", a, scenarios.ErrText(err))
+		}
+		if !fi.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		ents, err := os.ReadDir(a) // sorted by name
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", a, scenarios.ErrText(err))
+		}
+		n := len(files)
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".json") && !e.IsDir() {
+				files = append(files, filepath.Join(a, e.Name()))
+			}
+		}
+		if len(files) == n {
+			return nil, fmt.Errorf("%s: no shard files (*.json) in this folder", a)
+		}
+	}
+	return files, nil
 }
 
 // progressBar returns a progress callback that redraws a bar on w when w is

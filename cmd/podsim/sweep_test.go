@@ -5,8 +5,12 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -41,7 +45,7 @@ func TestSweepShardsMergeCLI(t *testing.T) {
 		if got != want {
 			t.Errorf("-o %s: merged shards differ from the single run:\n%s\n---\n%s", format, got, want)
 		}
-		if _, stderr, code := podsim(t, "merge", files[0], files[2]); code != exitBadInput || !strings.Contains(stderr, "shard 1/3 is missing") {
+		if _, stderr, code := podsim(t, "merge", files[0], files[2]); code != exitBadInput || !strings.Contains(stderr, "shard 1 of 3 missing") {
 			t.Errorf("merge of 2 of 3 shards: exit %d, %q", code, stderr)
 		}
 	}
@@ -198,5 +202,117 @@ func TestSweepInterruptedThenResumed(t *testing.T) {
 	}
 	if _, errs, code := podsim(t, "merge", partial); code != exitBadInput || !strings.Contains(errs, "--resume") {
 		t.Errorf("merge of a partial file: exit %d, %s", code, errs)
+	}
+}
+
+// writeShards runs the n shards of study with --out into a new folder and
+// returns it.
+func writeShards(t *testing.T, study string, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := range n {
+		out := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
+		stdout, stderr, code := podsim(t, "sweep", study, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", out)
+		if code != 0 || stdout != "" {
+			t.Fatalf("sweep --shard %d/%d --out: exit %d, stdout %.40q: %s", i, n, code, stdout, stderr)
+		}
+	}
+	return dir
+}
+
+// TestMergeFolder checks that merge takes a folder of shards written with
+// --out, and refuses a folder that lacks one, doubles one, or mixes studies
+// or podsim versions, naming the files.
+func TestMergeFolder(t *testing.T) {
+	want, stderr, code := podsim(t, "sweep", tinyStudy, "-o", "csv")
+	if code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	dir := writeShards(t, tinyStudy, 4)
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 4 {
+		t.Errorf("--out left %d files, want the 4 shards", len(ents))
+	}
+	// --out writes what stdout would have.
+	stdout, _, _ := podsim(t, "sweep", tinyStudy, "--shard", "2/4")
+	if b, err := os.ReadFile(filepath.Join(dir, "shard-2.json")); err != nil || string(b) != stdout {
+		t.Errorf("--out file differs from the shard on stdout (%v)", err)
+	}
+	if got, stderr, code := podsim(t, "merge", dir, "-o", "csv"); code != 0 || got != want {
+		t.Fatalf("merge DIR: exit %d, %s; differs from the single run: %v", code, stderr, got != want)
+	}
+
+	shard := func(i int) string {
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("shard-%d.json", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(d string) // d: a copy of the folder
+		want string
+	}{
+		{"missing", func(d string) { os.Remove(filepath.Join(d, "shard-2.json")) }, "shard 2 of 4 missing"},
+		{"two missing", func(d string) {
+			os.Remove(filepath.Join(d, "shard-1.json"))
+			os.Remove(filepath.Join(d, "shard-3.json"))
+		}, "shards 1, 3 of 4 missing"},
+		{"doubled", func(d string) { os.WriteFile(filepath.Join(d, "shard-2-again.json"), []byte(shard(2)), 0o644) },
+			"shard-2-again.json and " + "COPY/shard-2.json are both shard 2 of 4"},
+		{"other study", func(d string) {
+			os.WriteFile(filepath.Join(d, "shard-3.json"), []byte(strings.Replace(shard(3), `"fingerprint":"`, `"fingerprint":"0`, 1)), 0o644)
+		}, "COPY/shard-3.json is from another version of study tiny than COPY/shard-0.json"},
+		{"other podsim", func(d string) {
+			os.WriteFile(filepath.Join(d, "shard-1.json"), []byte(strings.Replace(shard(1), `"podsim":"`, `"podsim":"v9.9.9 `, 1)), 0o644)
+		}, "COPY/shard-1.json was made by podsim v9.9.9 "},
+		{"old file", func(d string) {
+			os.WriteFile(filepath.Join(d, "shard-1.json"), []byte(regexp.MustCompile(`,"podsim":"[^"]*"`).ReplaceAllString(shard(1), "")), 0o644)
+		}, "COPY/shard-1.json was made by an unnamed podsim (a shard file from before versions were recorded)"},
+	} {
+		d := t.TempDir()
+		for i := range 4 {
+			os.WriteFile(filepath.Join(d, fmt.Sprintf("shard-%d.json", i)), []byte(shard(i)), 0o644)
+		}
+		tc.edit(d)
+		want := strings.ReplaceAll(tc.want, "COPY", d)
+		if tc.name == "doubled" {
+			want = d + "/" + tc.want
+			want = strings.ReplaceAll(want, "COPY", d)
+		}
+		if _, stderr, code := podsim(t, "merge", d); code != exitBadInput || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, %q, want %q", tc.name, code, stderr, want)
+		}
+	}
+	if _, stderr, code := podsim(t, "merge", t.TempDir()); code != exitBadInput || !strings.Contains(stderr, "no shard files") {
+		t.Errorf("an empty folder: exit %d, %q", code, stderr)
+	}
+	if _, _, code := podsim(t, "sweep", tinyStudy, "--out", filepath.Join(dir, "x.json")); code != exitBadInput {
+		t.Errorf("--out without --shard: exit %d, want 2", code)
+	}
+}
+
+// TestWriteAtomic checks that a write that fails midway leaves neither the
+// file nor a temp file, and that one that succeeds replaces the file whole.
+func TestWriteAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shard-0.json")
+	err := writeAtomic(path, func(w io.Writer) error {
+		w.Write([]byte(`{"format":`))
+		return errors.New("killed")
+	})
+	if ents, _ := os.ReadDir(dir); err == nil || len(ents) != 0 {
+		t.Errorf("a failed write: %v, left %d files", err, len(ents))
+	}
+	os.WriteFile(path, []byte("old"), 0o644)
+	if err := writeAtomic(path, func(w io.Writer) error { _, err := w.Write([]byte("new")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("file holds %q, want new", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files left, want 1", len(ents))
 	}
 }
