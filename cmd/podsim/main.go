@@ -74,7 +74,7 @@ Usage:
   podsim version                                    print the version
   podsim help [COMMAND]                             this text, or a command's flags and examples (also COMMAND --help)
 
-Runs stop after --max-events events (default 50,000,000; 0: no limit) and name what made them.
+Runs stop after --max-events events (default 30,000,000; 0: no limit) and name what made them.
 Exit codes: 0 success, 1 expectations failed, 2 bad input, usage or a run over its budget,
 130 interrupted (Ctrl-C: the output so far is complete).
 `
