@@ -37,7 +37,8 @@ func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func(
 		if budget > 0 {
 			left := budget - min(budget, w.eng.Fired())
 			if left == 0 {
-				if _, pending := w.eng.Peek(); !pending || w.nextAfter(until) {
+				if w.nextAfter(until) {
+					w.eng.Run(until) // nothing left before until: only the clock moves
 					break
 				}
 				return OverBudget

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -198,15 +197,22 @@ func (m *Main) keepPartial(st *sweep.Study, file string, args []string, runs []s
 		path = st.Header.Study + ".partial.json"
 	}
 	f := &sweep.ShardFile{Header: st.Header, Shard: shard.i, Shards: max(shard.n, 1), Partial: true, Runs: runs}
-	var buf bytes.Buffer
-	if err := sweep.WriteShard(&buf, f); err != nil {
+	// Atomically: a resumed sweep interrupted again replaces the very file
+	// it resumed from, and must never leave it half written.
+	if err := writeAtomic(path, func(w io.Writer) error { return sweep.WriteShard(w, f) }); err != nil {
 		return 0, err
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return 0, fmt.Errorf("%s: %v", path, scenarios.ErrText(err))
-	}
 	total := len(st.Header.Items(sweep.Options{Shard: shard.i, Shards: shard.n}))
-	again := append([]string{"podsim", "sweep"}, args...)
+	again := []string{"podsim", "sweep"}
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--resume" || a == "-resume":
+			i++ // and its value: the hint names the new file
+		case strings.HasPrefix(a, "--resume=") || strings.HasPrefix(a, "-resume="):
+		default:
+			again = append(again, a)
+		}
+	}
 	fmt.Fprintf(m.Stderr, "podsim: interrupted after %d of %d runs; the finished ones are in %s\nresume with: %s --resume %s\n",
 		len(runs), total, path, strings.Join(again, " "), path)
 	return exitSIGINT, nil

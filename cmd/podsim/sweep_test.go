@@ -196,6 +196,13 @@ func TestSweepInterruptedThenResumed(t *testing.T) {
 	if code != exitSIGINT || !strings.Contains(errb.String(), "resume with: podsim sweep "+tinyStudy+" -o csv --partial "+partial+" --resume "+partial) {
 		t.Fatalf("interrupted sweep: exit %d, stderr:\n%s", code, errb.String())
 	}
+	// Interrupted again while resuming: the file is replaced whole and the
+	// hint names --resume once.
+	errb.Reset()
+	code = (&Main{Stdout: &out, Stderr: &errb}).Run(ctx, []string{"sweep", tinyStudy, "-o", "csv", "--partial", partial, "--resume", partial})
+	if code != exitSIGINT || strings.Count(errb.String(), "--resume") != 1 {
+		t.Fatalf("interrupted resume: exit %d, stderr:\n%s", code, errb.String())
+	}
 	got, errs, code := podsim(t, "sweep", tinyStudy, "-o", "csv", "--resume", partial)
 	if code != exitOK || got != want {
 		t.Fatalf("resumed sweep: exit %d (%s); output differs: %v", code, errs, got != want)

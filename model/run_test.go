@@ -1,0 +1,23 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+// RunChecked with its budget used up and nothing left before until still
+// finishes: the clock moves to until.
+func TestRunCheckedBudgetSpentButNothingLeft(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	w.Schedule(time.Second, func() {})
+	if end := w.RunChecked(2*time.Second, 1, nil); end != Finished || w.Now() != 2*time.Second {
+		t.Fatalf("first run: %v at %v, want Finished at 2s", end, w.Now())
+	}
+	if end := w.RunChecked(5*time.Second, 1, nil); end != Finished || w.Now() != 5*time.Second {
+		t.Fatalf("second run: %v at %v, want Finished at 5s", end, w.Now())
+	}
+	w.Schedule(6*time.Second, func() {})
+	if end := w.RunChecked(7*time.Second, 1, nil); end != OverBudget || w.Now() != 5*time.Second {
+		t.Fatalf("third run: %v at %v, want OverBudget at 5s", end, w.Now())
+	}
+}
