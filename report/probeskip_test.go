@@ -50,22 +50,16 @@ func sameBothWays(t *testing.T, name string, s *scenarios.Scenario) (every, skip
 // TestProbeSkippingKeepsTimelines runs every scenario of the library and of
 // testdata (those that load) with and without skipping probe ticks.
 func TestProbeSkippingKeepsTimelines(t *testing.T) {
-	files, err := scenariogen.Files([]string{"../scenarios", "../testdata"}, "runaway") // runaway: runs that never end
+	all, err := scenariogen.Valid([]string{"../scenarios", "../testdata"}, "runaway") // runaway: runs that never end
 	if err != nil {
 		t.Fatal(err)
 	}
-	ran := 0
-	for _, f := range files {
-		s, err := scenarios.LoadFile(f)
-		if err != nil {
-			continue // invalid on purpose, or a study
-		}
-		ran++
-		every, skip := sameBothWays(t, f, s)
-		t.Logf("%s: %d events every tick, %d skipping", f, every, skip)
+	for _, s := range all {
+		every, skip := sameBothWays(t, s.Path, s)
+		t.Logf("%s: %d events every tick, %d skipping", s.Path, every, skip)
 	}
-	if ran < 30 {
-		t.Errorf("only %d scenarios loaded", ran)
+	if len(all) < 30 {
+		t.Errorf("only %d scenarios loaded", len(all))
 	}
 }
 

@@ -4,13 +4,16 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/podsim/podsim/scenarios"
 )
 
-// Files lists the YAML files below the roots (the scenario library and
-// testdata, for tests that run every scenario), in walk order. Folders
-// named in skip are left out (testdata/runaway holds runs that never end).
-func Files(roots []string, skip ...string) ([]string, error) {
-	var files []string
+// Valid loads every valid scenario in the YAML files below the roots (the
+// library and testdata, for tests that run them all), in walk order; files
+// that do not load (invalid on purpose, studies) are left out, and so are
+// folders named in skip (testdata/runaway holds runs that never end).
+func Valid(roots []string, skip ...string) ([]*scenarios.Scenario, error) {
+	var out []*scenarios.Scenario
 	for _, root := range roots {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -25,7 +28,9 @@ func Files(roots []string, skip ...string) ([]string, error) {
 				return nil
 			}
 			if strings.HasSuffix(path, ".yaml") {
-				files = append(files, path)
+				if s, err := scenarios.LoadFile(path); err == nil {
+					out = append(out, s)
+				}
 			}
 			return nil
 		})
@@ -33,5 +38,5 @@ func Files(roots []string, skip ...string) ([]string, error) {
 			return nil, err
 		}
 	}
-	return files, nil
+	return out, nil
 }

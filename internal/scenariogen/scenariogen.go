@@ -1,6 +1,7 @@
 // Package scenariogen writes random valid scenarios for tests and
 // fuzzing: one generator, used by the probe-skipping test (report) and the
-// model's fuzz target under the invariant checker (model).
+// model's fuzz target under the invariant checker (model); and Valid, the
+// library's own scenarios for the tests that run them all.
 package scenariogen
 
 import (
