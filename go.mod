@@ -3,6 +3,7 @@ module github.com/podsim/podsim
 go 1.26.8
 
 require (
+	github.com/benbjohnson/clock v1.3.5
 	github.com/mattn/go-runewidth v0.0.19
 	github.com/olekukonko/tablewriter v1.1.5
 	go.yaml.in/yaml/v3 v3.0.6
