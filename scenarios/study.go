@@ -49,11 +49,21 @@ type Parameter struct {
 	Labels []string    `yaml:"labels"`
 }
 
-// StudyOutput are the defaults of `podsim sweep`'s -o and --plots.
+// StudyOutput are the defaults of `podsim sweep`'s -o and --plots, and how
+// the plots count.
 type StudyOutput struct {
 	Format string `yaml:"format"`
 	Plots  string `yaml:"plots"` // folder, relative to the working directory
+	// Restarts is what the restarts plot counts: RestartsPerPod (the
+	// default, as the table's pod.restarts) or RestartsTotal.
+	Restarts string `yaml:"restarts"`
 }
+
+// The values of a study's output.restarts.
+const (
+	RestartsPerPod = "perPod" // restarts so far per pod created so far
+	RestartsTotal  = "total"  // restarts so far of every pod together
+)
 
 // Study is a study file that was read and checked, with the scenario of
 // every cell of its grid built and validated.
@@ -276,6 +286,9 @@ func (s *Study) validate(metrics []string, root Pos) ErrorList {
 	}
 	if o := sp.Output.Format; o != "" && !slices.Contains(StudyFormats, o) {
 		at(&sp.Output.Format, "output format %q: want one of %s", o, strings.Join(StudyFormats, ", "))
+	}
+	if r := sp.Output.Restarts; r != "" && r != RestartsPerPod && r != RestartsTotal {
+		at(&sp.Output.Restarts, "output restarts %q: want %s or %s", r, RestartsPerPod, RestartsTotal)
 	}
 	return errs
 }

@@ -44,6 +44,7 @@ func TestStudyErrors(t *testing.T) {
 			"../testdata/studies/bad.yaml:6:10: seeds must be 1..100000",
 			"../testdata/studies/bad.yaml:17:24: with 2 paths, each value is a list of 2 values, one per path",
 			`../testdata/studies/bad.yaml:18:13: unknown metric "pod.restart"; did you mean "pod.restarts"?`,
+			`../testdata/studies/bad.yaml:19:22: output restarts "perNode": want perPod or total`,
 		},
 		"../testdata/studies/bad-paths.yaml": {
 			`../testdata/studies/bad-paths.yaml:8:13: unknown field "maxx" in Backoff; did you mean "max"?`,
