@@ -66,10 +66,12 @@ type RunMetrics struct {
 	// Values holds, by index in Metrics, the run's samples: one per pod,
 	// workload or node (in creation order), or one for the cluster.
 	Values [][]float64 `json:"values"`
-	// Ready and Restarts are time series over the run (SeriesPoints points):
-	// pods with Ready=True, and container restarts so far.
+	// Ready, Restarts and Pods are time series over the run (SeriesPoints
+	// points): pods with Ready=True, container restarts so far, and pods
+	// created so far (the pods pod.* metrics have a sample for).
 	Ready    []float64 `json:"ready"`
 	Restarts []float64 `json:"restarts"`
+	Pods     []float64 `json:"pods"`
 }
 
 // SeriesTime is the virtual time of point k of a run's series.
@@ -153,6 +155,7 @@ func NewMeter(w *model.World, duration time.Duration) *Meter {
 		windows: int((duration + 10*time.Second - 1) / (10 * time.Second))}
 	m.m.Ready = make([]float64, 0, SeriesPoints)
 	m.m.Restarts = make([]float64, 0, SeriesPoints)
+	m.m.Pods = make([]float64, 0, SeriesPoints)
 	w.Subscribe(m)
 	return m
 }
@@ -257,6 +260,7 @@ func (m *Meter) Change(c *model.Change) {
 func (m *Meter) point() {
 	m.m.Ready = append(m.m.Ready, float64(m.readyPods))
 	m.m.Restarts = append(m.m.Restarts, float64(m.restarts))
+	m.m.Pods = append(m.m.Pods, float64(len(m.tracks)))
 	m.k++
 }
 

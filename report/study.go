@@ -28,11 +28,19 @@ type StudyResult struct {
 	Metrics  []Metric   // the metrics shown, in order
 	// Summaries holds, by metric (as in Metrics) then cell, the summary.
 	Summaries [][]Summary
-	// TimeToReady holds per cell every pod's time to ready (seconds,
-	// sorted); Ready and Restarts the mean over the cell's runs of the
-	// series of RunMetrics.
-	TimeToReady     [][]float64
-	Ready, Restarts [][]float64
+	// Runs holds per cell what the plots draw of each of its runs.
+	Runs []CellRuns
+	// RestartsTotal makes the restarts plot count every pod's restarts
+	// together instead of per pod (a study's output.restarts: total).
+	RestartsTotal bool
+}
+
+// CellRuns are what the plots draw of the runs of one cell, a slice
+// element per run in seed order.
+type CellRuns struct {
+	TimeToReady [][]float64 // the samples of pod.timeToReady (s)
+	// The series of RunMetrics: ready pods, restarts and pods so far.
+	Ready, Restarts, Pods [][]float64
 }
 
 // CellLabel names cell c: "replicas=3, evictionTimeout=300s".

@@ -29,7 +29,7 @@ func FuzzReadShard(f *testing.F) {
 			f.Add(b.Bytes())
 		}
 	}
-	f.Add([]byte(`{"format":"podsim-sweep-shard/v1","header":{"seeds":4611686018427387904,"durationNanos":1,"cells":[[]]},"shard":0,"shards":4611686018427387904}`))
+	f.Add([]byte(`{"format":"podsim-sweep-shard/v2","header":{"seeds":4611686018427387904,"durationNanos":1,"cells":[[]]},"shard":0,"shards":4611686018427387904}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sf, err := ReadShard("s.json", bytes.NewReader(data))
 		if err != nil {

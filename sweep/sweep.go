@@ -56,11 +56,13 @@ type Header struct {
 	Podsim string `json:"podsim,omitempty"`
 }
 
-// Output are the study's defaults for -o and --plots (its spec.output), so
-// that merge prints what sweep would.
+// Output are the study's defaults for -o and --plots and what its restarts
+// plot counts (its spec.output), so that merge prints and draws what sweep
+// would.
 type Output struct {
-	Format string `json:"format,omitempty"`
-	Plots  string `json:"plots,omitempty"`
+	Format   string `json:"format,omitempty"`
+	Plots    string `json:"plots,omitempty"`
+	Restarts string `json:"restarts,omitempty"` // scenarios.RestartsPerPod or RestartsTotal; empty: per pod
 }
 
 // Runs is how many runs the study has.
@@ -83,7 +85,7 @@ func Load(path string) (*Study, error) {
 	}
 	h := Header{Study: st.File.Metadata.Name, File: path, Scenario: st.Base.Path, Duration: int64(st.Duration),
 		Seeds: st.Seeds, Params: st.Params, Metrics: st.File.Spec.Metrics,
-		Output: Output{Format: st.File.Spec.Output.Format, Plots: st.File.Spec.Output.Plots}}
+		Output: Output{Format: st.File.Spec.Output.Format, Plots: st.File.Spec.Output.Plots, Restarts: st.File.Spec.Output.Restarts}}
 	if h.Params == nil {
 		h.Params = []string{}
 	}
@@ -257,7 +259,7 @@ func Aggregate(h Header, runs []Run) (*report.StudyResult, error) {
 		}
 	}
 	res := &report.StudyResult{Name: h.Study, Scenario: h.Scenario, Duration: time.Duration(h.Duration), Seeds: h.Seeds,
-		Params: h.Params, Cells: h.Cells}
+		Params: h.Params, Cells: h.Cells, RestartsTotal: h.Output.Restarts == scenarios.RestartsTotal}
 	var idx []int
 	for _, name := range h.Metrics {
 		i := report.MetricIndex(name)
@@ -280,23 +282,20 @@ func Aggregate(h Header, runs []Run) (*report.StudyResult, error) {
 		}
 	}
 	for c := range h.Cells {
-		var all []float64
-		var ready, restarts [][]float64
+		var cr report.CellRuns
 		for j := 0; j < h.Seeds; j++ {
 			r := byIndex[c*h.Seeds+j]
-			all = append(all, r.Values[ttr]...)
-			ready, restarts = append(ready, r.Ready), append(restarts, r.Restarts)
+			cr.TimeToReady = append(cr.TimeToReady, r.Values[ttr])
+			cr.Ready, cr.Restarts, cr.Pods = append(cr.Ready, r.Ready), append(cr.Restarts, r.Restarts), append(cr.Pods, r.Pods)
 		}
-		slices.Sort(all)
-		res.TimeToReady = append(res.TimeToReady, all)
-		res.Ready = append(res.Ready, report.MeanSeries(ready))
-		res.Restarts = append(res.Restarts, report.MeanSeries(restarts))
+		res.Runs = append(res.Runs, cr)
 	}
 	return res, nil
 }
 
-// ShardFormat identifies a shard file.
-const ShardFormat = "podsim-sweep-shard/v1"
+// ShardFormat identifies a shard file. v2 added each run's series of pods
+// created so far, which the restarts plot divides by.
+const ShardFormat = "podsim-sweep-shard/v2"
 
 // ShardFile is the raw output of `podsim sweep --shard i/n`: the header and
 // the shard's runs, for `podsim merge`.
@@ -367,6 +366,8 @@ func (f *ShardFile) check() error {
 		return fmt.Errorf("%d cells x %d seeds: want at most %d runs", len(h.Cells), h.Seeds, scenarios.MaxRuns)
 	case h.Output.Format != "" && !slices.Contains(scenarios.StudyFormats, h.Output.Format):
 		return fmt.Errorf("output format %q: want one of %s", h.Output.Format, strings.Join(scenarios.StudyFormats, ", "))
+	case h.Output.Restarts != "" && h.Output.Restarts != scenarios.RestartsPerPod && h.Output.Restarts != scenarios.RestartsTotal:
+		return fmt.Errorf("output restarts %q: want %s or %s", h.Output.Restarts, scenarios.RestartsPerPod, scenarios.RestartsTotal)
 	}
 	for c, labels := range h.Cells {
 		if len(labels) != len(h.Params) {
@@ -393,8 +394,8 @@ func (f *ShardFile) check() error {
 		seen[r.Index] = true
 	}
 	for _, r := range f.Runs {
-		if len(r.Ready) != report.SeriesPoints || len(r.Restarts) != report.SeriesPoints {
-			return fmt.Errorf("run %d has series of %d and %d points, want %d", r.Index, len(r.Ready), len(r.Restarts), report.SeriesPoints)
+		if len(r.Ready) != report.SeriesPoints || len(r.Restarts) != report.SeriesPoints || len(r.Pods) != report.SeriesPoints {
+			return fmt.Errorf("run %d has series of %d, %d and %d points, want %d", r.Index, len(r.Ready), len(r.Restarts), len(r.Pods), report.SeriesPoints)
 		}
 	}
 	return nil

@@ -39,7 +39,7 @@ func render(t *testing.T, h Header, runs []Run, dir string) map[string][]byte {
 		out[name] = bytes.Clone(b.Bytes())
 	}
 	if dir != "" {
-		if err := report.WriteStudyPlots(dir, res); err != nil {
+		if _, err := report.WriteStudyPlots(dir, res); err != nil {
 			t.Fatal(err)
 		}
 		for _, f := range report.PlotFiles {
@@ -200,8 +200,9 @@ func TestMergeRefusesMalformedShards(t *testing.T) {
 		}, "11 cells x 100000 seeds: want at most 100000 runs"},
 		{"a cell without values", func(f *ShardFile) { f.Header.Cells[0] = []string{} }, "cell 0 has 0 values for 2 parameters"},
 		{"a run too few", func(f *ShardFile) { f.Runs = f.Runs[1:] }, "shard 0/1 has 11 runs, want 12"},
-		{"a short series", func(f *ShardFile) { f.Runs[3].Ready = f.Runs[3].Ready[:10] }, "run 3 has series of 10 and 241 points, want 241"},
+		{"a short series", func(f *ShardFile) { f.Runs[3].Ready = f.Runs[3].Ready[:10] }, "run 3 has series of 10, 241 and 241 points, want 241"},
 		{"an unknown output format", func(f *ShardFile) { f.Header.Output.Format = "yaml" }, `output format "yaml": want one of`},
+		{"an unknown restarts count", func(f *ShardFile) { f.Header.Output.Restarts = "perNode" }, `output restarts "perNode": want perPod or total`},
 	}
 	for _, tc := range cases {
 		var b bytes.Buffer
@@ -232,7 +233,7 @@ type zeros struct{}
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 
 // TestHeaderCarriesOutputDefaults checks that a shard file keeps the
-// study's output defaults for merge.
+// study's output defaults, and what its restarts plot counts, for merge.
 func TestHeaderCarriesOutputDefaults(t *testing.T) {
 	dir := t.TempDir()
 	base, err := filepath.Abs("../testdata/studies/tiny-base.yaml")
@@ -241,7 +242,7 @@ func TestHeaderCarriesOutputDefaults(t *testing.T) {
 	}
 	path := filepath.Join(dir, "study.yaml")
 	study := "apiVersion: podsim/v1\nkind: Study\nmetadata: {name: csv}\nspec:\n  scenario: " + base +
-		"\n  seeds: 1\n  output: {format: csv, plots: pics}\n"
+		"\n  seeds: 1\n  output: {format: csv, plots: pics, restarts: total}\n"
 	if err := os.WriteFile(path, []byte(study), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +258,7 @@ func TestHeaderCarriesOutputDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Output{Format: "csv", Plots: "pics"}); f.Header.Output != want {
+	if want := (Output{Format: "csv", Plots: "pics", Restarts: "total"}); f.Header.Output != want {
 		t.Errorf("output %+v, want %+v", f.Header.Output, want)
 	}
 }

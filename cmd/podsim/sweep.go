@@ -45,7 +45,7 @@ type studyOutput struct {
 func studyFlags(fs *flag.FlagSet) studyOutput {
 	o := fs.String("o", "", "output: text, markdown, csv or json (default: the study's output.format, else text)")
 	fs.StringVar(o, "output", "", "output: text, markdown, csv or json")
-	plots := fs.String("plots", "", "also write plots (SVG and PNG) into this folder")
+	plots := fs.String("plots", "", "also write plots (SVG and PNG) into this folder; stderr names any plot skipped for having nothing to show")
 	return studyOutput{o, plots}
 }
 
@@ -67,12 +67,30 @@ func (m *Main) writeStudy(res *report.StudyResult, format, plots string) error {
 		err = ferr
 	}
 	if err == nil && plots != "" {
-		err = report.WriteStudyPlots(plots, res)
-		if err == nil {
-			fmt.Fprintf(m.Stderr, "plots written to %s: %s (.svg, .png)\n", plots, strings.Join(report.PlotFiles, ", "))
-		}
+		err = m.writePlots(plots, res)
 	}
 	return err
+}
+
+// writePlots draws the study's plots into dir and says on stderr which it
+// wrote and which it skipped, and why.
+func (m *Main) writePlots(dir string, res *report.StudyResult) error {
+	outcomes, err := report.WriteStudyPlots(dir, res)
+	if err != nil {
+		return err
+	}
+	var written []string
+	for _, o := range outcomes {
+		if o.Skipped != "" {
+			fmt.Fprintf(m.Stderr, "plot %s skipped: %s\n", o.Name, o.Skipped)
+		} else {
+			written = append(written, o.Name)
+		}
+	}
+	if len(written) > 0 {
+		fmt.Fprintf(m.Stderr, "plots written to %s: %s (.svg, .png)\n", dir, strings.Join(written, ", "))
+	}
+	return nil
 }
 
 func (m *Main) sweep(args []string) (int, error) {

@@ -107,6 +107,30 @@ func TestSweepCSVAndJSONShape(t *testing.T) {
 	}
 }
 
+// A plot with nothing to show is not written, and stderr says which and
+// why: in KEP-4603's study no pod is ever ready, only restarts are drawn.
+func TestSweepSkipsEmptyPlots(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "plots")
+	_, stderr, code := podsim(t, "sweep", filepath.Join(root, "scenarios", "studies", "kep-4603-backoff.yaml"), "--plots", dir)
+	want := "plot time-to-ready-cdf skipped: no pod got ready in any run\n" +
+		"plot ready-pods skipped: ready pods stay 0 for the whole run in every seed of every cell\n" +
+		"plots written to " + dir + ": restarts (.svg, .png)\n"
+	if code != 0 || stderr != want {
+		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "restarts.png restarts.svg" {
+		t.Errorf("files %s, want restarts.png restarts.svg", got)
+	}
+}
+
 func TestSweepPlotsAndValidate(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "plots")
 	_, stderr, code := podsim(t, "sweep", tinyStudy, "--plots", dir, "-o", "markdown")
