@@ -58,8 +58,14 @@ type Sink interface {
 }
 
 // Subscribe adds s to the sinks that receive every change from now on.
-// Subscribe before the world is populated to see its first changes.
-func (w *World) Subscribe(s Sink) { w.sinks = append(w.sinks, s) }
+// Subscribe before the world is populated to see its first changes. A
+// sink that is also a DetailSink hears the details too.
+func (w *World) Subscribe(s Sink) {
+	w.sinks = append(w.sinks, s)
+	if d, ok := s.(DetailSink); ok {
+		w.detailSinks = append(w.detailSinks, d)
+	}
+}
 
 // ChangeCount is how many changes the world has made so far: a state that
 // any check can see only differs after this number grows.

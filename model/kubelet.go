@@ -427,7 +427,7 @@ func (c *container) terminate(code int32, reason string) {
 		p.busy = false
 	}
 	c.stopping, c.inHook, c.unpublished = false, hookNone, false
-	st.Ready, st.Started = false, false
+	c.setFlags(false, false)
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
 	if c.killedFor != "" && !p.deleting {

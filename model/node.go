@@ -55,6 +55,9 @@ func (w *World) AddNode(s NodeSpec) *Node {
 	w.nodes = append(w.nodes, n)
 	w.nodeIdx[n.Name] = n
 	n.setCondition(Ready, True, "KubeletReady", "kubelet is posting ready status")
+	for _, t := range n.Taints {
+		w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect, On: true})
+	}
 	w.sched.nodeAdded()
 	w.daemonSetsChanged()
 	return n

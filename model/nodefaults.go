@@ -18,6 +18,7 @@ func (n *Node) PowerOff(d *time.Duration) {
 	}
 	wasReachable := n.Reachable()
 	n.down, n.downAt = true, n.w.Now()
+	n.w.detail(Detail{Kind: DetailPower, Node: n.Name, On: true})
 	for _, p := range n.pods {
 		p.freeze()
 	}
@@ -34,6 +35,7 @@ func (n *Node) powerOn() {
 		return
 	}
 	n.down = false
+	n.w.detail(Detail{Kind: DetailPower, Node: n.Name})
 	for _, p := range append([]*Pod(nil), n.pods...) {
 		p.reboot(n.downAt)
 	}
@@ -52,6 +54,7 @@ func (n *Node) Partition(d *time.Duration) {
 	}
 	wasReachable := n.Reachable()
 	n.partitioned = true
+	n.w.detail(Detail{Kind: DetailPartition, Node: n.Name, On: true})
 	if wasReachable {
 		n.lostContact()
 	}
@@ -65,6 +68,7 @@ func (n *Node) heal() {
 		return
 	}
 	n.partitioned = false
+	n.w.detail(Detail{Kind: DetailPartition, Node: n.Name})
 	if n.Reachable() {
 		n.markReady()
 		n.reconnect()
@@ -87,6 +91,7 @@ func (n *Node) DiskFailure() {
 		return
 	}
 	n.diskFailed = true
+	n.w.detail(Detail{Kind: DetailDiskFailure, Node: n.Name, On: true})
 	n.setCondition("ReadonlyFilesystem", True, "FilesystemIsReadOnly", "Filesystem is read-only")
 	n.w.event("Node", n.Name, EventWarning, "FilesystemIsReadOnly", "kernel-monitor", "Remounting filesystem read-only")
 	for _, p := range append([]*Pod(nil), n.pods...) {
@@ -135,10 +140,9 @@ func (p *Pod) reboot(downAt time.Duration) {
 		return
 	}
 	for _, c := range p.all() {
-		st := &c.status
 		if c.processRunning() { // published Running, or still in postStart
 			c.stopping, c.unpublished = false, false
-			st.Ready, st.Started = false, false
+			c.setFlags(false, false)
 			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})
 		}

@@ -435,8 +435,19 @@ func (c *container) updateReady() bool {
 	// and does not force Ready off (Services drop it by other means).
 	ready := started && c.readyOK()
 	changed := st.Started != started || st.Ready != ready
-	st.Started, st.Ready = started, ready
+	c.setFlags(started, ready)
 	return changed
+}
+
+// setFlags sets the container's started and ready flags, and tells the
+// detail sinks when they flip.
+func (c *container) setFlags(started, ready bool) {
+	st := &c.status
+	if st.Started == started && st.Ready == ready {
+		return
+	}
+	st.Started, st.Ready = started, ready
+	c.pod.w.detail(Detail{Kind: DetailContainerFlags, Pod: c.pod.Name, Container: c.spec.Name, Started: started, Ready: ready})
 }
 
 // SetProbeEveryTick sets Settings.ProbeEveryTick. It must be called before

@@ -26,6 +26,7 @@ type World struct {
 	otherEvents map[objectKey]*eventLog
 
 	sinks       []Sink
+	detailSinks []DetailSink
 	current     Change // the change being handed to the sinks
 	changeCount int
 

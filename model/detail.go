@@ -1,0 +1,54 @@
+package model
+
+import "time"
+
+// DetailKind says what a Detail is about.
+type DetailKind uint8
+
+// The kinds of detail.
+const (
+	DetailContainerFlags DetailKind = iota + 1 // a container's started and ready flags flipped: Pod, Container, Started, Ready
+	DetailPower                                // a node's power went off (On) or came back: Node, On
+	DetailPartition                            // a node was cut off from the control plane (On) or healed: Node, On
+	DetailDiskFailure                          // a node's disk failed (On, for good): Node
+	DetailTaint                                // a taint was put on a node (On) or lifted: Node, Key, Effect
+)
+
+// Detail is something the timeline does not carry: the ground truth of a
+// node's machine and network (which the API sees only later, through the
+// node controller, if at all), a node's taints, and a container's started
+// and ready flags (the timeline shows them only through the pod's
+// ContainersReady and Ready conditions). Views that draw a run in full (a
+// picture of it) want them; the timeline stays as it is.
+type Detail struct {
+	T         time.Duration
+	Kind      DetailKind
+	Node      string
+	Pod       string
+	Container string
+	Key       string // taint key
+	Effect    string // taint effect
+	On        bool   // the fault began, the taint was added
+	Started   bool
+	Ready     bool
+}
+
+// A DetailSink hears every Detail, in time order, interleaved with the
+// changes at the same instant in the order they happened. Subscribe adds a
+// Sink that also implements DetailSink to both streams. The *Detail is only
+// valid during the call.
+type DetailSink interface {
+	Detail(d *Detail)
+}
+
+// detail stamps d with the current time and hands it to every detail sink.
+// With none subscribed (every run but a picture's) it costs a length check.
+func (w *World) detail(d Detail) {
+	if len(w.detailSinks) == 0 {
+		return
+	}
+	d.T = w.eng.Now()
+	for _, s := range w.detailSinks {
+		s.Detail(&d)
+	}
+}
