@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/expect"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/report/chart"
 	"github.com/podsim/podsim/scenarios"
 	"github.com/podsim/podsim/sweep"
 )
@@ -85,10 +86,10 @@ func (o *overrides) apply(s *scenarios.Scenario) {
 	}
 }
 
-// outputFlag is -o: text, jsonl or json.
-func outputFlag(fs *flag.FlagSet) *string {
-	o := fs.String("o", "text", "output: text, jsonl or json")
-	fs.StringVar(o, "output", "text", "output: text, jsonl or json")
+// outputFlag is -o (and --output), with usage naming the formats.
+func outputFlag(fs *flag.FlagSet, usage string) *string {
+	o := fs.String("o", "text", usage)
+	fs.StringVar(o, "output", "text", usage)
 	return o
 }
 
@@ -114,7 +115,7 @@ func (m *Main) loadScenario(files []string) (*scenarios.Scenario, error) {
 
 func (m *Main) run(args []string) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	out := outputFlag(fs)
+	out := outputFlag(fs, "output: text, jsonl, json, html (an interactive page of the run) or svg (a picture of it)")
 	var at durationFlag
 	fs.Var(&at, "at", "print kubectl get pods as of this virtual time (e.g. 5m) instead of the end")
 	everyTick := probeEveryTickFlag(fs)
@@ -125,7 +126,7 @@ func (m *Main) run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := checkOutput(*out, "text", "jsonl", "json"); err != nil {
+	if err := checkOutput(*out, "text", "jsonl", "json", "html", "svg"); err != nil {
 		return 0, err
 	}
 	s, err := m.loadScenario(files)
@@ -145,7 +146,11 @@ func (m *Main) run(args []string) (int, error) {
 	var table *report.TextTimeline
 	var lines *report.JSONL
 	var doc *runJSON
+	var pic *chart.Recorder
 	switch *out {
+	case "html", "svg":
+		pic = chart.NewRecorder(w)
+		w.Subscribe(pic)
 	case "jsonl":
 		lines = report.NewJSONL(bw)
 		w.Subscribe(lines)
@@ -185,6 +190,15 @@ func (m *Main) run(args []string) (int, error) {
 		return code, lines.Err()
 	case "json":
 		return code, doc.finish(w, checks)
+	case "html", "svg":
+		meta := chart.Meta{Title: s.File.Metadata.Name, Description: s.File.Metadata.Description, Seed: s.Seed, End: until}
+		if end != model.Finished {
+			meta.End = w.Now()
+		}
+		if *out == "svg" {
+			return code, pic.WriteSVG(bw, meta)
+		}
+		return code, pic.WriteHTML(bw, meta)
 	}
 	if err := table.Err(); err != nil {
 		return 0, err
