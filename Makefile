@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/podsim
 SCENARIO ?=
 
-.PHONY: build image run test fmt-check vet lint unit scenarios golden bench bench-peer fuzz clean
+.PHONY: build image run test test-browser fmt-check vet lint unit scenarios golden bench bench-peer fuzz clean
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/podsim   # auto: podsim version names the commit
@@ -44,6 +44,19 @@ scenarios: build
 
 golden: build
 	./$(BIN) test scenarios --golden testdata/timelines --update
+
+# The pictures of `run -o html` in headless Chromium: the page's script runs
+# without an error and draws its lanes, a screenshot shows the bars' colours.
+# Installs Debian's chromium when there is none (as root, about 2 minutes);
+# `make test` runs the same test only when a chromium is already there.
+# SCREENSHOT=FILE keeps the demo's screenshot.
+SCREENSHOT ?=
+
+test-browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	PODSIM_SCREENSHOT=$(abspath $(SCREENSHOT)) $(GO) test ./report/chart/ -run '^TestBrowser$$' -count=1 -v
 
 # Every fuzz target in turn (go test -fuzz takes one per run), FUZZTIME each;
 # FUZZPARALLEL workers. Crashers land in the package's testdata/fuzz/ and

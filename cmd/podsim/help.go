@@ -21,7 +21,8 @@ type command struct {
 // commands lists every subcommand, in the order help lists them.
 var commands = []command{
 	{"run", "run [FILE] [flags]", "Simulate one scenario (no FILE: the embedded demo) and print its timeline and `kubectl get pods` at the end.",
-		[]string{"podsim run scenarios/demo.yaml", "podsim run scenarios/demo.yaml --at 60s", "podsim run my-scenario.yaml -o jsonl > timeline.jsonl"},
+		[]string{"podsim run scenarios/demo.yaml", "podsim run scenarios/demo.yaml --at 60s", "podsim run my-scenario.yaml -o jsonl > timeline.jsonl",
+			"podsim run scenarios/demo.yaml -o html > demo.html", "podsim run scenarios/demo.yaml -o svg > demo.svg"},
 		(*Main).run},
 	{"test", "test PATH... [flags]", "Run scenarios (files, or folders searched for *.yaml) on every core and check their expectations; print a line per scenario and `N passed, M failed`. Exit 0 all passed, 1 some failed, 2 bad input.",
 		[]string{"podsim test scenarios", "podsim test scenarios --junit reports/podsim.xml", "podsim test scenarios --golden testdata/timelines"},

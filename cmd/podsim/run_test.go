@@ -166,3 +166,29 @@ func TestScenarioFromStdin(t *testing.T) {
 		t.Errorf("validate - of a bad scenario: exit %d, %q", code, errs)
 	}
 }
+
+// `run -o html` and `-o svg` write the picture of the run: a page with the
+// data of every pod, an SVG document; the same bytes every time; --at
+// ends the picture there; other commands refuse them.
+func TestRunPictures(t *testing.T) {
+	demo := filepath.Join(root, "scenarios", "demo.yaml")
+	page, errs, code := podsim(t, "run", demo, "-o", "html")
+	if code != 0 || !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, `{"n":"web","node":0`) || !strings.Contains(page, `{"n":"api","node":0`) {
+		t.Fatalf("run -o html exited %d (%s); page starts %.80q", code, errs, page)
+	}
+	again, _, _ := podsim(t, "run", demo, "-o", "html")
+	if again != page {
+		t.Error("two runs of the demo wrote different pages")
+	}
+	pic, _, code := podsim(t, "run", demo, "-o", "svg")
+	if code != 0 || !strings.HasPrefix(pic, `<svg xmlns="http://www.w3.org/2000/svg"`) || !strings.HasSuffix(pic, "</svg>\n") || !strings.Contains(pic, ">web  (node-a)</text>") {
+		t.Fatalf("run -o svg exited %d; picture starts %.80q", code, pic)
+	}
+	at, _, _ := podsim(t, "run", demo, "-o", "html", "--at", "1m")
+	if !strings.Contains(at, `"end":60,`) || strings.Contains(at, `[108,`) {
+		t.Error("run -o html --at 1m does not end the picture at 1m")
+	}
+	if _, errs, code := podsim(t, "test", demo, "-o", "html"); code != 2 || !strings.Contains(errs, "-o html") {
+		t.Errorf("test -o html exited %d: %s", code, errs)
+	}
+}

@@ -90,9 +90,15 @@ func TestBrowser(t *testing.T) {
 	}
 	// The demo: drawn, and a screenshot of it in the same run.
 	shot := filepath.Join(t.TempDir(), "demo.png")
-	attrs := rendered(t, bin, writePage(t, "../../scenarios/demo.yaml", nil), "--window-size=1280,440", "--screenshot="+shot)
+	attrs := rendered(t, bin, writePage(t, "../../scenarios/demo.yaml", hover), "--window-size=1280,440", "--screenshot="+shot)
 	if attrs["rendered"] != "1" || attrs["errors"] != "" || attrs["rows"] != "3" || attrs["drawn"] != "3" {
 		t.Errorf("demo: body %v; want rendered=1, no errors, 3 rows (node-a, web, api) all drawn", attrs)
+	}
+	// The mouse over web's container at 1m11s: CrashLoopBackOff after an OOM kill.
+	for _, want := range []string{"container web/app", "Waiting CrashLoopBackOff", "time 1m8s – 1m18s (10s)", "restartCount 1", "last state Terminated (OOMKilled), exit code 137"} {
+		if !strings.Contains(attrs["tip"], want) {
+			t.Errorf("the tooltip says %q; want %q in it", attrs["tip"], want)
+		}
 	}
 	f, err := os.Open(shot)
 	if err != nil {
@@ -131,6 +137,27 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// hover adds a script to the demo's page that moves the mouse over web's
+// container at 71s (the view is the whole run, 3s either side of its 300s;
+// the lane is the second row's first container) and copies the tooltip's
+// text to <body data-tip>; again when the window is resized.
+func hover(page string) string {
+	return strings.Replace(page, "</body>", `<script>
+(function () {
+  function move() {
+    var c = document.getElementById("lanes"), r = c.getBoundingClientRect();
+    var x = 250 + (71 + 3) / 306 * (c.clientWidth - 250 - 12), y = 26 + 28 + 24 + 6;
+    c.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + x, clientY: r.top + y, bubbles: true}));
+    var tip = document.getElementById("tip");
+    document.body.setAttribute("data-tip", tip.hidden ? "" : tip.innerText.replace(/\s+/g, " "));
+  }
+  move();
+  window.addEventListener("resize", move); // the screenshot's window size comes after the load
+})();
+</script>
+</body>`, 1)
 }
 
 // count is how many pixels below top have the colour hex (within 3 of
