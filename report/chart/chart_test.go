@@ -294,3 +294,36 @@ func TestSVGCapsLanes(t *testing.T) {
 		t.Errorf("the capped SVG is %d bytes", pic.Len())
 	}
 }
+
+// BenchmarkRecorder runs the 110-pod crash loop (30 minutes, every pod
+// restarting on the KEP-4603 schedule) with the picture's recorder and
+// writes the page: allocations per run show what the intervals cost.
+func BenchmarkRecorder(b *testing.B) {
+	s, err := scenarios.LoadFile("../../scenarios/studies/crashloop-110.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		w := s.NewWorld()
+		r := NewRecorder(w)
+		w.Subscribe(r)
+		s.Populate(w)
+		w.Run(s.Duration)
+		if err := r.WriteHTML(io.Discard, Meta{End: s.Duration}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(w.ChangeCount()), "changes/op")
+	}
+}
+
+// BenchmarkRunAlone is the same run without the recorder, to compare.
+func BenchmarkRunAlone(b *testing.B) {
+	s, err := scenarios.LoadFile("../../scenarios/studies/crashloop-110.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		w := s.Build()
+		w.Run(s.Duration)
+	}
+}
