@@ -85,10 +85,11 @@ func (o *overrides) apply(s *scenarios.Scenario) {
 	}
 }
 
-// outputFlag is -o: text, jsonl or json.
-func outputFlag(fs *flag.FlagSet) *string {
-	o := fs.String("o", "text", "output: text, jsonl or json")
-	fs.StringVar(o, "output", "text", "output: text, jsonl or json")
+// outputFlag is -o (and --output), default text; formats lists the
+// others for its help.
+func outputFlag(fs *flag.FlagSet, formats string) *string {
+	o := fs.String("o", "text", "output: "+formats)
+	fs.StringVar(o, "output", "text", "output: "+formats)
 	return o
 }
 
@@ -114,7 +115,7 @@ func (m *Main) loadScenario(files []string) (*scenarios.Scenario, error) {
 
 func (m *Main) run(args []string) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	out := outputFlag(fs)
+	out := outputFlag(fs, "text, jsonl, json or trace (Chrome trace-event JSON for Perfetto)")
 	var at durationFlag
 	fs.Var(&at, "at", "print kubectl get pods as of this virtual time (e.g. 5m) instead of the end")
 	everyTick := probeEveryTickFlag(fs)
@@ -125,7 +126,7 @@ func (m *Main) run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := checkOutput(*out, "text", "jsonl", "json"); err != nil {
+	if err := checkOutput(*out, "text", "jsonl", "json", "trace"); err != nil {
 		return 0, err
 	}
 	s, err := m.loadScenario(files)
@@ -145,7 +146,11 @@ func (m *Main) run(args []string) (int, error) {
 	var table *report.TextTimeline
 	var lines *report.JSONL
 	var doc *runJSON
+	var trace *report.Trace
 	switch *out {
+	case "trace":
+		trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)
+		w.Subscribe(trace)
 	case "jsonl":
 		lines = report.NewJSONL(bw)
 		w.Subscribe(lines)
@@ -181,6 +186,8 @@ func (m *Main) run(args []string) (int, error) {
 	}
 
 	switch *out {
+	case "trace":
+		return code, trace.Close(w.Now())
 	case "jsonl":
 		return code, lines.Err()
 	case "json":

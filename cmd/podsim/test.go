@@ -12,7 +12,7 @@ import (
 
 func (m *Main) test(args []string) (int, error) {
 	fset := flag.NewFlagSet("test", flag.ContinueOnError)
-	out := outputFlag(fset)
+	out := outputFlag(fset, "text, jsonl or json")
 	junit := fset.String("junit", "", "also write a JUnit XML report to this file")
 	var opt expect.SuiteOptions
 	fset.StringVar(&opt.Golden, "golden", "", "compare each scenario's timeline (-o jsonl) with DIR/<name>.jsonl")
