@@ -1,6 +1,6 @@
 // Command podsim simulates Kubernetes pod lifecycles from scenario files.
 //
-//	podsim run [FILE] [-o text|jsonl|json] [--at T]
+//	podsim run [FILE] [-o text|jsonl|json|trace] [--at T] [--follow [--speed X]]
 //	podsim test PATH... [-o text|jsonl|json] [--junit FILE] [--golden DIR [--update]]
 //	podsim validate FILE...
 //	podsim sweep STUDY [-o text|markdown|csv|json] [--plots DIR] [--shard i/n] [--parallel N]
@@ -18,6 +18,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+
+	"github.com/benbjohnson/clock"
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/scenarios"
@@ -44,6 +46,7 @@ func main() {
 type Main struct {
 	Stdin          io.Reader // read for a file named "-"
 	Stdout, Stderr io.Writer
+	Clock          clock.Clock // the wall clock of live replays (--follow); nil: the real one
 
 	ctx context.Context // of the command running: canceled on SIGINT
 }
@@ -60,7 +63,8 @@ func maxEventsFlag(fs *flag.FlagSet) *uint64 {
 const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.
 
 Usage:
-  podsim run [FILE] [-o text|jsonl|json] [--at T]   simulate one scenario (no FILE: the demo; -: standard input)
+  podsim run [FILE] [-o text|jsonl|json|trace]      simulate one scenario (no FILE: the demo; -: standard input)
+      [--at T] [--follow [--speed X]]               ... up to T; play it live on the wall clock (kubectl get pods -w)
   podsim test PATH...                               run scenarios (files or folders) and check their expectations
       [-o text|jsonl|json] [--junit FILE]           results as JSON; also a JUnit XML report for CI
       [--golden DIR [--update]]                     also compare timelines with DIR/<name>.jsonl (--update: rewrite them)

@@ -122,12 +122,21 @@ func (m *Main) run(args []string) (int, error) {
 	maxEvents := maxEventsFlag(fs)
 	over := overrideFlags(fs)
 	strict := fs.Bool("strict", false, "exit 1 when the scenario's own expectations fail")
+	follow := fs.Bool("follow", false, "play the run live against the wall clock: a row as kubectl get pods -w prints it each time a pod's changes (-o jsonl: each change), at its virtual time")
+	speed := speedFlag{x: 1}
+	fs.Var(&speed, "speed", "with --follow: virtual seconds played per wall second (60: a minute of cluster time per second)")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
 	}
 	if err := checkOutput(*out, "text", "jsonl", "json", "trace"); err != nil {
 		return 0, err
+	}
+	if *follow && *out != "text" && *out != "jsonl" {
+		return 0, usageError{fmt.Sprintf("--follow prints text or jsonl as the run goes, not %s", *out)}
+	}
+	if speed.set && !*follow {
+		return 0, usageError{"--speed paces a live replay: give --follow too"}
 	}
 	s, err := m.loadScenario(files)
 	if err != nil {
@@ -137,6 +146,10 @@ func (m *Main) run(args []string) (int, error) {
 	until, err := at.until(s)
 	if err != nil {
 		return 0, err
+	}
+	if *follow {
+		return m.follow(s, followOptions{out: *out, speed: speed.x, until: until, atSet: at.set,
+			everyTick: *everyTick, maxEvents: *maxEvents, strict: *strict})
 	}
 	bw := bufio.NewWriterSize(m.Stdout, 64<<10) // a timeline can be many megabytes
 	defer bw.Flush()
