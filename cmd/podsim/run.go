@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/expect"
+	"github.com/podsim/podsim/internal/progress"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
@@ -153,6 +154,8 @@ func (m *Main) run(args []string) (int, error) {
 	}
 	bw := bufio.NewWriterSize(m.Stdout, 64<<10) // a timeline can be many megabytes
 	defer bw.Flush()
+	name := s.File.Metadata.Name
+	prog := progress.NewRuns(m.progressOut(), m.clock(), 0)
 	w := s.NewWorld()
 	w.SetProbeEveryTick(*everyTick)
 	checks := expect.Arm(s, w)
@@ -179,7 +182,7 @@ func (m *Main) run(args []string) (int, error) {
 		first.SetProbeEveryTick(*everyTick)
 		first.Subscribe(&widths)
 		s.Populate(first)
-		first.RunChecked(until, *maxEvents, m.interrupted)
+		first.RunChecked(until, *maxEvents, m.ticking(prog, name+" (measuring the table)", first, until))
 		fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, report.FormatTime(until))
 		if d := s.File.Metadata.Description; d != "" {
 			fmt.Fprintf(bw, "%s\n", d)
@@ -189,7 +192,8 @@ func (m *Main) run(args []string) (int, error) {
 		w.Subscribe(table)
 	}
 	s.Populate(w)
-	end := w.RunChecked(until, *maxEvents, m.interrupted)
+	end := w.RunChecked(until, *maxEvents, m.ticking(prog, name, w, until))
+	prog.Close()
 	if end == model.Finished && !at.set {
 		checks.Finish()
 	}
