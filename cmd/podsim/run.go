@@ -123,7 +123,7 @@ func (m *Main) run(args []string) (int, error) {
 	maxEvents := maxEventsFlag(fs)
 	over := overrideFlags(fs)
 	strict := fs.Bool("strict", false, "exit 1 when the scenario's own expectations fail")
-	follow := fs.Bool("follow", false, "play the run live against the wall clock: a row as kubectl get pods -w prints it each time a pod's changes (-o jsonl: each change), at its virtual time")
+	follow := fs.Bool("follow", false, "play the run live against the wall clock: a row as kubectl get pods -w prints it each time a pod's row changes (-o jsonl: each change), at its virtual time")
 	speed := speedFlag{x: 1}
 	fs.Var(&speed, "speed", "with --follow: virtual seconds played per wall second (60: a minute of cluster time per second)")
 	files, err := parseArgs(fs, args)
