@@ -210,9 +210,23 @@ func (t *Trace) metaInt(what string, pid, tid, v int) {
 // head starts an event with its name, category, phase, pid and tid (tid 0:
 // none, for process-wide events).
 func (t *Trace) head(name, cat string, ph byte, pid, tid int) []byte {
+	return t.headJoined(name, "", "", cat, ph, pid, tid)
+}
+
+// headJoined is head for the name a+sep+b (b empty: a), joined without
+// allocating.
+func (t *Trace) headJoined(a, sep, c, cat string, ph byte, pid, tid int) []byte {
 	b := t.event()
 	b = append(b, `"name":`...)
-	b = appendString(b, name)
+	b = appendString(b, a)
+	if c != "" {
+		for _, part := range [2]string{sep, c} {
+			b = b[:len(b)-1] // reopen the string
+			m := len(b)
+			b = appendString(b, part)
+			b = append(b[:m], b[m+1:]...) // without part's opening quote
+		}
+	}
 	if cat != "" {
 		b = append(b, `,"cat":`...)
 		b = appendString(b, cat)
@@ -485,16 +499,15 @@ func (t *Trace) counter(pid int, name, key string, v int64) {
 
 // instantEvent writes c as an instant event on a thread.
 func (t *Trace) instantEvent(c *model.Change, pid, tid int) {
-	var name, cat string
+	var b []byte
 	switch c.Kind {
 	case model.ChangeEvent:
-		name, cat = c.Reason, "event"
+		b = t.head(c.Reason, "event", 'i', pid, tid)
 	case model.ChangeCondition, model.ChangeWorkload:
-		name, cat = c.Type+"="+c.Status, "condition"
+		b = t.headJoined(c.Type, "=", c.Status, "condition", 'i', pid, tid)
 	default:
-		name, cat = c.Reason, c.Kind.String()
+		b = t.head(c.Reason, c.Kind.String(), 'i', pid, tid)
 	}
-	b := t.head(name, cat, 'i', pid, tid)
 	b = appendTS(b, c.T)
 	b = append(b, `,"s":"t"`...)
 	t.write(t.args(b, c))
@@ -507,20 +520,16 @@ func (t *Trace) closeSpan(s *traceSpan, p *traceProc, th *traceThread, end time.
 	}
 	s.open = false
 	c := &s.c
-	var name, cat string
+	t.use(p, th)
+	var b []byte
 	switch c.Kind {
 	case model.ChangePhase:
-		name, cat = string(c.To), "phase"
+		b = t.head(string(c.To), "phase", 'X', p.pid, th.tid)
 	case model.ChangeContainer:
-		name, cat = c.State.String(), "container"
-		if c.Reason != "" {
-			name += ": " + c.Reason
-		}
+		b = t.headJoined(c.State.String(), ": ", c.Reason, "container", 'X', p.pid, th.tid)
 	default:
-		name, cat = c.Type+"="+c.Status, "condition"
+		b = t.headJoined(c.Type, "=", c.Status, "condition", 'X', p.pid, th.tid)
 	}
-	t.use(p, th)
-	b := t.head(name, cat, 'X', p.pid, th.tid)
 	b = appendTS(b, c.T)
 	b = append(b, `,"dur":`...)
 	b = appendMicros(b, max(end-c.T, 0))
@@ -531,38 +540,44 @@ func (t *Trace) closeSpan(s *traceSpan, p *traceProc, th *traceThread, end time.
 func (t *Trace) args(b []byte, c *model.Change) []byte {
 	b = append(b, `,"args":{`...)
 	n := len(b)
-	field := func(k, v string) {
-		if v == "" {
-			return
-		}
+	switch c.Kind {
+	case model.ChangePhase:
+		b = appendArg(b, n, "from", string(c.From))
+	case model.ChangeContainer:
+		b = appendArg(b, n, "state", c.State.String())
+	}
+	b = appendArg(b, n, "type", c.Type)
+	b = appendArg(b, n, "status", c.Status)
+	b = appendArg(b, n, "reason", c.Reason)
+	b = appendArg(b, n, "message", c.Message)
+	if c.Kind == model.ChangeContainer {
 		if len(b) > n {
 			b = append(b, ',')
 		}
-		b = append(b, '"')
-		b = append(b, k...)
-		b = append(b, '"', ':')
-		b = appendString(b, v)
-	}
-	field("object", Object(c))
-	switch c.Kind {
-	case model.ChangePhase:
-		field("from", string(c.From))
-	case model.ChangeContainer:
-		field("state", c.State.String())
-	}
-	field("type", c.Type)
-	field("status", c.Status)
-	field("reason", c.Reason)
-	field("message", c.Message)
-	if c.Kind == model.ChangeContainer {
 		if c.HasExitCode {
-			b = append(b, `,"exitCode":`...)
+			b = append(b, `"exitCode":`...)
 			b = strconv.AppendInt(b, int64(c.ExitCode), 10)
+			b = append(b, ',')
 		}
-		b = append(b, `,"restartCount":`...)
+		b = append(b, `"restartCount":`...)
 		b = strconv.AppendInt(b, int64(c.RestartCount), 10)
 	}
 	return append(b, "}}"...)
+}
+
+// appendArg appends "key":"value" to args that start at b[n:], unless
+// value is empty.
+func appendArg(b []byte, n int, key, value string) []byte {
+	if value == "" {
+		return b
+	}
+	if len(b) > n {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return appendString(b, value)
 }
 
 // endPod closes the pod's open states at end.
