@@ -31,6 +31,16 @@ type SuiteOptions struct {
 	MaxEvents   uint64                    // the event budget of each run; 0: none
 	Override    func(*scenarios.Scenario) // if set, changes each scenario before it runs (--seed, --duration)
 	Interrupted func() bool               // asked between chunks of events: stop now (nil: never)
+	Progress    Progress                  // if set, told how each run goes
+}
+
+// Progress hears how the runs of a suite go, from several goroutines at
+// once, each run named by its file: Tick between chunks of events (the
+// run's virtual time now of until, after fired events), Finish when the
+// file is done with (run, skipped or refused).
+type Progress interface {
+	Tick(run string, now, until time.Duration, fired uint64)
+	Finish(run string, fired uint64)
 }
 
 // Result is the outcome of one scenario of a suite.
@@ -137,6 +147,10 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 	start := time.Now()
 	r.Path = path
 	defer func() { r.Elapsed = time.Since(start) }()
+	fired := func() uint64 { return 0 } // the events of the run, once there is one
+	if opt.Progress != nil {
+		defer func() { opt.Progress.Finish(path, fired()) }()
+	}
 	data, err := scenarios.ReadFile(path)
 	if err != nil {
 		r.Err = err
@@ -163,7 +177,15 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 		w.Subscribe(report.NewJSONL(&timeline))
 	}
 	s.Populate(w)
-	switch w.RunChecked(s.Duration, opt.MaxEvents, opt.Interrupted) {
+	fired = w.Engine().Fired
+	interrupted := opt.Interrupted
+	if p := opt.Progress; p != nil {
+		interrupted = func() bool {
+			p.Tick(path, w.Now(), s.Duration, w.Engine().Fired())
+			return opt.Interrupted != nil && opt.Interrupted()
+		}
+	}
+	switch w.RunChecked(s.Duration, opt.MaxEvents, interrupted) {
 	case model.OverBudget:
 		r.Err = OverBudgetError(s, w, s.Duration, opt.MaxEvents)
 		return r

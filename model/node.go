@@ -82,6 +82,10 @@ func (n *Node) Ready() bool {
 	return c.Status == True
 }
 
+// Allocated is what the node's pods that hold resources request (the
+// scheduler's running total): pods bound here and not in a terminal phase.
+func (n *Node) Allocated() Resources { return n.used }
+
 // Pods returns the pods bound to the node, in binding order.
 func (n *Node) Pods() []*Pod { return n.pods }
 

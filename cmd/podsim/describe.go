@@ -13,7 +13,7 @@ import (
 // `kubectl describe pod` shows it at T (default: the end of the run).
 func (m *Main) describe(args []string) (int, error) {
 	fs := flag.NewFlagSet("describe", flag.ContinueOnError)
-	out := outputFlag(fs, "output: text, jsonl or json")
+	out := outputFlag(fs, "text or json")
 	var at durationFlag
 	fs.Var(&at, "at", "describe the pod as of this virtual time (e.g. 4m) instead of the end")
 	maxEvents := maxEventsFlag(fs)

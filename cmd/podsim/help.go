@@ -20,11 +20,13 @@ type command struct {
 
 // commands lists every subcommand, in the order help lists them.
 var commands = []command{
-	{"run", "run [FILE] [flags]", "Simulate one scenario (no FILE: the embedded demo) and print its timeline and `kubectl get pods` at the end.",
+	{"run", "run [FILE] [flags]", "Simulate one scenario (no FILE: the embedded demo) and print its timeline and `kubectl get pods` at the end; or draw it (-o html, -o svg); or its Chrome trace (-o trace); or play it live on the wall clock as `kubectl get pods -w` (--follow). On a terminal, a long run shows its progress on stderr.",
 		[]string{"podsim run scenarios/demo.yaml", "podsim run scenarios/demo.yaml --at 60s", "podsim run my-scenario.yaml -o jsonl > timeline.jsonl",
-			"podsim run scenarios/demo.yaml -o html > demo.html", "podsim run scenarios/demo.yaml -o svg > demo.svg"},
+			"podsim run scenarios/demo.yaml -o html > demo.html", "podsim run scenarios/demo.yaml -o svg > demo.svg",
+			"podsim run my-scenario.yaml -o trace > trace.json   # open in ui.perfetto.dev", "podsim run scenarios/demo.yaml --follow --speed 60",
+			"podsim run scenarios/demo.yaml --follow -o jsonl"},
 		(*Main).run},
-	{"test", "test PATH... [flags]", "Run scenarios (files, or folders searched for *.yaml) on every core and check their expectations; print a line per scenario and `N passed, M failed`. Exit 0 all passed, 1 some failed, 2 bad input.",
+	{"test", "test PATH... [flags]", "Run scenarios (files, or folders searched for *.yaml) on every core and check their expectations; print a line per scenario and `N passed, M failed`. Exit 0 all passed, 1 some failed, 2 bad input. On a terminal, long runs show their progress on stderr.",
 		[]string{"podsim test scenarios", "podsim test scenarios --junit reports/podsim.xml", "podsim test scenarios --golden testdata/timelines"},
 		(*Main).test},
 	{"validate", "validate FILE... [flags]", "Check scenario and study files without running them: every problem as FILE:LINE:COL: message (exit 2); warn when a run would go over its event budget.",
@@ -33,7 +35,7 @@ var commands = []command{
 	{"describe", "describe FILE POD [flags]", "Show one pod as `kubectl describe pod` would, at the end of the run or at --at.",
 		[]string{"podsim describe scenarios/demo.yaml web", "podsim describe scenarios/demo.yaml web --at 4m -o json"},
 		(*Main).describe},
-	{"sweep", "sweep STUDY [flags]", "Run a what-if study: every cell of its grid with several seeds, then a table of statistics per metric and cell, and plots.",
+	{"sweep", "sweep STUDY [flags]", "Run a what-if study: every cell of its grid with several seeds, then a table of statistics per metric and cell, and plots. On a terminal, a bar on stderr shows the runs done and the time left.",
 		[]string{"podsim sweep scenarios/studies/kep-4603-backoff.yaml", "podsim sweep STUDY.yaml -o markdown --plots plots/", "podsim sweep STUDY.yaml --shard 0/4 > shard-0.json"},
 		(*Main).sweep},
 	{"merge", "merge SHARD... [flags]", "Combine the shards of a study (podsim sweep --shard i/n) into what one podsim sweep prints.",

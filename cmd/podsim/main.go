@@ -1,6 +1,6 @@
 // Command podsim simulates Kubernetes pod lifecycles from scenario files.
 //
-//	podsim run [FILE] [-o text|jsonl|json] [--at T]
+//	podsim run [FILE] [-o text|jsonl|json|trace] [--at T] [--follow [--speed X]]
 //	podsim test PATH... [-o text|jsonl|json] [--junit FILE] [--golden DIR [--update]]
 //	podsim validate FILE...
 //	podsim sweep STUDY [-o text|markdown|csv|json] [--plots DIR] [--shard i/n] [--parallel N]
@@ -18,7 +18,11 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"time"
 
+	"github.com/benbjohnson/clock"
+
+	"github.com/podsim/podsim/internal/progress"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/scenarios"
 )
@@ -44,12 +48,35 @@ func main() {
 type Main struct {
 	Stdin          io.Reader // read for a file named "-"
 	Stdout, Stderr io.Writer
+	Clock          clock.Clock // the wall clock of live replays and progress; nil: the real one
+	Progress       io.Writer   // where progress is drawn; nil: Stderr if it is a terminal, else nowhere
 
 	ctx context.Context // of the command running: canceled on SIGINT
 }
 
 // interrupted reports whether the user asked podsim to stop (SIGINT).
 func (m *Main) interrupted() bool { return m.ctx != nil && m.ctx.Err() != nil }
+
+// progressOut is where progress goes: Progress, or Stderr on a terminal
+// (nil: nowhere).
+func (m *Main) progressOut() io.Writer {
+	if m.Progress != nil {
+		return m.Progress
+	}
+	return progress.Terminal(m.Stderr)
+}
+
+// ticking returns what a checked run of w asks between chunks of events:
+// it reports the run's progress to p, then whether the user interrupted.
+func (m *Main) ticking(p *progress.Runs, name string, w *model.World, until time.Duration) func() bool {
+	if p == nil {
+		return m.interrupted
+	}
+	return func() bool {
+		p.Tick(name, w.Now(), until, w.Engine().Fired())
+		return m.interrupted()
+	}
+}
 
 // maxEventsFlag is --max-events: the event budget of one run.
 func maxEventsFlag(fs *flag.FlagSet) *uint64 {
@@ -60,7 +87,8 @@ func maxEventsFlag(fs *flag.FlagSet) *uint64 {
 const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.
 
 Usage:
-  podsim run [FILE] [-o text|jsonl|json] [--at T]   simulate one scenario (no FILE: the demo; -: standard input)
+  podsim run [FILE] [-o text|jsonl|json|trace]      simulate one scenario (no FILE: the demo; -: standard input)
+      [--at T] [--follow [--speed X]]               ... up to T; play it live on the wall clock (kubectl get pods -w)
   podsim test PATH...                               run scenarios (files or folders) and check their expectations
       [-o text|jsonl|json] [--junit FILE]           results as JSON; also a JUnit XML report for CI
       [--golden DIR [--update]]                     also compare timelines with DIR/<name>.jsonl (--update: rewrite them)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/expect"
+	"github.com/podsim/podsim/internal/progress"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/report/chart"
@@ -86,10 +87,11 @@ func (o *overrides) apply(s *scenarios.Scenario) {
 	}
 }
 
-// outputFlag is -o (and --output), with usage naming the formats.
-func outputFlag(fs *flag.FlagSet, usage string) *string {
-	o := fs.String("o", "text", usage)
-	fs.StringVar(o, "output", "text", usage)
+// outputFlag is -o (and --output), default text; formats lists the
+// others for its help.
+func outputFlag(fs *flag.FlagSet, formats string) *string {
+	o := fs.String("o", "text", "output: "+formats)
+	fs.StringVar(o, "output", "text", "output: "+formats)
 	return o
 }
 
@@ -115,19 +117,28 @@ func (m *Main) loadScenario(files []string) (*scenarios.Scenario, error) {
 
 func (m *Main) run(args []string) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	out := outputFlag(fs, "output: text, jsonl, json, html (an interactive page of the run) or svg (a picture of it)")
+	out := outputFlag(fs, "text, jsonl, json, html (an interactive page of the run), svg (a picture of it) or trace (Chrome trace-event JSON for Perfetto)")
 	var at durationFlag
 	fs.Var(&at, "at", "print kubectl get pods as of this virtual time (e.g. 5m) instead of the end")
 	everyTick := probeEveryTickFlag(fs)
 	maxEvents := maxEventsFlag(fs)
 	over := overrideFlags(fs)
 	strict := fs.Bool("strict", false, "exit 1 when the scenario's own expectations fail")
+	follow := fs.Bool("follow", false, "play the run live against the wall clock: a row as kubectl get pods -w prints it each time a pod's row changes (-o jsonl: each change), at its virtual time")
+	speed := speedFlag{x: 1}
+	fs.Var(&speed, "speed", "with --follow: virtual seconds played per wall second (60: a minute of cluster time per second)")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
 	}
-	if err := checkOutput(*out, "text", "jsonl", "json", "html", "svg"); err != nil {
+	if err := checkOutput(*out, "text", "jsonl", "json", "html", "svg", "trace"); err != nil {
 		return 0, err
+	}
+	if *follow && *out != "text" && *out != "jsonl" {
+		return 0, usageError{fmt.Sprintf("--follow prints text or jsonl as the run goes, not %s", *out)}
+	}
+	if speed.set && !*follow {
+		return 0, usageError{"--speed paces a live replay: give --follow too"}
 	}
 	s, err := m.loadScenario(files)
 	if err != nil {
@@ -138,8 +149,14 @@ func (m *Main) run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if *follow {
+		return m.follow(s, followOptions{out: *out, speed: speed.x, until: until, atSet: at.set,
+			everyTick: *everyTick, maxEvents: *maxEvents, strict: *strict})
+	}
 	bw := bufio.NewWriterSize(m.Stdout, 64<<10) // a timeline can be many megabytes
 	defer bw.Flush()
+	name := s.File.Metadata.Name
+	prog := progress.NewRuns(m.progressOut(), m.clock(), 0)
 	w := s.NewWorld()
 	w.SetProbeEveryTick(*everyTick)
 	checks := expect.Arm(s, w)
@@ -147,10 +164,14 @@ func (m *Main) run(args []string) (int, error) {
 	var lines *report.JSONL
 	var doc *runJSON
 	var pic *chart.Recorder
+	var trace *report.Trace
 	switch *out {
 	case "html", "svg":
 		pic = chart.NewRecorder(w)
 		w.Subscribe(pic)
+	case "trace":
+		trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)
+		w.Subscribe(trace)
 	case "jsonl":
 		lines = report.NewJSONL(bw)
 		w.Subscribe(lines)
@@ -166,7 +187,7 @@ func (m *Main) run(args []string) (int, error) {
 		first.SetProbeEveryTick(*everyTick)
 		first.Subscribe(&widths)
 		s.Populate(first)
-		first.RunChecked(until, *maxEvents, m.interrupted)
+		first.RunChecked(until, *maxEvents, m.ticking(prog, name+" (measuring the table)", first, until))
 		fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, report.FormatTime(until))
 		if d := s.File.Metadata.Description; d != "" {
 			fmt.Fprintf(bw, "%s\n", d)
@@ -176,7 +197,8 @@ func (m *Main) run(args []string) (int, error) {
 		w.Subscribe(table)
 	}
 	s.Populate(w)
-	end := w.RunChecked(until, *maxEvents, m.interrupted)
+	end := w.RunChecked(until, *maxEvents, m.ticking(prog, name, w, until))
+	prog.Close()
 	if end == model.Finished && !at.set {
 		checks.Finish()
 	}
@@ -186,6 +208,8 @@ func (m *Main) run(args []string) (int, error) {
 	}
 
 	switch *out {
+	case "trace":
+		return code, trace.Close(w.Now())
 	case "jsonl":
 		return code, lines.Err()
 	case "json":

@@ -192,3 +192,41 @@ func TestRunPictures(t *testing.T) {
 		t.Errorf("test -o html exited %d: %s", code, errs)
 	}
 }
+
+// `run -o trace` writes one Chrome trace document; with --at it ends there.
+func TestRunTrace(t *testing.T) {
+	file := filepath.Join(root, "scenarios", "demo.yaml")
+	for _, at := range []string{"", "60s"} {
+		args := []string{"run", file, "-o", "trace"}
+		if at != "" {
+			args = append(args, "--at", at)
+		}
+		out, errs, code := podsim(t, args...)
+		if code != exitOK || errs != "" {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var doc struct {
+			OtherData   map[string]any `json:"otherData"`
+			TraceEvents []struct {
+				Ph  string   `json:"ph"`
+				TS  float64  `json:"ts"`
+				Dur *float64 `json:"dur"`
+			} `json:"traceEvents"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v: not JSON: %v", args, err)
+		}
+		end, last := 300e6, 0.0
+		if at != "" {
+			end = 60e6
+		}
+		for _, e := range doc.TraceEvents {
+			if e.Dur != nil {
+				last = max(last, e.TS+*e.Dur)
+			}
+		}
+		if last != end || doc.OtherData["scenario"] != "demo-oom-crashloop" {
+			t.Errorf("%v: states end at %vµs, want %vµs; otherData %v", args, last, end, doc.OtherData)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/podsim/podsim/internal/progress"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
 	"github.com/podsim/podsim/sweep"
@@ -134,7 +135,7 @@ func (m *Main) sweep(args []string) (int, error) {
 	if err := checkOutput(orText(format), "text", "markdown", "csv", "json"); err != nil {
 		return 0, err
 	}
-	opt := sweep.Options{Parallel: *parallel, Shard: shard.i, Shards: shard.n, Progress: progressBar(m.Stderr, st.Header.Study),
+	opt := sweep.Options{Parallel: *parallel, Shard: shard.i, Shards: shard.n, Progress: progress.Bar(m.progressOut(), m.clock(), st.Header.Study),
 		MaxEvents: *maxEvents, Interrupted: m.interrupted}
 	if *resume != "" {
 		f, err := os.Open(*resume)
@@ -323,24 +324,4 @@ func shardFiles(args []string) ([]string, error) {
 		}
 	}
 	return files, nil
-}
-
-// progressBar returns a progress callback that redraws a bar on w when w is
-// a terminal, or nil.
-func progressBar(w io.Writer, name string) func(done, total int) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	const width = 30
-	return func(done, total int) {
-		n := width * done / max(total, 1)
-		fmt.Fprintf(f, "\r%s [%s%s] %d/%d runs", name, strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
-		if done == total {
-			fmt.Fprint(f, "\r\033[K")
-		}
-	}
 }

@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/expect"
+	"github.com/podsim/podsim/internal/progress"
 	"github.com/podsim/podsim/scenarios"
 )
 
 func (m *Main) test(args []string) (int, error) {
 	fset := flag.NewFlagSet("test", flag.ContinueOnError)
-	out := outputFlag(fset, "output: text, jsonl or json")
+	out := outputFlag(fset, "text, jsonl or json")
 	junit := fset.String("junit", "", "also write a JUnit XML report to this file")
 	var opt expect.SuiteOptions
 	fset.StringVar(&opt.Golden, "golden", "", "compare each scenario's timeline (-o jsonl) with DIR/<name>.jsonl")
@@ -38,7 +39,12 @@ func (m *Main) test(args []string) (int, error) {
 		return 0, err
 	}
 	opt.MaxEvents, opt.Interrupted, opt.Override = *maxEvents, m.interrupted, over.apply
+	prog := progress.NewRuns(m.progressOut(), m.clock(), len(files))
+	if prog != nil {
+		opt.Progress = prog
+	}
 	results := expect.RunSuite(files, opt)
+	prog.Close()
 	expect.CheckNames(results)
 	if opt.Update {
 		if err := expect.WriteGoldens(results, opt, m.Stderr); err != nil {

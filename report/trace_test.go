@@ -1,0 +1,247 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/podsim/podsim/internal/scenariogen"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// traceEvent is one event of a Chrome trace, as a viewer reads it.
+type traceEvent struct {
+	Name string         `json:"name"`
+	Cat  string         `json:"cat"`
+	Ph   string         `json:"ph"`
+	TS   *float64       `json:"ts"`
+	Dur  *float64       `json:"dur"`
+	Pid  *int           `json:"pid"`
+	Tid  int            `json:"tid"`
+	S    string         `json:"s"`
+	Args map[string]any `json:"args"`
+}
+
+// traceRun runs s with a Trace and returns its bytes and the world.
+func traceRun(t *testing.T, s *scenarios.Scenario) ([]byte, *model.World) {
+	t.Helper()
+	var b bytes.Buffer
+	w := s.NewWorld()
+	tr := report.NewTrace(&b, w, s.File.Metadata.Name, s.Seed, s.Duration)
+	w.Subscribe(tr)
+	s.Populate(w)
+	w.Run(s.Duration)
+	if err := tr.Close(w.Now()); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), w
+}
+
+// checkTrace parses a trace and checks its structure: every process and
+// thread named once before... anywhere in the file, every event on a named
+// thread, complete events with dur >= 0 inside the run, each container's
+// states one after another without gap or overlap, and the last counters
+// equal to the world's own numbers at the end.
+func checkTrace(t *testing.T, name string, data []byte, w *model.World, end time.Duration) {
+	t.Helper()
+	var doc struct {
+		TraceEvents []traceEvent   `json:"traceEvents"`
+		OtherData   map[string]any `json:"otherData"`
+		Unit        string         `json:"displayTimeUnit"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("%s: not trace JSON: %v", name, err)
+	}
+	if len(doc.TraceEvents) == 0 || doc.OtherData["scenario"] == nil {
+		t.Fatalf("%s: empty trace or no otherData", name)
+	}
+	procs := map[int]string{}
+	threads := map[[2]int]string{}
+	for _, e := range doc.TraceEvents {
+		if e.Ph != "M" {
+			continue
+		}
+		if e.Pid == nil {
+			t.Fatalf("%s: metadata without pid: %+v", name, e)
+		}
+		key := [2]int{*e.Pid, e.Tid}
+		switch e.Name {
+		case "process_name":
+			if _, dup := procs[*e.Pid]; dup {
+				t.Errorf("%s: process %d named twice", name, *e.Pid)
+			}
+			procs[*e.Pid], _ = e.Args["name"].(string)
+		case "thread_name":
+			if _, dup := threads[key]; dup {
+				t.Errorf("%s: thread %v named twice", name, key)
+			}
+			threads[key], _ = e.Args["name"].(string)
+		case "process_sort_index", "thread_sort_index":
+		default:
+			t.Errorf("%s: unknown metadata %q", name, e.Name)
+		}
+	}
+	type span struct{ start, end float64 }
+	lastSpan := map[string]span{}
+	counters := map[string]float64{} // "process/counter"
+	seen := map[string]bool{}
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "M" {
+			continue
+		}
+		if e.Pid == nil || e.TS == nil || *e.TS < 0 || *e.TS > float64(end/time.Microsecond) {
+			t.Fatalf("%s: event without pid or ts in the run: %+v", name, e)
+		}
+		if _, ok := procs[*e.Pid]; !ok {
+			t.Errorf("%s: event in unnamed process %d: %+v", name, *e.Pid, e)
+		}
+		seen[e.Ph] = true
+		switch e.Ph {
+		case "X", "i":
+			thread, ok := threads[[2]int{*e.Pid, e.Tid}]
+			if !ok || e.Tid == 0 {
+				t.Fatalf("%s: event on unnamed thread %d/%d: %+v", name, *e.Pid, e.Tid, e)
+			}
+			if e.Ph == "i" {
+				if e.S != "t" {
+					t.Errorf("%s: instant without thread scope: %+v", name, e)
+				}
+				continue
+			}
+			if e.Dur == nil || *e.Dur < 0 || *e.TS+*e.Dur > float64(end/time.Microsecond)+1e-3 {
+				t.Fatalf("%s: complete event with bad dur: %+v", name, e)
+			}
+			if e.Cat == "container" {
+				// Each container's states follow one another: the next
+				// starts where the last ended. (Written when they end, so
+				// in order on one thread.)
+				s := span{*e.TS, *e.TS + *e.Dur}
+				if prev, ok := lastSpan[thread]; ok && prev.end != s.start {
+					t.Errorf("%s: %s: state at %v does not start where the last ended (%v)", name, thread, s.start, prev.end)
+				}
+				lastSpan[thread] = s
+			}
+		case "C":
+			for k, v := range e.Args {
+				f, ok := v.(float64)
+				if !ok {
+					t.Fatalf("%s: counter %s not a number: %+v", name, k, e)
+				}
+				counters[procs[*e.Pid]+"/"+e.Name] = f
+			}
+		default:
+			t.Fatalf("%s: unexpected phase %q", name, e.Ph)
+		}
+	}
+	if !seen["X"] || !seen["C"] {
+		t.Errorf("%s: no complete events or no counters (%v)", name, seen)
+	}
+	for _, n := range w.Nodes() {
+		a := n.Allocated()
+		if got := counters["node "+n.Name+"/allocated cpu"]; got != float64(a.MilliCPU) {
+			t.Errorf("%s: node %s: last allocated cpu %v, scheduler's %d", name, n.Name, got, a.MilliCPU)
+		}
+		if got := counters["node "+n.Name+"/allocated memory"]; got != float64(a.Memory) {
+			t.Errorf("%s: node %s: last allocated memory %v, scheduler's %d", name, n.Name, got, a.Memory)
+		}
+	}
+	for _, wl := range w.Workloads() {
+		if wl.Spec.Kind == model.KindJob || wl.Spec.Kind == model.KindDaemonSet {
+			continue
+		}
+		ready := 0
+		for _, p := range w.Pods() {
+			st := p.Status()
+			if c, _ := st.Condition(model.Ready); p.Owner() == wl && !p.Deleted() && c.Status == model.True {
+				ready++
+			}
+		}
+		key := fmt.Sprintf("%s %s/ready pods", wl.Spec.Kind, wl.Spec.Name)
+		if got, ok := counters[key]; !ok || got != float64(ready) {
+			t.Errorf("%s: %s: last ready pods %v (written: %v), world's %d", name, key, got, ok, ready)
+		}
+	}
+}
+
+// Every scenario of the library gives a valid trace of the expected shape,
+// the same bytes on a second run.
+func TestTraceOfEveryScenario(t *testing.T) {
+	all, err := scenariogen.Valid([]string{"../scenarios"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < 30 {
+		t.Fatalf("found %d scenarios", len(all))
+	}
+	for _, s := range all {
+		data, w := traceRun(t, s)
+		checkTrace(t, s.Path, data, w, s.Duration)
+		again, _ := traceRun(t, s)
+		if !bytes.Equal(data, again) {
+			t.Errorf("%s: two runs gave different traces", s.Path)
+		}
+	}
+}
+
+// The demo's trace holds what a person looks for: web's container OOM
+// killed with its exit code, the BackOff events, api's counter on the node.
+func TestTraceOfTheDemo(t *testing.T) {
+	s, err := scenarios.Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := traceRun(t, s)
+	for _, want := range []string{
+		`{"name":"process_name","ph":"M","pid":2,"args":{"name":"node node-a"}}`,
+		`"name":"thread_name","ph":"M","pid":2,"tid":`,
+		`"args":{"name":"web/app"}}`,
+		`{"name":"Terminated: OOMKilled","cat":"container","ph":"X","pid":2,"tid":6,"ts":38000000,"dur":0,`,
+		`"args":{"state":"Terminated","reason":"OOMKilled","exitCode":137,"restartCount":0}}`,
+		`{"name":"BackOff","cat":"event","ph":"i","pid":2,"tid":4,"ts":68000000,"s":"t",`,
+		`{"name":"allocated cpu","ph":"C","pid":2,"ts":0,"args":{"millicores":350}}`,
+	} {
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("demo trace lacks %s", want)
+		}
+	}
+}
+
+// BenchmarkTraceSink runs the crash-loop study's base scenario (110 pods,
+// 30 minutes) with the JSON lines sink and with the trace sink, and
+// reports the allocations per change of each.
+func BenchmarkTraceSink(b *testing.B) {
+	s, err := scenarios.LoadFile("../scenarios/studies/crashloop-110.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, sink := range []string{"jsonl", "trace"} {
+		b.Run(sink, func(b *testing.B) {
+			b.ReportAllocs()
+			changes := 0
+			for b.Loop() {
+				w := s.NewWorld()
+				var tr *report.Trace
+				if sink == "trace" {
+					tr = report.NewTrace(io.Discard, w, s.File.Metadata.Name, s.Seed, s.Duration)
+					w.Subscribe(tr)
+				} else {
+					w.Subscribe(report.NewJSONL(io.Discard))
+				}
+				s.Populate(w)
+				w.Run(s.Duration)
+				if tr != nil {
+					tr.Close(w.Now())
+				}
+				changes = w.ChangeCount()
+			}
+			b.ReportMetric(float64(changes), "changes/op")
+		})
+	}
+}

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"io"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-runewidth"
+	"github.com/podsim/podsim/model"
+)
+
+// Watch writes what `kubectl get pods -w` prints while a run goes: a header,
+// then a row (NAME READY STATUS RESTARTS AGE) each time a pod's READY,
+// STATUS or restart count changes. It is a sink that notes which pods
+// changed; the caller runs the world one instant at a time and calls Flush
+// after each, so that a row shows the pod as it stands once every change of
+// that instant is made: what `podsim run --at T` prints for it. A pod's
+// first row comes when it is created; a deleted pod gets no row. (The "ago"
+// of RESTARTS moves with time and alone makes no row.)
+//
+// Columns are as wide as the widths a first run measured (MeasureWatch):
+// runs are deterministic, so the rows are the same. The first write error
+// stops it; Err returns it.
+type Watch struct {
+	world  *model.World
+	out    io.Writer // nil: measuring
+	widths *WatchWidths
+	dirty  []string
+	last   map[string]watchRow // the last row written, of pods alive
+	line   []byte
+	err    error
+}
+
+// WatchWidths are the widths of the columns of a Watch's rows.
+type WatchWidths struct{ name, ready, status, restarts int }
+
+// watchRow is what decides whether a pod gets a new row.
+type watchRow struct {
+	ready, status, restarts string
+	dirty                   bool
+}
+
+// NewWatch returns a Watch writing to out with the columns widths
+// measured, and writes its header.
+func NewWatch(out io.Writer, world *model.World, widths WatchWidths) *Watch {
+	widths.name = max(widths.name, len("NAME"))
+	widths.ready = max(widths.ready, len("READY"))
+	widths.status = max(widths.status, len("STATUS"))
+	widths.restarts = max(widths.restarts, len("RESTARTS"))
+	v := &Watch{world: world, out: out, widths: &widths, last: map[string]watchRow{}}
+	v.write(PodRow{Name: "NAME", Ready: "READY", Status: "STATUS", Restarts: "RESTARTS", Age: "AGE"})
+	return v
+}
+
+// MeasureWatch returns a Watch that writes nothing and widens widths to
+// fit every row it would write.
+func MeasureWatch(world *model.World, widths *WatchWidths) *Watch {
+	return &Watch{world: world, widths: widths, last: map[string]watchRow{}}
+}
+
+// Change notes that c's pod may have a new row (model.Sink).
+func (v *Watch) Change(c *model.Change) {
+	if c.Pod == "" {
+		return
+	}
+	r := v.last[c.Pod]
+	if r.dirty {
+		return
+	}
+	r.dirty = true
+	v.last[c.Pod] = r
+	v.dirty = append(v.dirty, c.Pod)
+}
+
+// Flush writes a row for each pod noted since the last Flush whose row
+// changed, in the order of their first change; now is the instant just
+// ended.
+func (v *Watch) Flush(now time.Duration) {
+	for _, name := range v.dirty {
+		prev := v.last[name] // status "": no row yet
+		p := v.world.Pod(name)
+		if p == nil || p.Deleted() {
+			delete(v.last, name)
+			continue
+		}
+		row := GetPod(p, now)
+		cur := watchRow{ready: row.Ready, status: row.Status, restarts: restartCount(row.Restarts)}
+		v.last[name] = cur
+		if prev.status != "" && prev.ready == cur.ready && prev.status == cur.status && prev.restarts == cur.restarts {
+			continue
+		}
+		v.write(row)
+	}
+	v.dirty = v.dirty[:0]
+}
+
+// restartCount is the count of a RESTARTS cell, without its "(5s ago)".
+func restartCount(cell string) string {
+	n, _, _ := strings.Cut(cell, " ")
+	return n
+}
+
+// Err is the first error writing failed with, if any.
+func (v *Watch) Err() error { return v.err }
+
+// write writes one row, or widens the columns when measuring.
+func (v *Watch) write(r PodRow) {
+	w := v.widths
+	if v.out == nil {
+		w.name = max(w.name, runewidth.StringWidth(r.Name))
+		w.ready = max(w.ready, runewidth.StringWidth(r.Ready))
+		w.status = max(w.status, runewidth.StringWidth(r.Status))
+		w.restarts = max(w.restarts, runewidth.StringWidth(r.Restarts))
+		return
+	}
+	if v.err != nil {
+		return
+	}
+	b := v.line[:0]
+	for _, cell := range []struct {
+		s     string
+		width int
+	}{{r.Name, w.name}, {r.Ready, w.ready}, {r.Status, w.status}, {r.Restarts, w.restarts}} {
+		b = append(b, cell.s...)
+		for range max(cell.width-runewidth.StringWidth(cell.s), 0) + 3 {
+			b = append(b, ' ')
+		}
+	}
+	b = append(b, r.Age...)
+	b = append(b, '\n')
+	v.line = b
+	_, v.err = v.out.Write(b)
+}
