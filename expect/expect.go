@@ -465,6 +465,15 @@ func (k *checker) pod(e *scenarios.Expect) {
 		}
 	}
 	k.str("status", e.Status, report.StatusColumn(p, &st), k.lastChange(e.Pod, causePhaseOrContainer))
+	if e.NodeName != nil {
+		found := ""
+		if p.Node != nil {
+			found = p.Node.Name
+		}
+		if found != *e.NodeName {
+			k.fail("nodeName", fmt.Sprintf("%q", *e.NodeName), fmt.Sprintf("%q", found), k.condCause(e.Pod, model.PodScheduled))
+		}
+	}
 	if e.Ready != nil {
 		c, _ := st.Condition(model.Ready)
 		found := c.Status == model.True
@@ -539,8 +548,10 @@ func EventMatches(ev *scenarios.EventCheck, e *model.Event) bool {
 	switch {
 	case e.Reason != ev.Reason,
 		ev.Type != "" && string(e.Type) != ev.Type,
+		ev.Message != "" && e.Message != ev.Message,
 		ev.Pod != "" && (e.Kind != "Pod" || e.Object != ev.Pod),
-		ev.Node != "" && (e.Kind != "Node" || e.Object != ev.Node):
+		ev.Node != "" && (e.Kind != "Node" || e.Object != ev.Node),
+		ev.Workload != "" && (e.Kind == "Pod" || e.Kind == "Node" || e.Object != ev.Workload):
 		return false
 	}
 	return true
@@ -572,6 +583,12 @@ func (k *checker) events(ev *scenarios.EventCheck) {
 	}
 	if ev.Node != "" {
 		field += " about node " + ev.Node
+	}
+	if ev.Workload != "" {
+		field += " about " + ev.Workload
+	}
+	if ev.Message != "" {
+		field += fmt.Sprintf(" with message %q", ev.Message)
 	}
 	k.num(field+" count", want, n, func() string {
 		if last == nil {
@@ -621,6 +638,10 @@ func (k *checker) transitions(e *scenarios.Expect, cause cause) {
 // Job, its Complete or Failed condition.
 func (k *checker) workload(e *scenarios.Expect) {
 	wl := k.w.Workload(e.Workload)
+	if b := k.w.DisruptionBudget(e.Workload); b != nil && wl == nil {
+		k.disruptionBudget(e, b)
+		return
+	}
 	if wl == nil {
 		k.fail("", "the workload to exist", "no such workload", nil)
 		return
@@ -650,6 +671,26 @@ func (k *checker) workload(e *scenarios.Expect) {
 	if c := e.Condition; c != nil {
 		got, ok := wl.Condition(c.Type)
 		k.condition(c, got, ok, why)
+	}
+}
+
+// disruptionBudget checks a PodDisruptionBudget's status and its
+// DisruptionAllowed condition.
+func (k *checker) disruptionBudget(e *scenarios.Expect, b *model.DisruptionBudget) {
+	why := func() string {
+		if ch := k.workloads[b.Spec.Name]; ch != nil {
+			return "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
+		}
+		return ""
+	}
+	st := &b.Status
+	k.num("disruptionsAllowed", e.DisruptionsAllowed, int64(st.DisruptionsAllowed), why)
+	k.num("currentHealthy", e.CurrentHealthy, int64(st.CurrentHealthy), why)
+	k.num("desiredHealthy", e.DesiredHealthy, int64(st.DesiredHealthy), why)
+	k.num("expectedPods", e.ExpectedPods, int64(st.ExpectedPods), why)
+	if c := e.Condition; c != nil {
+		got := b.Condition
+		k.condition(c, got, got.Type == c.Type, why)
 	}
 }
 

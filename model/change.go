@@ -14,10 +14,11 @@ const (
 	ChangeNode                            // a node condition: Type, Status, Reason
 	ChangeWorkload                        // a workload condition: Type, Status, Reason
 	ChangePod                             // the pod object: Reason Terminating (Message) or Deleted
+	ChangeClient                          // a client's request as it reports it (kubectl): Object the client, Reason the verb, Status the answer's code, Message its line
 )
 
 var changeKindNames = [...]string{ChangePhase: "phase", ChangeContainer: "container", ChangeCondition: "condition",
-	ChangeEvent: "event", ChangeNode: "node", ChangeWorkload: "workload", ChangePod: "pod"}
+	ChangeEvent: "event", ChangeNode: "node", ChangeWorkload: "workload", ChangePod: "pod", ChangeClient: "client"}
 
 func (k ChangeKind) String() string {
 	if int(k) < len(changeKindNames) {

@@ -65,6 +65,7 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	wl.waitTimer.Init(wl.sync)
 	w.workloads = append(w.workloads, wl)
 	w.workloadIdx[s.Name] = wl
+	wl.announce()
 	wl.requestSync()
 	return wl
 }
@@ -114,7 +115,8 @@ func (wl *Workload) sync() {
 }
 
 // syncReplicaSet keeps Replicas active pods: it replaces pods that failed,
-// succeeded, were evicted or deleted.
+// succeeded, were evicted or deleted, and deletes the surplus after a
+// scale-down (scale.go).
 func (wl *Workload) syncReplicaSet() {
 	n := 0
 	for _, p := range wl.pods {
@@ -124,6 +126,9 @@ func (wl *Workload) syncReplicaSet() {
 	}
 	for ; n < wl.Spec.Replicas; n++ {
 		wl.createPod("")
+	}
+	if n > wl.Spec.Replicas {
+		wl.scaleDown(n - wl.Spec.Replicas)
 	}
 }
 

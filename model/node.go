@@ -42,6 +42,11 @@ type Node struct {
 	used Resources
 
 	down, partitioned, diskFailed bool
+	unschedulable                 bool          // spec.unschedulable: cordoned (cordon.go)
+	reportedUnschedulable         bool          // what the kubelet last saw of it (its NodeSchedulable events)
+	gone                          bool          // the Node object was deleted (nodedelete.go)
+	orphansSeen                   bool          // PodGC found pods bound to it after it was deleted ...
+	orphansSeenAt                 time.Duration // ... at this pass
 	downAt                        time.Duration
 	joinedAt                      time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
 	monitorTimer                  sim.Timer     // the node controller's next look at a silent node

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -111,6 +110,12 @@ func (n *Node) untaint(key string) {
 		n.w.sched.taintsRemoved()
 	}
 	n.Taints = keep
+	n.cancelEvictions()
+}
+
+// cancelEvictions is the taint eviction controller finding no NoExecute
+// taint left on the node: it cancels the evictions it had planned there.
+func (n *Node) cancelEvictions() {
 	for _, p := range n.pods {
 		if p.w.eng.Stop(&p.evictTimer) {
 			p.w.event("Pod", p.Name, EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Cancelling deletion of Pod default/%s", p.Name)
@@ -177,21 +182,18 @@ func (tol *Toleration) matches(t Taint) bool {
 	return tol.Key == t.Key && tol.Value == t.Value
 }
 
-// evict is the taint eviction controller deleting p. A pod whose node
-// cannot be reached is marked Failed with reason NodeLost, as the
-// Kubernetes documentation describes; its controller replaces it.
+// evict is the taint eviction controller deleting p
+// (pkg/controller/tainteviction, addConditionAndDeletePod): the condition
+// DisruptionTarget, then an API delete with the pod's own grace period. On
+// an unreachable node the kubelet cannot finish that deletion: the pod stays
+// in its phase with a deletion timestamp (Terminating) until the node comes
+// back or its Node object is deleted (PodGC), and its controller replaces it
+// at once.
 func (p *Pod) evict() {
 	if p.deleting || p.deleted || p.Node == nil {
 		return
 	}
 	p.setCondition(DisruptionTarget, True, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint")
 	p.w.event("Pod", p.Name, EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Marking for deletion Pod default/%s", p.Name)
-	if !p.Node.Reachable() {
-		p.status.Reason = "NodeLost"
-		p.status.Message = fmt.Sprintf("Node %s which was running pod %s is unresponsive", p.Node.Name, p.Name)
-		p.setPhase(Failed)
-		p.setCondition(Ready, False, "PodFailed", "")
-		p.w.sched.kick() // its resources are free
-	}
 	p.Delete(nil)
 }

@@ -13,7 +13,7 @@ import (
 // Unknown, exit 255), finishes the deletions it missed and restarts the rest
 // as their restart policies say.
 func (n *Node) PowerOff(d *time.Duration) {
-	if n.down {
+	if n.down || n.gone {
 		return
 	}
 	wasReachable := n.Reachable()
@@ -31,7 +31,7 @@ func (n *Node) PowerOff(d *time.Duration) {
 }
 
 func (n *Node) powerOn() {
-	if !n.down {
+	if !n.down || n.gone {
 		return
 	}
 	n.down = false
@@ -49,7 +49,7 @@ func (n *Node) powerOn() {
 // good). Its kubelet keeps running its containers; nothing it reports gets
 // through, and API changes (deletions) do not reach it until it heals.
 func (n *Node) Partition(d *time.Duration) {
-	if n.partitioned {
+	if n.partitioned || n.gone {
 		return
 	}
 	wasReachable := n.Reachable()
@@ -64,7 +64,7 @@ func (n *Node) Partition(d *time.Duration) {
 }
 
 func (n *Node) heal() {
-	if !n.partitioned {
+	if !n.partitioned || n.gone {
 		return
 	}
 	n.partitioned = false
@@ -78,7 +78,9 @@ func (n *Node) heal() {
 // reconnect lets the kubelet report its pods again and see what the API
 // decided meanwhile (deletions).
 func (n *Node) reconnect() {
+	n.reportSchedulable()
 	for _, p := range append([]*Pod(nil), n.pods...) {
+		p.hearDelete()
 		p.updateStatus()
 		p.requestSync()
 	}
@@ -87,7 +89,7 @@ func (n *Node) reconnect() {
 // DiskFailure kills the node's disk now: every container on it dies, its
 // pods fail, the kubelet reports the node NotReady and it takes no new pods.
 func (n *Node) DiskFailure() {
-	if n.diskFailed {
+	if n.diskFailed || n.gone {
 		return
 	}
 	n.diskFailed = true

@@ -53,6 +53,8 @@ type Pod struct {
 
 	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)
 	deletionGrace time.Duration // while deleting: deletionGracePeriodSeconds
+	killBy        time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
+	heardDelete   bool          // the kubelet has seen the deletion (a cut-off one hears when its node is back)
 
 	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
 	sidecarDeadline  time.Duration // the end of their shared grace period
@@ -63,8 +65,9 @@ type Pod struct {
 	scratch          []byte    // for building condition messages without allocating
 	messages         []string  // condition messages built so far, for reuse
 
-	events eventLog  // about the pod, in order of first occurrence
-	queue  queuedPod // the scheduler's bookkeeping while it is unscheduled
+	events     eventLog      // about the pod, in order of first occurrence
+	queue      queuedPod     // the scheduler's bookkeeping while it is unscheduled
+	disruption podDisruption // the disruption budgets that select it (disruption.go)
 }
 
 // container is one (init) container as the kubelet runs it.
@@ -126,6 +129,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	}
 	w.pods = append(w.pods, p)
 	w.podIdx[name] = p
+	w.matchBudgets(p)
 	p.setPhase(Pending)
 	if spec.NodeName != "" {
 		if n := w.nodeIdx[spec.NodeName]; n != nil {
@@ -258,6 +262,9 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 	p.status.Conditions = append(conds, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: p.w.Now()})
 	p.sortConditions()
 	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Type: t, Status: string(s), Reason: reason})
+	if t == Ready {
+		p.updateBudgets()
+	}
 }
 
 // conditionOrder is the order in which the kubelet lists pod conditions.

@@ -9,13 +9,17 @@ import (
 // gcCheckPeriod is how often the pod garbage collector runs.
 const gcCheckPeriod = 20 * time.Second
 
-// podGC is the pod garbage collector (pkg/controller/podgc): when more
-// finished pods exist than TerminatedPodGCThreshold, it deletes the
-// oldest. (Its other duty, deleting pods bound to nodes that no longer
-// exist, has nothing to do here: podsim's nodes are never deleted.)
+// podGC is the pod garbage collector (pkg/controller/podgc). Every
+// gcCheckPeriod it deletes the oldest finished pods past
+// TerminatedPodGCThreshold (gcTerminated), force-deletes terminating pods on
+// out-of-service nodes (gcTerminating) and the pods of deleted nodes
+// (gcOrphaned, nodedelete.go). Its passes run only while one of them may
+// have work.
 type podGC struct {
 	w     *World
 	timer sim.Timer
+
+	orphanNodes []*Node // deleted nodes that may still have pods
 }
 
 func (g *podGC) init(w *World) {
@@ -23,9 +27,16 @@ func (g *podGC) init(w *World) {
 	g.timer.Init(g.run)
 }
 
-// kick arms the next periodic pass when there may be too many finished pods.
+// kick arms the next pass when there may be too many finished pods.
 func (g *podGC) kick() {
-	if g.timer.Pending() || g.w.settings.TerminatedPodGCThreshold <= 0 {
+	if g.w.settings.TerminatedPodGCThreshold > 0 {
+		g.arm()
+	}
+}
+
+// arm schedules the next periodic pass, if none is.
+func (g *podGC) arm() {
+	if g.timer.Pending() {
 		return
 	}
 	now := g.w.Now()
@@ -33,6 +44,16 @@ func (g *podGC) kick() {
 }
 
 func (g *podGC) run() {
+	if g.w.settings.TerminatedPodGCThreshold > 0 {
+		g.gcTerminated()
+	}
+	again := g.gcTerminating()
+	if g.gcOrphaned() || again {
+		g.arm()
+	}
+}
+
+func (g *podGC) gcTerminated() {
 	var finished []*Pod
 	for _, p := range g.w.pods {
 		if !p.deleted && p.phase.Terminal() {

@@ -40,7 +40,7 @@ const (
 type plugins uint8
 
 const (
-	pluginNodeUnschedulable plugins = 1 << iota // podsim's failed-disk check, like NodeUnschedulable
+	pluginNodeUnschedulable plugins = 1 << iota // spec.unschedulable, and podsim's failed-disk check
 	pluginNodeAffinity                          // nodeSelector
 	pluginTaintToleration
 	pluginNodeResourcesFit
@@ -59,6 +59,9 @@ const (
 	eventNodeAdded = allPlugins
 	// A node lost taints (NodeTaintChange; TaintToleration).
 	eventNodeTaintsRemoved = pluginTaintToleration
+	// A node was uncordoned: spec.unschedulable and its taint went
+	// (NodeUnschedulable and TaintToleration).
+	eventNodeSchedulable = pluginNodeUnschedulable | pluginTaintToleration
 )
 
 // queueState is where a pod waiting for the scheduler is.

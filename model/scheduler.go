@@ -61,6 +61,13 @@ func (s *scheduler) nodeAdded() {
 // taintsRemoved is the cluster event "a node lost taints". The caller kicks.
 func (s *scheduler) taintsRemoved() { s.q.pending |= eventNodeTaintsRemoved }
 
+// nodeSchedulable is the cluster event "a node was uncordoned" (its spec
+// and its unschedulable taint changed); it kicks.
+func (s *scheduler) nodeSchedulable() {
+	s.q.pending |= eventNodeSchedulable
+	s.kick()
+}
+
 // kick arms a pass now if there is something to do: a pod ready to try,
 // or an event since the last pass that concerns a parked pod.
 func (s *scheduler) kick() {
@@ -180,6 +187,7 @@ type rejectReason uint8
 
 const (
 	fits rejectReason = iota
+	rejectUnschedulable
 	rejectDiskFailed
 	rejectNodeSelector
 	rejectTaint
@@ -191,7 +199,7 @@ const (
 // plugin is the filter plugin that gives the reason.
 func (r rejectReason) plugin() plugins {
 	switch r {
-	case rejectDiskFailed:
+	case rejectUnschedulable, rejectDiskFailed:
 		return pluginNodeUnschedulable
 	case rejectNodeSelector:
 		return pluginNodeAffinity
@@ -213,6 +221,8 @@ type rejection struct {
 
 func (r *rejection) String() string {
 	switch r.why {
+	case rejectUnschedulable:
+		return "node(s) were unschedulable"
 	case rejectDiskFailed:
 		return "node(s) had a failed disk"
 	case rejectNodeSelector:
@@ -259,6 +269,9 @@ func (s *scheduler) fitError() (string, plugins) {
 // rejectTaint, or fits. It reads the node's running totals: O(1) in the
 // node's pods.
 func filter(p *Pod, n *Node) (rejectReason, *Taint) {
+	if n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}) {
+		return rejectUnschedulable, nil // NodeUnschedulable
+	}
 	if !n.Schedulable() {
 		return rejectDiskFailed, nil
 	}

@@ -88,6 +88,9 @@ func (p *Pod) Delete(grace *time.Duration) {
 	if p.deleting {
 		if at := sim.AddSat(now, g); at < p.deadline {
 			p.deadline, p.deletionGrace = at, g
+			if p.heardDelete {
+				p.killBy = min(p.killBy, at)
+			}
 			for _, c := range p.all() {
 				// A shorter deadline brings SIGKILL forward.
 				late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
@@ -119,11 +122,22 @@ func (p *Pod) Delete(grace *time.Duration) {
 	if !reachable {
 		return // the kubelet hears of it when its node is back
 	}
+	p.hearDelete()
 	for _, c := range p.all() {
 		p.w.eng.Stop(&c.restartTimer)
 	}
 	p.updateStatus()
 	p.requestSync()
+}
+
+// hearDelete is the kubelet learning that the pod is being deleted: its
+// grace period (deletionGracePeriodSeconds) runs from now, as
+// calculateEffectiveGracePeriod takes it. A kubelet cut off when the pod was
+// deleted hears when its node is back, and gives the pod the whole period.
+func (p *Pod) hearDelete() {
+	if p.deleting && !p.heardDelete {
+		p.heardDelete, p.killBy = true, sim.AddSat(p.w.Now(), p.deletionGrace)
+	}
 }
 
 // all returns init and regular containers.
@@ -135,8 +149,10 @@ func (p *Pod) all() []*container {
 // syncTerminating is the pod worker's sync for a pod being deleted: stop
 // regular and init containers, then sidecars one by one in reverse order,
 // then finish.
+// The grace period runs from when the kubelet heard of the deletion
+// (hearDelete).
 func (p *Pod) syncTerminating() {
-	grace := max(p.deadline-p.w.Now(), 0)
+	grace := max(p.killBy-p.w.Now(), 0)
 	busy := false
 	for _, c := range p.all() {
 		if c.spec.Sidecar || c.status.State.Kind != StateRunning {

@@ -35,6 +35,8 @@ type World struct {
 
 	workloads   []*Workload
 	workloadIdx map[string]*Workload
+
+	disruption disruptionController // PodDisruptionBudgets (disruption.go)
 }
 
 // objectKey names an object that has no list of events of its own.
@@ -206,9 +208,10 @@ func (w *World) EventsFor(kind, object string) []*Event {
 	return append([]*Event(nil), w.eventLog(kind, object).list...)
 }
 
-// podChanged tells the pod's controller and the pod garbage collector that
-// its phase, readiness or existence changed.
+// podChanged tells the pod's controller, its disruption budgets and the pod
+// garbage collector that its phase, readiness or existence changed.
 func (w *World) podChanged(p *Pod) {
+	p.updateBudgets()
 	if p.owner != nil {
 		p.owner.requestSync()
 	}

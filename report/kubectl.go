@@ -123,12 +123,8 @@ func printPod(p *model.Pod, st *model.PodStatus, now time.Duration) (ready, stat
 			}
 		}
 	}
-	if p.Terminating() {
-		if st.Reason == "NodeLost" {
-			reason = "Unknown"
-		} else if !st.Phase.Terminal() {
-			reason = "Terminating"
-		}
+	if p.Terminating() && !st.Phase.Terminal() {
+		reason = "Terminating"
 	}
 	restarts = strconv.Itoa(all.n)
 	if all.n != 0 && all.seen {

@@ -250,6 +250,8 @@ func Describe(c *model.Change) string {
 			return c.Reason + " (" + c.Message + ")"
 		}
 		return c.Reason
+	case model.ChangeClient:
+		return c.Object + ": " + c.Message
 	}
 	return c.Kind.String()
 }

@@ -109,6 +109,10 @@ func (s *Scenario) Populate(w *model.World) {
 	}
 	for i := range sp.Workloads {
 		wl := &sp.Workloads[i]
+		if wl.Kind == kindPDB {
+			w.AddPodDisruptionBudget(pdbSpec(wl))
+			continue
+		}
 		w.AddWorkload(workloadSpec(wl, behaviors[wl.Metadata.Name]))
 	}
 	for i := range sp.Faults {
@@ -142,6 +146,17 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 			d := sim.Seconds(*sp.ActiveDeadlineSeconds)
 			out.ActiveDeadline = &d
 		}
+	}
+	return out
+}
+
+// pdbSpec converts a PodDisruptionBudget.
+func pdbSpec(wl *Workload) model.PDBSpec {
+	sp := &wl.Spec
+	out := model.PDBSpec{Name: wl.Metadata.Name, MinAvailable: sp.MinAvailable.model(), MaxUnavailable: sp.MaxUnavailable.model(),
+		AlwaysAllowUnhealthy: sp.UnhealthyPodEvictionPolicy == "AlwaysAllow"}
+	if sp.Selector != nil {
+		out.Selector = sp.Selector.MatchLabels
 	}
 	return out
 }
@@ -418,6 +433,24 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
 				p.SetCondition(sc.Type, model.ConditionStatus(sc.Status))
 			}
 		})
+	case f.Cordon != nil:
+		name := f.Cordon.Node
+		w.Schedule(at, func() { w.Kubectl().Cordon(w.Node(name)) })
+	case f.Uncordon != nil:
+		name := f.Uncordon.Node
+		w.Schedule(at, func() { w.Kubectl().Uncordon(w.Node(name)) })
+	case f.Drain != nil:
+		name := f.Drain.Node
+		w.Schedule(at, func() { w.Kubectl().Drain(w.Node(name)) })
+	case f.DeleteNode != nil:
+		name := f.DeleteNode.Node
+		w.Schedule(at, func() { w.Node(name).Delete() })
+	case f.Taint != nil:
+		t := f.Taint
+		w.Schedule(at, func() { w.Node(t.Node).AddTaint(model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}) })
+	case f.Scale != nil:
+		sc := f.Scale
+		w.Schedule(at, func() { w.Workload(sc.Workload).Scale(int(*sc.Replicas)) })
 	}
 }
 

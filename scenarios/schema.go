@@ -192,15 +192,29 @@ type Workload struct {
 	Spec       WorkloadSpec `yaml:"spec"`
 }
 
-// WorkloadSpec is the union of the controller specs podsim reads.
+// WorkloadSpec is the union of the controller specs podsim reads, and of
+// a PodDisruptionBudget's.
 type WorkloadSpec struct {
-	Replicas              *int32      `yaml:"replicas"`
-	Completions           *int32      `yaml:"completions"`
-	Parallelism           *int32      `yaml:"parallelism"`
-	BackoffLimit          *int32      `yaml:"backoffLimit"`
-	ActiveDeadlineSeconds *int64      `yaml:"activeDeadlineSeconds"`
-	Selector              *yaml.Node  `yaml:"selector"`
-	Template              PodTemplate `yaml:"template"`
+	Replicas              *int32         `yaml:"replicas"`
+	Completions           *int32         `yaml:"completions"`
+	Parallelism           *int32         `yaml:"parallelism"`
+	BackoffLimit          *int32         `yaml:"backoffLimit"`
+	ActiveDeadlineSeconds *int64         `yaml:"activeDeadlineSeconds"`
+	Selector              *LabelSelector `yaml:"selector"`
+	Template              PodTemplate    `yaml:"template"`
+
+	// PodDisruptionBudget (policy/v1).
+	MinAvailable               *IntOrPercent `yaml:"minAvailable"`
+	MaxUnavailable             *IntOrPercent `yaml:"maxUnavailable"`
+	UnhealthyPodEvictionPolicy string        `yaml:"unhealthyPodEvictionPolicy"`
+}
+
+// LabelSelector is a Kubernetes label selector. A PodDisruptionBudget
+// selects pods by matchLabels; controllers own the pods they created and
+// do not read it.
+type LabelSelector struct {
+	MatchLabels      map[string]string `yaml:"matchLabels"`
+	MatchExpressions *yaml.Node        `yaml:"matchExpressions"`
 }
 
 // PodTemplate is a workload's pod template.
@@ -271,6 +285,31 @@ type Fault struct {
 	Partition    *NodeFault    `yaml:"partition"`
 	NodeFailure  *NodeFault    `yaml:"nodeFailure"`
 	SetCondition *SetCondition `yaml:"setCondition"`
+	Cordon       *NodeRef      `yaml:"cordon"`
+	Uncordon     *NodeRef      `yaml:"uncordon"`
+	Drain        *NodeRef      `yaml:"drain"`
+	DeleteNode   *NodeRef      `yaml:"deleteNode"`
+	Taint        *TaintFault   `yaml:"taint"`
+	Scale        *ScaleFault   `yaml:"scale"`
+}
+
+// NodeRef names a node (cordon, uncordon, drain, deleteNode).
+type NodeRef struct {
+	Node string `yaml:"node"`
+}
+
+// TaintFault puts a taint on a node, as `kubectl taint` does.
+type TaintFault struct {
+	Node   string `yaml:"node"`
+	Key    string `yaml:"key"`
+	Value  string `yaml:"value"`
+	Effect string `yaml:"effect"`
+}
+
+// ScaleFault sets a ReplicaSet's or Deployment's replicas (`kubectl scale`).
+type ScaleFault struct {
+	Workload string `yaml:"workload"`
+	Replicas *int32 `yaml:"replicas"`
 }
 
 // ContainerRef names a container of a pod (or of every pod of a workload).
@@ -317,6 +356,7 @@ type Expect struct {
 	Ready     *bool           `yaml:"ready"`
 	Condition *ConditionCheck `yaml:"condition"`
 	Exists    *bool           `yaml:"exists"`
+	NodeName  *string         `yaml:"nodeName"` // the node the pod is bound to; "" unscheduled
 
 	Container    string          `yaml:"container"`
 	State        string          `yaml:"state"`
@@ -331,6 +371,12 @@ type Expect struct {
 	Pods          *IntRange `yaml:"pods"`
 	SucceededPods *IntRange `yaml:"succeededPods"`
 	FailedPods    *IntRange `yaml:"failedPods"`
+
+	// A PodDisruptionBudget's status.
+	DisruptionsAllowed *IntRange `yaml:"disruptionsAllowed"`
+	CurrentHealthy     *IntRange `yaml:"currentHealthy"`
+	DesiredHealthy     *IntRange `yaml:"desiredHealthy"`
+	ExpectedPods       *IntRange `yaml:"expectedPods"`
 
 	// Beyond the contract: when the checks above must hold (instead of at
 	// one instant, At), and phase transitions counted up to At.
@@ -376,11 +422,13 @@ type ConditionCheck struct {
 
 // EventCheck counts Kubernetes events.
 type EventCheck struct {
-	Pod    string    `yaml:"pod"`
-	Node   string    `yaml:"node"`
-	Reason string    `yaml:"reason"`
-	Type   string    `yaml:"type"`
-	Count  *IntRange `yaml:"count"`
+	Pod      string    `yaml:"pod"`
+	Node     string    `yaml:"node"`
+	Workload string    `yaml:"workload"`
+	Reason   string    `yaml:"reason"`
+	Type     string    `yaml:"type"`
+	Message  string    `yaml:"message"`
+	Count    *IntRange `yaml:"count"`
 }
 
 func init() {

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -348,14 +349,18 @@ func (v *validator) probe(p *Probe, kind string) {
 	}
 }
 
-var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "apps/v1", "DaemonSet": "apps/v1", "Job": "batch/v1"}
+var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "apps/v1", "DaemonSet": "apps/v1", "Job": "batch/v1",
+	kindPDB: "policy/v1"}
+
+// kindPDB is the kind of a PodDisruptionBudget in spec.workloads.
+const kindPDB = "PodDisruptionBudget"
 
 func (v *validator) workload(w *Workload) {
 	v.name(&w.Metadata.Name, &w.Metadata, "workload")
 	want, ok := workloadKinds[w.Kind]
 	switch {
 	case !ok:
-		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, Job or DaemonSet", w.Kind)
+		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, Job, DaemonSet or PodDisruptionBudget", w.Kind)
 	case w.APIVersion != "" && w.APIVersion != want:
 		v.at(&w.APIVersion, "a %s's apiVersion is %s, not %q", w.Kind, want, w.APIVersion)
 	}
@@ -366,13 +371,26 @@ func (v *validator) workload(w *Workload) {
 	if _, dup := v.pods[name]; dup && name != "" {
 		v.at(&w.Metadata.Name, "workload %q has the name of a bare pod; behavior and expectations could not tell them apart", name)
 	}
+	if w.Kind == kindPDB {
+		v.workloads[name] = w
+		v.disruptionBudget(w)
+		return
+	}
+	sp := &w.Spec
+	for _, f := range []any{sp.MinAvailable, sp.MaxUnavailable} {
+		if !isNilPtr(f) {
+			v.atKey(f, "only a PodDisruptionBudget has minAvailable and maxUnavailable")
+		}
+	}
+	if sp.UnhealthyPodEvictionPolicy != "" {
+		v.atKey(&sp.UnhealthyPodEvictionPolicy, "only a PodDisruptionBudget has unhealthyPodEvictionPolicy")
+	}
 	for p := range v.pods {
 		if ownerOf(p, map[string]*Workload{name: w}) != "" {
 			v.at(&w.Metadata.Name, "workload %q would name its pods like the bare pod %q", name, p)
 		}
 	}
 	v.workloads[name] = w
-	sp := &w.Spec
 	for _, n := range []*int32{sp.Replicas, sp.Completions, sp.Parallelism, sp.BackoffLimit} {
 		if n != nil && *n < 0 {
 			v.at(n, "must not be negative")
@@ -417,6 +435,41 @@ func (v *validator) workload(w *Workload) {
 	v.podSpec(&sp.Template.Spec, &sp.Template, "workload "+name)
 }
 
+// disruptionBudget checks a PodDisruptionBudget: a selector by labels, at
+// most one of minAvailable and maxUnavailable (an integer >= 0, or a
+// percentage 0..100%), and nothing of a controller.
+func (v *validator) disruptionBudget(w *Workload) {
+	sp := &w.Spec
+	for _, f := range []any{sp.Replicas, sp.Completions, sp.Parallelism, sp.BackoffLimit, sp.ActiveDeadlineSeconds} {
+		if !isNilPtr(f) {
+			v.atKey(f, "a PodDisruptionBudget has no replicas, completions, parallelism, backoffLimit or activeDeadlineSeconds")
+		}
+	}
+	if p := v.s.pos.Of(&sp.Template); !p.IsZero() {
+		v.atKey(&sp.Template, "a PodDisruptionBudget has no template: it selects pods by spec.selector.matchLabels")
+	}
+	if sel := sp.Selector; sel != nil && sel.MatchExpressions != nil && !isNilNode(sel.MatchExpressions) {
+		v.atKey(&sel.MatchExpressions, "matchExpressions is not supported: select the pods by matchLabels")
+	}
+	if sp.MinAvailable != nil && sp.MaxUnavailable != nil {
+		v.atKey(sp.MaxUnavailable, "minAvailable and maxUnavailable cannot be both set")
+	}
+	for _, x := range []*IntOrPercent{sp.MinAvailable, sp.MaxUnavailable} {
+		switch {
+		case x == nil:
+		case x.Value < 0:
+			v.at(x, "%s must not be negative", x)
+		case x.Percent && x.Value > 100:
+			v.at(x, "%s: a percentage must be between 0%% and 100%%", x)
+		case x.Value > math.MaxInt32:
+			v.at(x, "%s is out of range (at most %d)", x, math.MaxInt32)
+		}
+	}
+	if p := sp.UnhealthyPodEvictionPolicy; p != "" && p != "IfHealthyBudget" && p != "AlwaysAllow" {
+		v.at(&sp.UnhealthyPodEvictionPolicy, "unhealthyPodEvictionPolicy %q: want IfHealthyBudget or AlwaysAllow", p)
+	}
+}
+
 // addPods counts n more pods of the scenario, written at ptr, and reports
 // the first value that takes the scenario past MaxPods.
 func (v *validator) addPods(ptr any, n int) {
@@ -459,10 +512,14 @@ func (v *validator) podTemplate(ref *string, allowWorkload bool) *PodSpec {
 	if ps := v.pods[*ref]; ps != nil {
 		return ps
 	}
+	if w := v.workloads[*ref]; w != nil && w.Kind == kindPDB {
+		v.at(ref, "%q is a PodDisruptionBudget: it has no pods of its own", *ref)
+		return nil
+	}
 	if w := v.workloads[*ref]; w != nil && allowWorkload {
 		return &w.Spec.Template.Spec
 	}
-	if o := ownerOf(*ref, v.workloads); o != "" {
+	if o := ownerOf(*ref, v.workloads); o != "" && v.workloads[o].Kind != kindPDB {
 		return &v.workloads[o].Spec.Template.Spec
 	}
 	if v.workloads[*ref] != nil {
@@ -593,16 +650,53 @@ func (v *validator) fault(f *Fault) {
 		}
 	}
 	n := 0
-	for _, a := range []any{f.Exit, f.OOM, f.Delete, f.DiskFailure, f.Partition, f.NodeFailure, f.SetCondition} {
+	for _, a := range []any{f.Exit, f.OOM, f.Delete, f.DiskFailure, f.Partition, f.NodeFailure, f.SetCondition,
+		f.Cordon, f.Uncordon, f.Drain, f.DeleteNode, f.Taint, f.Scale} {
 		if !isNilPtr(a) {
 			n++
 		}
 	}
 	if n != 1 {
-		v.at(f, "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, setCondition; found %d", n)
+		v.at(f, "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, setCondition, cordon, uncordon, drain, deleteNode, taint, scale; found %d", n)
 		return
 	}
 	switch {
+	case f.Cordon != nil:
+		v.nodeRef(&f.Cordon.Node, f.Cordon)
+	case f.Uncordon != nil:
+		v.nodeRef(&f.Uncordon.Node, f.Uncordon)
+	case f.Drain != nil:
+		v.nodeRef(&f.Drain.Node, f.Drain)
+	case f.DeleteNode != nil:
+		v.nodeRef(&f.DeleteNode.Node, f.DeleteNode)
+	case f.Taint != nil:
+		t := f.Taint
+		v.nodeRef(&t.Node, t)
+		if t.Key == "" {
+			v.at(t, "taint: key is required")
+		}
+		if !slices.Contains([]string{"NoSchedule", "PreferNoSchedule", "NoExecute"}, t.Effect) {
+			v.at(t, "taint effect %q: want NoSchedule, PreferNoSchedule or NoExecute", t.Effect)
+		}
+	case f.Scale != nil:
+		sc := f.Scale
+		w := v.workloads[sc.Workload]
+		switch {
+		case sc.Workload == "":
+			v.at(sc, "scale: workload is required")
+		case w == nil:
+			v.at(&sc.Workload, "no workload called %q", sc.Workload)
+		case w.Kind != "ReplicaSet" && w.Kind != "Deployment":
+			v.at(&sc.Workload, "%q is a %s: only a ReplicaSet or a Deployment scales", sc.Workload, w.Kind)
+		}
+		switch {
+		case sc.Replicas == nil:
+			v.at(sc, "scale: replicas is required")
+		case *sc.Replicas < 0:
+			v.at(sc.Replicas, "replicas must not be negative")
+		default:
+			v.addPods(sc.Replicas, int(*sc.Replicas))
+		}
 	case f.Exit != nil:
 		ps := v.podTemplate(&f.Exit.Pod, true)
 		v.containerRef(ps, f.Exit.Pod, &f.Exit.Container, f.Exit)
@@ -738,11 +832,20 @@ func (v *validator) expect(e *Expect) {
 	podOnly("exists", e.Exists != nil, e.Exists)
 	podOnly("container", e.Container != "", &e.Container)
 	podOnly("transition", e.Transition != nil, &e.Transition)
-	if e.Workload == "" {
-		for _, r := range []*IntRange{e.ReadyPods, e.Pods, e.SucceededPods, e.FailedPods} {
-			if r != nil {
-				v.atKey(r, "readyPods, pods, succeededPods and failedPods are checked on a workload")
-			}
+	podOnly("nodeName", e.NodeName != nil, e.NodeName)
+	pdb := v.workloads[e.Workload] != nil && v.workloads[e.Workload].Kind == kindPDB
+	for _, r := range []*IntRange{e.ReadyPods, e.Pods, e.SucceededPods, e.FailedPods} {
+		switch {
+		case r == nil:
+		case e.Workload == "":
+			v.atKey(r, "readyPods, pods, succeededPods and failedPods are checked on a workload")
+		case pdb:
+			v.atKey(r, "readyPods, pods, succeededPods and failedPods are checked on a controller; a PodDisruptionBudget has currentHealthy, desiredHealthy, expectedPods and disruptionsAllowed")
+		}
+	}
+	for _, r := range []*IntRange{e.DisruptionsAllowed, e.CurrentHealthy, e.DesiredHealthy, e.ExpectedPods} {
+		if r != nil && !pdb {
+			v.atKey(r, "disruptionsAllowed, currentHealthy, desiredHealthy and expectedPods are checked on a PodDisruptionBudget (workload: its name)")
 		}
 	}
 	if e.Container == "" {
@@ -803,8 +906,17 @@ func (v *validator) expect(e *Expect) {
 		if ev.Node != "" {
 			v.nodeRef(&ev.Node, ev)
 		}
-		if ev.Pod != "" && ev.Node != "" {
-			v.at(ev, "event: give pod or node, not both (node counts the events about the node itself)")
+		if ev.Workload != "" && v.workloads[ev.Workload] == nil {
+			v.at(&ev.Workload, "no workload called %q", ev.Workload)
+		}
+		objects := 0
+		for _, o := range []string{ev.Pod, ev.Node, ev.Workload} {
+			if o != "" {
+				objects++
+			}
+		}
+		if objects > 1 {
+			v.at(ev, "event: give one of pod, node and workload (node counts the events about the node itself)")
 		}
 		if ev.Type != "" && ev.Type != "Normal" && ev.Type != "Warning" {
 			v.at(&ev.Type, "event type %q: want Normal or Warning", ev.Type)

@@ -1,0 +1,175 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// kubectl drain's pacing (staging/src/k8s.io/kubectl/pkg/drain/drain.go):
+// a refused eviction is tried again after 5s; an evicted pod is polled for
+// every second until it is gone.
+const (
+	evictionRetry    = 5 * time.Second
+	deletionPollTime = 1 * time.Second
+)
+
+// Kubectl is kubectl as a client of the world's API: it acts through the
+// API like any client and reports each step as kubectl prints it, as a
+// ChangeClient change (Object "kubectl").
+type Kubectl struct{ w *World }
+
+// Kubectl returns the world's kubectl.
+func (w *World) Kubectl() Kubectl { return Kubectl{w} }
+
+// say records one line kubectl prints: verb names the step, code the
+// API's answer ("" if none), pod or node the object.
+func (k Kubectl) say(node, pod, verb, code, line string) {
+	k.w.record(Change{Kind: ChangeClient, Object: "kubectl", Node: node, Pod: pod, Reason: verb, Status: code, Message: line})
+}
+
+// Cordon is `kubectl cordon NODE`.
+func (k Kubectl) Cordon(n *Node) {
+	switch {
+	case n.gone:
+		k.say(n.Name, "", "Cordon", "404", fmt.Sprintf("Error from server (NotFound): nodes %q not found", n.Name))
+	case n.Cordon():
+		k.say(n.Name, "", "Cordon", "200", "node/"+n.Name+" cordoned")
+	default:
+		k.say(n.Name, "", "Cordon", "", "node/"+n.Name+" already cordoned")
+	}
+}
+
+// Uncordon is `kubectl uncordon NODE`.
+func (k Kubectl) Uncordon(n *Node) {
+	switch {
+	case n.gone:
+		k.say(n.Name, "", "Uncordon", "404", fmt.Sprintf("Error from server (NotFound): nodes %q not found", n.Name))
+	case n.Uncordon():
+		k.say(n.Name, "", "Uncordon", "200", "node/"+n.Name+" uncordoned")
+	default:
+		k.say(n.Name, "", "Uncordon", "", "node/"+n.Name+" already uncordoned")
+	}
+}
+
+// drain is one `kubectl drain` under way.
+type drain struct {
+	k       Kubectl
+	node    *Node
+	pending int      // pods not yet gone or given up on
+	errs    []string // evictions that failed for good
+}
+
+// Drain is `kubectl drain NODE --ignore-daemonsets --force`: it cordons
+// the node, then evicts every pod bound to it that a DaemonSet does not own
+// (bare pods too), all at once in the API's list order (by name), through
+// the Eviction API (Pod.Evict). A refused eviction (429) is tried again
+// every 5s, for ever; an evicted pod is waited for (polled every second)
+// until it is gone. The drain ends when every pod is gone ("node/N
+// drained"), or with an error if an eviction failed otherwise.
+func (k Kubectl) Drain(n *Node) {
+	k.Cordon(n)
+	if n.gone {
+		return
+	}
+	var evict, daemons, bare []*Pod
+	for _, p := range n.pods {
+		switch {
+		case p.deleted:
+		case p.owner != nil && p.owner.Spec.Kind == KindDaemonSet:
+			daemons = append(daemons, p)
+		default:
+			if p.owner == nil {
+				bare = append(bare, p)
+			}
+			evict = append(evict, p)
+		}
+	}
+	byName := func(ps []*Pod) {
+		sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+	}
+	byName(evict)
+	if len(daemons) > 0 {
+		byName(daemons)
+		k.say(n.Name, "", "Drain", "", "Warning: ignoring DaemonSet-managed Pods: "+qualified(daemons))
+	}
+	if len(bare) > 0 {
+		byName(bare)
+		k.say(n.Name, "", "Drain", "", "Warning: deleting Pods that declare no controller: "+qualified(bare))
+	}
+	d := &drain{k: k, node: n, pending: len(evict)}
+	if d.pending == 0 {
+		d.finish()
+		return
+	}
+	for _, p := range evict {
+		d.evict(p)
+	}
+}
+
+// qualified lists pods as namespace/name, comma separated.
+func qualified(ps []*Pod) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = "default/" + p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// evict is one try of the eviction loop for p: kubectl says what it
+// evicts, then acts on the answer.
+func (d *drain) evict(p *Pod) {
+	k, now := d.k, d.k.w.Now()
+	k.say("", p.Name, "Evict", "", "evicting pod default/"+p.Name)
+	res := p.Evict()
+	switch res.Code {
+	case EvictionCreated:
+		d.waitGone(p, now)
+	case EvictionNotFound:
+		d.done()
+	case EvictionTooManyRequests:
+		k.say("", p.Name, "Evict", "429", fmt.Sprintf("error when evicting pods/%q -n \"default\" (will retry after 5s): %s", p.Name, res.Message))
+		k.w.eng.At(sim.AddSat(now, evictionRetry), sim.Normal, func() { d.evict(p) })
+	default:
+		msg := fmt.Sprintf("error when evicting pods/%q -n \"default\": %s", p.Name, res.Message)
+		k.say("", p.Name, "Evict", fmt.Sprint(res.Code), msg)
+		d.errs = append(d.errs, msg)
+		d.done()
+	}
+}
+
+// waitGone polls for p every second from since (waitForDelete's
+// PollImmediate), after every change of each instant, until it is gone.
+func (d *drain) waitGone(p *Pod, since time.Duration) {
+	var poll func()
+	at := since
+	poll = func() {
+		if p.deleted {
+			d.k.say("", p.Name, "Evicted", "", "pod/"+p.Name+" evicted")
+			d.done()
+			return
+		}
+		at = sim.AddSat(at, deletionPollTime)
+		d.k.w.eng.At(at, sim.Late, poll)
+	}
+	d.k.w.eng.At(since, sim.Late, poll)
+}
+
+// done counts one pod off; the last one ends the drain.
+func (d *drain) done() {
+	if d.pending--; d.pending == 0 {
+		d.finish()
+	}
+}
+
+func (d *drain) finish() {
+	n := d.node
+	if len(d.errs) > 0 {
+		d.k.say(n.Name, "", "Drain", "", fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...", n.Name, strings.Join(d.errs, ", ")))
+		return
+	}
+	d.k.say(n.Name, "", "Drain", "", "node/"+n.Name+" drained")
+}
