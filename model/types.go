@@ -130,7 +130,7 @@ type Condition struct {
 // PodStatus is a copy of a pod's status at one moment.
 type PodStatus struct {
 	Phase                 Phase
-	Reason                string // e.g. NodeLost, Evicted
+	Reason                string // e.g. Evicted
 	Message               string
 	Conditions            []Condition
 	InitContainerStatuses []ContainerStatus
