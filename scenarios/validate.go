@@ -454,15 +454,18 @@ func (v *validator) disruptionBudget(w *Workload) {
 	if sp.MinAvailable != nil && sp.MaxUnavailable != nil {
 		v.atKey(sp.MaxUnavailable, "minAvailable and maxUnavailable cannot be both set")
 	}
-	for _, x := range []*IntOrPercent{sp.MinAvailable, sp.MaxUnavailable} {
-		switch {
+	for _, f := range []struct {
+		x    *IntOrPercent
+		name string
+	}{{sp.MinAvailable, "minAvailable"}, {sp.MaxUnavailable, "maxUnavailable"}} {
+		switch x := f.x; {
 		case x == nil:
 		case x.Value < 0:
-			v.at(x, "%s must not be negative", x)
+			v.at(x, "%s %s must not be negative", f.name, x)
 		case x.Percent && x.Value > 100:
-			v.at(x, "%s: a percentage must be between 0%% and 100%%", x)
+			v.at(x, "%s %s: a percentage must be between 0%% and 100%%", f.name, x)
 		case x.Value > math.MaxInt32:
-			v.at(x, "%s is out of range (at most %d)", x, math.MaxInt32)
+			v.at(x, "%s %s is out of range (at most %d)", f.name, x, math.MaxInt32)
 		}
 	}
 	if p := sp.UnhealthyPodEvictionPolicy; p != "" && p != "IfHealthyBudget" && p != "AlwaysAllow" {

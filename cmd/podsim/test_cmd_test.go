@@ -106,6 +106,9 @@ func TestInvalidFilesExitTwo(t *testing.T) {
 	// Every problem of the new expectation fields, with its place.
 	_, errs, _ = podsim(t, "validate", filepath.Join(root, "testdata", "invalid", "expect-spans.yaml"))
 	golden(t, "expect-spans.txt", strings.ReplaceAll(errs, root+"/", ""))
+	// Every problem of budgets, node actions and scale faults, with its place.
+	_, errs, _ = podsim(t, "validate", filepath.Join(root, "testdata", "invalid", "disruption.yaml"))
+	golden(t, "disruption.txt", strings.ReplaceAll(errs, root+"/", ""))
 }
 
 func TestDuplicateNamesAreBadInput(t *testing.T) {
