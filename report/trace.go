@@ -270,6 +270,11 @@ func (t *Trace) Change(c *model.Change) {
 	switch {
 	case c.Kind == model.ChangeNode:
 		t.nodeCondition(c)
+	case c.Kind == model.ChangeClient && c.Pod != "" && t.pods[c.Pod] == nil:
+		// A client's word about a pod whose thread has ended (kubectl's
+		// "pod/P evicted" once it is gone) goes with the cluster's events.
+		t.use(t.cluster, &t.clusterEvts)
+		t.instantEvent(c, t.cluster.pid, t.clusterEvts.tid)
 	case c.Pod != "":
 		t.podChange(c)
 	case c.Workload != "":

@@ -206,7 +206,7 @@ func (r *Recorder) Change(c *model.Change) {
 	case model.ChangeWorkload:
 		// The workload's conditions (Complete, Failed) are events too:
 		// a marker with the condition as its reason.
-		wl := r.workload(c.Workload, "")
+		wl := r.workload(c.Workload, c.Object) // Object: a PodDisruptionBudget's kind
 		wl.marks = append(wl.marks, mark{t: c.T, warning: c.Type == "Failed", reason: r.str(c.Type + "=" + c.Status), message: r.str(c.Reason)})
 	case model.ChangePod:
 		p := r.pod(c.Pod, c.T)
