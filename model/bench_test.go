@@ -137,26 +137,43 @@ func BenchmarkSchedule(b *testing.B) {
 	}
 }
 
-// BenchmarkFindNode is one scheduling try on 5,000 nodes holding 30 pods
-// each: the filters and scores of the nodes scanned (numFeasibleNodesToFind
-// = 500), read from the running totals. It must not allocate.
-func BenchmarkFindNode(b *testing.B) {
-	w := NewWorld(1, DefaultSettings())
-	for i := range 5000 {
-		w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 32000, Memory: 128 << 30, Pods: 110}})
-	}
+// BenchmarkSchedulePod is one scheduling try on 5,000 nodes holding 30 pods
+// each: the filters of the nodes scanned (numFeasibleNodesToFind = 500)
+// and their scores, read from the running totals and the index. A bare pod
+// is scored by resources; a ReplicaSet's by the system default spreading
+// too. It must not allocate.
+func BenchmarkSchedulePod(b *testing.B) {
 	spec := &PodSpec{RestartPolicy: RestartAlways, Containers: []ContainerSpec{{Name: "c", Image: "svc",
 		Requests: Resources{MilliCPU: 100, Memory: 256 << 20}}}}
-	for i := range 150000 {
-		w.AddPod(fmt.Sprintf("p-%d", i), spec, PodOptions{})
-	}
-	w.eng.Step()
-	p := &Pod{w: w, Spec: spec, requests: spec.Requests()}
-	b.ReportAllocs()
-	for b.Loop() {
-		if w.sched.findNode(p) == nil {
-			b.Fatal("no node")
-		}
+	for _, tc := range []struct {
+		name  string
+		owned bool
+	}{{"bare", false}, {"replicaset", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			w := NewWorld(1, DefaultSettings())
+			for i := range 5000 {
+				w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 32000, Memory: 128 << 30, Pods: 110}})
+			}
+			labels := map[string]string{"app": "svc"}
+			var owner *Workload
+			if tc.owned {
+				owner = w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "svc", Template: spec,
+					Options: PodOptions{Labels: labels}, Replicas: 150000})
+			} else {
+				for i := range 150000 {
+					w.AddPod(fmt.Sprintf("p-%d", i), spec, PodOptions{Labels: labels})
+				}
+			}
+			w.Run(0)
+			p := &Pod{w: w, Spec: spec, Labels: labels, owner: owner, requests: spec.Requests()}
+			p.sched.nonZero = nonZeroRequests(spec)
+			b.ReportAllocs()
+			for b.Loop() {
+				if w.sched.schedulePod(p) == nil {
+					b.Fatal("no node")
+				}
+			}
+		})
 	}
 }
 

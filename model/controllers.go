@@ -266,12 +266,10 @@ var daemonTolerations = []Toleration{
 }
 
 func (wl *Workload) eligible(n *Node) bool {
-	for k, v := range wl.Spec.Template.NodeSelector {
-		if n.Labels[k] != v {
-			return false
-		}
+	probe := &Pod{Spec: wl.Spec.Template, tolerations: wl.Spec.Options.Tolerations}
+	if !matchesNodeAffinity(probe, n) {
+		return false
 	}
-	probe := &Pod{tolerations: wl.Spec.Options.Tolerations}
 	for _, t := range n.Taints {
 		if t.Effect == "NoSchedule" && !probe.tolerates(t) {
 			return false

@@ -22,40 +22,52 @@ type NodeSpec struct {
 
 // Node is a machine with a kubelet.
 type Node struct {
-	w          *World
-	Name       string
-	Labels     map[string]string
-	Capacity   Resources
-	Taints     []Taint
-	Conditions []Condition
-	CreatedAt  time.Duration
+	w        *World
+	Name     string
+	Labels   map[string]string
+	Capacity Resources
+	Taints   []Taint
 
-	images map[string]bool // images pulled onto this node
-	pods   []*Pod          // pods bound here, in binding order
-	events eventLog        // about the node, in order of first occurrence
+	// What the scheduler reads of every node it filters, together.
 
 	// used is what the node's pods that still hold resources request: the
 	// sum over n.pods of the pods not in a terminal phase (their milliCPU,
 	// memory, and one pod each). It is kept as a running total by hold and
 	// release, which every change of n.pods or of a bound pod's phase goes
 	// through, so the scheduler reads it in O(1).
-	used Resources
+	used                      Resources
+	unschedulable, diskFailed bool      // spec.unschedulable: cordoned (cordon.go); the disk failed
+	id                        int       // in order of creation, from 0: the index's per-node counts
+	sched                     nodeSched // the scheduler's state (scheduler.go)
 
-	down, partitioned, diskFailed bool
-	unschedulable                 bool          // spec.unschedulable: cordoned (cordon.go)
-	reportedUnschedulable         bool          // what the kubelet last saw of it (its NodeSchedulable events)
-	gone                          bool          // the Node object was deleted (nodedelete.go)
-	orphansSeen                   bool          // PodGC found pods bound to it after it was deleted ...
-	orphansSeenAt                 time.Duration // ... at this pass
-	downAt                        time.Duration
-	joinedAt                      time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
-	monitorTimer                  sim.Timer     // the node controller's next look at a silent node
+	Conditions []Condition
+	CreatedAt  time.Duration
+	images     map[string]bool // images pulled onto this node
+	pods       []*Pod          // pods bound here, in binding order
+	events     eventLog        // about the node, in order of first occurrence
+
+	down, partitioned     bool
+	reportedUnschedulable bool          // what the kubelet last saw of it (its NodeSchedulable events)
+	gone                  bool          // the Node object was deleted (nodedelete.go)
+	orphansSeen           bool          // PodGC found pods bound to it after it was deleted ...
+	orphansSeenAt         time.Duration // ... at this pass
+	downAt                time.Duration
+	joinedAt              time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
+	monitorTimer          sim.Timer     // the node controller's next look at a silent node
 }
 
 // AddNode adds a Ready node now.
 func (w *World) AddNode(s NodeSpec) *Node {
 	n := &Node{w: w, Name: s.Name, Labels: s.Labels, Capacity: s.Capacity, Taints: s.Taints,
 		CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
+	if _, ok := n.Labels[LabelHostname]; !ok {
+		// The kubelet labels its node with its hostname.
+		n.Labels = make(map[string]string, len(s.Labels)+1)
+		for k, v := range s.Labels {
+			n.Labels[k] = v
+		}
+		n.Labels[LabelHostname] = s.Name
+	}
 	n.monitorTimer.Init(n.markUnknown)
 	w.nodes = append(w.nodes, n)
 	w.nodeIdx[n.Name] = n
@@ -63,7 +75,7 @@ func (w *World) AddNode(s NodeSpec) *Node {
 	for _, t := range n.Taints {
 		w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect, On: true})
 	}
-	w.sched.nodeAdded()
+	w.sched.nodeAdded(n)
 	w.daemonSetsChanged()
 	return n
 }
@@ -116,17 +128,15 @@ func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
 // hold adds the requests of p, a pod bound here that holds resources, to
 // the node's running totals.
 func (n *Node) hold(p *Pod) {
-	n.used.MilliCPU += p.requests.MilliCPU
-	n.used.Memory += p.requests.Memory
-	n.used.Pods++
+	n.used.add(p.requests)
+	n.w.sched.podHeld(p, n)
 }
 
 // release takes the requests of p, which held resources here until now, off
 // the node's running totals.
 func (n *Node) release(p *Pod) {
-	n.used.MilliCPU -= p.requests.MilliCPU
-	n.used.Memory -= p.requests.Memory
-	n.used.Pods--
+	n.used.sub(p.requests)
+	n.w.sched.podReleased(p, n)
 }
 
 // boundNode returns the node whose pods include p (p.Node until p leaves

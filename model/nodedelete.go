@@ -39,6 +39,7 @@ func (n *Node) Delete() {
 		}
 	}
 	n.cancelEvictions()
+	w.sched.nodeDeleted(n)
 	// The node lifecycle controller notices at its next pass.
 	next := sim.AddSat(w.Now()/nodeMonitorPeriod*nodeMonitorPeriod, nodeMonitorPeriod)
 	w.eng.At(next, sim.Normal, func() {

@@ -67,6 +67,7 @@ type Pod struct {
 
 	events     eventLog      // about the pod, in order of first occurrence
 	queue      queuedPod     // the scheduler's bookkeeping while it is unscheduled
+	sched      podSched      // the scheduler's plugins' state (scheduler.go)
 	disruption podDisruption // the disruption budgets that select it (disruption.go)
 }
 
@@ -127,6 +128,8 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	for i := range spec.Containers {
 		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
 	}
+	p.sched.nonZero = nonZeroRequests(spec)
+	w.admitPriority(p)
 	w.pods = append(w.pods, p)
 	w.podIdx[name] = p
 	w.matchBudgets(p)

@@ -7,8 +7,8 @@ import "time"
 // SchedulerPopFromBackoffQ on, as they are by default:
 //
 //   - activeQ holds pods to try, ordered as the PrioritySort plugin does:
-//     by priority (podsim has none), then by the time the pod was added or
-//     last found unschedulable; ties go to the pod created first.
+//     by priority, highest first, then by the time the pod was added or
+//     last found unschedulable; ties go to the pod queued first.
 //   - backoffQ holds pods a cluster event made worth trying again while
 //     their backoff is still running, ordered by when it ends. The backoff
 //     is podInitialBackoff (1s) doubled for every attempt after the first,
@@ -41,22 +41,35 @@ type plugins uint8
 
 const (
 	pluginNodeUnschedulable plugins = 1 << iota // spec.unschedulable, and podsim's failed-disk check
-	pluginNodeAffinity                          // nodeSelector
+	pluginNodeAffinity                          // nodeSelector and node affinity
 	pluginTaintToleration
 	pluginNodeResourcesFit
+	pluginPodTopologySpread
+	pluginInterPodAffinity
 
-	allPlugins = pluginNodeUnschedulable | pluginNodeAffinity | pluginTaintToleration | pluginNodeResourcesFit
+	allPlugins = pluginNodeUnschedulable | pluginNodeAffinity | pluginTaintToleration | pluginNodeResourcesFit |
+		pluginPodTopologySpread | pluginInterPodAffinity
 )
 
 // The cluster events that can make a parked pod schedulable, as the sets of
-// plugins whose queueing hints answer Queue for them. Hints here are
-// coarse: every pod one of those plugins rejected is tried again.
+// plugins whose queueing hints answer Queue for them (each plugin's
+// EventsToRegister). Hints here are coarse: every pod one of those plugins
+// rejected is tried again.
 const (
+	// A pod entered the cache: bound to a node (AssignedPodAdd;
+	// PodTopologySpread and InterPodAffinity).
+	eventAssignedPodAdded = pluginPodTopologySpread | pluginInterPodAffinity
 	// An assigned pod was deleted or reached a terminal phase: its
-	// resources are free (AssignedPodDelete; NodeResourcesFit).
-	eventAssignedPodFreed = pluginNodeResourcesFit
+	// resources are free (AssignedPodDelete; NodeResourcesFit,
+	// PodTopologySpread, InterPodAffinity).
+	eventAssignedPodFreed = pluginNodeResourcesFit | pluginPodTopologySpread | pluginInterPodAffinity
+	// An assigned pod got a deletionTimestamp (AssignedPodUpdate;
+	// PodTopologySpread stops counting it).
+	eventAssignedPodUpdated = pluginPodTopologySpread | pluginInterPodAffinity
 	// A node was added (NodeAdd; every filter plugin).
 	eventNodeAdded = allPlugins
+	// A node was deleted (NodeDelete; PodTopologySpread).
+	eventNodeDeleted = pluginPodTopologySpread
 	// A node lost taints (NodeTaintChange; TaintToleration).
 	eventNodeTaintsRemoved = pluginTaintToleration
 	// A node was uncordoned: spec.unschedulable and its taint went
@@ -180,9 +193,12 @@ func (h *podHeap) down(i int) bool {
 	return i > start
 }
 
-// activeLess is PrioritySort: the earlier timestamp first, then the pod
-// queued first.
+// activeLess is PrioritySort: the higher priority first, then the earlier
+// timestamp, then the pod queued first.
 func activeLess(a, b *Pod) bool {
+	if a.sched.priority != b.sched.priority {
+		return a.sched.priority > b.sched.priority
+	}
 	if a.queue.timestamp != b.queue.timestamp {
 		return a.queue.timestamp < b.queue.timestamp
 	}
@@ -273,6 +289,15 @@ func (q *schedQueue) requeue(p *Pod, now time.Duration) {
 	}
 	p.queue.state = inActiveQ
 	q.active.push(p)
+}
+
+// activate moves p, if it is parked, to activeQ or backoffQ (its
+// nomination was cleared: a pod update).
+func (q *schedQueue) activate(p *Pod, now time.Duration) {
+	if p.queue.state == inUnschedulable {
+		q.unpark(p)
+		q.requeue(p, now)
+	}
 }
 
 // gate sets p apart for good: it has scheduling gates.

@@ -1,22 +1,25 @@
 package model
 
 import (
-	"fmt"
-	"sort"
-	"strings"
+	"math/rand/v2"
 
 	"github.com/podsim/podsim/sim"
 )
 
-// scheduler binds pending pods to nodes, like kube-scheduler with its
-// default filters (resources, nodeSelector, taints) and least-allocated
-// scoring. Pods wait in a scheduling queue (schedqueue.go); a pass, run at
-// the instant something was queued or a cluster event concerns a parked
-// pod, tries every pod that is ready, one at a time. Each try checks nodes
-// from a rotating start until it has found numFeasibleNodesToFind feasible
-// ones (all nodes in clusters under 100) and takes the best score; ties go
-// to the node found first. A pod that fits nowhere is marked Unschedulable
-// and parked until an event that could make it fit.
+// scheduler binds pending pods to nodes like kube-scheduler with its
+// default plugins (pkg/scheduler/apis/config/v1/default_plugins.go). Pods
+// wait in a scheduling queue (schedqueue.go); a pass, run at the instant
+// something was queued or a cluster event concerns a parked pod, tries
+// every pod that is ready, one at a time.
+//
+// A try (schedulePod) runs the filters (schedfilter.go) on the pod's
+// nominated node first, if it has one, then on nodes from a rotating start
+// until it has found numFeasibleNodesToFind feasible ones (all nodes in
+// clusters under 100); one feasible node is taken as it is, several are
+// scored (schedscore.go) and the best total wins, ties broken at random
+// from the scheduler's stream. A pod that fits nowhere may preempt
+// lower-priority pods (preemption.go); it is marked Unschedulable and
+// parked until an event that could make it fit.
 type scheduler struct {
 	w     *World
 	q     schedQueue
@@ -29,7 +32,56 @@ type scheduler struct {
 	// percentageOfNodesToScore is the profile setting; 0 is adaptive.
 	percentageOfNodesToScore int
 
-	reasons []rejection // scratch: why nodes were filtered out in one try
+	index   podIndex                // what the plugins count (podindex.go)
+	memos   []resourceMemo          // by Node.id (schedscore.go)
+	plans   map[*PodSpec]*schedPlan // by template (schedplan.go)
+	rand    *rand.Rand              // ties between the best nodes; preemption's start
+	nodeIDs int                     // Node.id of the next node
+
+	cy cycle // the try under way
+}
+
+// cycle is the state of one try (upstream's CycleState and Diagnosis).
+type cycle struct {
+	p            *Pod
+	plan         *schedPlan
+	nodeAffinity bool // the pod has a nodeSelector or required node affinity
+
+	spread   spreadFilter
+	interPod interPodFilter
+
+	reasons   []rejection // why nodes were filtered out
+	absent    int         // nodes a PreFilter left out (NodeAffinity's node names)
+	potential []*Node     // nodes filtered out where preemption might help
+	feasible  []*Node
+	pinned    [1]*Node
+
+	// preferTaints: some node scanned has a PreferNoSchedule taint.
+	preferTaints bool
+
+	// scoring scratch, by feasible node
+	total       []int64
+	raw         [4][]int64 // TaintToleration, NodeAffinity, PodTopologySpread, InterPodAffinity
+	ignored     []bool
+	spreadScore spreadScore
+	interScore  interPodScore
+	ties        []int
+}
+
+// podSched is the scheduler's state of one pod.
+type podSched struct {
+	priority     int32      // spec.priority, from admission (priority.go)
+	preemptNever bool       // preemptionPolicy Never
+	nominated    *Node      // status.nominatedNodeName
+	plan         *schedPlan // built at the first try
+	nonZero      Resources  // requests as scoring counts them (nonZeroRequests)
+}
+
+// nodeSched is the scheduler's state of one node.
+type nodeSched struct {
+	nonZero   Resources // running total of the nonZero requests of the pods that hold resources
+	nominated []*Pod    // pods nominated to run here
+	gen       uint64    // counts the changes of the pods that hold resources
 }
 
 func (s *scheduler) init(w *World) {
@@ -37,24 +89,46 @@ func (s *scheduler) init(w *World) {
 	s.q.init()
 	s.timer.Init(s.run)
 	s.flush.Init(s.flushLeftover)
+	s.index.init(w)
+	s.plans = map[*PodSpec]*schedPlan{}
+	s.rand = w.eng.Rand("scheduler")
 }
 
-// add queues a new pod for scheduling.
+// add queues a new pod for scheduling. Its plan is made now, while few
+// pods are bound: a new counter starts from the pods in the cache.
 func (s *scheduler) add(p *Pod) {
+	s.planFor(p)
 	s.q.add(p, s.w.Now())
 	s.kick()
 }
 
 // forget drops an unscheduled pod that left the API from the queue.
-func (s *scheduler) forget(p *Pod) { s.q.forget(p) }
+func (s *scheduler) forget(p *Pod) {
+	s.q.forget(p)
+	s.nominate(p, nil)
+}
 
 // assignedPodFreed is the cluster event "a pod bound to a node was deleted
 // or reached a terminal phase". The caller kicks once its change is done.
 func (s *scheduler) assignedPodFreed() { s.q.pending |= eventAssignedPodFreed }
 
 // nodeAdded is the cluster event "a node was added"; it kicks.
-func (s *scheduler) nodeAdded() {
+func (s *scheduler) nodeAdded(n *Node) {
+	n.id = s.nodeIDs
+	s.nodeIDs++
+	s.index.nodeAdded(n)
 	s.q.pending |= eventNodeAdded
+	s.kick()
+}
+
+// nodeDeleted is the cluster event "a node was deleted"; it kicks. The
+// pods nominated to it lose their nomination.
+func (s *scheduler) nodeDeleted(n *Node) {
+	s.index.nodeGone(n)
+	for len(n.sched.nominated) > 0 {
+		s.nominate(n.sched.nominated[0], nil)
+	}
+	s.q.pending |= eventNodeDeleted
 	s.kick()
 }
 
@@ -66,6 +140,34 @@ func (s *scheduler) taintsRemoved() { s.q.pending |= eventNodeTaintsRemoved }
 func (s *scheduler) nodeSchedulable() {
 	s.q.pending |= eventNodeSchedulable
 	s.kick()
+}
+
+// podHeld is the cluster event "a pod entered the cache" on n: bound, or
+// (never in podsim) back from a terminal phase. The caller kicks.
+func (s *scheduler) podHeld(p *Pod, n *Node) {
+	s.index.add(p, n)
+	n.sched.nonZero.add(p.sched.nonZero)
+	n.sched.gen++
+	s.q.pending |= eventAssignedPodAdded
+}
+
+// podReleased is the cluster event "a pod left the cache" on n: it reached
+// a terminal phase or left the API. The caller kicks.
+func (s *scheduler) podReleased(p *Pod, n *Node) {
+	s.index.remove(p, n)
+	n.sched.nonZero.sub(p.sched.nonZero)
+	n.sched.gen++
+	s.q.pending |= eventAssignedPodFreed
+}
+
+// podTerminating is the cluster event "a pod in the cache got a
+// deletionTimestamp"; it kicks.
+func (s *scheduler) podTerminating(p *Pod) {
+	if n := p.boundNode(); n != nil && inCache(p) {
+		s.index.terminating(p, n)
+		s.q.pending |= eventAssignedPodUpdated
+		s.kick()
+	}
 }
 
 // kick arms a pass now if there is something to do: a pod ready to try,
@@ -85,6 +187,7 @@ func (s *scheduler) run() {
 	for p := s.q.pop(); p != nil; p = s.q.pop() {
 		s.scheduleOne(p)
 	}
+	s.kick() // the pass's own bindings may concern the pods it parked
 	if s.q.parked > 0 && !s.flush.Pending() {
 		s.w.eng.Schedule(&s.flush, sim.AddSat(now/unschedulableFlushPeriod*unschedulableFlushPeriod, unschedulableFlushPeriod), sim.Normal)
 	}
@@ -102,28 +205,51 @@ func (s *scheduler) flushLeftover() {
 	}
 }
 
-// scheduleOne tries to bind p, just popped from the queue; a pod that fits
-// nowhere is parked.
+// scheduleOne tries to bind p, just popped from the queue. A pod that fits
+// nowhere runs the PostFilter (preemption), gets the FitError message with
+// the PostFilter's appended, and is parked.
 func (s *scheduler) scheduleOne(p *Pod) {
 	if len(p.schedulingGates) > 0 {
 		p.setCondition(PodScheduled, False, "SchedulingGated", "Scheduling is blocked due to non-empty scheduling gates")
 		s.q.gate(p)
 		return
 	}
-	best := s.findNode(p)
-	if best == nil {
-		msg, rejectors := s.fitError()
-		c, _ := p.status.Condition(PodScheduled)
-		if c.Reason != "Unschedulable" || c.Message != msg {
-			p.setCondition(PodScheduled, False, "Unschedulable", msg)
-			s.w.event("Pod", p.Name, EventWarning, "FailedScheduling", "default-scheduler", "%s", msg)
-		}
-		s.q.park(p, rejectors, s.w.Now())
+	best := s.schedulePod(p)
+	if best != nil {
+		s.nominate(p, nil)
+		s.w.event("Pod", p.Name, EventNormal, "Scheduled", "default-scheduler",
+			"Successfully assigned %s/%s to %s", p.namespace(), p.Name, best.Name)
+		p.bind(best)
 		return
 	}
-	s.w.event("Pod", p.Name, EventNormal, "Scheduled", "default-scheduler",
-		"Successfully assigned default/%s to %s", p.Name, best.Name)
-	p.bind(best)
+	msg, rejectors := s.fitError()
+	if len(s.w.nodes) > 0 {
+		if post := s.preempt(p); post != "" {
+			msg += " " + post
+		}
+	}
+	c, _ := p.status.Condition(PodScheduled)
+	if c.Reason != "Unschedulable" || c.Message != msg {
+		p.setCondition(PodScheduled, False, "Unschedulable", msg)
+		s.w.event("Pod", p.Name, EventWarning, "FailedScheduling", "default-scheduler", "%s", msg)
+	}
+	s.q.park(p, rejectors, s.w.Now())
+}
+
+// nominate sets p's nominated node (nil: none).
+func (s *scheduler) nominate(p *Pod, n *Node) {
+	if old := p.sched.nominated; old != nil {
+		for i, q := range old.sched.nominated {
+			if q == p {
+				old.sched.nominated = append(old.sched.nominated[:i], old.sched.nominated[i+1:]...)
+				break
+			}
+		}
+	}
+	p.sched.nominated = n
+	if n != nil {
+		n.sched.nominated = append(n.sched.nominated, p)
+	}
 }
 
 // Upstream's bounds on how many feasible nodes a try looks for
@@ -147,185 +273,63 @@ func numFeasibleNodesToFind(percentage, numAllNodes int) int {
 	return max(numAllNodes*percentage/100, minFeasibleNodesToFind)
 }
 
-// findNode returns the best node for p, or nil if none passes the filters;
-// then s.reasons holds why each node was filtered out. It checks nodes from
-// nextStartNodeIndex on, wrapping around, until numFeasibleNodesToFind
-// nodes passed, and advances nextStartNodeIndex by the nodes it processed.
-// Of the feasible nodes, the first with the highest score wins.
-func (s *scheduler) findNode(p *Pod) *Node {
-	nodes := s.w.nodes
-	s.reasons = s.reasons[:0]
+// schedulePod is schedulePod and findNodesThatFitPod: it returns the node
+// for p, or nil if none passes the filters; then s.cy holds why each node
+// was filtered out. The pod's nominated node is tried first and taken if
+// it fits. Otherwise nodes are checked from nextStartNodeIndex on,
+// wrapping around, until numFeasibleNodesToFind passed, and
+// nextStartNodeIndex advances by the nodes processed.
+func (s *scheduler) schedulePod(p *Pod) *Node {
+	cy := &s.cy
+	cy.reasons, cy.potential, cy.feasible, cy.absent = cy.reasons[:0], cy.potential[:0], cy.feasible[:0], 0
+	cy.preferTaints = false
+	all := s.w.nodes
+	if len(all) == 0 {
+		return nil
+	}
+	s.preFilter(p)
+	if n := p.sched.nominated; n != nil && !n.gone {
+		if st := s.filter(n); st.fits() {
+			return n
+		}
+	}
+	nodes := all
+	if p.affinityNode != "" {
+		// NodeAffinity's PreFilter: the node named by matchFields.
+		nodes = nil
+		if n := s.w.nodeIdx[p.affinityNode]; n != nil && !n.gone {
+			cy.pinned[0] = n
+			nodes = cy.pinned[:]
+		}
+		cy.absent = len(all) - len(nodes)
+	}
 	if len(nodes) == 0 {
 		return nil
 	}
 	want := numFeasibleNodesToFind(s.percentageOfNodesToScore, len(nodes))
-	var best *Node
-	bestScore := int64(-1)
-	feasible, processed := 0, 0
-	start := s.nextStartNodeIndex % len(nodes)
-	for i := range nodes {
-		n := nodes[(start+i)%len(nodes)]
+	processed := 0
+	j := s.nextStartNodeIndex % len(nodes)
+	for range nodes {
+		n := nodes[j]
+		if j++; j == len(nodes) {
+			j = 0
+		}
 		processed++
-		why, taint := filter(p, n)
-		if why != fits {
-			s.reject(why, taint)
+		st := s.filter(n)
+		if !st.fits() {
+			s.reject(n, st)
 			continue
 		}
-		if sc := score(n, p.requests); sc > bestScore {
-			best, bestScore = n, sc
-		}
-		if feasible++; feasible == want {
+		if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
 			break
 		}
 	}
-	s.nextStartNodeIndex = (start + processed) % len(nodes)
-	return best
-}
-
-// rejectReason is why a filter plugin turned a node down.
-type rejectReason uint8
-
-const (
-	fits rejectReason = iota
-	rejectUnschedulable
-	rejectDiskFailed
-	rejectNodeSelector
-	rejectTaint
-	rejectTooManyPods
-	rejectCPU
-	rejectMemory
-)
-
-// plugin is the filter plugin that gives the reason.
-func (r rejectReason) plugin() plugins {
-	switch r {
-	case rejectUnschedulable, rejectDiskFailed:
-		return pluginNodeUnschedulable
-	case rejectNodeSelector:
-		return pluginNodeAffinity
-	case rejectTaint:
-		return pluginTaintToleration
-	case rejectTooManyPods, rejectCPU, rejectMemory:
-		return pluginNodeResourcesFit
+	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(all)
+	switch len(cy.feasible) {
+	case 0:
+		return nil
+	case 1:
+		return cy.feasible[0]
 	}
-	return 0
-}
-
-// rejection counts the nodes filtered out for one reason (and, for a taint,
-// one taint key and value).
-type rejection struct {
-	why        rejectReason
-	key, value string
-	nodes      int
-}
-
-func (r *rejection) String() string {
-	switch r.why {
-	case rejectUnschedulable:
-		return "node(s) were unschedulable"
-	case rejectDiskFailed:
-		return "node(s) had a failed disk"
-	case rejectNodeSelector:
-		return "node(s) didn't match Pod's node affinity/selector"
-	case rejectTaint:
-		return fmt.Sprintf("node(s) had untolerated taint {%s: %s}", r.key, r.value)
-	case rejectTooManyPods:
-		return "Too many pods"
-	case rejectCPU:
-		return "Insufficient cpu"
-	case rejectMemory:
-		return "Insufficient memory"
-	}
-	return ""
-}
-
-// reject counts a node filtered out for why (taint: the untolerated taint).
-func (s *scheduler) reject(why rejectReason, taint *Taint) {
-	var key, value string
-	if taint != nil {
-		key, value = taint.Key, taint.Value
-	}
-	for i := range s.reasons {
-		r := &s.reasons[i]
-		if r.why == why && r.key == key && r.value == value {
-			r.nodes++
-			return
-		}
-	}
-	s.reasons = append(s.reasons, rejection{why: why, key: key, value: value, nodes: 1})
-}
-
-// fitError returns the FitError message for the last try, which found no
-// node, and the plugins that rejected the pod.
-func (s *scheduler) fitError() (string, plugins) {
-	var rejectors plugins
-	for i := range s.reasons {
-		rejectors |= s.reasons[i].why.plugin()
-	}
-	return unschedulableMessage(len(s.w.nodes), s.reasons), rejectors
-}
-
-// filter returns why p cannot go to n, with the untolerated taint for
-// rejectTaint, or fits. It reads the node's running totals: O(1) in the
-// node's pods.
-func filter(p *Pod, n *Node) (rejectReason, *Taint) {
-	if n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}) {
-		return rejectUnschedulable, nil // NodeUnschedulable
-	}
-	if !n.Schedulable() {
-		return rejectDiskFailed, nil
-	}
-	if p.affinityNode != "" && p.affinityNode != n.Name {
-		return rejectNodeSelector, nil
-	}
-	if len(p.Spec.NodeSelector) > 0 {
-		for k, v := range p.Spec.NodeSelector { // order is moot: any mismatch rejects
-			if n.Labels[k] != v {
-				return rejectNodeSelector, nil
-			}
-		}
-	}
-	for i := range n.Taints {
-		t := &n.Taints[i]
-		if (t.Effect == "NoSchedule" || t.Effect == "NoExecute") && !p.tolerates(*t) {
-			return rejectTaint, t
-		}
-	}
-	used, req := &n.used, &p.requests
-	switch {
-	case n.Capacity.Pods > 0 && used.Pods+1 > n.Capacity.Pods:
-		return rejectTooManyPods, nil
-	case req.MilliCPU > 0 && used.MilliCPU+req.MilliCPU > n.Capacity.MilliCPU:
-		return rejectCPU, nil
-	case req.Memory > 0 && used.Memory+req.Memory > n.Capacity.Memory:
-		return rejectMemory, nil
-	}
-	return fits, nil
-}
-
-// score is kube-scheduler's LeastAllocated: the mean free fraction of cpu
-// and memory after placing the pod, scaled to 0..100. It reads the node's
-// running totals.
-func score(n *Node, req Resources) int64 {
-	part := func(used, req, capacity int64) int64 {
-		if capacity <= 0 {
-			return 0
-		}
-		return (capacity - used - req) * 100 / capacity
-	}
-	return (part(n.used.MilliCPU, req.MilliCPU, n.Capacity.MilliCPU) + part(n.used.Memory, req.Memory, n.Capacity.Memory)) / 2
-}
-
-// unschedulableMessage formats the scheduler's FitError message:
-// "0/3 nodes are available: 2 Insufficient cpu, 1 Too many pods."
-func unschedulableMessage(nodes int, reasons []rejection) string {
-	if nodes == 0 {
-		return "no nodes available to schedule pods"
-	}
-	parts := make([]string, 0, len(reasons))
-	for i := range reasons {
-		parts = append(parts, fmt.Sprintf("%d %s", reasons[i].nodes, reasons[i].String()))
-	}
-	sort.Strings(parts)
-	return fmt.Sprintf("0/%d nodes are available: %s.", nodes, strings.Join(parts, ", "))
+	return s.selectHost(p)
 }

@@ -59,28 +59,47 @@ type PodSpec struct {
 	InitContainers         []ContainerSpec
 	Containers             []ContainerSpec
 	ReadinessGates         []string
+
+	// Scheduling (affinity.go, spread.go, priority.go).
+	Affinity                  *Affinity
+	TopologySpreadConstraints []TopologySpreadConstraint
+	PriorityClassName         string
+	Priority                  *int32 // as written; admission checks it
+	PreemptionPolicy          string // as written: "", PreemptLowerPriority or Never
 }
 
 // Requests is the pod's effective request: the larger of the sum of its
 // regular containers (plus sidecars) and any single init container.
-func (s *PodSpec) Requests() Resources {
+func (s *PodSpec) Requests() Resources { return s.requests(nil) }
+
+// requests is Requests with each container's request passed through per
+// (nil: as it is).
+func (s *PodSpec) requests(per func(Resources) Resources) Resources {
+	req := func(c *ContainerSpec) Resources {
+		if per == nil {
+			return c.Requests
+		}
+		return per(c.Requests)
+	}
 	var sum, initMax, sidecars Resources
 	for i := range s.InitContainers {
 		c := &s.InitContainers[i]
-		r := c.Requests
+		own := req(c)
+		r := own
 		r.MilliCPU += sidecars.MilliCPU
 		r.Memory += sidecars.Memory
 		initMax.MilliCPU = max(initMax.MilliCPU, r.MilliCPU)
 		initMax.Memory = max(initMax.Memory, r.Memory)
 		if c.Sidecar {
-			sidecars.MilliCPU += c.Requests.MilliCPU
-			sidecars.Memory += c.Requests.Memory
+			sidecars.MilliCPU += own.MilliCPU
+			sidecars.Memory += own.Memory
 		}
 	}
 	sum = sidecars
 	for i := range s.Containers {
-		sum.MilliCPU += s.Containers[i].Requests.MilliCPU
-		sum.Memory += s.Containers[i].Requests.Memory
+		r := req(&s.Containers[i])
+		sum.MilliCPU += r.MilliCPU
+		sum.Memory += r.Memory
 	}
 	return Resources{MilliCPU: max(sum.MilliCPU, initMax.MilliCPU), Memory: max(sum.Memory, initMax.Memory), Pods: 1}
 }

@@ -116,6 +116,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 		return
 	}
 	p.deleting, p.deadline, p.deletionGrace = true, sim.AddSat(now, g), g
+	p.w.sched.podTerminating(p)
 	p.wakeProbers()
 	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Reason: "Terminating", Message: "grace period " + g.String()})
 	p.w.podChanged(p)

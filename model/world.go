@@ -37,6 +37,8 @@ type World struct {
 	workloadIdx map[string]*Workload
 
 	disruption disruptionController // PodDisruptionBudgets (disruption.go)
+
+	priorityClasses []PriorityClass // the user's (priority.go)
 }
 
 // objectKey names an object that has no list of events of its own.

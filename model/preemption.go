@@ -1,0 +1,286 @@
+package model
+
+import (
+	"slices"
+	"sort"
+)
+
+// DefaultPreemption, the scheduler's PostFilter
+// (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go,
+// pkg/scheduler/framework/preemption/preemption.go): a pod that fits
+// nowhere may make room by deleting pods of lower priority from one node.
+
+// Candidate counts of the dry run (DefaultPreemptionArgs' defaults).
+const (
+	minCandidateNodesPercentage = 10
+	minCandidateNodesAbsolute   = 100
+)
+
+// reasonPreemptionByScheduler is the DisruptionTarget reason of a victim.
+const reasonPreemptionByScheduler = "PreemptionByScheduler"
+
+// candidate is a node where deleting victims makes the pod fit.
+type candidate struct {
+	node       *Node
+	victims    []*Pod // most important first
+	violations int    // victims whose budget the deletion would break
+}
+
+// preempt runs DefaultPreemption for p, which the last try found no node
+// for, and returns the PostFilter's message for the FitError ("" when it
+// nominated a node):
+//
+//  1. A pod with preemptionPolicy Never, or whose nominated node still has
+//     a lower-priority pod terminating for an earlier preemption, is not
+//     eligible.
+//  2. The candidates are the nodes the filters turned down for reasons
+//     deleting pods may cure (Unschedulable, not UnschedulableAndUnresolvable),
+//     tried from a random one in node order, until enough are found
+//     (max(10%, 100) of them) with at least one that breaks no budget.
+//  3. On each, every pod of lower priority is taken off; if the pod then
+//     fits, the victims are reprieved one by one, most important first
+//     (budget-breaking ones before the others), as long as it still fits.
+//  4. The best candidate has the fewest budget violations, then the lowest
+//     highest victim priority, the lowest sum of priorities, the fewest
+//     victims, the latest start among its highest-priority victims; then
+//     the first found.
+//  5. Its victims get the DisruptionTarget condition (PreemptionByScheduler),
+//     are deleted gracefully and get a Preempted event; lower-priority pods
+//     nominated to the node lose the nomination; the pod is nominated to
+//     it (status.nominatedNodeName) and waits for the room.
+func (s *scheduler) preempt(p *Pod) string {
+	if p.sched.preemptNever {
+		return "preemption: not eligible due to preemptionPolicy=Never."
+	}
+	if n := p.sched.nominated; n != nil && !n.gone {
+		if st := s.filter(n); st.code != unresolvable {
+			for _, q := range n.pods {
+				if inCache(q) && q.sched.priority < p.sched.priority && terminatingByPreemption(q) {
+					return "preemption: not eligible due to a terminating pod on the nominated node."
+				}
+			}
+		}
+	}
+	cy := &s.cy
+	potential := slices.Clone(cy.potential)
+	sort.Slice(potential, func(i, j int) bool { return potential[i].id < potential[j].id }) // node order
+	var statuses []rejection
+	checked := 0
+	var good, bad []candidate
+	if len(potential) > 0 {
+		offset := s.rand.IntN(len(potential))
+		want := min(max(len(potential)*minCandidateNodesPercentage/100, minCandidateNodesAbsolute), len(potential))
+		for i := range potential {
+			n := potential[(offset+i)%len(potential)]
+			victims, violations, st := s.selectVictims(p, n)
+			if st.fits() {
+				c := candidate{node: n, victims: victims, violations: violations}
+				if violations == 0 {
+					good = append(good, c)
+				} else {
+					bad = append(bad, c)
+				}
+				if len(good) > 0 && len(good)+len(bad) >= want {
+					break
+				}
+				continue
+			}
+			statuses = countReasons(statuses, st, 1)
+			checked++
+		}
+	}
+	all := append(good, bad...)
+	if len(all) == 0 {
+		s.nominate(p, nil)
+		if rest := len(s.w.nodes) - checked; rest > 0 {
+			statuses = countReasons(statuses, rejected(unresolvable, rejectNotHelpful), rest)
+		}
+		return "preemption: " + unschedulableMessage(len(s.w.nodes), statuses)
+	}
+	best := pickCandidate(all)
+	s.evictVictims(p, best)
+	for _, q := range slices.Clone(best.node.sched.nominated) {
+		if q.sched.priority < p.sched.priority {
+			s.nominate(q, nil)
+			s.q.activate(q, s.w.Now())
+		}
+	}
+	s.nominate(p, best.node)
+	return ""
+}
+
+// terminatingByPreemption reports whether q is being deleted by an earlier
+// preemption (podTerminatingByPreemption).
+func terminatingByPreemption(q *Pod) bool {
+	if !q.deleting {
+		return false
+	}
+	c, ok := q.status.Condition(DisruptionTarget)
+	return ok && c.Status == True && c.Reason == reasonPreemptionByScheduler
+}
+
+// selectVictims is SelectVictimsOnNode: the fewest pods of lower priority
+// to delete from n for p to fit there, and how many of them break their
+// disruption budget; st is the node's status if no such set exists. It
+// takes pods off the scheduler's view of the node and puts them back: the
+// view is unchanged when it returns.
+func (s *scheduler) selectVictims(p *Pod, n *Node) (victims []*Pod, violations int, st nodeStatus) {
+	var potential []*Pod
+	for _, q := range n.pods {
+		if inCache(q) && q.sched.priority < p.sched.priority {
+			potential = append(potential, q)
+		}
+	}
+	if len(potential) == 0 {
+		return nil, 0, rejected(unresolvable, rejectNoVictims)
+	}
+	for _, q := range potential {
+		s.takeOff(q, n)
+	}
+	defer func() {
+		for _, q := range victims {
+			s.putBack(q, n)
+		}
+		s.refilter(p)
+	}()
+	s.refilter(p)
+	if st = s.filter(n); !st.fits() {
+		victims = potential // all of them go back
+		return victims, 0, st
+	}
+	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i], potential[j]) })
+	breaking, others := splitByBudget(potential)
+	reprieve := func(q *Pod) bool {
+		s.putBack(q, n)
+		s.refilter(p)
+		if s.filter(n).fits() {
+			return true
+		}
+		s.takeOff(q, n)
+		s.refilter(p)
+		victims = append(victims, q)
+		return false
+	}
+	for _, q := range breaking {
+		if !reprieve(q) {
+			violations++
+		}
+	}
+	for _, q := range others {
+		reprieve(q)
+	}
+	if len(breaking) > 0 && len(others) > 0 {
+		sort.SliceStable(victims, func(i, j int) bool { return moreImportant(victims[i], victims[j]) })
+	}
+	return victims, violations, nodeStatus{}
+}
+
+// takeOff and putBack remove a pod from, and return it to, the scheduler's
+// view of node n: its running totals and the index.
+func (s *scheduler) takeOff(q *Pod, n *Node) {
+	n.used.sub(q.requests)
+	n.sched.gen++
+	s.index.remove(q, n)
+}
+
+func (s *scheduler) putBack(q *Pod, n *Node) {
+	n.used.add(q.requests)
+	n.sched.gen++
+	s.index.add(q, n)
+}
+
+// refilter prepares the filters again after the view changed (upstream's
+// AddPod and RemovePod PreFilter extensions).
+func (s *scheduler) refilter(p *Pod) {
+	if len(s.cy.plan.hard) > 0 {
+		s.cy.spread.prepare(s.w, p, s.cy.plan.hard)
+	}
+	s.cy.interPod.prepare(&s.index, p, s.cy.plan)
+}
+
+// splitByBudget is filterPodsWithPDBViolation: pods, in order, whose
+// deletion would take a budget below zero disruptions allowed (counting
+// the pods before them), and the others.
+func splitByBudget(pods []*Pod) (breaking, others []*Pod) {
+	allowed := map[*DisruptionBudget]int{}
+	for _, q := range pods {
+		broke := false
+		for _, b := range q.disruption.budgets {
+			if _, ok := allowed[b]; !ok {
+				allowed[b] = b.Status.DisruptionsAllowed
+			}
+			if allowed[b]--; allowed[b] < 0 {
+				broke = true
+			}
+		}
+		if broke {
+			breaking = append(breaking, q)
+		} else {
+			others = append(others, q)
+		}
+	}
+	return breaking, others
+}
+
+// pickCandidate is pickOneNodeForPreemption with the default criteria, in
+// turn while more than one candidate is best: fewest budget violations,
+// lowest highest-priority victim, lowest sum of priorities, fewest
+// victims, latest earliest start among the highest-priority victims; then
+// the first.
+func pickCandidate(cs []candidate) candidate {
+	criteria := []func(c *candidate) int64{
+		func(c *candidate) int64 { return -int64(c.violations) },
+		func(c *candidate) int64 { return -int64(c.victims[0].sched.priority) },
+		func(c *candidate) int64 {
+			var sum int64
+			for _, v := range c.victims {
+				sum += int64(v.sched.priority) + 1<<31 // all above 0
+			}
+			return -sum
+		},
+		func(c *candidate) int64 { return -int64(len(c.victims)) },
+		func(c *candidate) int64 {
+			top := c.victims[0].sched.priority
+			earliest := c.victims[0].startTime()
+			for _, v := range c.victims {
+				if v.sched.priority == top {
+					earliest = min(earliest, v.startTime())
+				}
+			}
+			return int64(earliest)
+		},
+	}
+	for _, f := range criteria {
+		var best []candidate
+		var bestScore int64
+		for i := range cs {
+			score := f(&cs[i])
+			switch {
+			case len(best) == 0 || score > bestScore:
+				best, bestScore = append(best[:0], cs[i]), score
+			case score == bestScore:
+				best = append(best, cs[i])
+			}
+		}
+		if len(best) == 1 {
+			return best[0]
+		}
+		cs = best
+	}
+	return cs[0]
+}
+
+// evictVictims is prepareCandidate: each victim not already being deleted
+// gets the DisruptionTarget condition, is deleted with its grace period,
+// and gets the Preempted event.
+func (s *scheduler) evictVictims(p *Pod, c candidate) {
+	for _, v := range c.victims {
+		if v.deleting {
+			continue
+		}
+		v.setCondition(DisruptionTarget, True, reasonPreemptionByScheduler, "default-scheduler: preempting to accommodate a higher priority pod")
+		v.Delete(nil)
+		s.w.event("Pod", v.Name, EventNormal, "Preempted", "default-scheduler",
+			"Preempted by pod %s/%s on node %s", p.namespace(), p.Name, c.node.Name)
+	}
+}

@@ -1,0 +1,307 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// The filters, in upstream's order (default_plugins.go): NodeUnschedulable
+// (and podsim's failed disk), TaintToleration, NodeAffinity,
+// NodeResourcesFit, PodTopologySpread, InterPodAffinity. The first that
+// rejects a node gives its reasons.
+
+// statusCode is a filter's verdict on a node.
+type statusCode uint8
+
+const (
+	fits statusCode = iota
+	unschedulable
+	// unresolvable is UnschedulableAndUnresolvable: removing pods from the
+	// node would not help, so preemption leaves it alone.
+	unresolvable
+)
+
+// rejectReason is one reason a filter turned a node down.
+type rejectReason uint8
+
+const (
+	rejectNone rejectReason = iota
+	rejectUnschedulable
+	rejectDiskFailed
+	rejectTaint
+	rejectNodeAffinity
+	rejectAbsent // left out by NodeAffinity's PreFilter
+	rejectTooManyPods
+	rejectCPU
+	rejectMemory
+	rejectSpreadNoLabel
+	rejectSpread
+	rejectAffinity
+	rejectAntiAffinity
+	rejectExistingAntiAffinity
+	rejectNoVictims  // preemption: no pod of lower priority on the node
+	rejectNotHelpful // preemption: the node was not a candidate
+)
+
+var rejectText = [...]string{
+	rejectUnschedulable:        "node(s) were unschedulable",
+	rejectDiskFailed:           "node(s) had a failed disk",
+	rejectNodeAffinity:         reasonNodeAffinity,
+	rejectAbsent:               "node(s) didn't satisfy plugin(s) [NodeAffinity]",
+	rejectTooManyPods:          "Too many pods",
+	rejectCPU:                  "Insufficient cpu",
+	rejectMemory:               "Insufficient memory",
+	rejectSpreadNoLabel:        reasonSpreadNoLabel,
+	rejectSpread:               reasonSpread,
+	rejectAffinity:             reasonAffinityRules,
+	rejectAntiAffinity:         reasonAntiAffinityRules,
+	rejectExistingAntiAffinity: reasonExistingAntiAffinity,
+	rejectNoVictims:            "No preemption victims found for incoming pod",
+	rejectNotHelpful:           "Preemption is not helpful for scheduling",
+}
+
+// plugin is the filter plugin that gives the reason.
+func (r rejectReason) plugin() plugins {
+	switch r {
+	case rejectUnschedulable, rejectDiskFailed:
+		return pluginNodeUnschedulable
+	case rejectNodeAffinity, rejectAbsent:
+		return pluginNodeAffinity
+	case rejectTaint:
+		return pluginTaintToleration
+	case rejectTooManyPods, rejectCPU, rejectMemory:
+		return pluginNodeResourcesFit
+	case rejectSpreadNoLabel, rejectSpread:
+		return pluginPodTopologySpread
+	case rejectAffinity, rejectAntiAffinity, rejectExistingAntiAffinity:
+		return pluginInterPodAffinity
+	}
+	return 0
+}
+
+// nodeStatus is the filters' verdict on a node: its code and reasons
+// (NodeResourcesFit may give several).
+type nodeStatus struct {
+	code    statusCode
+	reasons [3]rejectReason
+	taint   *Taint // for rejectTaint
+}
+
+func (st nodeStatus) fits() bool { return st.code == fits }
+
+func rejected(code statusCode, r rejectReason) nodeStatus {
+	return nodeStatus{code: code, reasons: [3]rejectReason{r}}
+}
+
+// preFilter prepares the filters' state for a try of p.
+func (s *scheduler) preFilter(p *Pod) {
+	cy := &s.cy
+	cy.p = p
+	cy.plan = s.planFor(p)
+	cy.nodeAffinity = hasRequiredNodeAffinity(p)
+	if len(cy.plan.hard) > 0 {
+		cy.spread.prepare(s.w, p, cy.plan.hard)
+	} else {
+		cy.spread.cons = nil
+	}
+	cy.interPod.prepare(&s.index, p, cy.plan)
+}
+
+// filter runs the filters for the pod of the try on node n. It reads the
+// node's running totals and the index: O(1) in the node's pods.
+func (s *scheduler) filter(n *Node) nodeStatus {
+	p := s.cy.p
+	if n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}) {
+		return rejected(unresolvable, rejectUnschedulable) // NodeUnschedulable
+	}
+	if !n.Schedulable() {
+		return rejected(unresolvable, rejectDiskFailed)
+	}
+	if len(n.Taints) > 0 {
+		if t := untoleratedTaint(p, n); t != nil {
+			st := rejected(unresolvable, rejectTaint)
+			st.taint = t
+			return st
+		}
+		s.cy.preferTaints = s.cy.preferTaints || hasPreferNoSchedule(n)
+	}
+	if s.cy.nodeAffinity && !matchesNodeAffinity(p, n) {
+		return rejected(unresolvable, rejectNodeAffinity)
+	}
+	if st := fitsResources(p, n); !st.fits() {
+		return st
+	}
+	if s.cy.spread.cons != nil {
+		if why, hopeless := s.cy.spread.check(n); why != "" {
+			if hopeless {
+				return rejected(unresolvable, rejectSpreadNoLabel)
+			}
+			return rejected(unschedulable, rejectSpread)
+		}
+	}
+	if s.cy.interPod.active() {
+		switch why, _ := s.cy.interPod.check(n); why {
+		case reasonAffinityRules:
+			return rejected(unresolvable, rejectAffinity)
+		case reasonAntiAffinityRules:
+			return rejected(unschedulable, rejectAntiAffinity)
+		case reasonExistingAntiAffinity:
+			return rejected(unschedulable, rejectExistingAntiAffinity)
+		}
+	}
+	return nodeStatus{}
+}
+
+// untoleratedTaint returns the first NoSchedule or NoExecute taint of n that
+// p does not tolerate, or nil (TaintToleration's filter).
+func untoleratedTaint(p *Pod, n *Node) *Taint {
+	for i := range n.Taints {
+		t := &n.Taints[i]
+		if (t.Effect == "NoSchedule" || t.Effect == "NoExecute") && !p.tolerates(*t) {
+			return t
+		}
+	}
+	return nil
+}
+
+// hasPreferNoSchedule reports whether n has a PreferNoSchedule taint.
+func hasPreferNoSchedule(n *Node) bool {
+	for i := range n.Taints {
+		if n.Taints[i].Effect == "PreferNoSchedule" {
+			return true
+		}
+	}
+	return false
+}
+
+// fitsResources is NodeResourcesFit's filter (fitsRequest): the node's pods
+// in the cache, those nominated to it with a priority at least p's
+// (RunFilterPluginsWithNominatedPods), and p must fit in its pods, cpu and
+// memory. Every shortage is a reason; one the pod could not fit even on
+// the empty node makes the node unresolvable.
+func fitsResources(p *Pod, n *Node) nodeStatus {
+	used, req, capacity := n.used, &p.requests, &n.Capacity
+	if len(n.sched.nominated) > 0 {
+		for _, q := range n.sched.nominated {
+			if q != p && q.sched.priority >= p.sched.priority {
+				used.add(q.requests)
+			}
+		}
+	}
+	var st nodeStatus
+	k := 0
+	if capacity.Pods > 0 && used.Pods+1 > capacity.Pods {
+		st.reasons[k], k = rejectTooManyPods, k+1
+	}
+	if req.MilliCPU > 0 && req.MilliCPU > capacity.MilliCPU-used.MilliCPU {
+		st.reasons[k], k = rejectCPU, k+1
+		if req.MilliCPU > capacity.MilliCPU {
+			st.code = unresolvable
+		}
+	}
+	if req.Memory > 0 && req.Memory > capacity.Memory-used.Memory {
+		st.reasons[k], k = rejectMemory, k+1
+		if req.Memory > capacity.Memory {
+			st.code = unresolvable
+		}
+	}
+	if k > 0 && st.code == fits {
+		st.code = unschedulable
+	}
+	return st
+}
+
+func (r *Resources) add(o Resources) {
+	r.MilliCPU += o.MilliCPU
+	r.Memory += o.Memory
+	r.Pods += o.Pods
+}
+
+func (r *Resources) sub(o Resources) {
+	r.MilliCPU -= o.MilliCPU
+	r.Memory -= o.Memory
+	r.Pods -= o.Pods
+}
+
+// rejection counts the nodes filtered out for one reason (and, for a taint,
+// one taint key and value).
+type rejection struct {
+	why        rejectReason
+	key, value string
+	nodes      int
+}
+
+func (r *rejection) String() string {
+	if r.why == rejectTaint {
+		return fmt.Sprintf("node(s) had untolerated taint {%s: %s}", r.key, r.value)
+	}
+	return rejectText[r.why]
+}
+
+// reject records why node n was filtered out; a node where preemption
+// might help joins the potential candidates.
+func (s *scheduler) reject(n *Node, st nodeStatus) {
+	s.cy.reasons = countReasons(s.cy.reasons, st, 1)
+	if st.code == unschedulable {
+		s.cy.potential = append(s.cy.potential, n)
+	}
+}
+
+// countReasons adds k nodes with status st to the counts.
+func countReasons(list []rejection, st nodeStatus, k int) []rejection {
+	for _, why := range st.reasons {
+		if why == rejectNone {
+			break
+		}
+		var key, value string
+		if why == rejectTaint && st.taint != nil {
+			key, value = st.taint.Key, st.taint.Value
+		}
+		found := false
+		for i := range list {
+			if r := &list[i]; r.why == why && r.key == key && r.value == value {
+				r.nodes += k
+				found = true
+				break
+			}
+		}
+		if !found {
+			list = append(list, rejection{why: why, key: key, value: value, nodes: k})
+		}
+	}
+	return list
+}
+
+// fitError returns the FitError message for the last try, which found no
+// node, and the plugins that rejected the pod.
+func (s *scheduler) fitError() (string, plugins) {
+	reasons := s.cy.reasons
+	if s.cy.absent > 0 {
+		reasons = countReasons(reasons, rejected(unresolvable, rejectAbsent), s.cy.absent)
+		s.cy.reasons = reasons
+	}
+	var rejectors plugins
+	for i := range reasons {
+		rejectors |= reasons[i].why.plugin()
+	}
+	return unschedulableMessage(len(s.w.nodes), reasons), rejectors
+}
+
+// unschedulableMessage formats the scheduler's FitError message:
+// "0/3 nodes are available: 2 Insufficient cpu, 1 Too many pods."
+func unschedulableMessage(nodes int, reasons []rejection) string {
+	if nodes == 0 {
+		return "no nodes available to schedule pods"
+	}
+	msg := fmt.Sprintf("0/%d nodes are available:", nodes)
+	if len(reasons) == 0 {
+		return msg
+	}
+	parts := make([]string, 0, len(reasons))
+	for i := range reasons {
+		parts = append(parts, fmt.Sprintf("%d %s", reasons[i].nodes, reasons[i].String()))
+	}
+	sort.Strings(parts)
+	return msg + " " + strings.Join(parts, ", ") + "."
+}

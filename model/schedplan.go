@@ -1,0 +1,134 @@
+package model
+
+import "maps"
+
+// schedPlan is what the scheduler's PodTopologySpread and InterPodAffinity
+// plugins need of a pod: its constraints and terms resolved to counters of
+// the index. It is built at the pod's first attempt and shared by the pods
+// of a template (same spec, owner and labels).
+type schedPlan struct {
+	spec   *PodSpec
+	owner  *Workload
+	labels map[string]string
+
+	hard        []spreadConstraint // DoNotSchedule
+	soft        []spreadConstraint // ScheduleAnyway, or the system defaults
+	softDefault bool               // soft are the system defaults
+
+	affinity       []keyedCounter // required affinity: the pods matching all terms, by each term's key
+	selfAffinity   bool
+	anti           []keyedCounter // required anti-affinity, one per term
+	preferredTerms []keyedCounter // preferred affinity (+weight) and anti-affinity (-weight)
+}
+
+// planFor returns p's plan, building it the first time.
+func (s *scheduler) planFor(p *Pod) *schedPlan {
+	if p.sched.plan != nil {
+		return p.sched.plan
+	}
+	if pl := s.plans[p.Spec]; pl != nil && pl.owner == p.owner && maps.Equal(pl.labels, p.Labels) {
+		p.sched.plan = pl
+		return pl
+	}
+	pl := s.buildPlan(p)
+	if p.owner != nil {
+		s.plans[p.Spec] = pl
+	}
+	p.sched.plan = pl
+	return pl
+}
+
+func (s *scheduler) buildPlan(p *Pod) *schedPlan {
+	x := &s.index
+	pl := &schedPlan{spec: p.Spec, owner: p.owner, labels: p.Labels}
+	ns := p.namespace()
+	cons := p.Spec.TopologySpreadConstraints
+	if len(cons) == 0 && p.owner != nil && defaultSpreadOwner(p.owner.Spec.Kind) && len(p.Labels) > 0 {
+		// DefaultSelector: the owner's selector, which podsim takes to be
+		// the template's labels.
+		sel := &LabelSelector{MatchLabels: maps.Clone(p.Labels)}
+		for _, c := range systemDefaultSpread {
+			c.LabelSelector = sel
+			pl.soft = append(pl.soft, s.spreadConstraint(p, &c, ns))
+		}
+		pl.softDefault = true
+	}
+	for i := range cons {
+		c := s.spreadConstraint(p, &cons[i], ns)
+		if cons[i].DoNotSchedule {
+			pl.hard = append(pl.hard, c)
+		} else {
+			pl.soft = append(pl.soft, c)
+		}
+	}
+	a := p.Spec.Affinity
+	if a == nil {
+		return pl
+	}
+	if pa := a.PodAffinity; pa != nil && len(pa.Required) > 0 {
+		terms := make([]podTerm, len(pa.Required))
+		pl.selfAffinity = true
+		for i := range pa.Required {
+			terms[i] = pa.Required[i].podTerm(ns)
+			pl.selfAffinity = pl.selfAffinity && terms[i].matches(p)
+		}
+		c := x.counter(terms, false)
+		for i := range pa.Required {
+			pl.affinity = append(pl.affinity, keyedCounter{c: c, dc: c.domain(x, pa.Required[i].TopologyKey)})
+		}
+	}
+	if pa := a.PodAntiAffinity; pa != nil {
+		for i := range pa.Required {
+			c := x.counter([]podTerm{pa.Required[i].podTerm(ns)}, false)
+			pl.anti = append(pl.anti, keyedCounter{c: c, dc: c.domain(x, pa.Required[i].TopologyKey)})
+		}
+	}
+	for _, pref := range []struct {
+		a    *PodAffinity
+		sign int64
+	}{{a.PodAffinity, 1}, {a.PodAntiAffinity, -1}} {
+		if pref.a == nil {
+			continue
+		}
+		for i := range pref.a.Preferred {
+			t := &pref.a.Preferred[i]
+			c := x.counter([]podTerm{t.Term.podTerm(ns)}, false)
+			pl.preferredTerms = append(pl.preferredTerms, keyedCounter{c: c, dc: c.domain(x, t.Term.TopologyKey), weight: pref.sign * int64(t.Weight)})
+		}
+	}
+	return pl
+}
+
+// defaultSpreadOwner reports whether the pods of a controller of this kind
+// get the system default spreading (DefaultSelector reads Services,
+// ReplicationControllers, ReplicaSets and StatefulSets; a Deployment's
+// pods belong to a ReplicaSet).
+func defaultSpreadOwner(kind string) bool {
+	switch kind {
+	case KindReplicaSet, KindDeployment, "StatefulSet":
+		return true
+	}
+	return false
+}
+
+// spreadConstraint resolves constraint c of pod p (in namespace ns): its
+// selector, with matchLabelKeys' values, as a counter of the index.
+func (s *scheduler) spreadConstraint(p *Pod, c *TopologySpreadConstraint, ns string) spreadConstraint {
+	sel := c.LabelSelector
+	if len(c.MatchLabelKeys) > 0 && sel != nil {
+		add := &LabelSelector{MatchLabels: map[string]string{}}
+		for _, k := range c.MatchLabelKeys {
+			if v, ok := p.Labels[k]; ok {
+				add.MatchLabels[k] = v
+			}
+		}
+		sel = sel.and(add)
+	}
+	counter := s.index.counter([]podTerm{{sel: sel, namespaces: []string{ns}}}, true)
+	out := spreadConstraint{c: counter, key: c.TopologyKey, maxSkew: c.MaxSkew, minDomains: c.MinDomains,
+		selfMatch: sel.Matches(p.Labels), honorAffin: !c.IgnoreNodeAffinity, honorTaints: c.HonorNodeTaints}
+	if c.TopologyKey != LabelHostname || c.DoNotSchedule {
+		out.dc = counter.domain(&s.index, c.TopologyKey)
+	}
+	return out
+}

@@ -1,0 +1,237 @@
+package model
+
+// Scoring (prioritizeNodes): each score plugin gives every feasible node
+// 0..100 after its NormalizeScore, times its weight in the default profile
+// (pkg/scheduler/apis/config/v1/default_plugins.go); the highest total
+// wins, and ties go to one of the best at random (selectHost's reservoir
+// sampling is a uniform draw among them), from the scheduler's stream. A
+// plugin that gives every node the same score is skipped: it cannot change
+// the choice.
+
+// maxNodeScore is framework.MaxNodeScore.
+const maxNodeScore = 100
+
+// Weights of the score plugins podsim models.
+const (
+	weightTaintToleration    = 3
+	weightNodeAffinity       = 2
+	weightNodeResourcesFit   = 1
+	weightPodTopologySpread  = 2
+	weightInterPodAffinity   = 2
+	weightBalancedAllocation = 1
+)
+
+// Requests counted for a container that asks for none, in scores
+// (pkg/scheduler/util/pod_resources.go).
+const (
+	defaultMilliCPURequest = 100
+	defaultMemoryRequest   = 200 << 20
+)
+
+// nonZeroRequests is the pod's request as the scores count it: a container
+// without a cpu or memory request counts the defaults.
+func nonZeroRequests(s *PodSpec) Resources {
+	return s.requests(func(r Resources) Resources {
+		if r.MilliCPU == 0 {
+			r.MilliCPU = defaultMilliCPURequest
+		}
+		if r.Memory == 0 {
+			r.Memory = defaultMemoryRequest
+		}
+		return r
+	})
+}
+
+// selectHost scores the feasible nodes of the try and returns the best. One
+// pass over the nodes gathers every plugin's raw score (a node's memory is
+// read once); the normalizations and weights follow on the scores alone.
+func (s *scheduler) selectHost(p *Pod) *Node {
+	cy := &s.cy
+	nodes := cy.feasible
+	k := len(nodes)
+	total := grow(cy.total, k)
+	taints, affinity, spread, inter := grow(cy.raw[0], k), grow(cy.raw[1], k), grow(cy.raw[2], k), grow(cy.raw[3], k)
+	cy.total, cy.raw = total, [4][]int64{taints, affinity, spread, inter}
+	cy.ignored = cy.ignored[:0]
+
+	bestEffort := p.requests.MilliCPU == 0 && p.requests.Memory == 0
+	preferred := hasPreferredNodeAffinity(p)
+	ss := &cy.spreadScore
+	spreads := len(cy.plan.soft) > 0
+	if spreads {
+		ss.prepare(s.w, p, cy.plan, nodes)
+	}
+	is := &cy.interScore
+	is.prepare(&s.index, p, cy.plan)
+	taintsVary := false
+	for i, n := range nodes {
+		fit, balanced := s.resourceScores(n, p)
+		total[i] = weightNodeResourcesFit * fit
+		if !bestEffort {
+			total[i] += weightBalancedAllocation * balanced
+		}
+		if cy.preferTaints {
+			taints[i] = intolerablePreferNoSchedule(p, n)
+			taintsVary = taintsVary || taints[i] != taints[0]
+		}
+		if preferred {
+			affinity[i] = nodeAffinityScore(p, n)
+		}
+		if spreads {
+			cy.ignored = append(cy.ignored, ss.ignored(n))
+			spread[i] = ss.raw(n)
+		}
+		if is.any {
+			inter[i] = is.raw(n)
+		}
+	}
+	if taintsVary {
+		defaultNormalize(taints, true)
+		addWeighted(total, taints, weightTaintToleration)
+	}
+	if preferred {
+		defaultNormalize(affinity, false)
+		addWeighted(total, affinity, weightNodeAffinity)
+	}
+	if spreads {
+		normalizeSpread(spread, cy.ignored)
+		addWeighted(total, spread, weightPodTopologySpread)
+	}
+	if is.any {
+		normalizeInterPod(inter)
+		addWeighted(total, inter, weightInterPodAffinity)
+	}
+	cy.ties = cy.ties[:0]
+	for i := range nodes {
+		switch {
+		case len(cy.ties) == 0 || total[i] > total[cy.ties[0]]:
+			cy.ties = append(cy.ties[:0], i)
+		case total[i] == total[cy.ties[0]]:
+			cy.ties = append(cy.ties, i)
+		}
+	}
+	pick := cy.ties[0]
+	if len(cy.ties) > 1 {
+		pick = cy.ties[s.rand.IntN(len(cy.ties))]
+	}
+	return nodes[pick]
+}
+
+func grow(b []int64, n int) []int64 {
+	if cap(b) < n {
+		return make([]int64, n)
+	}
+	return b[:n]
+}
+
+func addWeighted(total, part []int64, weight int64) {
+	for i := range total {
+		total[i] += weight * part[i]
+	}
+}
+
+// defaultNormalize is helper.DefaultNormalizeScore: scores scaled so that
+// the highest is 100 (reverse: 100 minus that); all 0, or all 100 when
+// reversed, if the highest is 0.
+func defaultNormalize(scores []int64, reverse bool) {
+	var hi int64
+	for _, s := range scores {
+		hi = max(hi, s)
+	}
+	for i, s := range scores {
+		if hi == 0 {
+			s = 0
+		} else {
+			s = maxNodeScore * s / hi
+		}
+		if reverse {
+			s = maxNodeScore - s
+		}
+		scores[i] = s
+	}
+}
+
+// resourceMemo keeps a node's resource scores for the pods of one plan
+// (their requests are the same) while the pods holding resources there do
+// not change: most nodes a try scores are the ones the try before scored,
+// for a pod of the same ReplicaSet.
+type resourceMemo struct {
+	gen           uint64
+	plan          *schedPlan
+	fit, balanced int64
+}
+
+// resourceScores returns leastAllocated and balancedAllocation for p on n.
+func (s *scheduler) resourceScores(n *Node, p *Pod) (fit, balanced int64) {
+	for len(s.memos) <= n.id {
+		s.memos = append(s.memos, resourceMemo{})
+	}
+	m := &s.memos[n.id]
+	if m.plan != s.cy.plan || m.gen != n.sched.gen {
+		*m = resourceMemo{gen: n.sched.gen, plan: s.cy.plan, fit: leastAllocated(n, p), balanced: balancedAllocation(n, p)}
+	}
+	return m.fit, m.balanced
+}
+
+// leastAllocated is NodeResourcesFit's score (LeastAllocated, cpu and
+// memory weighing 1 each): the free share of each after placing the pod,
+// counting the scores' nonzero requests, 0..100, averaged.
+func leastAllocated(n *Node, p *Pod) int64 {
+	var sum, weights int64
+	for _, r := range [2][2]int64{
+		{n.sched.nonZero.MilliCPU + p.sched.nonZero.MilliCPU, n.Capacity.MilliCPU},
+		{n.sched.nonZero.Memory + p.sched.nonZero.Memory, n.Capacity.Memory},
+	} {
+		requested, capacity := r[0], r[1]
+		if capacity == 0 {
+			continue
+		}
+		weights++
+		if requested <= capacity {
+			sum += (capacity - requested) * maxNodeScore / capacity
+		}
+	}
+	if weights == 0 {
+		return 0
+	}
+	return sum / weights
+}
+
+// balancedAllocation is NodeResourcesBalancedAllocation's score: 100 times
+// one less the standard deviation of the cpu and memory fractions the
+// node's requests would use with the pod (each at most 1).
+func balancedAllocation(n *Node, p *Pod) int64 {
+	var fractions [2]float64
+	k := 0
+	for _, r := range [2][2]int64{
+		{n.used.MilliCPU + p.requests.MilliCPU, n.Capacity.MilliCPU},
+		{n.used.Memory + p.requests.Memory, n.Capacity.Memory},
+	} {
+		if r[1] == 0 {
+			continue
+		}
+		fractions[k] = min(float64(r[0])/float64(r[1]), 1)
+		k++
+	}
+	std := 0.0
+	if k == 2 {
+		std = fractions[0] - fractions[1]
+		if std < 0 {
+			std = -std
+		}
+		std /= 2
+	}
+	return int64((1 - std) * maxNodeScore)
+}
+
+// intolerablePreferNoSchedule is TaintToleration's raw score: the node's
+// PreferNoSchedule taints the pod does not tolerate.
+func intolerablePreferNoSchedule(p *Pod, n *Node) int64 {
+	var k int64
+	for i := range n.Taints {
+		if t := &n.Taints[i]; t.Effect == "PreferNoSchedule" && !p.tolerates(*t) {
+			k++
+		}
+	}
+	return k
+}
