@@ -101,6 +101,9 @@ func (s *Scenario) Populate(w *model.World) {
 			w.AddNode(model.NodeSpec{Name: name, Labels: n.Labels, Capacity: capacity, Taints: taints})
 		}
 	}
+	for _, c := range s.priorityClasses() {
+		w.AddPriorityClass(c)
+	}
 	behaviors := s.behaviors()
 	for i := range sp.Pods {
 		p := &sp.Pods[i]
@@ -109,9 +112,12 @@ func (s *Scenario) Populate(w *model.World) {
 	}
 	for i := range sp.Workloads {
 		wl := &sp.Workloads[i]
-		if wl.Kind == kindPDB {
+		switch wl.Kind {
+		case kindPDB:
 			w.AddPodDisruptionBudget(pdbSpec(wl))
 			continue
+		case kindPriorityClass:
+			continue // added first
 		}
 		w.AddWorkload(workloadSpec(wl, behaviors[wl.Metadata.Name]))
 	}
@@ -261,6 +267,7 @@ func podSpec(ps *PodSpec, behaviors map[string]*model.Behavior) *model.PodSpec {
 	for _, g := range ps.ReadinessGates {
 		out.ReadinessGates = append(out.ReadinessGates, g.ConditionType)
 	}
+	schedulingSpec(ps, out)
 	return out
 }
 

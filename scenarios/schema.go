@@ -117,6 +117,12 @@ type PodSpec struct {
 	SchedulingGates               []NameOnly        `yaml:"schedulingGates"`
 	ReadinessGates                []ReadinessGate   `yaml:"readinessGates"`
 	Priority                      *int32            `yaml:"priority"`
+
+	// Scheduling (scheduling.go).
+	Affinity                  *Affinity                  `yaml:"affinity"`
+	TopologySpreadConstraints []TopologySpreadConstraint `yaml:"topologySpreadConstraints"`
+	PriorityClassName         string                     `yaml:"priorityClassName"`
+	PreemptionPolicy          string                     `yaml:"preemptionPolicy"`
 }
 
 // NameOnly is a list entry that only has a name (schedulingGates).
@@ -184,12 +190,19 @@ type Lifecycle struct {
 	PreStop   *Handler `yaml:"preStop"`
 }
 
-// Workload is a controller object: ReplicaSet, Deployment, Job or DaemonSet.
+// Workload is a controller object (ReplicaSet, Deployment, Job or
+// DaemonSet), a PodDisruptionBudget or a PriorityClass.
 type Workload struct {
 	APIVersion string       `yaml:"apiVersion"`
 	Kind       string       `yaml:"kind"`
 	Metadata   ObjectMeta   `yaml:"metadata"`
 	Spec       WorkloadSpec `yaml:"spec"`
+
+	// PriorityClass (scheduling.k8s.io/v1): top-level fields.
+	Value            *int32 `yaml:"value"`
+	GlobalDefault    bool   `yaml:"globalDefault"`
+	PreemptionPolicy string `yaml:"preemptionPolicy"`
+	Description      string `yaml:"description"`
 }
 
 // WorkloadSpec is the union of the controller specs podsim reads, and of
@@ -211,10 +224,11 @@ type WorkloadSpec struct {
 
 // LabelSelector is a Kubernetes label selector. A PodDisruptionBudget
 // selects pods by matchLabels; controllers own the pods they created and
-// do not read it.
+// do not read it; affinity terms and topology spread constraints read both
+// parts.
 type LabelSelector struct {
-	MatchLabels      map[string]string `yaml:"matchLabels"`
-	MatchExpressions *yaml.Node        `yaml:"matchExpressions"`
+	MatchLabels      map[string]string     `yaml:"matchLabels"`
+	MatchExpressions []SelectorRequirement `yaml:"matchExpressions"`
 }
 
 // PodTemplate is a workload's pod template.
@@ -439,9 +453,9 @@ func init() {
 	Ignore[Pod]("status")
 	Ignore[Workload]("status")
 	Ignore[PodSpec]("volumes", "serviceAccountName", "serviceAccount", "automountServiceAccountToken",
-		"securityContext", "affinity", "topologySpreadConstraints", "dnsPolicy", "dnsConfig",
+		"securityContext", "dnsPolicy", "dnsConfig",
 		"hostNetwork", "hostPID", "hostIPC", "hostname", "subdomain", "hostAliases", "imagePullSecrets",
-		"priorityClassName", "preemptionPolicy", "schedulerName", "runtimeClassName", "enableServiceLinks",
+		"schedulerName", "runtimeClassName", "enableServiceLinks",
 		"shareProcessNamespace", "overhead", "os", "setHostnameAsFQDN", "ephemeralContainers",
 		"resourceClaims", "hostUsers", "resources")
 	Ignore[Container]("command", "args", "workingDir", "ports", "env", "envFrom", "volumeMounts",

@@ -105,6 +105,8 @@ func (s *Scenario) validate() ErrorList {
 		v.item(&sp.Workloads[i])
 		v.workload(&sp.Workloads[i])
 	}
+	v.here = v.s.root
+	v.admission()
 	for i := range sp.Behavior {
 		v.item(&sp.Behavior[i])
 		v.behavior(&sp.Behavior[i], sp.Behavior[:i])
@@ -227,6 +229,7 @@ func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
 	if len(ps.Containers) == 0 {
 		v.at(parent, "%s: spec.containers must list at least one container", what)
 	}
+	v.scheduling(ps)
 	names := map[string]bool{}
 	for i := range ps.InitContainers {
 		c := &ps.InitContainers[i]
@@ -350,7 +353,7 @@ func (v *validator) probe(p *Probe, kind string) {
 }
 
 var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "apps/v1", "DaemonSet": "apps/v1", "Job": "batch/v1",
-	kindPDB: "policy/v1"}
+	kindPDB: "policy/v1", kindPriorityClass: "scheduling.k8s.io/v1"}
 
 // kindPDB is the kind of a PodDisruptionBudget in spec.workloads.
 const kindPDB = "PodDisruptionBudget"
@@ -360,7 +363,7 @@ func (v *validator) workload(w *Workload) {
 	want, ok := workloadKinds[w.Kind]
 	switch {
 	case !ok:
-		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, Job, DaemonSet or PodDisruptionBudget", w.Kind)
+		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, Job, DaemonSet, PodDisruptionBudget or PriorityClass", w.Kind)
 	case w.APIVersion != "" && w.APIVersion != want:
 		v.at(&w.APIVersion, "a %s's apiVersion is %s, not %q", w.Kind, want, w.APIVersion)
 	}
@@ -371,6 +374,12 @@ func (v *validator) workload(w *Workload) {
 	if _, dup := v.pods[name]; dup && name != "" {
 		v.at(&w.Metadata.Name, "workload %q has the name of a bare pod; behavior and expectations could not tell them apart", name)
 	}
+	if w.Kind == kindPriorityClass {
+		v.workloads[name] = w
+		v.priorityClass(w)
+		return
+	}
+	v.priorityClassFields(w)
 	if w.Kind == kindPDB {
 		v.workloads[name] = w
 		v.disruptionBudget(w)
@@ -448,7 +457,7 @@ func (v *validator) disruptionBudget(w *Workload) {
 	if p := v.s.pos.Of(&sp.Template); !p.IsZero() {
 		v.atKey(&sp.Template, "a PodDisruptionBudget has no template: it selects pods by spec.selector.matchLabels")
 	}
-	if sel := sp.Selector; sel != nil && sel.MatchExpressions != nil && !isNilNode(sel.MatchExpressions) {
+	if sel := sp.Selector; sel != nil && len(sel.MatchExpressions) > 0 {
 		v.atKey(&sel.MatchExpressions, "matchExpressions is not supported: select the pods by matchLabels")
 	}
 	if sp.MinAvailable != nil && sp.MaxUnavailable != nil {
@@ -515,14 +524,14 @@ func (v *validator) podTemplate(ref *string, allowWorkload bool) *PodSpec {
 	if ps := v.pods[*ref]; ps != nil {
 		return ps
 	}
-	if w := v.workloads[*ref]; w != nil && w.Kind == kindPDB {
-		v.at(ref, "%q is a PodDisruptionBudget: it has no pods of its own", *ref)
+	if w := v.workloads[*ref]; w != nil && podless(w.Kind) {
+		v.at(ref, "%q is a %s: it has no pods of its own", *ref, w.Kind)
 		return nil
 	}
 	if w := v.workloads[*ref]; w != nil && allowWorkload {
 		return &w.Spec.Template.Spec
 	}
-	if o := ownerOf(*ref, v.workloads); o != "" && v.workloads[o].Kind != kindPDB {
+	if o := ownerOf(*ref, v.workloads); o != "" && !podless(v.workloads[o].Kind) {
 		return &v.workloads[o].Spec.Template.Spec
 	}
 	if v.workloads[*ref] != nil {
@@ -890,8 +899,11 @@ func (v *validator) expect(e *Expect) {
 			v.containerRef(ps, e.Pod, &e.Container, e)
 		}
 	case e.Workload != "":
-		if v.workloads[e.Workload] == nil {
+		switch w := v.workloads[e.Workload]; {
+		case w == nil:
 			v.at(&e.Workload, "no workload called %q", e.Workload)
+		case w.Kind == kindPriorityClass:
+			v.at(&e.Workload, "%q is a PriorityClass: it has no status to check", e.Workload)
 		}
 	case e.Node != "":
 		v.nodeRef(&e.Node, e)
