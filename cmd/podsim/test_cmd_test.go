@@ -109,6 +109,9 @@ func TestInvalidFilesExitTwo(t *testing.T) {
 	// Every problem of budgets, node actions and scale faults, with its place.
 	_, errs, _ = podsim(t, "validate", filepath.Join(root, "testdata", "invalid", "disruption.yaml"))
 	golden(t, "disruption.txt", strings.ReplaceAll(errs, root+"/", ""))
+	// Every problem of affinity, spread constraints, priority classes and admission.
+	_, errs, _ = podsim(t, "validate", filepath.Join(root, "testdata", "invalid", "scheduling.yaml"))
+	golden(t, "scheduling.txt", strings.ReplaceAll(errs, root+"/", ""))
 }
 
 func TestDuplicateNamesAreBadInput(t *testing.T) {

@@ -1,0 +1,195 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRequirementMatches(t *testing.T) {
+	labels := map[string]string{"disk": "ssd", "gen": "3", "name": "x"}
+	for _, tc := range []struct {
+		r    Requirement
+		want bool
+	}{
+		{Requirement{Key: "disk", Operator: OpIn, Values: []string{"hdd", "ssd"}}, true},
+		{Requirement{Key: "disk", Operator: OpNotIn, Values: []string{"ssd"}}, false},
+		{Requirement{Key: "zone", Operator: OpNotIn, Values: []string{"a"}}, true}, // a missing key is not in any set
+		{Requirement{Key: "zone", Operator: OpIn, Values: []string{"a"}}, false},
+		{Requirement{Key: "disk", Operator: OpExists}, true},
+		{Requirement{Key: "disk", Operator: OpDoesNotExist}, false},
+		{Requirement{Key: "gen", Operator: OpGt, Values: []string{"2"}}, true},
+		{Requirement{Key: "gen", Operator: OpGt, Values: []string{"3"}}, false},
+		{Requirement{Key: "gen", Operator: OpLt, Values: []string{"4"}}, true},
+		{Requirement{Key: "name", Operator: OpGt, Values: []string{"1"}}, false}, // not an integer
+		{Requirement{Key: "zone", Operator: OpLt, Values: []string{"1"}}, false},
+	} {
+		if got := tc.r.matches(labels); got != tc.want {
+			t.Errorf("%s %s %v: %v, want %v", tc.r.Key, tc.r.Operator, tc.r.Values, got, tc.want)
+		}
+	}
+	var none *LabelSelector
+	if none.Matches(labels) || !(&LabelSelector{}).Matches(labels) {
+		t.Error("a nil selector must match nothing, an empty one everything")
+	}
+}
+
+func TestResolvePriority(t *testing.T) {
+	i32 := func(v int32) *int32 { return &v }
+	classes := []PriorityClass{{Name: "low", Value: 10, GlobalDefault: true}, {Name: "lower", Value: 5, GlobalDefault: true},
+		{Name: "batch", Value: 100, PreemptionPolicy: PreemptNever}}
+	for _, tc := range []struct {
+		class    string
+		priority *int32
+		policy   string
+		want     int32
+		wantPol  string
+		err      string
+	}{
+		{"", nil, "", 5, PreemptLowerPriority, ""}, // the lowest of two global defaults
+		{"batch", nil, "", 100, PreemptNever, ""},
+		{"system-node-critical", nil, "", 2000001000, PreemptLowerPriority, ""},
+		{"gold", nil, "", 0, "", "no PriorityClass with name gold was found"},
+		{"batch", i32(100), "", 100, PreemptNever, ""},
+		{"batch", i32(7), "", 0, "", "the integer value of priority (7) must not be provided"},
+		{"low", nil, PreemptNever, 0, "", "the string value of PreemptionPolicy (Never) must not be provided"},
+	} {
+		got, pol, err := ResolvePriority(classes, tc.class, tc.priority, tc.policy)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%q: error %v, want %q", tc.class, err, tc.err)
+		case tc.err == "" && (err != nil || got != tc.want || pol != tc.wantPol):
+			t.Errorf("%q: %d %s %v, want %d %s", tc.class, got, pol, err, tc.want, tc.wantPol)
+		}
+	}
+	// Without classes, a pod's own policy stands.
+	if _, pol, _ := ResolvePriority(nil, "", nil, PreemptNever); pol != PreemptNever {
+		t.Errorf("policy %s, want Never", pol)
+	}
+}
+
+func TestNormalizers(t *testing.T) {
+	s := []int64{0, 1, 2, 4}
+	defaultNormalize(s, true)
+	if fmt.Sprint(s) != "[100 75 50 0]" {
+		t.Errorf("reversed: %v", s)
+	}
+	s = []int64{0, 0}
+	defaultNormalize(s, true)
+	if fmt.Sprint(s) != "[100 100]" {
+		t.Errorf("reversed zeros: %v", s)
+	}
+	s = []int64{2, 5, 8, 3}
+	normalizeSpread(s, []bool{false, false, false, true})
+	if fmt.Sprint(s) != "[100 62 25 0]" { // 100*(8+2-s)/8; the ignored node 0
+		t.Errorf("spread: %v", s)
+	}
+	s = []int64{-50, 0, 50}
+	normalizeInterPod(s)
+	if fmt.Sprint(s) != "[0 50 100]" {
+		t.Errorf("inter-pod: %v", s)
+	}
+}
+
+func TestResourceScores(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	n := w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
+	w.AddPod("a", appSpec(1000, nil, RestartAlways), PodOptions{}) // 1 cpu, 64Mi
+	w.Run(0)
+	p := w.AddPod("b", &PodSpec{Containers: []ContainerSpec{{Name: "c"}}}, PodOptions{}) // nothing: 100m, 200Mi for the score
+	// LeastAllocated: cpu (4000-1100)/4000 = 72, memory (8192-264)/8192 = 96: 84.
+	if got := leastAllocated(n, p); got != 84 {
+		t.Errorf("leastAllocated %d, want 84", got)
+	}
+	q := &Pod{requests: Resources{MilliCPU: 1000, Memory: 4 << 30, Pods: 1}}
+	// BalancedAllocation: cpu 2000/4000 = .5, memory (64Mi+4Gi)/8Gi = .5078: 100*(1-.0039) = 99.
+	if got := balancedAllocation(n, q); got != 99 {
+		t.Errorf("balancedAllocation %d, want 99", got)
+	}
+}
+
+func TestPickCandidate(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	pod := func(prio int32, started time.Duration) *Pod {
+		p := &Pod{w: w}
+		p.sched.priority = prio
+		p.status.Started, p.status.StartTime = true, started
+		return p
+	}
+	nodes := []*Node{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	for _, tc := range []struct {
+		name string
+		cs   []candidate
+		want string
+	}{
+		{"fewest budget violations", []candidate{
+			{node: nodes[0], victims: []*Pod{pod(1, 0)}, violations: 1},
+			{node: nodes[1], victims: []*Pod{pod(5, 0), pod(5, 0)}}}, "b"},
+		{"lowest highest priority", []candidate{
+			{node: nodes[0], victims: []*Pod{pod(5, 0)}},
+			{node: nodes[1], victims: []*Pod{pod(3, 0), pod(3, 0)}}}, "b"},
+		{"lowest sum of priorities", []candidate{
+			{node: nodes[0], victims: []*Pod{pod(5, 0), pod(4, 0)}},
+			{node: nodes[1], victims: []*Pod{pod(5, 0), pod(1, 0)}}}, "b"},
+		{"fewest victims", []candidate{
+			{node: nodes[0], victims: []*Pod{pod(5, 0), pod(-1<<31, 0)}},
+			{node: nodes[1], victims: []*Pod{pod(5, 0)}}}, "b"},
+		{"latest start of the top victims", []candidate{
+			{node: nodes[0], victims: []*Pod{pod(5, time.Minute)}},
+			{node: nodes[1], victims: []*Pod{pod(5, 2 * time.Minute)}},
+			{node: nodes[2], victims: []*Pod{pod(5, time.Second)}}}, "b"},
+		{"then the first", []candidate{
+			{node: nodes[2], victims: []*Pod{pod(5, 0)}},
+			{node: nodes[0], victims: []*Pod{pod(5, 0)}}}, "c"},
+	} {
+		if got := pickCandidate(tc.cs).node.Name; got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestMinDomains: with fewer zones than minDomains the fewest counts as 0,
+// so maxSkew 1 allows one pod per zone and the rest wait.
+func TestMinDomains(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	for i := range 2 {
+		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 8000, Memory: 8 << 30, Pods: 110},
+			Labels: map[string]string{LabelZone: fmt.Sprint("z", i)}})
+	}
+	spec := appSpec(100, nil, RestartAlways)
+	sel := &LabelSelector{MatchLabels: map[string]string{"app": "a"}}
+	spec.TopologySpreadConstraints = []TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: LabelZone, DoNotSchedule: true, LabelSelector: sel, MinDomains: 3}}
+	wl := w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "a", Template: spec, Options: PodOptions{Labels: sel.MatchLabels}, Replicas: 4})
+	w.Run(time.Minute)
+	bound := 0
+	for _, p := range wl.Pods() {
+		if p.Node != nil {
+			bound++
+		}
+	}
+	if bound != 2 {
+		t.Errorf("%d pods bound, want 2 (one per zone)", bound)
+	}
+	c, _ := wl.Pods()[3].status.Condition(PodScheduled)
+	if !strings.HasPrefix(c.Message, "0/2 nodes are available: 2 node(s) didn't match pod topology spread constraints.") {
+		t.Errorf("message %q", c.Message)
+	}
+}
+
+// TestDaemonPodMessage: a daemon pod that does not fit on its node names the
+// other nodes as left out by NodeAffinity's PreFilter.
+func TestDaemonPodMessage(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	for i := range 3 {
+		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
+	}
+	w.AddWorkload(WorkloadSpec{Kind: KindDaemonSet, Name: "ds", Template: appSpec(2000, nil, RestartAlways)})
+	w.Run(time.Second)
+	c, _ := w.Pod("ds-0").status.Condition(PodScheduled)
+	want := "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. " +
+		"preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+	if c.Message != want {
+		t.Errorf("message %q\nwant    %q", c.Message, want)
+	}
+}
