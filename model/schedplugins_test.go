@@ -137,7 +137,7 @@ func TestPickCandidate(t *testing.T) {
 			{node: nodes[1], victims: []*Pod{pod(5, 0)}}}, "b"},
 		{"latest start of the top victims", []candidate{
 			{node: nodes[0], victims: []*Pod{pod(5, time.Minute)}},
-			{node: nodes[1], victims: []*Pod{pod(5, 2 * time.Minute)}},
+			{node: nodes[1], victims: []*Pod{pod(5, 2*time.Minute)}},
 			{node: nodes[2], victims: []*Pod{pod(5, time.Second)}}}, "b"},
 		{"then the first", []candidate{
 			{node: nodes[2], victims: []*Pod{pod(5, 0)}},
