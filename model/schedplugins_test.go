@@ -80,11 +80,6 @@ func TestNormalizers(t *testing.T) {
 	if fmt.Sprint(s) != "[100 100]" {
 		t.Errorf("reversed zeros: %v", s)
 	}
-	s = []int64{2, 5, 8, 3}
-	normalizeSpread(s, []bool{false, false, false, true})
-	if fmt.Sprint(s) != "[100 62 25 0]" { // 100*(8+2-s)/8; the ignored node 0
-		t.Errorf("spread: %v", s)
-	}
 	s = []int64{-50, 0, 50}
 	normalizeInterPod(s)
 	if fmt.Sprint(s) != "[0 50 100]" {

@@ -52,7 +52,6 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 	total := grow(cy.total, k)
 	taints, affinity, spread, inter := grow(cy.raw[0], k), grow(cy.raw[1], k), grow(cy.raw[2], k), grow(cy.raw[3], k)
 	cy.total, cy.raw = total, [4][]int64{taints, affinity, spread, inter}
-	cy.ignored = cy.ignored[:0]
 
 	bestEffort := p.requests.MilliCPU == 0 && p.requests.Memory == 0
 	preferred := hasPreferredNodeAffinity(p)
@@ -77,10 +76,6 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 		if preferred {
 			affinity[i] = nodeAffinityScore(p, n)
 		}
-		if spreads {
-			cy.ignored = append(cy.ignored, ss.ignored(n))
-			spread[i] = ss.raw(n)
-		}
 		if is.any {
 			inter[i] = is.raw(n)
 		}
@@ -94,7 +89,10 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 		addWeighted(total, affinity, weightNodeAffinity)
 	}
 	if spreads {
-		normalizeSpread(spread, cy.ignored)
+		for len(cy.ignored) < k {
+			cy.ignored = append(cy.ignored, false)
+		}
+		ss.score(nodes, spread, cy.ignored[:k])
 		addWeighted(total, spread, weightPodTopologySpread)
 	}
 	if is.any {

@@ -260,23 +260,56 @@ func (s *spreadScore) prepare(w *World, p *Pod, plan *schedPlan, feasible []*Nod
 	}
 }
 
-// ignored reports whether node n is left out of the scores (0).
-func (s *spreadScore) ignored(n *Node) bool { return s.requireAll && !hasKeys(n, s.cons) }
+// score fills out with the normalised score of each node (NormalizeScore
+// included) and ignored with whether it is left out.
+func (s *spreadScore) score(nodes []*Node, out []int64, ignored []bool) {
+	lo, hi := int64(math.MaxInt64), int64(0)
+	var hostCounter *podCounter
+	if s.host >= 0 {
+		hostCounter = s.cons[s.host].c
+	}
+	for i, n := range nodes {
+		ign := s.ignored(n)
+		ignored[i] = ign
+		var raw int64
+		if hostCounter != nil && s.hostOnly(n) {
+			raw = s.hostRawOf(max(hostCounter.onNode(n), 0))
+		} else {
+			raw = s.raw(n)
+		}
+		out[i] = raw
+		if !ign {
+			lo, hi = min(lo, raw), max(hi, raw)
+		}
+	}
+	for i, raw := range out {
+		switch {
+		case ignored[i]:
+			out[i] = 0
+		case hi == 0:
+			out[i] = maxNodeScore
+		default:
+			out[i] = maxNodeScore * (hi + lo - raw) / hi
+		}
+	}
+}
+
+// hostRawOf is the raw score of a node whose score comes from the hostname
+// constraint alone, with k pods on it: computed once per attempt and k.
+func (s *spreadScore) hostRawOf(k int32) int64 {
+	for int(k) >= len(s.hostRaw) {
+		s.hostRaw, s.hostSeen = append(s.hostRaw, 0), append(s.hostSeen, 0)
+	}
+	if s.hostSeen[k] != s.hostAttempt {
+		s.hostSeen[k], s.hostRaw[k] = s.hostAttempt, int64(math.Round(0+s.hostTerm(k)))
+	}
+	return s.hostRaw[k]
+}
 
 // raw is the node's raw score: for each constraint whose key the node
 // has, the pods in its domain times the constraint's weight, plus
 // maxSkew-1, summed in order; rounded.
 func (s *spreadScore) raw(n *Node) int64 {
-	if s.host >= 0 && s.hostOnly(n) {
-		k := max(s.cons[s.host].c.onNode(n), 0)
-		for int(k) >= len(s.hostRaw) {
-			s.hostRaw, s.hostSeen = append(s.hostRaw, 0), append(s.hostSeen, 0)
-		}
-		if s.hostSeen[k] != s.hostAttempt {
-			s.hostSeen[k], s.hostRaw[k] = s.hostAttempt, int64(math.Round(0+s.hostTerm(k)))
-		}
-		return s.hostRaw[k]
-	}
 	var sum float64
 	for i := range s.cons {
 		c := &s.cons[i]
@@ -296,6 +329,22 @@ func (s *spreadScore) raw(n *Node) int64 {
 		sum += float64(k)*s.weights[i] + float64(c.maxSkew-1)
 	}
 	return int64(math.Round(sum))
+}
+
+// hostOnly reports whether no constraint but the hostname one has a domain
+// on n.
+func (s *spreadScore) hostOnly(n *Node) bool {
+	for i := range s.cons {
+		if i != s.host && s.cons[i].dc.topo.domainOf(n) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// hostTerm is the hostname constraint's term for k pods on the node.
+func (s *spreadScore) hostTerm(k int32) float64 {
+	return float64(k)*s.weights[s.host] + float64(s.cons[s.host].maxSkew-1)
 }
 
 // weigh sets the weight of constraint i, not on hostname: by the number of
@@ -325,45 +374,5 @@ func (s *spreadScore) weigh(i int) {
 	s.weights[i] = math.Log(float64(size + 2))
 }
 
-// hostOnly reports whether no constraint but the hostname one has a domain
-// on n.
-func (s *spreadScore) hostOnly(n *Node) bool {
-	for i := range s.cons {
-		if i != s.host && s.cons[i].dc.topo.domainOf(n) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// hostTerm is the hostname constraint's term for k pods on the node.
-func (s *spreadScore) hostTerm(k int32) float64 {
-	return float64(k)*s.weights[s.host] + float64(s.cons[s.host].maxSkew-1)
-}
-
-// normalizeSpread is PodTopologySpread's NormalizeScore: fewer pods score
-// higher, 100*(max+min-score)/max; ignored nodes score 0, and all score
-// 100 when the highest is 0.
-func normalizeSpread(scores []int64, ignored []bool) {
-	lo, hi := int64(math.MaxInt64), int64(0)
-	for i, s := range scores {
-		if ignored[i] {
-			continue
-		}
-		lo, hi = min(lo, s), max(hi, s)
-	}
-	for i, s := range scores {
-		switch {
-		case ignored[i]:
-			scores[i] = 0
-		case hi == 0:
-			scores[i] = maxNodeScore
-		case s == hi:
-			scores[i] = maxNodeScore * lo / hi
-		case s == lo:
-			scores[i] = maxNodeScore
-		default:
-			scores[i] = maxNodeScore * (hi + lo - s) / hi
-		}
-	}
-}
+// ignored reports whether node n is left out of the scores (0).
+func (s *spreadScore) ignored(n *Node) bool { return s.requireAll && !hasKeys(n, s.cons) }
