@@ -474,6 +474,11 @@ func (k *checker) pod(e *scenarios.Expect) {
 			k.fail("nodeName", fmt.Sprintf("%q", *e.NodeName), fmt.Sprintf("%q", found), k.condCause(e.Pod, model.PodScheduled))
 		}
 	}
+	if e.NominatedNodeName != nil {
+		if found := p.NominatedNodeName(); found != *e.NominatedNodeName {
+			k.fail("nominatedNodeName", fmt.Sprintf("%q", *e.NominatedNodeName), fmt.Sprintf("%q", found), k.condCause(e.Pod, model.PodScheduled))
+		}
+	}
 	if e.Ready != nil {
 		c, _ := st.Condition(model.Ready)
 		found := c.Status == model.True

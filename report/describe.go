@@ -35,6 +35,10 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 
 	d.line(0, "Name:\t%s", p.Name)
 	d.line(0, "Namespace:\tdefault")
+	d.line(0, "Priority:\t%d", p.Priority())
+	if c := p.Spec.PriorityClassName; c != "" {
+		d.line(0, "Priority Class Name:\t%s", c)
+	}
 	if p.Node == nil {
 		d.line(0, "Node:\t<none>")
 	} else {
@@ -58,6 +62,9 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 	}
 	if st.Message != "" {
 		d.line(0, "Message:\t%s", st.Message)
+	}
+	if n := p.NominatedNodeName(); n != "" {
+		d.line(0, "NominatedNodeName:\t%s", n)
 	}
 	if len(p.Spec.InitContainers) > 0 {
 		d.containers("Init Containers", p.Spec.InitContainers, st.InitContainerStatuses)

@@ -371,6 +371,9 @@ type Expect struct {
 	Condition *ConditionCheck `yaml:"condition"`
 	Exists    *bool           `yaml:"exists"`
 	NodeName  *string         `yaml:"nodeName"` // the node the pod is bound to; "" unscheduled
+	// NominatedNodeName is status.nominatedNodeName: the node preemption
+	// made room on; "" none.
+	NominatedNodeName *string `yaml:"nominatedNodeName"`
 
 	Container    string          `yaml:"container"`
 	State        string          `yaml:"state"`

@@ -845,6 +845,7 @@ func (v *validator) expect(e *Expect) {
 	podOnly("container", e.Container != "", &e.Container)
 	podOnly("transition", e.Transition != nil, &e.Transition)
 	podOnly("nodeName", e.NodeName != nil, e.NodeName)
+	podOnly("nominatedNodeName", e.NominatedNodeName != nil, e.NominatedNodeName)
 	pdb := v.workloads[e.Workload] != nil && v.workloads[e.Workload].Kind == kindPDB
 	for _, r := range []*IntRange{e.ReadyPods, e.Pods, e.SucceededPods, e.FailedPods} {
 		switch {
