@@ -149,14 +149,14 @@ func defaultNormalize(scores []int64, reverse bool) {
 	}
 }
 
-// resourceMemo keeps a node's resource scores for the pods of one plan
-// (their requests are the same) while the pods holding resources there do
-// not change: most nodes a try scores are the ones the try before scored,
-// for a pod of the same ReplicaSet.
+// resourceMemo keeps a node's resource scores for one request while the
+// pods holding resources there do not change: most nodes a try scores are
+// the ones the try before scored, for a pod asking the same (of the same
+// ReplicaSet, say).
 type resourceMemo struct {
 	gen           uint64
-	plan          *schedPlan
-	fit, balanced int64
+	request       int32 // podSched.request, +1 (0: nothing kept)
+	fit, balanced int32
 }
 
 // resourceScores returns leastAllocated and balancedAllocation for p on n.
@@ -165,10 +165,11 @@ func (s *scheduler) resourceScores(n *Node, p *Pod) (fit, balanced int64) {
 		s.memos = append(s.memos, resourceMemo{})
 	}
 	m := &s.memos[n.id]
-	if m.plan != s.cy.plan || m.gen != n.sched.gen {
-		*m = resourceMemo{gen: n.sched.gen, plan: s.cy.plan, fit: leastAllocated(n, p), balanced: balancedAllocation(n, p)}
+	if m.request != p.sched.request+1 || m.gen != n.sched.gen {
+		*m = resourceMemo{gen: n.sched.gen, request: p.sched.request + 1,
+			fit: int32(leastAllocated(n, p)), balanced: int32(balancedAllocation(n, p))}
 	}
-	return m.fit, m.balanced
+	return int64(m.fit), int64(m.balanced)
 }
 
 // leastAllocated is NodeResourcesFit's score (LeastAllocated, cpu and

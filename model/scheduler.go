@@ -32,11 +32,12 @@ type scheduler struct {
 	// percentageOfNodesToScore is the profile setting; 0 is adaptive.
 	percentageOfNodesToScore int
 
-	index   podIndex                // what the plugins count (podindex.go)
-	memos   []resourceMemo          // by Node.id (schedscore.go)
-	plans   map[*PodSpec]*schedPlan // by template (schedplan.go)
-	rand    *rand.Rand              // ties between the best nodes; preemption's start
-	nodeIDs int                     // Node.id of the next node
+	index    podIndex // what the plugins count (podindex.go)
+	memos    []resourceMemo
+	requests map[[2]Resources]int32  // the ids of podSched.request          // by Node.id (schedscore.go)
+	plans    map[*PodSpec]*schedPlan // by template (schedplan.go)
+	rand     *rand.Rand              // ties between the best nodes; preemption's start
+	nodeIDs  int                     // Node.id of the next node
 
 	cy cycle // the try under way
 }
@@ -75,6 +76,7 @@ type podSched struct {
 	nominated    *Node      // status.nominatedNodeName
 	plan         *schedPlan // built at the first try
 	nonZero      Resources  // requests as scoring counts them (nonZeroRequests)
+	request      int32      // the id of (requests, nonZero) among the pods' (resourceMemo)
 }
 
 // nodeSched is the scheduler's state of one node.
@@ -91,6 +93,7 @@ func (s *scheduler) init(w *World) {
 	s.flush.Init(s.flushLeftover)
 	s.index.init(w)
 	s.plans = map[*PodSpec]*schedPlan{}
+	s.requests = map[[2]Resources]int32{}
 	s.rand = w.eng.Rand("scheduler")
 }
 
@@ -98,6 +101,13 @@ func (s *scheduler) init(w *World) {
 // pods are bound: a new counter starts from the pods in the cache.
 func (s *scheduler) add(p *Pod) {
 	s.planFor(p)
+	k := [2]Resources{p.requests, p.sched.nonZero}
+	id, ok := s.requests[k]
+	if !ok {
+		id = int32(len(s.requests))
+		s.requests[k] = id
+	}
+	p.sched.request = id
 	s.q.add(p, s.w.Now())
 	s.kick()
 }
