@@ -118,11 +118,6 @@ func (s *LabelSelector) Matches(labels map[string]string) bool {
 	return true
 }
 
-// empty reports whether the selector has no requirement at all.
-func (s *LabelSelector) empty() bool {
-	return s != nil && len(s.MatchLabels) == 0 && len(s.MatchExpressions) == 0
-}
-
 // and returns a selector that requires what s and o both require.
 func (s *LabelSelector) and(o *LabelSelector) *LabelSelector {
 	if s == nil || o == nil {
