@@ -564,8 +564,8 @@ func (k *checker) events(ev *scenarios.EventCheck) {
 		if !EventMatches(ev, e) {
 			continue
 		}
-		n += int64(e.Count)
-		if last == nil || e.LastSeen >= last.LastSeen {
+		n += int64(e.Occurrences)
+		if last == nil || e.LastOccurred >= last.LastOccurred {
 			last = e
 		}
 	}
@@ -594,7 +594,7 @@ func (k *checker) events(ev *scenarios.EventCheck) {
 		if last == nil {
 			return ""
 		}
-		return fmt.Sprintf("last at %s: %s/%s %s %s: %s", FormatTime(last.LastSeen),
+		return fmt.Sprintf("last at %s: %s/%s %s %s: %s", FormatTime(last.LastOccurred),
 			strings.ToLower(last.Kind), last.Object, last.Type, last.Reason, last.Message)
 	})
 }

@@ -50,6 +50,11 @@ type Change struct {
 
 	Type   string // condition type, event type (Normal/Warning), node condition type
 	Status string // condition status
+
+	// Dropped marks an event occurrence that the event recorder's spam
+	// filter kept from the API (events.go): the component recorded it, and
+	// kubectl never sees it.
+	Dropped bool
 }
 
 // A Sink receives every change of a world as it happens, in time order.

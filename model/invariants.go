@@ -66,7 +66,7 @@ const (
 	RuleBinding     = "binding"     // a pod is bound at most once
 	RuleRunning     = "running"     // no container runs on a powered-off node or in a terminal pod
 	RuleDuration    = "duration"    // no negative span
-	RuleEventCount  = "event-count" // every event's count >= 1
+	RuleEventCount  = "event-count" // every event occurred; its API count is at most its occurrences
 	maxViolations   = 100
 	invariantsLimit = "... more violations not kept"
 )
@@ -372,11 +372,13 @@ func (v *Invariants) checkNode(n *Node, now time.Duration) {
 
 func (v *Invariants) checkEvents(about string, events []*Event, now time.Duration) {
 	for _, e := range events {
-		if e.Count < 1 {
-			v.fail(RuleEventCount, "%s event %s %q has count %d", about, e.Reason, e.Message, e.Count)
+		if e.Occurrences < 1 || e.Count < 0 || e.Count > e.Occurrences {
+			v.fail(RuleEventCount, "%s event %s %q has count %d of %d occurrences", about, e.Reason, e.Message, e.Count, e.Occurrences)
 		}
-		if e.FirstSeen < 0 || e.FirstSeen > e.LastSeen || e.LastSeen > now {
-			v.fail(RuleTime, "%s event %s: firstSeen %s, lastSeen %s, now %s", about, e.Reason, e.FirstSeen, e.LastSeen, now)
+		if e.FirstSeen < 0 || e.FirstSeen > e.LastOccurred || e.LastOccurred > now ||
+			e.Count > 0 && (e.LastSeen < e.FirstSeen || e.LastSeen > e.LastOccurred) {
+			v.fail(RuleTime, "%s event %s: firstSeen %s, lastSeen %s, last occurred %s, now %s", about, e.Reason,
+				e.FirstSeen, e.LastSeen, e.LastOccurred, now)
 		}
 	}
 }

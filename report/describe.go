@@ -239,10 +239,11 @@ func (d *describer) events(evs []*model.Event, now time.Duration) {
 	}
 }
 
-// sortedEvents orders events as kubectl describe does, by the time each
-// was last seen; ties keep the order of first occurrence.
+// sortedEvents orders the events that reached the API as kubectl describe
+// does, by the time each was last seen; ties keep the order of first
+// occurrence.
 func sortedEvents(evs []*model.Event) []*model.Event {
-	out := slices.Clone(evs)
+	out := slices.DeleteFunc(slices.Clone(evs), func(e *model.Event) bool { return !e.Listed() })
 	slices.SortStableFunc(out, func(a, b *model.Event) int {
 		switch {
 		case a.LastSeen < b.LastSeen:

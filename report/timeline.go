@@ -17,8 +17,9 @@ import (
 // JSONL is a sink that writes each change as one line of JSON as the run
 // goes (the contract's `-o jsonl`, scenario-v1.md section 5). Keys come in
 // the contract's order: t, kind, pod, node, workload, object, container,
-// from, to, state, type, condition, status, reason, message, exitCode,
-// restartCount; empty strings are left out; exitCode and restartCount are
+// from, to, state, type, condition, status, reason, message, dropped,
+// exitCode, restartCount; empty strings are left out; dropped is only on an
+// event the spam filter kept from the API; exitCode and restartCount are
 // only on container changes. The bytes are those encoding/json would write.
 //
 // It buffers nothing beyond one line: give it a buffered writer. The first
@@ -73,6 +74,9 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 	b = appendField(b, "status", c.Status)
 	b = appendField(b, "reason", c.Reason)
 	b = appendField(b, "message", c.Message)
+	if c.Dropped {
+		b = append(b, `,"dropped":true`...)
+	}
 	if c.Kind == model.ChangeContainer {
 		if c.HasExitCode {
 			b = append(b, `,"exitCode":`...)
@@ -244,6 +248,9 @@ func Describe(c *model.Change) string {
 		}
 		return s
 	case model.ChangeEvent:
+		if c.Dropped {
+			return c.Type + " " + c.Reason + ": " + c.Message + " (dropped by the spam filter)"
+		}
 		return c.Type + " " + c.Reason + ": " + c.Message
 	case model.ChangePod:
 		if c.Message != "" {

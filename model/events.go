@@ -1,0 +1,267 @@
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// The event recorder. Every event a component records goes through a model
+// of client-go's EventCorrelator (staging/src/k8s.io/client-go/tools/record/
+// events_cache.go), as the recorders of the kubelet, the scheduler and the
+// controllers do, in its order:
+//
+//  1. Aggregation: events about one object from one source with the same
+//     type and reason but different messages are "similar". Once 10 distinct
+//     messages were seen within 10 minutes of each other, each further event
+//     whose message is not among the last 9 goes into one combined event,
+//     "(combined from similar events): <message>".
+//  2. Dedup: an event equal to an earlier one (source, object, type, reason,
+//     message; the combined one by its aggregation key) counts into it: its
+//     count grows, firstTimestamp stays, lastTimestamp moves.
+//  3. Spam filter: a token bucket per source and object, 25 tokens refilled
+//     at one per 5 minutes. An event finding no token never reaches the API;
+//     the count of the cache it went through still grew, so the next one let
+//     through carries every occurrence so far.
+//
+// An Event is the API object: what `kubectl describe` lists. Every
+// occurrence is also a Change of the timeline, those the spam filter dropped
+// included (Change.Dropped).
+
+// The correlator's defaults (events_cache.go).
+const (
+	aggregateMaxEvents = 10                // distinct messages before similar events combine
+	aggregateInterval  = 600 * time.Second // a quieter record starts over
+	spamBurst          = 25                // events a source may send about an object at once
+	spamRefill         = 300 * time.Second // then one more every this long
+	combinedPrefix     = "(combined from similar events): "
+)
+
+// event records a Kubernetes event about a pod, node or workload.
+func (w *World) event(kind, object string, typ EventType, reason, source, format string, args ...any) {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	w.eventMsg(kind, object, typ, reason, source, msg)
+}
+
+// eventMsg records an event whose message is built already: it goes through
+// the correlator (aggregation, dedup, spam filter) into the object's log, and
+// into the timeline. Repeats are found in the object's own log of events,
+// not in one world-wide index: a fleet's kubelets repeat a handful of events
+// per pod.
+func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg string) {
+	now := w.eng.Now()
+	log := w.eventLog(kind, object)
+	combined := log.aggregate(source, typ, reason, msg, now)
+	e := log.find(source, typ, reason, msg, combined)
+	if e == nil {
+		e = &Event{Kind: kind, Object: object, Type: typ, Reason: reason, Message: msg, Source: source,
+			FirstSeen: now, Combined: combined}
+		log.add(e)
+		w.events = append(w.events, e)
+	}
+	if combined && !e.isCombinedOf(msg) {
+		e.Message = combinedPrefix + msg // the combined event shows its latest message
+	}
+	e.Occurrences++
+	e.LastOccurred = now
+	dropped := !log.spamAllows(source, now)
+	if !dropped {
+		e.Count, e.LastSeen = e.Occurrences, now
+	}
+	c := Change{Kind: ChangeEvent, Type: string(typ), Reason: reason, Message: e.Message, Dropped: dropped}
+	switch kind {
+	case "Node":
+		c.Node = object
+	case "Pod":
+		c.Pod = object
+	default:
+		c.Workload, c.Object = object, kind
+	}
+	w.record(c)
+}
+
+// isCombinedOf reports whether e's message is the combined message of msg.
+func (e *Event) isCombinedOf(msg string) bool {
+	return len(e.Message) == len(combinedPrefix)+len(msg) && e.Message[len(combinedPrefix):] == msg
+}
+
+// eventLog is the events about one object, in order of first occurrence,
+// indexed once there are more than a few (a ReplicaSet logs one
+// SuccessfulCreate per pod, each with its own message), with the
+// correlator's state for the object: its aggregation records and its spam
+// filter buckets, one per source.
+type eventLog struct {
+	list []*Event
+	idx  map[eventKey]*Event
+	next int // where find looks first: after the last event found
+	aggs []aggregateRecord
+	spam []spamBucket
+}
+
+// eventKey is an event's dedup key within its object's log (the message is
+// empty for a combined event: its aggregation key has none).
+type eventKey struct {
+	source          string
+	typ             EventType
+	reason, message string
+	combined        bool
+}
+
+func (e *Event) key() eventKey {
+	k := eventKey{e.Source, e.Type, e.Reason, e.Message, e.Combined}
+	if e.Combined {
+		k.message = ""
+	}
+	return k
+}
+
+// eventLogIndexAt is the length from which an eventLog is indexed.
+const eventLogIndexAt = 16
+
+func (l *eventLog) find(source string, typ EventType, reason, msg string, combined bool) *Event {
+	if l.idx != nil {
+		k := eventKey{source, typ, reason, msg, combined}
+		if combined {
+			k.message = ""
+		}
+		return l.idx[k]
+	}
+	// A kubelet repeats its events in a cycle (Pulled, Created, Started,
+	// BackOff, ...): start after the last one found.
+	n := len(l.list)
+	for i := range n {
+		j := l.next + i
+		if j >= n {
+			j -= n
+		}
+		if e := l.list[j]; e.Reason == reason && e.Type == typ && e.Combined == combined &&
+			(combined || e.Message == msg) && e.Source == source {
+			l.next = j + 1
+			return e
+		}
+	}
+	return nil
+}
+
+func (l *eventLog) add(e *Event) {
+	l.list = append(l.list, e)
+	switch {
+	case l.idx != nil:
+		l.idx[e.key()] = e
+	case len(l.list) > eventLogIndexAt:
+		l.idx = make(map[eventKey]*Event, 2*len(l.list))
+		for _, x := range l.list {
+			l.idx[x.key()] = x
+		}
+	}
+}
+
+// aggregateRecord is the aggregator's record of similar events (one source,
+// type and reason about the object): the distinct messages seen, oldest
+// first, and when the last of them came.
+type aggregateRecord struct {
+	source, reason string
+	typ            EventType
+	msgs           []string
+	last           time.Duration
+}
+
+// aggregate is EventAggregate: it records msg among the similar events and
+// reports whether the event goes into the combined one. client-go's record
+// drops an arbitrary message (a map's PopAny) each time the set reaches 10;
+// podsim drops the oldest, so that runs are reproducible.
+func (l *eventLog) aggregate(source string, typ EventType, reason, msg string, now time.Duration) bool {
+	var r *aggregateRecord
+	for i := range l.aggs {
+		if a := &l.aggs[i]; a.reason == reason && a.typ == typ && a.source == source {
+			r = a
+			break
+		}
+	}
+	if r == nil {
+		l.aggs = append(l.aggs, aggregateRecord{source: source, reason: reason, typ: typ, last: now})
+		r = &l.aggs[len(l.aggs)-1]
+	} else if now-r.last > aggregateInterval {
+		r.msgs = r.msgs[:0]
+	}
+	r.last = now
+	for _, m := range r.msgs {
+		if m == msg {
+			return false // the set does not grow: still under the threshold
+		}
+	}
+	r.msgs = append(r.msgs, msg)
+	if len(r.msgs) < aggregateMaxEvents {
+		return false
+	}
+	copy(r.msgs, r.msgs[1:])
+	r.msgs = r.msgs[:len(r.msgs)-1]
+	return true
+}
+
+// spamBucket is the spam filter's token bucket for one source's events
+// about the object: tokens banked as refill time (spamRefill per token, at
+// most spamBurst tokens), as of last.
+type spamBucket struct {
+	source string
+	banked time.Duration
+	last   time.Duration
+}
+
+// spamAllows is the spam filter (client-go's EventSourceObjectSpamFilter, a
+// golang.org/x/time/rate limiter through flowcontrol's TryAccept): it takes
+// a token from the source's bucket if there is one. client-go's rate is the
+// float32 1/300, a refill a few microseconds under 5 minutes; podsim's is 5
+// minutes exactly.
+func (l *eventLog) spamAllows(source string, now time.Duration) bool {
+	var b *spamBucket
+	for i := range l.spam {
+		if l.spam[i].source == source {
+			b = &l.spam[i]
+			break
+		}
+	}
+	if b == nil {
+		l.spam = append(l.spam, spamBucket{source: source, banked: spamBurst * spamRefill, last: now})
+		b = &l.spam[len(l.spam)-1]
+	}
+	banked := min(b.banked+(now-b.last), spamBurst*spamRefill)
+	if banked < spamRefill {
+		return false // the limiter moves nothing when it refuses
+	}
+	b.banked, b.last = banked-spamRefill, now
+	return true
+}
+
+// eventLog returns the log of events about one object.
+func (w *World) eventLog(kind, object string) *eventLog {
+	switch kind {
+	case "Pod":
+		if p := w.podIdx[object]; p != nil {
+			return &p.events
+		}
+	case "Node":
+		if n := w.nodeIdx[object]; n != nil {
+			return &n.events
+		}
+	default:
+		if wl := w.workloadIdx[object]; wl != nil && wl.Spec.Kind == kind {
+			return &wl.events
+		}
+	}
+	k := objectKey{kind, object}
+	l := w.otherEvents[k]
+	if l == nil {
+		l = new(eventLog)
+		w.otherEvents[k] = l
+	}
+	return l
+}
+
+// EventsFor returns the events about one object, in order of first
+// occurrence, those the spam filter never let through (Count 0) included.
+func (w *World) EventsFor(kind, object string) []*Event {
+	return append([]*Event(nil), w.eventLog(kind, object).list...)
+}
