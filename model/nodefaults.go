@@ -124,6 +124,7 @@ func (n *Node) DiskFailure() {
 // processes, pulls, hooks, backoffs and probes.
 func (p *Pod) freeze() {
 	p.busy = false
+	p.stopWorker()
 	for _, c := range p.all() {
 		for _, t := range []*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
 			p.w.eng.Stop(t)

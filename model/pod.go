@@ -59,11 +59,12 @@ type Pod struct {
 	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
 	sidecarDeadline  time.Duration // the end of their shared grace period
 	syncTimer        sim.Timer
-	evictTimer       sim.Timer // the taint eviction controller's deadline for this pod
-	busy             bool      // the pod worker is blocked (pulling an image, running postStart)
-	fullName         string    // String(), built once
-	scratch          []byte    // for building condition messages without allocating
-	messages         []string  // condition messages built so far, for reuse
+	worker           *podWorker // the realistic pod worker (podworker.go); nil in exact mode
+	evictTimer       sim.Timer  // the taint eviction controller's deadline for this pod
+	busy             bool       // the pod worker is blocked (pulling an image, running postStart)
+	fullName         string     // String(), built once
+	scratch          []byte     // for building condition messages without allocating
+	messages         []string   // condition messages built so far, for reuse
 
 	events     eventLog      // about the pod, in order of first occurrence
 	queue      queuedPod     // the scheduler's bookkeeping while it is unscheduled
@@ -97,6 +98,7 @@ type container struct {
 	rerun       bool   // an init container that must run again in a new sandbox
 	draws       draws  // what it drew from its random stream (dist.go)
 	msgs        *containerMessages
+	reason      *syncReason // why a realistic sync could not start it (podworker.go)
 }
 
 type hookKind uint8

@@ -221,6 +221,7 @@ func (p *Pod) remove() {
 	}
 	p.deleted, p.deletedAt = true, p.w.Now()
 	p.terminated = true
+	p.stopWorker()
 	for _, c := range p.all() {
 		for _, t := range []*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
 			p.w.eng.Stop(t)

@@ -35,6 +35,9 @@ func (s *Scenario) Settings() model.Settings {
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
 	}
+	if k, ok := model.ParseKubeletSync(in.KubeletSync); ok {
+		st.KubeletSync = k
+	}
 	if len(in.Images) > 0 {
 		st.Images = map[string]model.ImageSpec{}
 		for _, im := range in.Images {
@@ -187,7 +190,7 @@ func behavior(b *Behavior) *model.Behavior {
 	}
 	for kind, ws := range [...][]Window{model.Liveness: b.Probes.Liveness, model.Readiness: b.Probes.Readiness, model.Startup: b.Probes.Startup} {
 		for _, w := range ws {
-			mw := model.Window{From: w.From.D()}
+			mw := model.Window{From: w.From.D(), SinceStart: w.SinceStart}
 			setDur(&mw.To, w.To)
 			mb.ProbeFailures[kind] = append(mb.ProbeFailures[kind], mw)
 		}

@@ -48,6 +48,7 @@ type Settings struct {
 	TerminatedPodGCThreshold  *int      `yaml:"terminatedPodGCThreshold"`
 	NodeStatusUpdateFrequency *Duration `yaml:"nodeStatusUpdateFrequency"`
 	Images                    []Image   `yaml:"images"`
+	KubeletSync               string    `yaml:"kubeletSync"` // exact (default) or realistic
 }
 
 // Backoff is a doubling delay: initial, doubling up to max; resetAfter is
@@ -257,10 +258,13 @@ type ProbeWindows struct {
 	Startup   []Window `yaml:"startup"`
 }
 
-// Window is [From, To) in scenario time; no To means forever.
+// Window is [From, To) in scenario time, or with SinceStart in the time
+// since each start of the container; no To means forever (until the
+// container stops).
 type Window struct {
-	From Duration  `yaml:"from"`
-	To   *Duration `yaml:"to"`
+	From       Duration  `yaml:"from"`
+	To         *Duration `yaml:"to"`
+	SinceStart bool      `yaml:"sinceStart"`
 }
 
 // HookBehaviors say how long each hook takes and whether it fails.

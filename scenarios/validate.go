@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // validator collects every problem of a decoded scenario.
@@ -134,6 +136,9 @@ func (v *validator) settings(st *Settings) {
 	}
 	if d := st.NodeStatusUpdateFrequency; d != nil && d.D() <= 0 {
 		v.at(d, "nodeStatusUpdateFrequency must be positive")
+	}
+	if _, ok := model.ParseKubeletSync(st.KubeletSync); st.KubeletSync != "" && !ok {
+		v.at(&st.KubeletSync, "kubeletSync %q: want exact or realistic", st.KubeletSync)
 	}
 	seen := map[string]bool{}
 	for i := range st.Images {
@@ -595,13 +600,49 @@ func (v *validator) behavior(b *Behavior, earlier []Behavior) {
 	if c := b.ShutdownExitCode; c != nil && (*c < 0 || *c > 255) {
 		v.at(c, "shutdownExitCode must be 0..255")
 	}
+	lifetime, bounded := runsEnd(b.Runs)
 	for _, ws := range [][]Window{b.Probes.Liveness, b.Probes.Readiness, b.Probes.Startup} {
 		for i := range ws {
-			if w := &ws[i]; w.To != nil && w.To.D() <= w.From.D() {
+			w := &ws[i]
+			switch {
+			case w.To != nil && w.To.D() <= w.From.D() && w.SinceStart:
+				v.at(w.To, "to (%s after each start) must be after from (%s after each start)", w.To, &w.From)
+			case w.To != nil && w.To.D() <= w.From.D():
 				v.at(w.To, "to (%s) must be after from (%s)", w.To, &w.From)
+			case w.SinceStart && bounded && w.From.D() >= lifetime:
+				var at any = &w.From
+				if v.s.pos.Of(&w.From) == (Pos{}) {
+					at = w // from not written
+				}
+				v.at(at, "from %s after each start: every run of container %s exits within %s of its start, so this window would change nothing",
+					&w.From, b.Container, lifetime)
 			}
 		}
 	}
+}
+
+// runsEnd is how long after its start the longest of the runs lasts, and
+// whether every run ends on its own by a fixed time (none runs forever,
+// none draws its end).
+func runsEnd(runs []Run) (time.Duration, bool) {
+	if len(runs) == 0 {
+		return 0, false
+	}
+	var longest time.Duration
+	for _, r := range runs {
+		if r.ExitAfter == nil {
+			if r.ExitCode == nil && !r.OOM {
+				return 0, false // {} runs until stopped
+			}
+			continue // exits at once
+		}
+		at, fixed := r.ExitAfter.FixedValue()
+		if !fixed || r.CrashProbability != nil && r.ExitCode == nil && !r.OOM {
+			return 0, false // drawn, or may run on when it does not crash
+		}
+		longest = max(longest, at)
+	}
+	return longest, true
 }
 
 // findContainer returns the (init) container called name, or nil.

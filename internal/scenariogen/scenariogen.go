@@ -21,6 +21,10 @@ type Config struct {
 	// missing, short crash backoffs, hooks that take 0s, node MTBF, power
 	// losses for good, and shorter runs (at most 10 minutes).
 	Rich bool
+	// SinceStart makes some failure windows count from each start of the
+	// container (sinceStart: true), where no run of it ends for sure
+	// before them.
+	SinceStart bool
 }
 
 // Random writes a scenario: a couple of nodes; bare pods and a
@@ -106,7 +110,9 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 		if r.IntN(2) == 0 {
 			s += "      startupTime: " + dist(30) + "\n"
 		}
+		endless := true // some run may go on for ever: any sinceStart window is valid
 		if r.IntN(3) > 0 {
+			endless = false
 			s += "      runs:\n"
 			for range 1 + r.IntN(3) {
 				code := "exitCode: " + pick("0", "1", "2")
@@ -117,6 +123,7 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 			}
 			if r.IntN(3) == 0 {
 				s += fmt.Sprintf("        - {exitAfter: %s, crashProbability: 0.5}\n", dist(100))
+				endless = true
 			}
 		}
 		if len(h.probes) > 0 {
@@ -133,6 +140,9 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 					if r.IntN(5) > 0 {
 						at += 1 + r.IntN(60)
 						s += fmt.Sprintf(", to: %ds", at)
+					}
+					if cfg.SinceStart && endless && r.IntN(2) == 0 {
+						s += ", sinceStart: true"
 					}
 					s += "}\n"
 				}
