@@ -22,6 +22,7 @@ type Metric struct {
 var Metrics = []Metric{
 	{"pod.timeToReady", "s", "pod", "from the pod's creation to its first Ready=True (pods that never got ready are left out)"},
 	{"pod.restarts", "count", "pod", "container restarts of the pod by the end of the run, all containers"},
+	{"pod.restartsPerHour", "restarts/h", "pod", "the same per hour of the run"},
 	{"pod.crashLoopTime", "s", "pod", "time its containers spent waiting in CrashLoopBackOff, summed over containers"},
 	{"pod.notReadyTime", "s", "pod", "time without Ready=True from its creation until it ended (terminal phase or deletion) or the run did"},
 	{"workload.unavailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - ready pods) while positive, once all replicas had first been ready (else from creation); ReplicaSets and Deployments"},
@@ -31,6 +32,8 @@ var Metrics = []Metric{
 	{"node.peakStatusWritesPer10s", "writes/10s", "node", "status changes in the node's busiest 10-second window (windows start at 0s, 10s, ...)"},
 	{"node.peakRestartsPer10s", "restarts/10s", "node", "container restarts on the node in its busiest 10-second window (windows end at 0s, 10s, 20s, ...): each is a state transition the kubelet reports, KEP-4603's measure of API load"},
 	{"node.statusUpdatesPer10s", "updates/10s", "node", "the same with a pod's changes at one instant coalesced into one write, as the kubelet's status manager sends one per sync"},
+	{"node.eventWritesPer10s", "writes/10s", "node", "events about the node's pods that reached the API (a create or a patch each; the spam filter's drops left out), per 10 seconds"},
+	{"node.apiWritesPer10s", "writes/10s", "node", "status updates plus event writes of the node's pods, per 10 seconds: what its pods cost the API server"},
 	{"node.peakCPU", "%", "node", "highest share of the node's cpu requested by the pods bound to it"},
 	{"node.peakMemory", "%", "node", "highest share of the node's memory requested"},
 	{"node.peakPods", "%", "node", "highest share of the node's pod capacity in use"},
@@ -137,6 +140,7 @@ type Meter struct {
 	writes              [][]int
 	restartsIn          [][]int // by window ending at k*10s: (k*10s-10s, k*10s]
 	updates             []int
+	eventWrites         []int
 	touched             []*podTrack
 	schedFailures       int
 
@@ -190,6 +194,7 @@ func (m *Meter) syncNodes() {
 		m.writes = append(m.writes, make([]int, max(m.windows, 1)))
 		m.restartsIn = append(m.restartsIn, make([]int, m.windows+1))
 		m.updates = append(m.updates, 0)
+		m.eventWrites = append(m.eventWrites, 0)
 	}
 }
 
@@ -367,6 +372,11 @@ func (m *Meter) apply(c *model.Change) {
 		if c.Reason == "FailedScheduling" {
 			m.schedFailures++
 		}
+		if !c.Dropped && c.Pod != "" {
+			if t := m.podTrack(c.Pod); t != nil && t.node >= 0 {
+				m.eventWrites[t.node]++
+			}
+		}
 		return
 	}
 	if c.Pod == "" {
@@ -514,6 +524,9 @@ func (m *Meter) Finish() RunMetrics {
 			n += int(r)
 		}
 		add("pod.restarts", float64(n))
+		if duration > 0 {
+			add("pod.restartsPerHour", float64(n)/duration.Hours())
+		}
 		add("pod.crashLoopTime", crash.Seconds())
 		add("pod.notReadyTime", max(stop-t.p.CreatedAt-readyTotal, 0).Seconds())
 	}
@@ -542,6 +555,8 @@ func (m *Meter) Finish() RunMetrics {
 		add("node.peakRestartsPer10s", float64(slices.Max(m.restartsIn[i])))
 		if secs > 0 {
 			add("node.statusUpdatesPer10s", float64(m.updates[i])*10/secs)
+			add("node.eventWritesPer10s", float64(m.eventWrites[i])*10/secs)
+			add("node.apiWritesPer10s", float64(m.updates[i]+m.eventWrites[i])*10/secs)
 		}
 		add("node.peakCPU", m.peak[i][0])
 		add("node.peakMemory", m.peak[i][1])
