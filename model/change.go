@@ -51,10 +51,12 @@ type Change struct {
 	Type   string // condition type, event type (Normal/Warning), node condition type
 	Status string // condition status
 
-	// Dropped marks an event occurrence that the event recorder's spam
-	// filter kept from the API (events.go): the component recorded it, and
-	// kubectl never sees it.
-	Dropped bool
+	// An event's Message is the component's. Combined marks an occurrence
+	// that the event recorder's correlator put into the combined event of
+	// similar ones ("(combined from similar events): <message>" in the API);
+	// Dropped one that its spam filter kept from the API (events.go): the
+	// component recorded it, and kubectl never sees it.
+	Combined, Dropped bool
 }
 
 // A Sink receives every change of a world as it happens, in time order.

@@ -24,8 +24,9 @@ import (
 //     through carries every occurrence so far.
 //
 // An Event is the API object: what `kubectl describe` lists. Every
-// occurrence is also a Change of the timeline, those the spam filter dropped
-// included (Change.Dropped).
+// occurrence is also a Change of the timeline with the component's own
+// message, flagged when it went into a combined event (Change.Combined) and
+// when the spam filter dropped it (Change.Dropped).
 
 // The correlator's defaults (events_cache.go).
 const (
@@ -59,7 +60,6 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 		e = &Event{Kind: kind, Object: object, Type: typ, Reason: reason, Message: msg, Source: source,
 			FirstSeen: now, Combined: combined}
 		log.add(e)
-		w.events = append(w.events, e)
 	}
 	if combined && !e.isCombinedOf(msg) {
 		e.Message = combinedPrefix + msg // the combined event shows its latest message
@@ -70,7 +70,7 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 	if !dropped {
 		e.Count, e.LastSeen = e.Occurrences, now
 	}
-	c := Change{Kind: ChangeEvent, Type: string(typ), Reason: reason, Message: e.Message, Dropped: dropped}
+	c := Change{Kind: ChangeEvent, Type: string(typ), Reason: reason, Message: msg, Combined: combined, Dropped: dropped}
 	switch kind {
 	case "Node":
 		c.Node = object

@@ -80,15 +80,21 @@ func TestAggregationOfSimilarEvents(t *testing.T) {
 		emit{745 * time.Second, "replicaset-controller", "SuccessfulCreate", "Created pod: web-99"}, // over 10 minutes later: starts over
 	)
 	w, changes := recordEvents(t, evs)
+	// The changes keep the component's messages and say which went into
+	// the combined event.
 	var msgs []string
 	for _, c := range changes {
-		msgs = append(msgs, c.Message)
+		m := c.Message
+		if c.Combined {
+			m = "combined " + m
+		}
+		msgs = append(msgs, m)
 	}
 	const comb = "(combined from similar events): "
-	for i, want := range map[int]string{8: "Created pod: web-8", 9: comb + "Created pod: web-9", 11: comb + "Created pod: web-11",
-		12: "Created pod: web-11", 13: comb + "Created pod: web-0", 14: "Created pod: web-99"} {
+	for i, want := range map[int]string{8: "Created pod: web-8", 9: "combined Created pod: web-9", 11: "combined Created pod: web-11",
+		12: "Created pod: web-11", 13: "combined Created pod: web-0", 14: "Created pod: web-99"} {
 		if msgs[i] != want {
-			t.Errorf("occurrence %d: message %q, want %q", i, msgs[i], want)
+			t.Errorf("occurrence %d: %q, want %q", i, msgs[i], want)
 		}
 	}
 	var combined *Event

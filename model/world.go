@@ -21,7 +21,6 @@ type World struct {
 	pods    []*Pod
 	podIdx  map[string]*Pod
 
-	events      []*Event // every event, in order of first occurrence
 	otherEvents map[objectKey]*eventLog
 
 	sinks       []Sink
@@ -86,9 +85,6 @@ func (w *World) Pods() []*Pod { return w.pods }
 
 // Pod returns the pod called name (possibly deleted), or nil.
 func (w *World) Pod(name string) *Pod { return w.podIdx[name] }
-
-// Events returns the aggregated events, in order of first occurrence.
-func (w *World) Events() []*Event { return w.events }
 
 // podChanged tells the pod's controller, its disruption budgets and the pod
 // garbage collector that its phase, readiness or existence changed.

@@ -17,10 +17,11 @@ import (
 // JSONL is a sink that writes each change as one line of JSON as the run
 // goes (the contract's `-o jsonl`, scenario-v1.md section 5). Keys come in
 // the contract's order: t, kind, pod, node, workload, object, container,
-// from, to, state, type, condition, status, reason, message, dropped,
-// exitCode, restartCount; empty strings are left out; dropped is only on an
-// event the spam filter kept from the API; exitCode and restartCount are
-// only on container changes. The bytes are those encoding/json would write.
+// from, to, state, type, condition, status, reason, message, combined,
+// dropped, exitCode, restartCount; empty strings are left out; combined and
+// dropped are only on an event the correlator combined or the spam filter
+// kept from the API; exitCode and restartCount are only on container
+// changes. The bytes are those encoding/json would write.
 //
 // It buffers nothing beyond one line: give it a buffered writer. The first
 // write error stops it; Err returns it.
@@ -74,6 +75,9 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 	b = appendField(b, "status", c.Status)
 	b = appendField(b, "reason", c.Reason)
 	b = appendField(b, "message", c.Message)
+	if c.Combined {
+		b = append(b, `,"combined":true`...)
+	}
 	if c.Dropped {
 		b = append(b, `,"dropped":true`...)
 	}
@@ -248,10 +252,14 @@ func Describe(c *model.Change) string {
 		}
 		return s
 	case model.ChangeEvent:
-		if c.Dropped {
-			return c.Type + " " + c.Reason + ": " + c.Message + " (dropped by the spam filter)"
+		s := c.Type + " " + c.Reason + ": " + c.Message
+		if c.Combined {
+			s = c.Type + " " + c.Reason + ": (combined from similar events): " + c.Message
 		}
-		return c.Type + " " + c.Reason + ": " + c.Message
+		if c.Dropped {
+			s += " (dropped by the spam filter)"
+		}
+		return s
 	case model.ChangePod:
 		if c.Message != "" {
 			return c.Reason + " (" + c.Message + ")"
