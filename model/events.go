@@ -54,12 +54,19 @@ func (w *World) event(kind, object string, typ EventType, reason, source, format
 func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg string) {
 	now := w.eng.Now()
 	log := w.eventLog(kind, object)
-	combined := log.aggregate(source, typ, reason, msg, now)
+	g := log.group(source, typ, reason)
+	combined := g != nil && g.aggregate(msg, now)
 	e := log.find(source, typ, reason, msg, combined)
 	if e == nil {
 		e = &Event{Kind: kind, Object: object, Type: typ, Reason: reason, Message: msg, Source: source,
 			FirstSeen: now, Combined: combined}
 		log.add(e)
+	}
+	if g == nil { // the first of its kind: the set of its messages is {msg}
+		if log.groups == nil {
+			log.groups = make([]aggregateRecord, 0, 4) // a pod's kubelet logs a handful of reasons
+		}
+		log.groups = append(log.groups, aggregateRecord{first: e, last: now})
 	}
 	if combined && !e.isCombinedOf(msg) {
 		e.Message = combinedPrefix + msg // the combined event shows its latest message
@@ -93,11 +100,12 @@ func (e *Event) isCombinedOf(msg string) bool {
 // correlator's state for the object: its aggregation records and its spam
 // filter buckets, one per source.
 type eventLog struct {
-	list []*Event
-	idx  map[eventKey]*Event
-	next int // where find looks first: after the last event found
-	aggs []aggregateRecord
-	spam []spamBucket
+	list   []*Event
+	idx    map[eventKey]*Event
+	next   int // where find looks first: after the last event found
+	groups []aggregateRecord
+	spam   [2]spamBucket // a pod hears from two sources: the scheduler and its kubelet
+	more   []spamBucket  // the buckets of further sources
 }
 
 // eventKey is an event's dedup key within its object's log (the message is
@@ -158,47 +166,60 @@ func (l *eventLog) add(e *Event) {
 	}
 }
 
-// aggregateRecord is the aggregator's record of similar events (one source,
-// type and reason about the object): the distinct messages seen, oldest
-// first, and when the last of them came.
+// aggregateRecord is the aggregator's record of similar events (one
+// source, type and reason about the object): the first event of the group
+// (which names them), the set of distinct messages seen, oldest first, and
+// when the last of them came. The set is only stored once it is more than
+// the first event's message: most groups never have a second.
 type aggregateRecord struct {
-	source, reason string
-	typ            EventType
-	msgs           []string
-	last           time.Duration
+	first *Event
+	last  time.Duration
+	msgs  *[]string // nil: the set is {first.Message}
 }
 
-// aggregate is EventAggregate: it records msg among the similar events and
-// reports whether the event goes into the combined one. client-go's record
-// drops an arbitrary message (a map's PopAny) each time the set reaches 10;
-// podsim drops the oldest, so that runs are reproducible.
-func (l *eventLog) aggregate(source string, typ EventType, reason, msg string, now time.Duration) bool {
-	var r *aggregateRecord
-	for i := range l.aggs {
-		if a := &l.aggs[i]; a.reason == reason && a.typ == typ && a.source == source {
-			r = a
-			break
+// group returns the aggregation record of source, typ and reason, or nil.
+func (l *eventLog) group(source string, typ EventType, reason string) *aggregateRecord {
+	for i := range l.groups {
+		if e := l.groups[i].first; e.Reason == reason && e.Type == typ && e.Source == source {
+			return &l.groups[i]
 		}
 	}
-	if r == nil {
-		l.aggs = append(l.aggs, aggregateRecord{source: source, reason: reason, typ: typ, last: now})
-		r = &l.aggs[len(l.aggs)-1]
-	} else if now-r.last > aggregateInterval {
-		r.msgs = r.msgs[:0]
-	}
+	return nil
+}
+
+// aggregate is EventAggregate for an event of the group: it records msg
+// among the similar events and reports whether the event goes into the
+// combined one. client-go's record drops an arbitrary message (a map's
+// PopAny) each time the set reaches 10; podsim drops the oldest, so that
+// runs are reproducible.
+func (r *aggregateRecord) aggregate(msg string, now time.Duration) bool {
+	stale := now-r.last > aggregateInterval
 	r.last = now
-	for _, m := range r.msgs {
+	if r.msgs == nil {
+		if msg == r.first.Message {
+			return false // the set is {msg}, whether it starts over or not
+		}
+		set := make([]string, 0, 2)
+		if !stale {
+			set = append(set, r.first.Message)
+		}
+		r.msgs = &set
+	} else if stale {
+		*r.msgs = (*r.msgs)[:0]
+	}
+	set := *r.msgs
+	for _, m := range set {
 		if m == msg {
 			return false // the set does not grow: still under the threshold
 		}
 	}
-	r.msgs = append(r.msgs, msg)
-	if len(r.msgs) < aggregateMaxEvents {
-		return false
+	set = append(set, msg)
+	combined := len(set) >= aggregateMaxEvents
+	if combined {
+		set = set[:copy(set, set[1:])]
 	}
-	copy(r.msgs, r.msgs[1:])
-	r.msgs = r.msgs[:len(r.msgs)-1]
-	return true
+	*r.msgs = set
+	return combined
 }
 
 // spamBucket is the spam filter's token bucket for one source's events
@@ -216,23 +237,34 @@ type spamBucket struct {
 // float32 1/300, a refill a few microseconds under 5 minutes; podsim's is 5
 // minutes exactly.
 func (l *eventLog) spamAllows(source string, now time.Duration) bool {
-	var b *spamBucket
-	for i := range l.spam {
-		if l.spam[i].source == source {
-			b = &l.spam[i]
-			break
-		}
-	}
-	if b == nil {
-		l.spam = append(l.spam, spamBucket{source: source, banked: spamBurst * spamRefill, last: now})
-		b = &l.spam[len(l.spam)-1]
-	}
+	b := l.bucket(source, now)
 	banked := min(b.banked+(now-b.last), spamBurst*spamRefill)
 	if banked < spamRefill {
 		return false // the limiter moves nothing when it refuses
 	}
 	b.banked, b.last = banked-spamRefill, now
 	return true
+}
+
+// bucket returns the spam filter's bucket for source (never ""), full if
+// it is new.
+func (l *eventLog) bucket(source string, now time.Duration) *spamBucket {
+	for i := range l.spam {
+		switch b := &l.spam[i]; b.source {
+		case source:
+			return b
+		case "":
+			*b = spamBucket{source: source, banked: spamBurst * spamRefill, last: now}
+			return b
+		}
+	}
+	for i := range l.more {
+		if l.more[i].source == source {
+			return &l.more[i]
+		}
+	}
+	l.more = append(l.more, spamBucket{source: source, banked: spamBurst * spamRefill, last: now})
+	return &l.more[len(l.more)-1]
 }
 
 // eventLog returns the log of events about one object.

@@ -110,20 +110,26 @@ func TestProbeSkippingRandom(t *testing.T) {
 
 // BenchmarkFleet runs the shared bench's fleet (1,000 crash-looping pods,
 // two probes each every 10s, 6h) with every probe tick and skipping the
-// no-op ones, and reports the engine events fired per run.
+// no-op ones, and with the realistic pod worker (skipping), and reports
+// the engine events fired per run.
 func BenchmarkFleet(b *testing.B) {
 	const path = "../bench/fleet.yaml"
 	s, err := scenarios.LoadFile(path)
 	if err != nil {
 		b.Skip(err)
 	}
-	for _, every := range []bool{true, false} {
-		b.Run(fmt.Sprint("everyTick=", every), func(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		every bool
+		mode  model.KubeletSync
+	}{{"everyTick=true", true, model.SyncExact}, {"everyTick=false", false, model.SyncExact}, {"kubeletSync=realistic", false, model.SyncRealistic}} {
+		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var fired uint64
 			for b.Loop() {
 				w := s.Build(report.NewJSONL(io.Discard))
-				w.SetProbeEveryTick(every)
+				w.SetKubeletSync(tc.mode)
+				w.SetProbeEveryTick(tc.every)
 				w.Run(s.Duration)
 				fired = w.Engine().Fired()
 			}
