@@ -198,3 +198,20 @@ func runSteady(b *testing.B, w *World) {
 	}
 	b.ReportMetric(float64(w.Engine().Fired()-fired)/b.Elapsed().Seconds(), "events/s")
 }
+
+// The crash-loop fleet in its steady state allocates nothing per event, in
+// both sync modes: an allocation count, not a time, so it is a test.
+func TestCrashLoopSteadyStateAllocatesNothing(t *testing.T) {
+	for _, mode := range []KubeletSync{SyncExact, SyncRealistic} {
+		w := fleet(new(countChanges), mode)
+		w.Run(time.Hour)
+		next := w.Now()
+		allocs := testing.AllocsPerRun(20, func() {
+			next += time.Second
+			w.Run(next)
+		})
+		if allocs != 0 {
+			t.Errorf("mode %v: %v allocations per second of virtual time, want 0", mode, allocs)
+		}
+	}
+}

@@ -48,7 +48,8 @@ func (w *World) detail(d Detail) {
 		return
 	}
 	d.T = w.eng.Now()
+	w.currentDetail = d // sinks get the world's copy, so that d does not escape
 	for _, s := range w.detailSinks {
-		s.Detail(&d)
+		s.Detail(&w.currentDetail)
 	}
 }

@@ -23,10 +23,11 @@ type World struct {
 
 	otherEvents map[objectKey]*eventLog
 
-	sinks       []Sink
-	detailSinks []DetailSink
-	current     Change // the change being handed to the sinks
-	changeCount int
+	sinks         []Sink
+	detailSinks   []DetailSink
+	currentDetail Detail
+	current       Change // the change being handed to the sinks
+	changeCount   int
 
 	sched scheduler
 	gc    podGC
