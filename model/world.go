@@ -199,6 +199,12 @@ func (w *World) eventLog(kind, object string) *eventLog {
 	return l
 }
 
+// FindEvent returns the aggregated event about one object with this type,
+// reason and message (the one a ChangeEvent counted), or nil.
+func (w *World) FindEvent(kind, object string, typ EventType, reason, msg string) *Event {
+	return w.eventLog(kind, object).find(typ, reason, msg)
+}
+
 // EventsFor returns the events about one object, in order of first
 // occurrence.
 func (w *World) EventsFor(kind, object string) []*Event {

@@ -56,4 +56,3 @@ func TestPacerPastAndDone(t *testing.T) {
 		t.Fatal("a wait after done should report false")
 	}
 }
-
