@@ -110,8 +110,8 @@ func (q *request) gr() schema.GroupResource {
 }
 
 func notFound(path string) *apierrors.StatusError {
-	return apierrors.NewGenericServerResponse(http.StatusNotFound, "get", schema.GroupResource{}, "",
-		fmt.Sprintf("the server could not find the requested resource (%s)", path), 0, false)
+	return statusError(http.StatusNotFound, metav1.StatusReasonNotFound,
+		fmt.Sprintf("the server could not find the requested resource (%s)", path))
 }
 
 // serverVersion is what /version says: the Kubernetes version of the API
@@ -174,6 +174,12 @@ func resourceList(gv string, writes bool) *metav1.APIResourceList {
 		}
 		l.APIResources = append(l.APIResources, metav1.APIResource{Name: r.name, SingularName: r.singular, Namespaced: r.namespaced,
 			Kind: r.kind, Verbs: verbs, ShortNames: r.shortNames})
+		if writes && r.col == colPods {
+			// So that kubectl drain evicts (and hears that the drain fault
+			// is not modelled yet) rather than deleting pods.
+			l.APIResources = append(l.APIResources, metav1.APIResource{Name: "pods/eviction", Namespaced: true,
+				Group: "policy", Version: "v1", Kind: "Eviction", Verbs: metav1.Verbs{"create"}})
+		}
 	}
 	return l
 }
@@ -273,8 +279,8 @@ func negotiate(accept string) (format, *apierrors.StatusError) {
 			}
 		}
 	}
-	return format{}, apierrors.NewGenericServerResponse(http.StatusNotAcceptable, "get", schema.GroupResource{}, "",
-		"only application/json is served (as objects, Table or PartialObjectMetadata), not "+accept, 0, false)
+	return format{}, statusError(http.StatusNotAcceptable, metav1.StatusReasonNotAcceptable,
+		"only application/json is served (as objects, Table or PartialObjectMetadata), not "+accept)
 }
 
 // selectors are a request's label and field selectors.
@@ -432,9 +438,15 @@ func podRowConditions(p *podSnap) []metav1.TableRowCondition {
 // simulation is the answer to a request podsim does not take: 405 with a
 // Status saying why.
 func simulation(method, path string) *apierrors.StatusError {
-	return apierrors.NewGenericServerResponse(http.StatusMethodNotAllowed, strings.ToLower(method), schema.GroupResource{}, "",
+	return statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 		fmt.Sprintf("podsim serve is a simulation: %s %s is not something it can do (it serves get, list and watch; "+
-			"with --allow-writes, the writes it turns into scenario faults)", method, path), 0, false)
+			"with --allow-writes, the writes it turns into scenario faults)", method, path))
+}
+
+// statusError is an API error whose message is msg (the API machinery's
+// generic errors write their own).
+func statusError(code int, reason metav1.StatusReason, msg string) *apierrors.StatusError {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{Status: metav1.StatusFailure, Code: int32(code), Reason: reason, Message: msg}}
 }
 
 func writeError(w http.ResponseWriter, err *apierrors.StatusError) {

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,7 +9,9 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
@@ -67,12 +68,12 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, q *request) {
 		writeError(w, simulation(r.Method, r.URL.Path))
 		return
 	case s.writes == nil:
-		writeError(w, apierrors.NewGenericServerResponse(http.StatusMethodNotAllowed, r.Method, q.gr(), q.name,
-			fmt.Sprintf("podsim serve is a simulation, read-only unless started with --allow-writes (%s becomes a scenario fault then)", route.what), 0, false))
+		writeError(w, statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
+			fmt.Sprintf("podsim serve is a simulation, read-only unless started with --allow-writes (%s becomes a scenario fault then)", route.what)))
 		return
 	case route.fault == nil:
-		writeError(w, apierrors.NewGenericServerResponse(http.StatusMethodNotAllowed, r.Method, q.gr(), q.name,
-			fmt.Sprintf("podsim serve is a simulation: %s becomes the scenario fault %q, which podsim does not model yet", route.what, route.needs), 0, false))
+		writeError(w, statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
+			fmt.Sprintf("podsim serve is a simulation: %s becomes the scenario fault %q, which podsim does not model yet", route.what, route.needs)))
 		return
 	}
 	snap, _, ok := s.store.get(q.res.col, q.name)
@@ -134,6 +135,14 @@ func (s *Server) apply(req *writeReq, t time.Duration) {
 	req.done <- nil
 }
 
+// deleteOptionsCodec decodes DeleteOptions as clients send them: JSON,
+// or protobuf (kubectl drain's deletes).
+var deleteOptionsCodec = func() runtime.Decoder {
+	scheme := runtime.NewScheme()
+	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
+	return serializer.NewCodecFactory(scheme).UniversalDeserializer()
+}()
+
 // deletePod is `kubectl delete pod`: the scenario's delete fault, with
 // the grace period of the request's DeleteOptions (or gracePeriodSeconds
 // parameter) if it names one, else the pod's own.
@@ -144,7 +153,7 @@ func deletePod(q *request, r *http.Request) (*scenarios.Fault, string, *apierror
 		return nil, "", apierrors.NewBadRequest(err.Error())
 	}
 	if len(body) > 0 {
-		if err := json.Unmarshal(body, &opts); err != nil {
+		if _, _, err := deleteOptionsCodec.Decode(body, nil, &opts); err != nil {
 			return nil, "", apierrors.NewBadRequest("DeleteOptions: " + err.Error())
 		}
 	}
