@@ -23,12 +23,31 @@ import (
 
 // played is an in-process server playing a scenario on a mock clock.
 type played struct {
-	srv    *Server
-	http   *httptest.Server
-	mock   *clock.Mock
-	ctx    context.Context
-	sc     *scenarios.Scenario
-	speed  float64
+	srv   *Server
+	http  *httptest.Server
+	mock  *clock.Mock
+	ctx   context.Context
+	sc    *scenarios.Scenario
+	speed float64
+	log   syncBuffer
+}
+
+// syncBuffer is a log written by the run goroutine and read by the test.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func play(t *testing.T, file string, o Options) *played {
@@ -43,7 +62,9 @@ func play(t *testing.T, file string, o Options) *played {
 	if o.Speed > 0 {
 		o.Until = sc.Duration
 	}
-	p := &played{srv: New(sc, o), mock: mock, sc: sc, speed: o.Speed}
+	p := &played{mock: mock, sc: sc, speed: o.Speed}
+	o.Log = &p.log
+	p.srv = New(sc, o)
 	p.http = httptest.NewServer(p.srv)
 	ctx, cancel := context.WithCancel(context.Background())
 	p.ctx = ctx
@@ -57,6 +78,19 @@ func play(t *testing.T, file string, o Options) *played {
 
 // start plays the world (after the clients are set up).
 func (p *played) start() { go p.srv.Play(p.ctx) }
+
+// freeze plays a frozen world (Options.At) to its instant.
+func (p *played) freeze(t *testing.T) {
+	t.Helper()
+	p.start()
+	deadline := time.Now().Add(20 * time.Second)
+	for !p.srv.ended.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("the world did not reach its instant")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
 
 // advance moves the wall clock so that the paced run reaches virtual time
 // v, in steps of one virtual second.

@@ -412,6 +412,18 @@ func (s *Store) workloadChanged(src *workloadSrc) {
 	}
 }
 
+// last returns an object's newest version in the history, deleted or not.
+func (s *Store) last(col collection, name string) (snapshot, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for i := s.n - 1; i >= 0; i-- {
+		if v := &s.ring[(s.head+i)%len(s.ring)]; v.col == col && v.snap.base().name == name {
+			return v.snap, true
+		}
+	}
+	return nil, false
+}
+
 // oldest is the newest version a watch can no longer start after: older
 // versions have left the history.
 func (s *Store) oldest() uint64 {

@@ -109,11 +109,10 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, q *request) {
 		writeError(w, err)
 		return
 	}
-	// The object as the write left it; a pod deleted at once is gone, and
-	// the API server then answers with its last state.
-	if snap, _, ok := s.store.get(q.res.col, q.name); ok {
-		writeJSON(w, http.StatusOK, q.res.object(s.moment(), snap))
-		return
+	// The object as the write left it: a pod whose containers stopped at
+	// once is gone already, and the answer is its last state.
+	if last, ok := s.store.last(q.res.col, q.name); ok {
+		snap = last
 	}
 	writeJSON(w, http.StatusOK, q.res.object(s.moment(), snap))
 }
