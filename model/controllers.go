@@ -90,6 +90,9 @@ func (wl *Workload) Condition(t string) (Condition, bool) {
 	return Condition{}, false
 }
 
+// Created is when the workload was added.
+func (wl *Workload) Created() time.Duration { return wl.created }
+
 // Owner returns the workload that created the pod, or nil.
 func (p *Pod) Owner() *Workload { return p.owner }
 

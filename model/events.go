@@ -75,8 +75,12 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 	e.LastOccurred = now
 	dropped := !log.spamAllows(source, now)
 	if !dropped {
+		if e.Count == 0 {
+			w.apiEvents++
+		}
 		e.Count, e.LastSeen = e.Occurrences, now
 	}
+	w.lastEvent = e
 	c := Change{Kind: ChangeEvent, Type: string(typ), Reason: reason, Message: msg, Combined: combined, Dropped: dropped}
 	switch kind {
 	case "Node":
@@ -291,6 +295,16 @@ func (w *World) eventLog(kind, object string) *eventLog {
 	}
 	return l
 }
+
+// CurrentEvent is the API event that the event change being handed to the
+// sinks counted into (its count, first and last timestamps as the API holds
+// them; unchanged if the change was Dropped). Valid during a sink's call for
+// a ChangeEvent.
+func (w *World) CurrentEvent() *Event { return w.lastEvent }
+
+// APIEventCount is how many events have reached the API so far: those the
+// spam filter let through at least once.
+func (w *World) APIEventCount() int { return w.apiEvents }
 
 // EventsFor returns the events about one object, in order of first
 // occurrence, those the spam filter never let through (Count 0) included.

@@ -26,6 +26,8 @@ type World struct {
 	sinks         []Sink
 	detailSinks   []DetailSink
 	currentDetail Detail
+	lastEvent     *Event // the API event of the last event change
+	apiEvents     int    // events that reached the API
 	current       Change // the change being handed to the sinks
 	changeCount   int
 

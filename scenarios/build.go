@@ -391,21 +391,40 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
 		return &v
 	}
 	at := *draw(f.At)
+	w.Schedule(at, faultAction(w, f, draw))
+}
+
+// ApplyFault does what the fault f does, now: a fault injected into a
+// running world between its events (podsim serve turns a client's writes
+// into faults). Its at is ignored; its durations must be fixed ones.
+func ApplyFault(w *model.World, f *Fault) {
+	faultAction(w, f, func(d *DurationDist) *time.Duration {
+		if d == nil {
+			return nil
+		}
+		v := d.Sample(nil)
+		return &v
+	})()
+}
+
+// faultAction returns what f does when it acts; draw gives the value of
+// its durations (drawn now, in the order at, then for).
+func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Duration) func() {
 	switch {
 	case f.Exit != nil:
 		e := f.Exit
-		w.Schedule(at, func() {
+		return func() {
 			for _, p := range podsNamed(w, e.Pod) {
 				p.ExitContainer(e.Container, e.Code)
 			}
-		})
+		}
 	case f.OOM != nil:
 		o := f.OOM
-		w.Schedule(at, func() {
+		return func() {
 			for _, p := range podsNamed(w, o.Pod) {
 				p.OOMKill(o.Container)
 			}
-		})
+		}
 	case f.Delete != nil:
 		d := f.Delete
 		var grace *time.Duration
@@ -413,48 +432,49 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
 			g := sim.Seconds(*d.GracePeriodSeconds)
 			grace = &g
 		}
-		w.Schedule(at, func() {
+		return func() {
 			for _, p := range podsNamed(w, d.Pod) {
 				p.Delete(grace)
 			}
-		})
+		}
 	case f.DiskFailure != nil:
 		name := f.DiskFailure.Node
-		w.Schedule(at, func() { w.Node(name).DiskFailure() })
+		return func() { w.Node(name).DiskFailure() }
 	case f.Partition != nil:
 		nf := f.Partition
 		d := draw(nf.For)
-		w.Schedule(at, func() { w.Node(nf.Node).Partition(d) })
+		return func() { w.Node(nf.Node).Partition(d) }
 	case f.NodeFailure != nil:
 		nf := f.NodeFailure
 		d := draw(nf.For)
-		w.Schedule(at, func() { w.Node(nf.Node).PowerOff(d) })
+		return func() { w.Node(nf.Node).PowerOff(d) }
 	case f.SetCondition != nil:
 		sc := f.SetCondition
-		w.Schedule(at, func() {
+		return func() {
 			for _, p := range podsNamed(w, sc.Pod) {
 				p.SetCondition(sc.Type, model.ConditionStatus(sc.Status))
 			}
-		})
+		}
 	case f.Cordon != nil:
 		name := f.Cordon.Node
-		w.Schedule(at, func() { w.Kubectl().Cordon(w.Node(name)) })
+		return func() { w.Kubectl().Cordon(w.Node(name)) }
 	case f.Uncordon != nil:
 		name := f.Uncordon.Node
-		w.Schedule(at, func() { w.Kubectl().Uncordon(w.Node(name)) })
+		return func() { w.Kubectl().Uncordon(w.Node(name)) }
 	case f.Drain != nil:
 		name := f.Drain.Node
-		w.Schedule(at, func() { w.Kubectl().Drain(w.Node(name)) })
+		return func() { w.Kubectl().Drain(w.Node(name)) }
 	case f.DeleteNode != nil:
 		name := f.DeleteNode.Node
-		w.Schedule(at, func() { w.Node(name).Delete() })
+		return func() { w.Node(name).Delete() }
 	case f.Taint != nil:
 		t := f.Taint
-		w.Schedule(at, func() { w.Node(t.Node).AddTaint(model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}) })
+		return func() { w.Node(t.Node).AddTaint(model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}) }
 	case f.Scale != nil:
 		sc := f.Scale
-		w.Schedule(at, func() { w.Workload(sc.Workload).Scale(int(*sc.Replicas)) })
+		return func() { w.Workload(sc.Workload).Scale(int(*sc.Replicas)) }
 	}
+	return func() {}
 }
 
 // podsNamed returns the live pod called name, or the live pods of the

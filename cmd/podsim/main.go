@@ -5,6 +5,7 @@
 //	podsim validate FILE...
 //	podsim sweep STUDY [-o text|markdown|csv|json] [--plots DIR] [--shard i/n] [--parallel N]
 //	podsim merge SHARD... [-o text|markdown|csv|json] [--plots DIR]
+//	podsim serve FILE [--speed X | --at T] [--addr A] [--kubeconfig OUT] [--allow-writes]
 //	podsim version
 package main
 
@@ -98,6 +99,9 @@ Usage:
       [--shard i/n]                                 run one shard of the runs and print them raw (JSON) for merge
   podsim merge SHARD... [-o ...] [--plots DIR]      combine the shards of a study into its result
   podsim describe FILE POD [--at T] [-o text|json]  the pod as kubectl describe pod shows it (default: at the end)
+  podsim serve FILE [--speed X | --at T]            serve the run through the Kubernetes API (kubectl, k9s, client-go)
+      [--addr 127.0.0.1:8001] [--kubeconfig OUT]    where to listen; write a kubeconfig pointing at it
+      [--allow-writes]                              turn kubectl delete pod into the scenario's delete fault
   podsim completion bash|zsh|fish                   print a shell completion script
   podsim version                                    print the version
   podsim help [COMMAND]                             this text, or a command's flags and examples (also COMMAND --help)
