@@ -105,13 +105,11 @@ func (s *Scenario) Populate(w *model.World) {
 		}
 	}
 	behaviors := s.behaviors()
-	for i := range sp.Pods {
-		p := &sp.Pods[i]
+	for _, p := range s.pods {
 		spec := podSpec(&p.Spec, behaviors[p.Metadata.Name])
 		w.AddPod(p.Metadata.Name, spec, podOptions(&p.Metadata, &p.Spec))
 	}
-	for i := range sp.Workloads {
-		wl := &sp.Workloads[i]
+	for _, wl := range s.workloads {
 		if wl.Kind == kindPDB {
 			w.AddPodDisruptionBudget(pdbSpec(wl))
 			continue

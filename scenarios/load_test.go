@@ -85,7 +85,7 @@ spec:
 func TestKubernetesManifestGetsAHint(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  replicas: 2\n",
-			"x.yaml:1:13: this is a Kubernetes manifest (apps/v1 Deployment), not a podsim/v1 Scenario: put its object under spec.pods"},
+			"x.yaml:1:13: this is a Kubernetes manifest (apps/v1 Deployment), not a podsim/v1 Scenario: run it directly or list it under spec.include"},
 		{"apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\napiVersion: apps/v1\nkind: Deployment\n",
 			"x.yaml:4:1: a scenario file holds one YAML document; found another; this is a Kubernetes manifest (v1)"},
 	} {

@@ -18,8 +18,10 @@ type validator struct {
 	// here is where the item being checked (a pod, a workload, a fault...)
 	// was written: the place of problems with a value that has no position
 	// of its own (not written at all, or lost), so that every message has
-	// one. Without an item, the root mapping.
-	here Pos
+	// one. Without an item, the root mapping. hereFile is its file: the
+	// scenario's, or an included manifest's.
+	here     Pos
+	hereFile string
 
 	nodes     map[string]bool // node names after count expansion
 	nodeCount int             // nodes after count expansion, at most MaxNodes+1
@@ -29,31 +31,36 @@ type validator struct {
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
-	v.errs.Add(v.s.Path, v.or(v.s.pos.Of(ptr)), format, args...)
+	file, p := v.s.locate(ptr, false)
+	v.add(file, p, format, args...)
 }
 
 func (v *validator) atKey(ptr any, format string, args ...any) {
-	p := v.s.pos.KeyOf(ptr)
-	if p == (Pos{}) {
-		p = v.s.pos.Of(ptr)
-	}
-	v.errs.Add(v.s.Path, v.or(p), format, args...)
+	file, p := v.s.locate(ptr, true)
+	v.add(file, p, format, args...)
 }
 
-// or returns p, or if it is unknown the place of the item being checked.
-func (v *validator) or(p Pos) Pos {
+// atMapKey reports a problem with the key of a map entry.
+func (v *validator) atMapKey(m any, key string, format string, args ...any) {
+	file, p := v.s.locateMapKey(m, key)
+	v.add(file, p, format, args...)
+}
+
+// add reports a problem at file:p, or if p is unknown at the place of the
+// item being checked.
+func (v *validator) add(file string, p Pos, format string, args ...any) {
 	if p.IsZero() {
-		return v.here
+		file, p = v.hereFile, v.here
 	}
-	return p
+	v.errs.Add(file, p, format, args...)
 }
 
 // item makes ptr, a list item about to be checked, the place of problems
 // without a position of their own.
 func (v *validator) item(ptr any) {
-	v.here = v.s.root
-	if p := v.s.pos.Of(ptr); !p.IsZero() {
-		v.here = p
+	v.hereFile, v.here = v.s.Path, v.s.root
+	if file, p := v.s.locate(ptr, false); !p.IsZero() {
+		v.hereFile, v.here = file, p
 	}
 }
 
@@ -71,7 +78,7 @@ func (v *validator) name(ptr *string, parent any, what string) {
 // validate checks everything the decoder cannot: required fields, ranges,
 // names and references between parts of the file.
 func (s *Scenario) validate() ErrorList {
-	v := &validator{s: s, here: s.root, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}}
+	v := &validator{s: s, here: s.root, hereFile: s.Path, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}}
 	f := &s.File
 	if f.APIVersion != APIVersion {
 		v.atKey(&f.APIVersion, "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
@@ -89,8 +96,7 @@ func (s *Scenario) validate() ErrorList {
 		v.item(&sp.Nodes[i])
 		v.node(&sp.Nodes[i])
 	}
-	for i := range sp.Pods {
-		p := &sp.Pods[i]
+	for _, p := range s.pods {
 		v.item(p)
 		v.name(&p.Metadata.Name, &p.Metadata, "pod")
 		if p.Kind != "" && p.Kind != "Pod" {
@@ -103,9 +109,9 @@ func (s *Scenario) validate() ErrorList {
 		v.addPods(p, 1)
 		v.podSpec(&p.Spec, &p.Metadata, "pod "+p.Metadata.Name)
 	}
-	for i := range sp.Workloads {
-		v.item(&sp.Workloads[i])
-		v.workload(&sp.Workloads[i])
+	for _, w := range s.workloads {
+		v.item(w)
+		v.workload(w)
 	}
 	for i := range sp.Behavior {
 		v.item(&sp.Behavior[i])
@@ -159,7 +165,7 @@ func (v *validator) node(n *Node) {
 	v.name(&n.Name, n, "node")
 	for k := range n.Capacity {
 		if !slices.Contains(resourceNames, k) && !strings.Contains(k, "/") {
-			v.errs.Add(v.s.Path, v.s.pos.OfMapKey(&n.Capacity, k), "unknown resource %q: want cpu, memory, pods or ephemeral-storage", k)
+			v.atMapKey(&n.Capacity, k, "unknown resource %q: want cpu, memory, pods or ephemeral-storage", k)
 		}
 	}
 	count := 1
@@ -283,7 +289,7 @@ func (v *validator) container(c *Container, names map[string]bool, init bool) {
 	for _, r := range []map[string]Quantity{c.Resources.Requests, c.Resources.Limits} {
 		for k := range r {
 			if !slices.Contains(resourceNames, k) && !strings.Contains(k, "/") {
-				v.errs.Add(v.s.Path, v.s.pos.OfMapKey(&r, k), "unknown resource %q: want cpu, memory or ephemeral-storage", k)
+				v.atMapKey(r, k, "unknown resource %q: want cpu, memory or ephemeral-storage", k)
 			}
 		}
 	}
