@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/internal/yamlstrict"
+	"github.com/podsim/podsim/manifests"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
@@ -79,7 +80,7 @@ type Run struct {
 // Load reads a study file and builds every cell's scenario. Its error, if
 // any, is a scenarios.ErrorList with every problem as FILE:LINE:COL.
 func Load(path string) (*Study, error) {
-	st, err := scenarios.LoadStudy(path, report.MetricNames(), nil)
+	st, err := scenarios.LoadStudy(path, report.MetricNames(), manifests.NewReader())
 	if err != nil {
 		return nil, err
 	}

@@ -20,17 +20,17 @@ type command struct {
 
 // commands lists every subcommand, in the order help lists them.
 var commands = []command{
-	{"run", "run [FILE] [flags]", "Simulate one scenario (no FILE: the embedded demo) and print its timeline and `kubectl get pods` at the end; or draw it (-o html, -o svg); or its Chrome trace (-o trace); or play it live on the wall clock as `kubectl get pods -w` (--follow). On a terminal, a long run shows its progress on stderr.",
-		[]string{"podsim run scenarios/demo.yaml", "podsim run scenarios/demo.yaml --at 60s", "podsim run my-scenario.yaml -o jsonl > timeline.jsonl",
+	{"run", "run [FILE] [flags]", "Simulate one scenario (no FILE: the embedded demo; FILE may also be Kubernetes manifests, a file or a folder as for kubectl apply -f, run as they are on the default cluster) and print its timeline and `kubectl get pods` at the end; or draw it (-o html, -o svg); or its Chrome trace (-o trace); or play it live on the wall clock as `kubectl get pods -w` (--follow). On a terminal, a long run shows its progress on stderr.",
+		[]string{"podsim run scenarios/demo.yaml", "podsim run scenarios/demo.yaml --at 60s", "podsim run k8s/app.yaml -o jsonl > timeline.jsonl",
 			"podsim run scenarios/demo.yaml -o html > demo.html", "podsim run scenarios/demo.yaml -o svg > demo.svg",
 			"podsim run my-scenario.yaml -o trace > trace.json   # open in ui.perfetto.dev", "podsim run scenarios/demo.yaml --follow --speed 60",
 			"podsim run scenarios/demo.yaml --follow -o jsonl",
 			"podsim run scenarios/realistic/crashloop-describe.yaml   # settings.kubeletSync: realistic, the kubelet's pod worker cadence"},
 		(*Main).run},
-	{"test", "test PATH... [flags]", "Run scenarios (files, or folders searched for *.yaml) on every core and check their expectations; print a line per scenario and `N passed, M failed`. Exit 0 all passed, 1 some failed, 2 bad input. On a terminal, long runs show their progress on stderr.",
+	{"test", "test PATH... [flags]", "Run scenarios (files, or folders searched for *.yaml; a manifest file runs as it is, without expectations) on every core and check their expectations; print a line per scenario and `N passed, M failed`. Exit 0 all passed, 1 some failed, 2 bad input. On a terminal, long runs show their progress on stderr.",
 		[]string{"podsim test scenarios", "podsim test scenarios --junit reports/podsim.xml", "podsim test scenarios --golden testdata/timelines"},
 		(*Main).test},
-	{"validate", "validate FILE... [flags]", "Check scenario and study files without running them: every problem as FILE:LINE:COL: message (exit 2); warn when a run would go over its event budget.",
+	{"validate", "validate FILE... [flags]", "Check scenario, study and manifest files (or folders of manifests) without running them: every problem as FILE:LINE:COL: message (exit 2); warn when a run would go over its event budget.",
 		[]string{"podsim validate my-scenario.yaml", "podsim validate scenarios/studies/*.yaml"},
 		(*Main).validate},
 	{"describe", "describe FILE POD [flags]", "Show one pod as `kubectl describe pod` would, at the end of the run or at --at.",
