@@ -227,6 +227,7 @@ type PodTemplate struct {
 // Behavior says what one container's process does (contract section 4).
 type Behavior struct {
 	Pod              string        `yaml:"pod"`
+	Namespace        string        `yaml:"namespace"` // of the pod or workload; "" is default
 	Container        string        `yaml:"container"`
 	StartupTime      *DurationDist `yaml:"startupTime"`
 	Runs             []Run         `yaml:"runs"`
@@ -312,13 +313,15 @@ type TaintFault struct {
 
 // ScaleFault sets a ReplicaSet's or Deployment's replicas (`kubectl scale`).
 type ScaleFault struct {
-	Workload string `yaml:"workload"`
-	Replicas *int32 `yaml:"replicas"`
+	Workload  string `yaml:"workload"`
+	Namespace string `yaml:"namespace"`
+	Replicas  *int32 `yaml:"replicas"`
 }
 
 // ContainerRef names a container of a pod (or of every pod of a workload).
 type ContainerRef struct {
 	Pod       string `yaml:"pod"`
+	Namespace string `yaml:"namespace"`
 	Container string `yaml:"container"`
 }
 
@@ -331,6 +334,7 @@ type ExitFault struct {
 // DeleteFault deletes a pod through the API.
 type DeleteFault struct {
 	Pod                string `yaml:"pod"`
+	Namespace          string `yaml:"namespace"`
 	GracePeriodSeconds *int64 `yaml:"gracePeriodSeconds"`
 }
 
@@ -342,17 +346,19 @@ type NodeFault struct {
 
 // SetCondition sets a pod condition (for readiness gates).
 type SetCondition struct {
-	Pod    string `yaml:"pod"`
-	Type   string `yaml:"type"`
-	Status string `yaml:"status"`
+	Pod       string `yaml:"pod"`
+	Namespace string `yaml:"namespace"`
+	Type      string `yaml:"type"`
+	Status    string `yaml:"status"`
 }
 
 // Expect is one expectation (contract section 6).
 type Expect struct {
-	At       *Duration `yaml:"at"`
-	Pod      string    `yaml:"pod"`
-	Workload string    `yaml:"workload"`
-	Node     string    `yaml:"node"`
+	At        *Duration `yaml:"at"`
+	Pod       string    `yaml:"pod"`
+	Workload  string    `yaml:"workload"`
+	Node      string    `yaml:"node"`
+	Namespace string    `yaml:"namespace"` // of the pod, workload or event's pod; "" is default
 
 	Phase     string          `yaml:"phase"`
 	Phases    []string        `yaml:"phases"`

@@ -34,7 +34,7 @@ var commands = []command{
 		[]string{"podsim validate my-scenario.yaml", "podsim validate scenarios/studies/*.yaml"},
 		(*Main).validate},
 	{"describe", "describe FILE POD [flags]", "Show one pod as `kubectl describe pod` would, at the end of the run or at --at.",
-		[]string{"podsim describe scenarios/demo.yaml web", "podsim describe scenarios/demo.yaml web --at 4m -o json",
+		[]string{"podsim describe scenarios/demo.yaml web", "podsim describe scenarios/demo.yaml web --at 4m -o json", "podsim describe scenarios/manifests/k8s/shop-app.yaml web-1 -n shop",
 			"podsim describe scenarios/realistic/crashloop-describe.yaml api   # events as the API holds them: counts, the spam filter"},
 		(*Main).describe},
 	{"sweep", "sweep STUDY [flags]", "Run a what-if study: every cell of its grid with several seeds, then a table of statistics per metric and cell, and plots. On a terminal, a bar on stderr shows the runs done and the time left.",

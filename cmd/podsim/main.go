@@ -98,7 +98,7 @@ Usage:
       [--plots DIR] [--parallel N]                  also draw plots (SVG, PNG); runs at once (default: every core)
       [--shard i/n]                                 run one shard of the runs and print them raw (JSON) for merge
   podsim merge SHARD... [-o ...] [--plots DIR]      combine the shards of a study into its result
-  podsim describe FILE POD [--at T] [-o text|json]  the pod as kubectl describe pod shows it (default: at the end)
+  podsim describe FILE POD [-n NS] [--at T]         the pod as kubectl describe pod shows it (default: at the end)
   podsim completion bash|zsh|fish                   print a shell completion script
   podsim version                                    print the version
   podsim help [COMMAND]                             this text, or a command's flags and examples (also COMMAND --help)

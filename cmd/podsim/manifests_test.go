@@ -56,7 +56,7 @@ func TestRunManifestAsItIs(t *testing.T) {
 	checkShopWarnings(t, errs)
 	get := out[strings.Index(out, "$ kubectl get pods"):]
 	for _, pod := range []string{"web-0", "web-1", "web-2"} {
-		if !regexp.MustCompile(`(?m)^` + pod + ` +1/1 +Running +0 +60m$`).MatchString(get) {
+		if !regexp.MustCompile(`(?m)^shop +` + pod + ` +1/1 +Running +0 +60m$`).MatchString(get) {
 			t.Errorf("%s is not Running and ready at the end:\n%s", pod, get)
 		}
 	}
@@ -77,9 +77,13 @@ func TestRunManifestAsItIs(t *testing.T) {
 	if !strings.HasPrefix(stderr.String(), "<stdin>:11:1: warning: v1 ConfigMap") {
 		t.Errorf("run -: stderr %s", stderr.String())
 	}
-	out, errs, code = podsim(t, "describe", shopApp, "web-1")
-	if code != exitOK || !strings.Contains(out, "Image:          registry.example.com/shop/web:1.4.2") {
+	out, errs, code = podsim(t, "describe", shopApp, "web-1", "-n", "shop")
+	if code != exitOK || !strings.Contains(out, "Namespace:   shop\n") || !strings.Contains(out, "Image:          registry.example.com/shop/web:1.4.2") {
 		t.Errorf("describe: exit %d\n%s%s", code, out, errs)
+	}
+	_, errs, code = podsim(t, "describe", shopApp, "web-1")
+	if want := `pod "web-1" not found at 1h; pods: shop/web-0, shop/web-1, shop/web-2; it is in namespace shop: add -n shop`; code != exitBadInput || !strings.HasSuffix(strings.TrimSpace(errs), want) {
+		t.Errorf("describe without -n: exit %d, stderr ends %q, want %q", code, errs[strings.LastIndex(strings.TrimSpace(errs), "\n")+1:], want)
 	}
 	out, errs, code = podsim(t, "validate", filepath.Dir(shopApp))
 	if code != exitOK || out != filepath.Dir(shopApp)+": valid\n" {
@@ -97,9 +101,9 @@ func TestRunManifestIncluded(t *testing.T) {
 	}
 	checkShopWarnings(t, errs)
 	for _, want := range []string{
-		"5m      pod/web-1/web    Terminated (OOMKilled, exit 137)",
-		"web-1   1/1     Running   1 (5m ago)   10m",
-		"expectations: 7 held, 0 failed",
+		"5m      shop/pod/web-1/web    Terminated (OOMKilled, exit 137)",
+		"shop        web-1   1/1     Running   1 (5m ago)   10m",
+		"expectations: 8 held, 0 failed",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
