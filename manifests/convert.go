@@ -1,12 +1,17 @@
 package manifests
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/podsim/podsim/scenarios"
 	"go.yaml.in/yaml/v3"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // converter turns the Kubernetes objects podsim simulates into the
@@ -34,6 +39,17 @@ func (c *converter) object(obj any) any {
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas}, &o.Spec.Template)
 	case *appsv1.DaemonSet:
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{}, &o.Spec.Template)
+	case *policyv1.PodDisruptionBudget:
+		sp := &o.Spec
+		out := &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: scenarios.WorkloadSpec{
+			MinAvailable: intOrPercent(sp.MinAvailable), MaxUnavailable: intOrPercent(sp.MaxUnavailable)}}
+		if p := sp.UnhealthyPodEvictionPolicy; p != nil {
+			out.Spec.UnhealthyPodEvictionPolicy = string(*p)
+		}
+		if s := sp.Selector; s != nil {
+			out.Spec.Selector = &scenarios.LabelSelector{MatchLabels: s.MatchLabels, MatchExpressions: set(len(s.MatchExpressions) > 0)}
+		}
+		return out
 	case *batchv1.Job:
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{
 			Completions:           o.Spec.Completions,
@@ -122,7 +138,25 @@ func (c *converter) quantities(in corev1.ResourceList, container *scenarios.Cont
 	return out
 }
 
-// set marks a handler as given: podsim reads only which kind it is.
+// intOrPercent converts minAvailable or maxUnavailable: an integer, or a
+// string that must be a percentage (the validator refuses anything else).
+func intOrPercent(v *intstr.IntOrString) *scenarios.IntOrPercent {
+	switch {
+	case v == nil:
+		return nil
+	case v.Type == intstr.Int:
+		return &scenarios.IntOrPercent{Value: int64(v.IntVal)}
+	}
+	n, err := strconv.ParseInt(strings.TrimSuffix(v.StrVal, "%"), 10, 64)
+	if err != nil || !strings.HasSuffix(v.StrVal, "%") {
+		n = -1 // not a percentage: out of range, so the validator says so
+	}
+	return &scenarios.IntOrPercent{Value: n, Percent: true}
+}
+
+// set marks a value as given where podsim reads only that it is there: a
+// handler (podsim reads only which kind it is), a selector's
+// matchExpressions (refused by the validator).
 func set(given bool) *yaml.Node {
 	if !given {
 		return nil

@@ -55,7 +55,7 @@ var kinds = map[gvk]kindInfo{
 
 	{"apps/v1", "StatefulSet"}:                             {typ: reflect.TypeFor[appsv1.StatefulSet](), ignored: notYet + "its pods are not created"},
 	{"batch/v1", "CronJob"}:                                {typ: reflect.TypeFor[batchv1.CronJob](), ignored: notYet + "its Jobs are not created"},
-	{"policy/v1", "PodDisruptionBudget"}:                   {typ: reflect.TypeFor[policyv1.PodDisruptionBudget](), ignored: notYet + "nothing that podsim evicts asks it"},
+	{"policy/v1", "PodDisruptionBudget"}:                   {typ: reflect.TypeFor[policyv1.PodDisruptionBudget](), as: workloadType},
 	{"v1", "Service"}:                                      {typ: reflect.TypeFor[corev1.Service](), ignored: "podsim simulates no networking"},
 	{"discovery.k8s.io/v1", "EndpointSlice"}:               {typ: reflect.TypeFor[discoveryv1.EndpointSlice](), ignored: "podsim simulates no networking"},
 	{"networking.k8s.io/v1", "Ingress"}:                    {typ: reflect.TypeFor[networkingv1.Ingress](), ignored: "podsim simulates no networking"},

@@ -11,16 +11,19 @@ import (
 
 const shopApp = "../scenarios/manifests/k8s/shop-app.yaml"
 
-// The typical application runs as it is: its Deployment becomes a
-// workload, every other kind is one warning, and its strategy and
+// The typical application runs as it is: its Deployment and its
+// PodDisruptionBudget become workloads, every other kind is one warning, and its strategy and
 // affinity are warnings at their line.
 func TestShopAppRunsAsItIs(t *testing.T) {
 	s, err := NewReader().Load(shopApp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.File.Metadata.Name != "shop-app" || len(s.Pods()) != 0 || len(s.Workloads()) != 1 {
-		t.Fatalf("scenario %q with %d pods and %d workloads, want shop-app with the Deployment alone", s.File.Metadata.Name, len(s.Pods()), len(s.Workloads()))
+	if s.File.Metadata.Name != "shop-app" || len(s.Pods()) != 0 || len(s.Workloads()) != 2 {
+		t.Fatalf("scenario %q with %d pods and %d workloads, want shop-app with the Deployment and its budget", s.File.Metadata.Name, len(s.Pods()), len(s.Workloads()))
+	}
+	if b := s.Workloads()[1]; b.Kind != "PodDisruptionBudget" || b.Spec.MinAvailable.String() != "2" || b.Spec.Selector.MatchLabels["app"] != "web" {
+		t.Errorf("budget %s %+v", b.Kind, b.Spec)
 	}
 	w := s.Workloads()[0]
 	c := &w.Spec.Template.Spec.Containers[0]
@@ -36,19 +39,18 @@ func TestShopAppRunsAsItIs(t *testing.T) {
 	case *w.Spec.Template.Spec.TerminationGracePeriodSeconds != 20:
 		t.Errorf("grace period")
 	}
-	if got := s.Where(&c.Image); got != shopApp+":73:18" {
-		t.Errorf("the image was written at %s, want %s:73:18", got, shopApp)
+	if got := s.Where(&c.Image); got != shopApp+":74:18" {
+		t.Errorf("the image was written at %s, want %s:74:18", got, shopApp)
 	}
 	want := []string{
-		":11:1: warning: v1 ConfigMap \"shop/web-config\" is ignored: podsim simulates no volumes and no environment",
-		":20:1: warning: v1 Secret \"shop/web-secret\" is ignored",
-		":29:1: warning: v1 Service \"shop/web\" is ignored: podsim simulates no networking",
-		":52:3: warning: strategy is not simulated: there are no rollouts",
-		":61:7: warning: affinity is not simulated: the scheduler does not see",
-		":95:1: warning: apps/v1 StatefulSet \"shop/db\" is not simulated yet, ignored",
-		":120:1: warning: autoscaling/v2 HorizontalPodAutoscaler \"shop/web\" is ignored",
-		":135:1: warning: policy/v1 PodDisruptionBudget \"shop/web\" is not simulated yet, ignored",
-		":145:1: warning: networking.k8s.io/v1 Ingress \"shop/web\" is ignored",
+		":12:1: warning: v1 ConfigMap \"shop/web-config\" is ignored: podsim simulates no volumes and no environment",
+		":21:1: warning: v1 Secret \"shop/web-secret\" is ignored",
+		":30:1: warning: v1 Service \"shop/web\" is ignored: podsim simulates no networking",
+		":53:3: warning: strategy is not simulated: there are no rollouts",
+		":62:7: warning: affinity is not simulated: the scheduler does not see",
+		":96:1: warning: apps/v1 StatefulSet \"shop/db\" is not simulated yet, ignored",
+		":121:1: warning: autoscaling/v2 HorizontalPodAutoscaler \"shop/web\" is ignored",
+		":146:1: warning: networking.k8s.io/v1 Ingress \"shop/web\" is ignored",
 	}
 	if len(s.Warnings) != len(want) {
 		t.Fatalf("%d warnings, want %d:\n%s", len(s.Warnings), len(want), s.Warnings)

@@ -27,7 +27,8 @@ type validator struct {
 	nodeCount int                  // nodes after count expansion, at most MaxNodes+1
 	podCount  int                  // pods the scenario creates, at most MaxPods+1
 	pods      map[string]*PodSpec  // by key: name, or namespace/name outside default (model.Key)
-	workloads map[string]*Workload // by key
+	workloads map[string]*Workload // controllers by key
+	budgets   map[string]*Workload // PodDisruptionBudgets by key
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
@@ -94,7 +95,7 @@ func (v *validator) name(ptr *string, parent any, what string) {
 // validate checks everything the decoder cannot: required fields, ranges,
 // names and references between parts of the file.
 func (s *Scenario) validate() ErrorList {
-	v := &validator{s: s, here: s.root, hereFile: s.Path, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}}
+	v := &validator{s: s, here: s.root, hereFile: s.Path, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}, budgets: map[string]*Workload{}}
 	f := &s.File
 	if f.APIVersion != APIVersion {
 		v.atKey(&f.APIVersion, "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
@@ -396,16 +397,22 @@ func (v *validator) workload(w *Workload) {
 	}
 	name, ns := w.Metadata.Name, w.Metadata.Namespace
 	key := model.Key(ns, name)
+	if w.Kind == kindPDB {
+		// A budget may share its name with a controller, as in Kubernetes
+		// (a Deployment web and its PodDisruptionBudget web); workload: web
+		// then names the controller, as the checks read it.
+		if _, dup := v.budgets[key]; dup && name != "" {
+			v.at(&w.Metadata.Name, "duplicate PodDisruptionBudget name %q%s", name, inNamespace(ns))
+		}
+		v.budgets[key] = w
+		v.disruptionBudget(w)
+		return
+	}
 	if _, dup := v.workloads[key]; dup && name != "" {
 		v.at(&w.Metadata.Name, "duplicate workload name %q%s", name, inNamespace(ns))
 	}
 	if _, dup := v.pods[key]; dup && name != "" {
 		v.at(&w.Metadata.Name, "workload %q has the name of a bare pod%s; behavior and expectations could not tell them apart", name, inNamespace(ns))
-	}
-	if w.Kind == kindPDB {
-		v.workloads[key] = w
-		v.disruptionBudget(w)
-		return
 	}
 	sp := &w.Spec
 	for _, f := range []any{sp.MinAvailable, sp.MaxUnavailable} {
@@ -547,14 +554,14 @@ func (v *validator) podTemplate(ref *string, ns string, allowWorkload bool) *Pod
 	if ps := v.pods[key]; ps != nil {
 		return ps
 	}
-	if w := v.workloads[key]; w != nil && w.Kind == kindPDB {
+	if v.budgets[key] != nil && v.workloads[key] == nil {
 		v.at(ref, "%q is a PodDisruptionBudget: it has no pods of its own", *ref)
 		return nil
 	}
 	if w := v.workloads[key]; w != nil && allowWorkload {
 		return &w.Spec.Template.Spec
 	}
-	if o := ownerOf(key, v.workloads); o != "" && v.workloads[o].Kind != kindPDB {
+	if o := ownerOf(key, v.workloads); o != "" {
 		return &v.workloads[o].Spec.Template.Spec
 	}
 	if v.workloads[key] != nil {
@@ -795,7 +802,11 @@ func (v *validator) fault(f *Fault) {
 	case f.Scale != nil:
 		sc := f.Scale
 		v.namespace(&sc.Namespace)
-		w := v.workloads[model.Key(sc.Namespace, sc.Workload)]
+		k := model.Key(sc.Namespace, sc.Workload)
+		w := v.workloads[k]
+		if w == nil {
+			w = v.budgets[k] // named to say it does not scale
+		}
 		switch {
 		case sc.Workload == "":
 			v.at(sc, "scale: workload is required")
@@ -953,7 +964,7 @@ func (v *validator) expect(e *Expect) {
 	podOnly("transition", e.Transition != nil, &e.Transition)
 	podOnly("nodeName", e.NodeName != nil, e.NodeName)
 	wk := model.Key(e.Namespace, e.Workload)
-	pdb := v.workloads[wk] != nil && v.workloads[wk].Kind == kindPDB
+	pdb := v.workloads[wk] == nil && v.budgets[wk] != nil
 	for _, r := range []*IntRange{e.ReadyPods, e.Pods, e.SucceededPods, e.FailedPods} {
 		switch {
 		case r == nil:
@@ -1011,7 +1022,7 @@ func (v *validator) expect(e *Expect) {
 			v.containerRef(ps, e.Pod, &e.Container, e)
 		}
 	case e.Workload != "":
-		if v.workloads[model.Key(e.Namespace, e.Workload)] == nil {
+		if k := model.Key(e.Namespace, e.Workload); v.workloads[k] == nil && v.budgets[k] == nil {
 			v.at(&e.Workload, "no workload called %q%s%s", e.Workload, inNamespace(e.Namespace), v.elsewhere(e.Workload, e.Namespace))
 		}
 	case e.Node != "":
@@ -1030,7 +1041,7 @@ func (v *validator) expect(e *Expect) {
 		if ev.Node != "" {
 			v.nodeRef(&ev.Node, ev)
 		}
-		if ev.Workload != "" && v.workloads[model.Key(e.Namespace, ev.Workload)] == nil {
+		if k := model.Key(e.Namespace, ev.Workload); ev.Workload != "" && v.workloads[k] == nil && v.budgets[k] == nil {
 			v.at(&ev.Workload, "no workload called %q%s%s", ev.Workload, inNamespace(e.Namespace), v.elsewhere(ev.Workload, e.Namespace))
 		}
 		objects := 0

@@ -21,8 +21,8 @@ var (
 func checkShopWarnings(t *testing.T, stderr string) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	if len(lines) != 9 {
-		t.Fatalf("%d lines on stderr, want 9:\n%s", len(lines), stderr)
+	if len(lines) != 8 {
+		t.Fatalf("%d lines on stderr, want 8:\n%s", len(lines), stderr)
 	}
 	line := regexp.MustCompile(`^` + regexp.QuoteMeta(shopApp) + `:\d+:\d+: warning: `)
 	for _, l := range lines {
@@ -31,15 +31,14 @@ func checkShopWarnings(t *testing.T, stderr string) {
 		}
 	}
 	for _, want := range []string{
-		`:11:1: warning: v1 ConfigMap "shop/web-config" is ignored`,
-		`:20:1: warning: v1 Secret "shop/web-secret" is ignored`,
-		`:29:1: warning: v1 Service "shop/web" is ignored`,
-		`:52:3: warning: strategy is not simulated`,
-		`:61:7: warning: affinity is not simulated`,
-		`:95:1: warning: apps/v1 StatefulSet "shop/db" is not simulated yet`,
-		`:120:1: warning: autoscaling/v2 HorizontalPodAutoscaler "shop/web" is ignored`,
-		`:135:1: warning: policy/v1 PodDisruptionBudget "shop/web" is not simulated yet`,
-		`:145:1: warning: networking.k8s.io/v1 Ingress "shop/web" is ignored`,
+		`:12:1: warning: v1 ConfigMap "shop/web-config" is ignored`,
+		`:21:1: warning: v1 Secret "shop/web-secret" is ignored`,
+		`:30:1: warning: v1 Service "shop/web" is ignored`,
+		`:53:3: warning: strategy is not simulated`,
+		`:62:7: warning: affinity is not simulated`,
+		`:96:1: warning: apps/v1 StatefulSet "shop/db" is not simulated yet`,
+		`:121:1: warning: autoscaling/v2 HorizontalPodAutoscaler "shop/web" is ignored`,
+		`:146:1: warning: networking.k8s.io/v1 Ingress "shop/web" is ignored`,
 	} {
 		if !strings.Contains(stderr, shopApp+want) {
 			t.Errorf("stderr lacks %s%s", shopApp, want)
@@ -74,7 +73,7 @@ func TestRunManifestAsItIs(t *testing.T) {
 	if code := m.Run(context.Background(), []string{"run", "-", "-o", "jsonl"}); code != exitOK || !strings.Contains(stdout.String(), `"pod":"web-2"`) {
 		t.Errorf("run -: exit %d\n%s", code, stderr.String())
 	}
-	if !strings.HasPrefix(stderr.String(), "<stdin>:11:1: warning: v1 ConfigMap") {
+	if !strings.HasPrefix(stderr.String(), "<stdin>:12:1: warning: v1 ConfigMap") {
 		t.Errorf("run -: stderr %s", stderr.String())
 	}
 	out, errs, code = podsim(t, "describe", shopApp, "web-1", "-n", "shop")
@@ -101,7 +100,7 @@ func TestRunManifestIncluded(t *testing.T) {
 	}
 	checkShopWarnings(t, errs)
 	for _, want := range []string{
-		"5m      shop/pod/web-1/web    Terminated (OOMKilled, exit 137)",
+		"5m      shop/pod/web-1/web             Terminated (OOMKilled, exit 137)",
 		"shop        web-1   1/1     Running   1 (5m ago)   10m",
 		"expectations: 8 held, 0 failed",
 	} {
