@@ -25,7 +25,7 @@ const (
 // WorkloadSpec describes a controller object.
 type WorkloadSpec struct {
 	Kind     string
-	Name     string
+	Name     string // its pods are in its namespace, Options.Namespace
 	Template *PodSpec
 	Options  PodOptions // labels, tolerations of the template
 
@@ -40,6 +40,7 @@ type WorkloadSpec struct {
 type Workload struct {
 	w          *World
 	Spec       WorkloadSpec
+	key        string // Key(namespace, name)
 	Conditions []Condition
 	pods       []*Pod   // every pod it created, in order
 	events     eventLog // about the workload, in order of first occurrence
@@ -60,11 +61,11 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	if s.Kind == KindDaemonSet {
 		s.Options.Tolerations = append(append([]Toleration(nil), s.Options.Tolerations...), daemonTolerations...)
 	}
-	wl := &Workload{w: w, Spec: s, created: w.Now(), counted: map[*Pod]bool{}}
+	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(), counted: map[*Pod]bool{}}
 	wl.syncTimer.Init(wl.sync)
 	wl.waitTimer.Init(wl.sync)
 	w.workloads = append(w.workloads, wl)
-	w.workloadIdx[s.Name] = wl
+	w.workloadIdx[wl.key] = wl
 	wl.announce()
 	wl.requestSync()
 	return wl
@@ -73,8 +74,19 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 // Workloads returns every workload in the order added.
 func (w *World) Workloads() []*Workload { return w.workloads }
 
-// Workload returns the workload called name, or nil.
-func (w *World) Workload(name string) *Workload { return w.workloadIdx[name] }
+// Workload returns the workload with this key (see Key), or nil.
+func (w *World) Workload(key string) *Workload { return w.workloadIdx[key] }
+
+// Namespace is the workload's namespace.
+func (wl *Workload) Namespace() string {
+	if ns := wl.Spec.Options.Namespace; ns != "" {
+		return ns
+	}
+	return DefaultNamespace
+}
+
+// Key is the workload's key (see Key).
+func (wl *Workload) Key() string { return wl.key }
 
 // Pods returns every pod the workload created, deleted ones included.
 func (wl *Workload) Pods() []*Pod { return wl.pods }
@@ -139,7 +151,7 @@ func (wl *Workload) createPod(node string) *Pod {
 	name := fmt.Sprintf("%s-%d", wl.Spec.Name, len(wl.pods))
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
 		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
-	wl.w.event(wl.Spec.Kind, wl.Spec.Name, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
+	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
 	o := wl.Spec.Options
 	o.affinityNode = node // the scheduler binds it there, if it fits
 	p := wl.w.addPod(name, wl.Spec.Template, o, wl)
@@ -222,8 +234,8 @@ func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, ev
 	wl.finished = true
 	wl.w.eng.Stop(&wl.waitTimer)
 	wl.Conditions = append(wl.Conditions, Condition{Type: cond, Status: True, Reason: reason, Message: msg, LastTransitionTime: wl.w.Now()})
-	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Type: cond, Status: string(True), Reason: reason})
-	wl.w.event(KindJob, wl.Spec.Name, typ, evReason, "job-controller", "%s", evMsg)
+	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Type: cond, Status: string(True), Reason: reason})
+	wl.w.event(KindJob, wl.key, typ, evReason, "job-controller", "%s", evMsg)
 	for _, p := range wl.pods {
 		if active(p) {
 			p.Delete(nil)

@@ -24,7 +24,7 @@ type Detail struct {
 	T         time.Duration
 	Kind      DetailKind
 	Node      string
-	Pod       string
+	Pod       string // the pod's key (see Key)
 	Container string
 	Key       string // taint key
 	Effect    string // taint effect

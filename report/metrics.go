@@ -118,7 +118,7 @@ type Meter struct {
 	duration time.Duration
 
 	tracks []*podTrack // in creation order
-	track  map[string]*podTrack
+	track  map[podRef]*podTrack
 
 	nodes   []*model.Node
 	nodeIdx map[*model.Node]int
@@ -154,7 +154,7 @@ type use struct{ cpu, mem, pods int64 }
 
 // NewMeter returns a meter for a run of w up to duration and subscribes it.
 func NewMeter(w *model.World, duration time.Duration) *Meter {
-	m := &Meter{w: w, duration: duration, track: map[string]*podTrack{},
+	m := &Meter{w: w, duration: duration, track: map[podRef]*podTrack{},
 		nodeIdx: map[*model.Node]int{}, wlIdx: map[*model.Workload]int{},
 		windows: int((duration + 10*time.Second - 1) / (10 * time.Second))}
 	m.m.Ready = make([]float64, 0, SeriesPoints)
@@ -226,17 +226,18 @@ func (m *Meter) workloadIndex(wl *model.Workload) int {
 
 // podTrack returns the track of the pod a change is about, making it on
 // the pod's first change.
-func (m *Meter) podTrack(name string) *podTrack {
-	if t := m.track[name]; t != nil {
+func (m *Meter) podTrack(c *model.Change) *podTrack {
+	ref := podRef{c.Namespace, c.Pod}
+	if t := m.track[ref]; t != nil {
 		return t
 	}
-	p := m.w.Pod(name)
+	p := m.w.Pod(model.Key(c.Namespace, c.Pod))
 	if p == nil {
 		return nil
 	}
 	t := &podTrack{p: p, node: -1, wl: m.workloadIndex(p.Owner()),
 		crashSince: map[string]time.Duration{}, restarts: map[string]int32{}}
-	m.track[name] = t
+	m.track[ref] = t
 	m.tracks = append(m.tracks, t)
 	return t
 }
@@ -373,7 +374,7 @@ func (m *Meter) apply(c *model.Change) {
 			m.schedFailures++
 		}
 		if !c.Dropped && c.Pod != "" {
-			if t := m.podTrack(c.Pod); t != nil && t.node >= 0 {
+			if t := m.podTrack(c); t != nil && t.node >= 0 {
 				m.eventWrites[t.node]++
 			}
 		}
@@ -382,7 +383,7 @@ func (m *Meter) apply(c *model.Change) {
 	if c.Pod == "" {
 		return
 	}
-	t := m.podTrack(c.Pod)
+	t := m.podTrack(c)
 	if t == nil {
 		return
 	}
@@ -498,7 +499,7 @@ func (m *Meter) Finish() RunMetrics {
 	}
 	neverReady := 0
 	for _, p := range m.w.Pods() {
-		t := m.track[p.Name]
+		t := m.track[podRef{p.Namespace, p.Name}]
 		if t == nil || t.p != p {
 			continue
 		}

@@ -105,18 +105,16 @@ func (s *Scenario) Populate(w *model.World) {
 		}
 	}
 	behaviors := s.behaviors()
-	for i := range sp.Pods {
-		p := &sp.Pods[i]
-		spec := podSpec(&p.Spec, behaviors[p.Metadata.Name])
+	for _, p := range s.pods {
+		spec := podSpec(&p.Spec, behaviors[model.Key(p.Metadata.Namespace, p.Metadata.Name)])
 		w.AddPod(p.Metadata.Name, spec, podOptions(&p.Metadata, &p.Spec))
 	}
-	for i := range sp.Workloads {
-		wl := &sp.Workloads[i]
+	for _, wl := range s.workloads {
 		if wl.Kind == kindPDB {
 			w.AddPodDisruptionBudget(pdbSpec(wl))
 			continue
 		}
-		w.AddWorkload(workloadSpec(wl, behaviors[wl.Metadata.Name]))
+		w.AddWorkload(workloadSpec(wl, behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]))
 	}
 	for i := range sp.Faults {
 		s.scheduleFault(w, i, &sp.Faults[i])
@@ -141,6 +139,7 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 		Options:  podOptions(&tmpl.Metadata, &tmpl.Spec),
 		Replicas: num(sp.Replicas, 1),
 	}
+	out.Options.Namespace = wl.Metadata.Namespace // a template's own namespace is ignored, as by Kubernetes
 	if wl.Kind == model.KindJob {
 		out.Completions = num(sp.Completions, 1)
 		out.Parallelism = num(sp.Parallelism, 1)
@@ -156,7 +155,7 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 // pdbSpec converts a PodDisruptionBudget.
 func pdbSpec(wl *Workload) model.PDBSpec {
 	sp := &wl.Spec
-	out := model.PDBSpec{Name: wl.Metadata.Name, MinAvailable: sp.MinAvailable.model(), MaxUnavailable: sp.MaxUnavailable.model(),
+	out := model.PDBSpec{Name: wl.Metadata.Name, Namespace: wl.Metadata.Namespace, MinAvailable: sp.MinAvailable.model(), MaxUnavailable: sp.MaxUnavailable.model(),
 		AlwaysAllowUnhealthy: sp.UnhealthyPodEvictionPolicy == "AlwaysAllow"}
 	if sp.Selector != nil {
 		out.Selector = sp.Selector.MatchLabels
@@ -164,15 +163,17 @@ func pdbSpec(wl *Workload) model.PDBSpec {
 	return out
 }
 
-// behaviors indexes behavior by pod (or workload) name, then container.
+// behaviors indexes behavior by pod (or workload) key (model.Key), then
+// container.
 func (s *Scenario) behaviors() map[string]map[string]*model.Behavior {
 	out := map[string]map[string]*model.Behavior{}
 	for i := range s.File.Spec.Behavior {
 		b := &s.File.Spec.Behavior[i]
-		if out[b.Pod] == nil {
-			out[b.Pod] = map[string]*model.Behavior{}
+		key := model.Key(b.Namespace, b.Pod)
+		if out[key] == nil {
+			out[key] = map[string]*model.Behavior{}
 		}
-		out[b.Pod][b.Container] = behavior(b)
+		out[key][b.Container] = behavior(b)
 	}
 	return out
 }
@@ -229,7 +230,7 @@ func behavior(b *Behavior) *model.Behavior {
 }
 
 func podOptions(m *ObjectMeta, ps *PodSpec) model.PodOptions {
-	o := model.PodOptions{Labels: m.Labels}
+	o := model.PodOptions{Namespace: m.Namespace, Labels: m.Labels}
 	for _, t := range ps.Tolerations {
 		o.Tolerations = append(o.Tolerations, model.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value,
 			Effect: t.Effect, Seconds: t.TolerationSeconds})
@@ -414,14 +415,14 @@ func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Durati
 	case f.Exit != nil:
 		e := f.Exit
 		return func() {
-			for _, p := range podsNamed(w, e.Pod) {
+			for _, p := range podsNamed(w, model.Key(e.Namespace, e.Pod)) {
 				p.ExitContainer(e.Container, e.Code)
 			}
 		}
 	case f.OOM != nil:
 		o := f.OOM
 		return func() {
-			for _, p := range podsNamed(w, o.Pod) {
+			for _, p := range podsNamed(w, model.Key(o.Namespace, o.Pod)) {
 				p.OOMKill(o.Container)
 			}
 		}
@@ -433,7 +434,7 @@ func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Durati
 			grace = &g
 		}
 		return func() {
-			for _, p := range podsNamed(w, d.Pod) {
+			for _, p := range podsNamed(w, model.Key(d.Namespace, d.Pod)) {
 				p.Delete(grace)
 			}
 		}
@@ -451,7 +452,7 @@ func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Durati
 	case f.SetCondition != nil:
 		sc := f.SetCondition
 		return func() {
-			for _, p := range podsNamed(w, sc.Pod) {
+			for _, p := range podsNamed(w, model.Key(sc.Namespace, sc.Pod)) {
 				p.SetCondition(sc.Type, model.ConditionStatus(sc.Status))
 			}
 		}
@@ -472,22 +473,22 @@ func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Durati
 		return func() { w.Node(t.Node).AddTaint(model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}) }
 	case f.Scale != nil:
 		sc := f.Scale
-		return func() { w.Workload(sc.Workload).Scale(int(*sc.Replicas)) }
+		return func() { w.Workload(model.Key(sc.Namespace, sc.Workload)).Scale(int(*sc.Replicas)) }
 	}
 	return func() {}
 }
 
-// podsNamed returns the live pod called name, or the live pods of the
-// workload called name.
-func podsNamed(w *model.World, name string) []*model.Pod {
-	if p := w.Pod(name); p != nil {
+// podsNamed returns the live pod with this key (model.Key), or the live
+// pods of the workload with this key.
+func podsNamed(w *model.World, key string) []*model.Pod {
+	if p := w.Pod(key); p != nil {
 		if p.Deleted() {
 			return nil
 		}
 		return []*model.Pod{p}
 	}
 	var out []*model.Pod
-	if wl := w.Workload(name); wl != nil {
+	if wl := w.Workload(key); wl != nil {
 		for _, p := range wl.Pods() {
 			if !p.Deleted() {
 				out = append(out, p)
