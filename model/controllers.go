@@ -33,6 +33,9 @@ type WorkloadSpec struct {
 
 	Completions, Parallelism, BackoffLimit int            // Job
 	ActiveDeadline                         *time.Duration // Job
+
+	PodManagement PodManagementPolicy // StatefulSet (statefulset.go)
+	CronJob       *CronJobSpec        // CronJob (cronjob.go)
 }
 
 // Workload is a controller and the pods it made. Its pods are named
@@ -54,6 +57,11 @@ type Workload struct {
 	succeeded  int
 	lastFailed time.Duration
 	finished   bool
+
+	ordinals []*Pod    // StatefulSet: the latest pod of each ordinal (statefulset.go)
+	cron     *cronJob  // CronJob: the controller's state (cronjob.go)
+	parent   *Workload // a CronJob's Job: the CronJob
+	gone     bool      // a CronJob's Job: deleted
 }
 
 // AddWorkload creates a controller now; it creates its pods at once.
@@ -88,8 +96,14 @@ func (wl *Workload) Namespace() string {
 // Key is the workload's key (see Key).
 func (wl *Workload) Key() string { return wl.key }
 
-// Pods returns every pod the workload created, deleted ones included.
-func (wl *Workload) Pods() []*Pod { return wl.pods }
+// Pods returns every pod the workload created, deleted ones included; for
+// a CronJob, the pods of every Job it created.
+func (wl *Workload) Pods() []*Pod {
+	if wl.cron != nil {
+		return wl.cronPods()
+	}
+	return wl.pods
+}
 
 // Condition returns the workload's condition of type t (a Job's Complete or
 // Failed), if set.
@@ -119,11 +133,18 @@ func (wl *Workload) requestSync() {
 func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.phase.Terminal() }
 
 func (wl *Workload) sync() {
+	if wl.gone {
+		return
+	}
 	switch wl.Spec.Kind {
 	case KindJob:
 		wl.syncJob()
 	case KindDaemonSet:
 		wl.syncDaemonSet()
+	case KindStatefulSet:
+		wl.syncStatefulSet()
+	case KindCronJob:
+		wl.syncCronJob()
 	default:
 		wl.syncReplicaSet()
 	}
@@ -240,6 +261,9 @@ func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, ev
 		if active(p) {
 			p.Delete(nil)
 		}
+	}
+	if wl.parent != nil {
+		wl.parent.requestSync() // the CronJob controller watches its Jobs
 	}
 }
 

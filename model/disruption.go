@@ -335,7 +335,7 @@ func (b *DisruptionBudget) firstPodOf(wl *Workload) string {
 // one.
 func (wl *Workload) scale() (int, bool) {
 	switch wl.Spec.Kind {
-	case KindReplicaSet, KindDeployment:
+	case KindReplicaSet, KindDeployment, KindStatefulSet:
 		return wl.Spec.Replicas, true
 	}
 	return 0, false

@@ -17,7 +17,9 @@ import (
 // At each change:
 //   - changes come in time order, stamped with the world's time;
 //   - a pod's phases follow each other (From is the last To), along legal
-//     transitions: a new pod is Pending, a terminal phase is sticky;
+//     transitions: a new pod is Pending, a terminal phase is sticky; a
+//     name is taken by a new pod (a StatefulSet's replacement) only once
+//     the pod that had it is gone from the API;
 //   - a container's restartCount never decreases;
 //   - a pod is scheduled (PodScheduled turns True) at most once;
 //   - no container starts (turns Running) on a powered-off node, or in a
@@ -74,6 +76,7 @@ const (
 type podSeen struct {
 	phase     Phase
 	created   bool
+	gone      bool // deleted from the API: the name may be taken again
 	scheduled bool
 	node      *Node
 	restarts  map[string]int32
@@ -149,6 +152,10 @@ func (v *Invariants) Change(c *Change) {
 		v.phaseChange(c, pod)
 	case ChangeContainer:
 		v.containerChange(c, pod)
+	case ChangePod:
+		if c.Reason == "Deleted" {
+			v.pod(pod).gone = true
+		}
 	case ChangeCondition:
 		if c.Type == PodScheduled && c.Status == string(True) {
 			s := v.pod(pod)
@@ -207,6 +214,9 @@ func legalPhase(from, to Phase) bool {
 // phaseChange checks a phase change of the pod with this key.
 func (v *Invariants) phaseChange(c *Change, key string) {
 	s := v.pod(key)
+	if c.From == "" && s.gone {
+		*s = podSeen{restarts: map[string]int32{}} // a new pod of the same name
+	}
 	if c.From == "" && s.created {
 		v.fail(RulePhase, "pod %s created a second time", c.Pod)
 	} else if s.created && c.From != s.phase {
