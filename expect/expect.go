@@ -274,17 +274,25 @@ func (c *Checks) workloadChange(ch *model.Change) {
 		return
 	}
 	var wl ref
+	var owner *model.Workload
 	switch {
 	case ch.Workload != "":
 		wl = refOf(ch.Namespace, ch.Workload)
+		owner = c.w.Workload(model.Key(ch.Namespace, ch.Workload))
 	case ch.Pod != "":
 		if p := c.w.Pod(model.Key(ch.Namespace, ch.Pod)); p != nil && p.Owner() != nil {
-			wl = refOf(p.Namespace, p.Owner().Spec.Name)
+			wl, owner = refOf(p.Namespace, p.Owner().Spec.Name), p.Owner()
 		}
 	}
-	if last, ok := c.workloads[wl]; ok && wl.name != "" {
-		keep(&last, ch)
-		c.workloads[wl] = last
+	refs := [2]ref{wl}
+	if owner != nil && owner.Parent() != nil { // a CronJob's Job: the change explains the CronJob too
+		refs[1] = refOf(wl.ns, owner.Parent().Spec.Name)
+	}
+	for _, r := range refs {
+		if last, ok := c.workloads[r]; ok && r.name != "" {
+			keep(&last, ch)
+			c.workloads[r] = last
+		}
 	}
 }
 
@@ -705,6 +713,8 @@ func (k *checker) workload(e *scenarios.Expect) {
 	k.num("pods", e.Pods, exist, why)
 	k.num("succeededPods", e.SucceededPods, succeeded, why)
 	k.num("failedPods", e.FailedPods, failed, why)
+	k.num("jobs", e.Jobs, int64(len(wl.Jobs())), why)
+	k.num("activeJobs", e.ActiveJobs, int64(wl.ActiveJobs()), why)
 	if c := e.Condition; c != nil {
 		got, ok := wl.Condition(c.Type)
 		k.condition(c, got, ok, why)

@@ -25,7 +25,7 @@ var Metrics = []Metric{
 	{"pod.restartsPerHour", "restarts/h", "pod", "the same per hour of the run"},
 	{"pod.crashLoopTime", "s", "pod", "time its containers spent waiting in CrashLoopBackOff, summed over containers"},
 	{"pod.notReadyTime", "s", "pod", "time without Ready=True from its creation until it ended (terminal phase or deletion) or the run did"},
-	{"workload.unavailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - ready pods) while positive, once all replicas had first been ready (else from creation); ReplicaSets and Deployments"},
+	{"workload.unavailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - ready pods) while positive, once all replicas had first been ready (else from creation); ReplicaSets, Deployments and StatefulSets"},
 	{"workload.minReadyReplicas", "count", "workload", "fewest ready pods once all replicas had first been ready (else 0)"},
 	{"node.statusWritesPerSecond", "writes/s", "node", "pod and container status changes (phase, container state, condition) of the node's pods, per second of the run"},
 	{"node.statusWritesPer10s", "writes/10s", "node", "the same, per 10 seconds (the unit of KEP-4603)"},
@@ -101,7 +101,7 @@ type podTrack struct {
 	restarts   map[string]int32 // the latest restart count of each container
 	bound      bool             // holds resources on its node
 	node       int              // index of its node, or -1 until it is bound
-	wl         int              // index of its ReplicaSet or Deployment, or -1
+	wl         int              // index of its ReplicaSet, Deployment or StatefulSet, or -1
 
 	// Status writes made before the pod was bound, counted for its node
 	// once it is: the window of each, and the coalesced updates.
@@ -198,7 +198,8 @@ func (m *Meter) syncNodes() {
 	}
 }
 
-// workloadIndex returns the index of a ReplicaSet or Deployment, or -1.
+// workloadIndex returns the index of a ReplicaSet, Deployment or StatefulSet,
+// or -1.
 func (m *Meter) workloadIndex(wl *model.Workload) int {
 	if wl == nil {
 		return -1
@@ -211,7 +212,7 @@ func (m *Meter) workloadIndex(wl *model.Workload) int {
 			continue
 		}
 		m.wlIdx[x] = -1
-		if k := x.Spec.Kind; k == model.KindReplicaSet || k == model.KindDeployment {
+		if k := x.Spec.Kind; k == model.KindReplicaSet || k == model.KindDeployment || k == model.KindStatefulSet {
 			m.wlIdx[x] = len(m.wls)
 			m.wls = append(m.wls, x)
 			m.wlReady = append(m.wlReady, 0)
@@ -228,10 +229,13 @@ func (m *Meter) workloadIndex(wl *model.Workload) int {
 // the pod's first change.
 func (m *Meter) podTrack(c *model.Change) *podTrack {
 	ref := podRef{c.Namespace, c.Pod}
-	if t := m.track[ref]; t != nil {
+	if t := m.track[ref]; t != nil && !(t.ended && t.p.Deleted()) {
 		return t
 	}
 	p := m.w.Pod(model.Key(c.Namespace, c.Pod))
+	if t := m.track[ref]; t != nil && t.p == p {
+		return t // the pod is gone, and its name not taken again (a StatefulSet's replacement)
+	}
 	if p == nil {
 		return nil
 	}
@@ -498,11 +502,7 @@ func (m *Meter) Finish() RunMetrics {
 		out.Values[i] = append(out.Values[i], v)
 	}
 	neverReady := 0
-	for _, p := range m.w.Pods() {
-		t := m.track[podRef{p.Namespace, p.Name}]
-		if t == nil || t.p != p {
-			continue
-		}
+	for _, t := range m.tracks { // in creation order, as w.Pods
 		stop := duration
 		if t.ended {
 			stop = t.endedAt

@@ -309,7 +309,7 @@ func (t *Trace) workload(name string) *traceWorkload {
 	counts := false
 	if m := t.world.Workload(name); m != nil {
 		kind = m.Spec.Kind
-		counts = m.Spec.Kind != model.KindJob && m.Spec.Kind != model.KindDaemonSet
+		counts = m.Spec.Kind != model.KindJob && m.Spec.Kind != model.KindDaemonSet && m.Spec.Kind != model.KindCronJob
 	}
 	wl := &traceWorkload{proc: *t.newProc(kind + " " + name), events: t.newThread("events"), counts: counts}
 	t.wls[name] = wl

@@ -153,7 +153,7 @@ func checkTrace(t *testing.T, name string, data []byte, w *model.World, end time
 		}
 	}
 	for _, wl := range w.Workloads() {
-		if wl.Spec.Kind == model.KindJob || wl.Spec.Kind == model.KindDaemonSet {
+		if k := wl.Spec.Kind; k == model.KindJob || k == model.KindDaemonSet || k == model.KindCronJob {
 			continue
 		}
 		ready := 0

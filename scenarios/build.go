@@ -32,6 +32,7 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.NodeMonitorGracePeriod, in.NodeMonitorGracePeriod)
 	setDur(&st.EvictionTimeout, in.EvictionTimeout)
 	setDur(&st.NodeStatusUpdateFrequency, in.NodeStatusUpdateFrequency)
+	st.StartTime = s.startTime()
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
 	}
@@ -124,6 +125,9 @@ func (s *Scenario) Populate(w *model.World) {
 
 // workloadSpec converts a controller object with Kubernetes' defaults.
 func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.WorkloadSpec {
+	if wl.Kind == model.KindCronJob {
+		return cronJobSpec(wl, behaviors)
+	}
 	sp := &wl.Spec
 	num := func(v *int32, def int) int {
 		if v == nil {
@@ -140,6 +144,9 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 		Replicas: num(sp.Replicas, 1),
 	}
 	out.Options.Namespace = wl.Metadata.Namespace // a template's own namespace is ignored, as by Kubernetes
+	if sp.PodManagementPolicy == "Parallel" {
+		out.PodManagement = model.Parallel
+	}
 	if wl.Kind == model.KindJob {
 		out.Completions = num(sp.Completions, 1)
 		out.Parallelism = num(sp.Parallelism, 1)

@@ -52,6 +52,7 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[Workload]():        "Workloads",
 	reflect.TypeFor[WorkloadSpec]():    "Workload spec",
 	reflect.TypeFor[PodTemplate]():     "Pod template",
+	reflect.TypeFor[JobTemplate]():     "Job template",
 	reflect.TypeFor[Behavior]():        "7. Behaviour",
 	reflect.TypeFor[Run]():             "Runs",
 	reflect.TypeFor[ProbeWindows]():    "Probe windows",

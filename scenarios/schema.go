@@ -29,6 +29,7 @@ type Metadata struct {
 type Spec struct {
 	Duration  *Duration  `yaml:"duration"`
 	Seed      *uint64    `yaml:"seed"`
+	StartTime string     `yaml:"startTime"` // RFC 3339: the wall-clock time of virtual time 0
 	Settings  Settings   `yaml:"settings"`
 	Nodes     []Node     `yaml:"nodes"`
 	Pods      []Pod      `yaml:"pods"`
@@ -208,6 +209,25 @@ type WorkloadSpec struct {
 	MinAvailable               *IntOrPercent `yaml:"minAvailable"`
 	MaxUnavailable             *IntOrPercent `yaml:"maxUnavailable"`
 	UnhealthyPodEvictionPolicy string        `yaml:"unhealthyPodEvictionPolicy"`
+
+	// StatefulSet (apps/v1).
+	PodManagementPolicy string `yaml:"podManagementPolicy"`
+
+	// CronJob (batch/v1); Suspend is read on a CronJob only.
+	Schedule                   string       `yaml:"schedule"`
+	TimeZone                   *string      `yaml:"timeZone"`
+	ConcurrencyPolicy          string       `yaml:"concurrencyPolicy"`
+	StartingDeadlineSeconds    *int64       `yaml:"startingDeadlineSeconds"`
+	Suspend                    *bool        `yaml:"suspend"`
+	SuccessfulJobsHistoryLimit *int32       `yaml:"successfulJobsHistoryLimit"`
+	FailedJobsHistoryLimit     *int32       `yaml:"failedJobsHistoryLimit"`
+	JobTemplate                *JobTemplate `yaml:"jobTemplate"`
+}
+
+// JobTemplate is a CronJob's jobTemplate: the Jobs it creates.
+type JobTemplate struct {
+	Metadata ObjectMeta   `yaml:"metadata"`
+	Spec     WorkloadSpec `yaml:"spec"`
 }
 
 // LabelSelector is a Kubernetes label selector. A PodDisruptionBudget
@@ -311,7 +331,8 @@ type TaintFault struct {
 	Effect string `yaml:"effect"`
 }
 
-// ScaleFault sets a ReplicaSet's or Deployment's replicas (`kubectl scale`).
+// ScaleFault sets the replicas of a ReplicaSet, Deployment or StatefulSet
+// (`kubectl scale`).
 type ScaleFault struct {
 	Workload  string `yaml:"workload"`
 	Namespace string `yaml:"namespace"`
@@ -381,6 +402,10 @@ type Expect struct {
 	Pods          *IntRange `yaml:"pods"`
 	SucceededPods *IntRange `yaml:"succeededPods"`
 	FailedPods    *IntRange `yaml:"failedPods"`
+
+	// A CronJob's Jobs: those in the API, and those in status.active.
+	Jobs       *IntRange `yaml:"jobs"`
+	ActiveJobs *IntRange `yaml:"activeJobs"`
 
 	// A PodDisruptionBudget's status.
 	DisruptionsAllowed *IntRange `yaml:"disruptionsAllowed"`
@@ -482,20 +507,21 @@ func init() {
 		"stopSignal": "a container is always stopped with SIGTERM",
 	})
 	Ignore[Resources]("claims")
-	Ignore[WorkloadSpec]("revisionHistoryLimit", "progressDeadlineSeconds", "manualSelector")
+	Ignore[WorkloadSpec]("revisionHistoryLimit", "progressDeadlineSeconds", "manualSelector", "serviceName",
+		"persistentVolumeClaimRetentionPolicy")
 	Unmodelled[WorkloadSpec](map[string]string{
 		"strategy":                "there are no rollouts: maxSurge and maxUnavailable are never used",
-		"updateStrategy":          "there are no DaemonSet updates",
+		"updateStrategy":          "there are no DaemonSet or StatefulSet updates",
 		"minReadySeconds":         "a pod counts as available as soon as it is Ready",
 		"paused":                  "a paused Deployment is simulated like any other",
 		"completionMode":          "Indexed Jobs are simulated as NonIndexed: pods get no index",
 		"ttlSecondsAfterFinished": "a finished Job and its pods are never cleaned up",
-		"suspend":                 "a suspended Job runs all the same",
 		"podFailurePolicy":        "every failed pod counts toward backoffLimit",
 		"podReplacementPolicy":    "a failed pod is replaced once it is Failed",
 		"backoffLimitPerIndex":    "there are no Indexed Jobs",
 		"maxFailedIndexes":        "there are no Indexed Jobs",
 		"successPolicy":           "only completions completes a Job",
 		"managedBy":               "the built-in Job controller runs every Job",
+		"volumeClaimTemplates":    "a StatefulSet's pods get no PersistentVolumeClaims: a replacement starts as fast as the first pod",
 	})
 }

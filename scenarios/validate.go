@@ -109,6 +109,11 @@ func (s *Scenario) validate() ErrorList {
 		v.at(sp.Duration, "duration must be positive")
 	}
 	v.settings(&sp.Settings)
+	if st := &sp.StartTime; *st != "" {
+		if _, err := time.Parse(time.RFC3339, *st); err != nil {
+			v.at(st, "startTime %q: want an RFC 3339 time such as 2024-01-01T00:00:00Z", *st)
+		}
+	}
 	for i := range sp.Nodes {
 		v.item(&sp.Nodes[i])
 		v.node(&sp.Nodes[i])
@@ -380,7 +385,7 @@ func (v *validator) probe(p *Probe, kind string) {
 }
 
 var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "apps/v1", "DaemonSet": "apps/v1", "Job": "batch/v1",
-	kindPDB: "policy/v1"}
+	kindPDB: "policy/v1", kindStatefulSet: "apps/v1", kindCronJob: "batch/v1"}
 
 // kindPDB is the kind of a PodDisruptionBudget in spec.workloads.
 const kindPDB = "PodDisruptionBudget"
@@ -391,7 +396,7 @@ func (v *validator) workload(w *Workload) {
 	want, ok := workloadKinds[w.Kind]
 	switch {
 	case !ok:
-		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, Job, DaemonSet or PodDisruptionBudget", w.Kind)
+		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet or PodDisruptionBudget", w.Kind)
 	case w.APIVersion != "" && w.APIVersion != want:
 		v.at(&w.APIVersion, "a %s's apiVersion is %s, not %q", w.Kind, want, w.APIVersion)
 	}
@@ -406,6 +411,8 @@ func (v *validator) workload(w *Workload) {
 		}
 		v.budgets[key] = w
 		v.disruptionBudget(w)
+		v.statefulSet(w)
+		v.cronJob(w)
 		return
 	}
 	if _, dup := v.workloads[key]; dup && name != "" {
@@ -428,7 +435,19 @@ func (v *validator) workload(w *Workload) {
 			v.at(&w.Metadata.Name, "workload %q would name its pods like the bare pod %q", name, p)
 		}
 	}
+	if cj := v.cronJobOf(key); cj != nil {
+		v.at(&w.Metadata.Name, "workload %q is named like a Job of CronJob %q", name, cj.Metadata.Name)
+	}
+	if w.Kind == kindCronJob {
+		for other := range v.workloads {
+			if ownerOf(other, map[string]*Workload{key: w}) != "" {
+				v.at(&w.Metadata.Name, "CronJob %q would name a Job like workload %q", name, other)
+			}
+		}
+	}
 	v.workloads[key] = w
+	v.statefulSet(w)
+	v.cronJob(w)
 	for _, n := range []*int32{sp.Replicas, sp.Completions, sp.Parallelism, sp.BackoffLimit} {
 		if n != nil && *n < 0 {
 			v.at(n, "must not be negative")
@@ -441,14 +460,16 @@ func (v *validator) workload(w *Workload) {
 			}
 		}
 	}
-	if (w.Kind == "Job" || w.Kind == "DaemonSet") && sp.Replicas != nil {
+	if (w.Kind == "Job" || w.Kind == "DaemonSet" || w.Kind == kindCronJob) && sp.Replicas != nil {
 		v.atKey(sp.Replicas, "a %s has no replicas", w.Kind)
 	}
 	if sp.ActiveDeadlineSeconds != nil && *sp.ActiveDeadlineSeconds < 0 {
 		v.at(sp.ActiveDeadlineSeconds, "activeDeadlineSeconds must not be negative")
 	}
 	switch w.Kind {
-	case "ReplicaSet", "Deployment":
+	case kindCronJob:
+		return // cronJob checked its job template
+	case "ReplicaSet", "Deployment", kindStatefulSet:
 		if sp.Replicas == nil {
 			v.addPods(w, 1)
 		} else {
@@ -559,10 +580,13 @@ func (v *validator) podTemplate(ref *string, ns string, allowWorkload bool) *Pod
 		return nil
 	}
 	if w := v.workloads[key]; w != nil && allowWorkload {
-		return &w.Spec.Template.Spec
+		return &templateOf(w).Spec
 	}
 	if o := ownerOf(key, v.workloads); o != "" {
-		return &v.workloads[o].Spec.Template.Spec
+		return &templateOf(v.workloads[o]).Spec
+	}
+	if cj := v.cronJobOfPod(key); cj != nil {
+		return &templateOf(cj).Spec
 	}
 	if v.workloads[key] != nil {
 		v.at(ref, "%q is a workload; name one of its pods (%s-0, %s-1, ...)", *ref, *ref, *ref)
@@ -812,8 +836,8 @@ func (v *validator) fault(f *Fault) {
 			v.at(sc, "scale: workload is required")
 		case w == nil:
 			v.at(&sc.Workload, "no workload called %q%s%s", sc.Workload, inNamespace(sc.Namespace), v.elsewhere(sc.Workload, sc.Namespace))
-		case w.Kind != "ReplicaSet" && w.Kind != "Deployment":
-			v.at(&sc.Workload, "%q is a %s: only a ReplicaSet or a Deployment scales", sc.Workload, w.Kind)
+		case w.Kind != "ReplicaSet" && w.Kind != "Deployment" && w.Kind != kindStatefulSet:
+			v.at(&sc.Workload, "%q is a %s: only a ReplicaSet, a Deployment or a StatefulSet scales", sc.Workload, w.Kind)
 		}
 		switch {
 		case sc.Replicas == nil:
@@ -974,6 +998,12 @@ func (v *validator) expect(e *Expect) {
 			v.atKey(r, "readyPods, pods, succeededPods and failedPods are checked on a controller; a PodDisruptionBudget has currentHealthy, desiredHealthy, expectedPods and disruptionsAllowed")
 		}
 	}
+	cronJob := v.workloads[wk] != nil && v.workloads[wk].Kind == kindCronJob
+	for _, r := range []*IntRange{e.Jobs, e.ActiveJobs} {
+		if r != nil && !cronJob {
+			v.atKey(r, "jobs and activeJobs are checked on a CronJob (workload: its name)")
+		}
+	}
 	for _, r := range []*IntRange{e.DisruptionsAllowed, e.CurrentHealthy, e.DesiredHealthy, e.ExpectedPods} {
 		if r != nil && !pdb {
 			v.atKey(r, "disruptionsAllowed, currentHealthy, desiredHealthy and expectedPods are checked on a PodDisruptionBudget (workload: its name)")
@@ -1022,7 +1052,7 @@ func (v *validator) expect(e *Expect) {
 			v.containerRef(ps, e.Pod, &e.Container, e)
 		}
 	case e.Workload != "":
-		if k := model.Key(e.Namespace, e.Workload); v.workloads[k] == nil && v.budgets[k] == nil {
+		if k := model.Key(e.Namespace, e.Workload); v.workloads[k] == nil && v.budgets[k] == nil && v.cronJobOf(k) == nil {
 			v.at(&e.Workload, "no workload called %q%s%s", e.Workload, inNamespace(e.Namespace), v.elsewhere(e.Workload, e.Namespace))
 		}
 	case e.Node != "":
@@ -1041,7 +1071,7 @@ func (v *validator) expect(e *Expect) {
 		if ev.Node != "" {
 			v.nodeRef(&ev.Node, ev)
 		}
-		if k := model.Key(e.Namespace, ev.Workload); ev.Workload != "" && v.workloads[k] == nil && v.budgets[k] == nil {
+		if k := model.Key(e.Namespace, ev.Workload); ev.Workload != "" && v.workloads[k] == nil && v.budgets[k] == nil && v.cronJobOf(k) == nil {
 			v.at(&ev.Workload, "no workload called %q%s%s", ev.Workload, inNamespace(e.Namespace), v.elsewhere(ev.Workload, e.Namespace))
 		}
 		objects := 0

@@ -110,6 +110,9 @@ func TestInvalidFilesExitTwo(t *testing.T) {
 	// Every problem of budgets, node actions and scale faults, with its place.
 	_, errs, _ = podsim(t, "validate", filepath.Join(root, "testdata", "invalid", "disruption.yaml"))
 	golden(t, "disruption.txt", strings.ReplaceAll(errs, root+"/", ""))
+	// Every problem of StatefulSets, CronJobs and startTime, with its place.
+	_, errs, _ = podsim(t, "validate", filepath.Join(root, "testdata", "invalid", "statefulset-cronjob.yaml"))
+	golden(t, "statefulset-cronjob.txt", strings.ReplaceAll(errs, root+"/", ""))
 }
 
 func TestDuplicateNamesAreBadInput(t *testing.T) {

@@ -217,6 +217,8 @@ func (r *Recorder) Change(c *model.Change) {
 			for _, ct := range p.conts {
 				ct.close(c.T)
 			}
+			delete(r.podIdx, model.Key(c.Namespace, c.Pod)) // a StatefulSet's replacement takes the name: a lane of its own
+
 		case "Terminating":
 			p.terminating, p.hasTerm = c.T, true
 		}
