@@ -62,6 +62,7 @@ type Workload struct {
 	cron     *cronJob  // CronJob: the controller's state (cronjob.go)
 	parent   *Workload // a CronJob's Job: the CronJob
 	gone     bool      // a CronJob's Job: deleted
+	podBase  int       // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
 }
 
 // AddWorkload creates a controller now; it creates its pods at once.
@@ -169,7 +170,7 @@ func (wl *Workload) syncReplicaSet() {
 }
 
 func (wl *Workload) createPod(node string) *Pod {
-	name := fmt.Sprintf("%s-%d", wl.Spec.Name, len(wl.pods))
+	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
 		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
 	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)

@@ -187,8 +187,16 @@ func (wl *Workload) syncCronJob() {
 		wl.w.event(KindCronJob, wl.Spec.Name, EventNormal, "SuccessfulCreate", "cronjob-controller", "Created job %s", name)
 		js := s.Job
 		js.Name = name
+		base := 0
+		if old := wl.w.Workload(name); old != nil {
+			// A Job of this name was deleted (Replace, or the history
+			// limits, under a schedule finer than a minute): the API takes
+			// the name again. Its pods, which may still be terminating,
+			// keep theirs; the new Job's are numbered on from them.
+			base = old.podBase + len(old.pods)
+		}
 		j := wl.w.AddWorkload(js)
-		j.parent = wl
+		j.parent, j.podBase = wl, base
 		c.jobs = append(c.jobs, j)
 		c.made = append(c.made, j)
 		c.active = append(c.active, j)

@@ -68,7 +68,12 @@ func cronWorld(t *testing.T, s CronJobSpec, run time.Duration, code int32) (*Wor
 	w := NewWorld(1, st)
 	tl := &Timeline{}
 	w.Subscribe(tl)
-	NewInvariants(w)
+	inv := NewInvariants(w)
+	t.Cleanup(func() {
+		if err := inv.Err(); err != nil {
+			t.Error(err)
+		}
+	})
 	w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 64000, Memory: 64 << 30, Pods: 110}})
 	spec := appSpec(100, &Behavior{Runs: []RunSpec{{ExitAfter: run, ExitCode: code, Times: 1}}}, RestartNever)
 	s.Job = WorkloadSpec{Kind: KindJob, Template: spec, Completions: 1, Parallelism: 1}
@@ -200,6 +205,45 @@ func TestCronJobInvalidSchedule(t *testing.T) {
 	w, tl := cronWorld(t, CronJobSpec{Schedule: period(0), ScheduleText: "0 0 31 2 *"}, 10*time.Second, 0)
 	w.Run(time.Hour)
 	want := "0s InvalidSchedule invalid schedule: 0 0 31 2 * : time difference between two schedules is less than 1 second"
+	if got := cronEvents(tl); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Under a schedule finer than a minute two scheduled times share a Job
+// name. A Job deleted by the history limits leaves the name free, and the
+// next time of that minute takes it again: the new Job's pods are numbered
+// on from the old one's, which may still be terminating.
+func TestCronJobNameTakenAgainInAMinute(t *testing.T) {
+	w, tl := cronWorld(t, CronJobSpec{Schedule: period(20 * time.Second)}, time.Minute, 0)
+	deadline := 5 * time.Second
+	s := w.Workload("cj").Spec.CronJob
+	s.Job.ActiveDeadline = &deadline
+	s.Job.Template.Containers[0].Behavior.ShutdownTime = 30 * time.Second
+	w.Run(44 * time.Second)
+	got := cronEvents(tl)
+	want := "20.1s SuccessfulCreate Created job cj-28620720\n" +
+		"25.1s SuccessfulDelete Deleted job cj-28620720\n" +
+		"40.1s SuccessfulCreate Created job cj-28620720"
+	if got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+	if p := w.Pod("cj-28620720-1"); p == nil || p.Owner() != w.Workload("cj-28620720") || !w.Pod("cj-28620720-0").Terminating() {
+		t.Errorf("the second Job's pod should be cj-28620720-1, beside the first's, terminating")
+	}
+}
+
+// A Job of the minute that is kept (finished, within the history limits)
+// is taken into the active list again rather than made a second time, as
+// the controller does when the create finds it exists.
+func TestCronJobAdoptsTheJobOfTheMinute(t *testing.T) {
+	w, tl := cronWorld(t, CronJobSpec{Schedule: period(20 * time.Second), SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1},
+		5*time.Second, 0)
+	w.Run(61 * time.Second)
+	want := "20.1s SuccessfulCreate Created job cj-28620720\n" +
+		"25.1s SawCompletedJob Saw completed job: cj-28620720, condition: Complete\n" +
+		"1m0.1s SawCompletedJob Saw completed job: cj-28620720, condition: Complete\n" +
+		"1m0.1s SuccessfulCreate Created job cj-28620721"
 	if got := cronEvents(tl); got != want {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}

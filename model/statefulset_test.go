@@ -14,7 +14,12 @@ func stsWorld(t *testing.T, replicas int, policy PodManagementPolicy, startup ti
 	w := NewWorld(1, DefaultSettings())
 	tl := &Timeline{}
 	w.Subscribe(tl)
-	NewInvariants(w)
+	inv := NewInvariants(w)
+	t.Cleanup(func() {
+		if err := inv.Err(); err != nil {
+			t.Error(err)
+		}
+	})
 	for _, n := range []string{"a", "b"} {
 		w.AddNode(NodeSpec{Name: n, Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	}

@@ -17,7 +17,7 @@ import (
 // the same scenario as before any option was added.
 type Config struct {
 	// Rich adds resource requests on small nodes (so scheduling can fail),
-	// Deployments, Jobs and DaemonSets, images that pull slowly or are
+	// Deployments, Jobs, DaemonSets, StatefulSets and CronJobs, images that pull slowly or are
 	// missing, short crash backoffs, hooks that take 0s, node MTBF, power
 	// losses for good, and shorter runs (at most 10 minutes).
 	Rich bool
@@ -262,6 +262,21 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 			b.WriteString("    - apiVersion: apps/v1\n      kind: DaemonSet\n      metadata: {name: ds}\n      spec:\n")
 			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
 			refs = append(refs, ref{"ds", "c0", last})
+		}
+		if r.IntN(3) == 0 {
+			header()
+			fmt.Fprintf(&b, "    - apiVersion: apps/v1\n      kind: StatefulSet\n      metadata: {name: sts}\n      spec:\n        replicas: %d\n        podManagementPolicy: %s\n",
+				r.IntN(4), pick("OrderedReady", "Parallel"))
+			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
+			refs = append(refs, ref{"sts", "c0", last})
+		}
+		if r.IntN(3) == 0 {
+			header()
+			fmt.Fprintf(&b, "    - apiVersion: batch/v1\n      kind: CronJob\n      metadata: {name: cj}\n      spec:\n        schedule: %q\n        concurrencyPolicy: %s\n        successfulJobsHistoryLimit: %d\n        failedJobsHistoryLimit: %d\n",
+				pick("* * * * *", "*/2 * * * *", "@every 45s"), pick("Allow", "Forbid", "Replace"), r.IntN(3), r.IntN(2))
+			fmt.Fprintf(&b, "        jobTemplate:\n          spec:\n            backoffLimit: %d\n            template:\n              spec:\n                restartPolicy: %s\n                containers: [", r.IntN(3), pick("Never", "OnFailure"))
+			b.WriteString(container("c0", false) + "]\n")
+			refs = append(refs, ref{"cj", "c0", last})
 		}
 	}
 	b.WriteString("  behavior:\n")
