@@ -318,7 +318,7 @@ func (s *Store) ref(kind, name string) owner {
 	switch kind {
 	case "Pod", "Node":
 		return owner{apiVersion: "v1", kind: kind, name: name, uid: uid(kind, name)}
-	case model.KindJob:
+	case model.KindJob, model.KindCronJob:
 		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: uid(kind, name)}
 	}
 	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: uid(kind, name)}
@@ -326,6 +326,9 @@ func (s *Store) ref(kind, name string) owner {
 
 func (s *Store) addWorkload(wl *model.Workload) {
 	sp := &wl.Spec
+	if sp.Kind == model.KindStatefulSet || sp.Kind == model.KindCronJob {
+		return // not served yet: their collections stay empty, their pods and Jobs have no owner
+	}
 	src := &workloadSrc{wl: wl}
 	o := s.ref(sp.Kind, sp.Name)
 	src.owner = &o
