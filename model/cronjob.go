@@ -132,7 +132,7 @@ func (wl *Workload) syncCronJob() {
 	for _, j := range jobs {
 		if done, cond := j.jobFinished(); done && slices.Contains(c.active, j) {
 			c.removeActive(j)
-			wl.w.event(KindCronJob, wl.Spec.Name, EventNormal, "SawCompletedJob", "cronjob-controller",
+			wl.w.event(KindCronJob, wl.key, EventNormal, "SawCompletedJob", "cronjob-controller",
 				"Saw completed job: %s, condition: %s", j.Spec.Name, cond)
 		}
 	}
@@ -143,7 +143,7 @@ func (wl *Workload) syncCronJob() {
 	now := wl.w.WallTime(wl.w.Now())
 	scheduled, missed, err := wl.mostRecentScheduleTime(now, true)
 	if err != "" {
-		wl.w.event(KindCronJob, wl.Spec.Name, EventWarning, "InvalidSchedule", "cronjob-controller",
+		wl.w.event(KindCronJob, wl.key, EventWarning, "InvalidSchedule", "cronjob-controller",
 			"invalid schedule: %s : %s", s.ScheduleText, err)
 		return
 	}
@@ -152,11 +152,11 @@ func (wl *Workload) syncCronJob() {
 		return
 	}
 	if missed > tooManyMissed {
-		wl.w.event(KindCronJob, wl.Spec.Name, EventWarning, "TooManyMissedTimes", "cronjob-controller",
+		wl.w.event(KindCronJob, wl.key, EventWarning, "TooManyMissedTimes", "cronjob-controller",
 			"too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew")
 	}
 	if d := s.StartingDeadline; d != nil && scheduled.Add(*d).Before(now) {
-		wl.w.event(KindCronJob, wl.Spec.Name, EventWarning, "MissSchedule", "cronjob-controller",
+		wl.w.event(KindCronJob, wl.key, EventWarning, "MissSchedule", "cronjob-controller",
 			"Missed scheduled time to start a job: %s", scheduled.UTC().Format(time.RFC1123Z))
 		wl.requeue(now)
 		return
@@ -167,7 +167,7 @@ func (wl *Workload) syncCronJob() {
 		return
 	}
 	if s.ConcurrencyPolicy == ForbidConcurrent && len(c.active) > 0 {
-		wl.w.event(KindCronJob, wl.Spec.Name, EventNormal, "JobAlreadyActive", "cronjob-controller",
+		wl.w.event(KindCronJob, wl.key, EventNormal, "JobAlreadyActive", "cronjob-controller",
 			"Not starting job because prior execution is running and concurrency policy is Forbid")
 		wl.requeue(now)
 		return
@@ -184,11 +184,12 @@ func (wl *Workload) syncCronJob() {
 			c.active = append(c.active, j)
 		}
 	} else {
-		wl.w.event(KindCronJob, wl.Spec.Name, EventNormal, "SuccessfulCreate", "cronjob-controller", "Created job %s", name)
+		wl.w.event(KindCronJob, wl.key, EventNormal, "SuccessfulCreate", "cronjob-controller", "Created job %s", name)
 		js := s.Job
 		js.Name = name
+		js.Options.Namespace = wl.Spec.Options.Namespace // its Jobs are in its namespace
 		base := 0
-		if old := wl.w.Workload(name); old != nil {
+		if old := wl.w.Workload(Key(wl.Namespace(), name)); old != nil {
 			// A Job of this name was deleted (Replace, or the history
 			// limits, under a schedule finer than a minute): the API takes
 			// the name again. Its pods, which may still be terminating,
@@ -333,7 +334,7 @@ func (wl *Workload) deleteJob(j *Workload) {
 	wl.w.eng.Stop(&j.waitTimer)
 	c.jobs = slices.DeleteFunc(c.jobs, func(x *Workload) bool { return x == j })
 	c.removeActive(j)
-	wl.w.event(KindCronJob, wl.Spec.Name, EventNormal, "SuccessfulDelete", "cronjob-controller", "Deleted job %s", j.Spec.Name)
+	wl.w.event(KindCronJob, wl.key, EventNormal, "SuccessfulDelete", "cronjob-controller", "Deleted job %s", j.Spec.Name)
 	for _, p := range j.pods {
 		if !p.deleted {
 			p.Delete(nil)

@@ -125,7 +125,7 @@ func unavailable(p *Pod) bool { return !runningAndReady(p) || p.deleting }
 // with the template's labels and the controller's identity labels.
 func (wl *Workload) createStatefulPod(ord int) {
 	name := wl.Spec.Name + "-" + strconv.Itoa(ord)
-	wl.w.event(KindStatefulSet, wl.Spec.Name, EventNormal, "SuccessfulCreate", "statefulset-controller",
+	wl.w.event(KindStatefulSet, wl.key, EventNormal, "SuccessfulCreate", "statefulset-controller",
 		"create Pod %s in StatefulSet %s successful", name, wl.Spec.Name)
 	o := wl.Spec.Options
 	o.Labels = maps.Clone(o.Labels)
@@ -145,7 +145,7 @@ func (wl *Workload) createStatefulPod(ord int) {
 // deleteStatefulPod deletes p through the API with its own grace period
 // (DeleteStatefulPod).
 func (wl *Workload) deleteStatefulPod(p *Pod) {
-	wl.w.event(KindStatefulSet, wl.Spec.Name, EventNormal, "SuccessfulDelete", "statefulset-controller",
+	wl.w.event(KindStatefulSet, wl.key, EventNormal, "SuccessfulDelete", "statefulset-controller",
 		"delete Pod %s in StatefulSet %s successful", p.Name, wl.Spec.Name)
 	p.Delete(nil)
 }
