@@ -24,7 +24,7 @@ type Detail struct {
 	T         time.Duration
 	Kind      DetailKind
 	Node      string
-	Pod       string
+	Pod       string // the pod's key (see Key)
 	Container string
 	Key       string // taint key
 	Effect    string // taint effect
@@ -48,7 +48,8 @@ func (w *World) detail(d Detail) {
 		return
 	}
 	d.T = w.eng.Now()
+	w.currentDetail = d // sinks get the world's copy, so that d does not escape
 	for _, s := range w.detailSinks {
-		s.Detail(&d)
+		s.Detail(&w.currentDetail)
 	}
 }

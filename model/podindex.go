@@ -21,12 +21,6 @@ import (
 // pods stay in the cache until they go, but no plugin sees them (its
 // NodeInfo is gone from the snapshot).
 
-// podNamespace is the namespace of every podsim pod.
-const podNamespace = "default"
-
-// namespace is the pod's metadata.namespace.
-func (p *Pod) namespace() string { return podNamespace }
-
 // podTerm selects pods: by labels, in a set of namespaces.
 type podTerm struct {
 	sel        *LabelSelector
@@ -37,7 +31,7 @@ type podTerm struct {
 // matches reports whether the term selects p (upstream's
 // AffinityTerm.Matches).
 func (t *podTerm) matches(p *Pod) bool {
-	ns := p.namespace()
+	ns := p.Namespace
 	if !slices.Contains(t.namespaces, ns) && !(t.nsSel != nil && t.nsSel.Matches(namespaceLabels(ns))) {
 		return false
 	}
@@ -353,7 +347,7 @@ func (x *podIndex) update(p *Pod, n *Node, d int32) {
 		}
 	})
 	x.eachTerm(p, func(t *PodAffinityTerm, kind termKind, weight int32) {
-		x.group(t, kind, weight, p.namespace()).pods.inc(n, d)
+		x.group(t, kind, weight, p.Namespace).pods.inc(n, d)
 	})
 }
 

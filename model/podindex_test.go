@@ -55,7 +55,7 @@ func recountIndex(t *testing.T, w *World) {
 		recount(fmt.Sprintf("term group %d", i), &g.pods, func(p *Pod) bool {
 			carries := false
 			x.eachTerm(p, func(t *PodAffinityTerm, _ termKind, _ int32) { carries = carries || t == g.term })
-			return carries && p.namespace() == g.ns
+			return carries && p.Namespace == g.ns
 		})
 	}
 	for _, tp := range x.topoL {
@@ -73,11 +73,13 @@ func recountIndex(t *testing.T, w *World) {
 	}
 }
 
-// TestIndexMatchesRecount churns a cluster (spreading, anti-affinity,
+// TestIndexMatchesRecount churns a cluster (spreading in two namespaces, anti-affinity,
 // preferred affinity, preemption, deletions, a lost node, a deleted node)
 // and checks the index against a recount after every event.
 func TestIndexMatchesRecount(t *testing.T) {
 	w := NewWorld(3, DefaultSettings())
+	tl := &Timeline{}
+	w.Subscribe(tl)
 	w.AddPriorityClass(PriorityClass{Name: "high", Value: 1000})
 	for i := range 6 {
 		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 2000, Memory: 8 << 30, Pods: 20},
@@ -90,6 +92,8 @@ func TestIndexMatchesRecount(t *testing.T) {
 		{MaxSkew: 1, TopologyKey: LabelHostname, LabelSelector: &LabelSelector{MatchExpressions: []Requirement{{Key: "app", Operator: OpIn, Values: []string{"web"}}}}},
 	}
 	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "web", Template: spread, Options: PodOptions{Labels: web}, Replicas: 10})
+	// The same labels in another namespace: counted apart.
+	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "web", Template: spread, Options: PodOptions{Namespace: "other", Labels: web}, Replicas: 3})
 	anti := appSpec(200, nil, RestartAlways)
 	anti.Affinity = &Affinity{
 		PodAntiAffinity: &PodAffinity{Required: []PodAffinityTerm{{LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": "db"}}, TopologyKey: LabelHostname}}},
@@ -122,8 +126,8 @@ func TestIndexMatchesRecount(t *testing.T) {
 		recountIndex(t, w)
 	}
 	preempted := 0
-	for _, e := range w.Events() {
-		if e.Reason == "Preempted" {
+	for _, c := range tl.Changes {
+		if c.Kind == ChangeEvent && c.Reason == "Preempted" {
 			preempted++
 		}
 	}

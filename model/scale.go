@@ -27,7 +27,7 @@ func (wl *Workload) Scale(replicas int) bool {
 		if replicas < old {
 			op = "down"
 		}
-		wl.w.event(KindDeployment, wl.Spec.Name, EventNormal, "ScalingReplicaSet", "deployment-controller",
+		wl.w.event(KindDeployment, wl.key, EventNormal, "ScalingReplicaSet", "deployment-controller",
 			"Scaled %s replica set %s from %d to %d", op, wl.ReplicaSetName(), old, replicas)
 	}
 	wl.w.controllerScaleChanged(wl)
@@ -41,7 +41,7 @@ func (wl *Workload) Scale(replicas int) bool {
 // 0 to N", when N > 0).
 func (wl *Workload) announce() {
 	if wl.Spec.Kind == KindDeployment && wl.Spec.Replicas > 0 {
-		wl.w.event(KindDeployment, wl.Spec.Name, EventNormal, "ScalingReplicaSet", "deployment-controller",
+		wl.w.event(KindDeployment, wl.key, EventNormal, "ScalingReplicaSet", "deployment-controller",
 			"Scaled up replica set %s from 0 to %d", wl.ReplicaSetName(), wl.Spec.Replicas)
 	}
 }
@@ -86,7 +86,7 @@ func (wl *Workload) scaleDown(n int) {
 	now := wl.w.Now()
 	sort.SliceStable(pods, func(i, j int) bool { return deleteFirst(pods[i], pods[j], onNode, now) })
 	for _, p := range pods[:min(n, len(pods))] {
-		wl.w.event(wl.Spec.Kind, wl.Spec.Name, EventNormal, "SuccessfulDelete", "replicaset-controller", "Deleted pod: %s", p.Name)
+		wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulDelete", "replicaset-controller", "Deleted pod: %s", p.Name)
 		p.Delete(nil)
 	}
 }

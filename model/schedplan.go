@@ -41,12 +41,13 @@ func (s *scheduler) planFor(p *Pod) *schedPlan {
 func (s *scheduler) buildPlan(p *Pod) *schedPlan {
 	x := &s.index
 	pl := &schedPlan{spec: p.Spec, owner: p.owner, labels: p.Labels}
-	ns := p.namespace()
+	ns := p.Namespace
 	cons := p.Spec.TopologySpreadConstraints
-	if len(cons) == 0 && p.owner != nil && defaultSpreadOwner(p.owner.Spec.Kind) && len(p.Labels) > 0 {
+	if len(cons) == 0 && p.owner != nil && defaultSpreadOwner(p.owner.Spec.Kind) && len(p.owner.Spec.Options.Labels) > 0 {
 		// DefaultSelector: the owner's selector, which podsim takes to be
-		// the template's labels.
-		sel := &LabelSelector{MatchLabels: maps.Clone(p.Labels)}
+		// the template's labels (not a StatefulSet pod's own identity
+		// labels, which would select the pod alone).
+		sel := &LabelSelector{MatchLabels: maps.Clone(p.owner.Spec.Options.Labels)}
 		for _, c := range systemDefaultSpread {
 			c.LabelSelector = sel
 			pl.soft = append(pl.soft, s.spreadConstraint(p, &c, ns))
@@ -105,7 +106,7 @@ func (s *scheduler) buildPlan(p *Pod) *schedPlan {
 // pods belong to a ReplicaSet).
 func defaultSpreadOwner(kind string) bool {
 	switch kind {
-	case KindReplicaSet, KindDeployment, "StatefulSet":
+	case KindReplicaSet, KindDeployment, KindStatefulSet:
 		return true
 	}
 	return false

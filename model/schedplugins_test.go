@@ -188,3 +188,44 @@ func TestDaemonPodMessage(t *testing.T) {
 		t.Errorf("message %q\nwant    %q", c.Message, want)
 	}
 }
+
+// TestPodAffinityNamespaces: a pod affinity term selects pods of its own
+// pod's namespace, unless it names namespaces or a namespace selector
+// (getNamespacesFromPodAffinityTerm); the same labels in another namespace
+// do not count.
+func TestPodAffinityNamespaces(t *testing.T) {
+	db := map[string]string{"app": "db"}
+	for _, tc := range []struct {
+		name   string
+		term   PodAffinityTerm
+		placed bool
+	}{
+		{"own namespace", PodAffinityTerm{LabelSelector: &LabelSelector{MatchLabels: db}}, false},
+		{"namespaces", PodAffinityTerm{LabelSelector: &LabelSelector{MatchLabels: db}, Namespaces: []string{"data"}}, true},
+		{"every namespace", PodAffinityTerm{LabelSelector: &LabelSelector{MatchLabels: db}, NamespaceSelector: &LabelSelector{}}, true},
+		{"namespace by label", PodAffinityTerm{LabelSelector: &LabelSelector{MatchLabels: db},
+			NamespaceSelector: &LabelSelector{MatchLabels: map[string]string{LabelNamespaceName: "data"}}}, true},
+		{"another namespace by label", PodAffinityTerm{LabelSelector: &LabelSelector{MatchLabels: db},
+			NamespaceSelector: &LabelSelector{MatchLabels: map[string]string{LabelNamespaceName: "web"}}}, false},
+	} {
+		w := NewWorld(1, DefaultSettings())
+		for i := range 3 {
+			w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
+		}
+		w.AddPod("db", appSpec(100, nil, RestartAlways), PodOptions{Namespace: "data", Labels: db})
+		w.Run(time.Second)
+		spec := appSpec(100, nil, RestartAlways)
+		tc.term.TopologyKey = LabelHostname
+		spec.Affinity = &Affinity{PodAffinity: &PodAffinity{Required: []PodAffinityTerm{tc.term}}}
+		w.AddPod("app", spec, PodOptions{Namespace: "web"})
+		w.Run(2 * time.Second)
+		dbPod, app := w.Pod("data/db"), w.Pod("web/app")
+		switch {
+		case tc.placed && app.Node != dbPod.Node:
+			t.Errorf("%s: app on %v, want db's node %s", tc.name, app.Node, dbPod.Node.Name)
+		case !tc.placed && app.Node != nil:
+			t.Errorf("%s: app on %s, want it unschedulable", tc.name, app.Node.Name)
+		}
+		recountIndex(t, w)
+	}
+}

@@ -285,8 +285,7 @@ func (v *validator) priorityClassFields(w *Workload) {
 // priorityClasses returns the scenario's PriorityClasses.
 func (s *Scenario) priorityClasses() []model.PriorityClass {
 	var out []model.PriorityClass
-	for i := range s.File.Spec.Workloads {
-		w := &s.File.Spec.Workloads[i]
+	for _, w := range s.workloads {
 		if w.Kind != kindPriorityClass || w.Value == nil {
 			continue
 		}
@@ -299,10 +298,8 @@ func (s *Scenario) priorityClasses() []model.PriorityClass {
 // admission runs the Priority admission plugin on every pod and template,
 // once every PriorityClass is known, and refuses a second global default.
 func (v *validator) admission() {
-	sp := &v.s.File.Spec
 	defaults := 0
-	for i := range sp.Workloads {
-		w := &sp.Workloads[i]
+	for _, w := range v.s.workloads {
 		if w.Kind == kindPriorityClass && w.GlobalDefault {
 			if defaults++; defaults > 1 {
 				v.at(&w.GlobalDefault, "PriorityClass %s is marked as global default, and one already is: only one can be", w.Metadata.Name)
@@ -326,12 +323,12 @@ func (v *validator) admission() {
 		}
 		v.at(at, "%s: %v", what, err)
 	}
-	for i := range sp.Pods {
-		check(&sp.Pods[i].Spec, "pod "+sp.Pods[i].Metadata.Name)
+	for _, p := range v.s.pods {
+		check(&p.Spec, "pod "+model.Key(p.Metadata.Namespace, p.Metadata.Name))
 	}
-	for i := range sp.Workloads {
-		if w := &sp.Workloads[i]; !podless(w.Kind) {
-			check(&w.Spec.Template.Spec, "workload "+w.Metadata.Name)
+	for _, w := range v.s.workloads {
+		if !podless(w.Kind) {
+			check(&templateOf(w).Spec, "workload "+model.Key(w.Metadata.Namespace, w.Metadata.Name))
 		}
 	}
 }
