@@ -174,7 +174,7 @@ func BenchmarkSchedulePod(b *testing.B) {
 			}
 			w.Run(0)
 			p := &Pod{w: w, Spec: spec, Labels: labels, owner: owner, requests: spec.Requests()}
-			p.sched.nonZero = nonZeroRequests(spec)
+			p.sched.request = w.sched.requestOf(p.requests, spec)
 			b.ReportAllocs()
 			for b.Loop() {
 				if w.sched.schedulePod(p) == nil {

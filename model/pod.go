@@ -150,7 +150,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	for i := range spec.Containers {
 		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
 	}
-	p.sched.nonZero = nonZeroRequests(spec)
+	p.sched.request = w.sched.requestOf(p.requests, spec)
 	w.admitPriority(p)
 	w.pods = append(w.pods, p)
 	w.podIdx[p.key] = p

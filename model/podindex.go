@@ -179,6 +179,16 @@ type topology struct {
 	ofNode []int32          // domain id by Node.id; -1: no value
 }
 
+// labelled reports whether a node that exists has the key.
+func (t *topology) labelled() bool {
+	for _, k := range t.nodes {
+		if k > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // domainOf returns the id of node n's domain, or -1 if n has no value.
 func (t *topology) domainOf(n *Node) int32 {
 	if n.id < len(t.ofNode) {

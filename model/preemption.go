@@ -52,7 +52,7 @@ func (s *scheduler) preempt(p *Pod) string {
 	if p.sched.preemptNever {
 		return "preemption: not eligible due to preemptionPolicy=Never."
 	}
-	if n := p.sched.nominated; n != nil && !n.gone {
+	if n := s.nominated[p]; n != nil && !n.gone {
 		if st := s.filter(n); st.code != unresolvable {
 			for _, q := range n.pods {
 				if inCache(q) && q.sched.priority < p.sched.priority && terminatingByPreemption(q) {

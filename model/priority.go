@@ -112,7 +112,7 @@ func (p *Pod) Priority() int32 { return p.sched.priority }
 // NominatedNodeName is the pod's status.nominatedNodeName: the node
 // preemption made room on, while it waits for the victims to go.
 func (p *Pod) NominatedNodeName() string {
-	if n := p.sched.nominated; n != nil {
+	if n := p.w.sched.nominated[p]; n != nil {
 		return n.Name
 	}
 	return ""

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func TestResourceScores(t *testing.T) {
 	w.Run(0)
 	p := w.AddPod("b", &PodSpec{Containers: []ContainerSpec{{Name: "c"}}}, PodOptions{}) // nothing: 100m, 200Mi for the score
 	// LeastAllocated: cpu (4000-1100)/4000 = 72, memory (8192-264)/8192 = 96: 84.
-	if got := leastAllocated(n, p); got != 84 {
+	if got := leastAllocated(n, w.sched.nonZero(p)); got != 84 {
 		t.Errorf("leastAllocated %d, want 84", got)
 	}
 	q := &Pod{requests: Resources{MilliCPU: 1000, Memory: 4 << 30, Pods: 1}}
@@ -227,5 +228,46 @@ func TestPodAffinityNamespaces(t *testing.T) {
 			t.Errorf("%s: app on %s, want it unschedulable", tc.name, app.Node.Name)
 		}
 		recountIndex(t, w)
+	}
+}
+
+// TestHostOnlySpreadScores: where only the hostname constraint has domains
+// (no zone labels under the system defaults), the scores by count table
+// equal the general path's, node by node.
+func TestHostOnlySpreadScores(t *testing.T) {
+	w := NewWorld(7, DefaultSettings())
+	for i := range 40 {
+		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 8000, Memory: 8 << 30, Pods: 110}})
+	}
+	labels := map[string]string{"app": "a"}
+	wl := w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "a", Template: appSpec(100, nil, RestartAlways),
+		Options: PodOptions{Labels: labels}, Replicas: 97})
+	w.Run(time.Second)
+	s := &w.sched
+	p := &Pod{w: w, Spec: wl.Spec.Template, Labels: labels, owner: wl, requests: wl.Spec.Template.Requests()}
+	s.preFilter(p)
+	nodes := w.nodes
+	ss := &s.cy.spreadScore
+	ss.prepare(w, p, s.cy.plan, nodes)
+	if !ss.hostOnlyEverywhere() {
+		t.Fatal("the system defaults without zone labels should score by hostname alone")
+	}
+	want := make([]int64, len(nodes))
+	ss.score(nodes, want, make([]bool, len(nodes)))
+	counts := make([]int32, len(nodes))
+	lo, hi := int32(math.MaxInt32), int32(0)
+	for i, n := range nodes {
+		counts[i] = ss.cons[ss.host].c.onNode(n)
+		lo, hi = min(lo, counts[i]), max(hi, counts[i])
+	}
+	if lo == hi {
+		t.Fatalf("every node has %d pods: the test compares nothing", lo)
+	}
+	got := make([]int64, len(nodes))
+	ss.addHostScores(got, counts, lo, hi)
+	for i := range nodes {
+		if got[i] != weightPodTopologySpread*want[i] {
+			t.Errorf("node %s with %d pods: %d, want %d", nodes[i].Name, counts[i], got[i], weightPodTopologySpread*want[i])
+		}
 	}
 }

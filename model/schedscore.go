@@ -1,5 +1,7 @@
 package model
 
+import "math"
+
 // Scoring (prioritizeNodes): each score plugin gives every feasible node
 // 0..100 after its NormalizeScore, times its weight in the default profile
 // (pkg/scheduler/apis/config/v1/default_plugins.go); the highest total
@@ -57,8 +59,17 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 	preferred := hasPreferredNodeAffinity(p)
 	ss := &cy.spreadScore
 	spreads := len(cy.plan.soft) > 0
+	var hostCounts []int32 // the hostname constraint's counts by Node.id, when it alone scores
+	var kLo, kHi int32
 	if spreads {
 		ss.prepare(s.w, p, cy.plan, nodes)
+		if ss.hostOnlyEverywhere() {
+			hostCounts = ss.cons[ss.host].c.perNode
+			kLo = math.MaxInt32
+			for len(cy.hostK) < k {
+				cy.hostK = append(cy.hostK, 0)
+			}
+		}
 	}
 	is := &cy.interScore
 	is.prepare(&s.index, p, cy.plan)
@@ -79,6 +90,10 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 		if is.any {
 			inter[i] = is.raw(n)
 		}
+		if hostCounts != nil {
+			c := countAt(hostCounts, int32(n.id))
+			cy.hostK[i], kLo, kHi = c, min(kLo, c), max(kHi, c)
+		}
 	}
 	if taintsVary {
 		defaultNormalize(taints, true)
@@ -88,7 +103,10 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 		defaultNormalize(affinity, false)
 		addWeighted(total, affinity, weightNodeAffinity)
 	}
-	if spreads {
+	switch {
+	case hostCounts != nil:
+		ss.addHostScores(total, cy.hostK[:k], kLo, kHi)
+	case spreads:
 		for len(cy.ignored) < k {
 			cy.ignored = append(cy.ignored, false)
 		}
@@ -167,7 +185,7 @@ func (s *scheduler) resourceScores(n *Node, p *Pod) (fit, balanced int64) {
 	m := &s.memos[n.id]
 	if m.request != p.sched.request+1 || m.gen != n.sched.gen {
 		*m = resourceMemo{gen: n.sched.gen, request: p.sched.request + 1,
-			fit: int32(leastAllocated(n, p)), balanced: int32(balancedAllocation(n, p))}
+			fit: int32(leastAllocated(n, s.nonZero(p))), balanced: int32(balancedAllocation(n, p))}
 	}
 	return int64(m.fit), int64(m.balanced)
 }
@@ -175,11 +193,11 @@ func (s *scheduler) resourceScores(n *Node, p *Pod) (fit, balanced int64) {
 // leastAllocated is NodeResourcesFit's score (LeastAllocated, cpu and
 // memory weighing 1 each): the free share of each after placing the pod,
 // counting the scores' nonzero requests, 0..100, averaged.
-func leastAllocated(n *Node, p *Pod) int64 {
+func leastAllocated(n *Node, nonZero Resources) int64 {
 	var sum, weights int64
 	for _, r := range [2][2]int64{
-		{n.sched.nonZero.MilliCPU + p.sched.nonZero.MilliCPU, n.Capacity.MilliCPU},
-		{n.sched.nonZero.Memory + p.sched.nonZero.Memory, n.Capacity.Memory},
+		{n.sched.nonZero.MilliCPU + nonZero.MilliCPU, n.Capacity.MilliCPU},
+		{n.sched.nonZero.Memory + nonZero.Memory, n.Capacity.Memory},
 	} {
 		requested, capacity := r[0], r[1]
 		if capacity == 0 {

@@ -32,12 +32,14 @@ type scheduler struct {
 	// percentageOfNodesToScore is the profile setting; 0 is adaptive.
 	percentageOfNodesToScore int
 
-	index    podIndex // what the plugins count (podindex.go)
-	memos    []resourceMemo
-	requests map[[2]Resources]int32  // the ids of podSched.request          // by Node.id (schedscore.go)
-	plans    map[*PodSpec]*schedPlan // by template (schedplan.go)
-	rand     *rand.Rand              // ties between the best nodes; preemption's start
-	nodeIDs  int                     // Node.id of the next node
+	index     podIndex                // what the plugins count (podindex.go)
+	memos     []resourceMemo          // by Node.id (schedscore.go)
+	requests  map[podRequest]int32    // the ids of podSched.request ...
+	reqByID   []podRequest            // ... and the requests by id
+	nominated map[*Pod]*Node          // status.nominatedNodeName of the pods that have one
+	plans     map[*PodSpec]*schedPlan // by template (schedplan.go)
+	rand      *rand.Rand              // ties between the best nodes; preemption's start
+	nodeIDs   int                     // Node.id of the next node
 
 	cy cycle // the try under way
 }
@@ -64,19 +66,29 @@ type cycle struct {
 	total       []int64
 	raw         [4][]int64 // TaintToleration, NodeAffinity, PodTopologySpread, InterPodAffinity
 	ignored     []bool
+	hostK       []int32 // pods the hostname spread constraint counts, by feasible node
 	spreadScore spreadScore
 	interScore  interPodScore
 	ties        []int
 }
 
 // podSched is the scheduler's state of one pod.
+//
+// It is kept small: every pod carries it, and a few bytes more put a Pod in
+// the next size class (a 150k-pod run holds them all). The rare nominated
+// node lives in scheduler.nominated; the nonzero requests are the
+// scheduler's, by request id.
 type podSched struct {
-	priority     int32      // spec.priority, from admission (priority.go)
-	preemptNever bool       // preemptionPolicy Never
-	nominated    *Node      // status.nominatedNodeName
 	plan         *schedPlan // built at the first try
-	nonZero      Resources  // requests as scoring counts them (nonZeroRequests)
-	request      int32      // the id of (requests, nonZero) among the pods' (resourceMemo)
+	priority     int32      // spec.priority, from admission (priority.go)
+	request      int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
+	preemptNever bool       // preemptionPolicy Never
+}
+
+// podRequest is what the scheduler reads of a pod's requests, by id.
+type podRequest struct {
+	requests Resources // for NodeResourcesFit's filter and BalancedAllocation
+	nonZero  Resources // as the scores count them (nonZeroRequests)
 }
 
 // nodeSched is the scheduler's state of one node.
@@ -93,7 +105,8 @@ func (s *scheduler) init(w *World) {
 	s.flush.Init(s.flushLeftover)
 	s.index.init(w)
 	s.plans = map[*PodSpec]*schedPlan{}
-	s.requests = map[[2]Resources]int32{}
+	s.requests = map[podRequest]int32{}
+	s.nominated = map[*Pod]*Node{}
 	s.rand = w.eng.Rand("scheduler")
 }
 
@@ -101,16 +114,26 @@ func (s *scheduler) init(w *World) {
 // pods are bound: a new counter starts from the pods in the cache.
 func (s *scheduler) add(p *Pod) {
 	s.planFor(p)
-	k := [2]Resources{p.requests, p.sched.nonZero}
-	id, ok := s.requests[k]
-	if !ok {
-		id = int32(len(s.requests))
-		s.requests[k] = id
-	}
-	p.sched.request = id
 	s.q.add(p, s.w.Now())
 	s.kick()
 }
+
+// requestOf returns the id of a pod's requests (requests, as Requests
+// gives them for spec), numbering a new one; pods that ask the same share
+// it, and so their resource scores (resourceMemo).
+func (s *scheduler) requestOf(requests Resources, spec *PodSpec) int32 {
+	k := podRequest{requests, nonZeroRequests(spec)}
+	id, ok := s.requests[k]
+	if !ok {
+		id = int32(len(s.reqByID))
+		s.requests[k] = id
+		s.reqByID = append(s.reqByID, k)
+	}
+	return id
+}
+
+// nonZero is p's request as the scores count it.
+func (s *scheduler) nonZero(p *Pod) Resources { return s.reqByID[p.sched.request].nonZero }
 
 // forget drops an unscheduled pod that left the API from the queue.
 func (s *scheduler) forget(p *Pod) {
@@ -156,7 +179,7 @@ func (s *scheduler) nodeSchedulable() {
 // (never in podsim) back from a terminal phase. The caller kicks.
 func (s *scheduler) podHeld(p *Pod, n *Node) {
 	s.index.add(p, n)
-	n.sched.nonZero.add(p.sched.nonZero)
+	n.sched.nonZero.add(s.nonZero(p))
 	n.sched.gen++
 	s.q.pending |= eventAssignedPodAdded
 }
@@ -165,7 +188,7 @@ func (s *scheduler) podHeld(p *Pod, n *Node) {
 // a terminal phase or left the API. The caller kicks.
 func (s *scheduler) podReleased(p *Pod, n *Node) {
 	s.index.remove(p, n)
-	n.sched.nonZero.sub(p.sched.nonZero)
+	n.sched.nonZero.sub(s.nonZero(p))
 	n.sched.gen++
 	s.q.pending |= eventAssignedPodFreed
 }
@@ -253,16 +276,17 @@ func (s *scheduler) scheduleOne(p *Pod) {
 
 // nominate sets p's nominated node (nil: none).
 func (s *scheduler) nominate(p *Pod, n *Node) {
-	if old := p.sched.nominated; old != nil {
+	if old := s.nominated[p]; old != nil {
 		for i, q := range old.sched.nominated {
 			if q == p {
 				old.sched.nominated = append(old.sched.nominated[:i], old.sched.nominated[i+1:]...)
 				break
 			}
 		}
+		delete(s.nominated, p)
 	}
-	p.sched.nominated = n
 	if n != nil {
+		s.nominated[p] = n
 		n.sched.nominated = append(n.sched.nominated, p)
 	}
 }
@@ -303,7 +327,7 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 		return nil
 	}
 	s.preFilter(p)
-	if n := p.sched.nominated; n != nil && !n.gone {
+	if n := s.nominated[p]; n != nil && !n.gone {
 		if st := s.filter(n); st.fits() {
 			return n
 		}

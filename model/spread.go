@@ -206,6 +206,7 @@ type spreadScore struct {
 	hostRaw     []int64
 	hostSeen    []uint32 // by count: the attempt that computed hostRaw
 	hostAttempt uint32
+	norm        []int64 // addHostScores' weighted scores by count
 }
 
 func (s *spreadScore) prepare(w *World, p *Pod, plan *schedPlan, feasible []*Node) {
@@ -291,6 +292,42 @@ func (s *spreadScore) score(nodes []*Node, out []int64, ignored []bool) {
 		default:
 			out[i] = maxNodeScore * (hi + lo - raw) / hi
 		}
+	}
+}
+
+// hostOnlyEverywhere reports whether every node's score comes from the
+// hostname constraint alone: no node has the key of another constraint (a
+// cluster without zone labels under the system defaults), and no node is
+// left out for lacking one.
+func (s *spreadScore) hostOnlyEverywhere() bool {
+	if s.host < 0 || s.requireAll && len(s.cons) > 1 {
+		return false
+	}
+	for i := range s.cons {
+		if i != s.host && s.cons[i].dc.topo.labelled() {
+			return false
+		}
+	}
+	return true
+}
+
+// addHostScores adds to total the weighted, normalised score of each node
+// when every score comes from the hostname constraint (hostOnlyEverywhere):
+// counts holds each node's matching pods, between lo and hi. The raw score
+// grows with the count, so the extremes are those of lo and hi, and each
+// count's normalised score is computed once.
+func (s *spreadScore) addHostScores(total []int64, counts []int32, lo, hi int32) {
+	rawLo, rawHi := s.hostRawOf(lo), s.hostRawOf(hi)
+	s.norm = s.norm[:0]
+	for k := lo; k <= hi; k++ {
+		v := int64(maxNodeScore)
+		if rawHi != 0 {
+			v = maxNodeScore * (rawHi + rawLo - s.hostRawOf(k)) / rawHi
+		}
+		s.norm = append(s.norm, weightPodTopologySpread*v)
+	}
+	for i, k := range counts {
+		total[i] += s.norm[k-lo]
 	}
 }
 
