@@ -169,19 +169,42 @@ func resourceList(gv string, writes bool) *metav1.APIResourceList {
 			l = &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv}
 		}
 		verbs := metav1.Verbs{"get", "list", "watch"}
-		if writes && r.col == colPods && r.group == "" {
-			verbs = append(verbs, "delete")
+		if writes {
+			for i := range writeRoutes {
+				if rt := &writeRoutes[i]; rt.group == r.group && rt.resource == r.name && rt.sub == "" {
+					verbs = append(verbs, verb(rt.method))
+				}
+			}
 		}
 		l.APIResources = append(l.APIResources, metav1.APIResource{Name: r.name, SingularName: r.singular, Namespaced: r.namespaced,
 			Kind: r.kind, Verbs: verbs, ShortNames: r.shortNames})
 		if writes && r.col == colPods {
-			// So that kubectl drain evicts (and hears that the drain fault
-			// is not modelled yet) rather than deleting pods.
+			// So that kubectl drain evicts rather than deletes pods.
 			l.APIResources = append(l.APIResources, metav1.APIResource{Name: "pods/eviction", Namespaced: true,
 				Group: "policy", Version: "v1", Kind: "Eviction", Verbs: metav1.Verbs{"create"}})
 		}
+		if r.scalable() {
+			// kubectl scale finds the Scale's kind here.
+			verbs := metav1.Verbs{"get"}
+			if writes {
+				verbs = append(verbs, "patch", "update")
+			}
+			l.APIResources = append(l.APIResources, metav1.APIResource{Name: r.name + "/scale", Namespaced: true,
+				Group: "autoscaling", Version: "v1", Kind: "Scale", Verbs: verbs})
+		}
 	}
 	return l
+}
+
+// verb is the API verb of a write's method.
+func verb(method string) string {
+	switch method {
+	case http.MethodPost:
+		return "create"
+	case http.MethodPut:
+		return "update"
+	}
+	return strings.ToLower(method)
 }
 
 func findResource(gv, name string) *apiResource {
@@ -200,7 +223,15 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 		s.write(w, r, q)
 		return
 	}
-	if q.sub != "" && q.sub != "status" {
+	switch {
+	case q.sub == "scale" && q.res.scalable():
+		if snap, _, ok := s.store.get(q.res.col, q.name); ok && snap.base().namespace == q.namespace {
+			writeJSON(w, http.StatusOK, s.moment().scale(snap.(*workloadSnap)))
+		} else {
+			writeError(w, apierrors.NewNotFound(q.gr(), q.name))
+		}
+		return
+	case q.sub != "" && q.sub != "status":
 		writeError(w, apierrors.NewMethodNotSupported(q.gr(), q.sub))
 		return
 	}
@@ -327,6 +358,8 @@ func zero(c collection) snapshot {
 		return &podSnap{view: report.PodView{Spec: &model.PodSpec{}}}
 	case colEvents:
 		return &eventSnap{}
+	case colPDBs:
+		return &pdbSnap{}
 	}
 	return &workloadSnap{}
 }

@@ -11,7 +11,9 @@
 package serve
 
 import (
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,7 +36,7 @@ const (
 	colJobs
 	colStatefulSets // not modelled: always empty
 	colCronJobs     // not modelled: always empty
-	colPDBs         // not modelled: always empty
+	colPDBs
 	numCollections
 )
 
@@ -70,9 +72,10 @@ type podSnap struct {
 
 type nodeSnap struct {
 	meta
-	capacity   model.Resources
-	taints     []model.Taint
-	conditions []model.Condition
+	unschedulable bool // cordoned
+	capacity      model.Resources
+	taints        []model.Taint
+	conditions    []model.Condition
 }
 
 type eventSnap struct {
@@ -92,10 +95,11 @@ type eventSnap struct {
 // same pods.
 type workloadSnap struct {
 	meta
-	spec       *model.WorkloadSpec
-	owner      *owner            // a Deployment's ReplicaSet: the Deployment
-	selector   map[string]string // spec.selector.matchLabels
-	template   map[string]string // the pod template's labels
+	spec       *model.WorkloadSpec // the model's: read only its fields that never change
+	replicas   int                 // spec.replicas, which kubectl scale changes
+	owner      *owner              // a Deployment's ReplicaSet: the Deployment
+	selector   map[string]string   // spec.selector.matchLabels
+	template   map[string]string   // the pod template's labels
 	status     workloadStatus
 	conditions []model.Condition
 }
@@ -109,6 +113,15 @@ type workloadStatus struct {
 }
 
 type namespaceSnap struct{ meta }
+
+// pdbSnap is a PodDisruptionBudget: its spec, and its status as the
+// disruption controller (or the Eviction API) last wrote it.
+type pdbSnap struct {
+	meta
+	spec   model.PDBSpec
+	status model.PDBStatus
+	cond   model.Condition // DisruptionAllowed
+}
 
 // version is one entry of the watch history: an object's snapshot after a
 // change, or its deletion.
@@ -138,8 +151,16 @@ type Store struct {
 	nodesSeen  int
 	wlSeen     int
 	workloads  map[string]*workloadSrc // by model workload name
+	budgets    []*budgetSrc            // in the order added
+	moved      []*budgetSrc            // scratch: the budgets whose status moved
 	events     map[*model.Event]*eventSnap
 	eventNames int
+}
+
+// budgetSrc ties a model PodDisruptionBudget to its API object.
+type budgetSrc struct {
+	b    *model.DisruptionBudget
+	snap *pdbSnap
 }
 
 // workloadSrc ties a model workload to its API objects.
@@ -173,13 +194,18 @@ func NewStore(w *model.World, history int) *Store {
 const Namespace = "default"
 
 // Change applies one change of the world: the objects it touched get new
-// snapshots at a new resourceVersion.
+// snapshots at a new resourceVersion. The budgets whose status the
+// disruption controller wrote since the last change (the stream carries
+// only their condition) get theirs at the same version.
 func (s *Store) Change(c *model.Change) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rv++
 	s.now = c.T
 	s.discover()
+	for _, b := range s.movedBudgets() {
+		s.putBudget(b)
+	}
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
 		if p := s.w.Pod(c.Pod); p != nil {
@@ -190,14 +216,76 @@ func (s *Store) Change(c *model.Change) {
 			s.node(n)
 		}
 	case model.ChangeWorkload:
-		if src := s.workloads[c.Workload]; src != nil {
+		// A budget's condition is in its status, which movedBudgets saw.
+		if src := s.workloads[c.Workload]; src != nil && c.Object != model.KindPodDisruptionBudget {
 			s.workloadChanged(src)
 		}
 	case model.ChangeEvent:
 		s.event(c)
+		// A Deployment says it scaled when kubectl scale changes its
+		// replicas (a ReplicaSet's pods change at once).
+		if src := s.workloads[c.Workload]; src != nil && c.Object == src.wl.Spec.Kind && src.wl.Spec.Replicas != src.obj.replicas {
+			s.workloadChanged(src)
+		}
+	case model.ChangeClient:
+		// kubectl cordon, uncordon and drain change a node's spec.
+		if c.Node != "" && c.Pod == "" {
+			if n := s.w.Node(c.Node); n != nil {
+				s.nodeSpecChanged(n)
+			}
+		}
 	}
+	s.wakeWatchers()
+}
+
+func (s *Store) wakeWatchers() {
 	close(s.wake)
 	s.wake = make(chan struct{})
+}
+
+// settle publishes what the world changed since its last change without
+// a change of its own, once the run goroutine has moved it (a step of a
+// paced run, the frozen instant, a write): the budgets' status (the
+// disruption controller syncs after the change that moved its counts) and
+// the replicas of the workload named (one a write scaled, or ""). If
+// anything moved, it takes a resourceVersion of its own.
+func (s *Store) settle(workload string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	moved := s.movedBudgets()
+	src := s.workloads[workload]
+	scaled := src != nil && src.wl.Spec.Replicas != src.obj.replicas
+	if len(moved) == 0 && !scaled {
+		return
+	}
+	s.rv++
+	for _, b := range moved {
+		s.putBudget(b)
+	}
+	if scaled {
+		s.workloadChanged(src)
+	}
+	s.wakeWatchers()
+}
+
+// movedBudgets returns the budgets whose status or condition differ from
+// their snapshot (in the store's scratch slice).
+func (s *Store) movedBudgets() []*budgetSrc {
+	s.moved = s.moved[:0]
+	for _, b := range s.budgets {
+		if b.b.Status != b.snap.status || b.b.Condition != b.snap.cond {
+			s.moved = append(s.moved, b)
+		}
+	}
+	return s.moved
+}
+
+// putBudget writes a budget's status as a new version.
+func (s *Store) putBudget(b *budgetSrc) {
+	snap := *b.snap
+	snap.status, snap.cond = b.b.Status, b.b.Condition
+	b.snap = &snap
+	s.put(colPDBs, b.snap, false)
 }
 
 // setNow moves the store's virtual time when the clock moved without a
@@ -239,12 +327,29 @@ func (s *Store) discover() {
 	for ; s.wlSeen < len(wls); s.wlSeen++ {
 		s.addWorkload(wls[s.wlSeen])
 	}
+	for bs := s.w.DisruptionBudgets(); len(s.budgets) < len(bs); {
+		b := bs[len(s.budgets)]
+		src := &budgetSrc{b: b, snap: &pdbSnap{meta: meta{name: b.Spec.Name, namespace: Namespace,
+			uid: uid(model.KindPodDisruptionBudget, b.Spec.Name), created: s.w.Now()}, spec: b.Spec}}
+		s.budgets = append(s.budgets, src)
+		s.putBudget(src)
+	}
 }
 
 func (s *Store) node(n *model.Node) {
 	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
-		capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...), conditions: append([]model.Condition(nil), n.Conditions...)}
+		unschedulable: n.Unschedulable(), capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...),
+		conditions: append([]model.Condition(nil), n.Conditions...)}
 	s.put(colNodes, snap, false)
+}
+
+// nodeSpecChanged writes a new version of a node whose spec.unschedulable
+// or taints differ from its snapshot.
+func (s *Store) nodeSpecChanged(n *model.Node) {
+	if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok && old.unschedulable == n.Unschedulable() && slices.Equal(old.taints, n.Taints) {
+		return
+	}
+	s.node(n)
 }
 
 func (s *Store) pod(p *model.Pod, c *model.Change) {
@@ -320,6 +425,8 @@ func (s *Store) ref(kind, name string) owner {
 		return owner{apiVersion: "v1", kind: kind, name: name, uid: uid(kind, name)}
 	case model.KindJob:
 		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: uid(kind, name)}
+	case model.KindPodDisruptionBudget:
+		return owner{apiVersion: "policy/v1", kind: kind, name: name, uid: uid(kind, name)}
 	}
 	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: uid(kind, name)}
 }
@@ -334,13 +441,13 @@ func (s *Store) addWorkload(wl *model.Workload) {
 	switch sp.Kind {
 	case model.KindDeployment:
 		src.col = colDeployments
-		hash := templateHash(sp.Name)
-		rsName := sp.Name + "-" + hash
+		rsName := wl.ReplicaSetName() // the name the Deployment's events give it
+		hash := strings.TrimPrefix(rsName, sp.Name+"-")
 		rsOwner := owner{apiVersion: "apps/v1", kind: model.KindReplicaSet, name: rsName, uid: uid(model.KindReplicaSet, rsName)}
 		src.owner = &rsOwner
 		rsLabels := withLabel(labels, "pod-template-hash", hash)
 		src.rs = &workloadSnap{meta: meta{name: rsName, namespace: Namespace, uid: rsOwner.uid, labels: rsLabels, created: wl.Created()},
-			spec: sp, owner: &o, selector: rsLabels, template: rsLabels}
+			spec: sp, replicas: sp.Replicas, owner: &o, selector: rsLabels, template: rsLabels}
 	case model.KindReplicaSet:
 		src.col = colReplicaSets
 	case model.KindDaemonSet:
@@ -351,7 +458,7 @@ func (s *Store) addWorkload(wl *model.Workload) {
 		labels = jobLabels(labels, sp.Name, o.uid)
 	}
 	src.obj = &workloadSnap{meta: meta{name: sp.Name, namespace: Namespace, uid: o.uid, labels: sp.Options.Labels, created: wl.Created()},
-		spec: sp, selector: selector, template: labels}
+		spec: sp, replicas: sp.Replicas, selector: selector, template: labels}
 	src.pods = labels
 	if src.rs != nil {
 		src.pods = src.rs.template
@@ -364,7 +471,8 @@ func (s *Store) addWorkload(wl *model.Workload) {
 }
 
 // workloadChanged recounts a workload's pods (from the store's snapshots)
-// and writes a new version of its objects if their status changed.
+// and writes a new version of its objects if their status or replicas
+// changed.
 func (s *Store) workloadChanged(src *workloadSrc) {
 	var st workloadStatus
 	for _, p := range src.wl.Pods() {
@@ -397,16 +505,17 @@ func (s *Store) workloadChanged(src *workloadSrc) {
 	if c, ok := src.wl.Condition("Complete"); ok {
 		st.completed, st.completedAt = true, c.LastTransitionTime
 	}
-	if st == src.obj.status && len(conds) == len(src.obj.conditions) {
+	replicas := src.wl.Spec.Replicas
+	if st == src.obj.status && len(conds) == len(src.obj.conditions) && replicas == src.obj.replicas {
 		return
 	}
 	obj := *src.obj
-	obj.status, obj.conditions = st, append([]model.Condition(nil), conds...)
+	obj.status, obj.conditions, obj.replicas = st, append([]model.Condition(nil), conds...), replicas
 	src.obj = &obj
 	s.put(src.col, src.obj, false)
 	if src.rs != nil {
 		rs := *src.rs
-		rs.status = st
+		rs.status, rs.replicas = st, replicas
 		src.rs = &rs
 		s.put(colReplicaSets, src.rs, false)
 	}
