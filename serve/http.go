@@ -217,7 +217,7 @@ func findResource(gv, name string) *apiResource {
 }
 
 // resource answers a request for a resource: reads, and the writes podsim
-// turns into faults.
+// takes (writeRoutes).
 func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		s.write(w, r, q)
@@ -473,7 +473,7 @@ func podRowConditions(p *podSnap) []metav1.TableRowCondition {
 func simulation(method, path string) *apierrors.StatusError {
 	return statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 		fmt.Sprintf("podsim serve is a simulation: %s %s is not something it can do (it serves get, list and watch; "+
-			"with --allow-writes, the writes it turns into scenario faults)", method, path))
+			"with --allow-writes, kubectl delete pod, cordon, uncordon, drain and scale)", method, path))
 }
 
 // statusError is an API error whose message is msg (the API machinery's
