@@ -12,13 +12,16 @@ const (
 	DetailPartition                            // a node was cut off from the control plane (On) or healed: Node, On
 	DetailDiskFailure                          // a node's disk failed (On, for good): Node
 	DetailTaint                                // a taint was put on a node (On) or lifted: Node, Key, Effect
+	DetailReplicas                             // a ReplicaSet's or Deployment's status counts changed: Workload (Workload.ReplicaStatus)
 )
 
 // Detail is something the timeline does not carry: the ground truth of a
 // node's machine and network (which the API sees only later, through the
-// node controller, if at all), a node's taints, and a container's started
+// node controller, if at all), a node's taints, a container's started
 // and ready flags (the timeline shows them only through the pod's
-// ContainersReady and Ready conditions). Views that draw a run in full (a
+// ContainersReady and Ready conditions), and when a controller's counts of
+// its pods changed (a pod becomes available minReadySeconds after it is
+// Ready, with no change of its own). Views that draw a run in full (a
 // picture of it) want them; the timeline stays as it is.
 type Detail struct {
 	T         time.Duration
@@ -26,6 +29,7 @@ type Detail struct {
 	Node      string
 	Pod       string
 	Container string
+	Workload  string
 	Key       string // taint key
 	Effect    string // taint effect
 	On        bool   // the fault began, the taint was added
