@@ -668,6 +668,9 @@ func (k *checker) workload(e *scenarios.Expect) {
 	k.num("pods", e.Pods, exist, why)
 	k.num("succeededPods", e.SucceededPods, succeeded, why)
 	k.num("failedPods", e.FailedPods, failed, why)
+	st := wl.ReplicaStatus()
+	k.num("updatedPods", e.UpdatedPods, int64(st.UpdatedReplicas), why)
+	k.num("availablePods", e.AvailablePods, int64(st.AvailableReplicas), why)
 	if c := e.Condition; c != nil {
 		got, ok := wl.Condition(c.Type)
 		k.condition(c, got, ok, why)

@@ -12,7 +12,7 @@ const (
 	DetailPartition                            // a node was cut off from the control plane (On) or healed: Node, On
 	DetailDiskFailure                          // a node's disk failed (On, for good): Node
 	DetailTaint                                // a taint was put on a node (On) or lifted: Node, Key, Effect
-	DetailReplicas                             // a ReplicaSet's or Deployment's status counts changed: Workload (Workload.ReplicaStatus)
+	DetailReplicas                             // a ReplicaSet's or Deployment's replicas, status or rollouts changed: Workload, Replicas
 )
 
 // Detail is something the timeline does not carry: the ground truth of a
@@ -35,6 +35,7 @@ type Detail struct {
 	On        bool   // the fault began, the taint was added
 	Started   bool
 	Ready     bool
+	Replicas  ReplicaDetail
 }
 
 // A DetailSink hears every Detail, in time order, interleaved with the

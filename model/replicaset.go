@@ -48,10 +48,19 @@ type replicaControl struct {
 	status  ReplicaStatus
 
 	rollouts       int           // templates applied after the first
+	noted          ReplicaDetail // as the detail sinks last heard it
 	progressUpdate time.Duration // the Progressing condition's lastUpdateTime
 	availTimer     sim.Timer     // the next pod to become available
 	progressTimer  sim.Timer     // the progress deadline check
 	scratch        []*replicaSet
+}
+
+// ReplicaDetail is what a DetailReplicas tells of a ReplicaSet or
+// Deployment.
+type ReplicaDetail struct {
+	Desired  int // spec.replicas
+	Status   ReplicaStatus
+	Rollouts int // Rollouts()
 }
 
 // ReplicaStatus returns the status of a ReplicaSet or Deployment as its
@@ -108,7 +117,7 @@ func (wl *Workload) Rollout(t *PodSpec) bool {
 // it changes a ReplicaSet's replicas, the ReplicaSets act again, all at
 // this instant.
 func (wl *Workload) syncReplicas() {
-	defer wl.noteStatus(wl.rc.status)
+	defer wl.noteReplicas()
 	now := wl.w.Now()
 	minReady := sim.Seconds(int64(wl.Spec.MinReadySeconds))
 	for {
@@ -134,10 +143,14 @@ func (wl *Workload) syncReplicas() {
 	}
 }
 
-// noteStatus tells the detail sinks when the status differs from before.
-func (wl *Workload) noteStatus(before ReplicaStatus) {
-	if wl.rc.status != before {
-		wl.w.detail(Detail{Kind: DetailReplicas, Workload: wl.Spec.Name})
+// noteReplicas tells the detail sinks of a change of replicas, status or
+// rollouts since they last heard. Every change of them is followed by a
+// sync at the same instant, which ends here.
+func (wl *Workload) noteReplicas() {
+	d := ReplicaDetail{Desired: wl.Spec.Replicas, Status: wl.rc.status, Rollouts: wl.rc.rollouts}
+	if d != wl.rc.noted {
+		wl.rc.noted = d
+		wl.w.detail(Detail{Kind: DetailReplicas, Workload: wl.Spec.Name, Replicas: d})
 	}
 }
 

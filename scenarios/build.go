@@ -2,8 +2,10 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -116,13 +118,13 @@ func (s *Scenario) Populate(w *model.World) {
 		w.AddWorkload(workloadSpec(wl, behaviors[wl.Metadata.Name]))
 	}
 	for i := range sp.Faults {
-		s.scheduleFault(w, i, &sp.Faults[i])
+		s.scheduleFault(w, i, &sp.Faults[i], behaviors)
 	}
 	s.scheduleRandomFailures(w)
 }
 
 // workloadSpec converts a controller object with Kubernetes' defaults.
-func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.WorkloadSpec {
+func workloadSpec(wl *Workload, behaviors map[behaviorKey]*model.Behavior) model.WorkloadSpec {
 	sp := &wl.Spec
 	num := func(v *int32, def int) int {
 		if v == nil {
@@ -138,6 +140,10 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 		Options:  podOptions(&tmpl.Metadata, &tmpl.Spec),
 		Replicas: num(sp.Replicas, 1),
 	}
+	out.MinReadySeconds = num(sp.MinReadySeconds, 0)
+	if wl.Kind == model.KindDeployment {
+		deploymentStrategy(sp, &out)
+	}
 	if wl.Kind == model.KindJob {
 		out.Completions = num(sp.Completions, 1)
 		out.Parallelism = num(sp.Parallelism, 1)
@@ -148,6 +154,38 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 		}
 	}
 	return out
+}
+
+// defaultSurge is the default of maxSurge and maxUnavailable (apps/v1
+// SetDefaults_Deployment).
+var defaultSurge = model.IntOrPercent{Value: 25, Percent: true}
+
+// deploymentStrategy converts a Deployment's strategy and progress
+// deadline with Kubernetes' defaults: RollingUpdate, 25% and 25%, 600 s
+// (math.MaxInt32 means no deadline).
+func deploymentStrategy(sp *WorkloadSpec, out *model.WorkloadSpec) {
+	out.MaxSurge, out.MaxUnavailable = defaultSurge, defaultSurge
+	if st := sp.Strategy; st != nil {
+		if st.Type == "Recreate" {
+			out.Strategy = model.Recreate
+		}
+		if ru := st.RollingUpdate; ru != nil {
+			if ru.MaxSurge != nil {
+				out.MaxSurge = *ru.MaxSurge.model()
+			}
+			if ru.MaxUnavailable != nil {
+				out.MaxUnavailable = *ru.MaxUnavailable.model()
+			}
+		}
+	}
+	deadline := int64(600)
+	if d := sp.ProgressDeadlineSeconds; d != nil {
+		deadline = int64(*d)
+	}
+	if deadline != math.MaxInt32 {
+		d := sim.Seconds(deadline)
+		out.ProgressDeadline = &d
+	}
 }
 
 // pdbSpec converts a PodDisruptionBudget.
@@ -161,17 +199,31 @@ func pdbSpec(wl *Workload) model.PDBSpec {
 	return out
 }
 
-// behaviors indexes behavior by pod (or workload) name, then container.
-func (s *Scenario) behaviors() map[string]map[string]*model.Behavior {
-	out := map[string]map[string]*model.Behavior{}
+// behaviorKey names a container's behaviour: by container, and by image
+// ("" for every image without one of its own).
+type behaviorKey struct{ container, image string }
+
+// behaviors indexes behavior by pod (or workload) name, then container and
+// image.
+func (s *Scenario) behaviors() map[string]map[behaviorKey]*model.Behavior {
+	out := map[string]map[behaviorKey]*model.Behavior{}
 	for i := range s.File.Spec.Behavior {
 		b := &s.File.Spec.Behavior[i]
 		if out[b.Pod] == nil {
-			out[b.Pod] = map[string]*model.Behavior{}
+			out[b.Pod] = map[behaviorKey]*model.Behavior{}
 		}
-		out[b.Pod][b.Container] = behavior(b)
+		out[b.Pod][behaviorKey{b.Container, b.Image}] = behavior(b)
 	}
 	return out
+}
+
+// behaviorOf returns the behaviour of a container running image: its
+// image's own, else the container's.
+func behaviorOf(behaviors map[behaviorKey]*model.Behavior, container, image string) *model.Behavior {
+	if b := behaviors[behaviorKey{container, image}]; b != nil {
+		return b
+	}
+	return behaviors[behaviorKey{container, ""}]
 }
 
 func behavior(b *Behavior) *model.Behavior {
@@ -239,7 +291,7 @@ func podOptions(m *ObjectMeta, ps *PodSpec) model.PodOptions {
 
 // podSpec converts a pod spec, with Kubernetes' defaults, attaching the
 // behavior of each container.
-func podSpec(ps *PodSpec, behaviors map[string]*model.Behavior) *model.PodSpec {
+func podSpec(ps *PodSpec, behaviors map[behaviorKey]*model.Behavior) *model.PodSpec {
 	out := &model.PodSpec{
 		NodeName:               ps.NodeName,
 		NodeSelector:           ps.NodeSelector,
@@ -264,13 +316,13 @@ func podSpec(ps *PodSpec, behaviors map[string]*model.Behavior) *model.PodSpec {
 	return out
 }
 
-func containerSpec(c *Container, behaviors map[string]*model.Behavior) model.ContainerSpec {
+func containerSpec(c *Container, behaviors map[behaviorKey]*model.Behavior) model.ContainerSpec {
 	out := model.ContainerSpec{
 		Name:       c.Name,
 		Image:      c.Image,
 		PullPolicy: model.PullPolicy(c.ImagePullPolicy),
 		Sidecar:    c.RestartPolicy == "Always",
-		Behavior:   behaviors[c.Name],
+		Behavior:   behaviorOf(behaviors, c.Name, c.Image),
 		Liveness:   probeSpec(c.LivenessProbe),
 		Readiness:  probeSpec(c.ReadinessProbe),
 		Startup:    probeSpec(c.StartupProbe),
@@ -375,7 +427,7 @@ func lastIndexAny(s, chars string) int {
 // scheduleFault arranges for the i-th fault to act on the world at its
 // time. A time given as a distribution (at, for) is drawn now from the
 // stream "fault/<i>"; a fixed one draws nothing.
-func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
+func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[string]map[behaviorKey]*model.Behavior) {
 	var r *rand.Rand
 	draw := func(d *DurationDist) *time.Duration {
 		if d == nil {
@@ -451,7 +503,36 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
 	case f.Scale != nil:
 		sc := f.Scale
 		w.Schedule(at, func() { w.Workload(sc.Workload).Scale(int(*sc.Replicas)) })
+	case f.Rollout != nil:
+		ro := f.Rollout
+		w.Schedule(at, func() {
+			wl := w.Workload(ro.Workload)
+			wl.Rollout(withImage(wl.Template(), ro, behaviors[ro.Workload]))
+		})
 	}
+}
+
+// withImage returns a copy of template t whose container ro.Container (the
+// only container if not named) runs ro.Image, with that image's behaviour.
+// Its imagePullPolicy stays as the API server defaulted it for the first
+// image.
+func withImage(t *model.PodSpec, ro *RolloutFault, behaviors map[behaviorKey]*model.Behavior) *model.PodSpec {
+	name := ro.Container
+	if name == "" {
+		name = t.Containers[0].Name // validation: the template has one container
+	}
+	out := *t
+	out.InitContainers = slices.Clone(t.InitContainers)
+	out.Containers = slices.Clone(t.Containers)
+	for _, list := range [][]model.ContainerSpec{out.InitContainers, out.Containers} {
+		for i := range list {
+			if c := &list[i]; c.Name == name {
+				c.Image = ro.Image
+				c.Behavior = behaviorOf(behaviors, name, ro.Image)
+			}
+		}
+	}
+	return &out
 }
 
 // podsNamed returns the live pod called name, or the live pods of the

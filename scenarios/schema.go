@@ -203,10 +203,30 @@ type WorkloadSpec struct {
 	Selector              *LabelSelector `yaml:"selector"`
 	Template              PodTemplate    `yaml:"template"`
 
+	// ReplicaSet and Deployment: how long a pod is Ready before it counts
+	// as available; Deployment: how new templates roll out.
+	MinReadySeconds         *int32              `yaml:"minReadySeconds"`
+	ProgressDeadlineSeconds *int32              `yaml:"progressDeadlineSeconds"`
+	Strategy                *DeploymentStrategy `yaml:"strategy"`
+
 	// PodDisruptionBudget (policy/v1).
 	MinAvailable               *IntOrPercent `yaml:"minAvailable"`
 	MaxUnavailable             *IntOrPercent `yaml:"maxUnavailable"`
 	UnhealthyPodEvictionPolicy string        `yaml:"unhealthyPodEvictionPolicy"`
+}
+
+// DeploymentStrategy is a Deployment's spec.strategy: RollingUpdate (the
+// default) or Recreate.
+type DeploymentStrategy struct {
+	Type          string                   `yaml:"type"`
+	RollingUpdate *RollingUpdateDeployment `yaml:"rollingUpdate"`
+}
+
+// RollingUpdateDeployment bounds a rolling update: pods above replicas
+// (maxSurge) and pods unavailable (maxUnavailable), each 25% by default.
+type RollingUpdateDeployment struct {
+	MaxSurge       *IntOrPercent `yaml:"maxSurge"`
+	MaxUnavailable *IntOrPercent `yaml:"maxUnavailable"`
 }
 
 // LabelSelector is a Kubernetes label selector. A PodDisruptionBudget
@@ -227,6 +247,7 @@ type PodTemplate struct {
 type Behavior struct {
 	Pod              string        `yaml:"pod"`
 	Container        string        `yaml:"container"`
+	Image            string        `yaml:"image"` // only while the container runs this image
 	StartupTime      *DurationDist `yaml:"startupTime"`
 	Runs             []Run         `yaml:"runs"`
 	ShutdownTime     *DurationDist `yaml:"shutdownTime"`
@@ -291,6 +312,15 @@ type Fault struct {
 	DeleteNode   *NodeRef      `yaml:"deleteNode"`
 	Taint        *TaintFault   `yaml:"taint"`
 	Scale        *ScaleFault   `yaml:"scale"`
+	Rollout      *RolloutFault `yaml:"rollout"`
+}
+
+// RolloutFault gives a Deployment's container a new image, as `kubectl
+// set image` does: a new pod template, rolled out by its strategy.
+type RolloutFault struct {
+	Workload  string `yaml:"workload"`
+	Image     string `yaml:"image"`
+	Container string `yaml:"container"` // may be left out when the template has one container
 }
 
 // NodeRef names a node (cordon, uncordon, drain, deleteNode).
@@ -371,6 +401,8 @@ type Expect struct {
 	Pods          *IntRange `yaml:"pods"`
 	SucceededPods *IntRange `yaml:"succeededPods"`
 	FailedPods    *IntRange `yaml:"failedPods"`
+	UpdatedPods   *IntRange `yaml:"updatedPods"`   // a Deployment's pods of its current template
+	AvailablePods *IntRange `yaml:"availablePods"` // Ready for minReadySeconds
 
 	// A PodDisruptionBudget's status.
 	DisruptionsAllowed *IntRange `yaml:"disruptionsAllowed"`
@@ -448,8 +480,7 @@ func init() {
 		"volumeDevices", "securityContext", "stdin", "stdinOnce", "tty", "terminationMessagePath",
 		"terminationMessagePolicy", "resizePolicy")
 	Ignore[Resources]("claims")
-	Ignore[WorkloadSpec]("strategy", "minReadySeconds", "revisionHistoryLimit", "progressDeadlineSeconds",
-		"paused", "updateStrategy", "completionMode", "ttlSecondsAfterFinished", "suspend",
+	Ignore[WorkloadSpec]("revisionHistoryLimit", "paused", "updateStrategy", "completionMode", "ttlSecondsAfterFinished", "suspend",
 		"podFailurePolicy", "podReplacementPolicy", "manualSelector", "backoffLimitPerIndex",
 		"maxFailedIndexes", "successPolicy")
 }

@@ -113,6 +113,10 @@ func (s *Scenario) validate() ErrorList {
 		v.item(&sp.Faults[i])
 		v.fault(&sp.Faults[i])
 	}
+	for i := range sp.Behavior {
+		v.item(&sp.Behavior[i])
+		v.behaviorImage(&sp.Behavior[i], sp.Faults)
+	}
 	for i := range sp.Expect {
 		v.item(&sp.Expect[i])
 		v.expect(&sp.Expect[i])
@@ -409,6 +413,7 @@ func (v *validator) workload(w *Workload) {
 	if sp.ActiveDeadlineSeconds != nil && *sp.ActiveDeadlineSeconds < 0 {
 		v.at(sp.ActiveDeadlineSeconds, "activeDeadlineSeconds must not be negative")
 	}
+	v.rollingFields(w)
 	switch w.Kind {
 	case "ReplicaSet", "Deployment":
 		if sp.Replicas == nil {
@@ -435,6 +440,112 @@ func (v *validator) workload(w *Workload) {
 	v.podSpec(&sp.Template.Spec, &sp.Template, "workload "+name)
 }
 
+// rollingFields checks minReadySeconds (not on a Job), and a Deployment's
+// strategy and progressDeadlineSeconds as the API server validates them
+// (pkg/apis/apps/validation: ValidateDeploymentSpec,
+// ValidateRollingUpdateDeployment), after its defaults.
+func (v *validator) rollingFields(w *Workload) {
+	sp := &w.Spec
+	if m := sp.MinReadySeconds; m != nil {
+		switch {
+		case w.Kind == "Job":
+			v.atKey(m, "a Job has no minReadySeconds")
+		case *m < 0:
+			v.at(m, "minReadySeconds must not be negative")
+		}
+	}
+	if w.Kind != "Deployment" {
+		for _, f := range []any{sp.Strategy, sp.ProgressDeadlineSeconds} {
+			if !isNilPtr(f) {
+				v.atKey(f, "only a Deployment has strategy and progressDeadlineSeconds")
+			}
+		}
+		return
+	}
+	deadline, at := int32(600), any(sp.ProgressDeadlineSeconds)
+	if d := sp.ProgressDeadlineSeconds; d != nil {
+		deadline = *d
+	}
+	if m := sp.MinReadySeconds; deadline < 0 {
+		v.at(at, "progressDeadlineSeconds must not be negative")
+	} else if m != nil && *m >= 0 && deadline <= *m {
+		if sp.ProgressDeadlineSeconds == nil {
+			at = m
+		}
+		v.at(at, "progressDeadlineSeconds (%d, the default if not given) must be greater than minReadySeconds (%d)", deadline, *m)
+	}
+	st := sp.Strategy
+	if st == nil {
+		return
+	}
+	switch st.Type {
+	case "", "RollingUpdate":
+	case "Recreate":
+		if st.RollingUpdate != nil {
+			v.atKey(&st.RollingUpdate, "rollingUpdate may not be given when the strategy type is Recreate")
+		}
+		return
+	default:
+		v.at(&st.Type, "strategy type %q: want RollingUpdate or Recreate", st.Type)
+		return
+	}
+	ru := st.RollingUpdate
+	if ru == nil {
+		return
+	}
+	surge, unavailable := IntOrPercent{Value: 25, Percent: true}, IntOrPercent{Value: 25, Percent: true}
+	for _, f := range []struct {
+		x    *IntOrPercent
+		out  *IntOrPercent
+		name string
+	}{{ru.MaxSurge, &surge, "maxSurge"}, {ru.MaxUnavailable, &unavailable, "maxUnavailable"}} {
+		switch x := f.x; {
+		case x == nil:
+		case x.Value < 0:
+			v.at(x, "%s %s must not be negative", f.name, x)
+		case x.Value > math.MaxInt32:
+			v.at(x, "%s %s is out of range (at most %d)", f.name, x, math.MaxInt32)
+		case x.Percent && x.Value > 100 && x == ru.MaxUnavailable:
+			v.at(x, "maxUnavailable %s must not be greater than 100%%", x)
+		default:
+			*f.out = *x
+		}
+	}
+	if surge.Value == 0 && unavailable.Value == 0 {
+		v.at(ru, "maxUnavailable may not be 0 when maxSurge is 0: the rollout could never move")
+	}
+}
+
+// behaviorImage checks a behaviour for one image: some container of the
+// pod runs that image, from the start or after a rollout fault.
+func (v *validator) behaviorImage(b *Behavior, faults []Fault) {
+	if b.Image == "" || b.Pod == "" {
+		return
+	}
+	c := findContainer(v.podTemplate(&b.Pod, true), b.Container)
+	if c == nil || c.Image == b.Image {
+		return
+	}
+	for i := range faults {
+		if ro := faults[i].Rollout; ro != nil && ro.Workload == b.Pod && ro.Image == b.Image && v.rolloutContainer(ro) == b.Container {
+			return
+		}
+	}
+	v.at(&b.Image, "container %s of %s never runs image %q: it has %q, and no rollout fault gives it %q", b.Container, b.Pod, b.Image, c.Image, b.Image)
+}
+
+// rolloutContainer names the container a rollout fault changes: the one it
+// names, else the template's only container ("" if it has several).
+func (v *validator) rolloutContainer(ro *RolloutFault) string {
+	if ro.Container != "" {
+		return ro.Container
+	}
+	if w := v.workloads[ro.Workload]; w != nil && len(w.Spec.Template.Spec.Containers) == 1 {
+		return w.Spec.Template.Spec.Containers[0].Name
+	}
+	return ""
+}
+
 // disruptionBudget checks a PodDisruptionBudget: a selector by labels, at
 // most one of minAvailable and maxUnavailable (an integer >= 0, or a
 // percentage 0..100%), and nothing of a controller.
@@ -443,6 +554,11 @@ func (v *validator) disruptionBudget(w *Workload) {
 	for _, f := range []any{sp.Replicas, sp.Completions, sp.Parallelism, sp.BackoffLimit, sp.ActiveDeadlineSeconds} {
 		if !isNilPtr(f) {
 			v.atKey(f, "a PodDisruptionBudget has no replicas, completions, parallelism, backoffLimit or activeDeadlineSeconds")
+		}
+	}
+	for _, f := range []any{sp.MinReadySeconds, sp.ProgressDeadlineSeconds, sp.Strategy} {
+		if !isNilPtr(f) {
+			v.atKey(f, "a PodDisruptionBudget has no minReadySeconds, progressDeadlineSeconds or strategy")
 		}
 	}
 	if p := v.s.pos.Of(&sp.Template); !p.IsZero() {
@@ -568,8 +684,12 @@ func (v *validator) behavior(b *Behavior, earlier []Behavior) {
 		v.behaviorMatches(b, c)
 	}
 	for i := range earlier {
-		if earlier[i].Pod == b.Pod && earlier[i].Container == b.Container {
-			v.at(b, "a second behavior for %s/%s (first at line %d)", b.Pod, b.Container, v.s.pos.Of(&earlier[i]).Line)
+		if e := &earlier[i]; e.Pod == b.Pod && e.Container == b.Container && e.Image == b.Image {
+			what := b.Pod + "/" + b.Container
+			if b.Image != "" {
+				what += " with image " + b.Image
+			}
+			v.at(b, "a second behavior for %s (first at line %d)", what, v.s.pos.Of(e).Line)
 		}
 	}
 	for i := range b.Runs {
@@ -654,13 +774,13 @@ func (v *validator) fault(f *Fault) {
 	}
 	n := 0
 	for _, a := range []any{f.Exit, f.OOM, f.Delete, f.DiskFailure, f.Partition, f.NodeFailure, f.SetCondition,
-		f.Cordon, f.Uncordon, f.Drain, f.DeleteNode, f.Taint, f.Scale} {
+		f.Cordon, f.Uncordon, f.Drain, f.DeleteNode, f.Taint, f.Scale, f.Rollout} {
 		if !isNilPtr(a) {
 			n++
 		}
 	}
 	if n != 1 {
-		v.at(f, "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, setCondition, cordon, uncordon, drain, deleteNode, taint, scale; found %d", n)
+		v.at(f, "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, setCondition, cordon, uncordon, drain, deleteNode, taint, scale, rollout; found %d", n)
 		return
 	}
 	switch {
@@ -700,6 +820,8 @@ func (v *validator) fault(f *Fault) {
 		default:
 			v.addPods(sc.Replicas, int(*sc.Replicas))
 		}
+	case f.Rollout != nil:
+		v.rollout(f.Rollout)
 	case f.Exit != nil:
 		ps := v.podTemplate(&f.Exit.Pod, true)
 		v.containerRef(ps, f.Exit.Pod, &f.Exit.Container, f.Exit)
@@ -749,6 +871,39 @@ func (v *validator) fault(f *Fault) {
 			}
 		}
 	}
+}
+
+// rollout checks a rollout fault: a Deployment, an image, and a container
+// of its template (which may go unnamed when the template has only one).
+// The new pods count towards the scenario's pods.
+func (v *validator) rollout(ro *RolloutFault) {
+	w := v.workloads[ro.Workload]
+	switch {
+	case ro.Workload == "":
+		v.at(ro, "rollout: workload is required")
+	case w == nil:
+		v.at(&ro.Workload, "no workload called %q", ro.Workload)
+	case w.Kind != "Deployment":
+		v.at(&ro.Workload, "%q is a %s: only a Deployment rolls out a new template", ro.Workload, w.Kind)
+	}
+	if ro.Image == "" {
+		v.at(ro, "rollout: image is required")
+	}
+	if w == nil || w.Kind != "Deployment" {
+		return
+	}
+	ps := &w.Spec.Template.Spec
+	switch {
+	case ro.Container != "":
+		v.containerRef(ps, ro.Workload, &ro.Container, ro)
+	case len(ps.Containers) != 1:
+		v.at(ro, "rollout: workload %s has %d containers: name one (container: ...)", ro.Workload, len(ps.Containers))
+	}
+	replicas := 1
+	if w.Spec.Replicas != nil {
+		replicas = int(max(*w.Spec.Replicas, 0))
+	}
+	v.addPods(ro, replicas)
 }
 
 func (v *validator) nodeRef(name *string, parent any) bool {
@@ -845,6 +1000,16 @@ func (v *validator) expect(e *Expect) {
 		case pdb:
 			v.atKey(r, "readyPods, pods, succeededPods and failedPods are checked on a controller; a PodDisruptionBudget has currentHealthy, desiredHealthy, expectedPods and disruptionsAllowed")
 		}
+	}
+	kind := ""
+	if w := v.workloads[e.Workload]; w != nil {
+		kind = w.Kind
+	}
+	if e.UpdatedPods != nil && kind != "Deployment" {
+		v.atKey(e.UpdatedPods, "updatedPods is checked on a Deployment")
+	}
+	if e.AvailablePods != nil && kind != "Deployment" && kind != "ReplicaSet" {
+		v.atKey(e.AvailablePods, "availablePods is checked on a ReplicaSet or Deployment")
 	}
 	for _, r := range []*IntRange{e.DisruptionsAllowed, e.CurrentHealthy, e.DesiredHealthy, e.ExpectedPods} {
 		if r != nil && !pdb {
