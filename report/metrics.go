@@ -163,7 +163,7 @@ type workloadAvailability struct {
 	full         bool // all replicas have been available
 	min          int  // fewest available since full; -1 before
 	gap, gapAll  float64
-	pods, most   int           // pods alive now, and at most
+	pods, most   int           // pods alive now, and at most after an instant
 	rolloutStart time.Duration // -1: no rollout yet
 	rolloutTime  time.Duration // -1: not finished
 }
@@ -253,9 +253,7 @@ func (m *Meter) podTrack(name string) *podTrack {
 	t := &podTrack{p: p, node: -1, wl: m.workloadIndex(p.Owner()),
 		crashSince: map[string]time.Duration{}, restarts: map[string]int32{}}
 	if t.wl >= 0 {
-		a := &m.wlAvail[t.wl]
-		a.pods++
-		a.most = max(a.most, a.pods)
+		m.wlAvail[t.wl].pods++
 	}
 	m.track[name] = t
 	m.tracks = append(m.tracks, t)
@@ -624,6 +622,7 @@ func (m *Meter) Finish() RunMetrics {
 func (a *workloadAvailability) after(now time.Duration) {
 	st, replicas := a.heard.Status, a.heard.Desired
 	a.desired, a.available = replicas, st.AvailableReplicas
+	a.most = max(a.most, a.pods)
 	if a.available >= replicas {
 		a.full = true
 	}
