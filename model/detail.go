@@ -47,13 +47,19 @@ type DetailSink interface {
 }
 
 // detail stamps d with the current time and hands it to every detail sink.
-// With none subscribed (every run but a picture's) it costs a length check.
+// With none subscribed (every run but a picture's or a study's) it costs a
+// length check. Sinks get the world's own copy, so that d does not escape
+// (and is not allocated).
 func (w *World) detail(d Detail) {
-	if len(w.detailSinks) == 0 {
-		return
+	if len(w.detailSinks) > 0 {
+		w.currentDetail = d
+		w.sendDetail()
 	}
-	d.T = w.eng.Now()
+}
+
+func (w *World) sendDetail() {
+	w.currentDetail.T = w.eng.Now()
 	for _, s := range w.detailSinks {
-		s.Detail(&d)
+		s.Detail(&w.currentDetail)
 	}
 }

@@ -25,10 +25,11 @@ type World struct {
 	events      []*Event // every event, in order of first occurrence
 	otherEvents map[objectKey]*eventLog
 
-	sinks       []Sink
-	detailSinks []DetailSink
-	current     Change // the change being handed to the sinks
-	changeCount int
+	sinks         []Sink
+	detailSinks   []DetailSink
+	current       Change // the change being handed to the sinks
+	currentDetail Detail // the detail being handed to the detail sinks
+	changeCount   int
 
 	sched scheduler
 	gc    podGC
