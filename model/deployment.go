@@ -429,17 +429,13 @@ func (wl *Workload) syncRolloutStatus(newRS *replicaSet) {
 	cur, hasCur := wl.Condition(DeploymentProgressing)
 	done := hasCur && st.Replicas == st.UpdatedReplicas && cur.Reason == ReasonNewReplicaSetAvailable
 	if deadline != nil && !done {
-		subject := fmt.Sprintf("Deployment %q", wl.Spec.Name)
-		if newRS != nil {
-			subject = fmt.Sprintf("ReplicaSet %q", newRS.name)
-		}
 		switch {
 		case wl.complete(st):
-			wl.setProgressing(True, ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", false)
+			wl.setProgressing(True, ReasonNewReplicaSetAvailable, progressSubject(wl, newRS)+" has successfully progressed.", false)
 		case wl.progressing(st):
-			wl.setProgressing(True, ReasonReplicaSetUpdated, subject+" is progressing.", true)
+			wl.setProgressing(True, ReasonReplicaSetUpdated, progressSubject(wl, newRS)+" is progressing.", true)
 		case wl.timedOut():
-			wl.setProgressing(False, ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", false)
+			wl.setProgressing(False, ReasonProgressDeadlineExceeded, progressSubject(wl, newRS)+" has timed out progressing.", false)
 		}
 	}
 	wl.rc.status = st
@@ -456,6 +452,15 @@ func (wl *Workload) syncRolloutStatus(newRS *replicaSet) {
 	if at := sim.AddSat(wl.rc.progressUpdate, sim.AddSat(*deadline, time.Second)); !t.Pending() || t.When() != at {
 		wl.w.eng.Schedule(t, at, sim.Normal)
 	}
+}
+
+// progressSubject names what the Progressing condition's message is about:
+// the new ReplicaSet, or the Deployment while it has none.
+func progressSubject(wl *Workload, newRS *replicaSet) string {
+	if newRS != nil {
+		return fmt.Sprintf("ReplicaSet %q", newRS.name)
+	}
+	return fmt.Sprintf("Deployment %q", wl.Spec.Name)
 }
 
 // timedOut is DeploymentTimedOut: the Progressing condition says the
