@@ -123,8 +123,7 @@ func (wl *Workload) syncReplicas() {
 	for {
 		var next time.Duration
 		for _, rs := range wl.rc.rss {
-			wl.manageReplicas(rs)
-			if at := rs.countStatus(now, minReady); at > 0 && (next == 0 || at < next) {
+			if at := wl.manageReplicas(rs, now, minReady); at > 0 && (next == 0 || at < next) {
 				next = at
 			}
 		}
@@ -154,15 +153,17 @@ func (wl *Workload) noteReplicas() {
 	}
 }
 
-// manageReplicas is the ReplicaSet controller's manageReplicas: rs keeps
-// replicas active pods; it replaces pods that failed, succeeded, were
-// evicted or deleted, and deletes the surplus after a scale-down (scale.go).
-func (wl *Workload) manageReplicas(rs *replicaSet) {
-	n := 0
-	for _, p := range rs.pods {
-		if active(p) {
-			n++
-		}
+// manageReplicas is the ReplicaSet controller's sync (manageReplicas, then
+// calculateStatus): rs keeps replicas active pods; it replaces pods that
+// failed, succeeded, were evicted or deleted, and deletes the surplus
+// after a scale-down (scale.go). It counts its status, and returns when a
+// Ready pod is to be looked at again (countStatus).
+func (wl *Workload) manageReplicas(rs *replicaSet, now, minReady time.Duration) (next time.Duration) {
+	st, next := rs.countStatus(now, minReady)
+	n := st.replicas
+	if n == rs.replicas {
+		rs.status = st
+		return next
 	}
 	for ; n < rs.replicas; n++ {
 		rs.pods = append(rs.pods, wl.createPod(rs.template, ""))
@@ -170,15 +171,16 @@ func (wl *Workload) manageReplicas(rs *replicaSet) {
 	if n > rs.replicas {
 		wl.scaleDown(rs, n-rs.replicas)
 	}
+	rs.status, next = rs.countStatus(now, minReady) // its pods changed
+	return next
 }
 
 // countStatus is the ReplicaSet controller's calculateStatus at now: its
 // active pods, those Ready, and those available (IsPodAvailable: Ready
-// for more than minReady). It returns when the controller looks again at
-// a pod Ready but not yet available: minReady and a second after it
-// became Ready (0 if none waits).
-func (rs *replicaSet) countStatus(now, minReady time.Duration) (next time.Duration) {
-	var st rsStatus
+// for more than minReady). next is when the controller looks again at a
+// pod Ready but not yet available: minReady and a second after it became
+// Ready (0 if none waits).
+func (rs *replicaSet) countStatus(now, minReady time.Duration) (st rsStatus, next time.Duration) {
 	for _, p := range rs.pods {
 		if !active(p) {
 			continue
@@ -199,8 +201,7 @@ func (rs *replicaSet) countStatus(now, minReady time.Duration) (next time.Durati
 			next = at
 		}
 	}
-	rs.status = st
-	return next
+	return st, next
 }
 
 // safeAlphabet is apimachinery's rand.SafeEncodeString alphabet: no vowels,
