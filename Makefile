@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/podsim
 SCENARIO ?=
 
-.PHONY: build image run test test-browser fmt-check vet lint unit scenarios golden bench bench-peer fuzz clean
+.PHONY: build image run test test-browser kubectl fmt-check vet lint unit scenarios golden bench bench-peer fuzz clean
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/podsim   # auto: podsim version names the commit
@@ -59,6 +59,8 @@ test-browser:
 	PODSIM_SCREENSHOT=$(abspath $(SCREENSHOT)) $(GO) test ./report/chart/ -run '^TestBrowser$$' -count=1 -v
 
 # Every fuzz target in turn (go test -fuzz takes one per run), FUZZTIME each;
+# (manifests' FuzzParse is left out: the coverage counters of k8s.io/api
+# slow it to a few runs a minute; its corpus runs in go test);
 # FUZZPARALLEL workers. Crashers land in the package's testdata/fuzz/ and
 # plain `go test` replays them.
 FUZZTIME ?= 1m
@@ -72,6 +74,11 @@ fuzz:
 		echo "== $$name ($$pkg, $(FUZZTIME))"; \
 		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL); \
 	done
+
+# kubectl for the tests that drive podsim serve with it (they skip without
+# it; make test does not need it): Debian's kubernetes-client.
+kubectl:
+	@command -v kubectl >/dev/null || { apt-get update && apt-get install -y kubernetes-client; }
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim/ ./model/

@@ -191,11 +191,12 @@ func TestFinishFailsUncheckedExpectations(t *testing.T) {
 }
 
 func TestEventMatches(t *testing.T) {
-	podEv := &model.Event{Kind: "Pod", Object: "web", Type: model.EventWarning, Reason: "BackOff"}
-	nodeEv := &model.Event{Kind: "Node", Object: "node-a", Type: model.EventNormal, Reason: "NodeNotReady"}
+	podEv := &model.Change{Kind: model.ChangeEvent, Pod: "web", Type: "Warning", Reason: "BackOff", Message: "m", Combined: true, Dropped: true}
+	nodeEv := &model.Change{Kind: model.ChangeEvent, Node: "node-a", Type: "Normal", Reason: "NodeNotReady"}
+	rsEv := &model.Change{Kind: model.ChangeEvent, Workload: "web", Object: "ReplicaSet", Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: web-12", Combined: true}
 	tests := []struct {
 		check scenarios.EventCheck
-		ev    *model.Event
+		ev    *model.Change
 		want  bool
 	}{
 		{scenarios.EventCheck{Reason: "BackOff"}, podEv, true},
@@ -209,10 +210,15 @@ func TestEventMatches(t *testing.T) {
 		{scenarios.EventCheck{Reason: "NodeNotReady", Node: "node-b"}, nodeEv, false},
 		{scenarios.EventCheck{Reason: "NodeNotReady", Pod: "node-a"}, nodeEv, false},
 		{scenarios.EventCheck{Reason: "NodeNotReady", Node: "node-a", Type: "Warning"}, nodeEv, false},
+		// The component's message counts, combined or dropped by the correlator.
+		{scenarios.EventCheck{Reason: "BackOff", Message: "m"}, podEv, true},
+		{scenarios.EventCheck{Reason: "SuccessfulCreate", Workload: "web", Message: "Created pod: web-12"}, rsEv, true},
+		{scenarios.EventCheck{Reason: "SuccessfulCreate", Workload: "api"}, rsEv, false},
+		{scenarios.EventCheck{Reason: "SuccessfulCreate", Node: "web"}, rsEv, false},
 	}
 	for _, tc := range tests {
-		if got := expect.EventMatches(&tc.check, tc.ev); got != tc.want {
-			t.Errorf("EventMatches(%+v, %s %s/%s %s) = %v, want %v", tc.check, tc.ev.Type, tc.ev.Kind, tc.ev.Object, tc.ev.Reason, got, tc.want)
+		if got := expect.EventMatches(&tc.check, "", tc.ev); got != tc.want {
+			t.Errorf("EventMatches(%+v, %+v) = %v, want %v", tc.check, *tc.ev, got, tc.want)
 		}
 	}
 }

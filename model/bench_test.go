@@ -63,12 +63,18 @@ func steadyState(b *testing.B, s Settings) {
 // 1,000 pods on 10 nodes whose container exits 1 after 60s, with liveness
 // and readiness probes every 10s, for 6 hours of virtual time per op. A
 // sink counts the changes, as the cheapest subscriber would.
-func BenchmarkFleet(b *testing.B) {
+func BenchmarkFleet(b *testing.B) { benchFleet(b, SyncExact) }
+
+// BenchmarkFleetRealistic is BenchmarkFleet with the realistic pod worker:
+// the cost of its syncs and jitter draws.
+func BenchmarkFleetRealistic(b *testing.B) { benchFleet(b, SyncRealistic) }
+
+func benchFleet(b *testing.B, mode KubeletSync) {
 	b.ReportAllocs()
 	var events, changes uint64
 	for b.Loop() {
 		var n countChanges
-		w := fleet(&n)
+		w := fleet(&n, mode)
 		w.Run(6 * time.Hour)
 		events += w.Engine().Fired()
 		changes += uint64(n)
@@ -79,9 +85,11 @@ func BenchmarkFleet(b *testing.B) {
 
 // fleet builds the peer benchmark's fleet with sink subscribed: 1,000
 // crash-looping pods (exit 1 after 60s) with liveness and readiness probes
-// every 10s, on 10 nodes.
-func fleet(sink Sink) *World {
-	w := NewWorld(1, DefaultSettings())
+// every 10s, on 10 nodes, in a kubelet sync mode.
+func fleet(sink Sink, mode KubeletSync) *World {
+	st := DefaultSettings()
+	st.KubeletSync = mode
+	w := NewWorld(1, st)
 	w.Subscribe(sink)
 	for i := range 10 {
 		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
@@ -165,8 +173,17 @@ func BenchmarkFindNode(b *testing.B) {
 // exit after 60s, wait 5m and start again, with two probes each. It must
 // allocate nothing per event.
 func BenchmarkCrashLoopSteadyState(b *testing.B) {
-	w := fleet(new(countChanges))
+	w := fleet(new(countChanges), SyncExact)
 	w.Run(time.Hour) // every backoff at its 5m maximum, every message built
+	runSteady(b, w)
+}
+
+// BenchmarkCrashLoopSteadyStateRealistic is the same fleet under the
+// realistic pod worker (a sync every 10-16s per pod in backoff). It must
+// allocate nothing per event either.
+func BenchmarkCrashLoopSteadyStateRealistic(b *testing.B) {
+	w := fleet(new(countChanges), SyncRealistic)
+	w.Run(time.Hour)
 	runSteady(b, w)
 }
 
@@ -180,4 +197,21 @@ func runSteady(b *testing.B, w *World) {
 		w.Run(start + time.Duration(i+1)*time.Second)
 	}
 	b.ReportMetric(float64(w.Engine().Fired()-fired)/b.Elapsed().Seconds(), "events/s")
+}
+
+// The crash-loop fleet in its steady state allocates nothing per event, in
+// both sync modes: an allocation count, not a time, so it is a test.
+func TestCrashLoopSteadyStateAllocatesNothing(t *testing.T) {
+	for _, mode := range []KubeletSync{SyncExact, SyncRealistic} {
+		w := fleet(new(countChanges), mode)
+		w.Run(time.Hour)
+		next := w.Now()
+		allocs := testing.AllocsPerRun(20, func() {
+			next += time.Second
+			w.Run(next)
+		})
+		if allocs != 0 {
+			t.Errorf("mode %v: %v allocations per second of virtual time, want 0", mode, allocs)
+		}
+	}
 }

@@ -34,6 +34,7 @@ type Change struct {
 	T         time.Duration
 	Kind      ChangeKind
 	Pod       string
+	Namespace string // of a pod or a workload; "default" or "" is the default namespace
 	Container string
 	Node      string
 	Workload  string // a workload's name (events about it, its conditions)
@@ -50,6 +51,13 @@ type Change struct {
 
 	Type   string // condition type, event type (Normal/Warning), node condition type
 	Status string // condition status
+
+	// An event's Message is the component's. Combined marks an occurrence
+	// that the event recorder's correlator put into the combined event of
+	// similar ones ("(combined from similar events): <message>" in the API);
+	// Dropped one that its spam filter kept from the API (events.go): the
+	// component recorded it, and kubectl never sees it.
+	Combined, Dropped bool
 }
 
 // A Sink receives every change of a world as it happens, in time order.

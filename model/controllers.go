@@ -25,7 +25,7 @@ const (
 // WorkloadSpec describes a controller object.
 type WorkloadSpec struct {
 	Kind     string
-	Name     string
+	Name     string // its pods are in its namespace, Options.Namespace
 	Template *PodSpec
 	Options  PodOptions // labels, tolerations of the template
 
@@ -40,6 +40,9 @@ type WorkloadSpec struct {
 
 	Completions, Parallelism, BackoffLimit int            // Job
 	ActiveDeadline                         *time.Duration // Job
+
+	PodManagement PodManagementPolicy // StatefulSet (statefulset.go)
+	CronJob       *CronJobSpec        // CronJob (cronjob.go)
 }
 
 // Workload is a controller and the pods it made. Its pods are named
@@ -47,6 +50,7 @@ type WorkloadSpec struct {
 type Workload struct {
 	w          *World
 	Spec       WorkloadSpec
+	key        string // Key(namespace, name)
 	Conditions []Condition
 	pods       []*Pod   // every pod it created, in order
 	events     eventLog // about the workload, in order of first occurrence
@@ -62,6 +66,12 @@ type Workload struct {
 	succeeded  int
 	lastFailed time.Duration
 	finished   bool
+
+	ordinals []*Pod    // StatefulSet: the latest pod of each ordinal (statefulset.go)
+	cron     *cronJob  // CronJob: the controller's state (cronjob.go)
+	parent   *Workload // a CronJob's Job: the CronJob
+	gone     bool      // a CronJob's Job: deleted
+	podBase  int       // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
 }
 
 // AddWorkload creates a controller now; it creates its pods at once.
@@ -69,11 +79,11 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	if s.Kind == KindDaemonSet {
 		s.Options.Tolerations = append(append([]Toleration(nil), s.Options.Tolerations...), daemonTolerations...)
 	}
-	wl := &Workload{w: w, Spec: s, created: w.Now(), counted: map[*Pod]bool{}}
+	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(), counted: map[*Pod]bool{}}
 	wl.syncTimer.Init(wl.sync)
 	wl.waitTimer.Init(wl.sync)
 	w.workloads = append(w.workloads, wl)
-	w.workloadIdx[s.Name] = wl
+	w.workloadIdx[wl.key] = wl
 	wl.initReplicas()
 	wl.requestSync()
 	return wl
@@ -82,11 +92,28 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 // Workloads returns every workload in the order added.
 func (w *World) Workloads() []*Workload { return w.workloads }
 
-// Workload returns the workload called name, or nil.
-func (w *World) Workload(name string) *Workload { return w.workloadIdx[name] }
+// Workload returns the workload with this key (see Key), or nil.
+func (w *World) Workload(key string) *Workload { return w.workloadIdx[key] }
 
-// Pods returns every pod the workload created, deleted ones included.
-func (wl *Workload) Pods() []*Pod { return wl.pods }
+// Namespace is the workload's namespace.
+func (wl *Workload) Namespace() string {
+	if ns := wl.Spec.Options.Namespace; ns != "" {
+		return ns
+	}
+	return DefaultNamespace
+}
+
+// Key is the workload's key (see Key).
+func (wl *Workload) Key() string { return wl.key }
+
+// Pods returns every pod the workload created, deleted ones included; for
+// a CronJob, the pods of every Job it created.
+func (wl *Workload) Pods() []*Pod {
+	if wl.cron != nil {
+		return wl.cronPods()
+	}
+	return wl.pods
+}
 
 // Condition returns the workload's condition of type t (a Job's Complete or
 // Failed), if set.
@@ -98,6 +125,9 @@ func (wl *Workload) Condition(t string) (Condition, bool) {
 	}
 	return Condition{}, false
 }
+
+// Created is when the workload was added.
+func (wl *Workload) Created() time.Duration { return wl.created }
 
 // Owner returns the workload that created the pod, or nil.
 func (p *Pod) Owner() *Workload { return p.owner }
@@ -113,11 +143,18 @@ func (wl *Workload) requestSync() {
 func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.phase.Terminal() }
 
 func (wl *Workload) sync() {
+	if wl.gone {
+		return
+	}
 	switch wl.Spec.Kind {
 	case KindJob:
 		wl.syncJob()
 	case KindDaemonSet:
 		wl.syncDaemonSet()
+	case KindStatefulSet:
+		wl.syncStatefulSet()
+	case KindCronJob:
+		wl.syncCronJob()
 	default:
 		wl.syncReplicas()
 	}
@@ -126,10 +163,10 @@ func (wl *Workload) sync() {
 // createPod creates the workload's next pod from template t, pinned to
 // node if given.
 func (wl *Workload) createPod(t *PodSpec, node string) *Pod {
-	name := fmt.Sprintf("%s-%d", wl.Spec.Name, len(wl.pods))
+	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
 		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
-	wl.w.event(wl.Spec.Kind, wl.Spec.Name, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
+	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
 	o := wl.Spec.Options
 	o.affinityNode = node // the scheduler binds it there, if it fits
 	p := wl.w.addPod(name, t, o, wl)
@@ -212,12 +249,15 @@ func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, ev
 	wl.finished = true
 	wl.w.eng.Stop(&wl.waitTimer)
 	wl.Conditions = append(wl.Conditions, Condition{Type: cond, Status: True, Reason: reason, Message: msg, LastTransitionTime: wl.w.Now()})
-	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Type: cond, Status: string(True), Reason: reason})
-	wl.w.event(KindJob, wl.Spec.Name, typ, evReason, "job-controller", "%s", evMsg)
+	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Type: cond, Status: string(True), Reason: reason})
+	wl.w.event(KindJob, wl.key, typ, evReason, "job-controller", "%s", evMsg)
 	for _, p := range wl.pods {
 		if active(p) {
 			p.Delete(nil)
 		}
+	}
+	if wl.parent != nil {
+		wl.parent.requestSync() // the CronJob controller watches its Jobs
 	}
 }
 

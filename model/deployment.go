@@ -82,7 +82,7 @@ func (wl *Workload) getNewReplicaSet() (rs *replicaSet, made bool) {
 		replicas: s.newRSNewReplicas(total, 0), desired: s.Replicas, maxReplicas: s.Replicas + s.maxSurge()}
 	wl.rc.rss = append(wl.rc.rss, rs)
 	if rs.replicas > 0 {
-		wl.w.event(KindDeployment, s.Name, EventNormal, "ScalingReplicaSet", "deployment-controller",
+		wl.w.event(KindDeployment, wl.key, EventNormal, "ScalingReplicaSet", "deployment-controller",
 			"Scaled up replica set %s from 0 to %d", rs.name, rs.replicas)
 	}
 	if s.ProgressDeadline != nil {
@@ -367,7 +367,7 @@ func (wl *Workload) scaleReplicaSet(rs *replicaSet, n int, op string) bool {
 	}
 	old := rs.replicas
 	rs.replicas = n
-	wl.w.event(KindDeployment, wl.Spec.Name, EventNormal, "ScalingReplicaSet", "deployment-controller",
+	wl.w.event(KindDeployment, wl.key, EventNormal, "ScalingReplicaSet", "deployment-controller",
 		"Scaled %s replica set %s from %d to %d", op, rs.name, old, n)
 	return true
 }
@@ -516,6 +516,6 @@ func (wl *Workload) setCondition(t string, s ConditionStatus, reason, msg string
 }
 
 func (wl *Workload) recordCondition(c Condition) {
-	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Type: c.Type, Status: string(c.Status),
+	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Type: c.Type, Status: string(c.Status),
 		Reason: c.Reason, Message: c.Message})
 }

@@ -27,9 +27,9 @@ type Detail struct {
 	T         time.Duration
 	Kind      DetailKind
 	Node      string
-	Pod       string
+	Pod       string // the pod's key (see Key)
 	Container string
-	Workload  string
+	Workload  string // the workload's key (see Key)
 	Key       string // taint key
 	Effect    string // taint effect
 	On        bool   // the fault began, the taint was added
@@ -51,14 +51,11 @@ type DetailSink interface {
 // length check. Sinks get the world's own copy, so that d does not escape
 // (and is not allocated).
 func (w *World) detail(d Detail) {
-	if len(w.detailSinks) > 0 {
-		w.currentDetail = d
-		w.sendDetail()
+	if len(w.detailSinks) == 0 {
+		return
 	}
-}
-
-func (w *World) sendDetail() {
-	w.currentDetail.T = w.eng.Now()
+	d.T = w.eng.Now()
+	w.currentDetail = d
 	for _, s := range w.detailSinks {
 		s.Detail(&w.currentDetail)
 	}

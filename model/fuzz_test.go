@@ -27,16 +27,19 @@ func FuzzModel(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the generator wrote an invalid scenario: %v\n%s", err, src)
 		}
-		if err := runChecked(s); err != nil {
-			t.Fatalf("%v\nscenario:\n%s", err, src)
+		for _, mode := range []model.KubeletSync{model.SyncExact, model.SyncRealistic} {
+			if err := runChecked(s, mode); err != nil {
+				t.Fatalf("kubeletSync %s: %v\nscenario:\n%s", mode, err, src)
+			}
 		}
 	})
 }
 
-// runChecked runs s to its end under the invariant checker, within
-// fuzzEventBudget events.
-func runChecked(s *scenarios.Scenario) error {
+// runChecked runs s to its end in a kubelet sync mode under the invariant
+// checker, within fuzzEventBudget events.
+func runChecked(s *scenarios.Scenario, mode model.KubeletSync) error {
 	w := s.NewWorld()
+	w.SetKubeletSync(mode)
 	inv := model.NewInvariants(w)
 	s.Populate(w)
 	eng := w.Engine()

@@ -133,7 +133,8 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 		}, RuleTime, "lastTransitionTime is 1h0m0s"},
 		{"a negative time", func(w *World, p *Pod) { p.regular[0].status.State.StartedAt = -time.Second }, RuleTime, "startedAt is -1s"},
 		{"started before created", func(w *World, p *Pod) { p.CreatedAt = 2 * time.Second; p.status.StartTime = time.Second }, RuleDuration, "before its creation"},
-		{"an event with count 0", func(w *World, p *Pod) { p.events.list[0].Count = 0 }, RuleEventCount, "count 0"},
+		{"an event that never occurred", func(w *World, p *Pod) { p.events.list[0].Occurrences = 0 }, RuleEventCount, "count 1 of 0 occurrences"},
+		{"an event counted more than it occurred", func(w *World, p *Pod) { p.events.list[0].Count = 2 }, RuleEventCount, "count 2 of 1 occurrences"},
 		{"an event last seen before first seen", func(w *World, p *Pod) { p.events.list[0].FirstSeen = 9 * time.Second }, RuleTime, "firstSeen 9s, lastSeen 0s"},
 	}
 	for _, tc := range tests {

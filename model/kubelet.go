@@ -12,7 +12,9 @@ import (
 // coalesce. A sync does what kuberuntime's computePodActions would: set up
 // the sandbox, run init containers in order, start or restart containers as
 // the restart policy and the crash backoff allow; then the status is
-// regenerated (phase by getPhase, conditions by status/generate.go).
+// regenerated (phase by getPhase, conditions by status/generate.go). With
+// Settings.KubeletSync realistic, the pod worker also requeues the pod after
+// each sync, and restarts wait for those syncs (podworker.go).
 
 // requestSync asks the pod worker to sync the pod now.
 func (p *Pod) requestSync() {
@@ -40,6 +42,10 @@ func (p *Pod) sync() {
 		p.stopSidecars(p.Spec.TerminationGracePeriod)
 		return
 	}
+	realistic := p.realistic()
+	if realistic {
+		p.beginSync()
+	}
 	if p.syncInit() {
 		for _, c := range p.regular {
 			if p.syncContainer(c) {
@@ -51,6 +57,9 @@ func (p *Pod) sync() {
 		}
 	}
 	p.updateStatus()
+	if realistic {
+		p.requeue()
+	}
 }
 
 // regularDone reports whether every regular container has exited for good
@@ -198,10 +207,19 @@ func (c *container) shouldRestart(code int32) bool {
 	return false
 }
 
-// waitBackoff shows the container in CrashLoopBackOff until its backoff
-// ends, then asks for a sync.
+// waitBackoff is doBackOff refusing a restart: in exact mode the container
+// shows CrashLoopBackOff until its backoff ends, then asks for a sync; in
+// realistic mode every sync in backoff logs BackOff and records the reason,
+// shown from the next sync, and fails.
 func (c *container) waitBackoff(last ContainerState) {
 	p := c.pod
+	if p.realistic() {
+		m := c.messages()
+		p.w.eventMsg("Pod", p.key, EventWarning, "BackOff", "kubelet", m.backOff)
+		c.setReason(ReasonCrashLoopBackOff, c.backOffWaiting())
+		p.syncFailed()
+		return
+	}
 	if c.restartTimer.Pending() {
 		return
 	}
@@ -209,14 +227,20 @@ func (c *container) waitBackoff(last ContainerState) {
 	if st.State.Kind == StateTerminated {
 		st.LastState = st.State
 	}
+	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
+	p.w.eventMsg("Pod", p.key, EventWarning, "BackOff", "kubelet", c.messages().backOff)
+	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
+}
+
+// backOffWaiting is the CrashLoopBackOff state's message for the current
+// delay, built once per delay.
+func (c *container) backOffWaiting() string {
 	m := c.messages()
 	if m.backOffDelay != c.crash.delay || m.backOffWaiting == "" {
 		m.backOffDelay = c.crash.delay
-		m.backOffWaiting = "back-off " + c.crash.delay.String() + " restarting failed container=" + c.spec.Name + " pod=" + p.String()
+		m.backOffWaiting = "back-off " + c.crash.delay.String() + " restarting failed container=" + c.spec.Name + " pod=" + c.pod.String()
 	}
-	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: m.backOffWaiting})
-	p.w.eventMsg("Pod", p.Name, EventWarning, "BackOff", "kubelet", m.backOff)
-	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
+	return m.backOffWaiting
 }
 
 // startContainer pulls the image as the policy says, then creates and starts
@@ -226,9 +250,14 @@ func (p *Pod) startContainer(c *container) bool {
 	spec, listed := p.w.settings.Images[img]
 	present := !listed || p.Node.images[img]
 	if !present && c.spec.PullPolicy == PullNever {
-		if c.status.State.Reason != ReasonErrImageNeverPull {
-			msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
-			p.w.event("Pod", p.Name, EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
+		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
+		switch {
+		case p.realistic(): // every sync fails again
+			p.w.event("Pod", p.key, EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			c.setReason(ReasonErrImageNeverPull, msg)
+			p.syncFailed()
+		case c.status.State.Reason != ReasonErrImageNeverPull:
+			p.w.event("Pod", p.key, EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImageNeverPull, Message: msg})
 		}
 		return false
@@ -238,11 +267,11 @@ func (p *Pod) startContainer(c *container) bool {
 		return false
 	}
 	if present && c.spec.PullPolicy != PullAlways {
-		p.w.eventMsg("Pod", p.Name, EventNormal, "Pulled", "kubelet", c.messages().present)
+		p.w.eventMsg("Pod", p.key, EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
 		return false
 	}
-	p.w.event("Pod", p.Name, EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.w.event("Pod", p.key, EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	var d time.Duration
 	if !present {
 		d = c.pullTime(spec)
@@ -260,23 +289,38 @@ func (p *Pod) startContainer(c *container) bool {
 
 // pullFailed is a pull of an image the registry does not have: ErrImagePull
 // now, ImagePullBackOff from the kubelet's next sync (a second later) until
-// the next attempt, which waits for the image pull backoff.
+// the next attempt, which waits for the image pull backoff. In realistic
+// mode each sync tries (EnsureImageExists): within the backoff it logs
+// BackOff and fails with ImagePullBackOff, after it pulls and fails with
+// ErrImagePull; either reason shows from the next sync.
 func (c *container) pullFailed() {
 	p := c.pod
 	img := c.spec.Image
 	cfg := p.w.settings.ImagePullBackOff
 	now := p.w.Now()
 	if c.pullBackoff.set && now-c.pullBackoff.lastUpdate < c.pullBackoff.delay {
+		if p.realistic() {
+			p.w.event("Pod", p.key, EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+			p.w.event("Pod", p.key, EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
+			c.setReason(ReasonImagePullBackOff, fmt.Sprintf("Back-off pulling image %q", img))
+			p.syncFailed()
+			return
+		}
 		c.showImagePullBackOff()
 		return
 	}
 	c.pullBackoff.next(cfg, now, now)
-	p.w.event("Pod", p.Name, EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
-	p.w.event("Pod", p.Name, EventWarning, "Failed", "kubelet",
+	p.w.event("Pod", p.key, EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.w.event("Pod", p.key, EventWarning, "Failed", "kubelet",
 		"Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: not found", img, img)
-	p.w.event("Pod", p.Name, EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
-	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImagePull,
-		Message: fmt.Sprintf("failed to pull and unpack image %q: not found", img)})
+	p.w.event("Pod", p.key, EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
+	msg := fmt.Sprintf("failed to pull and unpack image %q: not found", img)
+	if p.realistic() {
+		c.setReason(ReasonErrImagePull, msg)
+		p.syncFailed()
+		return
+	}
+	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImagePull, Message: msg})
 	p.w.eng.At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
 	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(now, c.pullBackoff.delay), sim.Normal)
 }
@@ -290,8 +334,8 @@ func (c *container) showImagePullBackOff() {
 		return
 	}
 	img := c.spec.Image
-	p.w.event("Pod", p.Name, EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
-	p.w.event("Pod", p.Name, EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
+	p.w.event("Pod", p.key, EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+	p.w.event("Pod", p.key, EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonImagePullBackOff,
 		Message: fmt.Sprintf("Back-off pulling image %q", img)})
 	p.updateStatus()
@@ -306,7 +350,7 @@ func (c *container) pulled() {
 		d = 0
 	}
 	p.Node.images[img] = true
-	p.w.event("Pod", p.Name, EventNormal, "Pulled", "kubelet",
+	p.w.event("Pod", p.key, EventNormal, "Pulled", "kubelet",
 		"Successfully pulled image %q in %s (%s including waiting)", img, d, d)
 	if p.busy {
 		p.busy = false
@@ -324,10 +368,11 @@ func (p *Pod) run(c *container) {
 	if c.runs > 0 {
 		st.RestartCount++
 	}
+	c.clearReason()
 	now := p.w.Now()
 	m := c.messages()
-	p.w.eventMsg("Pod", p.Name, EventNormal, "Created", "kubelet", m.created)
-	p.w.eventMsg("Pod", p.Name, EventNormal, "Started", "kubelet", m.started)
+	p.w.eventMsg("Pod", p.key, EventNormal, "Created", "kubelet", m.created)
+	p.w.eventMsg("Pod", p.key, EventNormal, "Started", "kubelet", m.started)
 	r := c.spec.Behavior.run(c.runs)
 	after, exits := c.planRun(r)
 	c.runs++
@@ -345,6 +390,9 @@ func (p *Pod) run(c *container) {
 		return
 	}
 	c.showRunning()
+	if p.realistic() {
+		p.requestSync() // PLEG's ContainerStarted
+	}
 }
 
 // processRunning reports whether the container's process runs, published
@@ -383,7 +431,7 @@ func (c *container) postStartDone() {
 	p.busy = false
 	if c.spec.Behavior.hook(false).Fail {
 		// Killed before the kubelet ever reports it Running.
-		p.w.event("Pod", p.Name, EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
+		p.w.event("Pod", p.key, EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
 		c.killedFor = ReasonPostStartHookError
 		c.stop(p.Spec.TerminationGracePeriod, "FailedPostStartHook")
 	} else {

@@ -223,3 +223,39 @@ func TestProbeKillRestartsWeighTheRunBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestSinceStartWindowFollowsEachStart checks that a liveness window since
+// each start fails every run at the first probe 12s or more after its start,
+// wherever the restarts drift.
+func TestSinceStartWindowFollowsEachStart(t *testing.T) {
+	for _, mode := range []KubeletSync{SyncExact, SyncRealistic} {
+		st := DefaultSettings()
+		st.KubeletSync = mode
+		w := NewWorld(3, st)
+		var tl Timeline
+		w.Subscribe(&tl)
+		w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
+		b := &Behavior{}
+		b.ProbeFailures[Liveness] = []Window{{From: 12 * time.Second, SinceStart: true}}
+		live := &ProbeSpec{Handler: "exec", Period: 5 * time.Second, Timeout: time.Second, SuccessThreshold: 1, FailureThreshold: 1}
+		w.AddPod("p", &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 0,
+			Containers: []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent, Behavior: b, Liveness: live}}}, PodOptions{})
+		w.Run(20 * time.Minute)
+		var started time.Duration
+		kills := 0
+		for _, c := range tl.Changes {
+			switch {
+			case c.Kind == ChangeContainer && c.State == StateRunning:
+				started = c.T
+			case c.Kind == ChangeEvent && c.Reason == "Killing":
+				kills++
+				if since := c.T - started; since < 12*time.Second || since >= 17*time.Second {
+					t.Fatalf("%s: killed at %s, %s after its start at %s; want the first tick 12s or more after", mode, c.T, since, started)
+				}
+			}
+		}
+		if kills < 5 {
+			t.Errorf("%s: %d liveness kills in 20m, want a kill per run", mode, kills)
+		}
+	}
+}

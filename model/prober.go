@@ -267,8 +267,9 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 	}
 	next := never
 	for _, win := range b.ProbeFailures[pr.kind] {
-		f := pr.gridCeil(t, win.From)
-		if f < next && (win.To == 0 || f < win.To) {
+		from, to := win.Span(startedAt)
+		f := pr.gridCeil(t, from)
+		if f < next && (to == 0 || f < to) {
 			next = f
 		}
 	}
@@ -315,7 +316,7 @@ func (pr *prober) doProbe() bool {
 	res := resultSuccess
 	if c.probeFails(pr.kind, now, startedAt) {
 		res = resultFailure
-		p.w.event("Pod", p.Name, EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
+		p.w.event("Pod", p.key, EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
 			pr.kind, probeOutput(pr.spec.Handler, now-startedAt < c.startupTime()))
 	}
 	if res == pr.last {
@@ -356,6 +357,9 @@ func (pr *prober) publish(r probeResult) {
 	}
 	pr.result = r
 	c := pr.c
+	if c.pod.realistic() && (pr.kind != Liveness || r == resultFailure) {
+		c.pod.requestSync() // the sync loop syncs the pod on a probe result change (handleProbeSync)
+	}
 	if pr.kind == Startup {
 		c.wakeProbers() // startedOK may change
 	}
@@ -447,7 +451,16 @@ func (c *container) setFlags(started, ready bool) {
 		return
 	}
 	st.Started, st.Ready = started, ready
-	c.pod.w.detail(Detail{Kind: DetailContainerFlags, Pod: c.pod.Name, Container: c.spec.Name, Started: started, Ready: ready})
+	c.pod.w.detail(Detail{Kind: DetailContainerFlags, Pod: c.pod.key, Container: c.spec.Name, Started: started, Ready: ready})
+}
+
+// SetKubeletSync sets Settings.KubeletSync. It must be called before the
+// world runs.
+func (w *World) SetKubeletSync(k KubeletSync) {
+	if w.eng.Fired() > 0 {
+		panic("model: SetKubeletSync after the world ran")
+	}
+	w.settings.KubeletSync = k
 }
 
 // SetProbeEveryTick sets Settings.ProbeEveryTick. It must be called before

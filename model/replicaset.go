@@ -149,7 +149,7 @@ func (wl *Workload) noteReplicas() {
 	d := ReplicaDetail{Desired: wl.Spec.Replicas, Status: wl.rc.status, Rollouts: wl.rc.rollouts}
 	if d != wl.rc.noted {
 		wl.rc.noted = d
-		wl.w.detail(Detail{Kind: DetailReplicas, Workload: wl.Spec.Name, Replicas: d})
+		wl.w.detail(Detail{Kind: DetailReplicas, Workload: wl.key, Replicas: d})
 	}
 }
 

@@ -22,7 +22,7 @@ func (wl *Workload) Scale(replicas int) bool {
 	wl.Spec.Replicas = replicas
 	if wl.Spec.Kind == KindDeployment {
 		wl.syncDeployment()
-	} else {
+	} else if wl.Spec.Kind == KindReplicaSet {
 		wl.rc.rss[0].replicas = replicas
 	}
 	wl.w.controllerScaleChanged(wl)
@@ -50,7 +50,7 @@ func (wl *Workload) scaleDown(rs *replicaSet, n int) {
 	now := wl.w.Now()
 	sort.SliceStable(pods, func(i, j int) bool { return deleteFirst(pods[i], pods[j], onNode, now) })
 	for _, p := range pods[:min(n, len(pods))] {
-		wl.w.event(wl.Spec.Kind, wl.Spec.Name, EventNormal, "SuccessfulDelete", "replicaset-controller", "Deleted pod: %s", p.Name)
+		wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulDelete", "replicaset-controller", "Deleted pod: %s", p.Name)
 		p.Delete(nil)
 	}
 }

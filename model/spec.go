@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
 
 // Settings are the kubelet and control-plane knobs of a world.
 type Settings struct {
@@ -11,6 +15,12 @@ type Settings struct {
 	NodeStatusUpdateFrequency time.Duration
 	TerminatedPodGCThreshold  int
 	Images                    map[string]ImageSpec // by image name; absent: present everywhere, pulls in 0s
+	// StartTime is the wall-clock time of virtual time 0, for CronJob
+	// schedules (WallTime); zero: the Unix epoch.
+	StartTime time.Time
+
+	// KubeletSync says when the kubelet's pod worker syncs a pod (podworker.go).
+	KubeletSync KubeletSync
 
 	// ProbeEveryTick runs every tick of every probe worker. By default a
 	// worker skips the ticks that can change nothing; the timeline is the
@@ -135,14 +145,33 @@ type ProbeSpec struct {
 	TerminationGracePeriod *time.Duration
 }
 
-// Window is a span [From, To) of scenario time; To == 0 means forever.
+// Window is a span [From, To) of scenario time, or with SinceStart of the
+// time since each start of the container's process; To == 0 means forever
+// (until the process stops).
 type Window struct {
-	From, To time.Duration
+	From, To   time.Duration
+	SinceStart bool
 }
 
-// Contains reports whether t falls in the window.
-func (w Window) Contains(t time.Duration) bool {
-	return t >= w.From && (w.To == 0 || t < w.To)
+// Span is the window in scenario time for a process that started at
+// startedAt: [from, to), to == 0 for ever. A time past the end of time
+// saturates.
+func (w Window) Span(startedAt time.Duration) (from, to time.Duration) {
+	if !w.SinceStart {
+		return w.From, w.To
+	}
+	from = sim.AddSat(startedAt, w.From)
+	if w.To != 0 {
+		to = sim.AddSat(startedAt, w.To)
+	}
+	return from, to
+}
+
+// Contains reports whether t falls in the window, for a process that
+// started at startedAt.
+func (w Window) Contains(t, startedAt time.Duration) bool {
+	from, to := w.Span(startedAt)
+	return t >= from && (to == 0 || t < to)
 }
 
 // HookBehavior is how a lifecycle hook behaves when it runs.
@@ -177,7 +206,7 @@ func (b *Behavior) probeFails(k ProbeKind, now, startedAt, startup time.Duration
 		return true
 	}
 	for _, w := range b.ProbeFailures[k] {
-		if w.Contains(now) {
+		if w.Contains(now, startedAt) {
 			return true
 		}
 	}

@@ -173,17 +173,28 @@ const (
 	EventWarning EventType = "Warning"
 )
 
-// Event is a Kubernetes event about a pod or a node. Repeats of the same
-// (object, type, reason, message) are aggregated the way kubectl shows them:
-// Count grows and LastSeen moves.
+// Event is a Kubernetes event object about a pod, node or workload, as the
+// event recorder's correlator leaves it in the API (events.go): repeats of
+// the same (source, object, type, reason, message) count into one event,
+// similar events with many messages into one combined event, and the spam
+// filter keeps some occurrences from the API. Count, LastSeen and (for a
+// combined event) Message are what the API holds, as kubectl shows them;
+// Occurrences and LastOccurred count every time the component recorded it.
 type Event struct {
-	Kind      string // "Pod" or "Node"
-	Object    string // the pod's or node's name
+	Kind      string // "Pod", "Node" or the workload's kind
+	Object    string // the object's name
 	Type      EventType
 	Reason    string
 	Message   string
 	Source    string // "kubelet", "default-scheduler", "node-controller", ...
 	FirstSeen time.Duration
-	LastSeen  time.Duration
-	Count     int
+	LastSeen  time.Duration // the last occurrence the spam filter let through
+	Count     int           // occurrences up to the last one let through; 0: none reached the API
+	Combined  bool          // the aggregate of similar events ("(combined from similar events): ...")
+
+	Occurrences  int           // every occurrence, those the spam filter dropped included
+	LastOccurred time.Duration // the last occurrence
 }
+
+// Listed reports whether the event reached the API (kubectl lists it).
+func (e *Event) Listed() bool { return e.Count > 0 }

@@ -38,17 +38,18 @@ func TestEventAge(t *testing.T) {
 }
 
 func TestSortedEventsByLastSeen(t *testing.T) {
-	a := &model.Event{Reason: "A", FirstSeen: 0, LastSeen: 50 * time.Second}
-	b := &model.Event{Reason: "B", FirstSeen: 10 * time.Second, LastSeen: 10 * time.Second}
-	c := &model.Event{Reason: "C", FirstSeen: 10 * time.Second, LastSeen: 10 * time.Second}
-	in := []*model.Event{a, b, c}
+	a := &model.Event{Reason: "A", FirstSeen: 0, LastSeen: 50 * time.Second, Count: 2}
+	b := &model.Event{Reason: "B", FirstSeen: 10 * time.Second, LastSeen: 10 * time.Second, Count: 1}
+	c := &model.Event{Reason: "C", FirstSeen: 10 * time.Second, LastSeen: 10 * time.Second, Count: 1}
+	d := &model.Event{Reason: "D", FirstSeen: 5 * time.Second, Occurrences: 3} // never let through
+	in := []*model.Event{a, b, c, d}
 	got := sortedEvents(in)
 	var order string
 	for _, e := range got {
 		order += e.Reason
 	}
 	if order != "BCA" {
-		t.Errorf("order %s, want BCA (by last seen, ties in first-occurrence order)", order)
+		t.Errorf("order %s, want BCA (by last seen, ties in first-occurrence order; D never reached the API)", order)
 	}
 	if in[0] != a {
 		t.Error("sortedEvents reordered its input")

@@ -9,21 +9,71 @@ import (
 	"github.com/podsim/podsim/model"
 )
 
-// PodRow is one line of `kubectl get pods`.
+// PodRow is one line of `kubectl get pods`; IP, Node, NominatedNode and
+// ReadinessGates are the extra columns of `-o wide`.
 type PodRow struct {
-	Name, Ready, Status, Restarts, Age string
+	Name, Ready, Status, Restarts, Age      string
+	IP, Node, NominatedNode, ReadinessGates string
+}
+
+// PodView is what kubectl's columns of a pod are computed from: its spec
+// and a copy of its status at one moment. A view does not change when the
+// pod does, so it can be kept and printed later (podsim serve keeps one per
+// pod and version).
+type PodView struct {
+	Name        string
+	Spec        *model.PodSpec // shared, never changed
+	Status      model.PodStatus
+	Node        string // the node it is bound to, "" if none
+	Terminating bool   // it has a deletion timestamp
+	CreatedAt   time.Duration
+}
+
+// ViewPod takes a view of p as it is now.
+func ViewPod(p *model.Pod) PodView {
+	v := PodView{Name: p.Name, Spec: p.Spec, Status: p.Status(), Terminating: p.Terminating(), CreatedAt: p.CreatedAt}
+	if p.Node != nil {
+		v.Node = p.Node.Name
+	}
+	return v
 }
 
 // GetPod computes the `kubectl get pods` columns of a pod as of now.
 func GetPod(p *model.Pod, now time.Duration) PodRow {
-	st := p.Status()
-	ready, status, restarts := printPod(p, &st, now)
-	return PodRow{Name: p.Name, Ready: ready, Status: status, Restarts: restarts, Age: HumanDuration(now - p.CreatedAt)}
+	v := ViewPod(p)
+	return v.Row(now)
 }
+
+// Row computes the pod's `kubectl get pods -o wide` columns as of now, by
+// the rules of kubectl's printer (pkg/printers/internalversion printPod).
+// podsim models no pod IPs and no preemption: IP and NOMINATED NODE are
+// always <none>.
+func (v *PodView) Row(now time.Duration) PodRow {
+	ready, status, restarts := printPod(v, now)
+	r := PodRow{Name: v.Name, Ready: ready, Status: status, Restarts: restarts, Age: HumanDuration(now - v.CreatedAt),
+		IP: none, Node: v.Node, NominatedNode: none, ReadinessGates: none}
+	if r.Node == "" {
+		r.Node = none
+	}
+	if gates := v.Spec.ReadinessGates; len(gates) > 0 {
+		n := 0
+		for _, g := range gates {
+			if c, ok := v.Status.Condition(g); ok && c.Status == model.True {
+				n++
+			}
+		}
+		r.ReadinessGates = fmt.Sprintf("%d/%d", n, len(gates))
+	}
+	return r
+}
+
+// none is how kubectl prints an empty cell.
+const none = "<none>"
 
 // StatusColumn is kubectl's STATUS column for a pod.
 func StatusColumn(p *model.Pod, st *model.PodStatus) string {
-	_, status, _ := printPod(p, st, 0)
+	v := PodView{Spec: p.Spec, Status: *st, Terminating: p.Terminating()}
+	_, status, _ := printPod(&v, 0)
 	return status
 }
 
@@ -45,8 +95,9 @@ func (r *restartTally) add(s *model.ContainerStatus) {
 // printer (pkg/printers/internalversion printPod): init containers are
 // looked at in order up to the first one not done; regular containers from
 // the last to the first.
-func printPod(p *model.Pod, st *model.PodStatus, now time.Duration) (ready, status, restarts string) {
-	total, readyN := len(p.Spec.Containers), 0
+func printPod(v *PodView, now time.Duration) (ready, status, restarts string) {
+	st := &v.Status
+	total, readyN := len(v.Spec.Containers), 0
 	var all, sidecars restartTally
 	reason := string(st.Phase)
 	if st.Reason != "" {
@@ -55,7 +106,7 @@ func printPod(p *model.Pod, st *model.PodStatus, now time.Duration) (ready, stat
 	if c, ok := st.Condition(model.PodScheduled); ok && c.Reason == "SchedulingGated" {
 		reason = "SchedulingGated"
 	}
-	for _, c := range p.Spec.InitContainers {
+	for _, c := range v.Spec.InitContainers {
 		if c.Sidecar {
 			total++
 		}
@@ -63,7 +114,7 @@ func printPod(p *model.Pod, st *model.PodStatus, now time.Duration) (ready, stat
 	initializing := false
 	for i := range st.InitContainerStatuses {
 		s := &st.InitContainerStatuses[i]
-		sidecar := p.Spec.InitContainers[i].Sidecar
+		sidecar := v.Spec.InitContainers[i].Sidecar
 		all.add(s)
 		if sidecar {
 			sidecars.add(s)
@@ -90,7 +141,7 @@ func printPod(p *model.Pod, st *model.PodStatus, now time.Duration) (ready, stat
 			reason = "Init:" + s.State.Reason
 			initializing = true
 		default:
-			reason = fmt.Sprintf("Init:%d/%d", i, len(p.Spec.InitContainers))
+			reason = fmt.Sprintf("Init:%d/%d", i, len(v.Spec.InitContainers))
 			initializing = true
 		}
 		break
@@ -123,7 +174,7 @@ func printPod(p *model.Pod, st *model.PodStatus, now time.Duration) (ready, stat
 			}
 		}
 	}
-	if p.Terminating() && !st.Phase.Terminal() {
+	if v.Terminating && !st.Phase.Terminal() {
 		reason = "Terminating"
 	}
 	restarts = strconv.Itoa(all.n)
@@ -133,22 +184,37 @@ func printPod(p *model.Pod, st *model.PodStatus, now time.Duration) (ready, stat
 	return fmt.Sprintf("%d/%d", readyN, total), reason, restarts
 }
 
-// WriteGetPods prints `kubectl get pods` for every pod that still exists.
+// WriteGetPods prints `kubectl get pods` for every pod that still exists,
+// with a NAMESPACE column (as -A) when a pod lives outside default.
 func WriteGetPods(w io.Writer, world *model.World) error {
 	now := world.Now()
+	// Pods of namespaces other than default: every namespace's, as
+	// kubectl get pods -A shows them.
+	all := false
+	for _, p := range world.Pods() {
+		all = all || p.Namespace != model.DefaultNamespace
+	}
 	var rows [][]string
 	for _, p := range world.Pods() {
 		if p.Deleted() {
 			continue
 		}
 		r := GetPod(p, now)
-		rows = append(rows, []string{r.Name, r.Ready, r.Status, r.Restarts, r.Age})
+		row := []string{r.Name, r.Ready, r.Status, r.Restarts, r.Age}
+		if all {
+			row = append([]string{p.Namespace}, row...)
+		}
+		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
 		_, err := io.WriteString(w, "No resources found in default namespace.\n")
 		return err
 	}
-	return writeTable(w, []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE"}, rows)
+	head := []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE"}
+	if all {
+		head = append([]string{"NAMESPACE"}, head...)
+	}
+	return writeTable(w, head, rows)
 }
 
 // HumanDuration formats an age as kubectl does (apimachinery

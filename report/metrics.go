@@ -22,19 +22,22 @@ type Metric struct {
 var Metrics = []Metric{
 	{"pod.timeToReady", "s", "pod", "from the pod's creation to its first Ready=True (pods that never got ready are left out)"},
 	{"pod.restarts", "count", "pod", "container restarts of the pod by the end of the run, all containers"},
+	{"pod.restartsPerHour", "restarts/h", "pod", "the same per hour of the run"},
 	{"pod.crashLoopTime", "s", "pod", "time its containers spent waiting in CrashLoopBackOff, summed over containers"},
 	{"pod.notReadyTime", "s", "pod", "time without Ready=True from its creation until it ended (terminal phase or deletion) or the run did"},
-	{"workload.unavailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - ready pods) while positive, once all replicas had first been ready (else from creation); ReplicaSets and Deployments"},
+	{"workload.unavailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - ready pods) while positive, once all replicas had first been ready (else from creation); ReplicaSets, Deployments and StatefulSets"},
 	{"workload.minReadyReplicas", "count", "workload", "fewest ready pods once all replicas had first been ready (else 0)"},
 	{"workload.notAvailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - available pods) while positive, available as the controller counts them (Ready for minReadySeconds, not terminating), once all replicas had first been available (else from creation); ReplicaSets and Deployments"},
-	{"workload.minAvailableReplicas", "count", "workload", "fewest available pods once all replicas had first been available (else 0)"},
-	{"workload.maxPods", "count", "workload", "most pods of the workload at once that are in the API and not Succeeded or Failed (terminating ones count): replicas plus a rollout's surge"},
+	{"workload.minAvailableReplicas", "count", "workload", "fewest available pods once all replicas had first been available (else 0); ReplicaSets and Deployments"},
+	{"workload.maxPods", "count", "workload", "most pods of the workload at once that are in the API and not Succeeded or Failed (terminating ones count): replicas plus a rollout's surge; ReplicaSets and Deployments"},
 	{"workload.rolloutTime", "s", "workload", "from a Deployment's first rollout to the first moment after it when every replica is updated and available and no other pod is left (Deployments that never finished a rollout are left out)"},
 	{"node.statusWritesPerSecond", "writes/s", "node", "pod and container status changes (phase, container state, condition) of the node's pods, per second of the run"},
 	{"node.statusWritesPer10s", "writes/10s", "node", "the same, per 10 seconds (the unit of KEP-4603)"},
 	{"node.peakStatusWritesPer10s", "writes/10s", "node", "status changes in the node's busiest 10-second window (windows start at 0s, 10s, ...)"},
 	{"node.peakRestartsPer10s", "restarts/10s", "node", "container restarts on the node in its busiest 10-second window (windows end at 0s, 10s, 20s, ...): each is a state transition the kubelet reports, KEP-4603's measure of API load"},
 	{"node.statusUpdatesPer10s", "updates/10s", "node", "the same with a pod's changes at one instant coalesced into one write, as the kubelet's status manager sends one per sync"},
+	{"node.eventWritesPer10s", "writes/10s", "node", "events about the node's pods that reached the API (a create or a patch each; the spam filter's drops left out), per 10 seconds"},
+	{"node.apiWritesPer10s", "writes/10s", "node", "status updates plus event writes of the node's pods, per 10 seconds: what its pods cost the API server"},
 	{"node.peakCPU", "%", "node", "highest share of the node's cpu requested by the pods bound to it"},
 	{"node.peakMemory", "%", "node", "highest share of the node's memory requested"},
 	{"node.peakPods", "%", "node", "highest share of the node's pod capacity in use"},
@@ -102,7 +105,7 @@ type podTrack struct {
 	restarts   map[string]int32 // the latest restart count of each container
 	bound      bool             // holds resources on its node
 	node       int              // index of its node, or -1 until it is bound
-	wl         int              // index of its ReplicaSet or Deployment, or -1
+	wl         int              // index of its ReplicaSet, Deployment or StatefulSet, or -1
 
 	// Status writes made before the pod was bound, counted for its node
 	// once it is: the window of each, and the coalesced updates.
@@ -119,7 +122,7 @@ type Meter struct {
 	duration time.Duration
 
 	tracks []*podTrack // in creation order
-	track  map[string]*podTrack
+	track  map[podRef]*podTrack
 
 	nodes   []*model.Node
 	nodeIdx map[*model.Node]int
@@ -142,6 +145,7 @@ type Meter struct {
 	writes              [][]int
 	restartsIn          [][]int // by window ending at k*10s: (k*10s-10s, k*10s]
 	updates             []int
+	eventWrites         []int
 	touched             []*podTrack
 	schedFailures       int
 
@@ -155,8 +159,11 @@ type use struct{ cpu, mem, pods int64 }
 
 // workloadAvailability follows a ReplicaSet's or Deployment's replicas
 // and status (as the model last told them: model.DetailReplicas), its
-// available pods, its pods and its first rollout.
+// available pods, its pods and its first rollout. A StatefulSet's
+// controller tells none (counted is false): its desired replicas are read
+// from its spec, and it has no availability metrics.
 type workloadAvailability struct {
+	counted      bool
 	heard        model.ReplicaDetail
 	desired      int  // replicas after the last instant
 	available    int  // after the last instant
@@ -170,7 +177,7 @@ type workloadAvailability struct {
 
 // NewMeter returns a meter for a run of w up to duration and subscribes it.
 func NewMeter(w *model.World, duration time.Duration) *Meter {
-	m := &Meter{w: w, duration: duration, track: map[string]*podTrack{},
+	m := &Meter{w: w, duration: duration, track: map[podRef]*podTrack{},
 		nodeIdx: map[*model.Node]int{}, wlIdx: map[*model.Workload]int{},
 		windows: int((duration + 10*time.Second - 1) / (10 * time.Second))}
 	m.m.Ready = make([]float64, 0, SeriesPoints)
@@ -210,10 +217,12 @@ func (m *Meter) syncNodes() {
 		m.writes = append(m.writes, make([]int, max(m.windows, 1)))
 		m.restartsIn = append(m.restartsIn, make([]int, m.windows+1))
 		m.updates = append(m.updates, 0)
+		m.eventWrites = append(m.eventWrites, 0)
 	}
 }
 
-// workloadIndex returns the index of a ReplicaSet or Deployment, or -1.
+// workloadIndex returns the index of a ReplicaSet, Deployment or StatefulSet,
+// or -1.
 func (m *Meter) workloadIndex(wl *model.Workload) int {
 	if wl == nil {
 		return -1
@@ -226,7 +235,7 @@ func (m *Meter) workloadIndex(wl *model.Workload) int {
 			continue
 		}
 		m.wlIdx[x] = -1
-		if k := x.Spec.Kind; k == model.KindReplicaSet || k == model.KindDeployment {
+		if k := x.Spec.Kind; k == model.KindReplicaSet || k == model.KindDeployment || k == model.KindStatefulSet {
 			m.wlIdx[x] = len(m.wls)
 			m.wls = append(m.wls, x)
 			m.wlReady = append(m.wlReady, 0)
@@ -234,7 +243,8 @@ func (m *Meter) workloadIndex(wl *model.Workload) int {
 			m.wlMin = append(m.wlMin, -1)
 			m.wlUnavail = append(m.wlUnavail, 0)
 			m.wlUnavailAll = append(m.wlUnavailAll, 0)
-			m.wlAvail = append(m.wlAvail, workloadAvailability{min: -1, rolloutStart: -1, rolloutTime: -1})
+			m.wlAvail = append(m.wlAvail, workloadAvailability{counted: k != model.KindStatefulSet,
+				min: -1, rolloutStart: -1, rolloutTime: -1})
 		}
 	}
 	return m.wlIdx[wl]
@@ -242,11 +252,15 @@ func (m *Meter) workloadIndex(wl *model.Workload) int {
 
 // podTrack returns the track of the pod a change is about, making it on
 // the pod's first change.
-func (m *Meter) podTrack(name string) *podTrack {
-	if t := m.track[name]; t != nil {
+func (m *Meter) podTrack(c *model.Change) *podTrack {
+	ref := podRef{c.Namespace, c.Pod}
+	if t := m.track[ref]; t != nil && !(t.ended && t.p.Deleted()) {
 		return t
 	}
-	p := m.w.Pod(name)
+	p := m.w.Pod(model.Key(c.Namespace, c.Pod))
+	if t := m.track[ref]; t != nil && t.p == p {
+		return t // the pod is gone, and its name not taken again (a StatefulSet's replacement)
+	}
 	if p == nil {
 		return nil
 	}
@@ -255,7 +269,7 @@ func (m *Meter) podTrack(name string) *podTrack {
 	if t.wl >= 0 {
 		m.wlAvail[t.wl].pods++
 	}
-	m.track[name] = t
+	m.track[ref] = t
 	m.tracks = append(m.tracks, t)
 	return t
 }
@@ -411,12 +425,17 @@ func (m *Meter) apply(c *model.Change) {
 		if c.Reason == "FailedScheduling" {
 			m.schedFailures++
 		}
+		if !c.Dropped && c.Pod != "" {
+			if t := m.podTrack(c); t != nil && t.node >= 0 {
+				m.eventWrites[t.node]++
+			}
+		}
 		return
 	}
 	if c.Pod == "" {
 		return
 	}
-	t := m.podTrack(c.Pod)
+	t := m.podTrack(c)
 	if t == nil {
 		return
 	}
@@ -473,9 +492,13 @@ func (m *Meter) after(now time.Duration) {
 		t.touched = false
 	}
 	m.touched = m.touched[:0]
-	for i := range m.wls {
+	for i, wl := range m.wls {
 		a := &m.wlAvail[i]
-		a.after(now)
+		if a.counted {
+			a.after(now)
+		} else {
+			a.desired = wl.Spec.Replicas
+		}
 		if m.wlReady[i] >= a.desired {
 			m.wlFull[i] = true
 		}
@@ -507,7 +530,7 @@ func (m *Meter) advance(prev, now time.Duration) {
 				m.wlUnavail[i] += d
 			}
 		}
-		if a.desired > a.available {
+		if a.counted && a.desired > a.available {
 			d := float64(a.desired-a.available) * (now - prev).Seconds()
 			a.gapAll += d
 			if a.full {
@@ -541,11 +564,7 @@ func (m *Meter) Finish() RunMetrics {
 		out.Values[i] = append(out.Values[i], v)
 	}
 	neverReady := 0
-	for _, p := range m.w.Pods() {
-		t := m.track[p.Name]
-		if t == nil || t.p != p {
-			continue
-		}
+	for _, t := range m.tracks { // in creation order, as w.Pods
 		stop := duration
 		if t.ended {
 			stop = t.endedAt
@@ -568,6 +587,9 @@ func (m *Meter) Finish() RunMetrics {
 			n += int(r)
 		}
 		add("pod.restarts", float64(n))
+		if duration > 0 {
+			add("pod.restartsPerHour", float64(n)/duration.Hours())
+		}
 		add("pod.crashLoopTime", crash.Seconds())
 		add("pod.notReadyTime", max(stop-t.p.CreatedAt-readyTotal, 0).Seconds())
 	}
@@ -581,6 +603,9 @@ func (m *Meter) Finish() RunMetrics {
 		// replicas ready had 0 at least once.
 		add("workload.minReadyReplicas", float64(max(m.wlMin[i], 0)))
 		a := &m.wlAvail[i]
+		if !a.counted {
+			continue
+		}
 		if a.full {
 			add("workload.notAvailableReplicaSeconds", a.gap)
 		} else {
@@ -607,6 +632,8 @@ func (m *Meter) Finish() RunMetrics {
 		add("node.peakRestartsPer10s", float64(slices.Max(m.restartsIn[i])))
 		if secs > 0 {
 			add("node.statusUpdatesPer10s", float64(m.updates[i])*10/secs)
+			add("node.eventWritesPer10s", float64(m.eventWrites[i])*10/secs)
+			add("node.apiWritesPer10s", float64(m.updates[i]+m.eventWrites[i])*10/secs)
 		}
 		add("node.peakCPU", m.peak[i][0])
 		add("node.peakMemory", m.peak[i][1])

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/scenarios"
 )
 
@@ -89,10 +90,16 @@ spec:
 	// states, phase Running), per crash 3 (Terminated, ContainersReady and
 	// Ready False) plus 3 for the restart (Running, 2 conditions), and 1 for
 	// each CrashLoopBackOff wait (2): 9 + 3*6 + 2 = 29 in 300s, at 6
-	// instants (0, 20, 40, 50, 70 and 90s).
+	// instants (0, 20, 40, 50, 70 and 90s). Events written about it once it
+	// is bound: Pulled, Created, Started at each of 4 starts and BackOff
+	// at each wait (2): 14, all under the spam filter's burst of 25 (the
+	// scheduler's Scheduled comes before the binding).
 	want := map[string][]float64{
 		"pod.timeToReady":             {0},
 		"pod.restarts":                {3},
+		"pod.restartsPerHour":         {36},
+		"node.eventWritesPer10s":      {14.0 * 10 / 300},
+		"node.apiWritesPer10s":        {(6.0 + 14) * 10 / 300},
 		"pod.crashLoopTime":           {30},
 		"pod.notReadyTime":            {30},
 		"node.statusWritesPer10s":     {29.0 * 10 / 300},
@@ -198,5 +205,43 @@ spec:
 		if got := m.Values[MetricIndex("node.peakRestartsPer10s")]; !equal(got, []float64{tc.want}) {
 			t.Errorf("backoff %s..%s: peakRestartsPer10s = %v, want %v", tc.initial, tc.max, got, tc.want)
 		}
+	}
+}
+
+func TestMetricsEventWritesLeaveOutDrops(t *testing.T) {
+	// A realistic crash loop for an hour logs a BackOff per sync, hundreds
+	// of events; the spam filter lets 25 through, then one per 5 minutes.
+	s, err := scenarios.Parse("c.yaml", []byte(`apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: c}
+spec:
+  duration: 1h
+  settings: {kubeletSync: realistic}
+  pods:
+    - metadata: {name: web}
+      spec:
+        containers: [{name: app, image: example/app:1}]
+  behavior:
+    - {pod: web, container: app, runs: [{exitAfter: 1s, exitCode: 1}]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.NewWorld()
+	var tl model.Timeline
+	w.Subscribe(&tl)
+	m := NewMeter(w, s.Duration)
+	s.Populate(w)
+	w.Run(s.Duration)
+	values := m.Finish().Values
+	events := 0
+	for _, c := range tl.Changes {
+		if c.Kind == model.ChangeEvent && c.Pod == "web" {
+			events++
+		}
+	}
+	writes := values[MetricIndex("node.eventWritesPer10s")][0] * 360
+	if events < 250 || writes < 25 || writes > 25+12 {
+		t.Errorf("%d events, %v written; want hundreds, of which 25 to 37 written", events, writes)
 	}
 }

@@ -17,9 +17,11 @@ import (
 // JSONL is a sink that writes each change as one line of JSON as the run
 // goes (the contract's `-o jsonl`, scenario-v1.md section 5). Keys come in
 // the contract's order: t, kind, pod, node, workload, object, container,
-// from, to, state, type, condition, status, reason, message, exitCode,
-// restartCount; empty strings are left out; exitCode and restartCount are
-// only on container changes. The bytes are those encoding/json would write.
+// from, to, state, type, condition, status, reason, message, combined,
+// dropped, exitCode, restartCount; empty strings are left out; combined and
+// dropped are only on an event the correlator combined or the spam filter
+// kept from the API; exitCode and restartCount are only on container
+// changes. The bytes are those encoding/json would write.
 //
 // It buffers nothing beyond one line: give it a buffered writer. The first
 // write error stops it; Err returns it.
@@ -45,6 +47,10 @@ func (j *JSONL) Change(c *model.Change) {
 // Err is the first error writing failed with, if any.
 func (j *JSONL) Err() error { return j.err }
 
+// podRef names a pod in a sink's maps without building its key: the
+// namespace and name of a change.
+type podRef struct{ ns, name string }
+
 // AppendJSON appends c as one JSON object (no newline) to b.
 func AppendJSON(b []byte, c *model.Change) []byte {
 	b = append(b, `{"t":`...)
@@ -55,6 +61,9 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 	}
 	b = append(b, `,"kind":`...)
 	b = appendString(b, c.Kind.String())
+	if c.Namespace != model.DefaultNamespace {
+		b = appendField(b, "namespace", c.Namespace) // "" is left out
+	}
 	b = appendField(b, "pod", c.Pod)
 	b = appendField(b, "node", c.Node)
 	b = appendField(b, "workload", c.Workload)
@@ -73,6 +82,12 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 	b = appendField(b, "status", c.Status)
 	b = appendField(b, "reason", c.Reason)
 	b = appendField(b, "message", c.Message)
+	if c.Combined {
+		b = append(b, `,"combined":true`...)
+	}
+	if c.Dropped {
+		b = append(b, `,"dropped":true`...)
+	}
 	if c.Kind == model.ChangeContainer {
 		if c.HasExitCode {
 			b = append(b, `,"exitCode":`...)
@@ -197,8 +212,15 @@ func (t *TextTimeline) row(when, obj, change string) {
 	_, t.err = t.w.Write(b)
 }
 
-// object names what a change is about: pod/web, pod/web/app, node/n, ...
+// Object names what a change is about: pod/web, pod/web/app, node/n,
+// job/migrate, ...; an object of a namespace other than default is
+// prefixed with it: shop/pod/web.
 func Object(c *model.Change) string {
+	if c.Namespace != "" && c.Namespace != model.DefaultNamespace {
+		d := *c
+		d.Namespace = ""
+		return c.Namespace + "/" + Object(&d)
+	}
 	switch {
 	case c.Workload != "" && c.Object != "":
 		return strings.ToLower(c.Object) + "/" + c.Workload
@@ -244,7 +266,14 @@ func Describe(c *model.Change) string {
 		}
 		return s
 	case model.ChangeEvent:
-		return c.Type + " " + c.Reason + ": " + c.Message
+		s := c.Type + " " + c.Reason + ": " + c.Message
+		if c.Combined {
+			s = c.Type + " " + c.Reason + ": (combined from similar events): " + c.Message
+		}
+		if c.Dropped {
+			s += " (dropped by the spam filter)"
+		}
+		return s
 	case model.ChangePod:
 		if c.Message != "" {
 			return c.Reason + " (" + c.Message + ")"

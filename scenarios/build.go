@@ -32,8 +32,12 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.NodeMonitorGracePeriod, in.NodeMonitorGracePeriod)
 	setDur(&st.EvictionTimeout, in.EvictionTimeout)
 	setDur(&st.NodeStatusUpdateFrequency, in.NodeStatusUpdateFrequency)
+	st.StartTime = s.startTime()
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
+	}
+	if k, ok := model.ParseKubeletSync(in.KubeletSync); ok {
+		st.KubeletSync = k
 	}
 	if len(in.Images) > 0 {
 		st.Images = map[string]model.ImageSpec{}
@@ -102,18 +106,16 @@ func (s *Scenario) Populate(w *model.World) {
 		}
 	}
 	behaviors := s.behaviors()
-	for i := range sp.Pods {
-		p := &sp.Pods[i]
-		spec := podSpec(&p.Spec, behaviors[p.Metadata.Name])
+	for _, p := range s.pods {
+		spec := podSpec(&p.Spec, behaviors[model.Key(p.Metadata.Namespace, p.Metadata.Name)])
 		w.AddPod(p.Metadata.Name, spec, podOptions(&p.Metadata, &p.Spec))
 	}
-	for i := range sp.Workloads {
-		wl := &sp.Workloads[i]
+	for _, wl := range s.workloads {
 		if wl.Kind == kindPDB {
 			w.AddPodDisruptionBudget(pdbSpec(wl))
 			continue
 		}
-		w.AddWorkload(workloadSpec(wl, behaviors[wl.Metadata.Name]))
+		w.AddWorkload(workloadSpec(wl, behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]))
 	}
 	for i := range sp.Faults {
 		s.scheduleFault(w, i, &sp.Faults[i], behaviors)
@@ -123,6 +125,9 @@ func (s *Scenario) Populate(w *model.World) {
 
 // workloadSpec converts a controller object with Kubernetes' defaults.
 func workloadSpec(wl *Workload, behaviors map[behaviorKey]*model.Behavior) model.WorkloadSpec {
+	if wl.Kind == model.KindCronJob {
+		return cronJobSpec(wl, behaviors)
+	}
 	sp := &wl.Spec
 	num := func(v *int32, def int) int {
 		if v == nil {
@@ -138,9 +143,13 @@ func workloadSpec(wl *Workload, behaviors map[behaviorKey]*model.Behavior) model
 		Options:  podOptions(&tmpl.Metadata, &tmpl.Spec),
 		Replicas: num(sp.Replicas, 1),
 	}
+	out.Options.Namespace = wl.Metadata.Namespace // a template's own namespace is ignored, as by Kubernetes
 	out.MinReadySeconds = num(sp.MinReadySeconds, 0)
 	if wl.Kind == model.KindDeployment {
 		deploymentStrategy(sp, &out)
+	}
+	if sp.PodManagementPolicy == "Parallel" {
+		out.PodManagement = model.Parallel
 	}
 	if wl.Kind == model.KindJob {
 		out.Completions = num(sp.Completions, 1)
@@ -157,7 +166,7 @@ func workloadSpec(wl *Workload, behaviors map[behaviorKey]*model.Behavior) model
 // pdbSpec converts a PodDisruptionBudget.
 func pdbSpec(wl *Workload) model.PDBSpec {
 	sp := &wl.Spec
-	out := model.PDBSpec{Name: wl.Metadata.Name, MinAvailable: sp.MinAvailable.model(), MaxUnavailable: sp.MaxUnavailable.model(),
+	out := model.PDBSpec{Name: wl.Metadata.Name, Namespace: wl.Metadata.Namespace, MinAvailable: sp.MinAvailable.model(), MaxUnavailable: sp.MaxUnavailable.model(),
 		AlwaysAllowUnhealthy: sp.UnhealthyPodEvictionPolicy == "AlwaysAllow"}
 	if sp.Selector != nil {
 		out.Selector = sp.Selector.MatchLabels
@@ -169,16 +178,17 @@ func pdbSpec(wl *Workload) model.PDBSpec {
 // ("" for every image without one of its own).
 type behaviorKey struct{ container, image string }
 
-// behaviors indexes behavior by pod (or workload) name, then container and
-// image.
+// behaviors indexes behavior by pod (or workload) key (model.Key), then
+// container and image.
 func (s *Scenario) behaviors() map[string]map[behaviorKey]*model.Behavior {
 	out := map[string]map[behaviorKey]*model.Behavior{}
 	for i := range s.File.Spec.Behavior {
 		b := &s.File.Spec.Behavior[i]
-		if out[b.Pod] == nil {
-			out[b.Pod] = map[behaviorKey]*model.Behavior{}
+		key := model.Key(b.Namespace, b.Pod)
+		if out[key] == nil {
+			out[key] = map[behaviorKey]*model.Behavior{}
 		}
-		out[b.Pod][behaviorKey{b.Container, b.Image}] = behavior(b)
+		out[key][behaviorKey{b.Container, b.Image}] = behavior(b)
 	}
 	return out
 }
@@ -205,7 +215,7 @@ func behavior(b *Behavior) *model.Behavior {
 	}
 	for kind, ws := range [...][]Window{model.Liveness: b.Probes.Liveness, model.Readiness: b.Probes.Readiness, model.Startup: b.Probes.Startup} {
 		for _, w := range ws {
-			mw := model.Window{From: w.From.D()}
+			mw := model.Window{From: w.From.D(), SinceStart: w.SinceStart}
 			setDur(&mw.To, w.To)
 			mb.ProbeFailures[kind] = append(mb.ProbeFailures[kind], mw)
 		}
@@ -244,7 +254,7 @@ func behavior(b *Behavior) *model.Behavior {
 }
 
 func podOptions(m *ObjectMeta, ps *PodSpec) model.PodOptions {
-	o := model.PodOptions{Labels: m.Labels}
+	o := model.PodOptions{Namespace: m.Namespace, Labels: m.Labels}
 	for _, t := range ps.Tolerations {
 		o.Tolerations = append(o.Tolerations, model.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value,
 			Effect: t.Effect, Seconds: t.TolerationSeconds})
@@ -406,21 +416,43 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[
 		return &v
 	}
 	at := *draw(f.At)
+	w.Schedule(at, faultAction(w, f, draw, behaviors))
+}
+
+// ApplyFault does what the fault f does, now: a fault injected into a
+// running world between its events (podsim serve turns a client's writes
+// into faults). Its at is ignored; its durations must be fixed ones. A
+// rollout's new image runs with the scenario's behaviour for it.
+func (s *Scenario) ApplyFault(w *model.World, f *Fault) {
+	faultAction(w, f, func(d *DurationDist) *time.Duration {
+		if d == nil {
+			return nil
+		}
+		v := d.Sample(nil)
+		return &v
+	}, s.behaviors())()
+}
+
+// faultAction returns what f does when it acts; draw gives the value of
+// its durations (drawn now, in the order at, then for); behaviors are the
+// scenario's, by pod or workload key (a rollout's new image takes its own).
+func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Duration,
+	behaviors map[string]map[behaviorKey]*model.Behavior) func() {
 	switch {
 	case f.Exit != nil:
 		e := f.Exit
-		w.Schedule(at, func() {
-			for _, p := range podsNamed(w, e.Pod) {
+		return func() {
+			for _, p := range podsNamed(w, model.Key(e.Namespace, e.Pod)) {
 				p.ExitContainer(e.Container, e.Code)
 			}
-		})
+		}
 	case f.OOM != nil:
 		o := f.OOM
-		w.Schedule(at, func() {
-			for _, p := range podsNamed(w, o.Pod) {
+		return func() {
+			for _, p := range podsNamed(w, model.Key(o.Namespace, o.Pod)) {
 				p.OOMKill(o.Container)
 			}
-		})
+		}
 	case f.Delete != nil:
 		d := f.Delete
 		var grace *time.Duration
@@ -428,67 +460,69 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[
 			g := sim.Seconds(*d.GracePeriodSeconds)
 			grace = &g
 		}
-		w.Schedule(at, func() {
-			for _, p := range podsNamed(w, d.Pod) {
+		return func() {
+			for _, p := range podsNamed(w, model.Key(d.Namespace, d.Pod)) {
 				p.Delete(grace)
 			}
-		})
+		}
 	case f.DiskFailure != nil:
 		name := f.DiskFailure.Node
-		w.Schedule(at, func() { w.Node(name).DiskFailure() })
+		return func() { w.Node(name).DiskFailure() }
 	case f.Partition != nil:
 		nf := f.Partition
 		d := draw(nf.For)
-		w.Schedule(at, func() { w.Node(nf.Node).Partition(d) })
+		return func() { w.Node(nf.Node).Partition(d) }
 	case f.NodeFailure != nil:
 		nf := f.NodeFailure
 		d := draw(nf.For)
-		w.Schedule(at, func() { w.Node(nf.Node).PowerOff(d) })
+		return func() { w.Node(nf.Node).PowerOff(d) }
 	case f.SetCondition != nil:
 		sc := f.SetCondition
-		w.Schedule(at, func() {
-			for _, p := range podsNamed(w, sc.Pod) {
+		return func() {
+			for _, p := range podsNamed(w, model.Key(sc.Namespace, sc.Pod)) {
 				p.SetCondition(sc.Type, model.ConditionStatus(sc.Status))
 			}
-		})
+		}
 	case f.Cordon != nil:
 		name := f.Cordon.Node
-		w.Schedule(at, func() { w.Kubectl().Cordon(w.Node(name)) })
+		return func() { w.Kubectl().Cordon(w.Node(name)) }
 	case f.Uncordon != nil:
 		name := f.Uncordon.Node
-		w.Schedule(at, func() { w.Kubectl().Uncordon(w.Node(name)) })
+		return func() { w.Kubectl().Uncordon(w.Node(name)) }
 	case f.Drain != nil:
 		name := f.Drain.Node
-		w.Schedule(at, func() { w.Kubectl().Drain(w.Node(name)) })
+		return func() { w.Kubectl().Drain(w.Node(name)) }
 	case f.DeleteNode != nil:
 		name := f.DeleteNode.Node
-		w.Schedule(at, func() { w.Node(name).Delete() })
+		return func() { w.Node(name).Delete() }
 	case f.Taint != nil:
 		t := f.Taint
-		w.Schedule(at, func() { w.Node(t.Node).AddTaint(model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}) })
+		return func() { w.Node(t.Node).AddTaint(model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}) }
 	case f.Scale != nil:
 		sc := f.Scale
-		w.Schedule(at, func() { w.Workload(sc.Workload).Scale(int(*sc.Replicas)) })
+		return func() { w.Workload(model.Key(sc.Namespace, sc.Workload)).Scale(int(*sc.Replicas)) }
 	case f.Rollout != nil:
 		ro := f.Rollout
-		w.Schedule(at, func() {
-			wl := w.Workload(ro.Workload)
-			wl.Rollout(withImage(wl.Template(), ro, behaviors[ro.Workload]))
-		})
+		key := model.Key(ro.Namespace, ro.Workload)
+		return func() {
+			wl := w.Workload(key)
+			wl.Rollout(withImage(wl.Template(), ro, behaviors[key]))
+		}
 	}
+	return func() {}
 }
 
-// podsNamed returns the live pod called name, or the live pods of the
-// workload called name.
-func podsNamed(w *model.World, name string) []*model.Pod {
-	if p := w.Pod(name); p != nil {
+// podsNamed returns the live pod with this key (model.Key), or the live
+// pods of the workload with this key.
+func podsNamed(w *model.World, key string) []*model.Pod {
+	if p := w.Pod(key); p != nil {
 		if p.Deleted() {
 			return nil
 		}
 		return []*model.Pod{p}
 	}
 	var out []*model.Pod
-	if wl := w.Workload(name); wl != nil {
+	if wl := w.Workload(key); wl != nil {
 		for _, p := range wl.Pods() {
 			if !p.Deleted() {
 				out = append(out, p)

@@ -1,19 +1,30 @@
 package scenarios
 
-import "math"
+import (
+	"math"
 
-// rollingFields checks minReadySeconds (not on a Job), and a Deployment's
-// strategy and progressDeadlineSeconds as the API server validates them
-// (pkg/apis/apps/validation: ValidateDeploymentSpec,
-// ValidateRollingUpdateDeployment), after its defaults.
+	"github.com/podsim/podsim/internal/yamlstrict"
+	"github.com/podsim/podsim/model"
+)
+
+// rollingFields checks minReadySeconds (not on a Job or CronJob; simulated
+// on a ReplicaSet or Deployment, accepted with a warning on a DaemonSet or
+// StatefulSet), and a Deployment's strategy and progressDeadlineSeconds as
+// the API server validates them (pkg/apis/apps/validation:
+// ValidateDeploymentSpec, ValidateRollingUpdateDeployment), after its
+// defaults.
 func (v *validator) rollingFields(w *Workload) {
 	sp := &w.Spec
 	if m := sp.MinReadySeconds; m != nil {
 		switch {
-		case w.Kind == "Job":
-			v.atKey(m, "a Job has no minReadySeconds")
+		case w.Kind == "Job" || w.Kind == kindCronJob:
+			v.atKey(m, "a %s has no minReadySeconds", w.Kind)
 		case *m < 0:
 			v.at(m, "minReadySeconds must not be negative")
+		case w.Kind == "DaemonSet" || w.Kind == kindStatefulSet:
+			file, p := v.s.locate(&sp.MinReadySeconds, true)
+			v.s.Warnings.Add(file, p, "%s", yamlstrict.UnmodelledMessage("minReadySeconds",
+				"a "+w.Kind+"'s pod counts as available as soon as it is Ready"))
 		}
 	}
 	if w.Kind != "Deployment" {
@@ -84,12 +95,13 @@ func (v *validator) behaviorImage(b *Behavior, faults []Fault) {
 	if b.Image == "" || b.Pod == "" {
 		return
 	}
-	c := findContainer(v.podTemplate(&b.Pod, true), b.Container)
+	c := findContainer(v.podTemplate(&b.Pod, b.Namespace, true), b.Container)
 	if c == nil || c.Image == b.Image {
 		return
 	}
 	for i := range faults {
-		if ro := faults[i].Rollout; ro != nil && ro.Workload == b.Pod && ro.Image == b.Image && v.rolloutContainer(ro) == b.Container {
+		if ro := faults[i].Rollout; ro != nil && ro.Workload == b.Pod && namespaceOf(ro.Namespace) == namespaceOf(b.Namespace) &&
+			ro.Image == b.Image && v.rolloutContainer(ro) == b.Container {
 			return
 		}
 	}
@@ -102,7 +114,7 @@ func (v *validator) rolloutContainer(ro *RolloutFault) string {
 	if ro.Container != "" {
 		return ro.Container
 	}
-	if w := v.workloads[ro.Workload]; w != nil && len(w.Spec.Template.Spec.Containers) == 1 {
+	if w := v.workloads[model.Key(ro.Namespace, ro.Workload)]; w != nil && len(w.Spec.Template.Spec.Containers) == 1 {
 		return w.Spec.Template.Spec.Containers[0].Name
 	}
 	return ""
@@ -112,12 +124,13 @@ func (v *validator) rolloutContainer(ro *RolloutFault) string {
 // of its template (which may go unnamed when the template has only one).
 // The new pods count towards the scenario's pods.
 func (v *validator) rollout(ro *RolloutFault) {
-	w := v.workloads[ro.Workload]
+	v.namespace(&ro.Namespace)
+	w := v.workloads[model.Key(ro.Namespace, ro.Workload)]
 	switch {
 	case ro.Workload == "":
 		v.at(ro, "rollout: workload is required")
 	case w == nil:
-		v.at(&ro.Workload, "no workload called %q", ro.Workload)
+		v.at(&ro.Workload, "no workload called %q%s%s", ro.Workload, inNamespace(ro.Namespace), v.elsewhere(ro.Workload, ro.Namespace))
 	case w.Kind != "Deployment":
 		v.at(&ro.Workload, "%q is a %s: only a Deployment rolls out a new template", ro.Workload, w.Kind)
 	}

@@ -17,10 +17,14 @@ import (
 // the same scenario as before any option was added.
 type Config struct {
 	// Rich adds resource requests on small nodes (so scheduling can fail),
-	// Deployments, Jobs and DaemonSets, images that pull slowly or are
+	// Deployments, Jobs, DaemonSets, StatefulSets and CronJobs, images that pull slowly or are
 	// missing, short crash backoffs, hooks that take 0s, node MTBF, power
 	// losses for good, and shorter runs (at most 10 minutes).
 	Rich bool
+	// SinceStart makes some failure windows count from each start of the
+	// container (sinceStart: true), where no run of it ends for sure
+	// before them.
+	SinceStart bool
 }
 
 // Random writes a scenario: a couple of nodes; bare pods and a
@@ -106,7 +110,9 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 		if r.IntN(2) == 0 {
 			s += "      startupTime: " + dist(30) + "\n"
 		}
+		endless := true // some run may go on for ever: any sinceStart window is valid
 		if r.IntN(3) > 0 {
+			endless = false
 			s += "      runs:\n"
 			for range 1 + r.IntN(3) {
 				code := "exitCode: " + pick("0", "1", "2")
@@ -117,6 +123,7 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 			}
 			if r.IntN(3) == 0 {
 				s += fmt.Sprintf("        - {exitAfter: %s, crashProbability: 0.5}\n", dist(100))
+				endless = true
 			}
 		}
 		if len(h.probes) > 0 {
@@ -133,6 +140,9 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 					if r.IntN(5) > 0 {
 						at += 1 + r.IntN(60)
 						s += fmt.Sprintf(", to: %ds", at)
+					}
+					if cfg.SinceStart && endless && r.IntN(2) == 0 {
+						s += ", sinceStart: true"
 					}
 					s += "}\n"
 				}
@@ -252,6 +262,21 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 			b.WriteString("    - apiVersion: apps/v1\n      kind: DaemonSet\n      metadata: {name: ds}\n      spec:\n")
 			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
 			refs = append(refs, ref{"ds", "c0", last})
+		}
+		if r.IntN(3) == 0 {
+			header()
+			fmt.Fprintf(&b, "    - apiVersion: apps/v1\n      kind: StatefulSet\n      metadata: {name: sts}\n      spec:\n        replicas: %d\n        podManagementPolicy: %s\n",
+				r.IntN(4), pick("OrderedReady", "Parallel"))
+			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
+			refs = append(refs, ref{"sts", "c0", last})
+		}
+		if r.IntN(3) == 0 {
+			header()
+			fmt.Fprintf(&b, "    - apiVersion: batch/v1\n      kind: CronJob\n      metadata: {name: cj}\n      spec:\n        schedule: %q\n        concurrencyPolicy: %s\n        successfulJobsHistoryLimit: %d\n        failedJobsHistoryLimit: %d\n",
+				pick("* * * * *", "*/2 * * * *", "@every 45s"), pick("Allow", "Forbid", "Replace"), r.IntN(3), r.IntN(2))
+			fmt.Fprintf(&b, "        jobTemplate:\n          spec:\n            backoffLimit: %d\n            template:\n              spec:\n                restartPolicy: %s\n                containers: [", r.IntN(3), pick("Never", "OnFailure"))
+			b.WriteString(container("c0", false) + "]\n")
+			refs = append(refs, ref{"cj", "c0", last})
 		}
 	}
 	b.WriteString("  behavior:\n")

@@ -1,0 +1,322 @@
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// The event recorder. Every event a component records goes through a model
+// of client-go's EventCorrelator (staging/src/k8s.io/client-go/tools/record/
+// events_cache.go), as the recorders of the kubelet, the scheduler and the
+// controllers do, in its order:
+//
+//  1. Aggregation: events about one object from one source with the same
+//     type and reason but different messages are "similar". Once 10 distinct
+//     messages were seen within 10 minutes of each other, each further event
+//     whose message is not among the last 9 goes into one combined event,
+//     "(combined from similar events): <message>".
+//  2. Dedup: an event equal to an earlier one (source, object, type, reason,
+//     message; the combined one by its aggregation key) counts into it: its
+//     count grows, firstTimestamp stays, lastTimestamp moves.
+//  3. Spam filter: a token bucket per source and object, 25 tokens refilled
+//     at one per 5 minutes. An event finding no token never reaches the API;
+//     the count of the cache it went through still grew, so the next one let
+//     through carries every occurrence so far.
+//
+// An Event is the API object: what `kubectl describe` lists. Every
+// occurrence is also a Change of the timeline with the component's own
+// message, flagged when it went into a combined event (Change.Combined) and
+// when the spam filter dropped it (Change.Dropped).
+
+// The correlator's defaults (events_cache.go).
+const (
+	aggregateMaxEvents = 10                // distinct messages before similar events combine
+	aggregateInterval  = 600 * time.Second // a quieter record starts over
+	spamBurst          = 25                // events a source may send about an object at once
+	spamRefill         = 300 * time.Second // then one more every this long
+	combinedPrefix     = "(combined from similar events): "
+)
+
+// event records a Kubernetes event about a pod, node or workload; object is
+// the node's name, or the pod's or workload's key (see Key).
+func (w *World) event(kind, object string, typ EventType, reason, source, format string, args ...any) {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	w.eventMsg(kind, object, typ, reason, source, msg)
+}
+
+// eventMsg records an event whose message is built already: it goes through
+// the correlator (aggregation, dedup, spam filter) into the object's log, and
+// into the timeline. Repeats are found in the object's own log of events,
+// not in one world-wide index: a fleet's kubelets repeat a handful of events
+// per pod.
+func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg string) {
+	now := w.eng.Now()
+	log := w.eventLog(kind, object)
+	g := log.group(source, typ, reason)
+	combined := g != nil && g.aggregate(msg, now)
+	e := log.find(source, typ, reason, msg, combined)
+	if e == nil {
+		e = &Event{Kind: kind, Object: object, Type: typ, Reason: reason, Message: msg, Source: source,
+			FirstSeen: now, Combined: combined}
+		log.add(e)
+	}
+	if g == nil { // the first of its kind: the set of its messages is {msg}
+		if log.groups == nil {
+			log.groups = make([]aggregateRecord, 0, 4) // a pod's kubelet logs a handful of reasons
+		}
+		log.groups = append(log.groups, aggregateRecord{first: e, last: now})
+	}
+	if combined && !e.isCombinedOf(msg) {
+		e.Message = combinedPrefix + msg // the combined event shows its latest message
+	}
+	e.Occurrences++
+	e.LastOccurred = now
+	dropped := !log.spamAllows(source, now)
+	if !dropped {
+		if e.Count == 0 {
+			w.apiEvents++
+		}
+		e.Count, e.LastSeen = e.Occurrences, now
+	}
+	w.lastEvent = e
+	c := Change{Kind: ChangeEvent, Type: string(typ), Reason: reason, Message: msg, Combined: combined, Dropped: dropped}
+	switch kind {
+	case "Node":
+		c.Node = object
+	case "Pod":
+		c.Pod, c.Namespace = object, DefaultNamespace
+		if p := w.podIdx[object]; p != nil {
+			c.Pod, c.Namespace = p.Name, p.Namespace
+		}
+	default:
+		c.Workload, c.Object = object, kind
+		if wl := w.workloadIdx[object]; wl != nil && wl.Spec.Kind == kind {
+			c.Workload, c.Namespace = wl.Spec.Name, wl.Namespace()
+		} else if b := w.disruption.byName[object]; b != nil && kind == KindPodDisruptionBudget {
+			c.Workload, c.Namespace = b.Spec.Name, b.Spec.Namespace
+		}
+	}
+	w.record(c)
+}
+
+// isCombinedOf reports whether e's message is the combined message of msg.
+func (e *Event) isCombinedOf(msg string) bool {
+	return len(e.Message) == len(combinedPrefix)+len(msg) && e.Message[len(combinedPrefix):] == msg
+}
+
+// eventLog is the events about one object, in order of first occurrence,
+// indexed once there are more than a few (a ReplicaSet logs one
+// SuccessfulCreate per pod, each with its own message), with the
+// correlator's state for the object: its aggregation records and its spam
+// filter buckets, one per source.
+type eventLog struct {
+	list   []*Event
+	idx    map[eventKey]*Event
+	next   int // where find looks first: after the last event found
+	groups []aggregateRecord
+	spam   [2]spamBucket // a pod hears from two sources: the scheduler and its kubelet
+	more   []spamBucket  // the buckets of further sources
+}
+
+// eventKey is an event's dedup key within its object's log (the message is
+// empty for a combined event: its aggregation key has none).
+type eventKey struct {
+	source          string
+	typ             EventType
+	reason, message string
+	combined        bool
+}
+
+func (e *Event) key() eventKey {
+	k := eventKey{e.Source, e.Type, e.Reason, e.Message, e.Combined}
+	if e.Combined {
+		k.message = ""
+	}
+	return k
+}
+
+// eventLogIndexAt is the length from which an eventLog is indexed.
+const eventLogIndexAt = 16
+
+func (l *eventLog) find(source string, typ EventType, reason, msg string, combined bool) *Event {
+	if l.idx != nil {
+		k := eventKey{source, typ, reason, msg, combined}
+		if combined {
+			k.message = ""
+		}
+		return l.idx[k]
+	}
+	// A kubelet repeats its events in a cycle (Pulled, Created, Started,
+	// BackOff, ...): start after the last one found.
+	n := len(l.list)
+	for i := range n {
+		j := l.next + i
+		if j >= n {
+			j -= n
+		}
+		if e := l.list[j]; e.Reason == reason && e.Type == typ && e.Combined == combined &&
+			(combined || e.Message == msg) && e.Source == source {
+			l.next = j + 1
+			return e
+		}
+	}
+	return nil
+}
+
+func (l *eventLog) add(e *Event) {
+	l.list = append(l.list, e)
+	switch {
+	case l.idx != nil:
+		l.idx[e.key()] = e
+	case len(l.list) > eventLogIndexAt:
+		l.idx = make(map[eventKey]*Event, 2*len(l.list))
+		for _, x := range l.list {
+			l.idx[x.key()] = x
+		}
+	}
+}
+
+// aggregateRecord is the aggregator's record of similar events (one
+// source, type and reason about the object): the first event of the group
+// (which names them), the set of distinct messages seen, oldest first, and
+// when the last of them came. The set is only stored once it is more than
+// the first event's message: most groups never have a second.
+type aggregateRecord struct {
+	first *Event
+	last  time.Duration
+	msgs  *[]string // nil: the set is {first.Message}
+}
+
+// group returns the aggregation record of source, typ and reason, or nil.
+func (l *eventLog) group(source string, typ EventType, reason string) *aggregateRecord {
+	for i := range l.groups {
+		if e := l.groups[i].first; e.Reason == reason && e.Type == typ && e.Source == source {
+			return &l.groups[i]
+		}
+	}
+	return nil
+}
+
+// aggregate is EventAggregate for an event of the group: it records msg
+// among the similar events and reports whether the event goes into the
+// combined one. client-go's record drops an arbitrary message (a map's
+// PopAny) each time the set reaches 10; podsim drops the oldest, so that
+// runs are reproducible.
+func (r *aggregateRecord) aggregate(msg string, now time.Duration) bool {
+	stale := now-r.last > aggregateInterval
+	r.last = now
+	if r.msgs == nil {
+		if msg == r.first.Message {
+			return false // the set is {msg}, whether it starts over or not
+		}
+		set := make([]string, 0, 2)
+		if !stale {
+			set = append(set, r.first.Message)
+		}
+		r.msgs = &set
+	} else if stale {
+		*r.msgs = (*r.msgs)[:0]
+	}
+	set := *r.msgs
+	for _, m := range set {
+		if m == msg {
+			return false // the set does not grow: still under the threshold
+		}
+	}
+	set = append(set, msg)
+	combined := len(set) >= aggregateMaxEvents
+	if combined {
+		set = set[:copy(set, set[1:])]
+	}
+	*r.msgs = set
+	return combined
+}
+
+// spamBucket is the spam filter's token bucket for one source's events
+// about the object: tokens banked as refill time (spamRefill per token, at
+// most spamBurst tokens), as of last.
+type spamBucket struct {
+	source string
+	banked time.Duration
+	last   time.Duration
+}
+
+// spamAllows is the spam filter (client-go's EventSourceObjectSpamFilter, a
+// golang.org/x/time/rate limiter through flowcontrol's TryAccept): it takes
+// a token from the source's bucket if there is one. client-go's rate is the
+// float32 1/300, a refill a few microseconds under 5 minutes; podsim's is 5
+// minutes exactly.
+func (l *eventLog) spamAllows(source string, now time.Duration) bool {
+	b := l.bucket(source, now)
+	banked := min(b.banked+(now-b.last), spamBurst*spamRefill)
+	if banked < spamRefill {
+		return false // the limiter moves nothing when it refuses
+	}
+	b.banked, b.last = banked-spamRefill, now
+	return true
+}
+
+// bucket returns the spam filter's bucket for source (never ""), full if
+// it is new.
+func (l *eventLog) bucket(source string, now time.Duration) *spamBucket {
+	for i := range l.spam {
+		switch b := &l.spam[i]; b.source {
+		case source:
+			return b
+		case "":
+			*b = spamBucket{source: source, banked: spamBurst * spamRefill, last: now}
+			return b
+		}
+	}
+	for i := range l.more {
+		if l.more[i].source == source {
+			return &l.more[i]
+		}
+	}
+	l.more = append(l.more, spamBucket{source: source, banked: spamBurst * spamRefill, last: now})
+	return &l.more[len(l.more)-1]
+}
+
+// eventLog returns the log of events about one object.
+func (w *World) eventLog(kind, object string) *eventLog {
+	switch kind {
+	case "Pod":
+		if p := w.podIdx[object]; p != nil {
+			return &p.events
+		}
+	case "Node":
+		if n := w.nodeIdx[object]; n != nil {
+			return &n.events
+		}
+	default:
+		if wl := w.workloadIdx[object]; wl != nil && wl.Spec.Kind == kind {
+			return &wl.events
+		}
+	}
+	k := objectKey{kind, object}
+	l := w.otherEvents[k]
+	if l == nil {
+		l = new(eventLog)
+		w.otherEvents[k] = l
+	}
+	return l
+}
+
+// CurrentEvent is the API event that the event change being handed to the
+// sinks counted into (its count, first and last timestamps as the API holds
+// them; unchanged if the change was Dropped). Valid during a sink's call for
+// a ChangeEvent.
+func (w *World) CurrentEvent() *Event { return w.lastEvent }
+
+// APIEventCount is how many events have reached the API so far: those the
+// spam filter let through at least once.
+func (w *World) APIEventCount() int { return w.apiEvents }
+
+// EventsFor returns the events about one object, in order of first
+// occurrence, those the spam filter never let through (Count 0) included.
+func (w *World) EventsFor(kind, object string) []*Event {
+	return append([]*Event(nil), w.eventLog(kind, object).list...)
+}

@@ -1,0 +1,115 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// emit is one event recorded at a moment.
+type emit struct {
+	at             time.Duration
+	source, reason string
+	msg            string
+}
+
+// record runs a world that records the given events about node n-1 and
+// returns the changes they made.
+func recordEvents(t *testing.T, evs []emit) (*World, []Change) {
+	t.Helper()
+	w := NewWorld(1, DefaultSettings())
+	var tl Timeline
+	w.AddNode(NodeSpec{Name: "n-1"})
+	w.Subscribe(&tl)
+	for _, e := range evs {
+		w.Schedule(e.at, func() { w.eventMsg("Node", "n-1", EventWarning, e.reason, e.source, e.msg) })
+	}
+	w.Run(evs[len(evs)-1].at)
+	return w, tl.Changes
+}
+
+func TestSpamFilterBurstAndRefill(t *testing.T) {
+	var evs []emit
+	for i := range 30 { // one a second: the burst of 25 goes, 5 are dropped
+		evs = append(evs, emit{time.Duration(i) * time.Second, "kubelet", "BackOff", "m"})
+	}
+	// A minute later the bucket has refilled 0.2 tokens: dropped. Five
+	// minutes after the 25th event one token is back: let through.
+	evs = append(evs, emit{89 * time.Second, "kubelet", "BackOff", "m"},
+		emit{324 * time.Second, "kubelet", "BackOff", "m"},
+		emit{325 * time.Second, "kubelet", "BackOff", "m"})
+	w, changes := recordEvents(t, evs)
+	var dropped []int
+	for i, c := range changes {
+		if c.Dropped {
+			dropped = append(dropped, i)
+		}
+	}
+	if got, want := fmt.Sprint(dropped), "[25 26 27 28 29 30 32]"; got != want {
+		t.Errorf("dropped occurrences %s, want %s", got, want)
+	}
+	e := w.EventsFor("Node", "n-1")[0]
+	// The one let through at 324s carries every occurrence so far (32).
+	if e.Count != 32 || e.Occurrences != 33 || e.LastSeen != 324*time.Second || e.LastOccurred != 325*time.Second || e.FirstSeen != 0 {
+		t.Errorf("event count %d of %d occurrences, last seen %s, last occurred %s, first %s; want 32 of 33, 5m24s, 5m25s, 0s",
+			e.Count, e.Occurrences, e.LastSeen, e.LastOccurred, e.FirstSeen)
+	}
+}
+
+func TestSpamFilterPerSource(t *testing.T) {
+	var evs []emit
+	for i := range 26 {
+		evs = append(evs, emit{time.Duration(i) * time.Second, "kubelet", "BackOff", "m"})
+	}
+	evs = append(evs, emit{30 * time.Second, "node-controller", "NodeNotReady", "m"})
+	_, changes := recordEvents(t, evs)
+	if !changes[25].Dropped || changes[26].Dropped {
+		t.Errorf("the kubelet's 26th event dropped %v, the node controller's first %v; want true, false",
+			changes[25].Dropped, changes[26].Dropped)
+	}
+}
+
+func TestAggregationOfSimilarEvents(t *testing.T) {
+	var evs []emit
+	for i := range 12 { // 12 distinct messages, 10s apart
+		evs = append(evs, emit{time.Duration(i) * 10 * time.Second, "replicaset-controller", "SuccessfulCreate", fmt.Sprintf("Created pod: web-%d", i)})
+	}
+	evs = append(evs,
+		emit{120 * time.Second, "replicaset-controller", "SuccessfulCreate", "Created pod: web-11"}, // among the last 9: its own event
+		emit{130 * time.Second, "replicaset-controller", "SuccessfulCreate", "Created pod: web-0"},  // dropped from the set: combined
+		emit{745 * time.Second, "replicaset-controller", "SuccessfulCreate", "Created pod: web-99"}, // over 10 minutes later: starts over
+	)
+	w, changes := recordEvents(t, evs)
+	// The changes keep the component's messages and say which went into
+	// the combined event.
+	var msgs []string
+	for _, c := range changes {
+		m := c.Message
+		if c.Combined {
+			m = "combined " + m
+		}
+		msgs = append(msgs, m)
+	}
+	const comb = "(combined from similar events): "
+	for i, want := range map[int]string{8: "Created pod: web-8", 9: "combined Created pod: web-9", 11: "combined Created pod: web-11",
+		12: "Created pod: web-11", 13: "combined Created pod: web-0", 14: "Created pod: web-99"} {
+		if msgs[i] != want {
+			t.Errorf("occurrence %d: %q, want %q", i, msgs[i], want)
+		}
+	}
+	var combined *Event
+	for _, e := range w.EventsFor("Node", "n-1") {
+		if e.Combined {
+			if combined != nil {
+				t.Fatal("two combined events")
+			}
+			combined = e
+		}
+	}
+	if combined == nil || combined.Count != 4 || combined.Message != comb+"Created pod: web-0" || combined.FirstSeen != 90*time.Second {
+		t.Fatalf("combined event %+v, want count 4 since 1m30s with the latest message", combined)
+	}
+	if n := len(w.EventsFor("Node", "n-1")); n != 1+9+1+1 {
+		t.Errorf("%d events, want 12: 9 separate, web-11's own, the combined one, web-99", n)
+	}
+}

@@ -1,0 +1,181 @@
+package model
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// KubeletSync says when the kubelet's pod worker syncs a pod.
+type KubeletSync uint8
+
+const (
+	// SyncExact syncs a pod the instant anything about it changes: a
+	// restart or a pull retry happens the moment its backoff ends,
+	// CrashLoopBackOff shows the moment a container crashes, and one BackOff
+	// event is logged per wait. The rules' own arithmetic, nothing else.
+	SyncExact KubeletSync = iota
+	// SyncRealistic adds the pod worker's cadence (pkg/kubelet/pod_workers.go):
+	// a sync runs on each container start and exit (PLEG events) and on each
+	// probe result change; after a sync that failed (something still in
+	// backoff, a pull that failed) the pod is requeued after 10s, after any
+	// other after 1m, both jittered by up to half again and taken off the
+	// work queue at the sync loop's next one-second tick. Restarts and pull
+	// retries wait for the first sync at or after their backoff ends; a
+	// waiting reason shows from the sync after the one that recorded it;
+	// every sync that finds a container or an image in backoff logs BackOff.
+	SyncRealistic
+)
+
+var kubeletSyncNames = [...]string{SyncExact: "exact", SyncRealistic: "realistic"}
+
+func (k KubeletSync) String() string {
+	if int(k) < len(kubeletSyncNames) {
+		return kubeletSyncNames[k]
+	}
+	return "unknown"
+}
+
+// ParseKubeletSync returns the mode called s ("exact", "realistic").
+func ParseKubeletSync(s string) (KubeletSync, bool) {
+	for k, name := range kubeletSyncNames {
+		if name == s {
+			return KubeletSync(k), true
+		}
+	}
+	return 0, false
+}
+
+// The pod worker's timing: pkg/kubelet/kubelet.go (backOffPeriod; the
+// resyncInterval is the kubelet's syncFrequency), pod_workers.go (the jitter
+// factors of completeWork), the sync loop's syncTicker.
+const (
+	workerBackOffPeriod  = 10 * time.Second // after a sync that failed
+	workerResyncInterval = time.Minute      // after one that did not
+	workerJitter         = 0.5              // wait.Jitter's maxFactor: up to half again
+	syncLoopTick         = time.Second      // the sync loop takes due pods off the work queue each tick
+)
+
+// podWorker is the realistic pod worker's state for one pod.
+type podWorker struct {
+	requeue sim.Timer  // the pod's entry in the kubelet's work queue
+	rand    *rand.Rand // the jitter's stream, "podworker/<pod>"
+	failed  bool       // the sync running failed: something is in backoff
+}
+
+// realistic reports whether the pod's kubelet runs the realistic pod worker.
+func (p *Pod) realistic() bool { return p.w.settings.KubeletSync == SyncRealistic }
+
+// workerState returns the pod's realistic pod worker, making it on first use.
+func (p *Pod) workerState() *podWorker {
+	if p.worker == nil {
+		p.worker = &podWorker{rand: p.w.eng.Rand("podworker/" + p.Name)}
+		p.worker.requeue.Init(p.queuedSync)
+	}
+	return p.worker
+}
+
+// beginSync starts a realistic sync: nothing has failed yet, and the status
+// it generates first shows the waiting reasons the syncs before recorded.
+func (p *Pod) beginSync() {
+	p.workerState().failed = false
+	for _, c := range p.init {
+		c.showReason()
+	}
+	for _, c := range p.regular {
+		c.showReason()
+	}
+}
+
+// syncFailed marks the running sync as failed: the pod is requeued after
+// the worker's backoff period. (SyncPod's filter meant to spare failures
+// that are only backoffs compares every result's error, the always-present
+// ConfigPodSandbox result's nil among them, so every such sync fails.)
+func (p *Pod) syncFailed() { p.workerState().failed = true }
+
+// requeue is the pod worker's completeWork: the pod goes back on the work
+// queue after the backoff period or the resync interval, jittered
+// (wait.Jitter: d + U*0.5*d, U uniform in [0, 1) from the pod's stream), and
+// the sync loop takes it off at its first tick after that (GetWork takes the
+// entries due before now).
+func (p *Pod) requeue() {
+	pw := p.workerState()
+	d := workerResyncInterval
+	if pw.failed {
+		d = workerBackOffPeriod
+	}
+	due := sim.AddSat(p.w.Now(), d+time.Duration(pw.rand.Float64()*workerJitter*float64(d)))
+	p.w.eng.Schedule(&pw.requeue, sim.AddSat(due-due%syncLoopTick, syncLoopTick), sim.Normal)
+}
+
+// queuedSync is the sync of a pod taken off the work queue; one already
+// asked for at this instant stands for it.
+func (p *Pod) queuedSync() {
+	if !p.syncTimer.Pending() {
+		p.sync()
+	}
+}
+
+// stopWorker takes the pod off the work queue.
+func (p *Pod) stopWorker() {
+	if p.worker != nil {
+		p.w.eng.Stop(&p.worker.requeue)
+	}
+}
+
+// syncReason is the kubelet's reasonCache entry for a container: why the
+// last attempt to start it failed (CrashLoopBackOff, ErrImagePull, ...),
+// recorded by a realistic sync and shown as the container's waiting state by
+// the next one.
+type syncReason struct {
+	reason, message string
+}
+
+// setReason records why the sync could not start the container.
+func (c *container) setReason(reason, msg string) {
+	if c.reason == nil {
+		c.reason = new(syncReason)
+	}
+	c.reason.reason, c.reason.message = reason, msg
+}
+
+// clearReason forgets the reason: the container started.
+func (c *container) clearReason() {
+	if c.reason != nil {
+		c.reason.reason = ""
+	}
+}
+
+// showReason is convertToAPIContainerStatuses for one container: if it
+// should be (re)started and a sync recorded why it could not be, it shows as
+// Waiting with that reason, its termination moving to lastState.
+func (c *container) showReason() {
+	st := &c.status
+	if c.reason == nil || c.reason.reason == "" || c.processRunning() || c.pod.deleting {
+		return
+	}
+	if t, ok := st.Terminated(); ok && c.runs > 0 {
+		if !c.shouldRestart(t.ExitCode) || !c.spec.Sidecar && c.isInit() && t.ExitCode == 0 && st.State.Kind == StateTerminated {
+			return
+		}
+	}
+	r := c.reason
+	if st.State.Kind == StateWaiting && st.State.Reason == r.reason && st.State.Message == r.message {
+		return
+	}
+	if st.State.Kind == StateTerminated {
+		st.LastState = st.State
+	}
+	c.setState(ContainerState{Kind: StateWaiting, Reason: r.reason, Message: r.message})
+}
+
+// isInit reports whether c is one of the pod's init containers.
+func (c *container) isInit() bool {
+	for _, x := range c.pod.init {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}

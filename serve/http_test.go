@@ -1,0 +1,271 @@
+package serve
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/report"
+)
+
+// call makes one request and decodes the JSON answer into out (if not nil);
+// it returns the status code.
+func call(t *testing.T, method, url, accept string, body io.Reader, out any) int {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, url, err, b)
+		}
+	}
+	return resp.StatusCode
+}
+
+const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
+
+// TestTableIsPodsimsView: the Table form of pods is report's rows of the
+// world at the frozen instant, column for column.
+func TestTableIsPodsimsView(t *testing.T) {
+	p := play(t, "../scenarios/cluster/disk-failure-replicaset.yaml", Options{At: 3 * time.Minute})
+	p.freeze(t)
+	w := p.sc.Build()
+	w.Run(3 * time.Minute)
+	var want [][]any
+	for _, name := range []string{"api-0", "api-1", "api-2"} {
+		r := report.GetPod(w.Pod(name), w.Now())
+		want = append(want, []any{r.Name, r.Ready, r.Status, r.Restarts, r.Age, r.IP, r.Node, r.NominatedNode, r.ReadinessGates})
+	}
+	var table metav1.Table
+	if code := call(t, "GET", p.http.URL+"/api/v1/namespaces/default/pods", tableAccept, nil, &table); code != 200 {
+		t.Fatalf("code %d", code)
+	}
+	var cols []string
+	for _, c := range table.ColumnDefinitions {
+		cols = append(cols, c.Name)
+	}
+	if got := strings.Join(cols, ","); got != "Name,Ready,Status,Restarts,Age,IP,Node,Nominated Node,Readiness Gates" {
+		t.Errorf("columns %s", got)
+	}
+	if len(table.Rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(table.Rows), len(want))
+	}
+	for i, row := range table.Rows {
+		for j, cell := range row.Cells {
+			if cell != want[i][j] {
+				t.Errorf("row %d column %s: %v, podsim's view says %v", i, cols[j], cell, want[i][j])
+			}
+		}
+	}
+}
+
+// TestAPIErrors: every request podsim does not take gets a Status with
+// the right code.
+func TestAPIErrors(t *testing.T) {
+	p := play(t, "../scenarios/demo.yaml", Options{At: time.Minute, History: 4})
+	p.freeze(t)
+	u := p.http.URL
+	for _, c := range []struct {
+		method, path, accept string
+		code                 int
+		reason               metav1.StatusReason
+		message              string
+	}{
+		{"GET", "/api/v1/namespaces/default/pods/nope", "", 404, metav1.StatusReasonNotFound, `pods "nope" not found`},
+		{"GET", "/api/v1/widgets", "", 404, metav1.StatusReasonNotFound, "could not find"},
+		{"GET", "/apis/apps/v2/deployments", "", 404, metav1.StatusReasonNotFound, "could not find"},
+		{"GET", "/api/v1/namespaces/default/nodes", "", 404, metav1.StatusReasonNotFound, "could not find"},
+		{"GET", "/api/v1/pods?labelSelector=app+in+(", "", 400, metav1.StatusReasonBadRequest, "labelSelector"},
+		{"GET", "/api/v1/pods?fieldSelector=spec.colour%3Dred", "", 400, metav1.StatusReasonBadRequest, "field label not supported: spec.colour"},
+		{"GET", "/api/v1/pods?watch=1&resourceVersion=x", "", 400, metav1.StatusReasonBadRequest, "resourceVersion"},
+		{"GET", "/api/v1/pods?watch=1&resourceVersion=1", "", 410, metav1.StatusReasonExpired, "too old resource version"},
+		{"GET", "/api/v1/pods", "application/vnd.kubernetes.protobuf", 406, metav1.StatusReasonNotAcceptable, "only application/json"},
+		{"POST", "/api/v1/namespaces/default/pods", "", 405, metav1.StatusReasonMethodNotAllowed, "simulation"},
+		{"PUT", "/api/v1/nodes/node-a", "", 405, metav1.StatusReasonMethodNotAllowed, "simulation"},
+		{"DELETE", "/api/v1/namespaces/default/pods/web", "", 405, metav1.StatusReasonMethodNotAllowed, "--allow-writes"},
+		{"PATCH", "/api/v1/nodes/node-a", "", 405, metav1.StatusReasonMethodNotAllowed, "--allow-writes"},
+	} {
+		var st metav1.Status
+		if code := call(t, c.method, u+c.path, c.accept, nil, &st); code != c.code || st.Code != int32(c.code) ||
+			st.Reason != c.reason || !strings.Contains(st.Message, c.message) || st.Kind != "Status" {
+			t.Errorf("%s %s: %d %+v, want %d %s %q", c.method, c.path, code, st, c.code, c.reason, c.message)
+		}
+	}
+}
+
+// TestWritesNameTheirFault: with --allow-writes, a delete is applied and
+// the writes whose faults the model lacks say which fault.
+func TestWritesNameTheirFault(t *testing.T) {
+	p := play(t, "../scenarios/cluster/disk-failure-replicaset.yaml", Options{At: time.Minute, AllowWrites: true})
+	p.freeze(t)
+	u := p.http.URL
+	for path, fault := range map[string]string{
+		"PATCH /api/v1/nodes/node-a":                                     `"cordon"`,
+		"POST /api/v1/namespaces/default/pods/api-0/eviction":            `"drain"`,
+		"PATCH /apis/apps/v1/namespaces/default/replicasets/api/scale":   `"scale"`,
+		"PUT /apis/apps/v1/namespaces/default/replicasets/api/scale":     `"scale"`,
+		"PATCH /apis/apps/v1/namespaces/default/replicasets/api":         `"scale"`,
+		"PATCH /api/v1/namespaces/default/pods/api-0":                    "simulation",
+		"DELETE /api/v1/namespaces/default/pods?labelSelector=app%3Dapi": "simulation",
+	} {
+		method, path, _ := strings.Cut(path, " ")
+		var st metav1.Status
+		if code := call(t, method, u+path, "", strings.NewReader("{}"), &st); code != 405 || !strings.Contains(st.Message, fault) {
+			t.Errorf("%s %s: %d %q, want 405 naming %s", method, path, code, st.Message, fault)
+		}
+	}
+	var pod struct {
+		Metadata metav1.ObjectMeta `json:"metadata"`
+	}
+	body := strings.NewReader(`{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":7}`)
+	if code := call(t, "DELETE", u+"/api/v1/namespaces/default/pods/api-1", "", body, &pod); code != 200 {
+		t.Fatalf("delete: %d", code)
+	}
+	if g := pod.Metadata.DeletionGracePeriodSeconds; g == nil || *g != 7 || pod.Metadata.DeletionTimestamp == nil {
+		t.Errorf("the deleted pod's deletion: %v %v, want grace 7", pod.Metadata.DeletionTimestamp, g)
+	}
+	// The ReplicaSet replaced it at the same instant.
+	var list struct {
+		Items []struct {
+			Metadata metav1.ObjectMeta `json:"metadata"`
+		} `json:"items"`
+	}
+	call(t, "GET", u+"/api/v1/namespaces/default/pods", "", nil, &list)
+	var names []string
+	for _, it := range list.Items {
+		names = append(names, it.Metadata.Name)
+	}
+	// Its process stops at once on SIGTERM, so it is gone at once.
+	if got := strings.Join(names, ","); got != "api-0,api-2" {
+		t.Errorf("pods after the delete: %s, want api-0 and api-1's replacement api-2", got)
+	}
+	if !strings.Contains(p.log.String(), "at 1m: kubectl delete pod api-1 --grace-period=7 (fault delete)") {
+		t.Errorf("the log says %q", p.log.String())
+	}
+	var st metav1.Status
+	if code := call(t, "DELETE", u+"/api/v1/namespaces/default/pods/nope", "", nil, &st); code != 404 {
+		t.Errorf("delete of a missing pod: %d", code)
+	}
+}
+
+// TestDiscovery: kubectl finds every resource, with its short names.
+func TestDiscovery(t *testing.T) {
+	p := play(t, "../scenarios/demo.yaml", Options{At: time.Minute})
+	p.freeze(t)
+	var groups metav1.APIGroupList
+	call(t, "GET", p.http.URL+"/apis", "", nil, &groups)
+	want := map[string][]string{"v1": {"namespaces/ns", "nodes/no", "pods/po", "events/ev"},
+		"apps/v1":  {"deployments/deploy", "replicasets/rs", "daemonsets/ds", "statefulsets/sts"},
+		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"}}
+	var gvs []string
+	for _, g := range groups.Groups {
+		gvs = append(gvs, g.PreferredVersion.GroupVersion)
+	}
+	if got := strings.Join(gvs, ","); got != "apps/v1,batch/v1,events.k8s.io/v1,policy/v1" {
+		t.Errorf("groups %s", got)
+	}
+	for gv, rs := range want {
+		path := "/apis/" + gv
+		if gv == "v1" {
+			path = "/api/v1"
+		}
+		var l metav1.APIResourceList
+		call(t, "GET", p.http.URL+path, "", nil, &l)
+		var got []string
+		for _, r := range l.APIResources {
+			short := ""
+			if len(r.ShortNames) > 0 {
+				short = r.ShortNames[0]
+			}
+			got = append(got, r.Name+"/"+short)
+			if strings.Join(r.Verbs, ",") != "get,list,watch" {
+				t.Errorf("%s %s verbs %v on a read-only server", gv, r.Name, r.Verbs)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(rs, " ") {
+			t.Errorf("%s: %v, want %v", gv, got, rs)
+		}
+	}
+	var v struct{ GitVersion string }
+	if call(t, "GET", p.http.URL+"/version", "", nil, &v); !strings.HasPrefix(v.GitVersion, "v1.") {
+		t.Errorf("version %q", v.GitVersion)
+	}
+}
+
+// TestWatchReplaysAndFilters: a watch from version 0 starts with the
+// object as it is; a watch from a version replays every later version of
+// the objects that match, in order.
+func TestWatchReplaysAndFilters(t *testing.T) {
+	p := play(t, "../scenarios/demo.yaml", Options{At: time.Minute})
+	p.freeze(t)
+	changes := timeline(t, p.sc)
+	var want []string
+	for i := range changes {
+		c := &changes[i]
+		switch c.Kind {
+		case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
+			if c.T <= time.Minute && c.Pod == "web" && i+1 > 1 {
+				want = append(want, strconv.Itoa(i+1))
+			}
+		}
+	}
+	watchRVs := func(query string, n int) []string {
+		resp, err := http.Get(p.http.URL + "/api/v1/pods?watch=1&fieldSelector=metadata.name%3Dweb&timeoutSeconds=1&" + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var got []string
+		sc := bufio.NewScanner(resp.Body)
+		for len(got) < n && sc.Scan() {
+			var e struct {
+				Type   string
+				Object struct{ Metadata metav1.ObjectMeta }
+			}
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				t.Fatal(err)
+			}
+			if e.Object.Metadata.Name != "web" {
+				t.Errorf("%s: an event about %s", query, e.Object.Metadata.Name)
+			}
+			got = append(got, e.Type+" "+e.Object.Metadata.ResourceVersion)
+		}
+		return got
+	}
+	if got := watchRVs("resourceVersion=0", 1); len(got) != 1 || got[0] != "ADDED "+want[len(want)-1] {
+		t.Errorf("a watch from 0 began with %v, want web ADDED at %s", got, want[len(want)-1])
+	}
+	got := watchRVs("resourceVersion=1", len(want))
+	for i := range want {
+		typ := "MODIFIED "
+		if i == 0 {
+			typ = "ADDED "
+		}
+		want[i] = typ + want[i]
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("a watch from version 1 replayed\n%v\nwant\n%v", got, want)
+	}
+}

@@ -1,0 +1,294 @@
+package serve
+
+import (
+	"strconv"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/model"
+)
+
+// moment is the instant a response shows: the world's virtual time and the
+// wall instant the response is written at. Virtual time t is shown as the
+// wall instant as far before the response as t is before now, so a client
+// that computes ages from timestamps (kubectl describe, k9s) reads the
+// scenario's ages, as the Table form's AGE cells do.
+type moment struct {
+	now  time.Duration
+	wall time.Time
+}
+
+func (m moment) ts(t time.Duration) metav1.Time {
+	return metav1.NewTime(m.wall.Add(t - m.now).Truncate(time.Second))
+}
+
+func (m moment) tsp(t time.Duration) *metav1.Time {
+	v := m.ts(t)
+	return &v
+}
+
+func (m moment) objectMeta(x *meta) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: x.name, Namespace: x.namespace, UID: types.UID(x.uid),
+		ResourceVersion: strconv.FormatUint(x.rv, 10), CreationTimestamp: m.ts(x.created), Labels: x.labels}
+}
+
+func (o *owner) ref() metav1.OwnerReference {
+	yes := true
+	return metav1.OwnerReference{APIVersion: o.apiVersion, Kind: o.kind, Name: o.name, UID: types.UID(o.uid),
+		Controller: &yes, BlockOwnerDeletion: &yes}
+}
+
+func (m moment) pod(s *podSnap) *corev1.Pod {
+	v := &s.view
+	p := &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta)}
+	if s.owner != nil {
+		p.OwnerReferences = []metav1.OwnerReference{s.owner.ref()}
+	}
+	if s.deleting {
+		p.DeletionTimestamp = m.tsp(s.deadline)
+		g := int64(s.grace / time.Second)
+		p.DeletionGracePeriodSeconds = &g
+	}
+	p.Spec = podSpec(v.Spec)
+	p.Spec.NodeName = v.Node
+	st := &v.Status
+	p.Status = corev1.PodStatus{Phase: corev1.PodPhase(st.Phase), Reason: st.Reason, Message: st.Message, QOSClass: qosClass(v.Spec)}
+	if st.Started {
+		p.Status.StartTime = m.tsp(st.StartTime)
+	}
+	for _, c := range st.Conditions {
+		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.PodConditionType(c.Type),
+			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: m.ts(c.LastTransitionTime)})
+	}
+	p.Status.InitContainerStatuses = m.containerStatuses(st.InitContainerStatuses)
+	p.Status.ContainerStatuses = m.containerStatuses(st.ContainerStatuses)
+	return p
+}
+
+// containerStatuses renders the kubelet's statuses; none before the
+// kubelet has reported any.
+func (m moment) containerStatuses(cs []model.ContainerStatus) []corev1.ContainerStatus {
+	reported := false
+	for i := range cs {
+		reported = reported || cs[i].State.Kind != model.StateNone
+	}
+	if !reported {
+		return nil
+	}
+	out := make([]corev1.ContainerStatus, len(cs))
+	for i := range cs {
+		c := &cs[i]
+		started := c.Started
+		out[i] = corev1.ContainerStatus{Name: c.Name, Image: c.Image, Ready: c.Ready, Started: &started,
+			RestartCount: c.RestartCount, State: m.state(&c.State), LastTerminationState: m.state(&c.LastState)}
+	}
+	return out
+}
+
+func (m moment) state(s *model.ContainerState) corev1.ContainerState {
+	switch s.Kind {
+	case model.StateWaiting:
+		return corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: s.Reason, Message: s.Message}}
+	case model.StateRunning:
+		return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: m.ts(s.StartedAt)}}
+	case model.StateTerminated:
+		return corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: s.ExitCode, Signal: s.Signal,
+			Reason: s.Reason, Message: s.Message, StartedAt: m.ts(s.StartedAt), FinishedAt: m.ts(s.FinishedAt)}}
+	}
+	return corev1.ContainerState{}
+}
+
+// podSpec renders the parts of a pod spec the model keeps. Probes and hooks
+// keep only their handler's kind in the model, so they are left out rather
+// than invented.
+func podSpec(s *model.PodSpec) corev1.PodSpec {
+	grace := int64(s.TerminationGracePeriod / time.Second)
+	out := corev1.PodSpec{RestartPolicy: corev1.RestartPolicy(s.RestartPolicy), TerminationGracePeriodSeconds: &grace,
+		NodeSelector: s.NodeSelector, SchedulerName: corev1.DefaultSchedulerName}
+	for i := range s.InitContainers {
+		out.InitContainers = append(out.InitContainers, container(&s.InitContainers[i]))
+	}
+	for i := range s.Containers {
+		out.Containers = append(out.Containers, container(&s.Containers[i]))
+	}
+	for _, g := range s.ReadinessGates {
+		out.ReadinessGates = append(out.ReadinessGates, corev1.PodReadinessGate{ConditionType: corev1.PodConditionType(g)})
+	}
+	return out
+}
+
+func container(c *model.ContainerSpec) corev1.Container {
+	out := corev1.Container{Name: c.Name, Image: c.Image, ImagePullPolicy: corev1.PullPolicy(c.PullPolicy),
+		TerminationMessagePath: corev1.TerminationMessagePathDefault, TerminationMessagePolicy: corev1.TerminationMessageReadFile}
+	if c.Sidecar {
+		always := corev1.ContainerRestartPolicyAlways
+		out.RestartPolicy = &always
+	}
+	if c.Requests.MilliCPU > 0 || c.Requests.Memory > 0 {
+		out.Resources.Requests = corev1.ResourceList{}
+		if c.Requests.MilliCPU > 0 {
+			out.Resources.Requests[corev1.ResourceCPU] = *resource.NewMilliQuantity(c.Requests.MilliCPU, resource.DecimalSI)
+		}
+		if c.Requests.Memory > 0 {
+			out.Resources.Requests[corev1.ResourceMemory] = *resource.NewQuantity(c.Requests.Memory, resource.BinarySI)
+		}
+	}
+	return out
+}
+
+// qosClass is BestEffort for a pod without requests, else Burstable (the
+// model keeps no limits, so it never claims Guaranteed).
+func qosClass(s *model.PodSpec) corev1.PodQOSClass {
+	if r := s.Requests(); r.MilliCPU == 0 && r.Memory == 0 {
+		return corev1.PodQOSBestEffort
+	}
+	return corev1.PodQOSBurstable
+}
+
+// KubeletVersion is the version podsim's nodes report: the Kubernetes
+// version whose API types it serves.
+const KubeletVersion = "v1.34.1"
+
+func (m moment) node(s *nodeSnap) *corev1.Node {
+	n := &corev1.Node{TypeMeta: metav1.TypeMeta{Kind: "Node", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta)}
+	for _, t := range s.taints {
+		taint := corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)}
+		if t.Effect == string(corev1.TaintEffectNoExecute) {
+			taint.TimeAdded = m.tsp(t.TimeAdded)
+		}
+		n.Spec.Taints = append(n.Spec.Taints, taint)
+	}
+	res := corev1.ResourceList{
+		corev1.ResourceCPU:    *resource.NewMilliQuantity(s.capacity.MilliCPU, resource.DecimalSI),
+		corev1.ResourceMemory: *resource.NewQuantity(s.capacity.Memory, resource.BinarySI),
+		corev1.ResourcePods:   *resource.NewQuantity(s.capacity.Pods, resource.DecimalSI),
+	}
+	n.Status.Capacity, n.Status.Allocatable = res, res
+	for _, c := range s.conditions {
+		n.Status.Conditions = append(n.Status.Conditions, corev1.NodeCondition{Type: corev1.NodeConditionType(c.Type),
+			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: m.ts(c.LastTransitionTime)})
+	}
+	n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeHostName, Address: s.name}}
+	n.Status.NodeInfo = corev1.NodeSystemInfo{KubeletVersion: KubeletVersion, OSImage: "podsim", OperatingSystem: "linux",
+		Architecture: "amd64", ContainerRuntimeVersion: "podsim://" + KubeletVersion}
+	return n
+}
+
+func (m moment) event(s *eventSnap) *corev1.Event {
+	e := &corev1.Event{TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta),
+		InvolvedObject: corev1.ObjectReference{Kind: s.involved.kind, Namespace: s.involvedNS, Name: s.involved.name,
+			UID: types.UID(s.involved.uid), APIVersion: s.involved.apiVersion},
+		Reason: s.reason, Message: s.message, Type: s.typ, Count: int32(s.count),
+		FirstTimestamp: m.ts(s.first), LastTimestamp: m.ts(s.last),
+		Source:              corev1.EventSource{Component: s.source, Host: s.host},
+		ReportingController: s.source, ReportingInstance: s.host,
+	}
+	return e
+}
+
+// eventV1 is the event as events.k8s.io/v1 shows it.
+func (m moment) eventV1(s *eventSnap) *eventsv1.Event {
+	e := &eventsv1.Event{TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "events.k8s.io/v1"}, ObjectMeta: m.objectMeta(&s.meta),
+		EventTime:           metav1.NewMicroTime(m.ts(s.first).Time),
+		ReportingController: s.source, ReportingInstance: s.host, Reason: s.reason, Note: s.message, Type: s.typ,
+		Regarding: corev1.ObjectReference{Kind: s.involved.kind, Namespace: s.involvedNS, Name: s.involved.name,
+			UID: types.UID(s.involved.uid), APIVersion: s.involved.apiVersion},
+		DeprecatedSource:         corev1.EventSource{Component: s.source, Host: s.host},
+		DeprecatedFirstTimestamp: m.ts(s.first), DeprecatedLastTimestamp: m.ts(s.last), DeprecatedCount: int32(s.count),
+	}
+	if s.count > 1 {
+		e.Series = &eventsv1.EventSeries{Count: int32(s.count), LastObservedTime: metav1.NewMicroTime(m.ts(s.last).Time)}
+	}
+	return e
+}
+
+func (m moment) namespace(s *namespaceSnap) *corev1.Namespace {
+	return &corev1.Namespace{TypeMeta: metav1.TypeMeta{Kind: "Namespace", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta),
+		Spec: corev1.NamespaceSpec{Finalizers: []corev1.FinalizerName{corev1.FinalizerKubernetes}}, Status: corev1.NamespaceStatus{Phase: corev1.NamespaceActive}}
+}
+
+func (s *workloadSnap) podTemplate() corev1.PodTemplateSpec {
+	return corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: s.template}, Spec: podSpec(s.spec.Template)}
+}
+
+func (m moment) workloadMeta(s *workloadSnap) metav1.ObjectMeta {
+	om := m.objectMeta(&s.meta)
+	om.Generation = 1
+	if s.owner != nil {
+		om.OwnerReferences = []metav1.OwnerReference{s.owner.ref()}
+	}
+	return om
+}
+
+func int32p(n int) *int32 {
+	v := int32(n)
+	return &v
+}
+
+func (m moment) deployment(s *workloadSnap) *appsv1.Deployment {
+	st := &s.status
+	d := &appsv1.Deployment{TypeMeta: metav1.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
+		Spec: appsv1.DeploymentSpec{Replicas: int32p(s.spec.Replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
+			Template: s.podTemplate(), Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType}},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), UpdatedReplicas: int32(st.replicas),
+			ReadyReplicas: int32(st.ready), AvailableReplicas: int32(st.ready), UnavailableReplicas: int32(max(s.spec.Replicas-st.ready, 0))},
+	}
+	d.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1"}
+	return d
+}
+
+func (m moment) replicaSet(s *workloadSnap) *appsv1.ReplicaSet {
+	st := &s.status
+	rs := &appsv1.ReplicaSet{TypeMeta: metav1.TypeMeta{Kind: "ReplicaSet", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
+		Spec: appsv1.ReplicaSetSpec{Replicas: int32p(s.spec.Replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
+			Template: s.podTemplate()},
+		Status: appsv1.ReplicaSetStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), FullyLabeledReplicas: int32(st.replicas),
+			ReadyReplicas: int32(st.ready), AvailableReplicas: int32(st.ready)},
+	}
+	if s.owner != nil {
+		rs.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1",
+			"deployment.kubernetes.io/desired-replicas": strconv.Itoa(s.spec.Replicas)}
+	}
+	return rs
+}
+
+func (m moment) daemonSet(s *workloadSnap) *appsv1.DaemonSet {
+	st := &s.status
+	return &appsv1.DaemonSet{TypeMeta: metav1.TypeMeta{Kind: "DaemonSet", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
+		Spec: appsv1.DaemonSetSpec{Selector: &metav1.LabelSelector{MatchLabels: s.selector}, Template: s.podTemplate()},
+		Status: appsv1.DaemonSetStatus{ObservedGeneration: 1, DesiredNumberScheduled: int32(st.replicas),
+			CurrentNumberScheduled: int32(st.scheduled), NumberReady: int32(st.ready), UpdatedNumberScheduled: int32(st.scheduled),
+			NumberAvailable: int32(st.ready), NumberUnavailable: int32(st.replicas - st.ready)},
+	}
+}
+
+func (m moment) job(s *workloadSnap) *batchv1.Job {
+	st := &s.status
+	sp := s.spec
+	j := &batchv1.Job{TypeMeta: metav1.TypeMeta{Kind: "Job", APIVersion: "batch/v1"}, ObjectMeta: m.workloadMeta(s),
+		Spec: batchv1.JobSpec{Completions: int32p(sp.Completions), Parallelism: int32p(sp.Parallelism), BackoffLimit: int32p(sp.BackoffLimit),
+			Selector: &metav1.LabelSelector{MatchLabels: s.selector}, Template: s.podTemplate()},
+		Status: batchv1.JobStatus{StartTime: m.tsp(s.created), Active: int32(st.active), Succeeded: int32(st.succeeded),
+			Failed: int32(st.failed), Ready: int32p(st.ready)},
+	}
+	if sp.ActiveDeadline != nil {
+		secs := int64(*sp.ActiveDeadline / time.Second)
+		j.Spec.ActiveDeadlineSeconds = &secs
+	}
+	if st.completed {
+		j.Status.CompletionTime = m.tsp(st.completedAt)
+	}
+	for _, c := range s.conditions {
+		j.Status.Conditions = append(j.Status.Conditions, batchv1.JobCondition{Type: batchv1.JobConditionType(c.Type),
+			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message,
+			LastProbeTime: m.ts(c.LastTransitionTime), LastTransitionTime: m.ts(c.LastTransitionTime)})
+	}
+	return j
+}

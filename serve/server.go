@@ -1,0 +1,164 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"github.com/benbjohnson/clock"
+
+	"github.com/podsim/podsim/expect"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/pace"
+	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// Options say how a Server plays its scenario.
+type Options struct {
+	// Speed is virtual seconds per wall second: the run plays paced from
+	// virtual time 0. Zero freezes the world at At instead: it is run to
+	// At at once and stays there.
+	Speed float64
+	At    time.Duration
+	// Until is where a paced run ends (the scenario's duration); the world
+	// then stays as it is.
+	Until time.Duration
+
+	AllowWrites bool        // turn deletes into faults; else every write is 405
+	Clock       clock.Clock // the wall clock: clock.New(), or a mock in tests
+	MaxEvents   uint64      // the run's event budget (0: none)
+	History     int         // versions kept for watchers (0: DefaultHistory)
+	Log         io.Writer   // the writes applied and how the run ended
+}
+
+// Server is one scenario's world behind the Kubernetes API. The world is
+// run by Play alone; handlers read the store.
+type Server struct {
+	sc     *scenarios.Scenario
+	world  *model.World
+	store  *Store
+	clk    clock.Clock
+	pacer  *pace.Pacer // nil when frozen
+	until  time.Duration
+	budget uint64
+	log    io.Writer
+	writes chan *writeReq // nil unless writes are allowed
+	ended  atomic.Bool    // the world stopped moving
+	done   chan struct{}  // closed when Play returns
+}
+
+// New builds the scenario's world and its store; Play runs it. A paced
+// server's virtual time 0 is the wall instant of New.
+func New(sc *scenarios.Scenario, o Options) *Server {
+	s := &Server{sc: sc, clk: o.Clock, budget: o.MaxEvents, log: o.Log, done: make(chan struct{})}
+	if s.clk == nil {
+		s.clk = clock.New()
+	}
+	if s.log == nil {
+		s.log = io.Discard
+	}
+	if o.AllowWrites {
+		s.writes = make(chan *writeReq)
+	}
+	history := o.History
+	if history == 0 {
+		history = DefaultHistory
+	}
+	s.world = sc.NewWorld()
+	s.store = NewStore(s.world, history)
+	s.world.Subscribe(s.store)
+	sc.Populate(s.world)
+	if o.Speed > 0 {
+		s.until = o.Until
+		s.pacer = pace.New(s.clk, o.Speed, s.done)
+	} else {
+		s.until = o.At
+	}
+	return s
+}
+
+// moment is the instant a response shows: the world's virtual time (where
+// a paced run's wall clock has reached, short of the next change) at the
+// wall clock's now.
+func (s *Server) moment() moment {
+	wall := s.clk.Now()
+	_, now := s.store.state()
+	if s.pacer != nil && !s.ended.Load() {
+		now = min(max(now, s.pacer.Virtual()), s.until)
+	}
+	return moment{now: now, wall: wall}
+}
+
+// Play runs the world until ctx is done: paced against the wall clock up
+// to the end of the run, or at once to the frozen instant; then it holds
+// the world where it is. Writes are applied between events, at the current
+// virtual time. The world is touched by Play's goroutine alone.
+func (s *Server) Play(ctx context.Context) {
+	defer close(s.done)
+	w := s.world
+	interrupted := func() bool { return ctx.Err() != nil }
+	stopped := model.Finished
+	if s.pacer == nil {
+		stopped = w.RunChecked(s.until, s.budget, interrupted)
+		s.store.setNow(w.Now())
+	} else {
+		for stopped == model.Finished && w.Now() < s.until {
+			next, ok := w.Engine().Peek()
+			if !ok || next > s.until {
+				next = s.until
+			}
+			if !s.waitFor(ctx, next) {
+				return
+			}
+			stopped = w.RunChecked(next, s.budget, interrupted)
+			s.store.setNow(w.Now())
+		}
+	}
+	s.ended.Store(true)
+	switch stopped {
+	case model.OverBudget:
+		fmt.Fprintf(s.log, "%s\npodsim serve: the cluster stays as it was at %s\n",
+			expect.OverBudgetError(s.sc, w, s.until, s.budget), report.FormatTime(w.Now()))
+	case model.Interrupted:
+		return
+	default:
+		if s.pacer == nil {
+			fmt.Fprintf(s.log, "podsim serve: frozen at %s\n", report.FormatTime(w.Now()))
+		} else {
+			fmt.Fprintf(s.log, "podsim serve: the run reached its end, %s; the cluster stays as it is\n", report.FormatTime(w.Now()))
+		}
+	}
+	for {
+		select {
+		case req := <-s.writes:
+			s.apply(req, w.Now())
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// waitFor waits until virtual time t is due on the wall clock, applying
+// the writes that come meanwhile; it reports false if ctx ended first.
+func (s *Server) waitFor(ctx context.Context, t time.Duration) bool {
+	for {
+		d := s.pacer.Wall(t).Sub(s.clk.Now())
+		if d <= 0 {
+			return true
+		}
+		timer := s.clk.Timer(d)
+		select {
+		case <-timer.C:
+			return true
+		case req := <-s.writes:
+			timer.Stop()
+			s.apply(req, min(max(s.pacer.Virtual(), s.world.Now()), t))
+		case <-ctx.Done():
+			timer.Stop()
+			return false
+		}
+	}
+}

@@ -1,0 +1,479 @@
+// Package serve puts a simulated cluster behind the Kubernetes API over
+// HTTP, so that kubectl, k9s and client-go controllers can list and watch
+// a podsim run as it plays.
+//
+// A Store is a sink on the world's stream: every change bumps the
+// resourceVersion (the stream's sequence number) and replaces the snapshots
+// of the objects it touched. Watchers read a bounded ring of those
+// versions, so any number of them cost one simulation. Handlers read only
+// the store, under its lock; the world is driven by one goroutine
+// (Server.Play) and never touched by a handler.
+package serve
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/report"
+)
+
+// collection is a kind of stored object. Several API resources can show
+// one collection (core and events.k8s.io events).
+type collection uint8
+
+const (
+	colNamespaces collection = iota
+	colNodes
+	colPods
+	colEvents
+	colDeployments
+	colReplicaSets
+	colDaemonSets
+	colJobs
+	colStatefulSets // not modelled: always empty
+	colCronJobs     // not modelled: always empty
+	colPDBs         // not modelled: always empty
+	numCollections
+)
+
+// meta is what every snapshot has: the object's identity and the version
+// of the store that made this snapshot.
+type meta struct {
+	name, namespace string
+	uid             string
+	labels          map[string]string // never changed once in a snapshot
+	created         time.Duration
+	rv              uint64
+}
+
+func (m *meta) base() *meta { return m }
+
+// snapshot is an object as it was at one resourceVersion. A snapshot never
+// changes: a change makes a new one.
+type snapshot interface{ base() *meta }
+
+// owner names a pod's controller as the API shows it.
+type owner struct {
+	apiVersion, kind, name, uid string
+}
+
+type podSnap struct {
+	meta
+	view     report.PodView
+	owner    *owner
+	deleting bool
+	deadline time.Duration // deletionTimestamp, while deleting
+	grace    time.Duration
+}
+
+type nodeSnap struct {
+	meta
+	capacity   model.Resources
+	taints     []model.Taint
+	conditions []model.Condition
+}
+
+type eventSnap struct {
+	meta
+	involved            owner  // the object it is about
+	involvedNS          string // "" for a node
+	host                string // the node of a kubelet's event
+	typ, reason, source string
+	message             string
+	first, last         time.Duration
+	count               int
+}
+
+// workloadSnap is a Deployment, ReplicaSet, DaemonSet or Job. A
+// Deployment's pods belong to a ReplicaSet the store makes for it (the
+// model has no rollouts, so there is one, at revision 1): both show the
+// same pods.
+type workloadSnap struct {
+	meta
+	spec       *model.WorkloadSpec
+	owner      *owner            // a Deployment's ReplicaSet: the Deployment
+	selector   map[string]string // spec.selector.matchLabels
+	template   map[string]string // the pod template's labels
+	status     workloadStatus
+	conditions []model.Condition
+}
+
+// workloadStatus counts a workload's pods as its controller reports them.
+type workloadStatus struct {
+	replicas, ready, scheduled int // pods not finished nor being deleted; those Ready; those bound
+	active, succeeded, failed  int // a Job's pods
+	completed                  bool
+	completedAt                time.Duration
+}
+
+type namespaceSnap struct{ meta }
+
+// version is one entry of the watch history: an object's snapshot after a
+// change, or its deletion.
+type version struct {
+	col     collection
+	deleted bool
+	snap    snapshot
+	prev    snapshot // the object's version before, nil if it is new
+}
+
+// Store holds the API objects of one world and a bounded history of their
+// changes. Change is called by the goroutine that runs the world; every
+// other method may be called from any goroutine.
+type Store struct {
+	mu      sync.RWMutex
+	rv      uint64
+	now     time.Duration // the world's virtual time as of rv
+	objects [numCollections]map[string]snapshot
+	ring    []version // the history, oldest first from ringHead
+	ringRV  []uint64  // ring[i]'s resourceVersion
+	head, n int       // the ring's oldest entry and length
+	dropped uint64    // the newest resourceVersion no longer in the ring
+	wake    chan struct{}
+
+	// The run goroutine's own (no lock needed).
+	w          *model.World
+	nodesSeen  int
+	wlSeen     int
+	workloads  map[string]*workloadSrc // by model workload name
+	events     map[*model.Event]*eventSnap
+	eventNames int
+}
+
+// workloadSrc ties a model workload to its API objects.
+type workloadSrc struct {
+	wl    *model.Workload
+	obj   *workloadSnap     // the Deployment, ReplicaSet, DaemonSet or Job
+	rs    *workloadSnap     // a Deployment's ReplicaSet
+	owner *owner            // what its pods name as their controller
+	pods  map[string]string // its pods' labels (the template's, and the controller's own)
+	col   collection
+}
+
+// DefaultHistory is how many versions a store keeps for watchers by
+// default: a watch that asks for an older one gets 410 Gone.
+const DefaultHistory = 1 << 16
+
+// NewStore returns a store of w's objects keeping history versions for
+// watchers. Subscribe it to w before w is populated.
+func NewStore(w *model.World, history int) *Store {
+	s := &Store{w: w, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
+		wake: make(chan struct{}), workloads: map[string]*workloadSrc{}, events: map[*model.Event]*eventSnap{}}
+	for i := range s.objects {
+		s.objects[i] = map[string]snapshot{}
+	}
+	ns := &namespaceSnap{meta{name: Namespace, uid: uid("Namespace", Namespace)}}
+	s.objects[colNamespaces][Namespace] = ns
+	return s
+}
+
+// Namespace is the one namespace of a podsim world.
+const Namespace = "default"
+
+// Change applies one change of the world: the objects it touched get new
+// snapshots at a new resourceVersion.
+func (s *Store) Change(c *model.Change) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rv++
+	s.now = c.T
+	s.discover()
+	switch c.Kind {
+	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
+		if p := s.w.Pod(c.Pod); p != nil {
+			s.pod(p, c)
+		}
+	case model.ChangeNode:
+		if n := s.w.Node(c.Node); n != nil {
+			s.node(n)
+		}
+	case model.ChangeWorkload:
+		if src := s.workloads[c.Workload]; src != nil {
+			s.workloadChanged(src)
+		}
+	case model.ChangeEvent:
+		s.event(c)
+	}
+	close(s.wake)
+	s.wake = make(chan struct{})
+}
+
+// setNow moves the store's virtual time when the clock moved without a
+// change (a paced run between events, the end of a run).
+func (s *Store) setNow(t time.Duration) {
+	s.mu.Lock()
+	s.now = max(s.now, t)
+	s.mu.Unlock()
+}
+
+// put records snap as the object's newest version (or its deletion).
+func (s *Store) put(col collection, snap snapshot, deleted bool) {
+	m := snap.base()
+	m.rv = s.rv
+	prev := s.objects[col][m.name]
+	if deleted {
+		delete(s.objects[col], m.name)
+	} else {
+		s.objects[col][m.name] = snap
+	}
+	if s.n == len(s.ring) {
+		s.dropped = s.ringRV[s.head]
+		s.head = (s.head + 1) % len(s.ring)
+		s.n--
+	}
+	i := (s.head + s.n) % len(s.ring)
+	s.ring[i], s.ringRV[i] = version{col: col, deleted: deleted, snap: snap, prev: prev}, s.rv
+	s.n++
+}
+
+// discover adds the nodes and workloads the world gained since the last
+// change (they make no change of their own when they are added).
+func (s *Store) discover() {
+	nodes := s.w.Nodes()
+	for ; s.nodesSeen < len(nodes); s.nodesSeen++ {
+		s.node(nodes[s.nodesSeen])
+	}
+	wls := s.w.Workloads()
+	for ; s.wlSeen < len(wls); s.wlSeen++ {
+		s.addWorkload(wls[s.wlSeen])
+	}
+}
+
+func (s *Store) node(n *model.Node) {
+	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
+		capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...), conditions: append([]model.Condition(nil), n.Conditions...)}
+	s.put(colNodes, snap, false)
+}
+
+func (s *Store) pod(p *model.Pod, c *model.Change) {
+	deleted := c.Kind == model.ChangePod && c.Reason == "Deleted"
+	snap := &podSnap{meta: meta{name: p.Name, namespace: Namespace, uid: uid("Pod", p.Name), labels: p.Labels, created: p.CreatedAt},
+		view: report.ViewPod(p)}
+	if c.Kind == model.ChangePhase {
+		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
+	}
+	snap.deadline, snap.grace, snap.deleting = p.DeletionTimestamp()
+	var src *workloadSrc
+	if wl := p.Owner(); wl != nil {
+		src = s.workloads[wl.Spec.Name]
+	}
+	if src != nil {
+		snap.owner, snap.labels = src.owner, src.pods
+	}
+	if old, ok := s.objects[colPods][p.Name].(*podSnap); ok && deleted {
+		cp := *old // a deleted pod's last word is its last state
+		snap = &cp
+	}
+	s.put(colPods, snap, deleted)
+	if src != nil {
+		s.workloadChanged(src)
+	}
+}
+
+// event records an event's first occurrence or its repeat.
+func (s *Store) event(c *model.Change) {
+	kind, object := "Pod", c.Pod
+	switch {
+	case c.Object != "":
+		kind, object = c.Object, c.Workload
+	case c.Pod == "" && c.Node != "":
+		kind, object = "Node", c.Node
+	}
+	e := s.w.CurrentEvent()
+	if c.Dropped || e == nil {
+		return // the spam filter kept it from the API
+	}
+	old := s.events[e]
+	snap := &eventSnap{typ: string(e.Type), reason: e.Reason, source: e.Source, message: e.Message,
+		first: e.FirstSeen, last: e.LastSeen, count: e.Count}
+	if old != nil {
+		snap.meta, snap.involved, snap.involvedNS, snap.host = old.meta, old.involved, old.involvedNS, old.host
+	} else {
+		s.eventNames++
+		snap.meta = meta{namespace: Namespace, created: e.FirstSeen}
+		snap.involved = s.ref(kind, object)
+		if kind != "Node" {
+			snap.involvedNS = Namespace
+		}
+		if kind == "Pod" && e.Source == "kubelet" {
+			if p := s.w.Pod(object); p != nil && p.Node != nil {
+				snap.host = p.Node.Name
+			}
+		} else if kind == "Node" {
+			snap.host = object
+		}
+		// Named as the API server's clients name them, <object>.<unique
+		// hex>; here the hex is the store's count of events.
+		snap.name = object + "." + hex16(uint64(s.eventNames))
+		snap.uid = uid("Event", snap.name)
+	}
+	s.events[e] = snap
+	s.put(colEvents, snap, false)
+}
+
+// ref is the API reference of an object an event is about.
+func (s *Store) ref(kind, name string) owner {
+	switch kind {
+	case "Pod", "Node":
+		return owner{apiVersion: "v1", kind: kind, name: name, uid: uid(kind, name)}
+	case model.KindJob, model.KindCronJob:
+		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: uid(kind, name)}
+	}
+	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: uid(kind, name)}
+}
+
+func (s *Store) addWorkload(wl *model.Workload) {
+	sp := &wl.Spec
+	if sp.Kind == model.KindStatefulSet || sp.Kind == model.KindCronJob {
+		return // not served yet: their collections stay empty, their pods and Jobs have no owner
+	}
+	src := &workloadSrc{wl: wl}
+	o := s.ref(sp.Kind, sp.Name)
+	src.owner = &o
+	labels := sp.Options.Labels
+	selector := labels
+	switch sp.Kind {
+	case model.KindDeployment:
+		src.col = colDeployments
+		hash := templateHash(sp.Name)
+		rsName := sp.Name + "-" + hash
+		rsOwner := owner{apiVersion: "apps/v1", kind: model.KindReplicaSet, name: rsName, uid: uid(model.KindReplicaSet, rsName)}
+		src.owner = &rsOwner
+		rsLabels := withLabel(labels, "pod-template-hash", hash)
+		src.rs = &workloadSnap{meta: meta{name: rsName, namespace: Namespace, uid: rsOwner.uid, labels: rsLabels, created: wl.Created()},
+			spec: sp, owner: &o, selector: rsLabels, template: rsLabels}
+	case model.KindReplicaSet:
+		src.col = colReplicaSets
+	case model.KindDaemonSet:
+		src.col = colDaemonSets
+	case model.KindJob:
+		src.col = colJobs
+		selector = map[string]string{"batch.kubernetes.io/controller-uid": o.uid}
+		labels = jobLabels(labels, sp.Name, o.uid)
+	}
+	src.obj = &workloadSnap{meta: meta{name: sp.Name, namespace: Namespace, uid: o.uid, labels: sp.Options.Labels, created: wl.Created()},
+		spec: sp, selector: selector, template: labels}
+	src.pods = labels
+	if src.rs != nil {
+		src.pods = src.rs.template
+	}
+	s.workloads[sp.Name] = src
+	s.put(src.col, src.obj, false)
+	if src.rs != nil {
+		s.put(colReplicaSets, src.rs, false)
+	}
+}
+
+// workloadChanged recounts a workload's pods (from the store's snapshots)
+// and writes a new version of its objects if their status changed.
+func (s *Store) workloadChanged(src *workloadSrc) {
+	var st workloadStatus
+	for _, p := range src.wl.Pods() {
+		snap, ok := s.objects[colPods][p.Name].(*podSnap)
+		if !ok {
+			continue
+		}
+		v := &snap.view
+		switch v.Status.Phase {
+		case model.Succeeded:
+			st.succeeded++
+			continue
+		case model.Failed:
+			st.failed++
+			continue
+		}
+		if snap.deleting {
+			continue
+		}
+		st.replicas++
+		st.active++
+		if v.Node != "" {
+			st.scheduled++
+		}
+		if c, ok := v.Status.Condition(model.Ready); ok && c.Status == model.True {
+			st.ready++
+		}
+	}
+	conds := src.wl.Conditions
+	if c, ok := src.wl.Condition("Complete"); ok {
+		st.completed, st.completedAt = true, c.LastTransitionTime
+	}
+	if st == src.obj.status && len(conds) == len(src.obj.conditions) {
+		return
+	}
+	obj := *src.obj
+	obj.status, obj.conditions = st, append([]model.Condition(nil), conds...)
+	src.obj = &obj
+	s.put(src.col, src.obj, false)
+	if src.rs != nil {
+		rs := *src.rs
+		rs.status = st
+		src.rs = &rs
+		s.put(colReplicaSets, src.rs, false)
+	}
+}
+
+// last returns an object's newest version in the history, deleted or not.
+func (s *Store) last(col collection, name string) (snapshot, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for i := s.n - 1; i >= 0; i-- {
+		if v := &s.ring[(s.head+i)%len(s.ring)]; v.col == col && v.snap.base().name == name {
+			return v.snap, true
+		}
+	}
+	return nil, false
+}
+
+// oldest is the newest version a watch can no longer start after: older
+// versions have left the history.
+func (s *Store) oldest() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.dropped
+}
+
+// view is what a reader sees: the store's resourceVersion and virtual time.
+func (s *Store) state() (rv uint64, now time.Duration) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.rv, s.now
+}
+
+// list returns the current snapshots of a collection and the version they
+// are at.
+func (s *Store) list(col collection) ([]snapshot, uint64) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]snapshot, 0, len(s.objects[col]))
+	for _, o := range s.objects[col] {
+		out = append(out, o)
+	}
+	return out, s.rv
+}
+
+// get returns one object's current snapshot.
+func (s *Store) get(col collection, name string) (snapshot, uint64, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	o, ok := s.objects[col][name]
+	return o, s.rv, ok
+}
+
+// since returns the versions after rv, the store's newest version, and a
+// channel closed when there are more; expired is true when versions after
+// rv have left the ring.
+func (s *Store) since(rv uint64, out []version) (vs []version, newest uint64, wake <-chan struct{}, expired bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if rv < s.dropped {
+		return out, s.rv, s.wake, true
+	}
+	at := func(i int) int { return (s.head + i) % len(s.ring) }
+	for i := sort.Search(s.n, func(i int) bool { return s.ringRV[at(i)] > rv }); i < s.n; i++ {
+		out = append(out, s.ring[at(i)])
+	}
+	return out, s.rv, s.wake, false
+}
