@@ -1,6 +1,7 @@
 package manifests
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -28,8 +29,9 @@ type convError struct {
 }
 
 // object converts a *corev1.Pod into a *scenarios.Pod, and a Deployment,
-// ReplicaSet, DaemonSet or Job into a *scenarios.Workload. A
-// minReadySeconds of 0 is left out, as it is the default.
+// ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or PodDisruptionBudget
+// into a *scenarios.Workload. A minReadySeconds of 0 is left out, as it is
+// the default.
 func (c *converter) object(obj any) any {
 	switch o := obj.(type) {
 	case *corev1.Pod:
@@ -55,20 +57,59 @@ func (c *converter) object(obj any) any {
 			out.Spec.Selector = &scenarios.LabelSelector{MatchLabels: s.MatchLabels, MatchExpressions: set(len(s.MatchExpressions) > 0)}
 		}
 		return out
+	case *appsv1.StatefulSet:
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas,
+			PodManagementPolicy: string(o.Spec.PodManagementPolicy), MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
 	case *batchv1.Job:
-		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{
-			Completions:           o.Spec.Completions,
-			Parallelism:           o.Spec.Parallelism,
-			BackoffLimit:          o.Spec.BackoffLimit,
-			ActiveDeadlineSeconds: o.Spec.ActiveDeadlineSeconds,
-		}, &o.Spec.Template)
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, jobSpec(&o.Spec), &o.Spec.Template)
+	case *batchv1.CronJob:
+		return c.cronJob(o)
 	}
 	return nil
 }
 
+// jobSpec converts a Job's own fields (not its template). Suspend is
+// carried so that the validator warns of it: a suspended Job runs all the
+// same.
+func jobSpec(js *batchv1.JobSpec) scenarios.WorkloadSpec {
+	return scenarios.WorkloadSpec{
+		Completions:           js.Completions,
+		Parallelism:           js.Parallelism,
+		BackoffLimit:          js.BackoffLimit,
+		ActiveDeadlineSeconds: js.ActiveDeadlineSeconds,
+		Suspend:               js.Suspend,
+	}
+}
+
+// cronJob converts a CronJob; its jobTemplate becomes a Job's spec. A
+// jobTemplate left out (all zero) stays nil, so that the validator says a
+// CronJob needs one.
+func (c *converter) cronJob(o *batchv1.CronJob) *scenarios.Workload {
+	sp := &o.Spec
+	spec := scenarios.WorkloadSpec{
+		Schedule:                   sp.Schedule,
+		TimeZone:                   sp.TimeZone,
+		ConcurrencyPolicy:          string(sp.ConcurrencyPolicy),
+		StartingDeadlineSeconds:    sp.StartingDeadlineSeconds,
+		Suspend:                    sp.Suspend,
+		SuccessfulJobsHistoryLimit: sp.SuccessfulJobsHistoryLimit,
+		FailedJobsHistoryLimit:     sp.FailedJobsHistoryLimit,
+	}
+	if jt := &sp.JobTemplate; !reflect.ValueOf(jt).Elem().IsZero() {
+		js := jobSpec(&jt.Spec)
+		js.Template = c.template(&jt.Spec.Template)
+		spec.JobTemplate = &scenarios.JobTemplate{Metadata: meta(&jt.ObjectMeta), Spec: js}
+	}
+	return &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: spec}
+}
+
 func (c *converter) workload(tm *metav1.TypeMeta, om *metav1.ObjectMeta, spec scenarios.WorkloadSpec, tmpl *corev1.PodTemplateSpec) *scenarios.Workload {
-	spec.Template = scenarios.PodTemplate{Metadata: meta(&tmpl.ObjectMeta), Spec: c.podSpec(&tmpl.Spec)}
+	spec.Template = c.template(tmpl)
 	return &scenarios.Workload{APIVersion: tm.APIVersion, Kind: tm.Kind, Metadata: meta(om), Spec: spec}
+}
+
+func (c *converter) template(t *corev1.PodTemplateSpec) scenarios.PodTemplate {
+	return scenarios.PodTemplate{Metadata: meta(&t.ObjectMeta), Spec: c.podSpec(&t.Spec)}
 }
 
 func meta(m *metav1.ObjectMeta) scenarios.ObjectMeta {

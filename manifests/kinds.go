@@ -38,24 +38,21 @@ var (
 	workloadType = reflect.TypeFor[scenarios.Workload]()
 )
 
-// notYet starts the reason of the kinds podsim means to simulate.
-const notYet = "not simulated yet, "
-
 // kinds are the kinds podsim knows, as served by Kubernetes v1.30 and
 // later. A known kind at another apiVersion is an error (that API is no
 // longer served); an unknown kind (a custom resource) is ignored with a
 // warning.
 var kinds = map[gvk]kindInfo{
-	{"v1", "Pod"}:             {typ: reflect.TypeFor[corev1.Pod](), as: podType},
-	{"apps/v1", "Deployment"}: {typ: reflect.TypeFor[appsv1.Deployment](), as: workloadType},
-	{"apps/v1", "ReplicaSet"}: {typ: reflect.TypeFor[appsv1.ReplicaSet](), as: workloadType},
-	{"apps/v1", "DaemonSet"}:  {typ: reflect.TypeFor[appsv1.DaemonSet](), as: workloadType},
-	{"batch/v1", "Job"}:       {typ: reflect.TypeFor[batchv1.Job](), as: workloadType},
-	{"v1", "Namespace"}:       {typ: reflect.TypeFor[corev1.Namespace]()},
+	{"v1", "Pod"}:                        {typ: reflect.TypeFor[corev1.Pod](), as: podType},
+	{"apps/v1", "Deployment"}:            {typ: reflect.TypeFor[appsv1.Deployment](), as: workloadType},
+	{"apps/v1", "ReplicaSet"}:            {typ: reflect.TypeFor[appsv1.ReplicaSet](), as: workloadType},
+	{"apps/v1", "DaemonSet"}:             {typ: reflect.TypeFor[appsv1.DaemonSet](), as: workloadType},
+	{"batch/v1", "Job"}:                  {typ: reflect.TypeFor[batchv1.Job](), as: workloadType},
+	{"apps/v1", "StatefulSet"}:           {typ: reflect.TypeFor[appsv1.StatefulSet](), as: workloadType},
+	{"batch/v1", "CronJob"}:              {typ: reflect.TypeFor[batchv1.CronJob](), as: workloadType},
+	{"policy/v1", "PodDisruptionBudget"}: {typ: reflect.TypeFor[policyv1.PodDisruptionBudget](), as: workloadType},
+	{"v1", "Namespace"}:                  {typ: reflect.TypeFor[corev1.Namespace]()},
 
-	{"apps/v1", "StatefulSet"}:                             {typ: reflect.TypeFor[appsv1.StatefulSet](), ignored: notYet + "its pods are not created"},
-	{"batch/v1", "CronJob"}:                                {typ: reflect.TypeFor[batchv1.CronJob](), ignored: notYet + "its Jobs are not created"},
-	{"policy/v1", "PodDisruptionBudget"}:                   {typ: reflect.TypeFor[policyv1.PodDisruptionBudget](), as: workloadType},
 	{"v1", "Service"}:                                      {typ: reflect.TypeFor[corev1.Service](), ignored: "podsim simulates no networking"},
 	{"discovery.k8s.io/v1", "EndpointSlice"}:               {typ: reflect.TypeFor[discoveryv1.EndpointSlice](), ignored: "podsim simulates no networking"},
 	{"networking.k8s.io/v1", "Ingress"}:                    {typ: reflect.TypeFor[networkingv1.Ingress](), ignored: "podsim simulates no networking"},

@@ -3,9 +3,10 @@
 // or a folder of them. It decodes each object strictly with the Kubernetes
 // API types (k8s.io/api), reporting every problem as FILE:LINE:COL, and
 // turns the objects podsim simulates (Pods, Deployments, ReplicaSets,
-// DaemonSets, Jobs) into the scenario's own types; every other kind is
-// ignored with one warning, and every field that Kubernetes would act on
-// and podsim does not simulate gets a warning at its line and column.
+// StatefulSets, DaemonSets, Jobs, CronJobs, PodDisruptionBudgets) into the
+// scenario's own types; every other kind is ignored with one warning, and
+// every field that Kubernetes would act on and podsim does not simulate
+// gets a warning at its line and column.
 //
 // It sits between scenarios and report: package scenarios defines the
 // Includer hook that spec.include goes through, and knows nothing of the
@@ -279,11 +280,7 @@ func (p *parser) object(n *yaml.Node, inList bool) {
 	c.check(n, info.typ, info.as)
 	p.errs = append(p.errs, c.errs...)
 	if info.ignored != "" {
-		if why, yet := strings.CutPrefix(info.ignored, notYet); yet {
-			p.warns.Add(p.file, at, "warning: %s %s %s is not simulated yet, ignored: %s", apiVersion, kind, p.objectName(fields), why)
-		} else {
-			p.warns.Add(p.file, at, "warning: %s %s %s is ignored: %s", apiVersion, kind, p.objectName(fields), info.ignored)
-		}
+		p.warns.Add(p.file, at, "warning: %s %s %s is ignored: %s", apiVersion, kind, p.objectName(fields), info.ignored)
 		return
 	}
 	p.warns = append(p.warns, c.warns...)

@@ -12,23 +12,29 @@ import (
 const shopApp = "../scenarios/manifests/k8s/shop-app.yaml"
 
 // The typical application runs as it is: its Deployment (with its rolling
-// update strategy) and its PodDisruptionBudget become workloads, every
-// other kind is one warning, and its affinity is a warning at its line.
+// update strategy), StatefulSet, PodDisruptionBudget and CronJob become
+// workloads, every other kind is one warning, and the fields podsim does not
+// simulate (affinity, volumeClaimTemplates, ttlSecondsAfterFinished) are
+// warnings at their line.
 func TestShopAppRunsAsItIs(t *testing.T) {
 	s, err := NewReader().Load(shopApp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.File.Metadata.Name != "shop-app" || len(s.Pods()) != 0 || len(s.Workloads()) != 2 {
-		t.Fatalf("scenario %q with %d pods and %d workloads, want shop-app with the Deployment and its budget", s.File.Metadata.Name, len(s.Pods()), len(s.Workloads()))
+	var kinds []string
+	for _, w := range s.Workloads() {
+		kinds = append(kinds, w.Kind+" "+w.Metadata.Namespace+"/"+w.Metadata.Name)
 	}
-	if b := s.Workloads()[1]; b.Kind != "PodDisruptionBudget" || b.Spec.MinAvailable.String() != "2" || b.Spec.Selector.MatchLabels["app"] != "web" {
+	if got, want := strings.Join(kinds, ", "), "Deployment shop/web, StatefulSet shop/db, PodDisruptionBudget shop/web, CronJob shop/orders-report"; s.File.Metadata.Name != "shop-app" || len(s.Pods()) != 0 || got != want {
+		t.Fatalf("scenario %q with %d pods and workloads %s, want shop-app with %s", s.File.Metadata.Name, len(s.Pods()), got, want)
+	}
+	if b := s.Workloads()[2]; b.Spec.MinAvailable.String() != "2" || b.Spec.Selector.MatchLabels["app"] != "web" {
 		t.Errorf("budget %s %+v", b.Kind, b.Spec)
 	}
 	w := s.Workloads()[0]
 	c := &w.Spec.Template.Spec.Containers[0]
 	switch {
-	case w.Kind != "Deployment" || w.Metadata.Name != "web" || *w.Spec.Replicas != 3:
+	case *w.Spec.Replicas != 3:
 		t.Errorf("workload %s %s", w.Kind, w.Metadata.Name)
 	case c.Resources.Requests["cpu"].MilliValue() != 250 || c.Resources.Requests["memory"].Value() != 256<<20:
 		t.Errorf("requests %v", c.Resources.Requests)
@@ -45,14 +51,29 @@ func TestShopAppRunsAsItIs(t *testing.T) {
 	if got := s.Where(&c.Image); got != shopApp+":74:18" {
 		t.Errorf("the image was written at %s, want %s:74:18", got, shopApp)
 	}
+	if db := s.Workloads()[1]; *db.Spec.Replicas != 1 || db.Spec.Template.Spec.Containers[0].Image != "postgres:16.4" {
+		t.Errorf("StatefulSet %+v", db.Spec)
+	}
+	cj := s.Workloads()[3]
+	jt := cj.Spec.JobTemplate
+	switch {
+	case cj.Spec.Schedule != "*/5 * * * *" || *cj.Spec.TimeZone != "Etc/UTC" || cj.Spec.ConcurrencyPolicy != "Forbid":
+		t.Errorf("CronJob %+v", cj.Spec)
+	case jt == nil || *jt.Spec.BackoffLimit != 2 || *jt.Spec.ActiveDeadlineSeconds != 240 || jt.Spec.Template.Spec.RestartPolicy != "OnFailure":
+		t.Errorf("job template %+v", jt)
+	}
+	if got := s.Where(&jt.Spec.Template.Spec.Containers[0].Image); got != shopApp+":188:22" {
+		t.Errorf("the report's image was written at %s, want %s:188:22", got, shopApp)
+	}
 	want := []string{
 		":12:1: warning: v1 ConfigMap \"shop/web-config\" is ignored: podsim simulates no volumes and no environment",
 		":21:1: warning: v1 Secret \"shop/web-secret\" is ignored",
 		":30:1: warning: v1 Service \"shop/web\" is ignored: podsim simulates no networking",
 		":62:7: warning: affinity is not simulated: the scheduler does not see",
-		":96:1: warning: apps/v1 StatefulSet \"shop/db\" is not simulated yet, ignored",
+		":115:3: warning: volumeClaimTemplates is not simulated: a StatefulSet's pods get no PersistentVolumeClaims",
 		":121:1: warning: autoscaling/v2 HorizontalPodAutoscaler \"shop/web\" is ignored",
 		":146:1: warning: networking.k8s.io/v1 Ingress \"shop/web\" is ignored",
+		":180:7: warning: ttlSecondsAfterFinished is not simulated: a finished Job and its pods are never cleaned up",
 	}
 	if len(s.Warnings) != len(want) {
 		t.Fatalf("%d warnings, want %d:\n%s", len(s.Warnings), len(want), s.Warnings)

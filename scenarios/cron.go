@@ -98,9 +98,8 @@ func (v *validator) statefulSet(w *Workload) {
 func (v *validator) cronJob(w *Workload) {
 	sp := &w.Spec
 	if w.Kind != kindCronJob {
-		if sp.Suspend != nil { // read by CronJobs only; Kubernetes suspends a Job too
-			file, p := v.s.locate(&sp.Suspend, true)
-			v.s.Warnings.Add(file, p, "%s", yamlstrict.UnmodelledMessage("suspend", "a suspended "+w.Kind+" runs all the same"))
+		if sp.Suspend != nil && *sp.Suspend { // read by CronJobs only; Kubernetes suspends a Job too
+			v.warnSuspend(&sp.Suspend, "a suspended "+w.Kind+" runs all the same")
 		}
 		for _, f := range []any{sp.TimeZone, sp.StartingDeadlineSeconds, sp.SuccessfulJobsHistoryLimit, sp.FailedJobsHistoryLimit, sp.JobTemplate} {
 			if !isNilPtr(f) {
@@ -153,6 +152,9 @@ func (v *validator) cronJob(w *Workload) {
 		return
 	}
 	js := &jt.Spec
+	if js.Suspend != nil && *js.Suspend { // Kubernetes creates the Jobs suspended
+		v.warnSuspend(&js.Suspend, "a CronJob's Jobs run all the same, never suspended")
+	}
 	for _, f := range []any{js.Replicas, js.MinAvailable, js.MaxUnavailable, js.Selector, js.JobTemplate, js.TimeZone,
 		js.StartingDeadlineSeconds, js.SuccessfulJobsHistoryLimit, js.FailedJobsHistoryLimit} {
 		if !isNilPtr(f) {
@@ -181,6 +183,15 @@ func (v *validator) cronJob(w *Workload) {
 		v.addPods(js.Completions, int(max(*js.Completions, 0)))
 	}
 	v.podSpec(&js.Template.Spec, &js.Template, "workload "+w.Metadata.Name)
+}
+
+// warnSuspend warns of suspend: true where podsim does not read it (a Job,
+// a CronJob's job template): Kubernetes would hold the Job's pods back
+// until it is resumed. suspend: false, as kubectl get -o yaml writes it,
+// loses nothing.
+func (v *validator) warnSuspend(at **bool, lost string) {
+	file, p := v.s.locate(at, true)
+	v.s.Warnings.Add(file, p, "%s", yamlstrict.UnmodelledMessage("suspend", lost))
 }
 
 // cronJobOf returns the CronJob whose Jobs are named like name

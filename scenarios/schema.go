@@ -554,5 +554,6 @@ func init() {
 		"successPolicy":           "only completions completes a Job",
 		"managedBy":               "the built-in Job controller runs every Job",
 		"volumeClaimTemplates":    "a StatefulSet's pods get no PersistentVolumeClaims: a replacement starts as fast as the first pod",
+		"ordinals":                "a StatefulSet's pods are numbered from 0: ordinals.start is not applied",
 	})
 }
