@@ -87,10 +87,10 @@ type Checks struct {
 	sampling   bool          // a sample is scheduled
 	resampleAt time.Duration // the instant a sample was last put off to the end of, or -1
 
-	pods        map[string]*podHistory        // by pod name: the pods expectations name
-	nodes       map[nodeCond]*model.Change    // the last change of each node condition named
-	workloads   map[string]*model.Change      // by workload name: the last change that explains its pods
-	transitions map[string][]*transitionCount // by pod name
+	pods        map[ref]*podHistory        // the pods expectations name
+	nodes       map[nodeCond]*model.Change // the last change of each node condition named
+	workloads   map[ref]*model.Change      // the last change that explains a named workload's pods
+	transitions map[ref][]*transitionCount // by pod
 	counters    map[*scenarios.Expect]*transitionCount
 	events      []*eventCount // one per event expectation
 	eventCounts map[*scenarios.EventCheck]*eventCount
@@ -101,6 +101,7 @@ type Checks struct {
 // did with it (combined, dropped by the spam filter).
 type eventCount struct {
 	check *scenarios.EventCheck
+	ns    string // of the check's pod or workload
 	n     int64
 	last  *model.Change
 }
@@ -129,6 +130,17 @@ type podHistory struct {
 
 type nodeCond struct{ node, typ string }
 
+// ref names a pod or a workload: its namespace ("" is default) and name.
+// Its zero value names nothing.
+type ref struct{ ns, name string }
+
+func refOf(ns, name string) ref {
+	if ns == "" {
+		ns = model.DefaultNamespace
+	}
+	return ref{ns, name}
+}
+
 // transitionCount counts one transition expectation's phase changes.
 type transitionCount struct {
 	from, to model.Phase
@@ -154,8 +166,8 @@ func keep(slot **model.Change, c *model.Change) {
 // instants at which the state can change), and when it ends.
 func Arm(s *scenarios.Scenario, w *model.World) *Checks {
 	c := &Checks{w: w, verdicts: make([]Verdict, len(s.File.Spec.Expect)), resampleAt: -1,
-		pods: map[string]*podHistory{}, nodes: map[nodeCond]*model.Change{},
-		workloads: map[string]*model.Change{}, transitions: map[string][]*transitionCount{},
+		pods: map[ref]*podHistory{}, nodes: map[nodeCond]*model.Change{},
+		workloads: map[ref]*model.Change{}, transitions: map[ref][]*transitionCount{},
 		counters: map[*scenarios.Expect]*transitionCount{}, eventCounts: map[*scenarios.EventCheck]*eventCount{}}
 	for i := range s.File.Spec.Expect {
 		e := &s.File.Spec.Expect[i]
@@ -191,24 +203,25 @@ func Arm(s *scenarios.Scenario, w *model.World) *Checks {
 // watch registers what e will need to explain itself.
 func (c *Checks) watch(e *scenarios.Expect) {
 	if e.Event != nil {
-		ec := &eventCount{check: e.Event}
+		ec := &eventCount{check: e.Event, ns: e.Namespace}
 		c.events = append(c.events, ec)
 		c.eventCounts[e.Event] = ec
 	}
 	switch {
 	case e.Pod != "":
-		if c.pods[e.Pod] == nil {
-			c.pods[e.Pod] = &podHistory{byContainer: map[string]*model.Change{}, conditions: map[string]*model.Change{}}
+		pod := refOf(e.Namespace, e.Pod)
+		if c.pods[pod] == nil {
+			c.pods[pod] = &podHistory{byContainer: map[string]*model.Change{}, conditions: map[string]*model.Change{}}
 		}
 		if tr := e.Transition; tr != nil {
 			tc := &transitionCount{from: model.Phase(tr.From), to: model.Phase(tr.To)}
-			c.transitions[e.Pod] = append(c.transitions[e.Pod], tc)
+			c.transitions[pod] = append(c.transitions[pod], tc)
 			c.counters[e] = tc
 		}
 	case e.Node != "" && e.Condition != nil:
 		c.nodes[nodeCond{e.Node, e.Condition.Type}] = nil
 	case e.Workload != "":
-		c.workloads[e.Workload] = nil
+		c.workloads[refOf(e.Namespace, e.Workload)] = nil
 	}
 }
 
@@ -216,18 +229,19 @@ func (c *Checks) watch(e *scenarios.Expect) {
 func (c *Checks) Change(ch *model.Change) {
 	if ch.Kind == model.ChangeEvent {
 		for _, ec := range c.events {
-			if EventMatches(ec.check, ch) {
+			if EventMatches(ec.check, ec.ns, ch) {
 				ec.n++
 				keep(&ec.last, ch)
 			}
 		}
 	}
 	if ch.Pod != "" {
-		if h := c.pods[ch.Pod]; h != nil {
+		pod := refOf(ch.Namespace, ch.Pod)
+		if h := c.pods[pod]; h != nil {
 			h.record(ch)
 		}
 		if ch.Kind == model.ChangePhase {
-			for _, tc := range c.transitions[ch.Pod] {
+			for _, tc := range c.transitions[pod] {
 				if (tc.from == "" || ch.From == tc.from) && (tc.to == "" || ch.To == tc.to) {
 					tc.n++
 					if len(tc.times) < maxTimesShown {
@@ -259,15 +273,26 @@ func (c *Checks) workloadChange(ch *model.Change) {
 	default:
 		return
 	}
-	name := ch.Workload
-	if name == "" && ch.Pod != "" {
-		if p := c.w.Pod(ch.Pod); p != nil && p.Owner() != nil {
-			name = p.Owner().Spec.Name
+	var wl ref
+	var owner *model.Workload
+	switch {
+	case ch.Workload != "":
+		wl = refOf(ch.Namespace, ch.Workload)
+		owner = c.w.Workload(model.Key(ch.Namespace, ch.Workload))
+	case ch.Pod != "":
+		if p := c.w.Pod(model.Key(ch.Namespace, ch.Pod)); p != nil && p.Owner() != nil {
+			wl, owner = refOf(p.Namespace, p.Owner().Spec.Name), p.Owner()
 		}
 	}
-	if last, ok := c.workloads[name]; ok && name != "" {
-		keep(&last, ch)
-		c.workloads[name] = last
+	refs := [2]ref{wl}
+	if owner != nil && owner.Parent() != nil { // a CronJob's Job: the change explains the CronJob too
+		refs[1] = refOf(wl.ns, owner.Parent().Spec.Name)
+	}
+	for _, r := range refs {
+		if last, ok := c.workloads[r]; ok && r.name != "" {
+			keep(&last, ch)
+			c.workloads[r] = last
+		}
 	}
 }
 
@@ -432,13 +457,13 @@ func (k *checker) num(field string, r *scenarios.IntRange, found int64, cause ca
 func subject(e *scenarios.Expect) string {
 	switch {
 	case e.Pod != "":
-		return "pod " + e.Pod
+		return "pod " + model.Key(e.Namespace, e.Pod)
 	case e.Node != "":
 		return "node " + e.Node
 	case e.Event != nil:
 		return "events"
 	case e.Workload != "":
-		return "workload " + e.Workload
+		return "workload " + model.Key(e.Namespace, e.Workload)
 	}
 	return "nothing"
 }
@@ -453,18 +478,19 @@ func (c *Checks) check(e *scenarios.Expect, v *Verdict) {
 	case e.Node != "":
 		k.node(e)
 	case e.Event != nil:
-		k.events(e.Event)
+		k.events(e.Event, e.Namespace)
 	case e.Workload != "":
 		k.workload(e)
 	}
 }
 
 func (k *checker) pod(e *scenarios.Expect) {
-	p := k.w.Pod(e.Pod)
+	pod := refOf(e.Namespace, e.Pod)
+	p := k.w.Pod(model.Key(e.Namespace, e.Pod))
 	if e.Exists != nil {
 		found := p != nil && !p.Deleted()
 		if found != *e.Exists {
-			k.fail("exists", fmt.Sprint(*e.Exists), fmt.Sprint(found), k.lastChange(e.Pod, causeAny))
+			k.fail("exists", fmt.Sprint(*e.Exists), fmt.Sprint(found), k.lastChange(pod, causeAny))
 		}
 	}
 	if p == nil {
@@ -474,7 +500,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 		return
 	}
 	st := p.Status()
-	phaseCause := k.lastChange(e.Pod, causePhase)
+	phaseCause := k.lastChange(pod, causePhase)
 	k.str("phase", e.Phase, string(st.Phase), phaseCause)
 	if e.Transition != nil {
 		k.transitions(e, phaseCause)
@@ -488,26 +514,26 @@ func (k *checker) pod(e *scenarios.Expect) {
 			k.fail("phases", "["+strings.Join(e.Phases, ", ")+"]", "["+strings.Join(found, ", ")+"]", phaseCause)
 		}
 	}
-	k.str("status", e.Status, report.StatusColumn(p, &st), k.lastChange(e.Pod, causePhaseOrContainer))
+	k.str("status", e.Status, report.StatusColumn(p, &st), k.lastChange(pod, causePhaseOrContainer))
 	if e.NodeName != nil {
 		found := ""
 		if p.Node != nil {
 			found = p.Node.Name
 		}
 		if found != *e.NodeName {
-			k.fail("nodeName", fmt.Sprintf("%q", *e.NodeName), fmt.Sprintf("%q", found), k.condCause(e.Pod, model.PodScheduled))
+			k.fail("nodeName", fmt.Sprintf("%q", *e.NodeName), fmt.Sprintf("%q", found), k.condCause(pod, model.PodScheduled))
 		}
 	}
 	if e.Ready != nil {
 		c, _ := st.Condition(model.Ready)
 		found := c.Status == model.True
 		if found != *e.Ready {
-			k.fail("ready", fmt.Sprint(*e.Ready), fmt.Sprint(found), k.condCause(e.Pod, model.Ready))
+			k.fail("ready", fmt.Sprint(*e.Ready), fmt.Sprint(found), k.condCause(pod, model.Ready))
 		}
 	}
 	if c := e.Condition; c != nil {
 		got, ok := st.Condition(c.Type)
-		k.condition(c, got, ok, k.condCause(e.Pod, c.Type))
+		k.condition(c, got, ok, k.condCause(pod, c.Type))
 	}
 	if e.Container == "" {
 		return
@@ -518,7 +544,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 		return
 	}
 	field := "container " + e.Container + " "
-	cause := k.containerCause(e.Pod, e.Container)
+	cause := k.containerCause(refOf(e.Namespace, e.Pod), e.Container)
 	k.str(field+"state", e.State, cs.State.Kind.String(), cause)
 	k.str(field+"reason", e.Reason, cs.State.Reason, cause)
 	if e.ExitCode != nil {
@@ -569,20 +595,24 @@ func (k *checker) node(e *scenarios.Expect) {
 // event) is one that ev counts: its reason, and if given its type, its
 // message (the component's), the pod it is about, the node it is about (the
 // node itself, as `kubectl describe node` lists them) or the workload.
-func EventMatches(ev *scenarios.EventCheck, c *model.Change) bool {
+//
+// ns is the namespace of ev's pod or workload ("" is default).
+func EventMatches(ev *scenarios.EventCheck, ns string, c *model.Change) bool {
 	switch {
 	case c.Reason != ev.Reason,
 		ev.Type != "" && c.Type != ev.Type,
 		ev.Message != "" && c.Message != ev.Message,
-		ev.Pod != "" && c.Pod != ev.Pod,
+		ev.Pod != "" && (c.Pod != ev.Pod || refOf(c.Namespace, "") != refOf(ns, "")),
 		ev.Node != "" && (c.Pod != "" || c.Workload != "" || c.Node != ev.Node),
-		ev.Workload != "" && c.Workload != ev.Workload:
+		ev.Workload != "" && (c.Workload != ev.Workload || refOf(c.Namespace, "") != refOf(ns, "")):
 		return false
 	}
 	return true
 }
 
-func (k *checker) events(ev *scenarios.EventCheck) {
+// events checks the count of the events ev names; ns is the namespace of
+// its pod or workload.
+func (k *checker) events(ev *scenarios.EventCheck, ns string) {
 	ec := k.eventCounts[ev]
 	n, last := ec.n, ec.last
 	want := ev.Count
@@ -595,7 +625,7 @@ func (k *checker) events(ev *scenarios.EventCheck) {
 		field = ev.Type + " " + field
 	}
 	if ev.Pod != "" {
-		field += " about pod " + ev.Pod
+		field += " about pod " + model.Key(ns, ev.Pod)
 	}
 	if ev.Node != "" {
 		field += " about node " + ev.Node
@@ -652,8 +682,8 @@ func (k *checker) transitions(e *scenarios.Expect, cause cause) {
 // workload checks a controller's pods (those not yet deleted) and, for a
 // Job, its Complete or Failed condition.
 func (k *checker) workload(e *scenarios.Expect) {
-	wl := k.w.Workload(e.Workload)
-	if b := k.w.DisruptionBudget(e.Workload); b != nil && wl == nil {
+	wl := k.w.Workload(model.Key(e.Namespace, e.Workload))
+	if b := k.w.DisruptionBudget(model.Key(e.Namespace, e.Workload)); b != nil && wl == nil {
 		k.disruptionBudget(e, b)
 		return
 	}
@@ -683,6 +713,11 @@ func (k *checker) workload(e *scenarios.Expect) {
 	k.num("pods", e.Pods, exist, why)
 	k.num("succeededPods", e.SucceededPods, succeeded, why)
 	k.num("failedPods", e.FailedPods, failed, why)
+	st := wl.ReplicaStatus()
+	k.num("updatedPods", e.UpdatedPods, int64(st.UpdatedReplicas), why)
+	k.num("availablePods", e.AvailablePods, int64(st.AvailableReplicas), why)
+	k.num("jobs", e.Jobs, int64(len(wl.Jobs())), why)
+	k.num("activeJobs", e.ActiveJobs, int64(wl.ActiveJobs()), why)
 	if c := e.Condition; c != nil {
 		got, ok := wl.Condition(c.Type)
 		k.condition(c, got, ok, why)
@@ -693,7 +728,7 @@ func (k *checker) workload(e *scenarios.Expect) {
 // DisruptionAllowed condition.
 func (k *checker) disruptionBudget(e *scenarios.Expect, b *model.DisruptionBudget) {
 	why := func() string {
-		if ch := k.workloads[b.Spec.Name]; ch != nil {
+		if ch := k.workloads[refOf(b.Spec.Namespace, b.Spec.Name)]; ch != nil {
 			return "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
 		}
 		return ""
@@ -711,7 +746,7 @@ func (k *checker) disruptionBudget(e *scenarios.Expect, b *model.DisruptionBudge
 
 // workloadCause names the last change to the workload or any of its pods.
 func (k *checker) workloadCause(wl *model.Workload) string {
-	if ch := k.workloads[wl.Spec.Name]; ch != nil {
+	if ch := k.workloads[refOf(wl.Namespace(), wl.Spec.Name)]; ch != nil {
 		return "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
 	}
 	return ""
@@ -727,7 +762,7 @@ const (
 )
 
 // lastChange describes the pod's last change of kind, as "since T: what".
-func (k *checker) lastChange(pod string, kind causeKind) cause {
+func (k *checker) lastChange(pod ref, kind causeKind) cause {
 	return func() string {
 		h := k.pods[pod]
 		var ch *model.Change
@@ -752,7 +787,7 @@ func (k *checker) lastChange(pod string, kind causeKind) cause {
 }
 
 // containerCause describes the last change of one container of the pod.
-func (k *checker) containerCause(pod, container string) cause {
+func (k *checker) containerCause(pod ref, container string) cause {
 	return func() string {
 		if ch := k.pods[pod].byContainer[container]; ch != nil {
 			return "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
@@ -762,7 +797,7 @@ func (k *checker) containerCause(pod, container string) cause {
 }
 
 // condCause describes the last change of a pod condition.
-func (k *checker) condCause(pod, typ string) cause {
+func (k *checker) condCause(pod ref, typ string) cause {
 	return func() string {
 		if ch := k.pods[pod].conditions[typ]; ch != nil {
 			return "since " + FormatTime(ch.T) + ": " + Describe(ch)

@@ -217,7 +217,7 @@ func TestEventMatches(t *testing.T) {
 		{scenarios.EventCheck{Reason: "SuccessfulCreate", Node: "web"}, rsEv, false},
 	}
 	for _, tc := range tests {
-		if got := expect.EventMatches(&tc.check, tc.ev); got != tc.want {
+		if got := expect.EventMatches(&tc.check, "", tc.ev); got != tc.want {
 			t.Errorf("EventMatches(%+v, %+v) = %v, want %v", tc.check, *tc.ev, got, tc.want)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/podsim/podsim/manifests"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
@@ -47,10 +48,11 @@ type Progress interface {
 type Result struct {
 	Path     string
 	Name     string
-	NamePos  string // FILE:LINE:COL of metadata.name
-	Skipped  bool   // not a Scenario (a study, ...)
-	Kind     string // the kind of a skipped file
-	Err      error  // bad input, or a run over its event budget
+	NamePos  string              // FILE:LINE:COL of metadata.name
+	Skipped  bool                // not a Scenario (a study, ...)
+	Kind     string              // the kind of a skipped file
+	Err      error               // bad input, or a run over its event budget
+	Warnings scenarios.ErrorList // fields and kinds accepted and not simulated
 	Verdicts []Verdict
 	Failed   int // expectations that failed
 	Golden   *GoldenResult
@@ -156,15 +158,16 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 		r.Err = err
 		return r
 	}
-	if k := scenarios.ReadKind(data); k != "" && k != scenarios.KindScenario {
+	if k := scenarios.ReadKind(data); k != "" && k != scenarios.KindScenario && !manifests.IsManifest(data) {
 		r.Skipped, r.Kind = true, k
 		return r
 	}
-	s, err := scenarios.Parse(path, data)
+	s, err := manifests.NewReader().Parse(path, data) // a scenario, or manifests run as they are
 	if err != nil {
 		r.Err = err
 		return r
 	}
+	r.Warnings = s.Warnings
 	r.Name, r.NamePos = s.File.Metadata.Name, s.Where(&s.File.Metadata.Name)
 	if opt.Override != nil {
 		opt.Override(s)

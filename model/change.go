@@ -34,6 +34,7 @@ type Change struct {
 	T         time.Duration
 	Kind      ChangeKind
 	Pod       string
+	Namespace string // of a pod or a workload; "default" or "" is the default namespace
 	Container string
 	Node      string
 	Workload  string // a workload's name (events about it, its conditions)

@@ -25,14 +25,24 @@ const (
 // WorkloadSpec describes a controller object.
 type WorkloadSpec struct {
 	Kind     string
-	Name     string
+	Name     string // its pods are in its namespace, Options.Namespace
 	Template *PodSpec
 	Options  PodOptions // labels, tolerations of the template
 
-	Replicas int // ReplicaSet, Deployment
+	Replicas        int // ReplicaSet, Deployment
+	MinReadySeconds int // ReplicaSet, Deployment: how long a pod is Ready before it counts available
+
+	// Deployment: how a new template replaces the pods (deployutil.go),
+	// and the progress deadline (nil: none).
+	Strategy                 StrategyType
+	MaxSurge, MaxUnavailable IntOrPercent // RollingUpdate
+	ProgressDeadline         *time.Duration
 
 	Completions, Parallelism, BackoffLimit int            // Job
 	ActiveDeadline                         *time.Duration // Job
+
+	PodManagement PodManagementPolicy // StatefulSet (statefulset.go)
+	CronJob       *CronJobSpec        // CronJob (cronjob.go)
 }
 
 // Workload is a controller and the pods it made. Its pods are named
@@ -40,6 +50,7 @@ type WorkloadSpec struct {
 type Workload struct {
 	w          *World
 	Spec       WorkloadSpec
+	key        string // Key(namespace, name)
 	Conditions []Condition
 	pods       []*Pod   // every pod it created, in order
 	events     eventLog // about the workload, in order of first occurrence
@@ -48,11 +59,19 @@ type Workload struct {
 	syncTimer sim.Timer
 	waitTimer sim.Timer // a Job's failed-pod backoff or active deadline
 
+	rc replicaControl // ReplicaSet, Deployment (replicaset.go)
+
 	failed     int           // Job: pods that failed (counted once each)
 	counted    map[*Pod]bool // Job: pods whose failure or success is counted
 	succeeded  int
 	lastFailed time.Duration
 	finished   bool
+
+	ordinals []*Pod    // StatefulSet: the latest pod of each ordinal (statefulset.go)
+	cron     *cronJob  // CronJob: the controller's state (cronjob.go)
+	parent   *Workload // a CronJob's Job: the CronJob
+	gone     bool      // a CronJob's Job: deleted
+	podBase  int       // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
 }
 
 // AddWorkload creates a controller now; it creates its pods at once.
@@ -60,12 +79,12 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	if s.Kind == KindDaemonSet {
 		s.Options.Tolerations = append(append([]Toleration(nil), s.Options.Tolerations...), daemonTolerations...)
 	}
-	wl := &Workload{w: w, Spec: s, created: w.Now(), counted: map[*Pod]bool{}}
+	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(), counted: map[*Pod]bool{}}
 	wl.syncTimer.Init(wl.sync)
 	wl.waitTimer.Init(wl.sync)
 	w.workloads = append(w.workloads, wl)
-	w.workloadIdx[s.Name] = wl
-	wl.announce()
+	w.workloadIdx[wl.key] = wl
+	wl.initReplicas()
 	wl.requestSync()
 	return wl
 }
@@ -73,11 +92,28 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 // Workloads returns every workload in the order added.
 func (w *World) Workloads() []*Workload { return w.workloads }
 
-// Workload returns the workload called name, or nil.
-func (w *World) Workload(name string) *Workload { return w.workloadIdx[name] }
+// Workload returns the workload with this key (see Key), or nil.
+func (w *World) Workload(key string) *Workload { return w.workloadIdx[key] }
 
-// Pods returns every pod the workload created, deleted ones included.
-func (wl *Workload) Pods() []*Pod { return wl.pods }
+// Namespace is the workload's namespace.
+func (wl *Workload) Namespace() string {
+	if ns := wl.Spec.Options.Namespace; ns != "" {
+		return ns
+	}
+	return DefaultNamespace
+}
+
+// Key is the workload's key (see Key).
+func (wl *Workload) Key() string { return wl.key }
+
+// Pods returns every pod the workload created, deleted ones included; for
+// a CronJob, the pods of every Job it created.
+func (wl *Workload) Pods() []*Pod {
+	if wl.cron != nil {
+		return wl.cronPods()
+	}
+	return wl.pods
+}
 
 // Condition returns the workload's condition of type t (a Job's Complete or
 // Failed), if set.
@@ -107,42 +143,33 @@ func (wl *Workload) requestSync() {
 func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.phase.Terminal() }
 
 func (wl *Workload) sync() {
+	if wl.gone {
+		return
+	}
 	switch wl.Spec.Kind {
 	case KindJob:
 		wl.syncJob()
 	case KindDaemonSet:
 		wl.syncDaemonSet()
+	case KindStatefulSet:
+		wl.syncStatefulSet()
+	case KindCronJob:
+		wl.syncCronJob()
 	default:
-		wl.syncReplicaSet()
+		wl.syncReplicas()
 	}
 }
 
-// syncReplicaSet keeps Replicas active pods: it replaces pods that failed,
-// succeeded, were evicted or deleted, and deletes the surplus after a
-// scale-down (scale.go).
-func (wl *Workload) syncReplicaSet() {
-	n := 0
-	for _, p := range wl.pods {
-		if active(p) {
-			n++
-		}
-	}
-	for ; n < wl.Spec.Replicas; n++ {
-		wl.createPod("")
-	}
-	if n > wl.Spec.Replicas {
-		wl.scaleDown(n - wl.Spec.Replicas)
-	}
-}
-
-func (wl *Workload) createPod(node string) *Pod {
-	name := fmt.Sprintf("%s-%d", wl.Spec.Name, len(wl.pods))
+// createPod creates the workload's next pod from template t, pinned to
+// node if given.
+func (wl *Workload) createPod(t *PodSpec, node string) *Pod {
+	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
 		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
-	wl.w.event(wl.Spec.Kind, wl.Spec.Name, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
+	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
 	o := wl.Spec.Options
 	o.affinityNode = node // the scheduler binds it there, if it fits
-	p := wl.w.addPod(name, wl.Spec.Template, o, wl)
+	p := wl.w.addPod(name, t, o, wl)
 	wl.pods = append(wl.pods, p)
 	return p
 }
@@ -200,7 +227,7 @@ func (wl *Workload) syncJob() {
 		}
 	}
 	for range want {
-		wl.createPod("")
+		wl.createPod(s.Template, "")
 	}
 }
 
@@ -222,12 +249,15 @@ func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, ev
 	wl.finished = true
 	wl.w.eng.Stop(&wl.waitTimer)
 	wl.Conditions = append(wl.Conditions, Condition{Type: cond, Status: True, Reason: reason, Message: msg, LastTransitionTime: wl.w.Now()})
-	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Type: cond, Status: string(True), Reason: reason})
-	wl.w.event(KindJob, wl.Spec.Name, typ, evReason, "job-controller", "%s", evMsg)
+	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Type: cond, Status: string(True), Reason: reason})
+	wl.w.event(KindJob, wl.key, typ, evReason, "job-controller", "%s", evMsg)
 	for _, p := range wl.pods {
 		if active(p) {
 			p.Delete(nil)
 		}
+	}
+	if wl.parent != nil {
+		wl.parent.requestSync() // the CronJob controller watches its Jobs
 	}
 }
 
@@ -252,7 +282,7 @@ func (wl *Workload) syncDaemonSet() {
 			has = true
 		}
 		if !has {
-			wl.createPod(n.Name)
+			wl.createPod(wl.Spec.Template, n.Name)
 		}
 	}
 }

@@ -39,6 +39,7 @@ func (v IntOrPercent) Scaled(total int, roundUp bool) int {
 // MinAvailable and MaxUnavailable (neither: no disruption is allowed).
 type PDBSpec struct {
 	Name           string
+	Namespace      string // "" is DefaultNamespace; it selects pods of its namespace only
 	Selector       map[string]string
 	MinAvailable   *IntOrPercent
 	MaxUnavailable *IntOrPercent
@@ -62,6 +63,7 @@ type PDBStatus struct {
 type DisruptionBudget struct {
 	w         *World
 	Spec      PDBSpec
+	key       string // Key(namespace, name)
 	Status    PDBStatus
 	Condition Condition // DisruptionAllowed
 	order     int       // creation order, for a pod's list of budgets
@@ -95,10 +97,13 @@ func (w *World) AddPodDisruptionBudget(s PDBSpec) *DisruptionBudget {
 	if dc.byName == nil {
 		dc.byName, dc.byLabel = map[string]*DisruptionBudget{}, map[[2]string][]*DisruptionBudget{}
 	}
-	b := &DisruptionBudget{w: w, Spec: s, order: len(dc.list), controllers: map[*Workload]int{}}
+	if s.Namespace == "" {
+		s.Namespace = DefaultNamespace
+	}
+	b := &DisruptionBudget{w: w, Spec: s, key: Key(s.Namespace, s.Name), order: len(dc.list), controllers: map[*Workload]int{}}
 	b.syncTimer.Init(b.sync)
 	dc.list = append(dc.list, b)
-	dc.byName[s.Name] = b
+	dc.byName[b.key] = b
 	if k, ok := indexKey(s.Selector); ok {
 		dc.byLabel[k] = append(dc.byLabel[k], b)
 		for _, p := range w.pods { // once per budget
@@ -156,14 +161,14 @@ func indexKey(sel map[string]string) ([2]string, bool) {
 }
 
 // DisruptionBudget returns the PodDisruptionBudget called name, or nil.
-func (w *World) DisruptionBudget(name string) *DisruptionBudget { return w.disruption.byName[name] }
+func (w *World) DisruptionBudget(key string) *DisruptionBudget { return w.disruption.byName[key] }
 
 // DisruptionBudgets returns every PodDisruptionBudget in the order added.
 func (w *World) DisruptionBudgets() []*DisruptionBudget { return w.disruption.list }
 
 // selects reports whether the budget's selector matches p's labels.
 func (b *DisruptionBudget) selects(p *Pod) bool {
-	if len(b.Spec.Selector) == 0 {
+	if len(b.Spec.Selector) == 0 || p.Namespace != b.Spec.Namespace {
 		return false
 	}
 	for k, v := range b.Spec.Selector { // any mismatch decides: order is moot
@@ -300,7 +305,7 @@ func (b *DisruptionBudget) expectedPodCount() (expected, desired int, err string
 // controller finders find none for it.
 func (b *DisruptionBudget) expectedScale() (int, string) {
 	if b.unmanaged > 0 {
-		b.w.event(KindPodDisruptionBudget, b.Spec.Name, EventWarning, "UnmanagedPods", "controllermanager",
+		b.w.event(KindPodDisruptionBudget, b.key, EventWarning, "UnmanagedPods", "controllermanager",
 			"Pods selected by this PodDisruptionBudget (selector: %s) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set \".spec.minAvailable\" field of the PDB to an integer value.",
 			selectorString(b.Spec.Selector))
 	}
@@ -330,7 +335,7 @@ func (b *DisruptionBudget) firstPodOf(wl *Workload) string {
 // one.
 func (wl *Workload) scale() (int, bool) {
 	switch wl.Spec.Kind {
-	case KindReplicaSet, KindDeployment:
+	case KindReplicaSet, KindDeployment, KindStatefulSet:
 		return wl.Spec.Replicas, true
 	}
 	return 0, false
@@ -376,5 +381,5 @@ func (b *DisruptionBudget) setCondition(s ConditionStatus, reason, msg string) {
 		c.LastTransitionTime = b.w.Now()
 	}
 	*c = Condition{Type: DisruptionAllowed, Status: s, Reason: reason, Message: msg, LastTransitionTime: c.LastTransitionTime}
-	b.w.record(Change{Kind: ChangeWorkload, Workload: b.Spec.Name, Object: KindPodDisruptionBudget, Type: DisruptionAllowed, Status: string(s), Reason: reason})
+	b.w.record(Change{Kind: ChangeWorkload, Workload: b.Spec.Name, Namespace: b.Spec.Namespace, Object: KindPodDisruptionBudget, Type: DisruptionAllowed, Status: string(s), Reason: reason})
 }

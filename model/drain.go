@@ -26,20 +26,25 @@ type Kubectl struct{ w *World }
 func (w *World) Kubectl() Kubectl { return Kubectl{w} }
 
 // say records one line kubectl prints: verb names the step, code the
-// API's answer ("" if none), pod or node the object.
-func (k Kubectl) say(node, pod, verb, code, line string) {
-	k.w.record(Change{Kind: ChangeClient, Object: "kubectl", Node: node, Pod: pod, Reason: verb, Status: code, Message: line})
+// API's answer ("" if none), node the object (see sayPod for a pod).
+func (k Kubectl) say(node, verb, code, line string) {
+	k.w.record(Change{Kind: ChangeClient, Object: "kubectl", Node: node, Reason: verb, Status: code, Message: line})
+}
+
+// sayPod is say about the pod p.
+func (k Kubectl) sayPod(p *Pod, verb, code, line string) {
+	k.w.record(Change{Kind: ChangeClient, Object: "kubectl", Pod: p.Name, Namespace: p.Namespace, Reason: verb, Status: code, Message: line})
 }
 
 // Cordon is `kubectl cordon NODE`.
 func (k Kubectl) Cordon(n *Node) {
 	switch {
 	case n.gone:
-		k.say(n.Name, "", "Cordon", "404", fmt.Sprintf("Error from server (NotFound): nodes %q not found", n.Name))
+		k.say(n.Name, "Cordon", "404", fmt.Sprintf("Error from server (NotFound): nodes %q not found", n.Name))
 	case n.Cordon():
-		k.say(n.Name, "", "Cordon", "200", "node/"+n.Name+" cordoned")
+		k.say(n.Name, "Cordon", "200", "node/"+n.Name+" cordoned")
 	default:
-		k.say(n.Name, "", "Cordon", "", "node/"+n.Name+" already cordoned")
+		k.say(n.Name, "Cordon", "", "node/"+n.Name+" already cordoned")
 	}
 }
 
@@ -47,11 +52,11 @@ func (k Kubectl) Cordon(n *Node) {
 func (k Kubectl) Uncordon(n *Node) {
 	switch {
 	case n.gone:
-		k.say(n.Name, "", "Uncordon", "404", fmt.Sprintf("Error from server (NotFound): nodes %q not found", n.Name))
+		k.say(n.Name, "Uncordon", "404", fmt.Sprintf("Error from server (NotFound): nodes %q not found", n.Name))
 	case n.Uncordon():
-		k.say(n.Name, "", "Uncordon", "200", "node/"+n.Name+" uncordoned")
+		k.say(n.Name, "Uncordon", "200", "node/"+n.Name+" uncordoned")
 	default:
-		k.say(n.Name, "", "Uncordon", "", "node/"+n.Name+" already uncordoned")
+		k.say(n.Name, "Uncordon", "", "node/"+n.Name+" already uncordoned")
 	}
 }
 
@@ -94,11 +99,11 @@ func (k Kubectl) Drain(n *Node) {
 	byName(evict)
 	if len(daemons) > 0 {
 		byName(daemons)
-		k.say(n.Name, "", "Drain", "", "Warning: ignoring DaemonSet-managed Pods: "+qualified(daemons))
+		k.say(n.Name, "Drain", "", "Warning: ignoring DaemonSet-managed Pods: "+qualified(daemons))
 	}
 	if len(bare) > 0 {
 		byName(bare)
-		k.say(n.Name, "", "Drain", "", "Warning: deleting Pods that declare no controller: "+qualified(bare))
+		k.say(n.Name, "Drain", "", "Warning: deleting Pods that declare no controller: "+qualified(bare))
 	}
 	d := &drain{k: k, node: n, pending: len(evict)}
 	if d.pending == 0 {
@@ -114,7 +119,7 @@ func (k Kubectl) Drain(n *Node) {
 func qualified(ps []*Pod) string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
-		names[i] = "default/" + p.Name
+		names[i] = p.Namespace + "/" + p.Name
 	}
 	return strings.Join(names, ", ")
 }
@@ -123,7 +128,7 @@ func qualified(ps []*Pod) string {
 // evicts, then acts on the answer.
 func (d *drain) evict(p *Pod) {
 	k, now := d.k, d.k.w.Now()
-	k.say("", p.Name, "Evict", "", "evicting pod default/"+p.Name)
+	k.sayPod(p, "Evict", "", "evicting pod "+p.Namespace+"/"+p.Name)
 	res := p.Evict()
 	switch res.Code {
 	case EvictionCreated:
@@ -131,11 +136,11 @@ func (d *drain) evict(p *Pod) {
 	case EvictionNotFound:
 		d.done()
 	case EvictionTooManyRequests:
-		k.say("", p.Name, "Evict", "429", fmt.Sprintf("error when evicting pods/%q -n \"default\" (will retry after 5s): %s", p.Name, res.Message))
+		k.sayPod(p, "Evict", "429", fmt.Sprintf("error when evicting pods/%q -n %q (will retry after 5s): %s", p.Name, p.Namespace, res.Message))
 		k.w.eng.At(sim.AddSat(now, evictionRetry), sim.Normal, func() { d.evict(p) })
 	default:
-		msg := fmt.Sprintf("error when evicting pods/%q -n \"default\": %s", p.Name, res.Message)
-		k.say("", p.Name, "Evict", fmt.Sprint(res.Code), msg)
+		msg := fmt.Sprintf("error when evicting pods/%q -n %q: %s", p.Name, p.Namespace, res.Message)
+		k.sayPod(p, "Evict", fmt.Sprint(res.Code), msg)
 		d.errs = append(d.errs, msg)
 		d.done()
 	}
@@ -148,7 +153,7 @@ func (d *drain) waitGone(p *Pod, since time.Duration) {
 	at := since
 	poll = func() {
 		if p.deleted {
-			d.k.say("", p.Name, "Evicted", "", "pod/"+p.Name+" evicted")
+			d.k.sayPod(p, "Evicted", "", "pod/"+p.Name+" evicted")
 			d.done()
 			return
 		}
@@ -168,8 +173,8 @@ func (d *drain) done() {
 func (d *drain) finish() {
 	n := d.node
 	if len(d.errs) > 0 {
-		d.k.say(n.Name, "", "Drain", "", fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...", n.Name, strings.Join(d.errs, ", ")))
+		d.k.say(n.Name, "Drain", "", fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...", n.Name, strings.Join(d.errs, ", ")))
 		return
 	}
-	d.k.say(n.Name, "", "Drain", "", "node/"+n.Name+" drained")
+	d.k.say(n.Name, "Drain", "", "node/"+n.Name+" drained")
 }

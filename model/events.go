@@ -37,7 +37,8 @@ const (
 	combinedPrefix     = "(combined from similar events): "
 )
 
-// event records a Kubernetes event about a pod, node or workload.
+// event records a Kubernetes event about a pod, node or workload; object is
+// the node's name, or the pod's or workload's key (see Key).
 func (w *World) event(kind, object string, typ EventType, reason, source, format string, args ...any) {
 	msg := format
 	if len(args) > 0 {
@@ -86,9 +87,17 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 	case "Node":
 		c.Node = object
 	case "Pod":
-		c.Pod = object
+		c.Pod, c.Namespace = object, DefaultNamespace
+		if p := w.podIdx[object]; p != nil {
+			c.Pod, c.Namespace = p.Name, p.Namespace
+		}
 	default:
 		c.Workload, c.Object = object, kind
+		if wl := w.workloadIdx[object]; wl != nil && wl.Spec.Kind == kind {
+			c.Workload, c.Namespace = wl.Spec.Name, wl.Namespace()
+		} else if b := w.disruption.byName[object]; b != nil && kind == KindPodDisruptionBudget {
+			c.Workload, c.Namespace = b.Spec.Name, b.Spec.Namespace
+		}
 	}
 	w.record(c)
 }

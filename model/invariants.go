@@ -17,7 +17,9 @@ import (
 // At each change:
 //   - changes come in time order, stamped with the world's time;
 //   - a pod's phases follow each other (From is the last To), along legal
-//     transitions: a new pod is Pending, a terminal phase is sticky;
+//     transitions: a new pod is Pending, a terminal phase is sticky; a
+//     name is taken by a new pod (a StatefulSet's replacement) only once
+//     the pod that had it is gone from the API;
 //   - a container's restartCount never decreases;
 //   - a pod is scheduled (PodScheduled turns True) at most once;
 //   - no container starts (turns Running) on a powered-off node, or in a
@@ -74,6 +76,7 @@ const (
 type podSeen struct {
 	phase     Phase
 	created   bool
+	gone      bool // deleted from the API: the name may be taken again
 	scheduled bool
 	node      *Node
 	restarts  map[string]int32
@@ -137,20 +140,25 @@ func (v *Invariants) Change(c *Change) {
 		v.fail(RuleTime, "change at negative time %s", c.T)
 	}
 	v.last = max(v.last, c.T)
+	pod := Key(c.Namespace, c.Pod)
 	if c.Pod != "" {
-		v.touchPod(c.Pod)
+		v.touchPod(pod)
 	}
 	if c.Node != "" {
 		v.touchNode(c.Node)
 	}
 	switch c.Kind {
 	case ChangePhase:
-		v.phaseChange(c)
+		v.phaseChange(c, pod)
 	case ChangeContainer:
-		v.containerChange(c)
+		v.containerChange(c, pod)
+	case ChangePod:
+		if c.Reason == "Deleted" {
+			v.pod(pod).gone = true
+		}
 	case ChangeCondition:
 		if c.Type == PodScheduled && c.Status == string(True) {
-			s := v.pod(c.Pod)
+			s := v.pod(pod)
 			if s.scheduled {
 				v.fail(RuleBinding, "pod %s scheduled a second time", c.Pod)
 			}
@@ -158,7 +166,7 @@ func (v *Invariants) Change(c *Change) {
 		}
 	case ChangeEvent:
 		if c.Pod == "" && c.Node == "" {
-			k := objectKey{c.Object, c.Workload}
+			k := objectKey{c.Object, Key(c.Namespace, c.Workload)}
 			if !slices.Contains(v.objects, k) {
 				v.objects = append(v.objects, k)
 			}
@@ -203,8 +211,12 @@ func legalPhase(from, to Phase) bool {
 	return false
 }
 
-func (v *Invariants) phaseChange(c *Change) {
-	s := v.pod(c.Pod)
+// phaseChange checks a phase change of the pod with this key.
+func (v *Invariants) phaseChange(c *Change, key string) {
+	s := v.pod(key)
+	if c.From == "" && s.gone {
+		*s = podSeen{restarts: map[string]int32{}} // a new pod of the same name
+	}
 	if c.From == "" && s.created {
 		v.fail(RulePhase, "pod %s created a second time", c.Pod)
 	} else if s.created && c.From != s.phase {
@@ -216,8 +228,9 @@ func (v *Invariants) phaseChange(c *Change) {
 	s.created, s.phase = true, c.To
 }
 
-func (v *Invariants) containerChange(c *Change) {
-	s := v.pod(c.Pod)
+// containerChange checks a container change of the pod with this key.
+func (v *Invariants) containerChange(c *Change, key string) {
+	s := v.pod(key)
 	if last, ok := s.restarts[c.Container]; ok && c.RestartCount < last {
 		v.fail(RuleRestarts, "pod %s container %s restartCount %d -> %d", c.Pod, c.Container, last, c.RestartCount)
 	}
@@ -225,7 +238,7 @@ func (v *Invariants) containerChange(c *Change) {
 	if c.State != StateRunning {
 		return
 	}
-	p := v.w.podIdx[c.Pod]
+	p := v.w.podIdx[key]
 	if p == nil {
 		return
 	}
@@ -264,7 +277,7 @@ func (v *Invariants) EndInstant() {
 }
 
 func (v *Invariants) checkPod(p *Pod, now time.Duration) {
-	s := v.pod(p.Name)
+	s := v.pod(p.key)
 	if p.phase != s.phase {
 		v.fail(RulePhase, "pod %s is %q, but its last phase change said %q", p.Name, p.phase, s.phase)
 	}

@@ -12,8 +12,22 @@ type Toleration struct {
 	Seconds                      *int64
 }
 
+// DefaultNamespace is the namespace of an object that names none.
+const DefaultNamespace = "default"
+
+// Key names a pod or a workload uniquely in a world: its name in the
+// default namespace ("" is the default), namespace/name in any other.
+// World.Pod and World.Workload look objects up by key.
+func Key(namespace, name string) string {
+	if namespace == "" || namespace == DefaultNamespace {
+		return name
+	}
+	return namespace + "/" + name
+}
+
 // PodOptions are the parts of a pod object beside its spec.
 type PodOptions struct {
+	Namespace       string // "" is DefaultNamespace
 	Labels          map[string]string
 	Tolerations     []Toleration
 	SchedulingGates []string
@@ -28,6 +42,8 @@ type PodOptions struct {
 type Pod struct {
 	w         *World
 	Name      string
+	Namespace string
+	key       string // Key(Namespace, Name)
 	Labels    map[string]string
 	Spec      *PodSpec
 	Node      *Node
@@ -118,7 +134,11 @@ func (w *World) AddPod(name string, spec *PodSpec, o PodOptions) *Pod {
 // addPod creates a pod owned by owner (nil for a bare pod): the owner is
 // known from the pod's first change on.
 func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload) *Pod {
-	p := &Pod{w: w, Name: name, Labels: o.Labels, Spec: spec, CreatedAt: w.Now(), owner: owner,
+	ns := o.Namespace
+	if ns == "" {
+		ns = DefaultNamespace
+	}
+	p := &Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Spec: spec, CreatedAt: w.Now(), owner: owner,
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
 	p.status.Conditions = make([]Condition, 0, len(conditionOrder)) // the kubelet's conditions, in one allocation
 	p.syncTimer.Init(p.sync)
@@ -130,7 +150,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
 	}
 	w.pods = append(w.pods, p)
-	w.podIdx[name] = p
+	w.podIdx[p.key] = p
 	w.matchBudgets(p)
 	p.setPhase(Pending)
 	if spec.NodeName != "" {
@@ -222,7 +242,7 @@ func (p *Pod) setPhase(ph Phase) {
 	if p.phase == ph {
 		return
 	}
-	p.w.record(Change{Kind: ChangePhase, Pod: p.Name, From: p.phase, To: ph})
+	p.w.record(Change{Kind: ChangePhase, Pod: p.Name, Namespace: p.Namespace, From: p.phase, To: ph})
 	if n := p.boundNode(); n != nil && p.phase.Terminal() != ph.Terminal() {
 		if ph.Terminal() {
 			n.release(p)
@@ -254,7 +274,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 		changed := c.Status != s || c.Reason != reason
 		c.Status, c.Reason, c.Message = s, reason, msg
 		if changed {
-			p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Type: t, Status: string(s), Reason: reason})
+			p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
 			if t == Ready {
 				p.w.podChanged(p)
 			}
@@ -263,7 +283,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 	}
 	p.status.Conditions = append(conds, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: p.w.Now()})
 	p.sortConditions()
-	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Type: t, Status: string(s), Reason: reason})
+	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
 	if t == Ready {
 		p.updateBudgets()
 	}
@@ -300,7 +320,7 @@ func (p *Pod) SetCondition(t string, s ConditionStatus) {
 
 func (c *container) setState(s ContainerState) {
 	c.status.State = s
-	ch := Change{Kind: ChangeContainer, Pod: c.pod.Name, Container: c.spec.Name, State: s.Kind,
+	ch := Change{Kind: ChangeContainer, Pod: c.pod.Name, Namespace: c.pod.Namespace, Container: c.spec.Name, State: s.Kind,
 		Reason: s.Reason, RestartCount: c.status.RestartCount}
 	if s.Kind == StateTerminated {
 		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
@@ -310,9 +330,13 @@ func (c *container) setState(s ContainerState) {
 }
 
 // String is the pod as the kubelet names it in messages: name_namespace.
+// Key is the pod's key: its name in the default namespace, namespace/name
+// in another (see World.Pod).
+func (p *Pod) Key() string { return p.key }
+
 func (p *Pod) String() string {
 	if p.fullName == "" {
-		p.fullName = p.Name + "_default"
+		p.fullName = p.Name + "_" + p.Namespace
 	}
 	return p.fullName
 }

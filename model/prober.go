@@ -316,7 +316,7 @@ func (pr *prober) doProbe() bool {
 	res := resultSuccess
 	if c.probeFails(pr.kind, now, startedAt) {
 		res = resultFailure
-		p.w.event("Pod", p.Name, EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
+		p.w.event("Pod", p.key, EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
 			pr.kind, probeOutput(pr.spec.Handler, now-startedAt < c.startupTime()))
 	}
 	if res == pr.last {
@@ -451,7 +451,7 @@ func (c *container) setFlags(started, ready bool) {
 		return
 	}
 	st.Started, st.Ready = started, ready
-	c.pod.w.detail(Detail{Kind: DetailContainerFlags, Pod: c.pod.Name, Container: c.spec.Name, Started: started, Ready: ready})
+	c.pod.w.detail(Detail{Kind: DetailContainerFlags, Pod: c.pod.key, Container: c.spec.Name, Started: started, Ready: ready})
 }
 
 // SetKubeletSync sets Settings.KubeletSync. It must be called before the

@@ -116,13 +116,18 @@ func (s *scheduler) scheduleOne(p *Pod) {
 		c, _ := p.status.Condition(PodScheduled)
 		if c.Reason != "Unschedulable" || c.Message != msg {
 			p.setCondition(PodScheduled, False, "Unschedulable", msg)
-			s.w.event("Pod", p.Name, EventWarning, "FailedScheduling", "default-scheduler", "%s", msg)
+			s.w.event("Pod", p.key, EventWarning, "FailedScheduling", "default-scheduler", "%s", msg)
 		}
 		s.q.park(p, rejectors, s.w.Now())
 		return
 	}
-	s.w.event("Pod", p.Name, EventNormal, "Scheduled", "default-scheduler",
-		"Successfully assigned default/%s to %s", p.Name, best.Name)
+	if p.Namespace == DefaultNamespace { // one argument fewer to box: no allocation per pod more than before namespaces
+		s.w.event("Pod", p.key, EventNormal, "Scheduled", "default-scheduler",
+			"Successfully assigned default/%s to %s", p.Name, best.Name)
+	} else {
+		s.w.event("Pod", p.key, EventNormal, "Scheduled", "default-scheduler",
+			"Successfully assigned %s to %s", p.key, best.Name)
+	}
 	p.bind(best)
 }
 

@@ -15,6 +15,9 @@ type Settings struct {
 	NodeStatusUpdateFrequency time.Duration
 	TerminatedPodGCThreshold  int
 	Images                    map[string]ImageSpec // by image name; absent: present everywhere, pulls in 0s
+	// StartTime is the wall-clock time of virtual time 0, for CronJob
+	// schedules (WallTime); zero: the Unix epoch.
+	StartTime time.Time
 
 	// KubeletSync says when the kubelet's pod worker syncs a pod (podworker.go).
 	KubeletSync KubeletSync

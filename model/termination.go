@@ -23,7 +23,7 @@ func (c *container) stop(grace time.Duration, msg string) {
 		return
 	}
 	c.stopping = true
-	p.w.event("Pod", p.Name, EventNormal, "Killing", "kubelet", "%s", msg)
+	p.w.event("Pod", p.key, EventNormal, "Killing", "kubelet", "%s", msg)
 	if c.spec.PreStop != "" && grace > 0 {
 		c.draws.hook = c.hookTime(true)
 		c.graceLeft, c.inHook = grace, hookPreStop
@@ -39,7 +39,7 @@ func (c *container) preStopDone() {
 	p := c.pod
 	h := c.spec.Behavior.hook(true)
 	if h.Fail && c.draws.hook <= c.graceLeft {
-		p.w.event("Pod", p.Name, EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
+		p.w.event("Pod", p.key, EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
 	}
 	// The kubelet counts the hook's time in whole seconds.
 	used := min(c.draws.hook, c.graceLeft).Truncate(time.Second)
@@ -117,7 +117,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 	}
 	p.deleting, p.deadline, p.deletionGrace = true, sim.AddSat(now, g), g
 	p.wakeProbers()
-	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Reason: "Terminating", Message: "grace period " + g.String()})
+	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Terminating", Message: "grace period " + g.String()})
 	p.w.podChanged(p)
 	if !reachable {
 		return // the kubelet hears of it when its node is back
@@ -244,7 +244,7 @@ func (p *Pod) remove() {
 	} else {
 		p.w.sched.forget(p)
 	}
-	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Reason: "Deleted"})
+	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Deleted"})
 	p.w.sched.kick()
 	p.w.podChanged(p)
 }

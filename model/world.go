@@ -25,7 +25,7 @@ type World struct {
 
 	sinks         []Sink
 	detailSinks   []DetailSink
-	currentDetail Detail
+	currentDetail Detail // the detail being handed to the detail sinks
 	lastEvent     *Event // the API event of the last event change
 	apiEvents     int    // events that reached the API
 	current       Change // the change being handed to the sinks
@@ -86,8 +86,9 @@ func (w *World) Node(name string) *Node { return w.nodeIdx[name] }
 // Pods returns every pod ever created, deleted ones included, in creation order.
 func (w *World) Pods() []*Pod { return w.pods }
 
-// Pod returns the pod called name (possibly deleted), or nil.
-func (w *World) Pod(name string) *Pod { return w.podIdx[name] }
+// Pod returns the pod with this key (possibly deleted), or nil: its name
+// in the default namespace, namespace/name in another (see Key).
+func (w *World) Pod(key string) *Pod { return w.podIdx[key] }
 
 // podChanged tells the pod's controller, its disruption budgets and the pod
 // garbage collector that its phase, readiness or existence changed.

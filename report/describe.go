@@ -34,7 +34,7 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 	d := &describer{w: tw}
 
 	d.line(0, "Name:\t%s", p.Name)
-	d.line(0, "Namespace:\tdefault")
+	d.line(0, "Namespace:\t%s", p.Namespace)
 	if p.Node == nil {
 		d.line(0, "Node:\t<none>")
 	} else {
@@ -82,7 +82,7 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 			d.line(1, "%s \t%s", c.Type, c.Status)
 		}
 	}
-	d.events(sortedEvents(world.EventsFor("Pod", p.Name)), now)
+	d.events(sortedEvents(world.EventsFor("Pod", p.Key())), now)
 	if d.err != nil {
 		return d.err
 	}
@@ -425,7 +425,7 @@ func WriteDescribePodJSON(w io.Writer, world *model.World, p *model.Pod) error {
 	st := p.Status()
 	doc := describeJSON{
 		At: Seconds(world.Now()),
-		Metadata: podMetaJSON{Name: p.Name, Namespace: "default", Labels: p.Labels,
+		Metadata: podMetaJSON{Name: p.Name, Namespace: p.Namespace, Labels: p.Labels,
 			CreationTimestamp: Seconds(p.CreatedAt)},
 		Status: podStatusJSON{Phase: string(st.Phase), Reason: st.Reason, Message: st.Message,
 			Conditions: []podConditionJSON{}, ContainerStatuses: []containerStatusJSON{}},
@@ -452,7 +452,7 @@ func WriteDescribePodJSON(w io.Writer, world *model.World, p *model.Pod) error {
 	if cs := containerStatusesJSON(st.ContainerStatuses); cs != nil {
 		doc.Status.ContainerStatuses = cs
 	}
-	for _, e := range sortedEvents(world.EventsFor("Pod", p.Name)) {
+	for _, e := range sortedEvents(world.EventsFor("Pod", p.Key())) {
 		doc.Events = append(doc.Events, podEventJSON{Type: string(e.Type), Reason: e.Reason,
 			Message: e.Message, Source: eventSourceJSON{e.Source}, Count: e.Count,
 			FirstTimestamp: Seconds(e.FirstSeen), LastTimestamp: Seconds(e.LastSeen)})

@@ -184,22 +184,37 @@ func printPod(v *PodView, now time.Duration) (ready, status, restarts string) {
 	return fmt.Sprintf("%d/%d", readyN, total), reason, restarts
 }
 
-// WriteGetPods prints `kubectl get pods` for every pod that still exists.
+// WriteGetPods prints `kubectl get pods` for every pod that still exists,
+// with a NAMESPACE column (as -A) when a pod lives outside default.
 func WriteGetPods(w io.Writer, world *model.World) error {
 	now := world.Now()
+	// Pods of namespaces other than default: every namespace's, as
+	// kubectl get pods -A shows them.
+	all := false
+	for _, p := range world.Pods() {
+		all = all || p.Namespace != model.DefaultNamespace
+	}
 	var rows [][]string
 	for _, p := range world.Pods() {
 		if p.Deleted() {
 			continue
 		}
 		r := GetPod(p, now)
-		rows = append(rows, []string{r.Name, r.Ready, r.Status, r.Restarts, r.Age})
+		row := []string{r.Name, r.Ready, r.Status, r.Restarts, r.Age}
+		if all {
+			row = append([]string{p.Namespace}, row...)
+		}
+		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
 		_, err := io.WriteString(w, "No resources found in default namespace.\n")
 		return err
 	}
-	return writeTable(w, []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE"}, rows)
+	head := []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE"}
+	if all {
+		head = append([]string{"NAMESPACE"}, head...)
+	}
+	return writeTable(w, head, rows)
 }
 
 // HumanDuration formats an age as kubectl does (apimachinery

@@ -47,6 +47,10 @@ func (j *JSONL) Change(c *model.Change) {
 // Err is the first error writing failed with, if any.
 func (j *JSONL) Err() error { return j.err }
 
+// podRef names a pod in a sink's maps without building its key: the
+// namespace and name of a change.
+type podRef struct{ ns, name string }
+
 // AppendJSON appends c as one JSON object (no newline) to b.
 func AppendJSON(b []byte, c *model.Change) []byte {
 	b = append(b, `{"t":`...)
@@ -57,6 +61,9 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 	}
 	b = append(b, `,"kind":`...)
 	b = appendString(b, c.Kind.String())
+	if c.Namespace != model.DefaultNamespace {
+		b = appendField(b, "namespace", c.Namespace) // "" is left out
+	}
 	b = appendField(b, "pod", c.Pod)
 	b = appendField(b, "node", c.Node)
 	b = appendField(b, "workload", c.Workload)
@@ -205,8 +212,15 @@ func (t *TextTimeline) row(when, obj, change string) {
 	_, t.err = t.w.Write(b)
 }
 
-// object names what a change is about: pod/web, pod/web/app, node/n, ...
+// Object names what a change is about: pod/web, pod/web/app, node/n,
+// job/migrate, ...; an object of a namespace other than default is
+// prefixed with it: shop/pod/web.
 func Object(c *model.Change) string {
+	if c.Namespace != "" && c.Namespace != model.DefaultNamespace {
+		d := *c
+		d.Namespace = ""
+		return c.Namespace + "/" + Object(&d)
+	}
 	switch {
 	case c.Workload != "" && c.Object != "":
 		return strings.ToLower(c.Object) + "/" + c.Workload

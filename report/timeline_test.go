@@ -103,3 +103,23 @@ func TestTextTimelineMatchesTheTable(t *testing.T) {
 		t.Errorf("streamed:\n%s\ntable:\n%s", got.String(), want.String())
 	}
 }
+
+// A change in the default namespace is written as it was before namespaces
+// (golden timelines stay byte-identical); another namespace adds a field.
+func TestAppendJSONNamespace(t *testing.T) {
+	for _, tc := range []struct {
+		ns, want string
+	}{
+		{"", `{"t":1,"kind":"phase","pod":"p","to":"Pending"}`},
+		{model.DefaultNamespace, `{"t":1,"kind":"phase","pod":"p","to":"Pending"}`},
+		{"shop", `{"t":1,"kind":"phase","namespace":"shop","pod":"p","to":"Pending"}`},
+	} {
+		c := model.Change{T: time.Second, Kind: model.ChangePhase, Namespace: tc.ns, Pod: "p", To: model.Pending}
+		if got := string(AppendJSON(nil, &c)); got != tc.want {
+			t.Errorf("namespace %q: %s, want %s", tc.ns, got, tc.want)
+		}
+		if want := map[string]string{"shop": "shop/pod/p"}[tc.ns]; want != "" && Object(&c) != want {
+			t.Errorf("Object: %s, want %s", Object(&c), want)
+		}
+	}
+}

@@ -278,7 +278,7 @@ func (t *Trace) Change(c *model.Change) {
 	case c.Pod != "":
 		t.podChange(c)
 	case c.Workload != "":
-		wl := t.workload(c.Workload)
+		wl := t.workload(model.Key(c.Namespace, c.Workload))
 		t.use(&wl.proc, &wl.events)
 		t.instantEvent(c, wl.proc.pid, wl.events.tid)
 	case c.Node != "":
@@ -309,7 +309,7 @@ func (t *Trace) workload(name string) *traceWorkload {
 	counts := false
 	if m := t.world.Workload(name); m != nil {
 		kind = m.Spec.Kind
-		counts = m.Spec.Kind != model.KindJob && m.Spec.Kind != model.KindDaemonSet
+		counts = m.Spec.Kind != model.KindJob && m.Spec.Kind != model.KindDaemonSet && m.Spec.Kind != model.KindCronJob
 	}
 	wl := &traceWorkload{proc: *t.newProc(kind + " " + name), events: t.newThread("events"), counts: counts}
 	t.wls[name] = wl
@@ -339,7 +339,7 @@ func (t *Trace) nodeCondition(c *model.Change) {
 
 // podChange applies a change about a pod or one of its containers.
 func (t *Trace) podChange(c *model.Change) {
-	pt := t.pod(c.Pod)
+	pt := t.pod(model.Key(c.Namespace, c.Pod))
 	if pt == nil {
 		return
 	}
@@ -368,7 +368,7 @@ func (t *Trace) podChange(c *model.Change) {
 	t.account(pt)
 	if pt.deleted {
 		t.endPod(pt, c.T)
-		delete(t.pods, c.Pod)
+		delete(t.pods, model.Key(c.Namespace, c.Pod))
 	}
 }
 
@@ -389,7 +389,7 @@ func (t *Trace) pod(name string) *tracePod {
 	pt := &tracePod{seq: t.podSeq, p: p, thread: t.newThread("pod " + name), requests: p.Spec.Requests()}
 	t.podSeq++
 	if o := p.Owner(); o != nil {
-		if wl := t.workload(o.Spec.Name); wl.counts {
+		if wl := t.workload(o.Key()); wl.counts {
 			pt.wl = wl
 		}
 	}
@@ -403,7 +403,7 @@ func (t *Trace) container(pt *tracePod, name string) *traceContainer {
 			return ct
 		}
 	}
-	ct := &traceContainer{name: name, thread: t.newThread(pt.p.Name + "/" + name)}
+	ct := &traceContainer{name: name, thread: t.newThread(pt.p.Key() + "/" + name)}
 	pt.containers = append(pt.containers, ct)
 	return ct
 }

@@ -153,7 +153,7 @@ func checkTrace(t *testing.T, name string, data []byte, w *model.World, end time
 		}
 	}
 	for _, wl := range w.Workloads() {
-		if wl.Spec.Kind == model.KindJob || wl.Spec.Kind == model.KindDaemonSet {
+		if k := wl.Spec.Kind; k == model.KindJob || k == model.KindDaemonSet || k == model.KindCronJob {
 			continue
 		}
 		ready := 0
@@ -163,7 +163,7 @@ func checkTrace(t *testing.T, name string, data []byte, w *model.World, end time
 				ready++
 			}
 		}
-		key := fmt.Sprintf("%s %s/ready pods", wl.Spec.Kind, wl.Spec.Name)
+		key := fmt.Sprintf("%s %s/ready pods", wl.Spec.Kind, wl.Key())
 		if got, ok := counters[key]; !ok || got != float64(ready) {
 			t.Errorf("%s: %s: last ready pods %v (written: %v), world's %d", name, key, got, ok, ready)
 		}

@@ -25,8 +25,8 @@ type Watch struct {
 	world  *model.World
 	out    io.Writer // nil: measuring
 	widths *WatchWidths
-	dirty  []string
-	last   map[string]watchRow // the last row written, of pods alive
+	dirty  []podRef
+	last   map[podRef]watchRow // the last row written, of pods alive
 	line   []byte
 	err    error
 }
@@ -47,7 +47,7 @@ func NewWatch(out io.Writer, world *model.World, widths WatchWidths) *Watch {
 	widths.ready = max(widths.ready, len("READY"))
 	widths.status = max(widths.status, len("STATUS"))
 	widths.restarts = max(widths.restarts, len("RESTARTS"))
-	v := &Watch{world: world, out: out, widths: &widths, last: map[string]watchRow{}}
+	v := &Watch{world: world, out: out, widths: &widths, last: map[podRef]watchRow{}}
 	v.write(PodRow{Name: "NAME", Ready: "READY", Status: "STATUS", Restarts: "RESTARTS", Age: "AGE"})
 	return v
 }
@@ -55,7 +55,7 @@ func NewWatch(out io.Writer, world *model.World, widths WatchWidths) *Watch {
 // MeasureWatch returns a Watch that writes nothing and widens widths to
 // fit every row it would write.
 func MeasureWatch(world *model.World, widths *WatchWidths) *Watch {
-	return &Watch{world: world, widths: widths, last: map[string]watchRow{}}
+	return &Watch{world: world, widths: widths, last: map[podRef]watchRow{}}
 }
 
 // Change notes that c's pod may have a new row (model.Sink).
@@ -63,29 +63,31 @@ func (v *Watch) Change(c *model.Change) {
 	if c.Pod == "" {
 		return
 	}
-	r := v.last[c.Pod]
+	ref := podRef{c.Namespace, c.Pod}
+	r := v.last[ref]
 	if r.dirty {
 		return
 	}
 	r.dirty = true
-	v.last[c.Pod] = r
-	v.dirty = append(v.dirty, c.Pod)
+	v.last[ref] = r
+	v.dirty = append(v.dirty, ref)
 }
 
 // Flush writes a row for each pod noted since the last Flush whose row
 // changed, in the order of their first change; now is the instant just
 // ended.
 func (v *Watch) Flush(now time.Duration) {
-	for _, name := range v.dirty {
-		prev := v.last[name] // status "": no row yet
-		p := v.world.Pod(name)
+	for _, ref := range v.dirty {
+		prev := v.last[ref] // status "": no row yet
+		p := v.world.Pod(model.Key(ref.ns, ref.name))
 		if p == nil || p.Deleted() {
-			delete(v.last, name)
+			delete(v.last, ref)
 			continue
 		}
 		row := GetPod(p, now)
+		row.Name = p.Key() // namespace/name outside default
 		cur := watchRow{ready: row.Ready, status: row.Status, restarts: restartCount(row.Restarts)}
-		v.last[name] = cur
+		v.last[ref] = cur
 		if prev.status != "" && prev.ready == cur.ready && prev.status == cur.status && prev.restarts == cur.restarts {
 			continue
 		}

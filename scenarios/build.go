@@ -32,6 +32,7 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.NodeMonitorGracePeriod, in.NodeMonitorGracePeriod)
 	setDur(&st.EvictionTimeout, in.EvictionTimeout)
 	setDur(&st.NodeStatusUpdateFrequency, in.NodeStatusUpdateFrequency)
+	st.StartTime = s.startTime()
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
 	}
@@ -105,27 +106,28 @@ func (s *Scenario) Populate(w *model.World) {
 		}
 	}
 	behaviors := s.behaviors()
-	for i := range sp.Pods {
-		p := &sp.Pods[i]
-		spec := podSpec(&p.Spec, behaviors[p.Metadata.Name])
+	for _, p := range s.pods {
+		spec := podSpec(&p.Spec, behaviors[model.Key(p.Metadata.Namespace, p.Metadata.Name)])
 		w.AddPod(p.Metadata.Name, spec, podOptions(&p.Metadata, &p.Spec))
 	}
-	for i := range sp.Workloads {
-		wl := &sp.Workloads[i]
+	for _, wl := range s.workloads {
 		if wl.Kind == kindPDB {
 			w.AddPodDisruptionBudget(pdbSpec(wl))
 			continue
 		}
-		w.AddWorkload(workloadSpec(wl, behaviors[wl.Metadata.Name]))
+		w.AddWorkload(workloadSpec(wl, behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]))
 	}
 	for i := range sp.Faults {
-		s.scheduleFault(w, i, &sp.Faults[i])
+		s.scheduleFault(w, i, &sp.Faults[i], behaviors)
 	}
 	s.scheduleRandomFailures(w)
 }
 
 // workloadSpec converts a controller object with Kubernetes' defaults.
-func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.WorkloadSpec {
+func workloadSpec(wl *Workload, behaviors map[behaviorKey]*model.Behavior) model.WorkloadSpec {
+	if wl.Kind == model.KindCronJob {
+		return cronJobSpec(wl, behaviors)
+	}
 	sp := &wl.Spec
 	num := func(v *int32, def int) int {
 		if v == nil {
@@ -140,6 +142,14 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 		Template: podSpec(&tmpl.Spec, behaviors),
 		Options:  podOptions(&tmpl.Metadata, &tmpl.Spec),
 		Replicas: num(sp.Replicas, 1),
+	}
+	out.Options.Namespace = wl.Metadata.Namespace // a template's own namespace is ignored, as by Kubernetes
+	out.MinReadySeconds = num(sp.MinReadySeconds, 0)
+	if wl.Kind == model.KindDeployment {
+		deploymentStrategy(sp, &out)
+	}
+	if sp.PodManagementPolicy == "Parallel" {
+		out.PodManagement = model.Parallel
 	}
 	if wl.Kind == model.KindJob {
 		out.Completions = num(sp.Completions, 1)
@@ -156,7 +166,7 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 // pdbSpec converts a PodDisruptionBudget.
 func pdbSpec(wl *Workload) model.PDBSpec {
 	sp := &wl.Spec
-	out := model.PDBSpec{Name: wl.Metadata.Name, MinAvailable: sp.MinAvailable.model(), MaxUnavailable: sp.MaxUnavailable.model(),
+	out := model.PDBSpec{Name: wl.Metadata.Name, Namespace: wl.Metadata.Namespace, MinAvailable: sp.MinAvailable.model(), MaxUnavailable: sp.MaxUnavailable.model(),
 		AlwaysAllowUnhealthy: sp.UnhealthyPodEvictionPolicy == "AlwaysAllow"}
 	if sp.Selector != nil {
 		out.Selector = sp.Selector.MatchLabels
@@ -164,17 +174,32 @@ func pdbSpec(wl *Workload) model.PDBSpec {
 	return out
 }
 
-// behaviors indexes behavior by pod (or workload) name, then container.
-func (s *Scenario) behaviors() map[string]map[string]*model.Behavior {
-	out := map[string]map[string]*model.Behavior{}
+// behaviorKey names a container's behaviour: by container, and by image
+// ("" for every image without one of its own).
+type behaviorKey struct{ container, image string }
+
+// behaviors indexes behavior by pod (or workload) key (model.Key), then
+// container and image.
+func (s *Scenario) behaviors() map[string]map[behaviorKey]*model.Behavior {
+	out := map[string]map[behaviorKey]*model.Behavior{}
 	for i := range s.File.Spec.Behavior {
 		b := &s.File.Spec.Behavior[i]
-		if out[b.Pod] == nil {
-			out[b.Pod] = map[string]*model.Behavior{}
+		key := model.Key(b.Namespace, b.Pod)
+		if out[key] == nil {
+			out[key] = map[behaviorKey]*model.Behavior{}
 		}
-		out[b.Pod][b.Container] = behavior(b)
+		out[key][behaviorKey{b.Container, b.Image}] = behavior(b)
 	}
 	return out
+}
+
+// behaviorOf returns the behaviour of a container running image: its
+// image's own, else the container's.
+func behaviorOf(behaviors map[behaviorKey]*model.Behavior, container, image string) *model.Behavior {
+	if b := behaviors[behaviorKey{container, image}]; b != nil {
+		return b
+	}
+	return behaviors[behaviorKey{container, ""}]
 }
 
 func behavior(b *Behavior) *model.Behavior {
@@ -229,7 +254,7 @@ func behavior(b *Behavior) *model.Behavior {
 }
 
 func podOptions(m *ObjectMeta, ps *PodSpec) model.PodOptions {
-	o := model.PodOptions{Labels: m.Labels}
+	o := model.PodOptions{Namespace: m.Namespace, Labels: m.Labels}
 	for _, t := range ps.Tolerations {
 		o.Tolerations = append(o.Tolerations, model.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value,
 			Effect: t.Effect, Seconds: t.TolerationSeconds})
@@ -242,7 +267,7 @@ func podOptions(m *ObjectMeta, ps *PodSpec) model.PodOptions {
 
 // podSpec converts a pod spec, with Kubernetes' defaults, attaching the
 // behavior of each container.
-func podSpec(ps *PodSpec, behaviors map[string]*model.Behavior) *model.PodSpec {
+func podSpec(ps *PodSpec, behaviors map[behaviorKey]*model.Behavior) *model.PodSpec {
 	out := &model.PodSpec{
 		NodeName:               ps.NodeName,
 		NodeSelector:           ps.NodeSelector,
@@ -267,13 +292,13 @@ func podSpec(ps *PodSpec, behaviors map[string]*model.Behavior) *model.PodSpec {
 	return out
 }
 
-func containerSpec(c *Container, behaviors map[string]*model.Behavior) model.ContainerSpec {
+func containerSpec(c *Container, behaviors map[behaviorKey]*model.Behavior) model.ContainerSpec {
 	out := model.ContainerSpec{
 		Name:       c.Name,
 		Image:      c.Image,
 		PullPolicy: model.PullPolicy(c.ImagePullPolicy),
 		Sidecar:    c.RestartPolicy == "Always",
-		Behavior:   behaviors[c.Name],
+		Behavior:   behaviorOf(behaviors, c.Name, c.Image),
 		Liveness:   probeSpec(c.LivenessProbe),
 		Readiness:  probeSpec(c.ReadinessProbe),
 		Startup:    probeSpec(c.StartupProbe),
@@ -378,7 +403,7 @@ func lastIndexAny(s, chars string) int {
 // scheduleFault arranges for the i-th fault to act on the world at its
 // time. A time given as a distribution (at, for) is drawn now from the
 // stream "fault/<i>"; a fixed one draws nothing.
-func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
+func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[string]map[behaviorKey]*model.Behavior) {
 	var r *rand.Rand
 	draw := func(d *DurationDist) *time.Duration {
 		if d == nil {
@@ -391,37 +416,40 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
 		return &v
 	}
 	at := *draw(f.At)
-	w.Schedule(at, faultAction(w, f, draw))
+	w.Schedule(at, faultAction(w, f, draw, behaviors))
 }
 
 // ApplyFault does what the fault f does, now: a fault injected into a
 // running world between its events (podsim serve turns a client's writes
-// into faults). Its at is ignored; its durations must be fixed ones.
-func ApplyFault(w *model.World, f *Fault) {
+// into faults). Its at is ignored; its durations must be fixed ones. A
+// rollout's new image runs with the scenario's behaviour for it.
+func (s *Scenario) ApplyFault(w *model.World, f *Fault) {
 	faultAction(w, f, func(d *DurationDist) *time.Duration {
 		if d == nil {
 			return nil
 		}
 		v := d.Sample(nil)
 		return &v
-	})()
+	}, s.behaviors())()
 }
 
 // faultAction returns what f does when it acts; draw gives the value of
-// its durations (drawn now, in the order at, then for).
-func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Duration) func() {
+// its durations (drawn now, in the order at, then for); behaviors are the
+// scenario's, by pod or workload key (a rollout's new image takes its own).
+func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Duration,
+	behaviors map[string]map[behaviorKey]*model.Behavior) func() {
 	switch {
 	case f.Exit != nil:
 		e := f.Exit
 		return func() {
-			for _, p := range podsNamed(w, e.Pod) {
+			for _, p := range podsNamed(w, model.Key(e.Namespace, e.Pod)) {
 				p.ExitContainer(e.Container, e.Code)
 			}
 		}
 	case f.OOM != nil:
 		o := f.OOM
 		return func() {
-			for _, p := range podsNamed(w, o.Pod) {
+			for _, p := range podsNamed(w, model.Key(o.Namespace, o.Pod)) {
 				p.OOMKill(o.Container)
 			}
 		}
@@ -433,7 +461,7 @@ func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Durati
 			grace = &g
 		}
 		return func() {
-			for _, p := range podsNamed(w, d.Pod) {
+			for _, p := range podsNamed(w, model.Key(d.Namespace, d.Pod)) {
 				p.Delete(grace)
 			}
 		}
@@ -451,7 +479,7 @@ func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Durati
 	case f.SetCondition != nil:
 		sc := f.SetCondition
 		return func() {
-			for _, p := range podsNamed(w, sc.Pod) {
+			for _, p := range podsNamed(w, model.Key(sc.Namespace, sc.Pod)) {
 				p.SetCondition(sc.Type, model.ConditionStatus(sc.Status))
 			}
 		}
@@ -472,22 +500,29 @@ func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Durati
 		return func() { w.Node(t.Node).AddTaint(model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}) }
 	case f.Scale != nil:
 		sc := f.Scale
-		return func() { w.Workload(sc.Workload).Scale(int(*sc.Replicas)) }
+		return func() { w.Workload(model.Key(sc.Namespace, sc.Workload)).Scale(int(*sc.Replicas)) }
+	case f.Rollout != nil:
+		ro := f.Rollout
+		key := model.Key(ro.Namespace, ro.Workload)
+		return func() {
+			wl := w.Workload(key)
+			wl.Rollout(withImage(wl.Template(), ro, behaviors[key]))
+		}
 	}
 	return func() {}
 }
 
-// podsNamed returns the live pod called name, or the live pods of the
-// workload called name.
-func podsNamed(w *model.World, name string) []*model.Pod {
-	if p := w.Pod(name); p != nil {
+// podsNamed returns the live pod with this key (model.Key), or the live
+// pods of the workload with this key.
+func podsNamed(w *model.World, key string) []*model.Pod {
+	if p := w.Pod(key); p != nil {
 		if p.Deleted() {
 			return nil
 		}
 		return []*model.Pod{p}
 	}
 	var out []*model.Pod
-	if wl := w.Workload(name); wl != nil {
+	if wl := w.Workload(key); wl != nil {
 		for _, p := range wl.Pods() {
 			if !p.Deleted() {
 				out = append(out, p)

@@ -52,6 +52,7 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[Workload]():        "Workloads",
 	reflect.TypeFor[WorkloadSpec]():    "Workload spec",
 	reflect.TypeFor[PodTemplate]():     "Pod template",
+	reflect.TypeFor[JobTemplate]():     "Job template",
 	reflect.TypeFor[Behavior]():        "7. Behaviour",
 	reflect.TypeFor[Run]():             "Runs",
 	reflect.TypeFor[ProbeWindows]():    "Probe windows",
@@ -182,8 +183,9 @@ func isScalarLeaf(t reflect.Type) bool {
 	return t == reflect.TypeFor[yaml.Node]() || reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]())
 }
 
-// ignoreCalls reads the Ignore[T]("a", "b", ...) calls in the package's
-// source files: the Kubernetes fields accepted and ignored, by type name.
+// ignoreCalls reads the Ignore[T]("a", "b", ...) and Unmodelled[T](map...)
+// calls in the package's source files: the Kubernetes fields accepted and
+// not simulated, quietly or with a warning, by type name.
 func ignoreCalls(t *testing.T) map[string][]string {
 	t.Helper()
 	files, err := filepath.Glob("*.go")
@@ -211,10 +213,21 @@ func ignoreCalls(t *testing.T) map[string][]string {
 			}
 			fn, ok1 := idx.X.(*ast.Ident)
 			typ, ok2 := idx.Index.(*ast.Ident)
-			if !ok1 || !ok2 || fn.Name != "Ignore" {
+			if !ok1 || !ok2 || fn.Name != "Ignore" && fn.Name != "Unmodelled" {
 				return true
 			}
-			for _, a := range call.Args {
+			args := call.Args
+			if fn.Name == "Unmodelled" { // Unmodelled[T](map[string]string{"field": "what is lost", ...})
+				lit, ok := args[0].(*ast.CompositeLit)
+				if len(args) != 1 || !ok {
+					t.Fatalf("%s: Unmodelled[%s] takes a map literal, so that this test can read it", fset.Position(call.Pos()), typ.Name)
+				}
+				args = nil
+				for _, e := range lit.Elts {
+					args = append(args, e.(*ast.KeyValueExpr).Key)
+				}
+			}
+			for _, a := range args {
 				lit, ok := a.(*ast.BasicLit)
 				if !ok || lit.Kind != token.STRING {
 					t.Fatalf("%s: Ignore[%s] takes string literals, so that this test can read them", fset.Position(a.Pos()), typ.Name)

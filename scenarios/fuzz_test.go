@@ -80,7 +80,7 @@ func FuzzLoadStudy(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		st, err := LoadStudy(filepath.Join(dir, "s.yaml"), []string{"pod.restarts", "pod.timeToReady"})
+		st, err := LoadStudy(filepath.Join(dir, "s.yaml"), []string{"pod.restarts", "pod.timeToReady"}, nil)
 		checkErrors(t, err)
 		if err == nil && (len(st.Cells) == 0 || len(st.Cells) > MaxCells || st.Seeds < 1 || len(st.Cells)*st.Seeds > MaxRuns) {
 			t.Errorf("valid study with %d cells x %d seeds", len(st.Cells), st.Seeds)

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -17,27 +18,190 @@ const (
 	KindScenario = "Scenario"
 )
 
-// Scenario is a scenario file that was read, defaulted and validated.
+// Scenario is a scenario file that was read, defaulted and validated, with
+// the Kubernetes objects of the manifests it includes.
 type Scenario struct {
 	Path     string
 	File     File
 	Duration time.Duration // spec.duration, default 1h
 	Seed     uint64        // spec.seed, default 1
-	pos      *Positions
-	root     Pos // where the document's root mapping starts
+	// Warnings are what does not stop a run but changes what Kubernetes
+	// would do: fields and kinds accepted and not simulated, each as
+	// "FILE:LINE:COL: warning: ...", in the order of the files.
+	Warnings ErrorList
+
+	pos       *Positions
+	root      Pos         // where the document's root mapping starts
+	sources   []Source    // the manifests included, for positions
+	pods      []*Pod      // spec.pods, then the included pods
+	workloads []*Workload // spec.workloads, then the included workloads
 }
 
-// Pos returns where the value ptr points to was written in the file.
+// Pos returns where the value ptr points to was written in the scenario
+// file (zero for a value of an included manifest).
 func (s *Scenario) Pos(ptr any) Pos { return s.pos.Of(ptr) }
 
-// Where formats the place of the value ptr points to as "FILE:LINE:COL".
+// Where formats the place of the value ptr points to as "FILE:LINE:COL":
+// in the scenario file or in the manifest it was included from.
 func (s *Scenario) Where(ptr any) string {
-	p := s.pos.Of(ptr)
-	return s.Path + ":" + p.String()
+	file, p := s.locate(ptr, false)
+	return file + ":" + p.String()
 }
 
-// LoadFile reads, checks and defaults a scenario file. Its error, if any, is
-// an ErrorList with every problem found.
+// locate returns the file and the place of the value ptr points to (of
+// the key it was written under, with key, where there is one); a zero Pos
+// if unknown.
+func (s *Scenario) locate(ptr any, key bool) (string, Pos) {
+	if key {
+		if p := s.pos.KeyOf(ptr); !p.IsZero() {
+			return s.Path, p
+		}
+		for i := range s.sources {
+			if p := s.sources[i].Pos.KeyOf(ptr); !p.IsZero() {
+				return s.sources[i].Path, p
+			}
+		}
+	}
+	if p := s.pos.Of(ptr); !p.IsZero() {
+		return s.Path, p
+	}
+	for i := range s.sources {
+		if p := s.sources[i].Pos.Of(ptr); !p.IsZero() {
+			return s.sources[i].Path, p
+		}
+	}
+	return s.Path, Pos{}
+}
+
+// locateMapKey is locate for the key of a map entry.
+func (s *Scenario) locateMapKey(m any, key string) (string, Pos) {
+	if p := s.pos.OfMapKey(m, key); !p.IsZero() {
+		return s.Path, p
+	}
+	for i := range s.sources {
+		if p := s.sources[i].Pos.OfMapKey(m, key); !p.IsZero() {
+			return s.sources[i].Path, p
+		}
+	}
+	return s.Path, Pos{}
+}
+
+// Pods returns the bare pods: the scenario's own, then those of the
+// manifests it includes.
+func (s *Scenario) Pods() []*Pod { return s.pods }
+
+// Workloads returns the workloads: the scenario's own, then those of the
+// manifests it includes.
+func (s *Scenario) Workloads() []*Workload { return s.workloads }
+
+// Sources returns the paths of the manifest files the scenario includes,
+// in the order read.
+func (s *Scenario) Sources() []string {
+	out := make([]string, len(s.sources))
+	for i := range s.sources {
+		out[i] = s.sources[i].Path
+	}
+	return out
+}
+
+// An Includer reads Kubernetes manifests into the scenario's own types: a
+// file (YAML documents, a v1 List, JSON) or a folder of them, as kubectl
+// apply -f reads it. Package manifests implements it; this package knows
+// nothing of the Kubernetes API types. Include's error is an ErrorList:
+// problems in a manifest at its line and column, and without a position
+// those of the path itself (a missing file), which the scenario reports
+// at the entry of spec.include that named it.
+type Includer interface {
+	Include(path string) (*Objects, error)
+}
+
+// Objects are the Kubernetes objects of manifests that podsim simulates,
+// in the scenario's own types.
+type Objects struct {
+	Pods      []*Pod
+	Workloads []*Workload
+	Sources   []Source  // the files they were read from
+	Warnings  ErrorList // kinds and fields accepted and not simulated
+}
+
+// Source is a manifest file and where each value read from it was written.
+type Source struct {
+	Path string
+	Pos  *Positions
+}
+
+// add appends objs to the scenario's objects.
+func (s *Scenario) add(objs *Objects) {
+	s.pods = append(s.pods, objs.Pods...)
+	s.workloads = append(s.workloads, objs.Workloads...)
+	s.sources = append(s.sources, objs.Sources...)
+	s.Warnings = append(s.Warnings, objs.Warnings...)
+}
+
+// include reads the manifests of spec.include through inc, paths relative
+// to the scenario file, after the scenario's own pods and workloads.
+func (s *Scenario) include(inc Includer) ErrorList {
+	sp := &s.File.Spec
+	for i := range sp.Pods {
+		s.pods = append(s.pods, &sp.Pods[i])
+	}
+	for i := range sp.Workloads {
+		s.workloads = append(s.workloads, &sp.Workloads[i])
+	}
+	var errs ErrorList
+	for i := range sp.Include {
+		ref := &sp.Include[i]
+		at := s.pos.Of(ref)
+		switch {
+		case *ref == "":
+			errs.Add(s.Path, at, "include: want the path of a manifest file or folder")
+			continue
+		case inc == nil:
+			errs.Add(s.Path, at, "include %s: manifests are not read here (read the scenario with package manifests)", *ref)
+			continue
+		}
+		path := *ref
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(s.Path), path)
+		}
+		objs, err := inc.Include(path)
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) {
+				list = ErrorList{{Msg: err.Error()}}
+			}
+			for _, e := range list {
+				if e.Pos.IsZero() {
+					e = Error{File: s.Path, Pos: at, Msg: "include " + *ref + ": " + e.Msg}
+				}
+				errs = append(errs, e)
+			}
+			continue
+		}
+		s.add(objs)
+	}
+	return errs
+}
+
+// FromObjects returns the scenario of Kubernetes objects run as they are:
+// named name, on the default cluster (one node, DefaultNodeName), every
+// process healthy, for the default duration (1h) and seed (1). path names
+// the manifests in messages. Its error, if any, is an ErrorList.
+func FromObjects(path, name string, objs *Objects) (*Scenario, error) {
+	s := &Scenario{Path: path, root: Pos{Line: 1, Col: 1}, pos: NewPositions(),
+		File: File{APIVersion: APIVersion, Kind: KindScenario, Metadata: Metadata{Name: name}}}
+	s.add(objs)
+	errs := s.validate()
+	errs.Sort()
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	s.setDefaults()
+	return s, nil
+}
+
+// LoadFile reads, checks and defaults a scenario file (without manifests:
+// see Parse). Its error, if any, is an ErrorList with every problem found.
 func LoadFile(path string) (*Scenario, error) {
 	data, err := ReadFile(path)
 	if err != nil {
@@ -75,13 +239,20 @@ func ReadKind(data []byte) string {
 	return ""
 }
 
-// Parse reads a scenario from data; path names it in messages.
-func Parse(path string, data []byte) (*Scenario, error) {
+// Parse reads a scenario from data; path names it in messages. It reads
+// no manifests: a scenario with spec.include is refused (ParseIncluding
+// reads them).
+func Parse(path string, data []byte) (*Scenario, error) { return ParseIncluding(path, data, nil) }
+
+// ParseIncluding reads a scenario from data, and the manifests of its
+// spec.include through inc; path names it in messages, and include paths
+// are relative to it.
+func ParseIncluding(path string, data []byte, inc Includer) (*Scenario, error) {
 	doc, err := readDocument(path, data, KindScenario)
 	if err != nil {
 		return nil, err
 	}
-	return parseDoc(path, doc)
+	return parseDoc(path, doc, inc)
 }
 
 // readDocument reads the one YAML document of a podsim/v1 file of the given
@@ -134,7 +305,7 @@ func manifestHint(apiVersion, objKind, want string) string {
 		what += " " + objKind
 	}
 	return "this is a Kubernetes manifest (" + what + "), not a podsim/v1 " + want +
-		": put its object under spec.pods (a Pod) or spec.workloads (a ReplicaSet, Deployment, Job or DaemonSet) of a scenario (see docs/scenario-format.md)"
+		": run it directly or list it under spec.include of a scenario (see docs/scenario-format.md)"
 }
 
 // mergeErrors adds the validation errors to the decoding ones, leaving out

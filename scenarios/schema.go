@@ -29,10 +29,12 @@ type Metadata struct {
 type Spec struct {
 	Duration  *Duration  `yaml:"duration"`
 	Seed      *uint64    `yaml:"seed"`
+	StartTime string     `yaml:"startTime"` // RFC 3339: the wall-clock time of virtual time 0
 	Settings  Settings   `yaml:"settings"`
 	Nodes     []Node     `yaml:"nodes"`
 	Pods      []Pod      `yaml:"pods"`
 	Workloads []Workload `yaml:"workloads"`
+	Include   []string   `yaml:"include"` // Kubernetes manifests (files, folders), relative to the scenario file
 	Behavior  []Behavior `yaml:"behavior"`
 	Faults    []Fault    `yaml:"faults"`
 	Expect    []Expect   `yaml:"expect"`
@@ -105,19 +107,18 @@ type Pod struct {
 }
 
 // PodSpec holds the Kubernetes PodSpec fields podsim simulates; the others
-// are accepted and ignored (see the Ignore calls in this file).
+// are accepted, quietly or with a warning (see the Ignore and Unmodelled
+// calls in this file).
 type PodSpec struct {
 	NodeName                      string            `yaml:"nodeName"`
 	NodeSelector                  map[string]string `yaml:"nodeSelector"`
 	RestartPolicy                 string            `yaml:"restartPolicy"`
 	TerminationGracePeriodSeconds *int64            `yaml:"terminationGracePeriodSeconds"`
-	ActiveDeadlineSeconds         *int64            `yaml:"activeDeadlineSeconds"`
 	InitContainers                []Container       `yaml:"initContainers"`
 	Containers                    []Container       `yaml:"containers"`
 	Tolerations                   []Toleration      `yaml:"tolerations"`
 	SchedulingGates               []NameOnly        `yaml:"schedulingGates"`
 	ReadinessGates                []ReadinessGate   `yaml:"readinessGates"`
-	Priority                      *int32            `yaml:"priority"`
 }
 
 // NameOnly is a list entry that only has a name (schedulingGates).
@@ -204,10 +205,49 @@ type WorkloadSpec struct {
 	Selector              *LabelSelector `yaml:"selector"`
 	Template              PodTemplate    `yaml:"template"`
 
+	// ReplicaSet and Deployment: how long a pod is Ready before it counts
+	// as available; Deployment: how new templates roll out.
+	MinReadySeconds         *int32              `yaml:"minReadySeconds"`
+	ProgressDeadlineSeconds *int32              `yaml:"progressDeadlineSeconds"`
+	Strategy                *DeploymentStrategy `yaml:"strategy"`
+
 	// PodDisruptionBudget (policy/v1).
 	MinAvailable               *IntOrPercent `yaml:"minAvailable"`
 	MaxUnavailable             *IntOrPercent `yaml:"maxUnavailable"`
 	UnhealthyPodEvictionPolicy string        `yaml:"unhealthyPodEvictionPolicy"`
+
+	// StatefulSet (apps/v1).
+	PodManagementPolicy string `yaml:"podManagementPolicy"`
+
+	// CronJob (batch/v1); Suspend is read on a CronJob only.
+	Schedule                   string       `yaml:"schedule"`
+	TimeZone                   *string      `yaml:"timeZone"`
+	ConcurrencyPolicy          string       `yaml:"concurrencyPolicy"`
+	StartingDeadlineSeconds    *int64       `yaml:"startingDeadlineSeconds"`
+	Suspend                    *bool        `yaml:"suspend"`
+	SuccessfulJobsHistoryLimit *int32       `yaml:"successfulJobsHistoryLimit"`
+	FailedJobsHistoryLimit     *int32       `yaml:"failedJobsHistoryLimit"`
+	JobTemplate                *JobTemplate `yaml:"jobTemplate"`
+}
+
+// JobTemplate is a CronJob's jobTemplate: the Jobs it creates.
+type JobTemplate struct {
+	Metadata ObjectMeta   `yaml:"metadata"`
+	Spec     WorkloadSpec `yaml:"spec"`
+}
+
+// DeploymentStrategy is a Deployment's spec.strategy: RollingUpdate (the
+// default) or Recreate.
+type DeploymentStrategy struct {
+	Type          string                   `yaml:"type"`
+	RollingUpdate *RollingUpdateDeployment `yaml:"rollingUpdate"`
+}
+
+// RollingUpdateDeployment bounds a rolling update: pods above replicas
+// (maxSurge) and pods unavailable (maxUnavailable), each 25% by default.
+type RollingUpdateDeployment struct {
+	MaxSurge       *IntOrPercent `yaml:"maxSurge"`
+	MaxUnavailable *IntOrPercent `yaml:"maxUnavailable"`
 }
 
 // LabelSelector is a Kubernetes label selector. A PodDisruptionBudget
@@ -227,7 +267,9 @@ type PodTemplate struct {
 // Behavior says what one container's process does (contract section 4).
 type Behavior struct {
 	Pod              string        `yaml:"pod"`
+	Namespace        string        `yaml:"namespace"` // of the pod or workload; "" is default
 	Container        string        `yaml:"container"`
+	Image            string        `yaml:"image"` // only while the container runs this image
 	StartupTime      *DurationDist `yaml:"startupTime"`
 	Runs             []Run         `yaml:"runs"`
 	ShutdownTime     *DurationDist `yaml:"shutdownTime"`
@@ -295,6 +337,16 @@ type Fault struct {
 	DeleteNode   *NodeRef      `yaml:"deleteNode"`
 	Taint        *TaintFault   `yaml:"taint"`
 	Scale        *ScaleFault   `yaml:"scale"`
+	Rollout      *RolloutFault `yaml:"rollout"`
+}
+
+// RolloutFault gives a Deployment's container a new image, as `kubectl
+// set image` does: a new pod template, rolled out by its strategy.
+type RolloutFault struct {
+	Workload  string `yaml:"workload"`
+	Namespace string `yaml:"namespace"`
+	Image     string `yaml:"image"`
+	Container string `yaml:"container"` // may be left out when the template has one container
 }
 
 // NodeRef names a node (cordon, uncordon, drain, deleteNode).
@@ -310,15 +362,18 @@ type TaintFault struct {
 	Effect string `yaml:"effect"`
 }
 
-// ScaleFault sets a ReplicaSet's or Deployment's replicas (`kubectl scale`).
+// ScaleFault sets the replicas of a ReplicaSet, Deployment or StatefulSet
+// (`kubectl scale`).
 type ScaleFault struct {
-	Workload string `yaml:"workload"`
-	Replicas *int32 `yaml:"replicas"`
+	Workload  string `yaml:"workload"`
+	Namespace string `yaml:"namespace"`
+	Replicas  *int32 `yaml:"replicas"`
 }
 
 // ContainerRef names a container of a pod (or of every pod of a workload).
 type ContainerRef struct {
 	Pod       string `yaml:"pod"`
+	Namespace string `yaml:"namespace"`
 	Container string `yaml:"container"`
 }
 
@@ -331,6 +386,7 @@ type ExitFault struct {
 // DeleteFault deletes a pod through the API.
 type DeleteFault struct {
 	Pod                string `yaml:"pod"`
+	Namespace          string `yaml:"namespace"`
 	GracePeriodSeconds *int64 `yaml:"gracePeriodSeconds"`
 }
 
@@ -342,17 +398,19 @@ type NodeFault struct {
 
 // SetCondition sets a pod condition (for readiness gates).
 type SetCondition struct {
-	Pod    string `yaml:"pod"`
-	Type   string `yaml:"type"`
-	Status string `yaml:"status"`
+	Pod       string `yaml:"pod"`
+	Namespace string `yaml:"namespace"`
+	Type      string `yaml:"type"`
+	Status    string `yaml:"status"`
 }
 
 // Expect is one expectation (contract section 6).
 type Expect struct {
-	At       *Duration `yaml:"at"`
-	Pod      string    `yaml:"pod"`
-	Workload string    `yaml:"workload"`
-	Node     string    `yaml:"node"`
+	At        *Duration `yaml:"at"`
+	Pod       string    `yaml:"pod"`
+	Workload  string    `yaml:"workload"`
+	Node      string    `yaml:"node"`
+	Namespace string    `yaml:"namespace"` // of the pod, workload or event's pod; "" is default
 
 	Phase     string          `yaml:"phase"`
 	Phases    []string        `yaml:"phases"`
@@ -375,6 +433,12 @@ type Expect struct {
 	Pods          *IntRange `yaml:"pods"`
 	SucceededPods *IntRange `yaml:"succeededPods"`
 	FailedPods    *IntRange `yaml:"failedPods"`
+	UpdatedPods   *IntRange `yaml:"updatedPods"`   // a Deployment's pods of its current template
+	AvailablePods *IntRange `yaml:"availablePods"` // Ready for minReadySeconds
+
+	// A CronJob's Jobs: those in the API, and those in status.active.
+	Jobs       *IntRange `yaml:"jobs"`
+	ActiveJobs *IntRange `yaml:"activeJobs"`
 
 	// A PodDisruptionBudget's status.
 	DisruptionsAllowed *IntRange `yaml:"disruptionsAllowed"`
@@ -435,25 +499,61 @@ type EventCheck struct {
 	Count    *IntRange `yaml:"count"`
 }
 
+// How each Kubernetes field that podsim does not simulate is treated, for
+// the objects of a scenario and for manifests alike (package manifests
+// reads this registry): Ignore lists the fields that do not change what
+// podsim simulates, accepted quietly; Unmodelled those that change what
+// Kubernetes would do, accepted with a warning at their line and column
+// that says what is lost. Any other field is an error.
 func init() {
-	// Kubernetes API fields that podsim accepts so real manifests paste in,
-	// and ignores because they do not change the lifecycle it simulates.
 	Ignore[ObjectMeta]("generateName", "uid", "resourceVersion", "generation", "creationTimestamp",
-		"ownerReferences", "finalizers", "managedFields")
+		"deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "managedFields", "selfLink")
+	Unmodelled[ObjectMeta](map[string]string{
+		"finalizers": "deletion never waits for a finalizer",
+	})
 	Ignore[Pod]("status")
 	Ignore[Workload]("status")
 	Ignore[PodSpec]("volumes", "serviceAccountName", "serviceAccount", "automountServiceAccountToken",
-		"securityContext", "affinity", "topologySpreadConstraints", "dnsPolicy", "dnsConfig",
-		"hostNetwork", "hostPID", "hostIPC", "hostname", "subdomain", "hostAliases", "imagePullSecrets",
-		"priorityClassName", "preemptionPolicy", "schedulerName", "runtimeClassName", "enableServiceLinks",
-		"shareProcessNamespace", "overhead", "os", "setHostnameAsFQDN", "ephemeralContainers",
-		"resourceClaims", "hostUsers", "resources")
+		"securityContext", "dnsPolicy", "dnsConfig", "hostNetwork", "hostPID", "hostIPC", "hostname",
+		"hostnameOverride", "subdomain", "hostAliases", "imagePullSecrets", "enableServiceLinks",
+		"shareProcessNamespace", "os", "setHostnameAsFQDN", "ephemeralContainers", "hostUsers")
+	Unmodelled[PodSpec](map[string]string{
+		"affinity":                  "the scheduler does not see node affinity, pod affinity or anti-affinity: replicas meant to spread may share a node",
+		"topologySpreadConstraints": "the scheduler does not spread pods: replicas may share a node",
+		"priorityClassName":         "every pod has priority 0: no queue order by priority, no preemption",
+		"priority":                  "every pod has priority 0: no queue order by priority, no preemption",
+		"preemptionPolicy":          "there is no preemption",
+		"schedulerName":             "every pod goes to the one default scheduler",
+		"runtimeClassName":          "there is one runtime: its overhead and node selector are not applied",
+		"overhead":                  "not added to the pod's request",
+		"resources":                 "pod-level resources are not added to the request",
+		"resourceClaims":            "dynamic resource allocation is not simulated: the pod never waits for a claim",
+		"activeDeadlineSeconds":     "the kubelet never fails the pod with DeadlineExceeded (a Job's own activeDeadlineSeconds is simulated)",
+	})
 	Ignore[Container]("command", "args", "workingDir", "ports", "env", "envFrom", "volumeMounts",
 		"volumeDevices", "securityContext", "stdin", "stdinOnce", "tty", "terminationMessagePath",
 		"terminationMessagePolicy", "resizePolicy")
+	Unmodelled[Container](map[string]string{
+		"restartPolicyRules": "the pod's restartPolicy alone decides whether a container restarts",
+	})
+	Unmodelled[Lifecycle](map[string]string{
+		"stopSignal": "a container is always stopped with SIGTERM",
+	})
 	Ignore[Resources]("claims")
-	Ignore[WorkloadSpec]("strategy", "minReadySeconds", "revisionHistoryLimit", "progressDeadlineSeconds",
-		"paused", "updateStrategy", "completionMode", "ttlSecondsAfterFinished", "suspend",
-		"podFailurePolicy", "podReplacementPolicy", "manualSelector", "backoffLimitPerIndex",
-		"maxFailedIndexes", "successPolicy")
+	Ignore[WorkloadSpec]("revisionHistoryLimit", "manualSelector", "serviceName",
+		"persistentVolumeClaimRetentionPolicy")
+	Unmodelled[WorkloadSpec](map[string]string{
+		"updateStrategy":          "there are no DaemonSet or StatefulSet updates",
+		"paused":                  "a paused Deployment still rolls out: every rollout fault takes effect at once",
+		"completionMode":          "Indexed Jobs are simulated as NonIndexed: pods get no index",
+		"ttlSecondsAfterFinished": "a finished Job and its pods are never cleaned up",
+		"podFailurePolicy":        "every failed pod counts toward backoffLimit",
+		"podReplacementPolicy":    "a failed pod is replaced once it is Failed",
+		"backoffLimitPerIndex":    "there are no Indexed Jobs",
+		"maxFailedIndexes":        "there are no Indexed Jobs",
+		"successPolicy":           "only completions completes a Job",
+		"managedBy":               "the built-in Job controller runs every Job",
+		"volumeClaimTemplates":    "a StatefulSet's pods get no PersistentVolumeClaims: a replacement starts as fast as the first pod",
+		"ordinals":                "a StatefulSet's pods are numbered from 0: ordinals.start is not applied",
+	})
 }

@@ -98,7 +98,10 @@ const studyLine = 1 << 24
 // LoadStudy reads a study, its base scenario, and builds and validates the
 // scenario of every cell. metrics are the known metric names. Its error, if
 // any, is an ErrorList with every problem found.
-func LoadStudy(path string, metrics []string) (*Study, error) {
+//
+// The base scenario's manifests (spec.include) are read through inc, once
+// for every cell when inc keeps what it read.
+func LoadStudy(path string, metrics []string, inc Includer) (*Study, error) {
 	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -147,10 +150,10 @@ func LoadStudy(path string, metrics []string) (*Study, error) {
 	if n := yamlstrict.CountNodes(bdoc); mulSat(cells, n, MaxStudyNodes) > MaxStudyNodes {
 		return nil, ErrorList{{File: path, Pos: pos.Of(&sp.Parameters), Msg: fmt.Sprintf("%d cells of a base scenario of %d YAML values: a study builds at most %d values", cells, n, MaxStudyNodes)}}
 	}
-	if st.Base, err = parseDoc(base, bdoc); err != nil {
+	if st.Base, err = parseDoc(base, bdoc, inc); err != nil {
 		return nil, err
 	}
-	if err := st.buildCells(base, bdoc); err != nil {
+	if err := st.buildCells(base, bdoc, inc); err != nil {
 		return nil, err
 	}
 	st.Duration = st.Cells[0].Scenario.Duration
@@ -347,7 +350,7 @@ func setFlow(n *yaml.Node) {
 // buildCells makes the scenario of every cell: the base document with each
 // parameter's value put in at its path, then decoded and validated as any
 // scenario file is.
-func (s *Study) buildCells(base string, bdoc *yaml.Node) error {
+func (s *Study) buildCells(base string, bdoc *yaml.Node, inc Includer) error {
 	sp := &s.File.Spec
 	for i := range sp.Parameters {
 		s.Params = append(s.Params, sp.Parameters[i].name())
@@ -390,7 +393,7 @@ func (s *Study) buildCells(base string, bdoc *yaml.Node) error {
 			}
 		}
 		{ // even with a bad path: the others' problems are worth reporting
-			sc, err := parseDoc(base, doc)
+			sc, err := parseDoc(base, doc, inc)
 			if err != nil {
 				var list ErrorList
 				if errors.As(err, &list) {
@@ -438,19 +441,33 @@ func dropExpect(doc *yaml.Node) {
 	}
 }
 
-// parseDoc decodes and validates a scenario document, like Parse.
-func parseDoc(path string, doc *yaml.Node) (*Scenario, error) {
+// parseDoc decodes and validates a scenario document, and reads the
+// manifests it includes through inc, like ParseIncluding.
+func parseDoc(path string, doc *yaml.Node, inc Includer) (*Scenario, error) {
 	s := &Scenario{Path: path, root: Pos{Line: 1, Col: 1}}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
 		s.root = nodePos(doc.Content[0])
 	}
 	pos, errs := decodeStrict(path, doc, &s.File)
 	s.pos = pos
-	errs = mergeErrors(errs, s.validate())
+	s.Warnings = pos.Warnings()
+	if incErrs := s.include(inc); len(incErrs) > 0 {
+		// Without its manifests, the scenario's references to their
+		// objects would only add noise.
+		errs = append(errs, incErrs...)
+	} else {
+		errs = mergeErrors(errs, s.validate())
+	}
 	errs.Sort()
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
+	s.setDefaults()
+	return s, nil
+}
+
+// setDefaults sets the duration and seed the file leaves out.
+func (s *Scenario) setDefaults() {
 	s.Duration = time.Hour
 	if d := s.File.Spec.Duration; d != nil {
 		s.Duration = d.D()
@@ -459,7 +476,6 @@ func parseDoc(path string, doc *yaml.Node) (*Scenario, error) {
 	if s.File.Spec.Seed != nil {
 		s.Seed = *s.File.Spec.Seed
 	}
-	return s, nil
 }
 
 // copyNode deep-copies a YAML tree, adding lineOffset to every line;

@@ -11,7 +11,7 @@ import (
 var testMetrics = []string{"pod.restarts", "pod.timeToReady"}
 
 func TestLoadStudy(t *testing.T) {
-	st, err := LoadStudy("../testdata/studies/tiny.yaml", testMetrics)
+	st, err := LoadStudy("../testdata/studies/tiny.yaml", testMetrics, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestStudyErrors(t *testing.T) {
 		},
 	}
 	for file, want := range cases {
-		_, err := LoadStudy(file, append(testMetrics, "node.peakCPU"))
+		_, err := LoadStudy(file, append(testMetrics, "node.peakCPU"), nil)
 		if err == nil {
 			t.Errorf("%s: no error", file)
 			continue
@@ -130,7 +130,7 @@ spec:
   parameters:
     - {path: settings.evictionTimeout, values: [30s, 60s]}
 `)
-	st, err := LoadStudy(path, testMetrics)
+	st, err := LoadStudy(path, testMetrics, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestStudyFileErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		path := writeStudy(t, tc.study)
-		_, err := LoadStudy(path, testMetrics)
+		_, err := LoadStudy(path, testMetrics, nil)
 		if err == nil {
 			t.Errorf("%s: no error", tc.name)
 			continue

@@ -18,46 +18,70 @@ type validator struct {
 	// here is where the item being checked (a pod, a workload, a fault...)
 	// was written: the place of problems with a value that has no position
 	// of its own (not written at all, or lost), so that every message has
-	// one. Without an item, the root mapping.
-	here Pos
+	// one. Without an item, the root mapping. hereFile is its file: the
+	// scenario's, or an included manifest's.
+	here     Pos
+	hereFile string
 
-	nodes     map[string]bool // node names after count expansion
-	nodeCount int             // nodes after count expansion, at most MaxNodes+1
-	podCount  int             // pods the scenario creates, at most MaxPods+1
-	pods      map[string]*PodSpec
-	workloads map[string]*Workload
+	nodes     map[string]bool      // node names after count expansion
+	nodeCount int                  // nodes after count expansion, at most MaxNodes+1
+	podCount  int                  // pods the scenario creates, at most MaxPods+1
+	pods      map[string]*PodSpec  // by key: name, or namespace/name outside default (model.Key)
+	workloads map[string]*Workload // controllers by key
+	budgets   map[string]*Workload // PodDisruptionBudgets by key
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
-	v.errs.Add(v.s.Path, v.or(v.s.pos.Of(ptr)), format, args...)
+	file, p := v.s.locate(ptr, false)
+	v.add(file, p, format, args...)
 }
 
 func (v *validator) atKey(ptr any, format string, args ...any) {
-	p := v.s.pos.KeyOf(ptr)
-	if p == (Pos{}) {
-		p = v.s.pos.Of(ptr)
-	}
-	v.errs.Add(v.s.Path, v.or(p), format, args...)
+	file, p := v.s.locate(ptr, true)
+	v.add(file, p, format, args...)
 }
 
-// or returns p, or if it is unknown the place of the item being checked.
-func (v *validator) or(p Pos) Pos {
+// atMapKey reports a problem with the key of a map entry.
+func (v *validator) atMapKey(m any, key string, format string, args ...any) {
+	file, p := v.s.locateMapKey(m, key)
+	v.add(file, p, format, args...)
+}
+
+// add reports a problem at file:p, or if p is unknown at the place of the
+// item being checked.
+func (v *validator) add(file string, p Pos, format string, args ...any) {
 	if p.IsZero() {
-		return v.here
+		file, p = v.hereFile, v.here
 	}
-	return p
+	v.errs.Add(file, p, format, args...)
 }
 
 // item makes ptr, a list item about to be checked, the place of problems
 // without a position of their own.
 func (v *validator) item(ptr any) {
-	v.here = v.s.root
-	if p := v.s.pos.Of(ptr); !p.IsZero() {
-		v.here = p
+	v.hereFile, v.here = v.s.Path, v.s.root
+	if file, p := v.s.locate(ptr, false); !p.IsZero() {
+		v.hereFile, v.here = file, p
 	}
 }
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// namespace checks a namespace name ("" is default).
+func (v *validator) namespace(ns *string) {
+	if *ns != "" && (len(*ns) > 63 || !dnsLabel.MatchString(*ns)) {
+		v.at(ns, "namespace %q: want lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)", *ns)
+	}
+}
+
+// inNamespace is " in namespace ns" for a namespace other than default,
+// for messages.
+func inNamespace(ns string) string {
+	if namespaceOf(ns) == model.DefaultNamespace {
+		return ""
+	}
+	return " in namespace " + ns
+}
 
 func (v *validator) name(ptr *string, parent any, what string) {
 	switch {
@@ -71,7 +95,7 @@ func (v *validator) name(ptr *string, parent any, what string) {
 // validate checks everything the decoder cannot: required fields, ranges,
 // names and references between parts of the file.
 func (s *Scenario) validate() ErrorList {
-	v := &validator{s: s, here: s.root, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}}
+	v := &validator{s: s, here: s.root, hereFile: s.Path, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}, budgets: map[string]*Workload{}}
 	f := &s.File
 	if f.APIVersion != APIVersion {
 		v.atKey(&f.APIVersion, "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
@@ -85,27 +109,33 @@ func (s *Scenario) validate() ErrorList {
 		v.at(sp.Duration, "duration must be positive")
 	}
 	v.settings(&sp.Settings)
+	if st := &sp.StartTime; *st != "" {
+		if _, err := time.Parse(time.RFC3339, *st); err != nil {
+			v.at(st, "startTime %q: want an RFC 3339 time such as 2024-01-01T00:00:00Z", *st)
+		}
+	}
 	for i := range sp.Nodes {
 		v.item(&sp.Nodes[i])
 		v.node(&sp.Nodes[i])
 	}
-	for i := range sp.Pods {
-		p := &sp.Pods[i]
+	for _, p := range s.pods {
 		v.item(p)
 		v.name(&p.Metadata.Name, &p.Metadata, "pod")
+		v.namespace(&p.Metadata.Namespace)
 		if p.Kind != "" && p.Kind != "Pod" {
 			v.at(&p.Kind, "a pod's kind must be Pod, not %q", p.Kind)
 		}
-		if _, dup := v.pods[p.Metadata.Name]; dup && p.Metadata.Name != "" {
-			v.at(&p.Metadata.Name, "duplicate pod name %q", p.Metadata.Name)
+		key := model.Key(p.Metadata.Namespace, p.Metadata.Name)
+		if _, dup := v.pods[key]; dup && p.Metadata.Name != "" {
+			v.at(&p.Metadata.Name, "duplicate pod name %q%s", p.Metadata.Name, inNamespace(p.Metadata.Namespace))
 		}
-		v.pods[p.Metadata.Name] = &p.Spec
+		v.pods[key] = &p.Spec
 		v.addPods(p, 1)
 		v.podSpec(&p.Spec, &p.Metadata, "pod "+p.Metadata.Name)
 	}
-	for i := range sp.Workloads {
-		v.item(&sp.Workloads[i])
-		v.workload(&sp.Workloads[i])
+	for _, w := range s.workloads {
+		v.item(w)
+		v.workload(w)
 	}
 	for i := range sp.Behavior {
 		v.item(&sp.Behavior[i])
@@ -114,6 +144,10 @@ func (s *Scenario) validate() ErrorList {
 	for i := range sp.Faults {
 		v.item(&sp.Faults[i])
 		v.fault(&sp.Faults[i])
+	}
+	for i := range sp.Behavior {
+		v.item(&sp.Behavior[i])
+		v.behaviorImage(&sp.Behavior[i], sp.Faults)
 	}
 	for i := range sp.Expect {
 		v.item(&sp.Expect[i])
@@ -159,7 +193,7 @@ func (v *validator) node(n *Node) {
 	v.name(&n.Name, n, "node")
 	for k := range n.Capacity {
 		if !slices.Contains(resourceNames, k) && !strings.Contains(k, "/") {
-			v.errs.Add(v.s.Path, v.s.pos.OfMapKey(&n.Capacity, k), "unknown resource %q: want cpu, memory, pods or ephemeral-storage", k)
+			v.atMapKey(&n.Capacity, k, "unknown resource %q: want cpu, memory, pods or ephemeral-storage", k)
 		}
 	}
 	count := 1
@@ -283,7 +317,7 @@ func (v *validator) container(c *Container, names map[string]bool, init bool) {
 	for _, r := range []map[string]Quantity{c.Resources.Requests, c.Resources.Limits} {
 		for k := range r {
 			if !slices.Contains(resourceNames, k) && !strings.Contains(k, "/") {
-				v.errs.Add(v.s.Path, v.s.pos.OfMapKey(&r, k), "unknown resource %q: want cpu, memory or ephemeral-storage", k)
+				v.atMapKey(r, k, "unknown resource %q: want cpu, memory or ephemeral-storage", k)
 			}
 		}
 	}
@@ -355,31 +389,41 @@ func (v *validator) probe(p *Probe, kind string) {
 }
 
 var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "apps/v1", "DaemonSet": "apps/v1", "Job": "batch/v1",
-	kindPDB: "policy/v1"}
+	kindPDB: "policy/v1", kindStatefulSet: "apps/v1", kindCronJob: "batch/v1"}
 
 // kindPDB is the kind of a PodDisruptionBudget in spec.workloads.
 const kindPDB = "PodDisruptionBudget"
 
 func (v *validator) workload(w *Workload) {
 	v.name(&w.Metadata.Name, &w.Metadata, "workload")
+	v.namespace(&w.Metadata.Namespace)
 	want, ok := workloadKinds[w.Kind]
 	switch {
 	case !ok:
-		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, Job, DaemonSet or PodDisruptionBudget", w.Kind)
+		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet or PodDisruptionBudget", w.Kind)
 	case w.APIVersion != "" && w.APIVersion != want:
 		v.at(&w.APIVersion, "a %s's apiVersion is %s, not %q", w.Kind, want, w.APIVersion)
 	}
-	name := w.Metadata.Name
-	if _, dup := v.workloads[name]; dup && name != "" {
-		v.at(&w.Metadata.Name, "duplicate workload name %q", name)
-	}
-	if _, dup := v.pods[name]; dup && name != "" {
-		v.at(&w.Metadata.Name, "workload %q has the name of a bare pod; behavior and expectations could not tell them apart", name)
-	}
+	name, ns := w.Metadata.Name, w.Metadata.Namespace
+	key := model.Key(ns, name)
 	if w.Kind == kindPDB {
-		v.workloads[name] = w
+		// A budget may share its name with a controller, as in Kubernetes
+		// (a Deployment web and its PodDisruptionBudget web); workload: web
+		// then names the controller, as the checks read it.
+		if _, dup := v.budgets[key]; dup && name != "" {
+			v.at(&w.Metadata.Name, "duplicate PodDisruptionBudget name %q%s", name, inNamespace(ns))
+		}
+		v.budgets[key] = w
 		v.disruptionBudget(w)
+		v.statefulSet(w)
+		v.cronJob(w)
 		return
+	}
+	if _, dup := v.workloads[key]; dup && name != "" {
+		v.at(&w.Metadata.Name, "duplicate workload name %q%s", name, inNamespace(ns))
+	}
+	if _, dup := v.pods[key]; dup && name != "" {
+		v.at(&w.Metadata.Name, "workload %q has the name of a bare pod%s; behavior and expectations could not tell them apart", name, inNamespace(ns))
 	}
 	sp := &w.Spec
 	for _, f := range []any{sp.MinAvailable, sp.MaxUnavailable} {
@@ -391,11 +435,23 @@ func (v *validator) workload(w *Workload) {
 		v.atKey(&sp.UnhealthyPodEvictionPolicy, "only a PodDisruptionBudget has unhealthyPodEvictionPolicy")
 	}
 	for p := range v.pods {
-		if ownerOf(p, map[string]*Workload{name: w}) != "" {
+		if ownerOf(p, map[string]*Workload{key: w}) != "" {
 			v.at(&w.Metadata.Name, "workload %q would name its pods like the bare pod %q", name, p)
 		}
 	}
-	v.workloads[name] = w
+	if cj := v.cronJobOf(key); cj != nil {
+		v.at(&w.Metadata.Name, "workload %q is named like a Job of CronJob %q", name, cj.Metadata.Name)
+	}
+	if w.Kind == kindCronJob {
+		for other := range v.workloads {
+			if ownerOf(other, map[string]*Workload{key: w}) != "" {
+				v.at(&w.Metadata.Name, "CronJob %q would name a Job like workload %q", name, other)
+			}
+		}
+	}
+	v.workloads[key] = w
+	v.statefulSet(w)
+	v.cronJob(w)
 	for _, n := range []*int32{sp.Replicas, sp.Completions, sp.Parallelism, sp.BackoffLimit} {
 		if n != nil && *n < 0 {
 			v.at(n, "must not be negative")
@@ -408,14 +464,17 @@ func (v *validator) workload(w *Workload) {
 			}
 		}
 	}
-	if (w.Kind == "Job" || w.Kind == "DaemonSet") && sp.Replicas != nil {
+	if (w.Kind == "Job" || w.Kind == "DaemonSet" || w.Kind == kindCronJob) && sp.Replicas != nil {
 		v.atKey(sp.Replicas, "a %s has no replicas", w.Kind)
 	}
 	if sp.ActiveDeadlineSeconds != nil && *sp.ActiveDeadlineSeconds < 0 {
 		v.at(sp.ActiveDeadlineSeconds, "activeDeadlineSeconds must not be negative")
 	}
+	v.rollingFields(w)
 	switch w.Kind {
-	case "ReplicaSet", "Deployment":
+	case kindCronJob:
+		return // cronJob checked its job template
+	case "ReplicaSet", "Deployment", kindStatefulSet:
 		if sp.Replicas == nil {
 			v.addPods(w, 1)
 		} else {
@@ -448,6 +507,11 @@ func (v *validator) disruptionBudget(w *Workload) {
 	for _, f := range []any{sp.Replicas, sp.Completions, sp.Parallelism, sp.BackoffLimit, sp.ActiveDeadlineSeconds} {
 		if !isNilPtr(f) {
 			v.atKey(f, "a PodDisruptionBudget has no replicas, completions, parallelism, backoffLimit or activeDeadlineSeconds")
+		}
+	}
+	for _, f := range []any{sp.MinReadySeconds, sp.ProgressDeadlineSeconds, sp.Strategy} {
+		if !isNilPtr(f) {
+			v.atKey(f, "a PodDisruptionBudget has no minReadySeconds, progressDeadlineSeconds or strategy")
 		}
 	}
 	if p := v.s.pos.Of(&sp.Template); !p.IsZero() {
@@ -491,8 +555,8 @@ func (v *validator) addPods(ptr any, n int) {
 	}
 }
 
-// ownerOf returns the workload whose pods are named like pod
-// (<workload>-<n>), or "".
+// ownerOf returns the key of the workload whose pods are named like the
+// pod with key pod (<workload>-<n>, in its namespace), or "".
 func ownerOf(pod string, workloads map[string]*Workload) string {
 	i := strings.LastIndexByte(pod, '-')
 	if i <= 0 || i == len(pod)-1 {
@@ -509,33 +573,77 @@ func ownerOf(pod string, workloads map[string]*Workload) string {
 	return ""
 }
 
-// podTemplate finds the pod spec a pod reference means: a bare pod, a
-// workload's template (by the workload's name), or a workload's pod
-// (<workload>-<n>). allowWorkload says whether a workload's own name is a
-// valid reference here.
-func (v *validator) podTemplate(ref *string, allowWorkload bool) *PodSpec {
+// podTemplate finds the pod spec a pod reference in namespace ns means: a
+// bare pod, a workload's template (by the workload's name), or a
+// workload's pod (<workload>-<n>). allowWorkload says whether a workload's
+// own name is a valid reference here.
+func (v *validator) podTemplate(ref *string, ns string, allowWorkload bool) *PodSpec {
 	if *ref == "" {
 		return nil
 	}
-	if ps := v.pods[*ref]; ps != nil {
+	key := model.Key(ns, *ref)
+	if ps := v.pods[key]; ps != nil {
 		return ps
 	}
-	if w := v.workloads[*ref]; w != nil && w.Kind == kindPDB {
+	if v.budgets[key] != nil && v.workloads[key] == nil {
 		v.at(ref, "%q is a PodDisruptionBudget: it has no pods of its own", *ref)
 		return nil
 	}
-	if w := v.workloads[*ref]; w != nil && allowWorkload {
-		return &w.Spec.Template.Spec
+	if w := v.workloads[key]; w != nil && allowWorkload {
+		return &templateOf(w).Spec
 	}
-	if o := ownerOf(*ref, v.workloads); o != "" && v.workloads[o].Kind != kindPDB {
-		return &v.workloads[o].Spec.Template.Spec
+	if o := ownerOf(key, v.workloads); o != "" {
+		return &templateOf(v.workloads[o]).Spec
 	}
-	if v.workloads[*ref] != nil {
+	if cj := v.cronJobOfPod(key); cj != nil {
+		return &templateOf(cj).Spec
+	}
+	if v.workloads[key] != nil {
 		v.at(ref, "%q is a workload; name one of its pods (%s-0, %s-1, ...)", *ref, *ref, *ref)
 		return nil
 	}
-	v.at(ref, "no pod or workload called %q", *ref)
+	v.at(ref, "no pod or workload called %q%s%s", *ref, inNamespace(ns), v.elsewhere(*ref, ns))
 	return nil
+}
+
+// elsewhere says in which other namespaces than ns a pod or workload
+// called name, or a workload whose pods are named like it, exists: a hint
+// for a reference that lacks its namespace.
+func (v *validator) elsewhere(name, ns string) string {
+	ns = namespaceOf(ns)
+	var found []string
+	for key := range v.pods {
+		if other, n := splitKey(key); other != ns && n == name {
+			found = append(found, other)
+		}
+	}
+	for key := range v.workloads {
+		if other, n := splitKey(key); other != ns && (n == name || ownerOf(name, map[string]*Workload{n: nil}) != "") {
+			found = append(found, other)
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	slices.Sort(found)
+	found = slices.Compact(found)
+	return fmt.Sprintf("; there is one in namespace %s: add namespace: %s", strings.Join(found, ", "), found[0])
+}
+
+// namespaceOf is ns, or the default namespace for "".
+func namespaceOf(ns string) string {
+	if ns == "" {
+		return model.DefaultNamespace
+	}
+	return ns
+}
+
+// splitKey splits a model.Key into its namespace and name.
+func splitKey(key string) (ns, name string) {
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		return ns, name
+	}
+	return model.DefaultNamespace, key
 }
 
 func (v *validator) containerRef(ps *PodSpec, pod string, c *string, parent any) {
@@ -561,20 +669,28 @@ func (v *validator) behavior(b *Behavior, earlier []Behavior) {
 		v.at(b, "behavior: pod is required")
 		return
 	}
-	if o := ownerOf(b.Pod, v.workloads); o != "" && v.pods[b.Pod] == nil && v.workloads[b.Pod] == nil {
+	v.namespace(&b.Namespace)
+	key := model.Key(b.Namespace, b.Pod)
+	if o := ownerOf(key, v.workloads); o != "" && v.pods[key] == nil && v.workloads[key] == nil {
 		// Build gives a workload's behavior to every pod it makes: one
 		// pod of it cannot have its own.
-		v.at(&b.Pod, "%q is a pod of workload %q, whose pods all behave alike: name the workload (pod: %s)", b.Pod, o, o)
+		name := v.workloads[o].Metadata.Name
+		v.at(&b.Pod, "%q is a pod of workload %q, whose pods all behave alike: name the workload (pod: %s)", b.Pod, name, name)
 		return
 	}
-	ps := v.podTemplate(&b.Pod, true)
+	ps := v.podTemplate(&b.Pod, b.Namespace, true)
 	v.containerRef(ps, b.Pod, &b.Container, b)
 	if c := findContainer(ps, b.Container); c != nil {
 		v.behaviorMatches(b, c)
 	}
 	for i := range earlier {
-		if earlier[i].Pod == b.Pod && earlier[i].Container == b.Container {
-			v.at(b, "a second behavior for %s/%s (first at line %d)", b.Pod, b.Container, v.s.pos.Of(&earlier[i]).Line)
+		if e := &earlier[i]; e.Pod == b.Pod && e.Container == b.Container && e.Image == b.Image &&
+			namespaceOf(e.Namespace) == namespaceOf(b.Namespace) {
+			what := b.Pod + "/" + b.Container
+			if b.Image != "" {
+				what += " with image " + b.Image
+			}
+			v.at(b, "a second behavior for %s (first at line %d)", what, v.s.pos.Of(e).Line)
 		}
 	}
 	for i := range b.Runs {
@@ -695,13 +811,13 @@ func (v *validator) fault(f *Fault) {
 	}
 	n := 0
 	for _, a := range []any{f.Exit, f.OOM, f.Delete, f.DiskFailure, f.Partition, f.NodeFailure, f.SetCondition,
-		f.Cordon, f.Uncordon, f.Drain, f.DeleteNode, f.Taint, f.Scale} {
+		f.Cordon, f.Uncordon, f.Drain, f.DeleteNode, f.Taint, f.Scale, f.Rollout} {
 		if !isNilPtr(a) {
 			n++
 		}
 	}
 	if n != 1 {
-		v.at(f, "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, setCondition, cordon, uncordon, drain, deleteNode, taint, scale; found %d", n)
+		v.at(f, "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, setCondition, cordon, uncordon, drain, deleteNode, taint, scale, rollout; found %d", n)
 		return
 	}
 	switch {
@@ -724,14 +840,19 @@ func (v *validator) fault(f *Fault) {
 		}
 	case f.Scale != nil:
 		sc := f.Scale
-		w := v.workloads[sc.Workload]
+		v.namespace(&sc.Namespace)
+		k := model.Key(sc.Namespace, sc.Workload)
+		w := v.workloads[k]
+		if w == nil {
+			w = v.budgets[k] // named to say it does not scale
+		}
 		switch {
 		case sc.Workload == "":
 			v.at(sc, "scale: workload is required")
 		case w == nil:
-			v.at(&sc.Workload, "no workload called %q", sc.Workload)
-		case w.Kind != "ReplicaSet" && w.Kind != "Deployment":
-			v.at(&sc.Workload, "%q is a %s: only a ReplicaSet or a Deployment scales", sc.Workload, w.Kind)
+			v.at(&sc.Workload, "no workload called %q%s%s", sc.Workload, inNamespace(sc.Namespace), v.elsewhere(sc.Workload, sc.Namespace))
+		case w.Kind != "ReplicaSet" && w.Kind != "Deployment" && w.Kind != kindStatefulSet:
+			v.at(&sc.Workload, "%q is a %s: only a ReplicaSet, a Deployment or a StatefulSet scales", sc.Workload, w.Kind)
 		}
 		switch {
 		case sc.Replicas == nil:
@@ -741,20 +862,25 @@ func (v *validator) fault(f *Fault) {
 		default:
 			v.addPods(sc.Replicas, int(*sc.Replicas))
 		}
+	case f.Rollout != nil:
+		v.rollout(f.Rollout)
 	case f.Exit != nil:
-		ps := v.podTemplate(&f.Exit.Pod, true)
+		v.namespace(&f.Exit.Namespace)
+		ps := v.podTemplate(&f.Exit.Pod, f.Exit.Namespace, true)
 		v.containerRef(ps, f.Exit.Pod, &f.Exit.Container, f.Exit)
 		if f.Exit.Code < 0 || f.Exit.Code > 255 {
 			v.at(&f.Exit.Code, "code must be 0..255")
 		}
 	case f.OOM != nil:
-		ps := v.podTemplate(&f.OOM.Pod, true)
+		v.namespace(&f.OOM.Namespace)
+		ps := v.podTemplate(&f.OOM.Pod, f.OOM.Namespace, true)
 		v.containerRef(ps, f.OOM.Pod, &f.OOM.Container, f.OOM)
 	case f.Delete != nil:
 		if f.Delete.Pod == "" {
 			v.at(f.Delete, "delete: pod is required")
 		} else {
-			v.podTemplate(&f.Delete.Pod, true)
+			v.namespace(&f.Delete.Namespace)
+			v.podTemplate(&f.Delete.Pod, f.Delete.Namespace, true)
 		}
 		if g := f.Delete.GracePeriodSeconds; g != nil && *g < 0 {
 			v.at(g, "gracePeriodSeconds must not be negative")
@@ -764,7 +890,8 @@ func (v *validator) fault(f *Fault) {
 		if sc.Pod == "" {
 			v.at(sc, "setCondition: pod is required")
 		} else {
-			v.podTemplate(&sc.Pod, true)
+			v.namespace(&sc.Namespace)
+			v.podTemplate(&sc.Pod, sc.Namespace, true)
 		}
 		if sc.Type == "" {
 			v.at(sc, "setCondition: type is required")
@@ -877,7 +1004,8 @@ func (v *validator) expect(e *Expect) {
 	podOnly("container", e.Container != "", &e.Container)
 	podOnly("transition", e.Transition != nil, &e.Transition)
 	podOnly("nodeName", e.NodeName != nil, e.NodeName)
-	pdb := v.workloads[e.Workload] != nil && v.workloads[e.Workload].Kind == kindPDB
+	wk := model.Key(e.Namespace, e.Workload)
+	pdb := v.workloads[wk] == nil && v.budgets[wk] != nil
 	for _, r := range []*IntRange{e.ReadyPods, e.Pods, e.SucceededPods, e.FailedPods} {
 		switch {
 		case r == nil:
@@ -885,6 +1013,21 @@ func (v *validator) expect(e *Expect) {
 			v.atKey(r, "readyPods, pods, succeededPods and failedPods are checked on a workload")
 		case pdb:
 			v.atKey(r, "readyPods, pods, succeededPods and failedPods are checked on a controller; a PodDisruptionBudget has currentHealthy, desiredHealthy, expectedPods and disruptionsAllowed")
+		}
+	}
+	kind := ""
+	if w := v.workloads[wk]; w != nil {
+		kind = w.Kind
+	}
+	if e.UpdatedPods != nil && kind != "Deployment" {
+		v.atKey(e.UpdatedPods, "updatedPods is checked on a Deployment")
+	}
+	if e.AvailablePods != nil && kind != "Deployment" && kind != "ReplicaSet" {
+		v.atKey(e.AvailablePods, "availablePods is checked on a ReplicaSet or Deployment")
+	}
+	for _, r := range []*IntRange{e.Jobs, e.ActiveJobs} {
+		if r != nil && kind != kindCronJob {
+			v.atKey(r, "jobs and activeJobs are checked on a CronJob (workload: its name)")
 		}
 	}
 	for _, r := range []*IntRange{e.DisruptionsAllowed, e.CurrentHealthy, e.DesiredHealthy, e.ExpectedPods} {
@@ -924,15 +1067,19 @@ func (v *validator) expect(e *Expect) {
 			v.at(c, "condition: status must be \"True\", \"False\" or \"Unknown\"")
 		}
 	}
+	v.namespace(&e.Namespace)
+	if e.Namespace != "" && e.Node != "" {
+		v.atKey(&e.Namespace, "a node has no namespace: namespace goes with pod, workload or event")
+	}
 	switch {
 	case e.Pod != "":
-		ps := v.podTemplate(&e.Pod, false)
+		ps := v.podTemplate(&e.Pod, e.Namespace, false)
 		if e.Container != "" {
 			v.containerRef(ps, e.Pod, &e.Container, e)
 		}
 	case e.Workload != "":
-		if v.workloads[e.Workload] == nil {
-			v.at(&e.Workload, "no workload called %q", e.Workload)
+		if k := model.Key(e.Namespace, e.Workload); v.workloads[k] == nil && v.budgets[k] == nil && v.cronJobOf(k) == nil {
+			v.at(&e.Workload, "no workload called %q%s%s", e.Workload, inNamespace(e.Namespace), v.elsewhere(e.Workload, e.Namespace))
 		}
 	case e.Node != "":
 		v.nodeRef(&e.Node, e)
@@ -945,13 +1092,13 @@ func (v *validator) expect(e *Expect) {
 			v.at(ev, "event: reason is required")
 		}
 		if ev.Pod != "" {
-			v.podTemplate(&ev.Pod, false)
+			v.podTemplate(&ev.Pod, e.Namespace, false)
 		}
 		if ev.Node != "" {
 			v.nodeRef(&ev.Node, ev)
 		}
-		if ev.Workload != "" && v.workloads[ev.Workload] == nil {
-			v.at(&ev.Workload, "no workload called %q", ev.Workload)
+		if k := model.Key(e.Namespace, ev.Workload); ev.Workload != "" && v.workloads[k] == nil && v.budgets[k] == nil && v.cronJobOf(k) == nil {
+			v.at(&ev.Workload, "no workload called %q%s%s", ev.Workload, inNamespace(e.Namespace), v.elsewhere(ev.Workload, e.Namespace))
 		}
 		objects := 0
 		for _, o := range []string{ev.Pod, ev.Node, ev.Workload} {

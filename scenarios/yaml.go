@@ -22,9 +22,17 @@ type (
 // on struct type T; see yamlstrict.Ignore.
 func Ignore[T any](keys ...string) { yamlstrict.Ignore[T](keys...) }
 
+// Unmodelled registers Kubernetes API field names that are accepted on
+// struct type T with a warning saying what is lost; see
+// yamlstrict.Unmodelled.
+func Unmodelled[T any](lost map[string]string) { yamlstrict.Unmodelled[T](lost) }
+
 func decodeStrict(file string, node *yaml.Node, out any) (*Positions, ErrorList) {
 	return yamlstrict.Decode(file, node, out)
 }
+
+// NewPositions returns an empty Positions.
+func NewPositions() *Positions { return yamlstrict.NewPositions() }
 
 func describeNode(n *yaml.Node) string { return yamlstrict.DescribeNode(n) }
 func quoteValue(s string) string       { return yamlstrict.QuoteValue(s) }

@@ -13,7 +13,6 @@ package serve
 import (
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -423,7 +422,7 @@ func (s *Store) ref(kind, name string) owner {
 	switch kind {
 	case "Pod", "Node":
 		return owner{apiVersion: "v1", kind: kind, name: name, uid: uid(kind, name)}
-	case model.KindJob:
+	case model.KindJob, model.KindCronJob:
 		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: uid(kind, name)}
 	case model.KindPodDisruptionBudget:
 		return owner{apiVersion: "policy/v1", kind: kind, name: name, uid: uid(kind, name)}
@@ -433,6 +432,9 @@ func (s *Store) ref(kind, name string) owner {
 
 func (s *Store) addWorkload(wl *model.Workload) {
 	sp := &wl.Spec
+	if sp.Kind == model.KindStatefulSet || sp.Kind == model.KindCronJob {
+		return // not served yet: their collections stay empty, their pods and Jobs have no owner
+	}
 	src := &workloadSrc{wl: wl}
 	o := s.ref(sp.Kind, sp.Name)
 	src.owner = &o
@@ -441,8 +443,8 @@ func (s *Store) addWorkload(wl *model.Workload) {
 	switch sp.Kind {
 	case model.KindDeployment:
 		src.col = colDeployments
-		rsName := wl.ReplicaSetName() // the name the Deployment's events give it
-		hash := strings.TrimPrefix(rsName, sp.Name+"-")
+		hash := templateHash(sp.Name)
+		rsName := sp.Name + "-" + hash
 		rsOwner := owner{apiVersion: "apps/v1", kind: model.KindReplicaSet, name: rsName, uid: uid(model.KindReplicaSet, rsName)}
 		src.owner = &rsOwner
 		rsLabels := withLabel(labels, "pod-template-hash", hash)

@@ -158,7 +158,7 @@ func (s *Server) apply(req *writeReq, t time.Duration) {
 	case !req.exists(w):
 		err = req.gone
 	case req.fault != nil:
-		scenarios.ApplyFault(w, req.fault)
+		s.sc.ApplyFault(w, req.fault)
 	default:
 		err = req.action(w)
 	}

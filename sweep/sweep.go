@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/internal/yamlstrict"
+	"github.com/podsim/podsim/manifests"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
@@ -79,7 +80,7 @@ type Run struct {
 // Load reads a study file and builds every cell's scenario. Its error, if
 // any, is a scenarios.ErrorList with every problem as FILE:LINE:COL.
 func Load(path string) (*Study, error) {
-	st, err := scenarios.LoadStudy(path, report.MetricNames())
+	st, err := scenarios.LoadStudy(path, report.MetricNames(), manifests.NewReader())
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +103,14 @@ func Load(path string) (*Study, error) {
 	// x.yaml) is the same study.
 	sum := sha256.New()
 	for _, data := range [][]byte{st.Source, st.BaseSource} {
+		fmt.Fprintf(sum, "%d\n", len(data))
+		sum.Write(data)
+	}
+	for _, src := range st.Base.Sources() { // the manifests it includes
+		data, err := scenarios.ReadFile(src)
+		if err != nil {
+			return nil, err
+		}
 		fmt.Fprintf(sum, "%d\n", len(data))
 		sum.Write(data)
 	}

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 )
 
-// describe is `podsim describe FILE POD [--at T] [-o text|json]`: the pod as
+// describe is `podsim describe FILE POD [-n NS] [--at T] [-o text|json]`: the pod as
 // `kubectl describe pod` shows it at T (default: the end of the run).
 func (m *Main) describe(args []string) (int, error) {
 	fs := flag.NewFlagSet("describe", flag.ContinueOnError)
@@ -18,12 +19,14 @@ func (m *Main) describe(args []string) (int, error) {
 	fs.Var(&at, "at", "describe the pod as of this virtual time (e.g. 4m) instead of the end")
 	maxEvents := maxEventsFlag(fs)
 	over := overrideFlags(fs)
+	ns := fs.String("namespace", model.DefaultNamespace, "the pod's namespace")
+	fs.StringVar(ns, "n", model.DefaultNamespace, "the pod's namespace (short for --namespace)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
 	}
 	if len(pos) != 2 {
-		return 0, usageError{"describe takes a scenario file and a pod name: podsim describe FILE POD [--at T] [-o text|json]"}
+		return 0, usageError{"describe takes a scenario file and a pod name: podsim describe FILE POD [-n NAMESPACE] [--at T] [-o text|json]"}
 	}
 	if err := checkOutput(*out, "text", "json"); err != nil {
 		return 0, err
@@ -43,21 +46,29 @@ func (m *Main) describe(args []string) (int, error) {
 		return code, nil
 	}
 
-	p := w.Pod(name)
+	p := w.Pod(model.Key(*ns, name))
 	if p == nil {
 		var names []string
+		other := ""
 		for _, q := range w.Pods() { // creation order
-			n := q.Name
+			n := q.Key() // namespace/name outside default
 			if q.Deleted() {
 				n += " (deleted)"
 			}
 			names = append(names, n)
+			if q.Name == name && other == "" {
+				other = q.Namespace
+			}
 		}
 		list := "none"
 		if len(names) > 0 {
 			list = strings.Join(names, ", ")
 		}
-		return 0, fmt.Errorf("%s: pod %q not found at %s; pods: %s", file, name, report.FormatTime(until), list)
+		hint := ""
+		if other != "" {
+			hint = "; it is in namespace " + other + ": add -n " + other
+		}
+		return 0, fmt.Errorf("%s: pod %q not found%s at %s; pods: %s%s", file, name, inNamespace(*ns), report.FormatTime(until), list, hint)
 	}
 	if p.Deleted() {
 		fmt.Fprintf(m.Stderr, "podsim: pod %s was deleted at %s; showing its last status\n", name, report.FormatTime(p.DeletedAt()))
@@ -69,4 +80,13 @@ func (m *Main) describe(args []string) (int, error) {
 		return 0, report.WriteDescribePodJSON(bw, w, p)
 	}
 	return 0, report.WriteDescribePod(bw, w, p)
+}
+
+// inNamespace is " in namespace ns" outside the default namespace, for
+// messages.
+func inNamespace(ns string) string {
+	if ns == model.DefaultNamespace {
+		return ""
+	}
+	return " in namespace " + ns
 }

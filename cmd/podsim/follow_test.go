@@ -172,7 +172,7 @@ func TestFollowRowsMatchEveryInstant(t *testing.T) {
 					t.Fatalf("%s at %s: row for a pod not there: %q", s.Path, at, line)
 				}
 				g := report.GetPod(p, at)
-				want := strings.Join(strings.Fields(strings.Join([]string{g.Name, g.Ready, g.Status, g.Restarts, g.Age}, " ")), " ")
+				want := strings.Join(strings.Fields(strings.Join([]string{p.Key(), g.Ready, g.Status, g.Restarts, g.Age}, " ")), " ") // namespace/name outside default
 				if got := strings.Join(f, " "); got != want {
 					t.Errorf("%s at %s: row %q, run --at shows %q", s.Path, at, got, want)
 				}
@@ -181,15 +181,17 @@ func TestFollowRowsMatchEveryInstant(t *testing.T) {
 			}
 			for _, p := range ref.Pods() {
 				if p.Deleted() {
-					delete(last, p.Name)
+					if ref.Pod(p.Key()) == p { // not a StatefulSet's pod whose name a new one took
+						delete(last, p.Key())
+					}
 					continue
 				}
 				g := report.GetPod(p, at)
 				key := g.Ready + " " + g.Status + " " + strings.Fields(g.Restarts)[0]
-				if changed := last[p.Name] != key; changed != printed[p.Name] {
-					t.Errorf("%s at %s: pod %s row changed %v, printed %v", s.Path, at, p.Name, changed, printed[p.Name])
+				if changed := last[p.Key()] != key; changed != printed[p.Key()] {
+					t.Errorf("%s at %s: pod %s row changed %v, printed %v", s.Path, at, p.Key(), changed, printed[p.Key()])
 				}
-				last[p.Name] = key
+				last[p.Key()] = key
 			}
 		})
 		if n == 0 {

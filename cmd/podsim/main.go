@@ -24,6 +24,7 @@ import (
 	"github.com/benbjohnson/clock"
 
 	"github.com/podsim/podsim/internal/progress"
+	"github.com/podsim/podsim/manifests"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/scenarios"
 )
@@ -88,17 +89,17 @@ func maxEventsFlag(fs *flag.FlagSet) *uint64 {
 const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.
 
 Usage:
-  podsim run [FILE] [-o text|jsonl|json|trace]      simulate one scenario (no FILE: the demo; -: standard input)
+  podsim run [FILE] [-o text|jsonl|json|trace]      simulate one scenario or manifests (no FILE: the demo; -: stdin)
       [--at T] [--follow [--speed X]]               ... up to T; play it live on the wall clock (kubectl get pods -w)
   podsim test PATH...                               run scenarios (files or folders) and check their expectations
       [-o text|jsonl|json] [--junit FILE]           results as JSON; also a JUnit XML report for CI
       [--golden DIR [--update]]                     also compare timelines with DIR/<name>.jsonl (--update: rewrite them)
-  podsim validate FILE...                           check scenario and study files without running them
+  podsim validate FILE...                           check scenario, study and manifest files without running them
   podsim sweep STUDY [-o text|markdown|csv|json]    run a what-if study: every cell of its grid with several seeds
       [--plots DIR] [--parallel N]                  also draw plots (SVG, PNG); runs at once (default: every core)
       [--shard i/n]                                 run one shard of the runs and print them raw (JSON) for merge
   podsim merge SHARD... [-o ...] [--plots DIR]      combine the shards of a study into its result
-  podsim describe FILE POD [--at T] [-o text|json]  the pod as kubectl describe pod shows it (default: at the end)
+  podsim describe FILE POD [-n NS] [--at T]         the pod as kubectl describe pod shows it (default: at the end)
   podsim serve FILE [--speed X | --at T]            serve the run through the Kubernetes API (kubectl, k9s, client-go)
       [--addr 127.0.0.1:8001] [--kubeconfig OUT]    where to listen; write a kubeconfig pointing at it
       [--allow-writes]                              take kubectl delete pod, cordon, drain and scale as faults
@@ -214,13 +215,35 @@ func version() string {
 // stdinName names standard input (a file given as "-") in messages.
 const stdinName = "<stdin>"
 
-// loadFile loads the scenario FILE, or the one on standard input for "-".
+// loadFile loads FILE, or standard input for "-": a scenario, with the
+// manifests it includes, or Kubernetes manifests (a file or a folder) run
+// as they are. Its warnings go to stderr.
 func (m *Main) loadFile(path string) (*scenarios.Scenario, error) {
-	data, name, err := m.readFile(path)
-	if err != nil {
-		return nil, err
+	r := manifests.NewReader()
+	var s *scenarios.Scenario
+	if path == "-" {
+		data, name, err := m.readFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if s, err = r.Parse(name, data); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if s, err = r.Load(path); err != nil {
+			return nil, err
+		}
 	}
-	return scenarios.Parse(name, data)
+	m.warn(s.Warnings)
+	return s, nil
+}
+
+// warn prints warnings on stderr, one a line.
+func (m *Main) warn(ws scenarios.ErrorList) {
+	for _, w := range ws {
+		fmt.Fprintln(m.Stderr, w.Error())
+	}
 }
 
 // readFile reads FILE, or standard input for "-", through the size limit;

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"time"
 
 	"github.com/podsim/podsim/expect"
 	"github.com/podsim/podsim/internal/progress"
+	"github.com/podsim/podsim/manifests"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/report/chart"
@@ -375,6 +377,16 @@ func (m *Main) validate(args []string) (int, error) {
 	}
 	code := exitOK
 	for _, f := range files {
+		if info, err := os.Stat(f); f != "-" && err == nil && info.IsDir() { // a folder of manifests
+			s, err := m.loadFile(f)
+			if err != nil {
+				fmt.Fprintln(m.Stderr, err)
+				code = exitBadInput
+				continue
+			}
+			m.validated(s, f, *maxEvents)
+			continue
+		}
 		data, name, err := m.readFile(f)
 		if err != nil {
 			fmt.Fprintln(m.Stderr, err)
@@ -385,7 +397,10 @@ func (m *Main) validate(args []string) (int, error) {
 			if f == "-" {
 				err = fmt.Errorf("%s: a study is read from its file (its scenario's path is relative to it), not from standard input", name)
 			} else {
-				_, err = sweep.Load(f)
+				var st *sweep.Study
+				if st, err = sweep.Load(f); err == nil {
+					m.warn(st.Base.Warnings)
+				}
 			}
 			if err != nil {
 				fmt.Fprintln(m.Stderr, err)
@@ -395,20 +410,27 @@ func (m *Main) validate(args []string) (int, error) {
 			fmt.Fprintf(m.Stdout, "%s: valid\n", name)
 			continue
 		}
-		s, err := scenarios.Parse(name, data)
+		s, err := manifests.NewReader().Parse(name, data)
 		if err != nil {
 			fmt.Fprintln(m.Stderr, err)
 			code = exitBadInput
 			continue
 		}
-		fmt.Fprintf(m.Stdout, "%s: valid\n", name)
-		if e := estimateEvents(s, *maxEvents); !e.fits {
-			fmt.Fprintf(m.Stderr, "%s: warning: at the rate of its first %d events (up to %s), a run would fire about %.2g events by %s, "+
-				"over the budget of %d: it may stop early (raise it with --max-events N)\n",
-				name, e.sampled, report.FormatTime(e.sampledTo), e.events, report.FormatTime(s.Duration), *maxEvents)
-		}
+		m.warn(s.Warnings)
+		m.validated(s, name, *maxEvents)
 	}
 	return code, nil
+}
+
+// validated says that the file name holding s is valid, and warns if a
+// run of it would go over the event budget.
+func (m *Main) validated(s *scenarios.Scenario, name string, maxEvents uint64) {
+	fmt.Fprintf(m.Stdout, "%s: valid\n", name)
+	if e := estimateEvents(s, maxEvents); !e.fits {
+		fmt.Fprintf(m.Stderr, "%s: warning: at the rate of its first %d events (up to %s), a run would fire about %.2g events by %s, "+
+			"over the budget of %d: it may stop early (raise it with --max-events N)\n",
+			name, e.sampled, report.FormatTime(e.sampledTo), e.events, report.FormatTime(s.Duration), maxEvents)
+	}
 }
 
 // eventEstimate is how many events a run is expected to fire.

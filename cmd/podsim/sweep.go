@@ -124,6 +124,7 @@ func (m *Main) sweep(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	m.warn(st.Base.Warnings) // every cell has them: say them once
 	st.Header.Podsim = version()
 	format, plots := *out.format, *out.plots
 	if format == "" {

@@ -55,6 +55,7 @@ func (m *Main) test(args []string) (int, error) {
 	passed, failed, bad, stopped := 0, 0, 0, 0
 	for i := range results {
 		r := &results[i]
+		m.warn(r.Warnings)
 		switch {
 		case r.Interrupted:
 			stopped++

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/expect"
+	"github.com/podsim/podsim/manifests"
 	"github.com/podsim/podsim/scenarios"
 )
 
@@ -54,9 +55,9 @@ func TestSuiteOrderAndLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []string // the scenarios among them; studies are skipped
+	var files []string // the scenarios and manifests among them; studies are skipped
 	for _, f := range all {
-		if data, err := os.ReadFile(f); err == nil && scenarios.ReadKind(data) == scenarios.KindScenario {
+		if data, err := os.ReadFile(f); err == nil && (scenarios.ReadKind(data) == scenarios.KindScenario || manifests.IsManifest(data)) {
 			files = append(files, f)
 		}
 	}
@@ -109,6 +110,9 @@ func TestInvalidFilesExitTwo(t *testing.T) {
 	// Every problem of budgets, node actions and scale faults, with its place.
 	_, errs, _ = podsim(t, "validate", filepath.Join(root, "testdata", "invalid", "disruption.yaml"))
 	golden(t, "disruption.txt", strings.ReplaceAll(errs, root+"/", ""))
+	// Every problem of StatefulSets, CronJobs and startTime, with its place.
+	_, errs, _ = podsim(t, "validate", filepath.Join(root, "testdata", "invalid", "statefulset-cronjob.yaml"))
+	golden(t, "statefulset-cronjob.txt", strings.ReplaceAll(errs, root+"/", ""))
 }
 
 func TestDuplicateNamesAreBadInput(t *testing.T) {

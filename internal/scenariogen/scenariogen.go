@@ -17,7 +17,7 @@ import (
 // the same scenario as before any option was added.
 type Config struct {
 	// Rich adds resource requests on small nodes (so scheduling can fail),
-	// Deployments, Jobs and DaemonSets, images that pull slowly or are
+	// Deployments, Jobs, DaemonSets, StatefulSets and CronJobs, images that pull slowly or are
 	// missing, short crash backoffs, hooks that take 0s, node MTBF, power
 	// losses for good, and shorter runs (at most 10 minutes).
 	Rich bool
@@ -263,6 +263,21 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
 			refs = append(refs, ref{"ds", "c0", last})
 		}
+		if r.IntN(3) == 0 {
+			header()
+			fmt.Fprintf(&b, "    - apiVersion: apps/v1\n      kind: StatefulSet\n      metadata: {name: sts}\n      spec:\n        replicas: %d\n        podManagementPolicy: %s\n",
+				r.IntN(4), pick("OrderedReady", "Parallel"))
+			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
+			refs = append(refs, ref{"sts", "c0", last})
+		}
+		if r.IntN(3) == 0 {
+			header()
+			fmt.Fprintf(&b, "    - apiVersion: batch/v1\n      kind: CronJob\n      metadata: {name: cj}\n      spec:\n        schedule: %q\n        concurrencyPolicy: %s\n        successfulJobsHistoryLimit: %d\n        failedJobsHistoryLimit: %d\n",
+				pick("* * * * *", "*/2 * * * *", "@every 45s"), pick("Allow", "Forbid", "Replace"), r.IntN(3), r.IntN(2))
+			fmt.Fprintf(&b, "        jobTemplate:\n          spec:\n            backoffLimit: %d\n            template:\n              spec:\n                restartPolicy: %s\n                containers: [", r.IntN(3), pick("Never", "OnFailure"))
+			b.WriteString(container("c0", false) + "]\n")
+			refs = append(refs, ref{"cj", "c0", last})
+		}
 	}
 	b.WriteString("  behavior:\n")
 	for _, x := range refs {
@@ -295,6 +310,10 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 		default:
 			fmt.Fprintf(&b, "    - {at: %s, exit: {pod: %s, container: %s, code: 1}}\n", dist(minutes*60-1), x.pod, x.c)
 		}
+	}
+	// Drawn last, so that the draws above stay as they were.
+	if strings.Contains(b.String(), "metadata: {name: dep}") && r.IntN(2) == 0 {
+		fmt.Fprintf(&b, "    - {at: %ds, rollout: {workload: dep, image: example/other:%d}}\n", r.IntN(minutes*60), r.IntN(3))
 	}
 	return b.String()
 }

@@ -117,6 +117,18 @@ type Positions struct {
 	keys    map[posKey]Pos
 	mapKeys map[mapEntryKey]Pos
 	mapVals map[mapEntryKey]Pos
+
+	warnings ErrorList // fields registered with Unmodelled, as Decode met them
+}
+
+// Warnings returns a problem for each field that Decode accepted although
+// it was registered with Unmodelled: Kubernetes acts on it, the program
+// does not. Sorted by position.
+func (p *Positions) Warnings() ErrorList {
+	if p == nil {
+		return nil
+	}
+	return p.warnings
 }
 
 // posKey identifies a Go value. The unsafe.Pointer keeps the value alive, so
@@ -130,6 +142,9 @@ type mapEntryKey struct {
 	m   unsafe.Pointer // the map's runtime pointer
 	key string
 }
+
+// NewPositions returns an empty Positions, to fill with Locate.
+func NewPositions() *Positions { return newPositions() }
 
 func newPositions() *Positions {
 	return &Positions{
@@ -238,6 +253,89 @@ func Ignore[T any](keys ...string) {
 	for _, k := range keys {
 		set[k] = true
 	}
+}
+
+var unmodelledFields = struct {
+	sync.RWMutex
+	m map[reflect.Type]map[string]string
+}{m: make(map[reflect.Type]map[string]string)}
+
+// Unmodelled registers Kubernetes API field names that are accepted on
+// struct type T although Kubernetes acts on them and the program does not
+// simulate them: each maps to what is lost ("the scheduler does not see
+// it"). Decode skips their values like ignored ones and notes a warning
+// at each (Positions.Warnings).
+func Unmodelled[T any](lost map[string]string) {
+	t := reflect.TypeFor[T]()
+	unmodelledFields.Lock()
+	defer unmodelledFields.Unlock()
+	set := unmodelledFields.m[t]
+	if set == nil {
+		set = make(map[string]string)
+		unmodelledFields.m[t] = set
+	}
+	for k, why := range lost {
+		set[k] = why
+	}
+}
+
+// Treatment says how the field key of struct type T (or of a struct
+// inlined in it) is treated when it is not a field of T: accepted quietly
+// (ignored), accepted with a warning (unmodelled, lost says what is lost),
+// or neither.
+func Treatment(t reflect.Type, key string) (ignored, unmodelled bool, lost string) {
+	types := []reflect.Type{t}
+	if t.Kind() == reflect.Struct {
+		types = getStructInfo(t).types
+	}
+	if why, ok := unmodelledReason(types, key); ok {
+		return false, true, why
+	}
+	return isIgnored(types, key), false, ""
+}
+
+// HasField reports whether struct type T (with its ,inline structs) has a
+// field named key.
+func HasField(t reflect.Type, key string) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	_, ok := getStructInfo(t).byName[key]
+	return ok
+}
+
+// FieldType returns the Go type of T's field named key, pointers removed.
+func FieldType(t reflect.Type, key string) (reflect.Type, bool) {
+	if t.Kind() != reflect.Struct {
+		return nil, false
+	}
+	info := getStructInfo(t)
+	i, ok := info.byName[key]
+	if !ok {
+		return nil, false
+	}
+	ft := t.FieldByIndex(info.fields[i].index).Type
+	for ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	return ft, true
+}
+
+func unmodelledReason(types []reflect.Type, key string) (string, bool) {
+	unmodelledFields.RLock()
+	defer unmodelledFields.RUnlock()
+	for _, t := range types {
+		if why, ok := unmodelledFields.m[t][key]; ok {
+			return why, true
+		}
+	}
+	return "", false
+}
+
+// UnmodelledMessage is the warning about an accepted field that is not
+// simulated.
+func UnmodelledMessage(key, lost string) string {
+	return "warning: " + key + " is not simulated: " + lost
 }
 
 func isIgnored(types []reflect.Type, key string) bool {
@@ -380,6 +478,8 @@ func Decode(file string, node *yaml.Node, out any) (*Positions, ErrorList) {
 	}
 	d.limit = expansionBudget(node)
 	d.decode(node, rv.Elem())
+	d.pos.warnings.Sort()
+	d.pos.warnings = slices.Compact(d.pos.warnings)
 	d.errs.Sort()
 	d.errs = slices.Compact(d.errs) // an anchor used twice reports its problems once
 	return d.pos, d.errs
@@ -916,6 +1016,10 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 			fv := v.FieldByIndex(info.fields[i].index)
 			d.pos.record(d.pos.keys, fv, kp)
 			d.decode(p.val, fv)
+			continue
+		}
+		if why, ok := unmodelledReason(info.types, name); ok {
+			d.pos.warnings.Add(d.file, kp, "%s", UnmodelledMessage(name, why))
 			continue
 		}
 		if isIgnored(info.types, name) {

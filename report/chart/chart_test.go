@@ -125,8 +125,8 @@ func checkPage(t *testing.T, page string, w *model.World) {
 		pods[p.N] = true
 	}
 	for _, p := range w.Pods() {
-		if !pods[p.Name] {
-			t.Errorf("pod %s is not in the page's data", p.Name)
+		if !pods[p.Key()] { // the page names a pod of another namespace ns/name
+			t.Errorf("pod %s is not in the page's data", p.Key())
 		}
 	}
 	if len(d.Pods) != len(w.Pods()) {

@@ -168,16 +168,16 @@ func (r *Recorder) Change(c *model.Change) {
 	r.end = c.T
 	switch c.Kind {
 	case model.ChangePhase:
-		p := r.pod(c.Pod, c.T)
+		p := r.pod(model.Key(c.Namespace, c.Pod), c.T)
 		p.phases = addStep(p.phases, step{t: c.T, v: indexOf(phaseNames, string(c.To))})
 	case model.ChangeContainer:
 		r.container(c)
 	case model.ChangeCondition:
-		p := r.pod(c.Pod, c.T)
+		p := r.pod(model.Key(c.Namespace, c.Pod), c.T)
 		switch c.Type {
 		case model.PodScheduled:
 			if c.Status == string(model.True) && p.node == nil {
-				if mp := r.w.Pod(c.Pod); mp != nil && mp.Node != nil {
+				if mp := r.w.Pod(model.Key(c.Namespace, c.Pod)); mp != nil && mp.Node != nil {
 					p.node = r.node(mp.Node.Name)
 				}
 			}
@@ -189,13 +189,13 @@ func (r *Recorder) Change(c *model.Change) {
 		m := mark{t: c.T, warning: c.Type == string(model.EventWarning), reason: r.str(c.Reason), message: r.str(c.Message)}
 		switch {
 		case c.Pod != "":
-			p := r.pod(c.Pod, c.T)
+			p := r.pod(model.Key(c.Namespace, c.Pod), c.T)
 			p.marks = append(p.marks, m)
 		case c.Node != "":
 			n := r.node(c.Node)
 			n.marks = append(n.marks, m)
 		case c.Workload != "":
-			wl := r.workload(c.Workload, c.Object)
+			wl := r.workload(model.Key(c.Namespace, c.Workload), c.Object)
 			wl.marks = append(wl.marks, m)
 		}
 	case model.ChangeNode:
@@ -206,10 +206,10 @@ func (r *Recorder) Change(c *model.Change) {
 	case model.ChangeWorkload:
 		// The workload's conditions (Complete, Failed) are events too:
 		// a marker with the condition as its reason.
-		wl := r.workload(c.Workload, c.Object) // Object: a PodDisruptionBudget's kind
+		wl := r.workload(model.Key(c.Namespace, c.Workload), c.Object) // Object: a PodDisruptionBudget's kind
 		wl.marks = append(wl.marks, mark{t: c.T, warning: c.Type == "Failed", reason: r.str(c.Type + "=" + c.Status), message: r.str(c.Reason)})
 	case model.ChangePod:
-		p := r.pod(c.Pod, c.T)
+		p := r.pod(model.Key(c.Namespace, c.Pod), c.T)
 		switch c.Reason {
 		case "Deleted":
 			p.gone, p.hasGone = c.T, true
@@ -217,6 +217,8 @@ func (r *Recorder) Change(c *model.Change) {
 			for _, ct := range p.conts {
 				ct.close(c.T)
 			}
+			delete(r.podIdx, model.Key(c.Namespace, c.Pod)) // a StatefulSet's replacement takes the name: a lane of its own
+
 		case "Terminating":
 			p.terminating, p.hasTerm = c.T, true
 		}
@@ -278,7 +280,7 @@ func closeSpan(spans []span, what int32, t time.Duration) {
 
 // container records a container's new state.
 func (r *Recorder) container(c *model.Change) {
-	p := r.pod(c.Pod, c.T)
+	p := r.pod(model.Key(c.Namespace, c.Pod), c.T)
 	ct := p.container(c.Container)
 	if ct == nil {
 		return
@@ -374,7 +376,7 @@ func (r *Recorder) pod(name string, t time.Duration) *podRec {
 	p := &podRec{name: name, created: t}
 	if mp := r.w.Pod(name); mp != nil {
 		if o := mp.Owner(); o != nil {
-			p.wl = r.workload(o.Spec.Name, o.Spec.Kind)
+			p.wl = r.workload(o.Key(), o.Spec.Kind)
 		}
 		for i := range mp.Spec.InitContainers {
 			cs := &mp.Spec.InitContainers[i]

@@ -1,0 +1,258 @@
+package manifests
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/podsim/podsim/scenarios"
+	"go.yaml.in/yaml/v3"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// converter turns the Kubernetes objects podsim simulates into the
+// scenario's own types: the modelled fields, field by field. What it
+// cannot convert (a quantity out of podsim's range) it reports against
+// the converted value, whose position is found once it is located.
+type converter struct {
+	errs []convError
+}
+
+type convError struct {
+	at  any // a pointer into the converted object
+	msg string
+}
+
+// object converts a *corev1.Pod into a *scenarios.Pod, and a Deployment,
+// ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or PodDisruptionBudget
+// into a *scenarios.Workload. A minReadySeconds of 0 is left out, as it is
+// the default.
+func (c *converter) object(obj any) any {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		return &scenarios.Pod{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: c.podSpec(&o.Spec)}
+	case *appsv1.Deployment:
+		sp := &o.Spec
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: sp.Replicas,
+			MinReadySeconds: nonZero(sp.MinReadySeconds), ProgressDeadlineSeconds: sp.ProgressDeadlineSeconds,
+			Strategy: strategy(&sp.Strategy)}, &sp.Template)
+	case *appsv1.ReplicaSet:
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas,
+			MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
+	case *appsv1.DaemonSet:
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
+	case *policyv1.PodDisruptionBudget:
+		sp := &o.Spec
+		out := &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: scenarios.WorkloadSpec{
+			MinAvailable: intOrPercent(sp.MinAvailable), MaxUnavailable: intOrPercent(sp.MaxUnavailable)}}
+		if p := sp.UnhealthyPodEvictionPolicy; p != nil {
+			out.Spec.UnhealthyPodEvictionPolicy = string(*p)
+		}
+		if s := sp.Selector; s != nil {
+			out.Spec.Selector = &scenarios.LabelSelector{MatchLabels: s.MatchLabels, MatchExpressions: set(len(s.MatchExpressions) > 0)}
+		}
+		return out
+	case *appsv1.StatefulSet:
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas,
+			PodManagementPolicy: string(o.Spec.PodManagementPolicy), MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
+	case *batchv1.Job:
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, jobSpec(&o.Spec), &o.Spec.Template)
+	case *batchv1.CronJob:
+		return c.cronJob(o)
+	}
+	return nil
+}
+
+// jobSpec converts a Job's own fields (not its template). Suspend is
+// carried so that the validator warns of it: a suspended Job runs all the
+// same.
+func jobSpec(js *batchv1.JobSpec) scenarios.WorkloadSpec {
+	return scenarios.WorkloadSpec{
+		Completions:           js.Completions,
+		Parallelism:           js.Parallelism,
+		BackoffLimit:          js.BackoffLimit,
+		ActiveDeadlineSeconds: js.ActiveDeadlineSeconds,
+		Suspend:               js.Suspend,
+	}
+}
+
+// cronJob converts a CronJob; its jobTemplate becomes a Job's spec. A
+// jobTemplate left out (all zero) stays nil, so that the validator says a
+// CronJob needs one.
+func (c *converter) cronJob(o *batchv1.CronJob) *scenarios.Workload {
+	sp := &o.Spec
+	spec := scenarios.WorkloadSpec{
+		Schedule:                   sp.Schedule,
+		TimeZone:                   sp.TimeZone,
+		ConcurrencyPolicy:          string(sp.ConcurrencyPolicy),
+		StartingDeadlineSeconds:    sp.StartingDeadlineSeconds,
+		Suspend:                    sp.Suspend,
+		SuccessfulJobsHistoryLimit: sp.SuccessfulJobsHistoryLimit,
+		FailedJobsHistoryLimit:     sp.FailedJobsHistoryLimit,
+	}
+	if jt := &sp.JobTemplate; !reflect.ValueOf(jt).Elem().IsZero() {
+		js := jobSpec(&jt.Spec)
+		js.Template = c.template(&jt.Spec.Template)
+		spec.JobTemplate = &scenarios.JobTemplate{Metadata: meta(&jt.ObjectMeta), Spec: js}
+	}
+	return &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: spec}
+}
+
+func (c *converter) workload(tm *metav1.TypeMeta, om *metav1.ObjectMeta, spec scenarios.WorkloadSpec, tmpl *corev1.PodTemplateSpec) *scenarios.Workload {
+	spec.Template = c.template(tmpl)
+	return &scenarios.Workload{APIVersion: tm.APIVersion, Kind: tm.Kind, Metadata: meta(om), Spec: spec}
+}
+
+func (c *converter) template(t *corev1.PodTemplateSpec) scenarios.PodTemplate {
+	return scenarios.PodTemplate{Metadata: meta(&t.ObjectMeta), Spec: c.podSpec(&t.Spec)}
+}
+
+func meta(m *metav1.ObjectMeta) scenarios.ObjectMeta {
+	return scenarios.ObjectMeta{Name: m.Name, Namespace: m.Namespace, Labels: m.Labels, Annotations: m.Annotations}
+}
+
+func (c *converter) podSpec(ps *corev1.PodSpec) scenarios.PodSpec {
+	out := scenarios.PodSpec{
+		NodeName:                      ps.NodeName,
+		NodeSelector:                  ps.NodeSelector,
+		RestartPolicy:                 string(ps.RestartPolicy),
+		TerminationGracePeriodSeconds: ps.TerminationGracePeriodSeconds,
+	}
+	out.InitContainers = c.containers(ps.InitContainers)
+	out.Containers = c.containers(ps.Containers)
+	for _, t := range ps.Tolerations {
+		out.Tolerations = append(out.Tolerations, scenarios.Toleration{Key: t.Key, Operator: string(t.Operator),
+			Value: t.Value, Effect: string(t.Effect), TolerationSeconds: t.TolerationSeconds})
+	}
+	for _, g := range ps.SchedulingGates {
+		out.SchedulingGates = append(out.SchedulingGates, scenarios.NameOnly{Name: g.Name})
+	}
+	for _, g := range ps.ReadinessGates {
+		out.ReadinessGates = append(out.ReadinessGates, scenarios.ReadinessGate{ConditionType: string(g.ConditionType)})
+	}
+	return out
+}
+
+func (c *converter) containers(in []corev1.Container) []scenarios.Container {
+	if in == nil {
+		return nil
+	}
+	out := make([]scenarios.Container, len(in))
+	for i := range in {
+		k := &in[i]
+		o := &out[i]
+		*o = scenarios.Container{
+			Name:            k.Name,
+			Image:           k.Image,
+			ImagePullPolicy: string(k.ImagePullPolicy),
+			LivenessProbe:   probe(k.LivenessProbe),
+			ReadinessProbe:  probe(k.ReadinessProbe),
+			StartupProbe:    probe(k.StartupProbe),
+		}
+		if k.RestartPolicy != nil {
+			o.RestartPolicy = string(*k.RestartPolicy)
+		}
+		o.Resources.Requests = c.quantities(k.Resources.Requests, o)
+		o.Resources.Limits = c.quantities(k.Resources.Limits, o)
+		if l := k.Lifecycle; l != nil {
+			o.Lifecycle = &scenarios.Lifecycle{PostStart: lifecycleHandler(l.PostStart), PreStop: lifecycleHandler(l.PreStop)}
+		}
+	}
+	return out
+}
+
+// quantities converts a resource list; a quantity podsim cannot hold is
+// reported at the container.
+func (c *converter) quantities(in corev1.ResourceList, container *scenarios.Container) map[string]scenarios.Quantity {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]scenarios.Quantity, len(in))
+	for name, q := range in {
+		v, err := scenarios.ParseQuantity(q.String())
+		if err != nil {
+			c.errs = append(c.errs, convError{container, "container " + container.Name + ": " + string(name) + " " + q.String() + ": " + err.Error()})
+			continue
+		}
+		out[string(name)] = v
+	}
+	return out
+}
+
+// strategy converts a Deployment's strategy (nil when none is written).
+func strategy(st *appsv1.DeploymentStrategy) *scenarios.DeploymentStrategy {
+	if st.Type == "" && st.RollingUpdate == nil {
+		return nil
+	}
+	out := &scenarios.DeploymentStrategy{Type: string(st.Type)}
+	if ru := st.RollingUpdate; ru != nil {
+		out.RollingUpdate = &scenarios.RollingUpdateDeployment{MaxSurge: intOrPercent(ru.MaxSurge),
+			MaxUnavailable: intOrPercent(ru.MaxUnavailable)}
+	}
+	return out
+}
+
+// intOrPercent converts minAvailable, maxUnavailable or maxSurge: an integer, or a
+// string that must be a percentage (the validator refuses anything else).
+func intOrPercent(v *intstr.IntOrString) *scenarios.IntOrPercent {
+	switch {
+	case v == nil:
+		return nil
+	case v.Type == intstr.Int:
+		return &scenarios.IntOrPercent{Value: int64(v.IntVal)}
+	}
+	n, err := strconv.ParseInt(strings.TrimSuffix(v.StrVal, "%"), 10, 64)
+	if err != nil || !strings.HasSuffix(v.StrVal, "%") {
+		n = -1 // not a percentage: out of range, so the validator says so
+	}
+	return &scenarios.IntOrPercent{Value: n, Percent: true}
+}
+
+// set marks a value as given where podsim reads only that it is there: a
+// handler (podsim reads only which kind it is), a selector's
+// matchExpressions (refused by the validator).
+func set(given bool) *yaml.Node {
+	if !given {
+		return nil
+	}
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+}
+
+func probe(p *corev1.Probe) *scenarios.Probe {
+	if p == nil {
+		return nil
+	}
+	h := &p.ProbeHandler
+	return &scenarios.Probe{
+		Handler: scenarios.Handler{Exec: set(h.Exec != nil), HTTPGet: set(h.HTTPGet != nil),
+			TCPSocket: set(h.TCPSocket != nil), GRPC: set(h.GRPC != nil)},
+		// The API server defaults a zero to the default, as podsim does
+		// for a field left out.
+		InitialDelaySeconds:           nonZero(p.InitialDelaySeconds),
+		PeriodSeconds:                 nonZero(p.PeriodSeconds),
+		TimeoutSeconds:                nonZero(p.TimeoutSeconds),
+		SuccessThreshold:              nonZero(p.SuccessThreshold),
+		FailureThreshold:              nonZero(p.FailureThreshold),
+		TerminationGracePeriodSeconds: p.TerminationGracePeriodSeconds,
+	}
+}
+
+func lifecycleHandler(h *corev1.LifecycleHandler) *scenarios.Handler {
+	if h == nil {
+		return nil
+	}
+	return &scenarios.Handler{Exec: set(h.Exec != nil), HTTPGet: set(h.HTTPGet != nil),
+		TCPSocket: set(h.TCPSocket != nil), Sleep: set(h.Sleep != nil)}
+}
+
+func nonZero(v int32) *int32 {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}

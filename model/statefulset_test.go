@@ -1,0 +1,149 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// stsWorld is two nodes and a StatefulSet "db" of replicas pods whose
+// process needs startup before its readiness probe (every 5s) passes and
+// stops 10s after SIGTERM. It records every change.
+func stsWorld(t *testing.T, replicas int, policy PodManagementPolicy, startup time.Duration) (*World, *Timeline) {
+	t.Helper()
+	w := NewWorld(1, DefaultSettings())
+	tl := &Timeline{}
+	w.Subscribe(tl)
+	inv := NewInvariants(w)
+	t.Cleanup(func() {
+		if err := inv.Err(); err != nil {
+			t.Error(err)
+		}
+	})
+	for _, n := range []string{"a", "b"} {
+		w.AddNode(NodeSpec{Name: n, Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
+	}
+	spec := appSpec(100, &Behavior{StartupTime: startup, ShutdownTime: 10 * time.Second}, RestartAlways)
+	spec.Containers[0].Readiness = &ProbeSpec{Handler: "exec", Period: 5 * time.Second, Timeout: time.Second,
+		SuccessThreshold: 1, FailureThreshold: 3}
+	w.AddWorkload(WorkloadSpec{Kind: KindStatefulSet, Name: "db", Replicas: replicas, PodManagement: policy,
+		Template: spec, Options: PodOptions{Labels: map[string]string{"app": "db"}}})
+	return w, tl
+}
+
+// stsEvents lists the StatefulSet's events as "T reason message".
+func stsEvents(tl *Timeline) []string {
+	var out []string
+	for _, c := range tl.Changes {
+		if c.Kind == ChangeEvent && c.Object == KindStatefulSet {
+			out = append(out, c.T.String()+" "+c.Reason+" "+strings.Fields(c.Message)[2])
+		}
+	}
+	return out
+}
+
+func TestStatefulSetOrderedReady(t *testing.T) {
+	w, tl := stsWorld(t, 3, OrderedReady, 10*time.Second)
+	w.Run(time.Minute)
+	w.Workload("db").Scale(1)
+	w.Run(2 * time.Minute)
+	want := []string{
+		"0s SuccessfulCreate db-0", "10s SuccessfulCreate db-1", "20s SuccessfulCreate db-2",
+		// Reverse order, each once the one above it is gone (10s shutdown).
+		"1m0s SuccessfulDelete db-2", "1m10s SuccessfulDelete db-1",
+	}
+	if got := stsEvents(tl); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	p := w.Pod("db-0")
+	if p.Labels[LabelStatefulSetPodName] != "db-0" || p.Labels[LabelPodIndex] != "0" || p.Labels["app"] != "db" {
+		t.Errorf("db-0 labels %v", p.Labels)
+	}
+	if w.Pod("db-1").Labels[LabelPodIndex] != "1" {
+		t.Errorf("db-1 labels %v", w.Pod("db-1").Labels)
+	}
+}
+
+func TestStatefulSetParallel(t *testing.T) {
+	w, tl := stsWorld(t, 3, Parallel, 10*time.Second)
+	w.Run(time.Minute)
+	w.Workload("db").Scale(0)
+	w.Run(2 * time.Minute)
+	want := []string{
+		"0s SuccessfulCreate db-0", "0s SuccessfulCreate db-1", "0s SuccessfulCreate db-2",
+		"1m0s SuccessfulDelete db-2", "1m0s SuccessfulDelete db-1", "1m0s SuccessfulDelete db-0",
+	}
+	if got := stsEvents(tl); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// An OrderedReady scale-down waits while a replica is not ready: the
+// condemned pods go only once every pod below them is Running and Ready.
+func TestStatefulSetScaleDownWaitsForReadyReplicas(t *testing.T) {
+	w, tl := stsWorld(t, 3, OrderedReady, 10*time.Second)
+	// The pods fail their readiness probe from 1m to 1m30s: not ready
+	// from the third failure, 1m10s, until 1m30s.
+	w.Workload("db").Spec.Template.Containers[0].Behavior.ProbeFailures[Readiness] = []Window{{From: time.Minute, To: 90 * time.Second}}
+	w.Run(time.Minute)
+	w.Schedule(75*time.Second, func() { w.Workload("db").Scale(2) })
+	w.Run(2 * time.Minute)
+	var deleted string
+	for _, e := range stsEvents(tl) {
+		if strings.Contains(e, "SuccessfulDelete") {
+			deleted = e
+		}
+	}
+	if deleted != "1m30s SuccessfulDelete db-2" {
+		t.Errorf("last delete %q, want db-2 at 1m30s, when the pods are ready again", deleted)
+	}
+}
+
+// A failed pod is deleted and made again under the same name once the old
+// object is gone.
+func TestStatefulSetReplacesFailedPodUnderItsName(t *testing.T) {
+	w, tl := stsWorld(t, 2, OrderedReady, 0)
+	w.Run(time.Minute)
+	old := w.Pod("db-1")
+	w.Schedule(61*time.Second, func() { old.Node.DiskFailure() })
+	w.Run(2 * time.Minute)
+	p := w.Pod("db-1")
+	if p == old || !old.Deleted() || old.Phase() != Failed {
+		t.Fatalf("db-1 not replaced: same pod %v, old deleted %v phase %s", p == old, old.Deleted(), old.Phase())
+	}
+	if p.Phase() != Running || p.Node == old.Node {
+		t.Errorf("new db-1 is %s on %s; want Running on the other node", p.Phase(), p.Node.Name)
+	}
+	if got := len(w.Workload("db").Pods()); got != 3 {
+		t.Errorf("%d pods made, want 3", got)
+	}
+	var created int
+	for _, e := range stsEvents(tl) {
+		if strings.HasSuffix(e, "SuccessfulCreate db-1") {
+			created++
+		}
+	}
+	if created != 2 {
+		t.Errorf("db-1 created %d times, want 2", created)
+	}
+}
+
+// A pod left Terminating on an unreachable node keeps its ordinal: no
+// replacement while it exists, one as soon as PodGC removes it.
+func TestStatefulSetNoReplacementWhileTerminating(t *testing.T) {
+	w, _ := stsWorld(t, 2, OrderedReady, 0)
+	w.Run(time.Minute)
+	old := w.Pod("db-0")
+	n := old.Node
+	w.Schedule(61*time.Second, func() { n.Partition(nil) })
+	w.Run(10 * time.Minute)
+	if !old.Terminating() || old.Deleted() || w.Pod("db-0") != old {
+		t.Fatalf("db-0: terminating %v, deleted %v, replaced %v", old.Terminating(), old.Deleted(), w.Pod("db-0") != old)
+	}
+	w.Schedule(10*time.Minute+time.Second, n.Delete)
+	w.Run(12 * time.Minute)
+	p := w.Pod("db-0")
+	if p == old || p.Phase() != Running || p.Node == n {
+		t.Errorf("db-0 after the node's deletion: replaced %v, %s", p != old, p.Phase())
+	}
+}
