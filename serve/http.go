@@ -105,6 +105,18 @@ type request struct {
 	sub       string // a subresource
 }
 
+// key is the store's and the world's key of the object the request names
+// (model.Key).
+func (q *request) key() string { return model.Key(q.namespace, q.name) }
+
+// nsFlag is kubectl's -n flag for the request's namespace, "" for default.
+func (q *request) nsFlag() string {
+	if q.namespace == "" || q.namespace == model.DefaultNamespace {
+		return ""
+	}
+	return " -n " + q.namespace
+}
+
 func (q *request) gr() schema.GroupResource {
 	return schema.GroupResource{Group: q.res.group, Resource: q.res.name}
 }
@@ -225,7 +237,7 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 	}
 	switch {
 	case q.sub == "scale" && q.res.scalable():
-		if snap, _, ok := s.store.get(q.res.col, q.name); ok && snap.base().namespace == q.namespace {
+		if snap, _, ok := s.store.get(q.res.col, q.key()); ok && snap.base().namespace == q.namespace {
 			writeJSON(w, http.StatusOK, s.moment().scale(snap.(*workloadSnap)))
 		} else {
 			writeError(w, apierrors.NewNotFound(q.gr(), q.name))
@@ -265,7 +277,7 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 }
 
 func (s *Server) getObject(w http.ResponseWriter, q *request, form format, include string) {
-	snap, rv, ok := s.store.get(q.res.col, q.name)
+	snap, rv, ok := s.store.get(q.res.col, q.key())
 	if !ok || q.res.object == nil || q.namespace != snap.base().namespace {
 		writeError(w, apierrors.NewNotFound(q.gr(), q.name))
 		return

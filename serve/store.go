@@ -149,7 +149,7 @@ type Store struct {
 	w          *model.World
 	nodesSeen  int
 	wlSeen     int
-	workloads  map[string]*workloadSrc // by model workload name
+	workloads  map[string]*workloadSrc // by the workload's key (model.Key)
 	budgets    []*budgetSrc            // in the order added
 	moved      []*budgetSrc            // scratch: the budgets whose status moved
 	events     map[*model.Event]*eventSnap
@@ -184,13 +184,16 @@ func NewStore(w *model.World, history int) *Store {
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
 	}
-	ns := &namespaceSnap{meta{name: Namespace, uid: uid("Namespace", Namespace)}}
-	s.objects[colNamespaces][Namespace] = ns
+	for _, ns := range []string{model.DefaultNamespace, "kube-system"} {
+		s.objects[colNamespaces][ns] = &namespaceSnap{meta{name: ns, uid: uid("Namespace", ns)}}
+	}
 	return s
 }
 
-// Namespace is the one namespace of a podsim world.
-const Namespace = "default"
+// key is where the store keeps an object: model.Key of its namespace and
+// name, so that the world's objects and the store's share their keys
+// (a cluster-scoped object's is its name).
+func (m *meta) key() string { return model.Key(m.namespace, m.name) }
 
 // Change applies one change of the world: the objects it touched get new
 // snapshots at a new resourceVersion. The budgets whose status the
@@ -207,7 +210,7 @@ func (s *Store) Change(c *model.Change) {
 	}
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
-		if p := s.w.Pod(c.Pod); p != nil {
+		if p := s.w.Pod(model.Key(c.Namespace, c.Pod)); p != nil {
 			s.pod(p, c)
 		}
 	case model.ChangeNode:
@@ -216,14 +219,14 @@ func (s *Store) Change(c *model.Change) {
 		}
 	case model.ChangeWorkload:
 		// A budget's condition is in its status, which movedBudgets saw.
-		if src := s.workloads[c.Workload]; src != nil && c.Object != model.KindPodDisruptionBudget {
+		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object != model.KindPodDisruptionBudget {
 			s.workloadChanged(src)
 		}
 	case model.ChangeEvent:
 		s.event(c)
 		// A Deployment says it scaled when kubectl scale changes its
 		// replicas (a ReplicaSet's pods change at once).
-		if src := s.workloads[c.Workload]; src != nil && c.Object == src.wl.Spec.Kind && src.wl.Spec.Replicas != src.obj.replicas {
+		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == src.wl.Spec.Kind && src.wl.Spec.Replicas != src.obj.replicas {
 			s.workloadChanged(src)
 		}
 	case model.ChangeClient:
@@ -299,11 +302,16 @@ func (s *Store) setNow(t time.Duration) {
 func (s *Store) put(col collection, snap snapshot, deleted bool) {
 	m := snap.base()
 	m.rv = s.rv
-	prev := s.objects[col][m.name]
+	k := m.key()
+	prev := s.objects[col][k]
 	if deleted {
-		delete(s.objects[col], m.name)
+		delete(s.objects[col], k)
 	} else {
-		s.objects[col][m.name] = snap
+		s.objects[col][k] = snap
+		if m.namespace != "" && s.objects[colNamespaces][m.namespace] == nil {
+			// A namespace is served from the first object in it on.
+			s.put(colNamespaces, &namespaceSnap{meta{name: m.namespace, uid: uid("Namespace", m.namespace), created: s.now}}, false)
+		}
 	}
 	if s.n == len(s.ring) {
 		s.dropped = s.ringRV[s.head]
@@ -328,8 +336,8 @@ func (s *Store) discover() {
 	}
 	for bs := s.w.DisruptionBudgets(); len(s.budgets) < len(bs); {
 		b := bs[len(s.budgets)]
-		src := &budgetSrc{b: b, snap: &pdbSnap{meta: meta{name: b.Spec.Name, namespace: Namespace,
-			uid: uid(model.KindPodDisruptionBudget, b.Spec.Name), created: s.w.Now()}, spec: b.Spec}}
+		src := &budgetSrc{b: b, snap: &pdbSnap{meta: meta{name: b.Spec.Name, namespace: b.Spec.Namespace,
+			uid: uid(model.KindPodDisruptionBudget, model.Key(b.Spec.Namespace, b.Spec.Name)), created: s.w.Now()}, spec: b.Spec}}
 		s.budgets = append(s.budgets, src)
 		s.putBudget(src)
 	}
@@ -353,7 +361,7 @@ func (s *Store) nodeSpecChanged(n *model.Node) {
 
 func (s *Store) pod(p *model.Pod, c *model.Change) {
 	deleted := c.Kind == model.ChangePod && c.Reason == "Deleted"
-	snap := &podSnap{meta: meta{name: p.Name, namespace: Namespace, uid: uid("Pod", p.Name), labels: p.Labels, created: p.CreatedAt},
+	snap := &podSnap{meta: meta{name: p.Name, namespace: p.Namespace, uid: uid("Pod", p.Key()), labels: p.Labels, created: p.CreatedAt},
 		view: report.ViewPod(p)}
 	if c.Kind == model.ChangePhase {
 		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
@@ -361,12 +369,12 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 	snap.deadline, snap.grace, snap.deleting = p.DeletionTimestamp()
 	var src *workloadSrc
 	if wl := p.Owner(); wl != nil {
-		src = s.workloads[wl.Spec.Name]
+		src = s.workloads[wl.Key()]
 	}
 	if src != nil {
 		snap.owner, snap.labels = src.owner, src.pods
 	}
-	if old, ok := s.objects[colPods][p.Name].(*podSnap); ok && deleted {
+	if old, ok := s.objects[colPods][p.Key()].(*podSnap); ok && deleted {
 		cp := *old // a deleted pod's last word is its last state
 		snap = &cp
 	}
@@ -378,12 +386,12 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 
 // event records an event's first occurrence or its repeat.
 func (s *Store) event(c *model.Change) {
-	kind, object := "Pod", c.Pod
+	kind, object, ns := "Pod", c.Pod, c.Namespace
 	switch {
 	case c.Object != "":
 		kind, object = c.Object, c.Workload
 	case c.Pod == "" && c.Node != "":
-		kind, object = "Node", c.Node
+		kind, object, ns = "Node", c.Node, ""
 	}
 	e := s.w.CurrentEvent()
 	if c.Dropped || e == nil {
@@ -396,13 +404,14 @@ func (s *Store) event(c *model.Change) {
 		snap.meta, snap.involved, snap.involvedNS, snap.host = old.meta, old.involved, old.involvedNS, old.host
 	} else {
 		s.eventNames++
-		snap.meta = meta{namespace: Namespace, created: e.FirstSeen}
-		snap.involved = s.ref(kind, object)
-		if kind != "Node" {
-			snap.involvedNS = Namespace
+		snap.involvedNS = ns
+		if ns == "" {
+			ns = model.DefaultNamespace // a node's events are in the default namespace
 		}
+		snap.meta = meta{namespace: ns, created: e.FirstSeen}
+		snap.involved = s.ref(kind, snap.involvedNS, object)
 		if kind == "Pod" && e.Source == "kubelet" {
-			if p := s.w.Pod(object); p != nil && p.Node != nil {
+			if p := s.w.Pod(model.Key(ns, object)); p != nil && p.Node != nil {
 				snap.host = p.Node.Name
 			}
 		} else if kind == "Node" {
@@ -417,17 +426,19 @@ func (s *Store) event(c *model.Change) {
 	s.put(colEvents, snap, false)
 }
 
-// ref is the API reference of an object an event is about.
-func (s *Store) ref(kind, name string) owner {
+// ref is the API reference of an object an event is about (namespace ""
+// for a node).
+func (s *Store) ref(kind, namespace, name string) owner {
+	u := uid(kind, model.Key(namespace, name))
 	switch kind {
 	case "Pod", "Node":
-		return owner{apiVersion: "v1", kind: kind, name: name, uid: uid(kind, name)}
+		return owner{apiVersion: "v1", kind: kind, name: name, uid: u}
 	case model.KindJob, model.KindCronJob:
-		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: uid(kind, name)}
+		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: u}
 	case model.KindPodDisruptionBudget:
-		return owner{apiVersion: "policy/v1", kind: kind, name: name, uid: uid(kind, name)}
+		return owner{apiVersion: "policy/v1", kind: kind, name: name, uid: u}
 	}
-	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: uid(kind, name)}
+	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: u}
 }
 
 func (s *Store) addWorkload(wl *model.Workload) {
@@ -436,7 +447,8 @@ func (s *Store) addWorkload(wl *model.Workload) {
 		return // not served yet: their collections stay empty, their pods and Jobs have no owner
 	}
 	src := &workloadSrc{wl: wl}
-	o := s.ref(sp.Kind, sp.Name)
+	ns := wl.Namespace()
+	o := s.ref(sp.Kind, ns, sp.Name)
 	src.owner = &o
 	labels := sp.Options.Labels
 	selector := labels
@@ -445,10 +457,10 @@ func (s *Store) addWorkload(wl *model.Workload) {
 		src.col = colDeployments
 		hash := templateHash(sp.Name)
 		rsName := sp.Name + "-" + hash
-		rsOwner := owner{apiVersion: "apps/v1", kind: model.KindReplicaSet, name: rsName, uid: uid(model.KindReplicaSet, rsName)}
+		rsOwner := owner{apiVersion: "apps/v1", kind: model.KindReplicaSet, name: rsName, uid: uid(model.KindReplicaSet, model.Key(ns, rsName))}
 		src.owner = &rsOwner
 		rsLabels := withLabel(labels, "pod-template-hash", hash)
-		src.rs = &workloadSnap{meta: meta{name: rsName, namespace: Namespace, uid: rsOwner.uid, labels: rsLabels, created: wl.Created()},
+		src.rs = &workloadSnap{meta: meta{name: rsName, namespace: ns, uid: rsOwner.uid, labels: rsLabels, created: wl.Created()},
 			spec: sp, replicas: sp.Replicas, owner: &o, selector: rsLabels, template: rsLabels}
 	case model.KindReplicaSet:
 		src.col = colReplicaSets
@@ -459,13 +471,13 @@ func (s *Store) addWorkload(wl *model.Workload) {
 		selector = map[string]string{"batch.kubernetes.io/controller-uid": o.uid}
 		labels = jobLabels(labels, sp.Name, o.uid)
 	}
-	src.obj = &workloadSnap{meta: meta{name: sp.Name, namespace: Namespace, uid: o.uid, labels: sp.Options.Labels, created: wl.Created()},
+	src.obj = &workloadSnap{meta: meta{name: sp.Name, namespace: ns, uid: o.uid, labels: sp.Options.Labels, created: wl.Created()},
 		spec: sp, replicas: sp.Replicas, selector: selector, template: labels}
 	src.pods = labels
 	if src.rs != nil {
 		src.pods = src.rs.template
 	}
-	s.workloads[sp.Name] = src
+	s.workloads[wl.Key()] = src
 	s.put(src.col, src.obj, false)
 	if src.rs != nil {
 		s.put(colReplicaSets, src.rs, false)
@@ -478,7 +490,7 @@ func (s *Store) addWorkload(wl *model.Workload) {
 func (s *Store) workloadChanged(src *workloadSrc) {
 	var st workloadStatus
 	for _, p := range src.wl.Pods() {
-		snap, ok := s.objects[colPods][p.Name].(*podSnap)
+		snap, ok := s.objects[colPods][p.Key()].(*podSnap)
 		if !ok {
 			continue
 		}
@@ -523,12 +535,13 @@ func (s *Store) workloadChanged(src *workloadSrc) {
 	}
 }
 
-// last returns an object's newest version in the history, deleted or not.
-func (s *Store) last(col collection, name string) (snapshot, bool) {
+// last returns an object's newest version in the history, deleted or not
+// (by key: see meta.key).
+func (s *Store) last(col collection, key string) (snapshot, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for i := s.n - 1; i >= 0; i-- {
-		if v := &s.ring[(s.head+i)%len(s.ring)]; v.col == col && v.snap.base().name == name {
+		if v := &s.ring[(s.head+i)%len(s.ring)]; v.col == col && v.snap.base().key() == key {
 			return v.snap, true
 		}
 	}
@@ -562,11 +575,11 @@ func (s *Store) list(col collection) ([]snapshot, uint64) {
 	return out, s.rv
 }
 
-// get returns one object's current snapshot.
-func (s *Store) get(col collection, name string) (snapshot, uint64, bool) {
+// get returns one object's current snapshot by key (see meta.key).
+func (s *Store) get(col collection, key string) (snapshot, uint64, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	o, ok := s.objects[col][name]
+	o, ok := s.objects[col][key]
 	return o, s.rv, ok
 }
 

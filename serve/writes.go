@@ -93,7 +93,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, q *request) {
 			fmt.Sprintf("podsim serve is a simulation, read-only unless started with --allow-writes (%s changes the simulated cluster then)", route.what)))
 		return
 	}
-	snap, _, ok := s.store.get(q.res.col, q.name)
+	snap, _, ok := s.store.get(q.res.col, q.key())
 	if !ok || snap.base().namespace != q.namespace {
 		writeError(w, apierrors.NewNotFound(q.gr(), q.name))
 		return
@@ -138,7 +138,7 @@ func (s *Server) answer(w http.ResponseWriter, q *request, req *writeReq) {
 		writeJSON(w, code, body)
 		return
 	}
-	snap, ok := s.store.last(q.res.col, q.name)
+	snap, ok := s.store.last(q.res.col, q.key())
 	if !ok {
 		writeError(w, apierrors.NewNotFound(q.gr(), q.name))
 		return
@@ -177,16 +177,16 @@ func (s *Server) apply(req *writeReq, t time.Duration) {
 	req.done <- err
 }
 
-func podExists(name string) func(w *model.World) bool {
-	return func(w *model.World) bool { p := w.Pod(name); return p != nil && !p.Deleted() }
+func podExists(key string) func(w *model.World) bool {
+	return func(w *model.World) bool { p := w.Pod(key); return p != nil && !p.Deleted() }
 }
 
 func nodeExists(name string) func(w *model.World) bool {
 	return func(w *model.World) bool { n := w.Node(name); return n != nil && !n.Gone() }
 }
 
-func workloadExists(name string) func(w *model.World) bool {
-	return func(w *model.World) bool { return w.Workload(name) != nil }
+func workloadExists(key string) func(w *model.World) bool {
+	return func(w *model.World) bool { return w.Workload(key) != nil }
 }
 
 // bodyCodec decodes the bodies writes carry, as clients send them (JSON,
@@ -233,21 +233,21 @@ func deletePod(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.S
 		}
 		opts.GracePeriodSeconds = &n
 	}
-	grace, err := deleteOptions(q.name, &opts)
+	grace, err := deleteOptions(q, &opts)
 	if err != nil {
 		return nil, err
 	}
-	f := &scenarios.Fault{Delete: &scenarios.DeleteFault{Pod: q.name, GracePeriodSeconds: opts.GracePeriodSeconds}}
-	return &writeReq{what: "kubectl delete pod " + q.name + grace + " (fault delete)", exists: podExists(q.name), fault: f}, nil
+	f := &scenarios.Fault{Delete: &scenarios.DeleteFault{Pod: q.name, Namespace: q.namespace, GracePeriodSeconds: opts.GracePeriodSeconds}}
+	return &writeReq{what: "kubectl delete pod " + q.name + q.nsFlag() + grace + " (fault delete)", exists: podExists(q.key()), fault: f}, nil
 }
 
 // deleteOptions checks the options of a pod's deletion (a delete's or an
 // eviction's): the UID precondition and the grace period, which it returns
 // as kubectl's flag (" --grace-period=N", or "").
-func deleteOptions(pod string, opts *metav1.DeleteOptions) (string, *apierrors.StatusError) {
-	if opts.Preconditions != nil && opts.Preconditions.UID != nil && string(*opts.Preconditions.UID) != uid("Pod", pod) {
-		return "", apierrors.NewConflict(schema.GroupResource{Resource: "pods"}, pod,
-			fmt.Errorf("the UID in the precondition (%s) does not match the UID in record (%s)", *opts.Preconditions.UID, uid("Pod", pod)))
+func deleteOptions(q *request, opts *metav1.DeleteOptions) (string, *apierrors.StatusError) {
+	if u := uid("Pod", q.key()); opts.Preconditions != nil && opts.Preconditions.UID != nil && string(*opts.Preconditions.UID) != u {
+		return "", apierrors.NewConflict(schema.GroupResource{Resource: "pods"}, q.name,
+			fmt.Errorf("the UID in the precondition (%s) does not match the UID in record (%s)", *opts.Preconditions.UID, u))
 	}
 	g := opts.GracePeriodSeconds
 	if g == nil {
@@ -287,7 +287,7 @@ func evictPod(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.St
 	if opts == nil {
 		opts = &metav1.DeleteOptions{}
 	}
-	flag, err := deleteOptions(q.name, opts)
+	flag, err := deleteOptions(q, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -296,14 +296,14 @@ func evictPod(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.St
 		d := sim.Seconds(*g)
 		grace = &d
 	}
-	what := "evict pod " + q.name + flag + " (Eviction API)"
+	what := "evict pod " + q.name + q.nsFlag() + flag + " (Eviction API)"
 	if len(opts.DryRun) > 0 {
 		return nil, statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 			"podsim serve is a simulation: it cannot try "+what+" without doing it (dryRun)")
 	}
-	return &writeReq{what: what, exists: podExists(q.name),
+	return &writeReq{what: what, exists: podExists(q.key()),
 		action: func(w *model.World) *apierrors.StatusError {
-			return evictionError(q.name, w.Pod(q.name).EvictWithGrace(grace))
+			return evictionError(q.name, w.Pod(q.key()).EvictWithGrace(grace))
 		},
 		answer: func(*Server, *request) (int, any) {
 			return http.StatusCreated, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
@@ -417,11 +417,11 @@ func scale(q *request, snap snapshot, v json.RawMessage) (*writeReq, *apierrors.
 	}
 	replicas := int32(n)
 	kind := strings.ToLower(q.res.kind)
-	return &writeReq{what: fmt.Sprintf("kubectl scale %s %s --replicas=%d (fault scale)", kind, q.name, n),
-		exists: workloadExists(q.name), scales: q.name,
-		fault: &scenarios.Fault{Scale: &scenarios.ScaleFault{Workload: q.name, Replicas: &replicas}},
+	return &writeReq{what: fmt.Sprintf("kubectl scale %s %s%s --replicas=%d (fault scale)", kind, q.name, q.nsFlag(), n),
+		exists: workloadExists(q.key()), scales: q.key(),
+		fault: &scenarios.Fault{Scale: &scenarios.ScaleFault{Workload: q.name, Namespace: q.namespace, Replicas: &replicas}},
 		answer: func(s *Server, q *request) (int, any) {
-			snap, _, ok := s.store.get(q.res.col, q.name)
+			snap, _, ok := s.store.get(q.res.col, q.key())
 			if !ok {
 				return http.StatusNotFound, apierrors.NewNotFound(q.gr(), q.name).Status()
 			}
