@@ -191,7 +191,7 @@ func TestDiscovery(t *testing.T) {
 	var groups metav1.APIGroupList
 	call(t, "GET", p.http.URL+"/apis", "", nil, &groups)
 	want := map[string][]string{"v1": {"namespaces/ns", "nodes/no", "pods/po", "events/ev"},
-		"apps/v1":  {"deployments/deploy", "deployments/scale/", "replicasets/rs", "replicasets/scale/", "daemonsets/ds", "statefulsets/sts"},
+		"apps/v1":  {"deployments/deploy", "deployments/scale/", "replicasets/rs", "replicasets/scale/", "daemonsets/ds", "statefulsets/sts", "statefulsets/scale/"},
 		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"}}
 	var gvs []string
 	for _, g := range groups.Groups {

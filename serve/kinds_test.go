@@ -1,6 +1,10 @@
 package serve
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -8,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podsim/podsim/report"
@@ -144,5 +151,160 @@ func TestNamespaces(t *testing.T) {
 	out = kubectl(t, p, "describe", "pod", "web")
 	if strings.Contains(out, "BackOff") {
 		t.Errorf("kubectl describe pod web (default) shows canary's events:\n%s", out)
+	}
+}
+
+// watchEvents reads a watch until an event "TYPE name" is until, or 10
+// seconds passed.
+func watchEvents(t *testing.T, url, until string) []string {
+	t.Helper()
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got []string
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		var e struct {
+			Type   string
+			Object struct{ Metadata metav1.ObjectMeta }
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Type+" "+e.Object.Metadata.Name)
+		if got[len(got)-1] == until {
+			break
+		}
+	}
+	return got
+}
+
+// TestCronJobsAndTheirJobs: CronJobs show their controller's status, their
+// Jobs are owned by them, and a Job the history limit deletes leaves with
+// a DELETED event.
+func TestCronJobsAndTheirJobs(t *testing.T) {
+	at := 3*time.Minute + 5*time.Second
+	p := play(t, "../scenarios/cronjob/history-limits.yaml", Options{At: at})
+	p.freeze(t)
+	u := p.http.URL
+	w := p.sc.Build()
+	w.Run(at)
+
+	var table metav1.Table
+	if code := call(t, "GET", u+"/apis/batch/v1/namespaces/default/cronjobs", tableAccept, nil, &table); code != 200 {
+		t.Fatalf("cronjobs: %d", code)
+	}
+	var cols []string
+	for _, c := range table.ColumnDefinitions {
+		if c.Priority == 0 {
+			cols = append(cols, c.Name)
+		}
+	}
+	if got := strings.Join(cols, ","); got != "Name,Schedule,Timezone,Suspend,Active,Last Schedule,Age" {
+		t.Errorf("columns %s", got)
+	}
+	var rows []string
+	for _, r := range table.Rows {
+		rows = append(rows, fmt.Sprint(r.Cells[:7]...))
+	}
+	var want []string
+	for _, name := range []string{"broken", "report"} {
+		wl := w.Workload(name)
+		last := report.HumanDuration(at - wl.LastScheduleTime().Sub(w.WallTime(0)))
+		want = append(want, fmt.Sprint(name, wl.Spec.CronJob.ScheduleText, "<none>", "False", int64(wl.ActiveJobs()), last, report.HumanDuration(at)))
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cronjob rows\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+
+	var cj batchv1.CronJob
+	call(t, "GET", u+"/apis/batch/v1/namespaces/default/cronjobs/report", "", nil, &cj)
+	if len(cj.Status.Active) != 1 || cj.Status.Active[0].Name != "report-3" || cj.Status.LastScheduleTime == nil || cj.Status.LastSuccessfulTime == nil {
+		t.Errorf("report's status: %+v", cj.Status)
+	}
+	var jobs batchv1.JobList
+	call(t, "GET", u+"/apis/batch/v1/namespaces/default/jobs", "", nil, &jobs)
+	var got []string
+	for _, j := range jobs.Items {
+		if len(j.OwnerReferences) != 1 || j.OwnerReferences[0].Kind != "CronJob" || !strings.HasPrefix(j.Name, j.OwnerReferences[0].Name+"-") {
+			t.Errorf("job %s owned by %v", j.Name, j.OwnerReferences)
+		}
+		got = append(got, j.Name)
+	}
+	want = nil
+	for _, name := range []string{"broken", "report"} {
+		for _, j := range w.Workload(name).Jobs() {
+			want = append(want, j.Spec.Name)
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("jobs %v, want the model's %v", got, want)
+	}
+	// broken-1 was deleted at 2m10.1s: a watch from the start sees it go.
+	events := watchEvents(t, u+"/apis/batch/v1/namespaces/default/jobs?watch=1&resourceVersion=1", "DELETED broken-1")
+	if !slices.Contains(events, "DELETED broken-1") {
+		t.Errorf("the watch of jobs: %v", events)
+	}
+	var pods corev1.PodList
+	call(t, "GET", u+"/api/v1/namespaces/default/pods", "", nil, &pods)
+	for _, pod := range pods.Items {
+		if len(pod.OwnerReferences) != 1 || pod.OwnerReferences[0].Kind != "Job" {
+			t.Errorf("pod %s owned by %v", pod.Name, pod.OwnerReferences)
+		}
+	}
+
+	out := kubectl(t, p, "get", "cronjobs,jobs")
+	for _, s := range []string{"cronjob.batch/report", "@every 1m", "job.batch/report-3", "job.batch/broken-2"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("kubectl get cronjobs,jobs lacks %q:\n%s", s, out)
+		}
+	}
+	out = kubectl(t, p, "describe", "cronjob", "broken")
+	for _, s := range []string{"Schedule:", "* * * * *", "Active Jobs:", "broken-3", "SuccessfulDelete", "Deleted job broken-1"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("kubectl describe cronjob broken lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestStatefulSets: a StatefulSet's status counts its pods as the model
+// does, its pods are owned by it, and kubectl scale scales it.
+func TestStatefulSets(t *testing.T) {
+	at := 15 * time.Second
+	p := play(t, "../scenarios/statefulset/ordered-start.yaml", Options{At: at, AllowWrites: true})
+	p.freeze(t)
+	u := p.http.URL
+	var sts appsv1.StatefulSet
+	if code := call(t, "GET", u+"/apis/apps/v1/namespaces/default/statefulsets/web", "", nil, &sts); code != 200 {
+		t.Fatalf("statefulset: %d", code)
+	}
+	// web-0 is ready at 10s; web-1 is created then and not ready yet.
+	if st := sts.Status; st.Replicas != 2 || st.ReadyReplicas != 1 || st.CurrentReplicas != 2 || *sts.Spec.Replicas != 3 {
+		t.Errorf("status %+v", st)
+	}
+	var pod corev1.Pod
+	call(t, "GET", u+"/api/v1/namespaces/default/pods/web-1", "", nil, &pod)
+	if len(pod.OwnerReferences) != 1 || pod.OwnerReferences[0].Kind != "StatefulSet" || pod.Labels["statefulset.kubernetes.io/pod-name"] != "web-1" {
+		t.Errorf("web-1: owners %v labels %v", pod.OwnerReferences, pod.Labels)
+	}
+	out := kubectl(t, p, "get", "sts", "--no-headers")
+	if f := strings.Fields(out); len(f) < 3 || f[0] != "web" || f[1] != "1/3" || f[2] != "15s" {
+		t.Errorf("kubectl get sts: %s", out)
+	}
+	out = kubectl(t, p, "describe", "sts", "web")
+	for _, s := range []string{"Replicas:", "3 desired | 2 total", "SuccessfulCreate", "create Pod web-1 in StatefulSet web successful"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("kubectl describe sts web lacks %q:\n%s", s, out)
+		}
+	}
+	out = kubectl(t, p, "scale", "sts", "web", "--replicas=1")
+	if !strings.Contains(out, "statefulset.apps/web scaled") || !strings.Contains(p.log.String(), "kubectl scale statefulset web --replicas=1 (fault scale)") {
+		t.Errorf("kubectl scale: %s\nlog: %s", out, p.log.String())
+	}
+	call(t, "GET", u+"/apis/apps/v1/namespaces/default/statefulsets/web", "", nil, &sts)
+	if *sts.Spec.Replicas != 1 {
+		t.Errorf("replicas after the scale: %d", *sts.Spec.Replicas)
 	}
 }

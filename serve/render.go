@@ -347,3 +347,58 @@ func (m moment) scale(s *workloadSnap) *autoscalingv1.Scale {
 		Spec:   autoscalingv1.ScaleSpec{Replicas: int32(s.replicas)},
 		Status: autoscalingv1.ScaleStatus{Replicas: int32(s.status.replicas), Selector: labels.Set(s.selector).String()}}
 }
+
+// statefulSet is an apps/v1 StatefulSet: its pods counted as its
+// controller counts them (the model keeps one revision, so every pod is
+// current and updated).
+func (m moment) statefulSet(s *workloadSnap) *appsv1.StatefulSet {
+	st := &s.status
+	policy := appsv1.OrderedReadyPodManagement
+	if s.spec.PodManagement == model.Parallel {
+		policy = appsv1.ParallelPodManagement
+	}
+	return &appsv1.StatefulSet{TypeMeta: metav1.TypeMeta{Kind: "StatefulSet", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
+		Spec: appsv1.StatefulSetSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
+			Template: s.podTemplate(), ServiceName: s.name, PodManagementPolicy: policy,
+			UpdateStrategy: appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType}},
+		Status: appsv1.StatefulSetStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), ReadyReplicas: int32(st.ready),
+			CurrentReplicas: int32(st.replicas), UpdatedReplicas: int32(st.replicas), AvailableReplicas: int32(st.ready)},
+	}
+}
+
+// cronJob is a batch/v1 CronJob: its status as its controller last wrote
+// it (active Jobs, lastScheduleTime, lastSuccessfulTime).
+func (m moment) cronJob(s *workloadSnap) *batchv1.CronJob {
+	cs := s.spec.CronJob
+	js := &cs.Job
+	policy := batchv1.AllowConcurrent
+	switch cs.ConcurrencyPolicy {
+	case model.ForbidConcurrent:
+		policy = batchv1.ForbidConcurrent
+	case model.ReplaceConcurrent:
+		policy = batchv1.ReplaceConcurrent
+	}
+	suspend := cs.Suspend
+	c := &batchv1.CronJob{TypeMeta: metav1.TypeMeta{Kind: "CronJob", APIVersion: "batch/v1"}, ObjectMeta: m.workloadMeta(s),
+		Spec: batchv1.CronJobSpec{Schedule: cs.ScheduleText, ConcurrencyPolicy: policy, Suspend: &suspend,
+			SuccessfulJobsHistoryLimit: int32p(cs.SuccessfulJobsHistoryLimit), FailedJobsHistoryLimit: int32p(cs.FailedJobsHistoryLimit),
+			JobTemplate: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{Completions: int32p(js.Completions), Parallelism: int32p(js.Parallelism),
+				BackoffLimit: int32p(js.BackoffLimit), Template: s.podTemplate()}}},
+	}
+	if d := cs.StartingDeadline; d != nil {
+		secs := int64(*d / time.Second)
+		c.Spec.StartingDeadlineSeconds = &secs
+	}
+	st := s.cron
+	for _, j := range st.active {
+		c.Status.Active = append(c.Status.Active, corev1.ObjectReference{Kind: j.kind, Namespace: s.namespace, Name: j.name,
+			UID: types.UID(j.uid), APIVersion: j.apiVersion})
+	}
+	if st.scheduled {
+		c.Status.LastScheduleTime = m.tsp(st.lastSchedule)
+	}
+	if st.succeeded {
+		c.Status.LastSuccessfulTime = m.tsp(st.lastSuccess)
+	}
+	return c
+}

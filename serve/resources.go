@@ -31,7 +31,9 @@ type apiResource struct {
 }
 
 // scalable reports whether the resource has a scale subresource.
-func (r *apiResource) scalable() bool { return r.col == colDeployments || r.col == colReplicaSets }
+func (r *apiResource) scalable() bool {
+	return r.col == colDeployments || r.col == colReplicaSets || r.col == colStatefulSets
+}
 
 func (r *apiResource) groupVersion() string {
 	if r.group == "" {
@@ -173,8 +175,14 @@ var resources = []*apiResource{
 		}, fields: metaFields},
 	{group: "apps", version: "v1", name: "statefulsets", singular: "statefulset", kind: "StatefulSet", namespaced: true,
 		shortNames: []string{"sts"}, col: colStatefulSets,
+		object:  func(m moment, s snapshot) runtime.Object { return m.statefulSet(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Ready", "string", false, "Number of the pod with ready state"), ageCol, containersCol, imagesCol},
-		fields:  metaFields},
+		cells: func(m moment, s snapshot) []any {
+			w := s.(*workloadSnap)
+			return append([]any{w.name, fmt.Sprintf("%d/%d", w.status.ready, w.replicas), report.HumanDuration(m.now - w.created)},
+				w.templateCells(false)...)
+		},
+		fields: metaFields},
 	{group: "batch", version: "v1", name: "jobs", singular: "job", kind: "Job", namespaced: true, col: colJobs,
 		object: func(m moment, s snapshot) runtime.Object { return m.job(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Status", "string", false, "Status of the job."),
@@ -208,6 +216,21 @@ var resources = []*apiResource{
 			col("Active", "integer", false, "A list of pointers to currently running jobs."),
 			col("Last Schedule", "string", false, "Information when was the last time the job was successfully scheduled."),
 			ageCol, containersCol, imagesCol, selectorCol},
+		object: func(m moment, s snapshot) runtime.Object { return m.cronJob(s.(*workloadSnap)) },
+		cells: func(m moment, s snapshot) []any {
+			w := s.(*workloadSnap)
+			last := "<none>"
+			if w.cron.scheduled {
+				last = report.HumanDuration(m.now - w.cron.lastSchedule)
+			}
+			suspend := "False"
+			if w.spec.CronJob.Suspend {
+				suspend = "True"
+			}
+			// A CronJob's job template has no selector: <none>.
+			return append([]any{w.name, w.spec.CronJob.ScheduleText, "<none>", suspend, int64(len(w.cron.active)), last,
+				report.HumanDuration(m.now - w.created)}, append(w.templateCells(false), "<none>")...)
+		},
 		fields: metaFields},
 	{group: "events.k8s.io", version: "v1", name: "events", singular: "event", kind: "Event", namespaced: true,
 		shortNames: []string{"ev"}, col: colEvents,

@@ -33,8 +33,8 @@ const (
 	colReplicaSets
 	colDaemonSets
 	colJobs
-	colStatefulSets // not modelled: always empty
-	colCronJobs     // not modelled: always empty
+	colStatefulSets
+	colCronJobs
 	colPDBs
 	numCollections
 )
@@ -88,7 +88,8 @@ type eventSnap struct {
 	count               int
 }
 
-// workloadSnap is a Deployment, ReplicaSet, DaemonSet or Job. A
+// workloadSnap is a Deployment, ReplicaSet, DaemonSet, StatefulSet, Job
+// or CronJob. A
 // Deployment's pods belong to a ReplicaSet the store makes for it (the
 // model has no rollouts, so there is one, at revision 1): both show the
 // same pods.
@@ -101,6 +102,21 @@ type workloadSnap struct {
 	template   map[string]string   // the pod template's labels
 	status     workloadStatus
 	conditions []model.Condition
+	cron       *cronStatus // a CronJob's
+}
+
+// cronStatus is a CronJob's status as its controller last wrote it.
+type cronStatus struct {
+	active       []owner // references to its active Jobs
+	lastSchedule time.Duration
+	scheduled    bool // lastSchedule is set
+	lastSuccess  time.Duration
+	succeeded    bool // lastSuccess is set
+}
+
+func (c *cronStatus) equal(o *cronStatus) bool {
+	return slices.Equal(c.active, o.active) && c.lastSchedule == o.lastSchedule && c.scheduled == o.scheduled &&
+		c.lastSuccess == o.lastSuccess && c.succeeded == o.succeeded
 }
 
 // workloadStatus counts a workload's pods as its controller reports them.
@@ -168,8 +184,10 @@ type workloadSrc struct {
 	obj   *workloadSnap     // the Deployment, ReplicaSet, DaemonSet or Job
 	rs    *workloadSnap     // a Deployment's ReplicaSet
 	owner *owner            // what its pods name as their controller
-	pods  map[string]string // its pods' labels (the template's, and the controller's own)
+	pods  map[string]string // its pods' labels (the template's, and the controller's own); nil: each pod's own
 	col   collection
+	jobs  []*workloadSrc // a CronJob's Jobs in the API
+	gone  bool           // a CronJob's Job, deleted
 }
 
 // DefaultHistory is how many versions a store keeps for watchers by
@@ -224,6 +242,9 @@ func (s *Store) Change(c *model.Change) {
 		}
 	case model.ChangeEvent:
 		s.event(c)
+		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == model.KindCronJob && src.col == colCronJobs {
+			s.cronChanged(src)
+		}
 		// A Deployment says it scaled when kubectl scale changes its
 		// replicas (a ReplicaSet's pods change at once).
 		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == src.wl.Spec.Kind && src.wl.Spec.Replicas != src.obj.replicas {
@@ -372,7 +393,10 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 		src = s.workloads[wl.Key()]
 	}
 	if src != nil {
-		snap.owner, snap.labels = src.owner, src.pods
+		snap.owner = src.owner
+		if src.pods != nil {
+			snap.labels = src.pods
+		}
 	}
 	if old, ok := s.objects[colPods][p.Key()].(*podSnap); ok && deleted {
 		cp := *old // a deleted pod's last word is its last state
@@ -443,9 +467,6 @@ func (s *Store) ref(kind, namespace, name string) owner {
 
 func (s *Store) addWorkload(wl *model.Workload) {
 	sp := &wl.Spec
-	if sp.Kind == model.KindStatefulSet || sp.Kind == model.KindCronJob {
-		return // not served yet: their collections stay empty, their pods and Jobs have no owner
-	}
 	src := &workloadSrc{wl: wl}
 	ns := wl.Namespace()
 	o := s.ref(sp.Kind, ns, sp.Name)
@@ -466,6 +487,11 @@ func (s *Store) addWorkload(wl *model.Workload) {
 		src.col = colReplicaSets
 	case model.KindDaemonSet:
 		src.col = colDaemonSets
+	case model.KindStatefulSet:
+		src.col = colStatefulSets
+	case model.KindCronJob:
+		src.col = colCronJobs
+		labels = sp.CronJob.Job.Options.Labels
 	case model.KindJob:
 		src.col = colJobs
 		selector = map[string]string{"batch.kubernetes.io/controller-uid": o.uid}
@@ -474,20 +500,77 @@ func (s *Store) addWorkload(wl *model.Workload) {
 	src.obj = &workloadSnap{meta: meta{name: sp.Name, namespace: ns, uid: o.uid, labels: sp.Options.Labels, created: wl.Created()},
 		spec: sp, replicas: sp.Replicas, selector: selector, template: labels}
 	src.pods = labels
-	if src.rs != nil {
+	switch {
+	case src.rs != nil:
 		src.pods = src.rs.template
+	case sp.Kind == model.KindStatefulSet:
+		src.pods = nil // each pod has its own name and ordinal labels
+	case sp.Kind == model.KindCronJob:
+		src.obj.cron = &cronStatus{}
+	}
+	var parent *workloadSrc
+	if p := wl.Parent(); p != nil {
+		if parent = s.workloads[p.Key()]; parent != nil {
+			src.obj.owner = parent.owner
+			parent.jobs = append(parent.jobs, src)
+		}
 	}
 	s.workloads[wl.Key()] = src
 	s.put(src.col, src.obj, false)
 	if src.rs != nil {
 		s.put(colReplicaSets, src.rs, false)
 	}
+	if parent != nil {
+		s.cronChanged(parent)
+	}
+}
+
+// cronChanged writes a new version of a CronJob whose status moved, and
+// the deletion of its Jobs that its controller deleted (history limits,
+// concurrencyPolicy Replace).
+func (s *Store) cronChanged(src *workloadSrc) {
+	keep := src.jobs[:0]
+	for _, j := range src.jobs {
+		if !j.wl.Deleted() {
+			keep = append(keep, j)
+			continue
+		}
+		j.gone = true
+		snap := *j.obj
+		s.put(colJobs, &snap, true)
+	}
+	clear(src.jobs[len(keep):])
+	src.jobs = keep
+	wl := src.wl
+	st := &cronStatus{}
+	for _, j := range wl.ActiveJobList() {
+		st.active = append(st.active, s.ref(model.KindJob, j.Namespace(), j.Spec.Name))
+	}
+	if t := wl.LastScheduleTime(); !t.IsZero() {
+		st.lastSchedule, st.scheduled = t.Sub(s.w.WallTime(0)), true
+	}
+	st.lastSuccess, st.succeeded = wl.LastSuccessfulTime()
+	if st.equal(src.obj.cron) {
+		return
+	}
+	obj := *src.obj
+	obj.cron = st
+	src.obj = &obj
+	s.put(colCronJobs, src.obj, false)
 }
 
 // workloadChanged recounts a workload's pods (from the store's snapshots)
 // and writes a new version of its objects if their status or replicas
 // changed.
 func (s *Store) workloadChanged(src *workloadSrc) {
+	if src.gone || src.col == colCronJobs {
+		return // a CronJob's status is its Jobs' (cronChanged)
+	}
+	if p := src.wl.Parent(); p != nil {
+		if parent := s.workloads[p.Key()]; parent != nil {
+			defer s.cronChanged(parent)
+		}
+	}
 	var st workloadStatus
 	for _, p := range src.wl.Pods() {
 		snap, ok := s.objects[colPods][p.Key()].(*podSnap)
