@@ -124,10 +124,10 @@ func TestKubectlWatchStreams(t *testing.T) {
 	}
 }
 
-// TestKubectlDrain runs `kubectl drain node-a --ignore-daemonsets` against
+// TestKubectlDrain runs `kubectl drain node-b --ignore-daemonsets` against
 // a server playing the drain scenario on a mock clock, the test moving
 // virtual time while kubectl waits. kubectl cordons the node and evicts
-// web-0 and web-2 at once: the budget allows one eviction, so the other is
+// web-1 and web-2 at once: the budget allows one eviction, so the other is
 // refused (429) and kubectl tries it again 5 s later on its own (a wall
 // clock wait), by when the first replacement is ready; it waits for both
 // pods to be gone and says the node is drained. The timeline has the
@@ -148,7 +148,7 @@ func TestKubectlDrain(t *testing.T) {
 	p.advance(time.Minute)
 
 	var out syncBuffer
-	cmd := exec.Command(bin, "--kubeconfig", cfg, "--cache-dir", filepath.Join(dir, "cache"), "drain", "node-a", "--ignore-daemonsets")
+	cmd := exec.Command(bin, "--kubeconfig", cfg, "--cache-dir", filepath.Join(dir, "cache"), "drain", "node-b", "--ignore-daemonsets")
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -169,8 +169,8 @@ func TestKubectlDrain(t *testing.T) {
 		return ""
 	}
 	refusal := waitLog("(Eviction API): refused, 429 TooManyRequests")
-	first, second := "web-0", "web-2" // kubectl evicts both at once: either may come first
-	if strings.Contains(refusal, "evict pod web-0 ") {
+	first, second := "web-1", "web-2" // kubectl evicts both at once: either may come first
+	if strings.Contains(refusal, "evict pod web-1 ") {
 		first, second = second, first
 	}
 	waitLog("at 1m: evict pod " + first + " (Eviction API)\n")
@@ -187,20 +187,20 @@ func TestKubectlDrain(t *testing.T) {
 		t.Fatalf("kubectl drain did not end:\n%s", out.String())
 	}
 	for _, line := range []string{
-		"node/node-a cordoned",
-		"Warning: ignoring DaemonSet-managed Pods: default/logs-0",
-		"evicting pod default/web-0",
+		"node/node-b cordoned",
+		"Warning: ignoring DaemonSet-managed Pods: default/logs-1",
+		"evicting pod default/web-1",
 		"evicting pod default/web-2",
 		`error when evicting pods/"` + second + `" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`,
-		"pod/web-0 evicted",
+		"pod/web-1 evicted",
 		"pod/web-2 evicted",
-		"node/node-a drained",
+		"node/node-b drained",
 	} {
 		if !strings.Contains(out.String(), line+"\n") {
 			t.Errorf("kubectl drain did not print %q:\n%s", line, out.String())
 		}
 	}
-	if !strings.Contains(p.log.String(), "at 1m: kubectl cordon node-a (fault cordon)\n") {
+	if !strings.Contains(p.log.String(), "at 1m: kubectl cordon node-b (fault cordon)\n") {
 		t.Errorf("the log: %s", p.log.String())
 	}
 

@@ -23,8 +23,8 @@ var (
 func checkShopWarnings(t *testing.T, stderr string) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	if len(lines) != 8 {
-		t.Fatalf("%d lines on stderr, want 8:\n%s", len(lines), stderr)
+	if len(lines) != 7 {
+		t.Fatalf("%d lines on stderr, want 7:\n%s", len(lines), stderr)
 	}
 	line := regexp.MustCompile(`^` + regexp.QuoteMeta(shopApp) + `:\d+:\d+: warning: `)
 	for _, l := range lines {
