@@ -718,6 +718,9 @@ func (k *checker) workload(e *scenarios.Expect) {
 	k.num("pods", e.Pods, exist, why)
 	k.num("succeededPods", e.SucceededPods, succeeded, why)
 	k.num("failedPods", e.FailedPods, failed, why)
+	st := wl.ReplicaStatus()
+	k.num("updatedPods", e.UpdatedPods, int64(st.UpdatedReplicas), why)
+	k.num("availablePods", e.AvailablePods, int64(st.AvailableReplicas), why)
 	k.num("jobs", e.Jobs, int64(len(wl.Jobs())), why)
 	k.num("activeJobs", e.ActiveJobs, int64(wl.ActiveJobs()), why)
 	if c := e.Condition; c != nil {

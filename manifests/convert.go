@@ -31,17 +31,22 @@ type convError struct {
 
 // object converts a *corev1.Pod into a *scenarios.Pod, and a Deployment,
 // ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or PodDisruptionBudget
-// or a PriorityClass into a *scenarios.Workload.
+// or a PriorityClass into a *scenarios.Workload. A minReadySeconds of 0 is
+// left out, as it is the default.
 func (c *converter) object(obj any) any {
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		return &scenarios.Pod{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: c.podSpec(&o.Spec)}
 	case *appsv1.Deployment:
-		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas}, &o.Spec.Template)
+		sp := &o.Spec
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: sp.Replicas,
+			MinReadySeconds: nonZero(sp.MinReadySeconds), ProgressDeadlineSeconds: sp.ProgressDeadlineSeconds,
+			Strategy: strategy(&sp.Strategy)}, &sp.Template)
 	case *appsv1.ReplicaSet:
-		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas}, &o.Spec.Template)
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas,
+			MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
 	case *appsv1.DaemonSet:
-		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{}, &o.Spec.Template)
+		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
 	case *policyv1.PodDisruptionBudget:
 		sp := &o.Spec
 		out := &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: scenarios.WorkloadSpec{
@@ -62,7 +67,7 @@ func (c *converter) object(obj any) any {
 		return out
 	case *appsv1.StatefulSet:
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas,
-			PodManagementPolicy: string(o.Spec.PodManagementPolicy)}, &o.Spec.Template)
+			PodManagementPolicy: string(o.Spec.PodManagementPolicy), MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
 	case *batchv1.Job:
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, jobSpec(&o.Spec), &o.Spec.Template)
 	case *batchv1.CronJob:
@@ -288,7 +293,20 @@ func (c *converter) quantities(in corev1.ResourceList, container *scenarios.Cont
 	return out
 }
 
-// intOrPercent converts minAvailable or maxUnavailable: an integer, or a
+// strategy converts a Deployment's strategy (nil when none is written).
+func strategy(st *appsv1.DeploymentStrategy) *scenarios.DeploymentStrategy {
+	if st.Type == "" && st.RollingUpdate == nil {
+		return nil
+	}
+	out := &scenarios.DeploymentStrategy{Type: string(st.Type)}
+	if ru := st.RollingUpdate; ru != nil {
+		out.RollingUpdate = &scenarios.RollingUpdateDeployment{MaxSurge: intOrPercent(ru.MaxSurge),
+			MaxUnavailable: intOrPercent(ru.MaxUnavailable)}
+	}
+	return out
+}
+
+// intOrPercent converts minAvailable, maxUnavailable or maxSurge: an integer, or a
 // string that must be a percentage (the validator refuses anything else).
 func intOrPercent(v *intstr.IntOrString) *scenarios.IntOrPercent {
 	switch {

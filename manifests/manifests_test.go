@@ -11,10 +11,10 @@ import (
 
 const shopApp = "../scenarios/manifests/k8s/shop-app.yaml"
 
-// The typical application runs as it is: its Deployment, StatefulSet,
-// PodDisruptionBudget and CronJob become workloads, every other kind is one
-// warning, the web pods' anti-affinity is converted, and the fields podsim
-// does not simulate (strategy, volumeClaimTemplates,
+// The typical application runs as it is: its Deployment (with its rolling
+// update strategy), StatefulSet, PodDisruptionBudget and CronJob become
+// workloads, every other kind is one warning, the web pods' anti-affinity is
+// converted, and the fields podsim does not simulate (volumeClaimTemplates,
 // ttlSecondsAfterFinished) are warnings at their line.
 func TestShopAppRunsAsItIs(t *testing.T) {
 	s, err := NewReader().Load(shopApp)
@@ -44,6 +44,9 @@ func TestShopAppRunsAsItIs(t *testing.T) {
 		t.Errorf("liveness probe %+v", c.LivenessProbe)
 	case *w.Spec.Template.Spec.TerminationGracePeriodSeconds != 20:
 		t.Errorf("grace period")
+	case w.Spec.Strategy == nil || w.Spec.Strategy.Type != "RollingUpdate" || w.Spec.Strategy.RollingUpdate == nil ||
+		w.Spec.Strategy.RollingUpdate.MaxSurge.String() != "1" || w.Spec.Strategy.RollingUpdate.MaxUnavailable.String() != "0":
+		t.Errorf("strategy %+v", w.Spec.Strategy)
 	}
 	if a := w.Spec.Template.Spec.Affinity; a == nil || a.PodAntiAffinity == nil || len(a.PodAntiAffinity.Preferred) != 1 {
 		t.Errorf("affinity %+v", a)
@@ -72,7 +75,6 @@ func TestShopAppRunsAsItIs(t *testing.T) {
 		":12:1: warning: v1 ConfigMap \"shop/web-config\" is ignored: podsim simulates no volumes and no environment",
 		":21:1: warning: v1 Secret \"shop/web-secret\" is ignored",
 		":30:1: warning: v1 Service \"shop/web\" is ignored: podsim simulates no networking",
-		":53:3: warning: strategy is not simulated: there are no rollouts",
 		":115:3: warning: volumeClaimTemplates is not simulated: a StatefulSet's pods get no PersistentVolumeClaims",
 		":121:1: warning: autoscaling/v2 HorizontalPodAutoscaler \"shop/web\" is ignored",
 		":146:1: warning: networking.k8s.io/v1 Ingress \"shop/web\" is ignored",
@@ -111,6 +113,10 @@ func TestManifestErrors(t *testing.T) {
 		{"a validation error", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: i}]\n",
 			`x.yaml:7:22: a Deployment's pods must have restartPolicy Always`},
 		{"a syntax error", "apiVersion: v1\nkind: Pod\nmetadata: {name: [\n", "x.yaml:3:1: invalid YAML"},
+		{"rollingUpdate with Recreate", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  strategy:\n    type: Recreate\n    rollingUpdate: {maxSurge: 1}\n  template:\n    spec:\n      containers: [{name: c, image: i}]\n",
+			"x.yaml:7:5: rollingUpdate may not be given when the strategy type is Recreate"},
+		{"a deadline within minReadySeconds", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  minReadySeconds: 30\n  progressDeadlineSeconds: 30\n  template:\n    spec:\n      containers: [{name: c, image: i}]\n",
+			"x.yaml:6:28: progressDeadlineSeconds (30, the default if not given) must be greater than minReadySeconds (30)"},
 	} {
 		_, err := NewReader().Parse("x.yaml", []byte(tc.src))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -142,6 +148,32 @@ spec:
     spec:
       containers: [{name: web, image: example/web:1}]
 `
+
+// A Deployment's rollout fields are simulated: strategy, minReadySeconds
+// and progressDeadlineSeconds reach the scenario, with no warning.
+func TestDeploymentRolloutFields(t *testing.T) {
+	src := strings.Replace(deployment, "  replicas: 2\n", `  replicas: 2
+  minReadySeconds: 5
+  progressDeadlineSeconds: 120
+  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 50%, maxUnavailable: 0}}
+`, 1)
+	s, err := NewReader().Parse("x.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &s.Workloads()[0].Spec
+	switch {
+	case len(s.Warnings) != 0:
+		t.Errorf("warnings: %s", s.Warnings)
+	case *sp.MinReadySeconds != 5 || *sp.ProgressDeadlineSeconds != 120:
+		t.Errorf("minReadySeconds %d, progressDeadlineSeconds %d", *sp.MinReadySeconds, *sp.ProgressDeadlineSeconds)
+	case sp.Strategy.RollingUpdate.MaxSurge.String() != "50%" || sp.Strategy.RollingUpdate.MaxUnavailable.String() != "0":
+		t.Errorf("strategy %+v", sp.Strategy.RollingUpdate)
+	}
+	if got := s.Where(sp.ProgressDeadlineSeconds); got != "x.yaml:7:28" {
+		t.Errorf("progressDeadlineSeconds at %s", got)
+	}
+}
 
 // A folder is read as kubectl apply -f reads it: its .yaml, .yml and .json
 // files in name order, not its subfolders; a v1 List's items are objects.

@@ -29,7 +29,14 @@ type WorkloadSpec struct {
 	Template *PodSpec
 	Options  PodOptions // labels, tolerations of the template
 
-	Replicas int // ReplicaSet, Deployment
+	Replicas        int // ReplicaSet, Deployment
+	MinReadySeconds int // ReplicaSet, Deployment: how long a pod is Ready before it counts available
+
+	// Deployment: how a new template replaces the pods (deployutil.go),
+	// and the progress deadline (nil: none).
+	Strategy                 StrategyType
+	MaxSurge, MaxUnavailable IntOrPercent // RollingUpdate
+	ProgressDeadline         *time.Duration
 
 	Completions, Parallelism, BackoffLimit int            // Job
 	ActiveDeadline                         *time.Duration // Job
@@ -51,6 +58,8 @@ type Workload struct {
 
 	syncTimer sim.Timer
 	waitTimer sim.Timer // a Job's failed-pod backoff or active deadline
+
+	rc replicaControl // ReplicaSet, Deployment (replicaset.go)
 
 	failed     int           // Job: pods that failed (counted once each)
 	counted    map[*Pod]bool // Job: pods whose failure or success is counted
@@ -75,7 +84,7 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	wl.waitTimer.Init(wl.sync)
 	w.workloads = append(w.workloads, wl)
 	w.workloadIdx[wl.key] = wl
-	wl.announce()
+	wl.initReplicas()
 	wl.requestSync()
 	return wl
 }
@@ -147,36 +156,20 @@ func (wl *Workload) sync() {
 	case KindCronJob:
 		wl.syncCronJob()
 	default:
-		wl.syncReplicaSet()
+		wl.syncReplicas()
 	}
 }
 
-// syncReplicaSet keeps Replicas active pods: it replaces pods that failed,
-// succeeded, were evicted or deleted, and deletes the surplus after a
-// scale-down (scale.go).
-func (wl *Workload) syncReplicaSet() {
-	n := 0
-	for _, p := range wl.pods {
-		if active(p) {
-			n++
-		}
-	}
-	for ; n < wl.Spec.Replicas; n++ {
-		wl.createPod("")
-	}
-	if n > wl.Spec.Replicas {
-		wl.scaleDown(n - wl.Spec.Replicas)
-	}
-}
-
-func (wl *Workload) createPod(node string) *Pod {
+// createPod creates the workload's next pod from template t, pinned to
+// node if given.
+func (wl *Workload) createPod(t *PodSpec, node string) *Pod {
 	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
 		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
 	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
 	o := wl.Spec.Options
 	o.affinityNode = node // the scheduler binds it there, if it fits
-	p := wl.w.addPod(name, wl.Spec.Template, o, wl)
+	p := wl.w.addPod(name, t, o, wl)
 	wl.pods = append(wl.pods, p)
 	return p
 }
@@ -234,7 +227,7 @@ func (wl *Workload) syncJob() {
 		}
 	}
 	for range want {
-		wl.createPod("")
+		wl.createPod(s.Template, "")
 	}
 }
 
@@ -289,7 +282,7 @@ func (wl *Workload) syncDaemonSet() {
 			has = true
 		}
 		if !has {
-			wl.createPod(n.Name)
+			wl.createPod(wl.Spec.Template, n.Name)
 		}
 	}
 }

@@ -65,6 +65,8 @@ type cronJob struct {
 	made         []*Workload // every Job it created, deleted ones included
 	active       []*Workload // status.active, in the order started
 	lastSchedule time.Time   // status.lastScheduleTime; zero: never
+	lastSuccess  time.Duration
+	succeeded    bool // lastSuccess is status.lastSuccessfulTime; false: none yet
 }
 
 // WallTime is the wall-clock time of the virtual time t: Settings.StartTime
@@ -99,6 +101,34 @@ func (wl *Workload) ActiveJobs() int {
 	return len(wl.cron.active)
 }
 
+// ActiveJobList returns a CronJob's status.active, in the order started.
+// It must not be changed.
+func (wl *Workload) ActiveJobList() []*Workload {
+	if wl.cron == nil {
+		return nil
+	}
+	return wl.cron.active
+}
+
+// LastScheduleTime is a CronJob's status.lastScheduleTime (wall time, see
+// WallTime); zero if it never scheduled a Job.
+func (wl *Workload) LastScheduleTime() time.Time {
+	if wl.cron == nil {
+		return time.Time{}
+	}
+	return wl.cron.lastSchedule
+}
+
+// LastSuccessfulTime is a CronJob's status.lastSuccessfulTime: the latest
+// completion time of the succeeded Jobs its controller has listed; ok is
+// false before there is one.
+func (wl *Workload) LastSuccessfulTime() (t time.Duration, ok bool) {
+	if wl.cron == nil {
+		return 0, false
+	}
+	return wl.cron.lastSuccess, wl.cron.succeeded
+}
+
 // Parent returns the CronJob that created a Job, or nil.
 func (wl *Workload) Parent() *Workload { return wl.parent }
 
@@ -130,6 +160,9 @@ func (wl *Workload) syncCronJob() {
 	jobs := slices.Clone(c.jobs) // the list as listed before the cleanup
 	wl.cleanupFinishedJobs()
 	for _, j := range jobs {
+		if cc, ok := j.Condition("Complete"); ok && cc.Status == True && (!c.succeeded || cc.LastTransitionTime > c.lastSuccess) {
+			c.lastSuccess, c.succeeded = cc.LastTransitionTime, true
+		}
 		if done, cond := j.jobFinished(); done && slices.Contains(c.active, j) {
 			c.removeActive(j)
 			wl.w.event(KindCronJob, wl.key, EventNormal, "SawCompletedJob", "cronjob-controller",

@@ -12,13 +12,16 @@ const (
 	DetailPartition                            // a node was cut off from the control plane (On) or healed: Node, On
 	DetailDiskFailure                          // a node's disk failed (On, for good): Node
 	DetailTaint                                // a taint was put on a node (On) or lifted: Node, Key, Effect
+	DetailReplicas                             // a ReplicaSet's or Deployment's replicas, status or rollouts changed: Workload, Replicas
 )
 
 // Detail is something the timeline does not carry: the ground truth of a
 // node's machine and network (which the API sees only later, through the
-// node controller, if at all), a node's taints, and a container's started
+// node controller, if at all), a node's taints, a container's started
 // and ready flags (the timeline shows them only through the pod's
-// ContainersReady and Ready conditions). Views that draw a run in full (a
+// ContainersReady and Ready conditions), and when a controller's counts of
+// its pods changed (a pod becomes available minReadySeconds after it is
+// Ready, with no change of its own). Views that draw a run in full (a
 // picture of it) want them; the timeline stays as it is.
 type Detail struct {
 	T         time.Duration
@@ -26,11 +29,13 @@ type Detail struct {
 	Node      string
 	Pod       string // the pod's key (see Key)
 	Container string
+	Workload  string // the workload's key (see Key)
 	Key       string // taint key
 	Effect    string // taint effect
 	On        bool   // the fault began, the taint was added
 	Started   bool
 	Ready     bool
+	Replicas  ReplicaDetail
 }
 
 // A DetailSink hears every Detail, in time order, interleaved with the
@@ -42,13 +47,15 @@ type DetailSink interface {
 }
 
 // detail stamps d with the current time and hands it to every detail sink.
-// With none subscribed (every run but a picture's) it costs a length check.
+// With none subscribed (every run but a picture's or a study's) it costs a
+// length check. Sinks get the world's own copy, so that d does not escape
+// (and is not allocated).
 func (w *World) detail(d Detail) {
 	if len(w.detailSinks) == 0 {
 		return
 	}
 	d.T = w.eng.Now()
-	w.currentDetail = d // sinks get the world's copy, so that d does not escape
+	w.currentDetail = d
 	for _, s := range w.detailSinks {
 		s.Detail(&w.currentDetail)
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // HTTP status codes of the Eviction API's answers.
 const (
@@ -33,12 +36,17 @@ type EvictionResult struct {
 //
 // An eviction that goes through sets the condition DisruptionTarget
 // (EvictionByEvictionAPI) and deletes the pod with its own grace period.
-func (p *Pod) Evict() EvictionResult {
+func (p *Pod) Evict() EvictionResult { return p.EvictWithGrace(nil) }
+
+// EvictWithGrace is Evict with the grace period of the Eviction's
+// deleteOptions (nil: the pod's terminationGracePeriodSeconds), as
+// `kubectl drain --grace-period` asks for it.
+func (p *Pod) EvictWithGrace(grace *time.Duration) EvictionResult {
 	if p.deleted {
 		return EvictionResult{Code: EvictionNotFound, Message: fmt.Sprintf("pods %q not found", p.Name)}
 	}
 	if p.phase.Terminal() || p.phase == Pending || p.deleting {
-		return p.evictNow()
+		return p.evictNow(grace)
 	}
 	budgets := p.disruption.budgets
 	switch {
@@ -46,12 +54,12 @@ func (p *Pod) Evict() EvictionResult {
 		return EvictionResult{Code: EvictionInternalError,
 			Message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."}
 	case len(budgets) == 0:
-		return p.evictNow()
+		return p.evictNow(grace)
 	}
 	b := budgets[0]
 	st := &b.Status
 	if !p.ready() && (b.Spec.AlwaysAllowUnhealthy || st.CurrentHealthy >= st.DesiredHealthy && st.DesiredHealthy > 0) {
-		return p.evictNow()
+		return p.evictNow(grace)
 	}
 	if st.DisruptionsAllowed <= 0 {
 		return EvictionResult{Code: EvictionTooManyRequests,
@@ -62,13 +70,13 @@ func (p *Pod) Evict() EvictionResult {
 	if st.DisruptionsAllowed == 0 {
 		b.updateCondition()
 	}
-	return p.evictNow()
+	return p.evictNow(grace)
 }
 
 // evictNow is addConditionAndDeletePod: DisruptionTarget, then a graceful
 // delete.
-func (p *Pod) evictNow() EvictionResult {
+func (p *Pod) evictNow(grace *time.Duration) EvictionResult {
 	p.setCondition(DisruptionTarget, True, "EvictionByEvictionAPI", "Eviction API: evicting")
-	p.Delete(nil)
+	p.Delete(grace)
 	return EvictionResult{Code: EvictionCreated}
 }

@@ -1,86 +1,50 @@
 package model
 
 import (
-	"fmt"
-	"hash/fnv"
 	"math/bits"
 	"sort"
 	"time"
 )
 
 // Scale sets the replicas of a ReplicaSet or Deployment now, as `kubectl
-// scale` does. A Deployment's controller scales its ReplicaSet (event
-// ScalingReplicaSet, "Scaled up replica set <rs> from 2 to 4"); the
-// ReplicaSet creates or deletes pods at its next sync. It reports whether
-// the workload has replicas to scale.
+// scale` does. A Deployment's controller scales its ReplicaSets at once
+// (event ScalingReplicaSet, "Scaled up replica set <rs> from 2 to 4"; in
+// proportion when a rollout is under way); the ReplicaSets create or
+// delete pods at their next sync. It reports whether the workload has
+// replicas to scale.
 func (wl *Workload) Scale(replicas int) bool {
 	if _, ok := wl.scale(); !ok {
 		return false
 	}
-	old := wl.Spec.Replicas
-	if old == replicas {
+	if wl.Spec.Replicas == replicas {
 		return true
 	}
 	wl.Spec.Replicas = replicas
 	if wl.Spec.Kind == KindDeployment {
-		op := "up"
-		if replicas < old {
-			op = "down"
-		}
-		wl.w.event(KindDeployment, wl.key, EventNormal, "ScalingReplicaSet", "deployment-controller",
-			"Scaled %s replica set %s from %d to %d", op, wl.ReplicaSetName(), old, replicas)
+		wl.syncDeployment()
+	} else if wl.Spec.Kind == KindReplicaSet {
+		wl.rc.rss[0].replicas = replicas
 	}
 	wl.w.controllerScaleChanged(wl)
 	wl.requestSync()
 	return true
 }
 
-// announce is what the controller of a new workload says before its first
-// sync: a Deployment's controller creates its ReplicaSet with the
-// Deployment's replicas (getNewReplicaSet: "Scaled up replica set <rs> from
-// 0 to N", when N > 0).
-func (wl *Workload) announce() {
-	if wl.Spec.Kind == KindDeployment && wl.Spec.Replicas > 0 {
-		wl.w.event(KindDeployment, wl.key, EventNormal, "ScalingReplicaSet", "deployment-controller",
-			"Scaled up replica set %s from 0 to %d", wl.ReplicaSetName(), wl.Spec.Replicas)
-	}
-}
-
-// safeAlphabet is apimachinery's rand.SafeEncodeString alphabet: no vowels,
-// no digits that read like letters.
-const safeAlphabet = "bcdfghjklmnpqrstvwxz2456789"
-
-// ReplicaSetName is the name of a Deployment's ReplicaSet,
-// <deployment>-<pod-template-hash>. The hash is FNV-32a, written in
-// decimal and each digit mapped into the safe alphabet as
-// controller.ComputeHash does, but of podsim's own digest of the template
-// (each container's name and image), not of the whole object: names differ
-// from a real cluster's.
-func (wl *Workload) ReplicaSetName() string {
-	h := fnv.New32a()
-	t := wl.Spec.Template
-	for _, list := range [][]ContainerSpec{t.InitContainers, t.Containers} {
-		for i := range list {
-			fmt.Fprintf(h, "%s=%s;", list[i].Name, list[i].Image)
+// scaleDown deletes n of rs's active pods, those the ReplicaSet controller
+// ranks first for deletion (getPodsToDelete), each with event
+// SuccessfulDelete. Pods on a node count the active pods of every
+// ReplicaSet of the workload there (getIndirectlyRelatedPods).
+func (wl *Workload) scaleDown(rs *replicaSet, n int) {
+	onNode := map[*Node]int{}
+	for _, p := range wl.pods {
+		if active(p) {
+			onNode[p.Node]++
 		}
 	}
-	digits := []byte(fmt.Sprint(h.Sum32()))
-	for i, b := range digits {
-		digits[i] = safeAlphabet[int(b)%len(safeAlphabet)]
-	}
-	return wl.Spec.Name + "-" + string(digits)
-}
-
-// scaleDown deletes n of the workload's active pods, those the ReplicaSet
-// controller ranks first for deletion (getPodsToDelete), each with event
-// SuccessfulDelete.
-func (wl *Workload) scaleDown(n int) {
 	var pods []*Pod // newest first: a stable sort leaves ties that way
-	onNode := map[*Node]int{}
-	for i := len(wl.pods) - 1; i >= 0; i-- {
-		if p := wl.pods[i]; active(p) {
+	for i := len(rs.pods) - 1; i >= 0; i-- {
+		if p := rs.pods[i]; active(p) {
 			pods = append(pods, p)
-			onNode[p.Node]++
 		}
 	}
 	now := wl.w.Now()

@@ -25,7 +25,7 @@ type World struct {
 
 	sinks         []Sink
 	detailSinks   []DetailSink
-	currentDetail Detail
+	currentDetail Detail // the detail being handed to the detail sinks
 	lastEvent     *Event // the API event of the last event change
 	apiEvents     int    // events that reached the API
 	current       Change // the change being handed to the sinks

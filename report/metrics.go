@@ -27,6 +27,10 @@ var Metrics = []Metric{
 	{"pod.notReadyTime", "s", "pod", "time without Ready=True from its creation until it ended (terminal phase or deletion) or the run did"},
 	{"workload.unavailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - ready pods) while positive, once all replicas had first been ready (else from creation); ReplicaSets, Deployments and StatefulSets"},
 	{"workload.minReadyReplicas", "count", "workload", "fewest ready pods once all replicas had first been ready (else 0)"},
+	{"workload.notAvailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - available pods) while positive, available as the controller counts them (Ready for minReadySeconds, not terminating), once all replicas had first been available (else from creation); ReplicaSets and Deployments"},
+	{"workload.minAvailableReplicas", "count", "workload", "fewest available pods once all replicas had first been available (else 0); ReplicaSets and Deployments"},
+	{"workload.maxPods", "count", "workload", "most pods of the workload at once that are in the API and not Succeeded or Failed (terminating ones count): replicas plus a rollout's surge; ReplicaSets and Deployments"},
+	{"workload.rolloutTime", "s", "workload", "from a Deployment's first rollout to the first moment after it when every replica is updated and available and no other pod is left (Deployments that never finished a rollout are left out)"},
 	{"node.statusWritesPerSecond", "writes/s", "node", "pod and container status changes (phase, container state, condition) of the node's pods, per second of the run"},
 	{"node.statusWritesPer10s", "writes/10s", "node", "the same, per 10 seconds (the unit of KEP-4603)"},
 	{"node.peakStatusWritesPer10s", "writes/10s", "node", "status changes in the node's busiest 10-second window (windows start at 0s, 10s, ...)"},
@@ -132,6 +136,7 @@ type Meter struct {
 	wlMin               []int
 	wlUnavail           []float64 // since the rollout
 	wlUnavailAll        []float64 // since creation
+	wlAvail             []workloadAvailability
 	used                []use
 	peak                [][3]float64
 	dirty               []bool // used changed at this instant
@@ -151,6 +156,24 @@ type Meter struct {
 }
 
 type use struct{ cpu, mem, pods int64 }
+
+// workloadAvailability follows a ReplicaSet's or Deployment's replicas
+// and status (as the model last told them: model.DetailReplicas), its
+// available pods, its pods and its first rollout. A StatefulSet's
+// controller tells none (counted is false): its desired replicas are read
+// from its spec, and it has no availability metrics.
+type workloadAvailability struct {
+	counted      bool
+	heard        model.ReplicaDetail
+	desired      int  // replicas after the last instant
+	available    int  // after the last instant
+	full         bool // all replicas have been available
+	min          int  // fewest available since full; -1 before
+	gap, gapAll  float64
+	pods, most   int           // pods alive now, and at most after an instant
+	rolloutStart time.Duration // -1: no rollout yet
+	rolloutTime  time.Duration // -1: not finished
+}
 
 // NewMeter returns a meter for a run of w up to duration and subscribes it.
 func NewMeter(w *model.World, duration time.Duration) *Meter {
@@ -220,6 +243,8 @@ func (m *Meter) workloadIndex(wl *model.Workload) int {
 			m.wlMin = append(m.wlMin, -1)
 			m.wlUnavail = append(m.wlUnavail, 0)
 			m.wlUnavailAll = append(m.wlUnavailAll, 0)
+			m.wlAvail = append(m.wlAvail, workloadAvailability{counted: k != model.KindStatefulSet,
+				min: -1, rolloutStart: -1, rolloutTime: -1})
 		}
 	}
 	return m.wlIdx[wl]
@@ -241,6 +266,9 @@ func (m *Meter) podTrack(c *model.Change) *podTrack {
 	}
 	t := &podTrack{p: p, node: -1, wl: m.workloadIndex(p.Owner()),
 		crashSince: map[string]time.Duration{}, restarts: map[string]int32{}}
+	if t.wl >= 0 {
+		m.wlAvail[t.wl].pods++
+	}
 	m.track[ref] = t
 	m.tracks = append(m.tracks, t)
 	return t
@@ -249,9 +277,26 @@ func (m *Meter) podTrack(c *model.Change) *podTrack {
 // Change applies one change (model.Sink). Changes come in time order; an
 // instant is complete when a later one starts, or at Finish.
 func (m *Meter) Change(c *model.Change) {
-	now := c.T
+	if m.at(c.T) {
+		m.apply(c)
+	}
+}
+
+// Detail learns of an instant at which a ReplicaSet's or Deployment's
+// counts changed with no change of the timeline (model.DetailSink).
+func (m *Meter) Detail(d *model.Detail) {
+	if d.Kind == model.DetailReplicas && m.at(d.T) {
+		if i := m.workloadIndex(m.w.Workload(d.Workload)); i >= 0 {
+			m.wlAvail[i].heard = d.Replicas
+		}
+	}
+}
+
+// at moves the meter to instant now, completing the one before; it
+// reports whether now is within the run.
+func (m *Meter) at(now time.Duration) bool {
 	if now > m.duration {
-		return
+		return false
 	}
 	if !m.inInstant || now != m.instant {
 		if m.inInstant {
@@ -264,7 +309,7 @@ func (m *Meter) Change(c *model.Change) {
 		m.advance(m.prev, now)
 		m.instant, m.inInstant = now, true
 	}
-	m.apply(c)
+	return true
 }
 
 func (m *Meter) point() {
@@ -332,6 +377,9 @@ func (m *Meter) end(t *podTrack, now time.Duration) {
 		delete(t.crashSince, c)
 	}
 	t.ended, t.endedAt = true, now
+	if t.wl >= 0 {
+		m.wlAvail[t.wl].pods--
+	}
 	m.release(t)
 }
 
@@ -445,7 +493,13 @@ func (m *Meter) after(now time.Duration) {
 	}
 	m.touched = m.touched[:0]
 	for i, wl := range m.wls {
-		if m.wlReady[i] >= wl.Spec.Replicas {
+		a := &m.wlAvail[i]
+		if a.counted {
+			a.after(now)
+		} else {
+			a.desired = wl.Spec.Replicas
+		}
+		if m.wlReady[i] >= a.desired {
 			m.wlFull[i] = true
 		}
 		if m.wlFull[i] && (m.wlMin[i] < 0 || m.wlReady[i] < m.wlMin[i]) {
@@ -467,12 +521,20 @@ func (m *Meter) advance(prev, now time.Duration) {
 	if now <= prev {
 		return
 	}
-	for i, wl := range m.wls {
-		if gap := wl.Spec.Replicas - m.wlReady[i]; gap > 0 {
+	for i := range m.wls {
+		a := &m.wlAvail[i]
+		if gap := a.desired - m.wlReady[i]; gap > 0 {
 			d := float64(gap) * (now - prev).Seconds()
 			m.wlUnavailAll[i] += d
 			if m.wlFull[i] {
 				m.wlUnavail[i] += d
+			}
+		}
+		if a.counted && a.desired > a.available {
+			d := float64(a.desired-a.available) * (now - prev).Seconds()
+			a.gapAll += d
+			if a.full {
+				a.gap += d
 			}
 		}
 	}
@@ -540,6 +602,20 @@ func (m *Meter) Finish() RunMetrics {
 		// A workload starts with no ready pod: one that never had all its
 		// replicas ready had 0 at least once.
 		add("workload.minReadyReplicas", float64(max(m.wlMin[i], 0)))
+		a := &m.wlAvail[i]
+		if !a.counted {
+			continue
+		}
+		if a.full {
+			add("workload.notAvailableReplicaSeconds", a.gap)
+		} else {
+			add("workload.notAvailableReplicaSeconds", a.gapAll)
+		}
+		add("workload.minAvailableReplicas", float64(max(a.min, 0)))
+		add("workload.maxPods", float64(a.most))
+		if a.rolloutTime >= 0 {
+			add("workload.rolloutTime", a.rolloutTime.Seconds())
+		}
 	}
 	secs := duration.Seconds()
 	for i := range m.nodes {
@@ -566,6 +642,27 @@ func (m *Meter) Finish() RunMetrics {
 	add("cluster.schedulingFailures", float64(m.schedFailures))
 	add("cluster.podsNeverReady", float64(neverReady))
 	return out
+}
+
+// after takes the workload's replicas and status as last heard, once
+// every change of instant now is made.
+func (a *workloadAvailability) after(now time.Duration) {
+	st, replicas := a.heard.Status, a.heard.Desired
+	a.desired, a.available = replicas, st.AvailableReplicas
+	a.most = max(a.most, a.pods)
+	if a.available >= replicas {
+		a.full = true
+	}
+	if a.full && (a.min < 0 || a.available < a.min) {
+		a.min = a.available
+	}
+	if a.heard.Rollouts > 0 && a.rolloutStart < 0 {
+		a.rolloutStart = now
+	}
+	if a.rolloutStart >= 0 && a.rolloutTime < 0 && st.UpdatedReplicas == replicas && st.Replicas == replicas &&
+		st.AvailableReplicas == replicas && a.pods == replicas {
+		a.rolloutTime = now - a.rolloutStart
+	}
 }
 
 // share is part/whole in percent (0 for an unknown whole).

@@ -124,13 +124,13 @@ func (s *Scenario) Populate(w *model.World) {
 		w.AddWorkload(workloadSpec(wl, behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]))
 	}
 	for i := range sp.Faults {
-		s.scheduleFault(w, i, &sp.Faults[i])
+		s.scheduleFault(w, i, &sp.Faults[i], behaviors)
 	}
 	s.scheduleRandomFailures(w)
 }
 
 // workloadSpec converts a controller object with Kubernetes' defaults.
-func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.WorkloadSpec {
+func workloadSpec(wl *Workload, behaviors map[behaviorKey]*model.Behavior) model.WorkloadSpec {
 	if wl.Kind == model.KindCronJob {
 		return cronJobSpec(wl, behaviors)
 	}
@@ -150,6 +150,10 @@ func workloadSpec(wl *Workload, behaviors map[string]*model.Behavior) model.Work
 		Replicas: num(sp.Replicas, 1),
 	}
 	out.Options.Namespace = wl.Metadata.Namespace // a template's own namespace is ignored, as by Kubernetes
+	out.MinReadySeconds = num(sp.MinReadySeconds, 0)
+	if wl.Kind == model.KindDeployment {
+		deploymentStrategy(sp, &out)
+	}
 	if sp.PodManagementPolicy == "Parallel" {
 		out.PodManagement = model.Parallel
 	}
@@ -176,19 +180,32 @@ func pdbSpec(wl *Workload) model.PDBSpec {
 	return out
 }
 
+// behaviorKey names a container's behaviour: by container, and by image
+// ("" for every image without one of its own).
+type behaviorKey struct{ container, image string }
+
 // behaviors indexes behavior by pod (or workload) key (model.Key), then
-// container.
-func (s *Scenario) behaviors() map[string]map[string]*model.Behavior {
-	out := map[string]map[string]*model.Behavior{}
+// container and image.
+func (s *Scenario) behaviors() map[string]map[behaviorKey]*model.Behavior {
+	out := map[string]map[behaviorKey]*model.Behavior{}
 	for i := range s.File.Spec.Behavior {
 		b := &s.File.Spec.Behavior[i]
 		key := model.Key(b.Namespace, b.Pod)
 		if out[key] == nil {
-			out[key] = map[string]*model.Behavior{}
+			out[key] = map[behaviorKey]*model.Behavior{}
 		}
-		out[key][b.Container] = behavior(b)
+		out[key][behaviorKey{b.Container, b.Image}] = behavior(b)
 	}
 	return out
+}
+
+// behaviorOf returns the behaviour of a container running image: its
+// image's own, else the container's.
+func behaviorOf(behaviors map[behaviorKey]*model.Behavior, container, image string) *model.Behavior {
+	if b := behaviors[behaviorKey{container, image}]; b != nil {
+		return b
+	}
+	return behaviors[behaviorKey{container, ""}]
 }
 
 func behavior(b *Behavior) *model.Behavior {
@@ -256,7 +273,7 @@ func podOptions(m *ObjectMeta, ps *PodSpec) model.PodOptions {
 
 // podSpec converts a pod spec, with Kubernetes' defaults, attaching the
 // behavior of each container.
-func podSpec(ps *PodSpec, behaviors map[string]*model.Behavior) *model.PodSpec {
+func podSpec(ps *PodSpec, behaviors map[behaviorKey]*model.Behavior) *model.PodSpec {
 	out := &model.PodSpec{
 		NodeName:               ps.NodeName,
 		NodeSelector:           ps.NodeSelector,
@@ -282,13 +299,13 @@ func podSpec(ps *PodSpec, behaviors map[string]*model.Behavior) *model.PodSpec {
 	return out
 }
 
-func containerSpec(c *Container, behaviors map[string]*model.Behavior) model.ContainerSpec {
+func containerSpec(c *Container, behaviors map[behaviorKey]*model.Behavior) model.ContainerSpec {
 	out := model.ContainerSpec{
 		Name:       c.Name,
 		Image:      c.Image,
 		PullPolicy: model.PullPolicy(c.ImagePullPolicy),
 		Sidecar:    c.RestartPolicy == "Always",
-		Behavior:   behaviors[c.Name],
+		Behavior:   behaviorOf(behaviors, c.Name, c.Image),
 		Liveness:   probeSpec(c.LivenessProbe),
 		Readiness:  probeSpec(c.ReadinessProbe),
 		Startup:    probeSpec(c.StartupProbe),
@@ -393,7 +410,7 @@ func lastIndexAny(s, chars string) int {
 // scheduleFault arranges for the i-th fault to act on the world at its
 // time. A time given as a distribution (at, for) is drawn now from the
 // stream "fault/<i>"; a fixed one draws nothing.
-func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
+func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[string]map[behaviorKey]*model.Behavior) {
 	var r *rand.Rand
 	draw := func(d *DurationDist) *time.Duration {
 		if d == nil {
@@ -406,25 +423,28 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault) {
 		return &v
 	}
 	at := *draw(f.At)
-	w.Schedule(at, faultAction(w, f, draw))
+	w.Schedule(at, faultAction(w, f, draw, behaviors))
 }
 
 // ApplyFault does what the fault f does, now: a fault injected into a
 // running world between its events (podsim serve turns a client's writes
-// into faults). Its at is ignored; its durations must be fixed ones.
-func ApplyFault(w *model.World, f *Fault) {
+// into faults). Its at is ignored; its durations must be fixed ones. A
+// rollout's new image runs with the scenario's behaviour for it.
+func (s *Scenario) ApplyFault(w *model.World, f *Fault) {
 	faultAction(w, f, func(d *DurationDist) *time.Duration {
 		if d == nil {
 			return nil
 		}
 		v := d.Sample(nil)
 		return &v
-	})()
+	}, s.behaviors())()
 }
 
 // faultAction returns what f does when it acts; draw gives the value of
-// its durations (drawn now, in the order at, then for).
-func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Duration) func() {
+// its durations (drawn now, in the order at, then for); behaviors are the
+// scenario's, by pod or workload key (a rollout's new image takes its own).
+func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Duration,
+	behaviors map[string]map[behaviorKey]*model.Behavior) func() {
 	switch {
 	case f.Exit != nil:
 		e := f.Exit
@@ -488,6 +508,13 @@ func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Durati
 	case f.Scale != nil:
 		sc := f.Scale
 		return func() { w.Workload(model.Key(sc.Namespace, sc.Workload)).Scale(int(*sc.Replicas)) }
+	case f.Rollout != nil:
+		ro := f.Rollout
+		key := model.Key(ro.Namespace, ro.Workload)
+		return func() {
+			wl := w.Workload(key)
+			wl.Rollout(withImage(wl.Template(), ro, behaviors[key]))
+		}
 	}
 	return func() {}
 }

@@ -47,7 +47,7 @@ func templateOf(w *Workload) *PodTemplate {
 
 // cronJobSpec converts a CronJob with Kubernetes' defaults: concurrency
 // Allow, history limits 3 and 1; its job template is converted as a Job.
-func cronJobSpec(wl *Workload, behaviors map[string]*model.Behavior) model.WorkloadSpec {
+func cronJobSpec(wl *Workload, behaviors map[behaviorKey]*model.Behavior) model.WorkloadSpec {
 	sp := &wl.Spec
 	job := Workload{Kind: model.KindJob, Metadata: sp.JobTemplate.Metadata, Spec: sp.JobTemplate.Spec}
 	job.Metadata.Namespace = wl.Metadata.Namespace // its Jobs are in its namespace

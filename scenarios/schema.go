@@ -219,6 +219,12 @@ type WorkloadSpec struct {
 	Selector              *LabelSelector `yaml:"selector"`
 	Template              PodTemplate    `yaml:"template"`
 
+	// ReplicaSet and Deployment: how long a pod is Ready before it counts
+	// as available; Deployment: how new templates roll out.
+	MinReadySeconds         *int32              `yaml:"minReadySeconds"`
+	ProgressDeadlineSeconds *int32              `yaml:"progressDeadlineSeconds"`
+	Strategy                *DeploymentStrategy `yaml:"strategy"`
+
 	// PodDisruptionBudget (policy/v1).
 	MinAvailable               *IntOrPercent `yaml:"minAvailable"`
 	MaxUnavailable             *IntOrPercent `yaml:"maxUnavailable"`
@@ -244,6 +250,20 @@ type JobTemplate struct {
 	Spec     WorkloadSpec `yaml:"spec"`
 }
 
+// DeploymentStrategy is a Deployment's spec.strategy: RollingUpdate (the
+// default) or Recreate.
+type DeploymentStrategy struct {
+	Type          string                   `yaml:"type"`
+	RollingUpdate *RollingUpdateDeployment `yaml:"rollingUpdate"`
+}
+
+// RollingUpdateDeployment bounds a rolling update: pods above replicas
+// (maxSurge) and pods unavailable (maxUnavailable), each 25% by default.
+type RollingUpdateDeployment struct {
+	MaxSurge       *IntOrPercent `yaml:"maxSurge"`
+	MaxUnavailable *IntOrPercent `yaml:"maxUnavailable"`
+}
+
 // LabelSelector is a Kubernetes label selector. A PodDisruptionBudget
 // selects pods by matchLabels; controllers own the pods they created and
 // do not read it; affinity terms and topology spread constraints read both
@@ -264,6 +284,7 @@ type Behavior struct {
 	Pod              string        `yaml:"pod"`
 	Namespace        string        `yaml:"namespace"` // of the pod or workload; "" is default
 	Container        string        `yaml:"container"`
+	Image            string        `yaml:"image"` // only while the container runs this image
 	StartupTime      *DurationDist `yaml:"startupTime"`
 	Runs             []Run         `yaml:"runs"`
 	ShutdownTime     *DurationDist `yaml:"shutdownTime"`
@@ -331,6 +352,16 @@ type Fault struct {
 	DeleteNode   *NodeRef      `yaml:"deleteNode"`
 	Taint        *TaintFault   `yaml:"taint"`
 	Scale        *ScaleFault   `yaml:"scale"`
+	Rollout      *RolloutFault `yaml:"rollout"`
+}
+
+// RolloutFault gives a Deployment's container a new image, as `kubectl
+// set image` does: a new pod template, rolled out by its strategy.
+type RolloutFault struct {
+	Workload  string `yaml:"workload"`
+	Namespace string `yaml:"namespace"`
+	Image     string `yaml:"image"`
+	Container string `yaml:"container"` // may be left out when the template has one container
 }
 
 // NodeRef names a node (cordon, uncordon, drain, deleteNode).
@@ -420,6 +451,8 @@ type Expect struct {
 	Pods          *IntRange `yaml:"pods"`
 	SucceededPods *IntRange `yaml:"succeededPods"`
 	FailedPods    *IntRange `yaml:"failedPods"`
+	UpdatedPods   *IntRange `yaml:"updatedPods"`   // a Deployment's pods of its current template
+	AvailablePods *IntRange `yaml:"availablePods"` // Ready for minReadySeconds
 
 	// A CronJob's Jobs: those in the API, and those in status.active.
 	Jobs       *IntRange `yaml:"jobs"`
@@ -524,13 +557,11 @@ func init() {
 		"stopSignal": "a container is always stopped with SIGTERM",
 	})
 	Ignore[Resources]("claims")
-	Ignore[WorkloadSpec]("revisionHistoryLimit", "progressDeadlineSeconds", "manualSelector", "serviceName",
+	Ignore[WorkloadSpec]("revisionHistoryLimit", "manualSelector", "serviceName",
 		"persistentVolumeClaimRetentionPolicy")
 	Unmodelled[WorkloadSpec](map[string]string{
-		"strategy":                "there are no rollouts: maxSurge and maxUnavailable are never used",
 		"updateStrategy":          "there are no DaemonSet or StatefulSet updates",
-		"minReadySeconds":         "a pod counts as available as soon as it is Ready",
-		"paused":                  "a paused Deployment is simulated like any other",
+		"paused":                  "a paused Deployment still rolls out: every rollout fault takes effect at once",
 		"completionMode":          "Indexed Jobs are simulated as NonIndexed: pods get no index",
 		"ttlSecondsAfterFinished": "a finished Job and its pods are never cleaned up",
 		"podFailurePolicy":        "every failed pod counts toward backoffLimit",

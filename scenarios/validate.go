@@ -148,6 +148,10 @@ func (s *Scenario) validate() ErrorList {
 		v.item(&sp.Faults[i])
 		v.fault(&sp.Faults[i])
 	}
+	for i := range sp.Behavior {
+		v.item(&sp.Behavior[i])
+		v.behaviorImage(&sp.Behavior[i], sp.Faults)
+	}
 	for i := range sp.Expect {
 		v.item(&sp.Expect[i])
 		v.expect(&sp.Expect[i])
@@ -482,6 +486,7 @@ func (v *validator) workload(w *Workload) {
 	if sp.ActiveDeadlineSeconds != nil && *sp.ActiveDeadlineSeconds < 0 {
 		v.at(sp.ActiveDeadlineSeconds, "activeDeadlineSeconds must not be negative")
 	}
+	v.rollingFields(w)
 	switch w.Kind {
 	case kindCronJob:
 		return // cronJob checked its job template
@@ -518,6 +523,11 @@ func (v *validator) disruptionBudget(w *Workload) {
 	for _, f := range []any{sp.Replicas, sp.Completions, sp.Parallelism, sp.BackoffLimit, sp.ActiveDeadlineSeconds} {
 		if !isNilPtr(f) {
 			v.atKey(f, "a PodDisruptionBudget has no replicas, completions, parallelism, backoffLimit or activeDeadlineSeconds")
+		}
+	}
+	for _, f := range []any{sp.MinReadySeconds, sp.ProgressDeadlineSeconds, sp.Strategy} {
+		if !isNilPtr(f) {
+			v.atKey(f, "a PodDisruptionBudget has no minReadySeconds, progressDeadlineSeconds or strategy")
 		}
 	}
 	if p := v.s.pos.Of(&sp.Template); !p.IsZero() {
@@ -694,8 +704,13 @@ func (v *validator) behavior(b *Behavior, earlier []Behavior) {
 		v.behaviorMatches(b, c)
 	}
 	for i := range earlier {
-		if earlier[i].Pod == b.Pod && earlier[i].Container == b.Container && namespaceOf(earlier[i].Namespace) == namespaceOf(b.Namespace) {
-			v.at(b, "a second behavior for %s/%s (first at line %d)", b.Pod, b.Container, v.s.pos.Of(&earlier[i]).Line)
+		if e := &earlier[i]; e.Pod == b.Pod && e.Container == b.Container && e.Image == b.Image &&
+			namespaceOf(e.Namespace) == namespaceOf(b.Namespace) {
+			what := b.Pod + "/" + b.Container
+			if b.Image != "" {
+				what += " with image " + b.Image
+			}
+			v.at(b, "a second behavior for %s (first at line %d)", what, v.s.pos.Of(e).Line)
 		}
 	}
 	for i := range b.Runs {
@@ -816,13 +831,13 @@ func (v *validator) fault(f *Fault) {
 	}
 	n := 0
 	for _, a := range []any{f.Exit, f.OOM, f.Delete, f.DiskFailure, f.Partition, f.NodeFailure, f.SetCondition,
-		f.Cordon, f.Uncordon, f.Drain, f.DeleteNode, f.Taint, f.Scale} {
+		f.Cordon, f.Uncordon, f.Drain, f.DeleteNode, f.Taint, f.Scale, f.Rollout} {
 		if !isNilPtr(a) {
 			n++
 		}
 	}
 	if n != 1 {
-		v.at(f, "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, setCondition, cordon, uncordon, drain, deleteNode, taint, scale; found %d", n)
+		v.at(f, "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, setCondition, cordon, uncordon, drain, deleteNode, taint, scale, rollout; found %d", n)
 		return
 	}
 	switch {
@@ -867,6 +882,8 @@ func (v *validator) fault(f *Fault) {
 		default:
 			v.addPods(sc.Replicas, int(*sc.Replicas))
 		}
+	case f.Rollout != nil:
+		v.rollout(f.Rollout)
 	case f.Exit != nil:
 		v.namespace(&f.Exit.Namespace)
 		ps := v.podTemplate(&f.Exit.Pod, f.Exit.Namespace, true)
@@ -1019,9 +1036,18 @@ func (v *validator) expect(e *Expect) {
 			v.atKey(r, "readyPods, pods, succeededPods and failedPods are checked on a controller; a PodDisruptionBudget has currentHealthy, desiredHealthy, expectedPods and disruptionsAllowed")
 		}
 	}
-	cronJob := v.workloads[wk] != nil && v.workloads[wk].Kind == kindCronJob
+	kind := ""
+	if w := v.workloads[wk]; w != nil {
+		kind = w.Kind
+	}
+	if e.UpdatedPods != nil && kind != "Deployment" {
+		v.atKey(e.UpdatedPods, "updatedPods is checked on a Deployment")
+	}
+	if e.AvailablePods != nil && kind != "Deployment" && kind != "ReplicaSet" {
+		v.atKey(e.AvailablePods, "availablePods is checked on a ReplicaSet or Deployment")
+	}
 	for _, r := range []*IntRange{e.Jobs, e.ActiveJobs} {
-		if r != nil && !cronJob {
+		if r != nil && kind != kindCronJob {
 			v.atKey(r, "jobs and activeJobs are checked on a CronJob (workload: its name)")
 		}
 	}

@@ -105,6 +105,18 @@ type request struct {
 	sub       string // a subresource
 }
 
+// key is the store's and the world's key of the object the request names
+// (model.Key).
+func (q *request) key() string { return model.Key(q.namespace, q.name) }
+
+// nsFlag is kubectl's -n flag for the request's namespace, "" for default.
+func (q *request) nsFlag() string {
+	if q.namespace == "" || q.namespace == model.DefaultNamespace {
+		return ""
+	}
+	return " -n " + q.namespace
+}
+
 func (q *request) gr() schema.GroupResource {
 	return schema.GroupResource{Group: q.res.group, Resource: q.res.name}
 }
@@ -169,19 +181,42 @@ func resourceList(gv string, writes bool) *metav1.APIResourceList {
 			l = &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv}
 		}
 		verbs := metav1.Verbs{"get", "list", "watch"}
-		if writes && r.col == colPods && r.group == "" {
-			verbs = append(verbs, "delete")
+		if writes {
+			for i := range writeRoutes {
+				if rt := &writeRoutes[i]; rt.group == r.group && rt.resource == r.name && rt.sub == "" {
+					verbs = append(verbs, verb(rt.method))
+				}
+			}
 		}
 		l.APIResources = append(l.APIResources, metav1.APIResource{Name: r.name, SingularName: r.singular, Namespaced: r.namespaced,
 			Kind: r.kind, Verbs: verbs, ShortNames: r.shortNames})
 		if writes && r.col == colPods {
-			// So that kubectl drain evicts (and hears that the drain fault
-			// is not modelled yet) rather than deleting pods.
+			// So that kubectl drain evicts rather than deletes pods.
 			l.APIResources = append(l.APIResources, metav1.APIResource{Name: "pods/eviction", Namespaced: true,
 				Group: "policy", Version: "v1", Kind: "Eviction", Verbs: metav1.Verbs{"create"}})
 		}
+		if r.scalable() {
+			// kubectl scale finds the Scale's kind here.
+			verbs := metav1.Verbs{"get"}
+			if writes {
+				verbs = append(verbs, "patch", "update")
+			}
+			l.APIResources = append(l.APIResources, metav1.APIResource{Name: r.name + "/scale", Namespaced: true,
+				Group: "autoscaling", Version: "v1", Kind: "Scale", Verbs: verbs})
+		}
 	}
 	return l
+}
+
+// verb is the API verb of a write's method.
+func verb(method string) string {
+	switch method {
+	case http.MethodPost:
+		return "create"
+	case http.MethodPut:
+		return "update"
+	}
+	return strings.ToLower(method)
 }
 
 func findResource(gv, name string) *apiResource {
@@ -194,13 +229,21 @@ func findResource(gv, name string) *apiResource {
 }
 
 // resource answers a request for a resource: reads, and the writes podsim
-// turns into faults.
+// takes (writeRoutes).
 func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		s.write(w, r, q)
 		return
 	}
-	if q.sub != "" && q.sub != "status" {
+	switch {
+	case q.sub == "scale" && q.res.scalable():
+		if snap, _, ok := s.store.get(q.res.col, q.key()); ok && snap.base().namespace == q.namespace {
+			writeJSON(w, http.StatusOK, s.moment().scale(snap.(*workloadSnap)))
+		} else {
+			writeError(w, apierrors.NewNotFound(q.gr(), q.name))
+		}
+		return
+	case q.sub != "" && q.sub != "status":
 		writeError(w, apierrors.NewMethodNotSupported(q.gr(), q.sub))
 		return
 	}
@@ -234,7 +277,7 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 }
 
 func (s *Server) getObject(w http.ResponseWriter, q *request, form format, include string) {
-	snap, rv, ok := s.store.get(q.res.col, q.name)
+	snap, rv, ok := s.store.get(q.res.col, q.key())
 	if !ok || q.res.object == nil || q.namespace != snap.base().namespace {
 		writeError(w, apierrors.NewNotFound(q.gr(), q.name))
 		return
@@ -327,6 +370,8 @@ func zero(c collection) snapshot {
 		return &podSnap{view: report.PodView{Spec: &model.PodSpec{}}}
 	case colEvents:
 		return &eventSnap{}
+	case colPDBs:
+		return &pdbSnap{}
 	}
 	return &workloadSnap{}
 }
@@ -440,7 +485,7 @@ func podRowConditions(p *podSnap) []metav1.TableRowCondition {
 func simulation(method, path string) *apierrors.StatusError {
 	return statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 		fmt.Sprintf("podsim serve is a simulation: %s %s is not something it can do (it serves get, list and watch; "+
-			"with --allow-writes, the writes it turns into scenario faults)", method, path))
+			"with --allow-writes, kubectl delete pod, cordon, uncordon, drain and scale)", method, path))
 }
 
 // statusError is an API error whose message is msg (the API machinery's

@@ -23,13 +23,15 @@ import (
 
 // played is an in-process server playing a scenario on a mock clock.
 type played struct {
-	srv   *Server
-	http  *httptest.Server
-	mock  *clock.Mock
-	ctx   context.Context
-	sc    *scenarios.Scenario
-	speed float64
-	log   syncBuffer
+	srv    *Server
+	http   *httptest.Server
+	mock   *clock.Mock
+	ctx    context.Context
+	cancel context.CancelFunc
+	sc     *scenarios.Scenario
+	speed  float64
+	log    syncBuffer
+	tl     model.Timeline // with record
 }
 
 // syncBuffer is a log written by the run goroutine and read by the test.
@@ -67,7 +69,7 @@ func play(t *testing.T, file string, o Options) *played {
 	p.srv = New(sc, o)
 	p.http = httptest.NewServer(p.srv)
 	ctx, cancel := context.WithCancel(context.Background())
-	p.ctx = ctx
+	p.ctx, p.cancel = ctx, cancel
 	t.Cleanup(func() {
 		cancel()
 		p.http.CloseClientConnections()
@@ -76,8 +78,19 @@ func play(t *testing.T, file string, o Options) *played {
 	return p
 }
 
+// record keeps the world's changes from now on in p.tl (call it before
+// start; read p.tl only once the run goroutine has answered, a write's
+// response or freeze).
+func (p *played) record() { p.srv.world.Subscribe(&p.tl) }
+
 // start plays the world (after the clients are set up).
 func (p *played) start() { go p.srv.Play(p.ctx) }
+
+// stop ends the play and waits for it: p.tl may be read then.
+func (p *played) stop() {
+	p.cancel()
+	<-p.srv.done
+}
 
 // freeze plays a frozen world (Options.At) to its instant.
 func (p *played) freeze(t *testing.T) {

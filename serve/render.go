@@ -5,12 +5,16 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/podsim/podsim/model"
 )
@@ -158,6 +162,7 @@ const KubeletVersion = "v1.34.1"
 
 func (m moment) node(s *nodeSnap) *corev1.Node {
 	n := &corev1.Node{TypeMeta: metav1.TypeMeta{Kind: "Node", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta)}
+	n.Spec.Unschedulable = s.unschedulable
 	for _, t := range s.taints {
 		taint := corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)}
 		if t.Effect == string(corev1.TaintEffectNoExecute) {
@@ -235,10 +240,10 @@ func int32p(n int) *int32 {
 func (m moment) deployment(s *workloadSnap) *appsv1.Deployment {
 	st := &s.status
 	d := &appsv1.Deployment{TypeMeta: metav1.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
-		Spec: appsv1.DeploymentSpec{Replicas: int32p(s.spec.Replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
+		Spec: appsv1.DeploymentSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
 			Template: s.podTemplate(), Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType}},
 		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), UpdatedReplicas: int32(st.replicas),
-			ReadyReplicas: int32(st.ready), AvailableReplicas: int32(st.ready), UnavailableReplicas: int32(max(s.spec.Replicas-st.ready, 0))},
+			ReadyReplicas: int32(st.ready), AvailableReplicas: int32(st.ready), UnavailableReplicas: int32(max(s.replicas-st.ready, 0))},
 	}
 	d.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1"}
 	return d
@@ -247,14 +252,14 @@ func (m moment) deployment(s *workloadSnap) *appsv1.Deployment {
 func (m moment) replicaSet(s *workloadSnap) *appsv1.ReplicaSet {
 	st := &s.status
 	rs := &appsv1.ReplicaSet{TypeMeta: metav1.TypeMeta{Kind: "ReplicaSet", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
-		Spec: appsv1.ReplicaSetSpec{Replicas: int32p(s.spec.Replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
+		Spec: appsv1.ReplicaSetSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
 			Template: s.podTemplate()},
 		Status: appsv1.ReplicaSetStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), FullyLabeledReplicas: int32(st.replicas),
 			ReadyReplicas: int32(st.ready), AvailableReplicas: int32(st.ready)},
 	}
 	if s.owner != nil {
 		rs.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1",
-			"deployment.kubernetes.io/desired-replicas": strconv.Itoa(s.spec.Replicas)}
+			"deployment.kubernetes.io/desired-replicas": strconv.Itoa(s.replicas)}
 	}
 	return rs
 }
@@ -291,4 +296,109 @@ func (m moment) job(s *workloadSnap) *batchv1.Job {
 			LastProbeTime: m.ts(c.LastTransitionTime), LastTransitionTime: m.ts(c.LastTransitionTime)})
 	}
 	return j
+}
+
+// pdb is a policy/v1 PodDisruptionBudget: the spec as the scenario gives
+// it, the status and the DisruptionAllowed condition as the model's
+// disruption controller (or the Eviction API) last wrote them: empty, with
+// observedGeneration 0, until its first sync. The model keeps no spec
+// changes, so generation and observedGeneration are 1.
+func (m moment) pdb(s *pdbSnap) *policyv1.PodDisruptionBudget {
+	sp := &s.spec
+	b := &policyv1.PodDisruptionBudget{TypeMeta: metav1.TypeMeta{Kind: "PodDisruptionBudget", APIVersion: "policy/v1"},
+		ObjectMeta: m.objectMeta(&s.meta),
+		Spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: intstrOf(sp.MinAvailable), MaxUnavailable: intstrOf(sp.MaxUnavailable),
+			Selector: &metav1.LabelSelector{MatchLabels: sp.Selector}},
+		Status: policyv1.PodDisruptionBudgetStatus{DisruptionsAllowed: int32(s.status.DisruptionsAllowed),
+			CurrentHealthy: int32(s.status.CurrentHealthy), DesiredHealthy: int32(s.status.DesiredHealthy),
+			ExpectedPods: int32(s.status.ExpectedPods)},
+	}
+	b.Generation = 1
+	if sp.AlwaysAllowUnhealthy {
+		p := policyv1.AlwaysAllow
+		b.Spec.UnhealthyPodEvictionPolicy = &p
+	}
+	if c := s.cond; c.Type != "" { // the controller has synced it
+		b.Status.ObservedGeneration = 1
+		b.Status.Conditions = []metav1.Condition{{Type: c.Type, Status: metav1.ConditionStatus(c.Status), ObservedGeneration: 1,
+			LastTransitionTime: m.ts(c.LastTransitionTime), Reason: c.Reason, Message: c.Message}}
+	}
+	return b
+}
+
+func intstrOf(v *model.IntOrPercent) *intstr.IntOrString {
+	switch {
+	case v == nil:
+		return nil
+	case v.Percent:
+		x := intstr.FromString(strconv.Itoa(v.Value) + "%")
+		return &x
+	}
+	x := intstr.FromInt32(int32(v.Value))
+	return &x
+}
+
+// scale is the autoscaling/v1 Scale of a Deployment or ReplicaSet, as its
+// scale subresource shows it.
+func (m moment) scale(s *workloadSnap) *autoscalingv1.Scale {
+	om := m.objectMeta(&s.meta)
+	om.Labels = nil
+	return &autoscalingv1.Scale{TypeMeta: metav1.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"}, ObjectMeta: om,
+		Spec:   autoscalingv1.ScaleSpec{Replicas: int32(s.replicas)},
+		Status: autoscalingv1.ScaleStatus{Replicas: int32(s.status.replicas), Selector: labels.Set(s.selector).String()}}
+}
+
+// statefulSet is an apps/v1 StatefulSet: its pods counted as its
+// controller counts them (the model keeps one revision, so every pod is
+// current and updated).
+func (m moment) statefulSet(s *workloadSnap) *appsv1.StatefulSet {
+	st := &s.status
+	policy := appsv1.OrderedReadyPodManagement
+	if s.spec.PodManagement == model.Parallel {
+		policy = appsv1.ParallelPodManagement
+	}
+	return &appsv1.StatefulSet{TypeMeta: metav1.TypeMeta{Kind: "StatefulSet", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
+		Spec: appsv1.StatefulSetSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
+			Template: s.podTemplate(), ServiceName: s.name, PodManagementPolicy: policy,
+			UpdateStrategy: appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType}},
+		Status: appsv1.StatefulSetStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), ReadyReplicas: int32(st.ready),
+			CurrentReplicas: int32(st.replicas), UpdatedReplicas: int32(st.replicas), AvailableReplicas: int32(st.ready)},
+	}
+}
+
+// cronJob is a batch/v1 CronJob: its status as its controller last wrote
+// it (active Jobs, lastScheduleTime, lastSuccessfulTime).
+func (m moment) cronJob(s *workloadSnap) *batchv1.CronJob {
+	cs := s.spec.CronJob
+	js := &cs.Job
+	policy := batchv1.AllowConcurrent
+	switch cs.ConcurrencyPolicy {
+	case model.ForbidConcurrent:
+		policy = batchv1.ForbidConcurrent
+	case model.ReplaceConcurrent:
+		policy = batchv1.ReplaceConcurrent
+	}
+	suspend := cs.Suspend
+	c := &batchv1.CronJob{TypeMeta: metav1.TypeMeta{Kind: "CronJob", APIVersion: "batch/v1"}, ObjectMeta: m.workloadMeta(s),
+		Spec: batchv1.CronJobSpec{Schedule: cs.ScheduleText, ConcurrencyPolicy: policy, Suspend: &suspend,
+			SuccessfulJobsHistoryLimit: int32p(cs.SuccessfulJobsHistoryLimit), FailedJobsHistoryLimit: int32p(cs.FailedJobsHistoryLimit),
+			JobTemplate: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{Completions: int32p(js.Completions), Parallelism: int32p(js.Parallelism),
+				BackoffLimit: int32p(js.BackoffLimit), Template: s.podTemplate()}}},
+	}
+	if d := cs.StartingDeadline; d != nil {
+		secs := int64(*d / time.Second)
+		c.Spec.StartingDeadlineSeconds = &secs
+	}
+	st := s.cron
+	for _, j := range st.active {
+		c.Status.Active = append(c.Status.Active, corev1.ObjectReference{Kind: j.kind, Namespace: s.namespace, Name: j.name,
+			UID: types.UID(j.uid), APIVersion: j.apiVersion})
+	}
+	if st.scheduled {
+		c.Status.LastScheduleTime = m.tsp(st.lastSchedule)
+	}
+	if st.succeeded {
+		c.Status.LastSuccessfulTime = m.tsp(st.lastSuccess)
+	}
+	return c
 }

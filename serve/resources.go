@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,6 +28,11 @@ type apiResource struct {
 	columns              []metav1.TableColumnDefinition
 	cells                func(m moment, s snapshot) []any
 	fields               func(s snapshot) fields.Set
+}
+
+// scalable reports whether the resource has a scale subresource.
+func (r *apiResource) scalable() bool {
+	return r.col == colDeployments || r.col == colReplicaSets || r.col == colStatefulSets
 }
 
 func (r *apiResource) groupVersion() string {
@@ -91,7 +97,7 @@ var resources = []*apiResource{
 		},
 		fields: func(s snapshot) fields.Set {
 			f := metaFields(s)
-			f["spec.unschedulable"] = "false"
+			f["spec.unschedulable"] = strconv.FormatBool(s.(*nodeSnap).unschedulable)
 			return f
 		}},
 	{version: "v1", name: "pods", singular: "pod", kind: "Pod", namespaced: true, shortNames: []string{"po"}, col: colPods,
@@ -135,7 +141,7 @@ var resources = []*apiResource{
 			ageCol, containersCol, imagesCol, selectorCol},
 		cells: func(m moment, s snapshot) []any {
 			w := s.(*workloadSnap)
-			return append([]any{w.name, fmt.Sprintf("%d/%d", w.status.ready, w.spec.Replicas), int64(w.status.replicas),
+			return append([]any{w.name, fmt.Sprintf("%d/%d", w.status.ready, w.replicas), int64(w.status.replicas),
 				int64(w.status.ready), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
 	{group: "apps", version: "v1", name: "replicasets", singular: "replicaset", kind: "ReplicaSet", namespaced: true,
@@ -147,7 +153,7 @@ var resources = []*apiResource{
 			ageCol, containersCol, imagesCol, selectorCol},
 		cells: func(m moment, s snapshot) []any {
 			w := s.(*workloadSnap)
-			return append([]any{w.name, int64(w.spec.Replicas), int64(w.status.replicas), int64(w.status.ready),
+			return append([]any{w.name, int64(w.replicas), int64(w.status.replicas), int64(w.status.ready),
 				report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
 	{group: "apps", version: "v1", name: "daemonsets", singular: "daemonset", kind: "DaemonSet", namespaced: true,
@@ -169,8 +175,14 @@ var resources = []*apiResource{
 		}, fields: metaFields},
 	{group: "apps", version: "v1", name: "statefulsets", singular: "statefulset", kind: "StatefulSet", namespaced: true,
 		shortNames: []string{"sts"}, col: colStatefulSets,
+		object:  func(m moment, s snapshot) runtime.Object { return m.statefulSet(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Ready", "string", false, "Number of the pod with ready state"), ageCol, containersCol, imagesCol},
-		fields:  metaFields},
+		cells: func(m moment, s snapshot) []any {
+			w := s.(*workloadSnap)
+			return append([]any{w.name, fmt.Sprintf("%d/%d", w.status.ready, w.replicas), report.HumanDuration(m.now - w.created)},
+				w.templateCells(false)...)
+		},
+		fields: metaFields},
 	{group: "batch", version: "v1", name: "jobs", singular: "job", kind: "Job", namespaced: true, col: colJobs,
 		object: func(m moment, s snapshot) runtime.Object { return m.job(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Status", "string", false, "Status of the job."),
@@ -204,6 +216,21 @@ var resources = []*apiResource{
 			col("Active", "integer", false, "A list of pointers to currently running jobs."),
 			col("Last Schedule", "string", false, "Information when was the last time the job was successfully scheduled."),
 			ageCol, containersCol, imagesCol, selectorCol},
+		object: func(m moment, s snapshot) runtime.Object { return m.cronJob(s.(*workloadSnap)) },
+		cells: func(m moment, s snapshot) []any {
+			w := s.(*workloadSnap)
+			last := "<none>"
+			if w.cron.scheduled {
+				last = report.HumanDuration(m.now - w.cron.lastSchedule)
+			}
+			suspend := "False"
+			if w.spec.CronJob.Suspend {
+				suspend = "True"
+			}
+			// A CronJob's job template has no selector: <none>.
+			return append([]any{w.name, w.spec.CronJob.ScheduleText, "<none>", suspend, int64(len(w.cron.active)), last,
+				report.HumanDuration(m.now - w.created)}, append(w.templateCells(false), "<none>")...)
+		},
 		fields: metaFields},
 	{group: "events.k8s.io", version: "v1", name: "events", singular: "event", kind: "Event", namespaced: true,
 		shortNames: []string{"ev"}, col: colEvents,
@@ -219,9 +246,15 @@ var resources = []*apiResource{
 		}},
 	{group: "policy", version: "v1", name: "poddisruptionbudgets", singular: "poddisruptionbudget", kind: "PodDisruptionBudget",
 		namespaced: true, shortNames: []string{"pdb"}, col: colPDBs,
+		object: func(m moment, s snapshot) runtime.Object { return m.pdb(s.(*pdbSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Min Available", "string", false, "The minimum number of pods that must be available."),
 			col("Max Unavailable", "string", false, "The maximum number of pods that may be unavailable."),
 			col("Allowed Disruptions", "integer", false, "Calculated number of pods that may be disrupted at this time."), ageCol},
+		cells: func(m moment, s snapshot) []any {
+			b := s.(*pdbSnap)
+			return []any{b.name, intOrPercent(b.spec.MinAvailable), intOrPercent(b.spec.MaxUnavailable),
+				int64(b.status.DisruptionsAllowed), report.HumanDuration(m.now - b.created)}
+		},
 		fields: metaFields},
 }
 
@@ -272,17 +305,35 @@ func eventFields(s snapshot) fields.Set {
 	return f
 }
 
-// nodeStatus is kubectl's node STATUS: Ready, NotReady or Unknown.
+// nodeStatus is kubectl's node STATUS: Ready, NotReady or Unknown, and
+// SchedulingDisabled after it for a cordoned node.
 func nodeStatus(n *nodeSnap) string {
+	status := "Unknown"
 	for _, c := range n.conditions {
 		if c.Type == model.Ready {
+			status = "NotReady"
 			if c.Status == model.True {
-				return "Ready"
+				status = "Ready"
 			}
-			return "NotReady"
+			break
 		}
 	}
-	return "Unknown"
+	if n.unschedulable {
+		status += ",SchedulingDisabled"
+	}
+	return status
+}
+
+// intOrPercent is a PodDisruptionBudget's minAvailable or maxUnavailable
+// cell: 2, 50% or N/A.
+func intOrPercent(v *model.IntOrPercent) string {
+	switch {
+	case v == nil:
+		return "N/A"
+	case v.Percent:
+		return strconv.Itoa(v.Value) + "%"
+	}
+	return strconv.Itoa(v.Value)
 }
 
 // nodeRoles is kubectl's ROLES: the node-role.kubernetes.io/ label

@@ -27,7 +27,7 @@ type Options struct {
 	// then stays as it is.
 	Until time.Duration
 
-	AllowWrites bool        // turn deletes into faults; else every write is 405
+	AllowWrites bool        // take the writes podsim models (writeRoutes); else every write is 405
 	Clock       clock.Clock // the wall clock: clock.New(), or a mock in tests
 	MaxEvents   uint64      // the run's event budget (0: none)
 	History     int         // versions kept for watchers (0: DefaultHistory)
@@ -103,6 +103,7 @@ func (s *Server) Play(ctx context.Context) {
 	stopped := model.Finished
 	if s.pacer == nil {
 		stopped = w.RunChecked(s.until, s.budget, interrupted)
+		s.store.settle("")
 		s.store.setNow(w.Now())
 	} else {
 		for stopped == model.Finished && w.Now() < s.until {
@@ -110,10 +111,15 @@ func (s *Server) Play(ctx context.Context) {
 			if !ok || next > s.until {
 				next = s.until
 			}
-			if !s.waitFor(ctx, next) {
+			due, alive := s.waitFor(ctx, next)
+			if !alive {
 				return
 			}
+			if !due {
+				continue // a write came: it may have scheduled something sooner
+			}
 			stopped = w.RunChecked(next, s.budget, interrupted)
+			s.store.settle("")
 			s.store.setNow(w.Now())
 		}
 	}
@@ -141,24 +147,25 @@ func (s *Server) Play(ctx context.Context) {
 	}
 }
 
-// waitFor waits until virtual time t is due on the wall clock, applying
-// the writes that come meanwhile; it reports false if ctx ended first.
-func (s *Server) waitFor(ctx context.Context, t time.Duration) bool {
-	for {
-		d := s.pacer.Wall(t).Sub(s.clk.Now())
-		if d <= 0 {
-			return true
-		}
-		timer := s.clk.Timer(d)
-		select {
-		case <-timer.C:
-			return true
-		case req := <-s.writes:
-			timer.Stop()
-			s.apply(req, min(max(s.pacer.Virtual(), s.world.Now()), t))
-		case <-ctx.Done():
-			timer.Stop()
-			return false
-		}
+// waitFor waits until virtual time t is due on the wall clock (due), or
+// until a write comes, which it applies at the current virtual time, to the
+// millisecond (not due: the write may have scheduled events before t).
+// alive is false if ctx ended first.
+func (s *Server) waitFor(ctx context.Context, t time.Duration) (due, alive bool) {
+	d := s.pacer.Wall(t).Sub(s.clk.Now())
+	if d <= 0 {
+		return true, true
+	}
+	timer := s.clk.Timer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true, true
+	case req := <-s.writes:
+		// Now, to the millisecond: the log and the timeline stay legible.
+		s.apply(req, min(max(s.pacer.Virtual().Truncate(time.Millisecond), s.world.Now()), t))
+		return false, true
+	case <-ctx.Done():
+		return false, false
 	}
 }

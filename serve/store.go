@@ -11,6 +11,7 @@
 package serve
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -32,9 +33,9 @@ const (
 	colReplicaSets
 	colDaemonSets
 	colJobs
-	colStatefulSets // not modelled: always empty
-	colCronJobs     // not modelled: always empty
-	colPDBs         // not modelled: always empty
+	colStatefulSets
+	colCronJobs
+	colPDBs
 	numCollections
 )
 
@@ -70,9 +71,10 @@ type podSnap struct {
 
 type nodeSnap struct {
 	meta
-	capacity   model.Resources
-	taints     []model.Taint
-	conditions []model.Condition
+	unschedulable bool // cordoned
+	capacity      model.Resources
+	taints        []model.Taint
+	conditions    []model.Condition
 }
 
 type eventSnap struct {
@@ -86,18 +88,35 @@ type eventSnap struct {
 	count               int
 }
 
-// workloadSnap is a Deployment, ReplicaSet, DaemonSet or Job. A
+// workloadSnap is a Deployment, ReplicaSet, DaemonSet, StatefulSet, Job
+// or CronJob. A
 // Deployment's pods belong to a ReplicaSet the store makes for it (the
 // model has no rollouts, so there is one, at revision 1): both show the
 // same pods.
 type workloadSnap struct {
 	meta
-	spec       *model.WorkloadSpec
-	owner      *owner            // a Deployment's ReplicaSet: the Deployment
-	selector   map[string]string // spec.selector.matchLabels
-	template   map[string]string // the pod template's labels
+	spec       *model.WorkloadSpec // the model's: read only its fields that never change
+	replicas   int                 // spec.replicas, which kubectl scale changes
+	owner      *owner              // a Deployment's ReplicaSet: the Deployment
+	selector   map[string]string   // spec.selector.matchLabels
+	template   map[string]string   // the pod template's labels
 	status     workloadStatus
 	conditions []model.Condition
+	cron       *cronStatus // a CronJob's
+}
+
+// cronStatus is a CronJob's status as its controller last wrote it.
+type cronStatus struct {
+	active       []owner // references to its active Jobs
+	lastSchedule time.Duration
+	scheduled    bool // lastSchedule is set
+	lastSuccess  time.Duration
+	succeeded    bool // lastSuccess is set
+}
+
+func (c *cronStatus) equal(o *cronStatus) bool {
+	return slices.Equal(c.active, o.active) && c.lastSchedule == o.lastSchedule && c.scheduled == o.scheduled &&
+		c.lastSuccess == o.lastSuccess && c.succeeded == o.succeeded
 }
 
 // workloadStatus counts a workload's pods as its controller reports them.
@@ -109,6 +128,15 @@ type workloadStatus struct {
 }
 
 type namespaceSnap struct{ meta }
+
+// pdbSnap is a PodDisruptionBudget: its spec, and its status as the
+// disruption controller (or the Eviction API) last wrote it.
+type pdbSnap struct {
+	meta
+	spec   model.PDBSpec
+	status model.PDBStatus
+	cond   model.Condition // DisruptionAllowed
+}
 
 // version is one entry of the watch history: an object's snapshot after a
 // change, or its deletion.
@@ -137,9 +165,17 @@ type Store struct {
 	w          *model.World
 	nodesSeen  int
 	wlSeen     int
-	workloads  map[string]*workloadSrc // by model workload name
+	workloads  map[string]*workloadSrc // by the workload's key (model.Key)
+	budgets    []*budgetSrc            // in the order added
+	moved      []*budgetSrc            // scratch: the budgets whose status moved
 	events     map[*model.Event]*eventSnap
 	eventNames int
+}
+
+// budgetSrc ties a model PodDisruptionBudget to its API object.
+type budgetSrc struct {
+	b    *model.DisruptionBudget
+	snap *pdbSnap
 }
 
 // workloadSrc ties a model workload to its API objects.
@@ -148,8 +184,10 @@ type workloadSrc struct {
 	obj   *workloadSnap     // the Deployment, ReplicaSet, DaemonSet or Job
 	rs    *workloadSnap     // a Deployment's ReplicaSet
 	owner *owner            // what its pods name as their controller
-	pods  map[string]string // its pods' labels (the template's, and the controller's own)
+	pods  map[string]string // its pods' labels (the template's, and the controller's own); nil: each pod's own
 	col   collection
+	jobs  []*workloadSrc // a CronJob's Jobs in the API
+	gone  bool           // a CronJob's Job, deleted
 }
 
 // DefaultHistory is how many versions a store keeps for watchers by
@@ -164,25 +202,33 @@ func NewStore(w *model.World, history int) *Store {
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
 	}
-	ns := &namespaceSnap{meta{name: Namespace, uid: uid("Namespace", Namespace)}}
-	s.objects[colNamespaces][Namespace] = ns
+	for _, ns := range []string{model.DefaultNamespace, "kube-system"} {
+		s.objects[colNamespaces][ns] = &namespaceSnap{meta{name: ns, uid: uid("Namespace", ns)}}
+	}
 	return s
 }
 
-// Namespace is the one namespace of a podsim world.
-const Namespace = "default"
+// key is where the store keeps an object: model.Key of its namespace and
+// name, so that the world's objects and the store's share their keys
+// (a cluster-scoped object's is its name).
+func (m *meta) key() string { return model.Key(m.namespace, m.name) }
 
 // Change applies one change of the world: the objects it touched get new
-// snapshots at a new resourceVersion.
+// snapshots at a new resourceVersion. The budgets whose status the
+// disruption controller wrote since the last change (the stream carries
+// only their condition) get theirs at the same version.
 func (s *Store) Change(c *model.Change) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rv++
 	s.now = c.T
 	s.discover()
+	for _, b := range s.movedBudgets() {
+		s.putBudget(b)
+	}
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
-		if p := s.w.Pod(c.Pod); p != nil {
+		if p := s.w.Pod(model.Key(c.Namespace, c.Pod)); p != nil {
 			s.pod(p, c)
 		}
 	case model.ChangeNode:
@@ -190,14 +236,79 @@ func (s *Store) Change(c *model.Change) {
 			s.node(n)
 		}
 	case model.ChangeWorkload:
-		if src := s.workloads[c.Workload]; src != nil {
+		// A budget's condition is in its status, which movedBudgets saw.
+		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object != model.KindPodDisruptionBudget {
 			s.workloadChanged(src)
 		}
 	case model.ChangeEvent:
 		s.event(c)
+		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == model.KindCronJob && src.col == colCronJobs {
+			s.cronChanged(src)
+		}
+		// A Deployment says it scaled when kubectl scale changes its
+		// replicas (a ReplicaSet's pods change at once).
+		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == src.wl.Spec.Kind && src.wl.Spec.Replicas != src.obj.replicas {
+			s.workloadChanged(src)
+		}
+	case model.ChangeClient:
+		// kubectl cordon, uncordon and drain change a node's spec.
+		if c.Node != "" && c.Pod == "" {
+			if n := s.w.Node(c.Node); n != nil {
+				s.nodeSpecChanged(n)
+			}
+		}
 	}
+	s.wakeWatchers()
+}
+
+func (s *Store) wakeWatchers() {
 	close(s.wake)
 	s.wake = make(chan struct{})
+}
+
+// settle publishes what the world changed since its last change without
+// a change of its own, once the run goroutine has moved it (a step of a
+// paced run, the frozen instant, a write): the budgets' status (the
+// disruption controller syncs after the change that moved its counts) and
+// the replicas of the workload named (one a write scaled, or ""). If
+// anything moved, it takes a resourceVersion of its own.
+func (s *Store) settle(workload string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	moved := s.movedBudgets()
+	src := s.workloads[workload]
+	scaled := src != nil && src.wl.Spec.Replicas != src.obj.replicas
+	if len(moved) == 0 && !scaled {
+		return
+	}
+	s.rv++
+	for _, b := range moved {
+		s.putBudget(b)
+	}
+	if scaled {
+		s.workloadChanged(src)
+	}
+	s.wakeWatchers()
+}
+
+// movedBudgets returns the budgets whose status or condition differ from
+// their snapshot (in the store's scratch slice).
+func (s *Store) movedBudgets() []*budgetSrc {
+	s.moved = s.moved[:0]
+	for _, b := range s.budgets {
+		if b.b.Status != b.snap.status || b.b.Condition != b.snap.cond {
+			s.moved = append(s.moved, b)
+		}
+	}
+	return s.moved
+}
+
+// putBudget writes a budget's status as a new version.
+func (s *Store) putBudget(b *budgetSrc) {
+	snap := *b.snap
+	snap.status, snap.cond = b.b.Status, b.b.Condition
+	b.snap = &snap
+	s.put(colPDBs, b.snap, false)
 }
 
 // setNow moves the store's virtual time when the clock moved without a
@@ -212,11 +323,16 @@ func (s *Store) setNow(t time.Duration) {
 func (s *Store) put(col collection, snap snapshot, deleted bool) {
 	m := snap.base()
 	m.rv = s.rv
-	prev := s.objects[col][m.name]
+	k := m.key()
+	prev := s.objects[col][k]
 	if deleted {
-		delete(s.objects[col], m.name)
+		delete(s.objects[col], k)
 	} else {
-		s.objects[col][m.name] = snap
+		s.objects[col][k] = snap
+		if m.namespace != "" && s.objects[colNamespaces][m.namespace] == nil {
+			// A namespace is served from the first object in it on.
+			s.put(colNamespaces, &namespaceSnap{meta{name: m.namespace, uid: uid("Namespace", m.namespace), created: s.now}}, false)
+		}
 	}
 	if s.n == len(s.ring) {
 		s.dropped = s.ringRV[s.head]
@@ -239,17 +355,34 @@ func (s *Store) discover() {
 	for ; s.wlSeen < len(wls); s.wlSeen++ {
 		s.addWorkload(wls[s.wlSeen])
 	}
+	for bs := s.w.DisruptionBudgets(); len(s.budgets) < len(bs); {
+		b := bs[len(s.budgets)]
+		src := &budgetSrc{b: b, snap: &pdbSnap{meta: meta{name: b.Spec.Name, namespace: b.Spec.Namespace,
+			uid: uid(model.KindPodDisruptionBudget, model.Key(b.Spec.Namespace, b.Spec.Name)), created: s.w.Now()}, spec: b.Spec}}
+		s.budgets = append(s.budgets, src)
+		s.putBudget(src)
+	}
 }
 
 func (s *Store) node(n *model.Node) {
 	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
-		capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...), conditions: append([]model.Condition(nil), n.Conditions...)}
+		unschedulable: n.Unschedulable(), capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...),
+		conditions: append([]model.Condition(nil), n.Conditions...)}
 	s.put(colNodes, snap, false)
+}
+
+// nodeSpecChanged writes a new version of a node whose spec.unschedulable
+// or taints differ from its snapshot.
+func (s *Store) nodeSpecChanged(n *model.Node) {
+	if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok && old.unschedulable == n.Unschedulable() && slices.Equal(old.taints, n.Taints) {
+		return
+	}
+	s.node(n)
 }
 
 func (s *Store) pod(p *model.Pod, c *model.Change) {
 	deleted := c.Kind == model.ChangePod && c.Reason == "Deleted"
-	snap := &podSnap{meta: meta{name: p.Name, namespace: Namespace, uid: uid("Pod", p.Name), labels: p.Labels, created: p.CreatedAt},
+	snap := &podSnap{meta: meta{name: p.Name, namespace: p.Namespace, uid: uid("Pod", p.Key()), labels: p.Labels, created: p.CreatedAt},
 		view: report.ViewPod(p)}
 	if c.Kind == model.ChangePhase {
 		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
@@ -257,12 +390,15 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 	snap.deadline, snap.grace, snap.deleting = p.DeletionTimestamp()
 	var src *workloadSrc
 	if wl := p.Owner(); wl != nil {
-		src = s.workloads[wl.Spec.Name]
+		src = s.workloads[wl.Key()]
 	}
 	if src != nil {
-		snap.owner, snap.labels = src.owner, src.pods
+		snap.owner = src.owner
+		if src.pods != nil {
+			snap.labels = src.pods
+		}
 	}
-	if old, ok := s.objects[colPods][p.Name].(*podSnap); ok && deleted {
+	if old, ok := s.objects[colPods][p.Key()].(*podSnap); ok && deleted {
 		cp := *old // a deleted pod's last word is its last state
 		snap = &cp
 	}
@@ -274,12 +410,12 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 
 // event records an event's first occurrence or its repeat.
 func (s *Store) event(c *model.Change) {
-	kind, object := "Pod", c.Pod
+	kind, object, ns := "Pod", c.Pod, c.Namespace
 	switch {
 	case c.Object != "":
 		kind, object = c.Object, c.Workload
 	case c.Pod == "" && c.Node != "":
-		kind, object = "Node", c.Node
+		kind, object, ns = "Node", c.Node, ""
 	}
 	e := s.w.CurrentEvent()
 	if c.Dropped || e == nil {
@@ -292,13 +428,14 @@ func (s *Store) event(c *model.Change) {
 		snap.meta, snap.involved, snap.involvedNS, snap.host = old.meta, old.involved, old.involvedNS, old.host
 	} else {
 		s.eventNames++
-		snap.meta = meta{namespace: Namespace, created: e.FirstSeen}
-		snap.involved = s.ref(kind, object)
-		if kind != "Node" {
-			snap.involvedNS = Namespace
+		snap.involvedNS = ns
+		if ns == "" {
+			ns = model.DefaultNamespace // a node's events are in the default namespace
 		}
+		snap.meta = meta{namespace: ns, created: e.FirstSeen}
+		snap.involved = s.ref(kind, snap.involvedNS, object)
 		if kind == "Pod" && e.Source == "kubelet" {
-			if p := s.w.Pod(object); p != nil && p.Node != nil {
+			if p := s.w.Pod(model.Key(ns, object)); p != nil && p.Node != nil {
 				snap.host = p.Node.Name
 			}
 		} else if kind == "Node" {
@@ -313,24 +450,26 @@ func (s *Store) event(c *model.Change) {
 	s.put(colEvents, snap, false)
 }
 
-// ref is the API reference of an object an event is about.
-func (s *Store) ref(kind, name string) owner {
+// ref is the API reference of an object an event is about (namespace ""
+// for a node).
+func (s *Store) ref(kind, namespace, name string) owner {
+	u := uid(kind, model.Key(namespace, name))
 	switch kind {
 	case "Pod", "Node":
-		return owner{apiVersion: "v1", kind: kind, name: name, uid: uid(kind, name)}
+		return owner{apiVersion: "v1", kind: kind, name: name, uid: u}
 	case model.KindJob, model.KindCronJob:
-		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: uid(kind, name)}
+		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: u}
+	case model.KindPodDisruptionBudget:
+		return owner{apiVersion: "policy/v1", kind: kind, name: name, uid: u}
 	}
-	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: uid(kind, name)}
+	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: u}
 }
 
 func (s *Store) addWorkload(wl *model.Workload) {
 	sp := &wl.Spec
-	if sp.Kind == model.KindStatefulSet || sp.Kind == model.KindCronJob {
-		return // not served yet: their collections stay empty, their pods and Jobs have no owner
-	}
 	src := &workloadSrc{wl: wl}
-	o := s.ref(sp.Kind, sp.Name)
+	ns := wl.Namespace()
+	o := s.ref(sp.Kind, ns, sp.Name)
 	src.owner = &o
 	labels := sp.Options.Labels
 	selector := labels
@@ -339,39 +478,102 @@ func (s *Store) addWorkload(wl *model.Workload) {
 		src.col = colDeployments
 		hash := templateHash(sp.Name)
 		rsName := sp.Name + "-" + hash
-		rsOwner := owner{apiVersion: "apps/v1", kind: model.KindReplicaSet, name: rsName, uid: uid(model.KindReplicaSet, rsName)}
+		rsOwner := owner{apiVersion: "apps/v1", kind: model.KindReplicaSet, name: rsName, uid: uid(model.KindReplicaSet, model.Key(ns, rsName))}
 		src.owner = &rsOwner
 		rsLabels := withLabel(labels, "pod-template-hash", hash)
-		src.rs = &workloadSnap{meta: meta{name: rsName, namespace: Namespace, uid: rsOwner.uid, labels: rsLabels, created: wl.Created()},
-			spec: sp, owner: &o, selector: rsLabels, template: rsLabels}
+		src.rs = &workloadSnap{meta: meta{name: rsName, namespace: ns, uid: rsOwner.uid, labels: rsLabels, created: wl.Created()},
+			spec: sp, replicas: sp.Replicas, owner: &o, selector: rsLabels, template: rsLabels}
 	case model.KindReplicaSet:
 		src.col = colReplicaSets
 	case model.KindDaemonSet:
 		src.col = colDaemonSets
+	case model.KindStatefulSet:
+		src.col = colStatefulSets
+	case model.KindCronJob:
+		src.col = colCronJobs
+		labels = sp.CronJob.Job.Options.Labels
 	case model.KindJob:
 		src.col = colJobs
 		selector = map[string]string{"batch.kubernetes.io/controller-uid": o.uid}
 		labels = jobLabels(labels, sp.Name, o.uid)
 	}
-	src.obj = &workloadSnap{meta: meta{name: sp.Name, namespace: Namespace, uid: o.uid, labels: sp.Options.Labels, created: wl.Created()},
-		spec: sp, selector: selector, template: labels}
+	src.obj = &workloadSnap{meta: meta{name: sp.Name, namespace: ns, uid: o.uid, labels: sp.Options.Labels, created: wl.Created()},
+		spec: sp, replicas: sp.Replicas, selector: selector, template: labels}
 	src.pods = labels
-	if src.rs != nil {
+	switch {
+	case src.rs != nil:
 		src.pods = src.rs.template
+	case sp.Kind == model.KindStatefulSet:
+		src.pods = nil // each pod has its own name and ordinal labels
+	case sp.Kind == model.KindCronJob:
+		src.obj.cron = &cronStatus{}
 	}
-	s.workloads[sp.Name] = src
+	var parent *workloadSrc
+	if p := wl.Parent(); p != nil {
+		if parent = s.workloads[p.Key()]; parent != nil {
+			src.obj.owner = parent.owner
+			parent.jobs = append(parent.jobs, src)
+		}
+	}
+	s.workloads[wl.Key()] = src
 	s.put(src.col, src.obj, false)
 	if src.rs != nil {
 		s.put(colReplicaSets, src.rs, false)
 	}
+	if parent != nil {
+		s.cronChanged(parent)
+	}
+}
+
+// cronChanged writes a new version of a CronJob whose status moved, and
+// the deletion of its Jobs that its controller deleted (history limits,
+// concurrencyPolicy Replace).
+func (s *Store) cronChanged(src *workloadSrc) {
+	keep := src.jobs[:0]
+	for _, j := range src.jobs {
+		if !j.wl.Deleted() {
+			keep = append(keep, j)
+			continue
+		}
+		j.gone = true
+		snap := *j.obj
+		s.put(colJobs, &snap, true)
+	}
+	clear(src.jobs[len(keep):])
+	src.jobs = keep
+	wl := src.wl
+	st := &cronStatus{}
+	for _, j := range wl.ActiveJobList() {
+		st.active = append(st.active, s.ref(model.KindJob, j.Namespace(), j.Spec.Name))
+	}
+	if t := wl.LastScheduleTime(); !t.IsZero() {
+		st.lastSchedule, st.scheduled = t.Sub(s.w.WallTime(0)), true
+	}
+	st.lastSuccess, st.succeeded = wl.LastSuccessfulTime()
+	if st.equal(src.obj.cron) {
+		return
+	}
+	obj := *src.obj
+	obj.cron = st
+	src.obj = &obj
+	s.put(colCronJobs, src.obj, false)
 }
 
 // workloadChanged recounts a workload's pods (from the store's snapshots)
-// and writes a new version of its objects if their status changed.
+// and writes a new version of its objects if their status or replicas
+// changed.
 func (s *Store) workloadChanged(src *workloadSrc) {
+	if src.gone || src.col == colCronJobs {
+		return // a CronJob's status is its Jobs' (cronChanged)
+	}
+	if p := src.wl.Parent(); p != nil {
+		if parent := s.workloads[p.Key()]; parent != nil {
+			defer s.cronChanged(parent)
+		}
+	}
 	var st workloadStatus
 	for _, p := range src.wl.Pods() {
-		snap, ok := s.objects[colPods][p.Name].(*podSnap)
+		snap, ok := s.objects[colPods][p.Key()].(*podSnap)
 		if !ok {
 			continue
 		}
@@ -400,27 +602,29 @@ func (s *Store) workloadChanged(src *workloadSrc) {
 	if c, ok := src.wl.Condition("Complete"); ok {
 		st.completed, st.completedAt = true, c.LastTransitionTime
 	}
-	if st == src.obj.status && len(conds) == len(src.obj.conditions) {
+	replicas := src.wl.Spec.Replicas
+	if st == src.obj.status && len(conds) == len(src.obj.conditions) && replicas == src.obj.replicas {
 		return
 	}
 	obj := *src.obj
-	obj.status, obj.conditions = st, append([]model.Condition(nil), conds...)
+	obj.status, obj.conditions, obj.replicas = st, append([]model.Condition(nil), conds...), replicas
 	src.obj = &obj
 	s.put(src.col, src.obj, false)
 	if src.rs != nil {
 		rs := *src.rs
-		rs.status = st
+		rs.status, rs.replicas = st, replicas
 		src.rs = &rs
 		s.put(colReplicaSets, src.rs, false)
 	}
 }
 
-// last returns an object's newest version in the history, deleted or not.
-func (s *Store) last(col collection, name string) (snapshot, bool) {
+// last returns an object's newest version in the history, deleted or not
+// (by key: see meta.key).
+func (s *Store) last(col collection, key string) (snapshot, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for i := s.n - 1; i >= 0; i-- {
-		if v := &s.ring[(s.head+i)%len(s.ring)]; v.col == col && v.snap.base().name == name {
+		if v := &s.ring[(s.head+i)%len(s.ring)]; v.col == col && v.snap.base().key() == key {
 			return v.snap, true
 		}
 	}
@@ -454,11 +658,11 @@ func (s *Store) list(col collection) ([]snapshot, uint64) {
 	return out, s.rv
 }
 
-// get returns one object's current snapshot.
-func (s *Store) get(col collection, name string) (snapshot, uint64, bool) {
+// get returns one object's current snapshot by key (see meta.key).
+func (s *Store) get(col collection, key string) (snapshot, uint64, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	o, ok := s.objects[col][name]
+	o, ok := s.objects[col][key]
 	return o, s.rv, ok
 }
 

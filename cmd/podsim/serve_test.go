@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -181,5 +182,106 @@ func TestKubectlDeleteIsAFault(t *testing.T) {
 	}
 	if ev := kubectl("get", "events", "--field-selector", "involvedObject.name=api-1"); !strings.Contains(ev, "Killing") {
 		t.Errorf("api-1's events have no Killing:\n%s", ev)
+	}
+}
+
+// TestKubectlCordon: with --allow-writes, kubectl cordon and uncordon are
+// the cordon and uncordon faults; get nodes shows SchedulingDisabled, and
+// kubectl sees a cordoned node as cordoned.
+func TestKubectlCordon(t *testing.T) {
+	file := filepath.Join(root, "serve", "testdata", "drain-with-pdb.yaml")
+	kubectl, stderr := serving(t, "serve", file, "--at", "1m", "--allow-writes")
+	if out := kubectl("cordon", "node-a"); strings.TrimSpace(out) != "node/node-a cordoned" {
+		t.Errorf("kubectl cordon said %q", out)
+	}
+	if got := rows(kubectl("get", "nodes")); len(got) != 3 || got[1][0] != "node-a" || got[1][1] != "Ready,SchedulingDisabled" || got[2][1] != "Ready" {
+		t.Errorf("get nodes after the cordon: %v", got)
+	}
+	if out := kubectl("cordon", "node-a"); strings.TrimSpace(out) != "node/node-a already cordoned" {
+		t.Errorf("kubectl cordon again said %q", out)
+	}
+	if out := kubectl("uncordon", "node-a"); strings.TrimSpace(out) != "node/node-a uncordoned" {
+		t.Errorf("kubectl uncordon said %q", out)
+	}
+	if got := rows(kubectl("get", "nodes")); len(got) != 3 || got[1][1] != "Ready" {
+		t.Errorf("get nodes after the uncordon: %v", got)
+	}
+	for _, line := range []string{"at 1m: kubectl cordon node-a (fault cordon)", "at 1m: kubectl uncordon node-a (fault uncordon)"} {
+		if !strings.Contains(stderr.String(), line) {
+			t.Errorf("podsim serve's log has no %q: %s", line, stderr)
+		}
+	}
+}
+
+// TestKubectlScale: kubectl scale (a patch of the scale subresource, or
+// with --current-replicas a get and a put) is the scale fault: get pods
+// then lists podsim's own pods after the same fault, column for column.
+func TestKubectlScale(t *testing.T) {
+	file := filepath.Join(root, "scenarios", "disruption", "scale.yaml")
+	kubectl, stderr := serving(t, "serve", file, "--at", "30s", "--allow-writes")
+	s, err := scenarios.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.Build()
+	w.Run(30 * time.Second)
+	for _, c := range []struct {
+		args     []string
+		replicas int
+	}{
+		{[]string{"scale", "deployment", "web", "--replicas=5"}, 5},
+		{[]string{"scale", "deployment/web", "--current-replicas=5", "--replicas=2"}, 2},
+	} {
+		if out := kubectl(c.args...); strings.TrimSpace(out) != "deployment.apps/web scaled" {
+			t.Errorf("kubectl %v said %q", c.args, out)
+		}
+		w.Workload("web").Scale(c.replicas)
+		w.Run(30 * time.Second)
+		var want [][]string
+		for _, p := range w.Pods() {
+			if !p.Deleted() {
+				r := report.GetPod(p, w.Now())
+				want = append(want, []string{r.Name, r.Ready, r.Status, r.Restarts, r.Age})
+			}
+		}
+		got := rows(kubectl("get", "pods"))
+		if !slices.EqualFunc(got[1:], byName(append([][]string{nil}, want...))[1:], slices.Equal) {
+			t.Errorf("after kubectl %v, get pods:\n%v\npodsim's pods:\n%v", c.args, got, want)
+		}
+		if d := rows(kubectl("get", "deployment", "web")); !strings.HasSuffix(d[1][1], fmt.Sprintf("/%d", c.replicas)) {
+			t.Errorf("get deployment after kubectl %v: %v", c.args, d)
+		}
+	}
+	if !strings.Contains(stderr.String(), "at 30s: kubectl scale deployment web --replicas=5 (fault scale)") {
+		t.Errorf("podsim serve's log: %s", stderr)
+	}
+}
+
+// TestKubectlGetPDB: kubectl get pdb and describe pdb show the model's
+// budget at the frozen instant.
+func TestKubectlGetPDB(t *testing.T) {
+	file := filepath.Join(root, "scenarios", "disruption", "drain-with-pdb.yaml")
+	s, err := scenarios.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []string{"59s", "1m10s"} {
+		kubectl, _ := serving(t, "serve", file, "--at", at)
+		d, _ := time.ParseDuration(at)
+		w := s.Build()
+		w.Run(d)
+		st := w.DisruptionBudget("web-pdb").Status
+		want := [][]string{{"NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"},
+			{"web-pdb", "N/A", "1", fmt.Sprint(st.DisruptionsAllowed), report.HumanDuration(d)}}
+		if got := rows(kubectl("get", "pdb")); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("at %s: kubectl get pdb:\n%v\nwant\n%v", at, got, want)
+		}
+		desc := kubectl("describe", "pdb", "web-pdb")
+		for _, line := range []string{fmt.Sprintf("Allowed disruptions:  %d", st.DisruptionsAllowed), fmt.Sprintf("Current:              %d", st.CurrentHealthy),
+			fmt.Sprintf("Desired:              %d", st.DesiredHealthy), fmt.Sprintf("Total:                %d", st.ExpectedPods)} {
+			if !strings.Contains(desc, line) {
+				t.Errorf("at %s: kubectl describe pdb has no %q:\n%s", at, line, desc)
+			}
+		}
 	}
 }

@@ -311,6 +311,10 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 			fmt.Fprintf(&b, "    - {at: %s, exit: {pod: %s, container: %s, code: 1}}\n", dist(minutes*60-1), x.pod, x.c)
 		}
 	}
+	// Drawn last, so that the draws above stay as they were.
+	if strings.Contains(b.String(), "metadata: {name: dep}") && r.IntN(2) == 0 {
+		fmt.Fprintf(&b, "    - {at: %ds, rollout: {workload: dep, image: example/other:%d}}\n", r.IntN(minutes*60), r.IntN(3))
+	}
 	return b.String()
 }
 

@@ -1,0 +1,229 @@
+package model
+
+import (
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// replicaSet is one ReplicaSet: a ReplicaSet workload's own, or one of a
+// Deployment's, one for each pod template it has had.
+type replicaSet struct {
+	name     string
+	template *PodSpec
+	replicas int           // spec.replicas
+	created  time.Duration // creationTimestamp
+	pods     []*Pod        // the pods it created, in order
+	status   rsStatus      // as the ReplicaSet controller last counted it
+
+	// The deployment.kubernetes.io/desired-replicas and max-replicas
+	// annotations: the Deployment's replicas, and replicas + maxSurge,
+	// when the deployment controller last scaled it.
+	desired, maxReplicas int
+}
+
+// rsStatus is a ReplicaSet's status: its active pods (not finished, not
+// being deleted), those Ready, and those available.
+type rsStatus struct{ replicas, ready, available int }
+
+// ReplicaStatus is a ReplicaSet's or Deployment's status as its controller
+// last wrote it.
+type ReplicaStatus struct {
+	Replicas          int // active pods: not Succeeded or Failed, not being deleted
+	UpdatedReplicas   int // a Deployment's active pods of its current template
+	ReadyReplicas     int // active pods that are Ready
+	AvailableReplicas int // active pods Ready for more than minReadySeconds
+	// UnavailableReplicas is a Deployment's ReplicaSets' replicas less its
+	// available pods, at least 0.
+	UnavailableReplicas int
+}
+
+// replicaControl is what the ReplicaSet and deployment controllers keep
+// of a ReplicaSet or Deployment.
+type replicaControl struct {
+	rss     []*replicaSet // in creation order
+	current string        // a Deployment's: the name of its template's ReplicaSet
+	status  ReplicaStatus
+
+	rollouts       int           // templates applied after the first
+	noted          ReplicaDetail // as the detail sinks last heard it
+	progressUpdate time.Duration // the Progressing condition's lastUpdateTime
+	availTimer     sim.Timer     // the next pod to become available
+	progressTimer  sim.Timer     // the progress deadline check
+	scratch        []*replicaSet
+}
+
+// ReplicaDetail is what a DetailReplicas tells of a ReplicaSet or
+// Deployment.
+type ReplicaDetail struct {
+	Desired  int // spec.replicas
+	Status   ReplicaStatus
+	Rollouts int // Rollouts()
+}
+
+// ReplicaStatus returns the status of a ReplicaSet or Deployment as its
+// controller last wrote it (zero for other kinds).
+func (wl *Workload) ReplicaStatus() ReplicaStatus { return wl.rc.status }
+
+// Rollouts is how many new pod templates a Deployment has been given
+// (Rollout) since its creation.
+func (wl *Workload) Rollouts() int { return wl.rc.rollouts }
+
+// Template returns the workload's current pod template. It must not be
+// changed: Rollout takes a new one.
+func (wl *Workload) Template() *PodSpec { return wl.Spec.Template }
+
+// initReplicas sets up a new ReplicaSet (its one ReplicaSet, for its
+// replicas) or Deployment (whose controller makes its first ReplicaSet at
+// once: "Scaled up replica set D-H from 0 to N").
+func (wl *Workload) initReplicas() {
+	wl.rc.availTimer.Init(wl.sync)
+	wl.rc.progressTimer.Init(wl.sync)
+	switch wl.Spec.Kind {
+	case KindReplicaSet:
+		wl.rc.rss = []*replicaSet{{name: wl.Spec.Name, template: wl.Spec.Template, replicas: wl.Spec.Replicas,
+			created: wl.w.Now()}}
+	case KindDeployment:
+		wl.rc.current = replicaSetName(wl.Spec.Name, wl.Spec.Template)
+		wl.syncDeployment()
+	}
+}
+
+// Rollout gives a Deployment a new pod template, as `kubectl set image`
+// does: its controller makes a ReplicaSet for it (or takes back the one
+// made for an earlier template alike) and moves the pods to it by its
+// strategy. A template whose containers have the same images as the
+// current one changes nothing. It reports whether wl is a Deployment.
+func (wl *Workload) Rollout(t *PodSpec) bool {
+	if wl.Spec.Kind != KindDeployment {
+		return false
+	}
+	name := replicaSetName(wl.Spec.Name, t)
+	if name == wl.rc.current {
+		return true
+	}
+	wl.Spec.Template, wl.rc.current = t, name
+	wl.rc.rollouts++
+	wl.syncDeployment()
+	wl.requestSync()
+	return true
+}
+
+// syncReplicas is the sync of a ReplicaSet or Deployment: each ReplicaSet
+// creates or deletes pods for its replicas (manageReplicas) and counts its
+// status; then a Deployment's controller acts on those counts, and while
+// it changes a ReplicaSet's replicas, the ReplicaSets act again, all at
+// this instant.
+func (wl *Workload) syncReplicas() {
+	defer wl.noteReplicas()
+	now := wl.w.Now()
+	minReady := sim.Seconds(int64(wl.Spec.MinReadySeconds))
+	for {
+		var next time.Duration
+		for _, rs := range wl.rc.rss {
+			if at := wl.manageReplicas(rs, now, minReady); at > 0 && (next == 0 || at < next) {
+				next = at
+			}
+		}
+		if t := &wl.rc.availTimer; next > 0 && (!t.Pending() || t.When() > next) {
+			wl.w.eng.Schedule(t, next, sim.Normal)
+		}
+		if wl.Spec.Kind != KindDeployment {
+			rs := wl.rc.rss[0]
+			wl.rc.status = ReplicaStatus{Replicas: rs.status.replicas, ReadyReplicas: rs.status.ready,
+				AvailableReplicas: rs.status.available}
+			return
+		}
+		if !wl.syncDeployment() {
+			return
+		}
+	}
+}
+
+// noteReplicas tells the detail sinks of a change of replicas, status or
+// rollouts since they last heard. Every change of them is followed by a
+// sync at the same instant, which ends here.
+func (wl *Workload) noteReplicas() {
+	d := ReplicaDetail{Desired: wl.Spec.Replicas, Status: wl.rc.status, Rollouts: wl.rc.rollouts}
+	if d != wl.rc.noted {
+		wl.rc.noted = d
+		wl.w.detail(Detail{Kind: DetailReplicas, Workload: wl.key, Replicas: d})
+	}
+}
+
+// manageReplicas is the ReplicaSet controller's sync (manageReplicas, then
+// calculateStatus): rs keeps replicas active pods; it replaces pods that
+// failed, succeeded, were evicted or deleted, and deletes the surplus
+// after a scale-down (scale.go). It counts its status, and returns when a
+// Ready pod is to be looked at again (countStatus).
+func (wl *Workload) manageReplicas(rs *replicaSet, now, minReady time.Duration) (next time.Duration) {
+	st, next := rs.countStatus(now, minReady)
+	n := st.replicas
+	if n == rs.replicas {
+		rs.status = st
+		return next
+	}
+	for ; n < rs.replicas; n++ {
+		rs.pods = append(rs.pods, wl.createPod(rs.template, ""))
+	}
+	if n > rs.replicas {
+		wl.scaleDown(rs, n-rs.replicas)
+	}
+	rs.status, next = rs.countStatus(now, minReady) // its pods changed
+	return next
+}
+
+// countStatus is the ReplicaSet controller's calculateStatus at now: its
+// active pods, those Ready, and those available (IsPodAvailable: Ready
+// for more than minReady). next is when the controller looks again at a
+// pod Ready but not yet available: minReady and a second after it became
+// Ready (0 if none waits).
+func (rs *replicaSet) countStatus(now, minReady time.Duration) (st rsStatus, next time.Duration) {
+	for _, p := range rs.pods {
+		if !active(p) {
+			continue
+		}
+		st.replicas++
+		if !p.ready() {
+			continue
+		}
+		st.ready++
+		if minReady == 0 {
+			st.available++
+			continue
+		}
+		since := p.readySince()
+		if sim.AddSat(since, minReady) < now {
+			st.available++
+		} else if at := sim.AddSat(since, minReady+time.Second); next == 0 || at < next {
+			next = at
+		}
+	}
+	return st, next
+}
+
+// safeAlphabet is apimachinery's rand.SafeEncodeString alphabet: no vowels,
+// no digits that read like letters.
+const safeAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// replicaSetName is the name of a Deployment's ReplicaSet for template t,
+// <deployment>-<pod-template-hash>. The hash is FNV-32a, written in
+// decimal and each digit mapped into the safe alphabet as
+// controller.ComputeHash does, but of podsim's own digest of the template
+// (each container's name and image), not of the whole object: names differ
+// from a real cluster's.
+func replicaSetName(deployment string, t *PodSpec) string {
+	h := fnv.New32a()
+	for _, list := range [][]ContainerSpec{t.InitContainers, t.Containers} {
+		for i := range list {
+			fmt.Fprintf(h, "%s=%s;", list[i].Name, list[i].Image)
+		}
+	}
+	digits := []byte(fmt.Sprint(h.Sum32()))
+	for i, b := range digits {
+		digits[i] = safeAlphabet[int(b)%len(safeAlphabet)]
+	}
+	return deployment + "-" + string(digits)
+}

@@ -1,0 +1,310 @@
+package serve
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podsim/podsim/report"
+)
+
+// kubectl runs kubectl against p with a written kubeconfig and returns its
+// output; the test is skipped where kubectl is not installed.
+func kubectl(t *testing.T, p *played, args ...string) string {
+	t.Helper()
+	bin, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Skip("kubectl is not installed (make kubectl installs Debian's kubernetes-client)")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "kubeconfig")
+	if err := WriteKubeconfig(cfg, strings.TrimPrefix(p.http.URL, "http://")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, append([]string{"--kubeconfig", cfg, "--cache-dir", filepath.Join(dir, "cache")}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// metaList is the metadata of a list's items.
+type metaList struct {
+	Items []struct {
+		Metadata metav1.ObjectMeta `json:"metadata"`
+	} `json:"items"`
+}
+
+func (l *metaList) keys() []string {
+	var out []string
+	for _, it := range l.Items {
+		out = append(out, it.Metadata.Namespace+"/"+it.Metadata.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestNamespaces: objects of the same name in two namespaces are two
+// objects; each namespace's routes see its own, the cluster-wide list sees
+// both, and a write addresses the one its namespace names.
+func TestNamespaces(t *testing.T) {
+	at := 65 * time.Second
+	p := play(t, "../scenarios/namespaces/same-name.yaml", Options{At: at, AllowWrites: true})
+	p.freeze(t)
+	u := p.http.URL
+	w := p.sc.Build()
+	w.Run(at)
+
+	var ns metaList
+	call(t, "GET", u+"/api/v1/namespaces", "", nil, &ns)
+	if got := strings.Join(ns.keys(), ","); got != "/canary,/default,/kube-system" {
+		t.Errorf("namespaces %s", got)
+	}
+	var want []string
+	for _, pod := range w.Pods() {
+		if !pod.Deleted() {
+			want = append(want, pod.Namespace+"/"+pod.Name)
+		}
+	}
+	slices.Sort(want)
+	var all, canary metaList
+	call(t, "GET", u+"/api/v1/pods", "", nil, &all)
+	if got := all.keys(); !slices.Equal(got, want) {
+		t.Errorf("every pod: %v, want %v", got, want)
+	}
+	call(t, "GET", u+"/api/v1/namespaces/canary/pods", "", nil, &canary)
+	if got := strings.Join(canary.keys(), ","); got != "canary/api-0,canary/web" {
+		t.Errorf("canary's pods: %s", got)
+	}
+	var deps metaList
+	call(t, "GET", u+"/apis/apps/v1/deployments", "", nil, &deps)
+	if got := strings.Join(deps.keys(), ","); got != "canary/api,default/api" {
+		t.Errorf("deployments: %s", got)
+	}
+	if deps.Items[0].Metadata.UID == deps.Items[1].Metadata.UID {
+		t.Error("the two Deployments called api share a UID")
+	}
+
+	// Each web is its own namespace's: its table row is podsim's view.
+	for _, key := range []string{"canary/web", "web"} {
+		nsName := "default"
+		if strings.HasPrefix(key, "canary/") {
+			nsName = "canary"
+		}
+		var table metav1.Table
+		if code := call(t, "GET", u+"/api/v1/namespaces/"+nsName+"/pods/web", tableAccept, nil, &table); code != 200 || len(table.Rows) != 1 {
+			t.Fatalf("get %s: %d %v", key, code, table.Rows)
+		}
+		r := report.GetPod(w.Pod(key), at)
+		if got := table.Rows[0].Cells[2]; got != r.Status {
+			t.Errorf("%s: STATUS %v, want %s", key, got, r.Status)
+		}
+	}
+	var events metaList
+	call(t, "GET", u+"/api/v1/namespaces/canary/events?fieldSelector=involvedObject.name%3Dweb,reason%3DBackOff", "", nil, &events)
+	if len(events.Items) != 1 || events.Items[0].Metadata.Namespace != "canary" {
+		t.Errorf("canary/web's BackOff events: %v", events.keys())
+	}
+	call(t, "GET", u+"/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dweb,reason%3DBackOff", "", nil, &events)
+	if len(events.Items) != 0 {
+		t.Errorf("default/web has BackOff events: %v", events.keys())
+	}
+
+	// A delete in canary deletes canary's api-0, not default's.
+	if code := call(t, "DELETE", u+"/api/v1/namespaces/canary/pods/api-0", "", nil, nil); code != 200 {
+		t.Fatalf("delete canary/api-0: %d", code)
+	}
+	if !strings.Contains(p.log.String(), "kubectl delete pod api-0 -n canary (fault delete)") {
+		t.Errorf("the log: %s", p.log.String())
+	}
+	call(t, "GET", u+"/api/v1/pods", "", nil, &all)
+	if got := all.keys(); !slices.Contains(got, "default/api-0") || !slices.Contains(got, "canary/api-1") {
+		t.Errorf("pods after deleting canary/api-0: %v", got)
+	}
+
+	// kubectl sees the same.
+	out := kubectl(t, p, "get", "pods", "-A")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasPrefix(lines[0], "NAMESPACE") || !strings.Contains(out, "canary") || !strings.Contains(out, "default") {
+		t.Errorf("kubectl get pods -A:\n%s", out)
+	}
+	out = kubectl(t, p, "get", "pods", "-n", "canary", "web", "--no-headers")
+	if f := strings.Fields(out); len(f) < 3 || f[2] != report.GetPod(w.Pod("canary/web"), at).Status {
+		t.Errorf("kubectl get pods -n canary web: %s", out)
+	}
+	out = kubectl(t, p, "describe", "pod", "web", "-n", "canary")
+	if !strings.Contains(out, "Namespace:") || !strings.Contains(out, "canary") || !strings.Contains(out, "BackOff") {
+		t.Errorf("kubectl describe pod web -n canary:\n%s", out)
+	}
+	out = kubectl(t, p, "describe", "pod", "web")
+	if strings.Contains(out, "BackOff") {
+		t.Errorf("kubectl describe pod web (default) shows canary's events:\n%s", out)
+	}
+}
+
+// watchEvents reads a watch until an event "TYPE name" is until, or 10
+// seconds passed.
+func watchEvents(t *testing.T, url, until string) []string {
+	t.Helper()
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got []string
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		var e struct {
+			Type   string
+			Object struct{ Metadata metav1.ObjectMeta }
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Type+" "+e.Object.Metadata.Name)
+		if got[len(got)-1] == until {
+			break
+		}
+	}
+	return got
+}
+
+// TestCronJobsAndTheirJobs: CronJobs show their controller's status, their
+// Jobs are owned by them, and a Job the history limit deletes leaves with
+// a DELETED event.
+func TestCronJobsAndTheirJobs(t *testing.T) {
+	at := 3*time.Minute + 5*time.Second
+	p := play(t, "../scenarios/cronjob/history-limits.yaml", Options{At: at})
+	p.freeze(t)
+	u := p.http.URL
+	w := p.sc.Build()
+	w.Run(at)
+
+	var table metav1.Table
+	if code := call(t, "GET", u+"/apis/batch/v1/namespaces/default/cronjobs", tableAccept, nil, &table); code != 200 {
+		t.Fatalf("cronjobs: %d", code)
+	}
+	var cols []string
+	for _, c := range table.ColumnDefinitions {
+		if c.Priority == 0 {
+			cols = append(cols, c.Name)
+		}
+	}
+	if got := strings.Join(cols, ","); got != "Name,Schedule,Timezone,Suspend,Active,Last Schedule,Age" {
+		t.Errorf("columns %s", got)
+	}
+	var rows []string
+	for _, r := range table.Rows {
+		rows = append(rows, fmt.Sprint(r.Cells[:7]...))
+	}
+	var want []string
+	for _, name := range []string{"broken", "report"} {
+		wl := w.Workload(name)
+		last := report.HumanDuration(at - wl.LastScheduleTime().Sub(w.WallTime(0)))
+		want = append(want, fmt.Sprint(name, wl.Spec.CronJob.ScheduleText, "<none>", "False", int64(wl.ActiveJobs()), last, report.HumanDuration(at)))
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cronjob rows\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+
+	var cj batchv1.CronJob
+	call(t, "GET", u+"/apis/batch/v1/namespaces/default/cronjobs/report", "", nil, &cj)
+	if len(cj.Status.Active) != 1 || cj.Status.Active[0].Name != "report-3" || cj.Status.LastScheduleTime == nil || cj.Status.LastSuccessfulTime == nil {
+		t.Errorf("report's status: %+v", cj.Status)
+	}
+	var jobs batchv1.JobList
+	call(t, "GET", u+"/apis/batch/v1/namespaces/default/jobs", "", nil, &jobs)
+	var got []string
+	for _, j := range jobs.Items {
+		if len(j.OwnerReferences) != 1 || j.OwnerReferences[0].Kind != "CronJob" || !strings.HasPrefix(j.Name, j.OwnerReferences[0].Name+"-") {
+			t.Errorf("job %s owned by %v", j.Name, j.OwnerReferences)
+		}
+		got = append(got, j.Name)
+	}
+	want = nil
+	for _, name := range []string{"broken", "report"} {
+		for _, j := range w.Workload(name).Jobs() {
+			want = append(want, j.Spec.Name)
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("jobs %v, want the model's %v", got, want)
+	}
+	// broken-1 was deleted at 2m10.1s: a watch from the start sees it go.
+	events := watchEvents(t, u+"/apis/batch/v1/namespaces/default/jobs?watch=1&resourceVersion=1", "DELETED broken-1")
+	if !slices.Contains(events, "DELETED broken-1") {
+		t.Errorf("the watch of jobs: %v", events)
+	}
+	var pods corev1.PodList
+	call(t, "GET", u+"/api/v1/namespaces/default/pods", "", nil, &pods)
+	for _, pod := range pods.Items {
+		if len(pod.OwnerReferences) != 1 || pod.OwnerReferences[0].Kind != "Job" {
+			t.Errorf("pod %s owned by %v", pod.Name, pod.OwnerReferences)
+		}
+	}
+
+	out := kubectl(t, p, "get", "cronjobs,jobs")
+	for _, s := range []string{"cronjob.batch/report", "@every 1m", "job.batch/report-3", "job.batch/broken-2"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("kubectl get cronjobs,jobs lacks %q:\n%s", s, out)
+		}
+	}
+	out = kubectl(t, p, "describe", "cronjob", "broken")
+	for _, s := range []string{"Schedule:", "* * * * *", "Active Jobs:", "broken-3", "SuccessfulDelete", "Deleted job broken-1"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("kubectl describe cronjob broken lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestStatefulSets: a StatefulSet's status counts its pods as the model
+// does, its pods are owned by it, and kubectl scale scales it.
+func TestStatefulSets(t *testing.T) {
+	at := 15 * time.Second
+	p := play(t, "../scenarios/statefulset/ordered-start.yaml", Options{At: at, AllowWrites: true})
+	p.freeze(t)
+	u := p.http.URL
+	var sts appsv1.StatefulSet
+	if code := call(t, "GET", u+"/apis/apps/v1/namespaces/default/statefulsets/web", "", nil, &sts); code != 200 {
+		t.Fatalf("statefulset: %d", code)
+	}
+	// web-0 is ready at 10s; web-1 is created then and not ready yet.
+	if st := sts.Status; st.Replicas != 2 || st.ReadyReplicas != 1 || st.CurrentReplicas != 2 || *sts.Spec.Replicas != 3 {
+		t.Errorf("status %+v", st)
+	}
+	var pod corev1.Pod
+	call(t, "GET", u+"/api/v1/namespaces/default/pods/web-1", "", nil, &pod)
+	if len(pod.OwnerReferences) != 1 || pod.OwnerReferences[0].Kind != "StatefulSet" || pod.Labels["statefulset.kubernetes.io/pod-name"] != "web-1" {
+		t.Errorf("web-1: owners %v labels %v", pod.OwnerReferences, pod.Labels)
+	}
+	out := kubectl(t, p, "get", "sts", "--no-headers")
+	if f := strings.Fields(out); len(f) < 3 || f[0] != "web" || f[1] != "1/3" || f[2] != "15s" {
+		t.Errorf("kubectl get sts: %s", out)
+	}
+	out = kubectl(t, p, "describe", "sts", "web")
+	for _, s := range []string{"Replicas:", "3 desired | 2 total", "SuccessfulCreate", "create Pod web-1 in StatefulSet web successful"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("kubectl describe sts web lacks %q:\n%s", s, out)
+		}
+	}
+	out = kubectl(t, p, "scale", "sts", "web", "--replicas=1")
+	if !strings.Contains(out, "statefulset.apps/web scaled") || !strings.Contains(p.log.String(), "kubectl scale statefulset web --replicas=1 (fault scale)") {
+		t.Errorf("kubectl scale: %s\nlog: %s", out, p.log.String())
+	}
+	call(t, "GET", u+"/apis/apps/v1/namespaces/default/statefulsets/web", "", nil, &sts)
+	if *sts.Spec.Replicas != 1 {
+		t.Errorf("replicas after the scale: %d", *sts.Spec.Replicas)
+	}
+}
