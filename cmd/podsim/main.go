@@ -1,8 +1,9 @@
 // Command podsim simulates Kubernetes pod lifecycles from scenario files.
 //
-//	podsim run [FILE] [-o text|jsonl|json|trace] [--at T] [--follow [--speed X]]
+//	podsim run [FILE] [-o text|jsonl|json|html|svg|trace] [--at T] [--follow [--speed X]]
 //	podsim test PATH... [-o text|jsonl|json] [--junit FILE] [--golden DIR [--update]]
 //	podsim validate FILE...
+//	podsim describe FILE POD [-n NS] [--at T]
 //	podsim sweep STUDY [-o text|markdown|csv|json] [--plots DIR] [--shard i/n] [--parallel N]
 //	podsim merge SHARD... [-o text|markdown|csv|json] [--plots DIR]
 //	podsim serve FILE [--speed X | --at T] [--addr A] [--kubeconfig OUT] [--allow-writes]
@@ -91,6 +92,7 @@ const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.
 Usage:
   podsim run [FILE] [-o text|jsonl|json|trace]      simulate one scenario or manifests (no FILE: the demo; -: stdin)
       [--at T] [--follow [--speed X]]               ... up to T; play it live on the wall clock (kubectl get pods -w)
+      [-o html|svg]                                 draw it: a page with a lane per pod, or a static picture
   podsim test PATH...                               run scenarios (files or folders) and check their expectations
       [-o text|jsonl|json] [--junit FILE]           results as JSON; also a JUnit XML report for CI
       [--golden DIR [--update]]                     also compare timelines with DIR/<name>.jsonl (--update: rewrite them)
@@ -102,7 +104,7 @@ Usage:
   podsim describe FILE POD [-n NS] [--at T]         the pod as kubectl describe pod shows it (default: at the end)
   podsim serve FILE [--speed X | --at T]            serve the run through the Kubernetes API (kubectl, k9s, client-go)
       [--addr 127.0.0.1:8001] [--kubeconfig OUT]    where to listen; write a kubeconfig pointing at it
-      [--allow-writes]                              take kubectl delete pod, cordon, drain and scale as faults
+      [--allow-writes]                              take kubectl delete pod, (un)cordon, drain and scale as faults
   podsim completion bash|zsh|fish                   print a shell completion script
   podsim version                                    print the version
   podsim help [COMMAND]                             this text, or a command's flags and examples (also COMMAND --help)
