@@ -37,26 +37,22 @@ func (k Kubectl) sayPod(p *Pod, verb, code, line string) {
 }
 
 // Cordon is `kubectl cordon NODE`.
-func (k Kubectl) Cordon(n *Node) {
-	switch {
-	case n.gone:
-		k.say(n.Name, "Cordon", "404", fmt.Sprintf("Error from server (NotFound): nodes %q not found", n.Name))
-	case n.Cordon():
-		k.say(n.Name, "Cordon", "200", "node/"+n.Name+" cordoned")
-	default:
-		k.say(n.Name, "Cordon", "", "node/"+n.Name+" already cordoned")
-	}
-}
+func (k Kubectl) Cordon(n *Node) { k.setCordon(n, "Cordon", "cordoned", n.Cordon) }
 
 // Uncordon is `kubectl uncordon NODE`.
-func (k Kubectl) Uncordon(n *Node) {
+func (k Kubectl) Uncordon(n *Node) { k.setCordon(n, "Uncordon", "uncordoned", n.Uncordon) }
+
+// setCordon is what kubectl prints for cordon or uncordon (verb): a gone
+// node is not found; change reports whether the node changed, else it was
+// done already.
+func (k Kubectl) setCordon(n *Node, verb, done string, change func() bool) {
 	switch {
 	case n.gone:
-		k.say(n.Name, "Uncordon", "404", fmt.Sprintf("Error from server (NotFound): nodes %q not found", n.Name))
-	case n.Uncordon():
-		k.say(n.Name, "Uncordon", "200", "node/"+n.Name+" uncordoned")
+		k.say(n.Name, verb, "404", fmt.Sprintf("Error from server (NotFound): nodes %q not found", n.Name))
+	case change():
+		k.say(n.Name, verb, "200", "node/"+n.Name+" "+done)
 	default:
-		k.say(n.Name, "Uncordon", "", "node/"+n.Name+" already uncordoned")
+		k.say(n.Name, verb, "", "node/"+n.Name+" already "+done)
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 
 	"github.com/benbjohnson/clock"
 	"github.com/mattn/go-isatty"
+
+	"github.com/podsim/podsim/report"
 )
 
 // isTerminal reports whether fd is a terminal (a variable for tests).
@@ -129,14 +131,7 @@ func short(d time.Duration) string {
 	} else {
 		d = d.Round(time.Second)
 	}
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
+	return report.FormatTime(d)
 }
 
 // Rate formats n things in d per second compactly: 950, 12k, 2.3M.
