@@ -70,7 +70,16 @@ func (wl *Workload) oldReplicaSets(newRS *replicaSet) []*replicaSet {
 // made if there is none ("Scaled up replica set D-H from 0 to N"; the
 // Progressing condition NewReplicaSetCreated). made says it was.
 func (wl *Workload) getNewReplicaSet() (rs *replicaSet, made bool) {
+	maxOld := 0 // MaxRevision of the others
+	for _, old := range wl.rc.rss {
+		if old.name != wl.rc.current {
+			maxOld = max(maxOld, old.revision)
+		}
+	}
 	if rs := wl.findNewReplicaSet(); rs != nil {
+		// A template taken back (a rollback) becomes the newest revision
+		// (SetNewReplicaSetAnnotations).
+		rs.revision = max(rs.revision, maxOld+1)
 		return rs, false
 	}
 	total := 0
@@ -79,7 +88,7 @@ func (wl *Workload) getNewReplicaSet() (rs *replicaSet, made bool) {
 	}
 	s := &wl.Spec
 	rs = &replicaSet{name: wl.rc.current, template: s.Template, created: wl.w.Now(),
-		replicas: s.newRSNewReplicas(total, 0), desired: s.Replicas, maxReplicas: s.Replicas + s.maxSurge()}
+		replicas: s.newRSNewReplicas(total, 0), desired: s.Replicas, maxReplicas: s.Replicas + s.maxSurge(), revision: maxOld + 1}
 	wl.rc.rss = append(wl.rc.rss, rs)
 	if rs.replicas > 0 {
 		wl.w.event(KindDeployment, wl.key, EventNormal, "ScalingReplicaSet", "deployment-controller",

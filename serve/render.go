@@ -220,12 +220,12 @@ func (m moment) namespace(s *namespaceSnap) *corev1.Namespace {
 }
 
 func (s *workloadSnap) podTemplate() corev1.PodTemplateSpec {
-	return corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: s.template}, Spec: podSpec(s.spec.Template)}
+	return corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: s.template}, Spec: podSpec(s.tmpl)}
 }
 
 func (m moment) workloadMeta(s *workloadSnap) metav1.ObjectMeta {
 	om := m.objectMeta(&s.meta)
-	om.Generation = 1
+	om.Generation = s.generation
 	if s.owner != nil {
 		om.OwnerReferences = []metav1.OwnerReference{s.owner.ref()}
 	}
@@ -237,29 +237,55 @@ func int32p(n int) *int32 {
 	return &v
 }
 
+// deployment is an apps/v1 Deployment: its spec, and its status and
+// conditions as the model's deployment controller last wrote them. The
+// controller acts on a change of spec at once, so observedGeneration is
+// its generation.
 func (m moment) deployment(s *workloadSnap) *appsv1.Deployment {
-	st := &s.status
+	st, sp := &s.rs, s.spec
 	d := &appsv1.Deployment{TypeMeta: metav1.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
 		Spec: appsv1.DeploymentSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
-			Template: s.podTemplate(), Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType}},
-		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), UpdatedReplicas: int32(st.replicas),
-			ReadyReplicas: int32(st.ready), AvailableReplicas: int32(st.ready), UnavailableReplicas: int32(max(s.replicas-st.ready, 0))},
+			Template: s.podTemplate(), MinReadySeconds: int32(sp.MinReadySeconds), RevisionHistoryLimit: int32p(10)},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: s.generation, Replicas: int32(st.Replicas), UpdatedReplicas: int32(st.UpdatedReplicas),
+			ReadyReplicas: int32(st.ReadyReplicas), AvailableReplicas: int32(st.AvailableReplicas), UnavailableReplicas: int32(st.UnavailableReplicas)},
 	}
-	d.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1"}
+	if sp.Strategy == model.Recreate {
+		d.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType
+	} else {
+		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: intstrOf(&sp.MaxSurge), MaxUnavailable: intstrOf(&sp.MaxUnavailable)}}
+	}
+	if p := sp.ProgressDeadline; p != nil {
+		d.Spec.ProgressDeadlineSeconds = int32p(int(*p / time.Second))
+	}
+	for _, c := range s.conditions {
+		update := c.LastTransitionTime
+		if c.Type == model.DeploymentProgressing {
+			update = s.progressUpdated
+		}
+		d.Status.Conditions = append(d.Status.Conditions, appsv1.DeploymentCondition{Type: appsv1.DeploymentConditionType(c.Type),
+			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message,
+			LastUpdateTime: m.ts(update), LastTransitionTime: m.ts(c.LastTransitionTime)})
+	}
+	d.Annotations = map[string]string{"deployment.kubernetes.io/revision": strconv.Itoa(s.revision)}
 	return d
 }
 
+// replicaSet is an apps/v1 ReplicaSet, a ReplicaSet workload or one of a
+// Deployment's (with its revision and replicas annotations), its status
+// as the model's ReplicaSet controller last wrote it.
 func (m moment) replicaSet(s *workloadSnap) *appsv1.ReplicaSet {
-	st := &s.status
+	st := &s.rs
 	rs := &appsv1.ReplicaSet{TypeMeta: metav1.TypeMeta{Kind: "ReplicaSet", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
-		Spec: appsv1.ReplicaSetSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
-			Template: s.podTemplate()},
-		Status: appsv1.ReplicaSetStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), FullyLabeledReplicas: int32(st.replicas),
-			ReadyReplicas: int32(st.ready), AvailableReplicas: int32(st.ready)},
+		Spec: appsv1.ReplicaSetSpec{Replicas: int32p(s.replicas), MinReadySeconds: int32(s.spec.MinReadySeconds),
+			Selector: &metav1.LabelSelector{MatchLabels: s.selector}, Template: s.podTemplate()},
+		Status: appsv1.ReplicaSetStatus{ObservedGeneration: s.generation, Replicas: int32(st.Replicas), FullyLabeledReplicas: int32(st.Replicas),
+			ReadyReplicas: int32(st.ReadyReplicas), AvailableReplicas: int32(st.AvailableReplicas)},
 	}
 	if s.owner != nil {
-		rs.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1",
-			"deployment.kubernetes.io/desired-replicas": strconv.Itoa(s.replicas)}
+		rs.Annotations = map[string]string{"deployment.kubernetes.io/revision": strconv.Itoa(s.revision),
+			"deployment.kubernetes.io/desired-replicas": strconv.Itoa(s.desired),
+			"deployment.kubernetes.io/max-replicas":     strconv.Itoa(s.maxRepl)}
 	}
 	return rs
 }
@@ -345,7 +371,16 @@ func (m moment) scale(s *workloadSnap) *autoscalingv1.Scale {
 	om.Labels = nil
 	return &autoscalingv1.Scale{TypeMeta: metav1.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"}, ObjectMeta: om,
 		Spec:   autoscalingv1.ScaleSpec{Replicas: int32(s.replicas)},
-		Status: autoscalingv1.ScaleStatus{Replicas: int32(s.status.replicas), Selector: labels.Set(s.selector).String()}}
+		Status: autoscalingv1.ScaleStatus{Replicas: int32(s.current()), Selector: labels.Set(s.selector).String()}}
+}
+
+// current is status.replicas: a Deployment's or ReplicaSet's as its
+// controller wrote it, the others' counted.
+func (s *workloadSnap) current() int {
+	if s.spec.Kind == model.KindDeployment || s.spec.Kind == model.KindReplicaSet {
+		return s.rs.Replicas
+	}
+	return s.status.replicas
 }
 
 // statefulSet is an apps/v1 StatefulSet: its pods counted as its

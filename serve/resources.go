@@ -141,8 +141,8 @@ var resources = []*apiResource{
 			ageCol, containersCol, imagesCol, selectorCol},
 		cells: func(m moment, s snapshot) []any {
 			w := s.(*workloadSnap)
-			return append([]any{w.name, fmt.Sprintf("%d/%d", w.status.ready, w.replicas), int64(w.status.replicas),
-				int64(w.status.ready), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
+			return append([]any{w.name, fmt.Sprintf("%d/%d", w.rs.ReadyReplicas, w.replicas), int64(w.rs.UpdatedReplicas),
+				int64(w.rs.AvailableReplicas), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
 	{group: "apps", version: "v1", name: "replicasets", singular: "replicaset", kind: "ReplicaSet", namespaced: true,
 		shortNames: []string{"rs"}, col: colReplicaSets,
@@ -153,7 +153,7 @@ var resources = []*apiResource{
 			ageCol, containersCol, imagesCol, selectorCol},
 		cells: func(m moment, s snapshot) []any {
 			w := s.(*workloadSnap)
-			return append([]any{w.name, int64(w.replicas), int64(w.status.replicas), int64(w.status.ready),
+			return append([]any{w.name, int64(w.replicas), int64(w.rs.Replicas), int64(w.rs.ReadyReplicas),
 				report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
 	{group: "apps", version: "v1", name: "daemonsets", singular: "daemonset", kind: "DaemonSet", namespaced: true,
@@ -171,7 +171,7 @@ var resources = []*apiResource{
 			w := s.(*workloadSnap)
 			st := &w.status
 			return append([]any{w.name, int64(st.replicas), int64(st.scheduled), int64(st.ready), int64(st.scheduled), int64(st.ready),
-				labelString(w.spec.Template.NodeSelector), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
+				labelString(w.tmpl.NodeSelector), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
 	{group: "apps", version: "v1", name: "statefulsets", singular: "statefulset", kind: "StatefulSet", namespaced: true,
 		shortNames: []string{"sts"}, col: colStatefulSets,
@@ -369,7 +369,7 @@ func labelString(l map[string]string) string {
 // templateCells are the wide CONTAINERS, IMAGES (and SELECTOR) cells.
 func (w *workloadSnap) templateCells(selector bool) []any {
 	var names, images []string
-	for _, c := range w.spec.Template.Containers {
+	for _, c := range w.tmpl.Containers {
 		names = append(names, c.Name)
 		images = append(images, c.Image)
 	}

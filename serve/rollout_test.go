@@ -1,0 +1,199 @@
+package serve
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// The rolling update's ReplicaSets, as its ScalingReplicaSet events name
+// them (scenarios/rollouts/rolling-update.yaml).
+const (
+	oldRS = "web-5f4d9ddb9b"
+	newRS = "web-6486f9bc47"
+)
+
+// replicaSets lists the served ReplicaSets by name.
+func replicaSets(t *testing.T, u string) map[string]appsv1.ReplicaSet {
+	t.Helper()
+	var l appsv1.ReplicaSetList
+	if code := call(t, "GET", u+"/apis/apps/v1/namespaces/default/replicasets", "", nil, &l); code != 200 {
+		t.Fatalf("list replicasets: %d", code)
+	}
+	out := map[string]appsv1.ReplicaSet{}
+	for _, rs := range l.Items {
+		out[rs.Name] = rs
+	}
+	return out
+}
+
+// TestRolloutReplicaSets: a Deployment in a rolling update is served with
+// one ReplicaSet per revision, named as its ScalingReplicaSet events name
+// them, each owning its own pods; the Deployment's status and conditions
+// are its controller's.
+func TestRolloutReplicaSets(t *testing.T) {
+	before := play(t, "../scenarios/rollouts/rolling-update.yaml", Options{At: 30 * time.Second})
+	before.freeze(t)
+	if rss := replicaSets(t, before.http.URL); len(rss) != 1 || rss[oldRS].Name == "" {
+		t.Fatalf("before the rollout: %v", keysOf(rss))
+	}
+
+	p := play(t, "../scenarios/rollouts/rolling-update.yaml", Options{At: 70 * time.Second})
+	p.freeze(t)
+	u := p.http.URL
+	var d appsv1.Deployment
+	if code := call(t, "GET", u+"/apis/apps/v1/namespaces/default/deployments/web", "", nil, &d); code != 200 {
+		t.Fatalf("deployment: %d", code)
+	}
+	rss := replicaSets(t, u)
+	if len(rss) != 2 {
+		t.Fatalf("replicasets at 1m10s: %v", keysOf(rss))
+	}
+	// At 1m8s the old one went to 1 replica, the new one to 4.
+	for name, want := range map[string]struct {
+		replicas int32
+		revision string
+		image    string
+	}{oldRS: {1, "1", "example/web:1"}, newRS: {4, "2", "example/web:2"}} {
+		rs := rss[name]
+		hash := strings.TrimPrefix(name, "web-")
+		if *rs.Spec.Replicas != want.replicas || rs.Annotations["deployment.kubernetes.io/revision"] != want.revision ||
+			rs.Spec.Template.Spec.Containers[0].Image != want.image {
+			t.Errorf("%s: replicas %d, annotations %v, image %s", name, *rs.Spec.Replicas, rs.Annotations, rs.Spec.Template.Spec.Containers[0].Image)
+		}
+		if rs.Labels["pod-template-hash"] != hash || rs.Spec.Selector.MatchLabels["pod-template-hash"] != hash ||
+			rs.Spec.Template.Labels["pod-template-hash"] != hash {
+			t.Errorf("%s: labels %v, selector %v", name, rs.Labels, rs.Spec.Selector.MatchLabels)
+		}
+		if o := rs.OwnerReferences; len(o) != 1 || o[0].Kind != "Deployment" || o[0].UID != d.UID || !*o[0].Controller {
+			t.Errorf("%s: owners %v", name, o)
+		}
+	}
+	wl := p.srv.world.Workload("web")
+	st := wl.ReplicaStatus()
+	if s := d.Status; s.Replicas != int32(st.Replicas) || s.UpdatedReplicas != int32(st.UpdatedReplicas) || s.UpdatedReplicas != 4 ||
+		s.AvailableReplicas != int32(st.AvailableReplicas) || s.UnavailableReplicas != int32(st.UnavailableReplicas) {
+		t.Errorf("deployment status %+v, the model's %+v", s, st)
+	}
+	if d.Annotations["deployment.kubernetes.io/revision"] != "2" || d.Generation != 2 || d.Status.ObservedGeneration != 2 ||
+		d.Spec.Template.Spec.Containers[0].Image != "example/web:2" {
+		t.Errorf("deployment: annotations %v, generation %d/%d, image %s", d.Annotations, d.Generation, d.Status.ObservedGeneration,
+			d.Spec.Template.Spec.Containers[0].Image)
+	}
+	var conds []string
+	for _, c := range d.Status.Conditions {
+		conds = append(conds, string(c.Type)+"="+string(c.Status)+"/"+c.Reason)
+	}
+	if got := strings.Join(conds, ","); got != "Available=True/MinimumReplicasAvailable,Progressing=True/ReplicaSetUpdated" {
+		t.Errorf("deployment conditions %s", got)
+	}
+
+	// Each pod is its own ReplicaSet's: web-0..3 the old template's,
+	// web-4 on the new one's.
+	var pods corev1.PodList
+	call(t, "GET", u+"/api/v1/namespaces/default/pods", "", nil, &pods)
+	for _, pod := range pods.Items {
+		want := newRS
+		if pod.Spec.Containers[0].Image == "example/web:1" {
+			want = oldRS
+		}
+		if o := pod.OwnerReferences; len(o) != 1 || o[0].Kind != "ReplicaSet" || o[0].Name != want || o[0].UID != rss[want].UID ||
+			pod.Labels["pod-template-hash"] != strings.TrimPrefix(want, "web-") {
+			t.Errorf("%s (%s): owners %v labels %v", pod.Name, pod.Spec.Containers[0].Image, o, pod.Labels)
+		}
+	}
+
+	out := kubectl(t, p, "get", "rs", "--no-headers")
+	for _, row := range []string{oldRS + " 1 1 1", newRS + " 4 4 2"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), row) {
+			t.Errorf("kubectl get rs lacks %q:\n%s", row, out)
+		}
+	}
+	out = kubectl(t, p, "describe", "deployment", "web")
+	for _, s := range []string{"OldReplicaSets:  " + oldRS + " (1/1 replicas created)", "NewReplicaSet:   " + newRS + " (4/4 replicas created)",
+		"Scaled up replica set " + newRS + " from 2 to 4", "RollingUpdateStrategy:  1 max unavailable, 1 max surge"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("kubectl describe deployment lacks %q:\n%s", s, out)
+		}
+	}
+	if strings.Contains(out, "SuccessfulCreate") {
+		t.Errorf("kubectl describe deployment shows its ReplicaSets' pod creations:\n%s", out)
+	}
+	// The ReplicaSet controller records its pod creations and deletions
+	// on the ReplicaSet.
+	out = kubectl(t, p, "describe", "rs", oldRS)
+	for _, s := range []string{"Created pod: web-0", "Deleted pod: web-3", "Controlled By:  Deployment/web"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("kubectl describe rs %s lacks %q:\n%s", oldRS, s, out)
+		}
+	}
+	if out = kubectl(t, p, "describe", "rs", newRS); !strings.Contains(out, "Created pod: web-7") || strings.Contains(out, "web-0") {
+		t.Errorf("kubectl describe rs %s:\n%s", newRS, out)
+	}
+	out = kubectl(t, p, "rollout", "history", "deployment/web")
+	if f := strings.Fields(out); !strings.Contains(strings.Join(f, " "), "REVISION CHANGE-CAUSE 1 <none> 2 <none>") {
+		t.Errorf("kubectl rollout history:\n%s", out)
+	}
+	out = kubectl(t, p, "rollout", "status", "deployment/web", "--watch=false")
+	if !strings.Contains(out, `Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...`) {
+		t.Errorf("kubectl rollout status at 1m10s: %s", out)
+	}
+
+	done := play(t, "../scenarios/rollouts/rolling-update.yaml", Options{At: 3 * time.Minute})
+	done.freeze(t)
+	out = kubectl(t, done, "rollout", "status", "deployment/web", "--watch=false")
+	if !strings.Contains(out, `deployment "web" successfully rolled out`) {
+		t.Errorf("kubectl rollout status at 3m: %s", out)
+	}
+}
+
+func keysOf[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestStatusWithoutAChange: a pod becomes available minReadySeconds after
+// it is Ready, with no change of the timeline; the Deployment and its
+// ReplicaSet are served with the counts their controllers wrote then,
+// frozen and paced.
+func TestStatusWithoutAChange(t *testing.T) {
+	const file = "testdata/min-ready.yaml"
+	available := func(u string) (deployment, replicaSet int32) {
+		var d appsv1.Deployment
+		call(t, "GET", u+"/apis/apps/v1/namespaces/default/deployments/web", "", nil, &d)
+		for _, rs := range replicaSets(t, u) {
+			replicaSet += rs.Status.AvailableReplicas
+		}
+		return d.Status.AvailableReplicas, replicaSet
+	}
+	for _, c := range []struct {
+		at   time.Duration
+		want int32
+	}{{40 * time.Second, 2}, {45 * time.Second, 3}} {
+		p := play(t, file, Options{At: c.at})
+		p.freeze(t)
+		if d, rs := available(p.http.URL); d != c.want || rs != c.want {
+			t.Errorf("frozen at %s: available %d (Deployment), %d (ReplicaSet); want %d", c.at, d, rs, c.want)
+		}
+	}
+	p := play(t, file, Options{Speed: 10})
+	p.start()
+	p.advance(45 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		d, rs := available(p.http.URL)
+		if d == 3 && rs == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("paced to 45s: available %d (Deployment), %d (ReplicaSet); want 3", d, rs)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
