@@ -178,6 +178,7 @@ type Store struct {
 	budgets    []*budgetSrc            // in the order added
 	moved      []*budgetSrc            // scratch: the budgets whose status moved
 	synced     []*workloadSrc          // the workloads whose controllers wrote their status since the last change
+	tainted    []string                // the nodes whose taints changed since the last change
 	events     map[*model.Event]*eventSnap
 	eventNames int
 }
@@ -274,29 +275,39 @@ func (s *Store) Change(c *model.Change) {
 	s.wakeWatchers()
 }
 
-// Detail hears the model's controllers write a ReplicaSet's or
-// Deployment's status with no change of the timeline (their sync after a
+// Detail hears what the model's controllers write with no change of the
+// timeline: a ReplicaSet's or Deployment's status (their sync after a
 // pod's change; a pod becoming available minReadySeconds after it is
-// Ready). Like a budget's status, it is published with the next change,
-// or by settle.
+// Ready), and a node's taints (the node controller's, a cordon's). Like
+// a budget's status, it is published with the next change, or by settle.
 func (s *Store) Detail(d *model.Detail) {
-	if d.Kind != model.DetailReplicas {
-		return
-	}
-	if src := s.workloads[d.Workload]; src != nil && !slices.Contains(s.synced, src) {
-		s.synced = append(s.synced, src)
+	switch d.Kind {
+	case model.DetailReplicas:
+		if src := s.workloads[d.Workload]; src != nil && !slices.Contains(s.synced, src) {
+			s.synced = append(s.synced, src)
+		}
+	case model.DetailTaint:
+		if !slices.Contains(s.tainted, d.Node) {
+			s.tainted = append(s.tainted, d.Node)
+		}
 	}
 }
 
-// flushSynced writes the workloads whose controllers wrote their status
-// since the last change, and reports whether any moved.
+// flushSynced writes the workloads whose controllers wrote their status,
+// and the nodes whose taints changed, since the last change, and reports
+// whether any moved.
 func (s *Store) flushSynced() bool {
 	moved := false
 	for _, src := range s.synced {
 		moved = s.workloadChanged(src) || moved
 	}
+	for _, name := range s.tainted {
+		if n := s.w.Node(name); n != nil {
+			moved = s.nodeSpecChanged(n) || moved
+		}
+	}
 	clear(s.synced)
-	s.synced = s.synced[:0]
+	s.synced, s.tainted = s.synced[:0], s.tainted[:0]
 	return moved
 }
 
@@ -319,7 +330,7 @@ func (s *Store) settle(workload string) {
 	if src != nil && src.wl.Spec.Replicas != src.obj.replicas && !slices.Contains(s.synced, src) {
 		s.synced = append(s.synced, src)
 	}
-	if len(moved) == 0 && len(s.synced) == 0 {
+	if len(moved) == 0 && len(s.synced) == 0 && len(s.tainted) == 0 {
 		return
 	}
 	s.rv++
@@ -414,12 +425,13 @@ func (s *Store) node(n *model.Node) {
 }
 
 // nodeSpecChanged writes a new version of a node whose spec.unschedulable
-// or taints differ from its snapshot.
-func (s *Store) nodeSpecChanged(n *model.Node) {
+// or taints differ from its snapshot, and reports whether it did.
+func (s *Store) nodeSpecChanged(n *model.Node) bool {
 	if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok && old.unschedulable == n.Unschedulable() && slices.Equal(old.taints, n.Taints) {
-		return
+		return false
 	}
 	s.node(n)
+	return true
 }
 
 func (s *Store) pod(p *model.Pod, c *model.Change) {
