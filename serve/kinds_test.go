@@ -325,3 +325,49 @@ func TestNodeControllerTaints(t *testing.T) {
 		t.Errorf("node-a's taints at 3m36s: %v, want %s", got, want)
 	}
 }
+
+// TestPriorityClassesAndNomination: the scenario's PriorityClasses and the
+// system's are served; a preempting pod shows its priority and, while it
+// waits for its victims, the node it is nominated to.
+func TestPriorityClassesAndNomination(t *testing.T) {
+	p := play(t, "../scenarios/scheduling/preemption.yaml", Options{At: 65 * time.Second})
+	p.freeze(t)
+	u := p.http.URL
+	var l struct {
+		Items []struct {
+			Metadata         metav1.ObjectMeta
+			Value            int32
+			PreemptionPolicy string
+			Description      string
+		}
+	}
+	call(t, "GET", u+"/apis/scheduling.k8s.io/v1/priorityclasses", "", nil, &l)
+	var got []string
+	for _, c := range l.Items {
+		got = append(got, fmt.Sprintf("%s=%d/%s", c.Metadata.Name, c.Value, c.PreemptionPolicy))
+	}
+	slices.Sort(got)
+	if want := "batch-low=100/PreemptLowerPriority critical-no-preempt=100000/Never critical=100000/PreemptLowerPriority " +
+		"system-cluster-critical=2000000000/PreemptLowerPriority system-node-critical=2000001000/PreemptLowerPriority"; strings.Join(got, " ") != want {
+		t.Errorf("priorityclasses: %s", strings.Join(got, " "))
+	}
+	var pod corev1.Pod
+	call(t, "GET", u+"/api/v1/namespaces/default/pods/urgent-0", "", nil, &pod)
+	if pod.Spec.PriorityClassName != "critical" || pod.Spec.Priority == nil || *pod.Spec.Priority != 100000 ||
+		pod.Status.NominatedNodeName != "node-b" {
+		t.Errorf("urgent-0: class %q priority %v nominated %q", pod.Spec.PriorityClassName, pod.Spec.Priority, pod.Status.NominatedNodeName)
+	}
+	var nominated metaList
+	call(t, "GET", u+"/api/v1/pods?fieldSelector=status.nominatedNodeName%3Dnode-b", "", nil, &nominated)
+	if k := nominated.keys(); len(k) != 1 || k[0] != "default/urgent-0" {
+		t.Errorf("pods nominated to node-b: %v", k)
+	}
+	out := kubectl(t, p, "get", "pods", "urgent-0", "-o", "wide", "--no-headers")
+	if f := strings.Fields(out); len(f) < 8 || f[7] != "node-b" {
+		t.Errorf("kubectl get pods -o wide: NOMINATED NODE is not node-b: %s", out)
+	}
+	out = kubectl(t, p, "get", "pc", "critical-no-preempt", "--no-headers")
+	if f := strings.Fields(out); len(f) != 5 || f[1] != "100000" || f[2] != "false" || f[4] != "Never" {
+		t.Errorf("kubectl get pc: %s", out)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -62,8 +63,11 @@ func (m moment) pod(s *podSnap) *corev1.Pod {
 	}
 	p.Spec = podSpec(v.Spec)
 	p.Spec.NodeName = v.Node
+	policy := corev1.PreemptionPolicy(s.policy)
+	p.Spec.Priority, p.Spec.PreemptionPolicy = &s.priority, &policy
 	st := &v.Status
-	p.Status = corev1.PodStatus{Phase: corev1.PodPhase(st.Phase), Reason: st.Reason, Message: st.Message, QOSClass: qosClass(v.Spec)}
+	p.Status = corev1.PodStatus{Phase: corev1.PodPhase(st.Phase), Reason: st.Reason, Message: st.Message, QOSClass: qosClass(v.Spec),
+		NominatedNodeName: v.Nominated}
 	if st.Started {
 		p.Status.StartTime = m.tsp(st.StartTime)
 	}
@@ -115,7 +119,7 @@ func (m moment) state(s *model.ContainerState) corev1.ContainerState {
 func podSpec(s *model.PodSpec) corev1.PodSpec {
 	grace := int64(s.TerminationGracePeriod / time.Second)
 	out := corev1.PodSpec{RestartPolicy: corev1.RestartPolicy(s.RestartPolicy), TerminationGracePeriodSeconds: &grace,
-		NodeSelector: s.NodeSelector, SchedulerName: corev1.DefaultSchedulerName}
+		NodeSelector: s.NodeSelector, SchedulerName: corev1.DefaultSchedulerName, PriorityClassName: s.PriorityClassName}
 	for i := range s.InitContainers {
 		out.InitContainers = append(out.InitContainers, container(&s.InitContainers[i]))
 	}
@@ -212,6 +216,19 @@ func (m moment) eventV1(s *eventSnap) *eventsv1.Event {
 		e.Series = &eventsv1.EventSeries{Count: int32(s.count), LastObservedTime: metav1.NewMicroTime(m.ts(s.last).Time)}
 	}
 	return e
+}
+
+// priorityClass is a scheduling.k8s.io/v1 PriorityClass, its
+// preemptionPolicy defaulted as the API does.
+func (m moment) priorityClass(s *priorityClassSnap) *schedulingv1.PriorityClass {
+	c := &s.class
+	policy := corev1.PreemptionPolicy(c.PreemptionPolicy)
+	if policy == "" {
+		policy = corev1.PreemptLowerPriority
+	}
+	return &schedulingv1.PriorityClass{TypeMeta: metav1.TypeMeta{Kind: "PriorityClass", APIVersion: "scheduling.k8s.io/v1"},
+		ObjectMeta: m.objectMeta(&s.meta), Value: c.Value, GlobalDefault: c.GlobalDefault, Description: c.Description,
+		PreemptionPolicy: &policy}
 }
 
 func (m moment) namespace(s *namespaceSnap) *corev1.Namespace {

@@ -126,7 +126,7 @@ var resources = []*apiResource{
 			f["spec.hostNetwork"] = "false"
 			f["status.phase"] = string(p.view.Status.Phase)
 			f["status.podIP"] = ""
-			f["status.nominatedNodeName"] = ""
+			f["status.nominatedNodeName"] = p.view.Nominated
 			return f
 		}},
 	{version: "v1", name: "events", singular: "event", kind: "Event", namespaced: true, shortNames: []string{"ev"}, col: colEvents,
@@ -254,6 +254,18 @@ var resources = []*apiResource{
 			b := s.(*pdbSnap)
 			return []any{b.name, intOrPercent(b.spec.MinAvailable), intOrPercent(b.spec.MaxUnavailable),
 				int64(b.status.DisruptionsAllowed), report.HumanDuration(m.now - b.created)}
+		},
+		fields: metaFields},
+	{group: "scheduling.k8s.io", version: "v1", name: "priorityclasses", singular: "priorityclass", kind: "PriorityClass",
+		shortNames: []string{"pc"}, col: colPriorityClasses,
+		object: func(m moment, s snapshot) runtime.Object { return m.priorityClass(s.(*priorityClassSnap)) },
+		columns: []metav1.TableColumnDefinition{nameCol,
+			col("Value", "integer", false, "value represents the integer value of this priority class."),
+			col("Global-Default", "boolean", false, "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class."),
+			ageCol, col("PreemptionPolicy", "string", false, "preemptionPolicy is the Policy for preempting pods with lower priority.")},
+		cells: func(m moment, s snapshot) []any {
+			c := m.priorityClass(s.(*priorityClassSnap))
+			return []any{c.Name, int64(c.Value), c.GlobalDefault, report.HumanDuration(m.now - s.base().created), string(*c.PreemptionPolicy)}
 		},
 		fields: metaFields},
 }

@@ -37,6 +37,7 @@ const (
 	colStatefulSets
 	colCronJobs
 	colPDBs
+	colPriorityClasses
 	numCollections
 )
 
@@ -64,6 +65,8 @@ type owner struct {
 type podSnap struct {
 	meta
 	view     report.PodView
+	priority int32 // spec.priority and preemptionPolicy, as admission computed them
+	policy   string
 	owner    *owner
 	deleting bool
 	deadline time.Duration // deletionTimestamp, while deleting
@@ -138,6 +141,13 @@ type workloadStatus struct {
 
 type namespaceSnap struct{ meta }
 
+// priorityClassSnap is a PriorityClass: one the scenario created, or one
+// of the system's (model.SystemPriorityClasses), there from the start.
+type priorityClassSnap struct {
+	meta
+	class model.PriorityClass
+}
+
 // pdbSnap is a PodDisruptionBudget: its spec, and its status as the
 // disruption controller (or the Eviction API) last wrote it.
 type pdbSnap struct {
@@ -172,6 +182,7 @@ type Store struct {
 
 	// The run goroutine's own (no lock needed).
 	w          *model.World
+	classSeen  int
 	nodesSeen  int
 	wlSeen     int
 	workloads  map[string]*workloadSrc // by the workload's key (model.Key)
@@ -217,6 +228,9 @@ func NewStore(w *model.World, history int) *Store {
 	for _, ns := range []string{model.DefaultNamespace, "kube-system"} {
 		s.objects[colNamespaces][ns] = &namespaceSnap{meta{name: ns, uid: uid("Namespace", ns)}}
 	}
+	for _, c := range model.SystemPriorityClasses {
+		s.objects[colPriorityClasses][c.Name] = &priorityClassSnap{meta{name: c.Name, uid: uid("PriorityClass", c.Name)}, c}
+	}
 	return s
 }
 
@@ -255,6 +269,15 @@ func (s *Store) Change(c *model.Change) {
 		}
 	case model.ChangeEvent:
 		s.event(c)
+		// The scheduler nominates a pod to a node (preemption) with an
+		// event of the pod's and no change of its own.
+		if c.Pod != "" && c.Object == "" {
+			if p := s.w.Pod(model.Key(c.Namespace, c.Pod)); p != nil {
+				if old, ok := s.objects[colPods][p.Key()].(*podSnap); ok && old.view.Nominated != p.NominatedNodeName() {
+					s.pod(p, c)
+				}
+			}
+		}
 		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == model.KindCronJob && src.col == colCronJobs {
 			s.cronChanged(src)
 		}
@@ -400,6 +423,11 @@ func (s *Store) put(col collection, snap snapshot, deleted bool) {
 // discover adds the nodes and workloads the world gained since the last
 // change (they make no change of their own when they are added).
 func (s *Store) discover() {
+	classes := s.w.PriorityClasses()
+	for ; s.classSeen < len(classes); s.classSeen++ {
+		c := classes[s.classSeen]
+		s.put(colPriorityClasses, &priorityClassSnap{meta{name: c.Name, uid: uid("PriorityClass", c.Name), created: s.w.Now()}, c}, false)
+	}
 	nodes := s.w.Nodes()
 	for ; s.nodesSeen < len(nodes); s.nodesSeen++ {
 		s.node(nodes[s.nodesSeen])
@@ -437,7 +465,7 @@ func (s *Store) nodeSpecChanged(n *model.Node) bool {
 func (s *Store) pod(p *model.Pod, c *model.Change) {
 	deleted := c.Kind == model.ChangePod && c.Reason == "Deleted"
 	snap := &podSnap{meta: meta{name: p.Name, namespace: p.Namespace, uid: uid("Pod", p.Key()), labels: p.Labels, created: p.CreatedAt},
-		view: report.ViewPod(p)}
+		view: report.ViewPod(p), priority: p.Priority(), policy: p.PreemptionPolicy()}
 	if c.Kind == model.ChangePhase {
 		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
 	}
