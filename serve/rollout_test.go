@@ -1,12 +1,16 @@
 package serve
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podsim/podsim/model"
 )
 
 // The rolling update's ReplicaSets, as its ScalingReplicaSet events name
@@ -195,5 +199,92 @@ func TestStatusWithoutAChange(t *testing.T) {
 			t.Fatalf("paced to 45s: available %d (Deployment), %d (ReplicaSet); want 3", d, rs)
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestSetImageAndUndo: with --allow-writes, a patch of one container's
+// image (kubectl set image) is the rollout fault: the model's deployment
+// controller makes a ReplicaSet for it; the JSON patch of kubectl rollout
+// undo puts an old template back, whose ReplicaSet becomes the newest
+// revision. Other changes of the template are refused.
+func TestSetImageAndUndo(t *testing.T) {
+	p := play(t, "../scenarios/rollouts/rolling-update.yaml", Options{At: 30 * time.Second, AllowWrites: true})
+	p.record()
+	p.freeze(t)
+	u := p.http.URL + "/apis/apps/v1/namespaces/default/deployments/web"
+	setImage := `{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"app"}],"containers":[{"image":"example/web:3","name":"app"}]}}}}`
+	var d appsv1.Deployment
+	if code := send(t, "PATCH", u, "", strategicPatch, strings.NewReader(setImage), &d); code != 200 ||
+		d.Spec.Template.Spec.Containers[0].Image != "example/web:3" || d.Annotations["deployment.kubernetes.io/revision"] != "2" || d.Generation != 2 {
+		t.Fatalf("set image: %d, image %s, annotations %v, generation %d", code, d.Spec.Template.Spec.Containers[0].Image, d.Annotations, d.Generation)
+	}
+	rss := replicaSets(t, p.http.URL)
+	newName := p.srv.world.Workload("web").ReplicaSets()[1].Name
+	if rs := rss[newName]; len(rss) != 2 || rs.Annotations["deployment.kubernetes.io/revision"] != "2" ||
+		rs.Spec.Template.Spec.Containers[0].Image != "example/web:3" {
+		t.Errorf("replicasets after set image: %v", keysOf(rss))
+	}
+	if !strings.Contains(p.log.String(), "at 30s: kubectl set image deployment/web: app=example/web:3 (fault rollout)\n") {
+		t.Errorf("the log says %q", p.log.String())
+	}
+	if !changed(&p.tl, func(c *model.Change) bool {
+		return c.Kind == model.ChangeEvent && c.Reason == "ScalingReplicaSet" && c.Message == "Scaled up replica set "+newName+" from 0 to 1"
+	}) {
+		t.Errorf("the timeline has no ScalingReplicaSet for %s", newName)
+	}
+
+	// kubectl rollout undo: the old ReplicaSet's template (without its
+	// pod-template-hash) replaces the Deployment's.
+	old := rss[oldRS].Spec.Template
+	delete(old.Labels, "pod-template-hash")
+	tmpl, _ := json.Marshal(old)
+	undo := `[{"op":"replace","path":"/spec/template","value":` + string(tmpl) + `},{"op":"replace","path":"/metadata/annotations","value":{}}]`
+	if code := send(t, "PATCH", u, "", jsonPatch, strings.NewReader(undo), &d); code != 200 ||
+		d.Spec.Template.Spec.Containers[0].Image != "example/web:1" || d.Annotations["deployment.kubernetes.io/revision"] != "3" {
+		t.Errorf("undo: %d, image %s, annotations %v", code, d.Spec.Template.Spec.Containers[0].Image, d.Annotations)
+	}
+	if rs := replicaSets(t, p.http.URL)[oldRS]; rs.Annotations["deployment.kubernetes.io/revision"] != "3" {
+		t.Errorf("%s after undo: annotations %v", oldRS, rs.Annotations)
+	}
+	if !strings.Contains(p.log.String(), "kubectl rollout undo deployment/web: app=example/web:1 (fault rollout)") {
+		t.Errorf("the log says %q", p.log.String())
+	}
+
+	for _, c := range []struct{ typ, body, msg string }{
+		{strategicPatch, `{"spec":{"template":{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"now"}}}}}`,
+			"spec.template.metadata: podsim serve is a simulation: a patch of the pod template may change only its containers' images"},
+		{strategicPatch, `{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"x:1","imagePullPolicy":"Always"}]}}}}`,
+			"spec.template.spec.containers[].imagePullPolicy: podsim serve is a simulation"},
+		{mergePatch, `{"spec":{"template":{"spec":{"containers":[{"name":"sidecar","image":"x:1"}]}}}}`, `no container named "sidecar"`},
+		{mergePatch, `{"metadata":{"labels":{"a":"b"}},"spec":{"template":{"spec":{"containers":[{"name":"app","image":"x:1"}]}}}}`,
+			"metadata: podsim serve is a simulation"},
+	} {
+		var st metav1.Status
+		code := send(t, "PATCH", u, "", c.typ, strings.NewReader(c.body), &st)
+		failure(t, c.body, code, &st, 422, metav1.StatusReasonInvalid, c.msg)
+	}
+}
+
+// TestKubectlSetImage: kubectl set image, rollout history and rollout undo
+// against a served rolling update.
+func TestKubectlSetImage(t *testing.T) {
+	p := play(t, "../scenarios/rollouts/rolling-update.yaml", Options{At: 90 * time.Second, AllowWrites: true})
+	p.freeze(t)
+	if out := kubectl(t, p, "set", "image", "deployment/web", "app=example/web:3"); !strings.Contains(out, "deployment.apps/web image updated") {
+		t.Errorf("kubectl set image: %s", out)
+	}
+	out := kubectl(t, p, "rollout", "history", "deployment/web")
+	if f := strings.Join(strings.Fields(out), " "); !strings.Contains(f, "1 <none> 2 <none> 3 <none>") {
+		t.Errorf("kubectl rollout history:\n%s", out)
+	}
+	if out := kubectl(t, p, "rollout", "undo", "deployment/web", "--to-revision=1"); !strings.Contains(out, "deployment.apps/web rolled back") {
+		t.Errorf("kubectl rollout undo: %s", out)
+	}
+	out = kubectl(t, p, "rollout", "history", "deployment/web")
+	if f := strings.Join(strings.Fields(out), " "); !strings.Contains(f, "2 <none> 3 <none> 4 <none>") || strings.Contains(f, "1 <none>") {
+		t.Errorf("kubectl rollout history after undo:\n%s", out)
+	}
+	if !strings.Contains(p.log.String(), "kubectl rollout undo deployment/web: app=example/web:1 (fault rollout)") {
+		t.Errorf("the log says %q", p.log.String())
 	}
 }
