@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -22,7 +23,8 @@ type replicaSet struct {
 	// annotations: the Deployment's replicas, and replicas + maxSurge,
 	// when the deployment controller last scaled it.
 	desired, maxReplicas int
-	revision             int // deployment.kubernetes.io/revision; 0 for a ReplicaSet workload's own
+	revision             int   // deployment.kubernetes.io/revision; 0 for a ReplicaSet workload's own
+	history              []int // its earlier revisions, when a rollout took its template back
 }
 
 // ReplicaSetState is one ReplicaSet as its controllers last left it: a
@@ -38,6 +40,10 @@ type ReplicaSetState struct {
 	// revision, desired-replicas and max-replicas (0 for a ReplicaSet
 	// workload's own).
 	Revision, Desired, MaxReplicas int
+	// RevisionHistory is deployment.kubernetes.io/revision-history: the
+	// revisions it had before rollouts took its template back, oldest
+	// first (nil if none did).
+	RevisionHistory []int
 }
 
 // ReplicaSets returns a ReplicaSet's or Deployment's ReplicaSets in the
@@ -47,7 +53,7 @@ func (wl *Workload) ReplicaSets() []ReplicaSetState {
 	for _, rs := range wl.rc.rss {
 		out = append(out, ReplicaSetState{Name: rs.name, Template: rs.template, Replicas: rs.replicas, Created: rs.created,
 			Status:   ReplicaStatus{Replicas: rs.status.replicas, ReadyReplicas: rs.status.ready, AvailableReplicas: rs.status.available},
-			Revision: rs.revision, Desired: rs.desired, MaxReplicas: rs.maxReplicas})
+			Revision: rs.revision, Desired: rs.desired, MaxReplicas: rs.maxReplicas, RevisionHistory: slices.Clone(rs.history)})
 	}
 	return out
 }
@@ -78,14 +84,10 @@ func (wl *Workload) ActingReplicaSet() string {
 	return wl.rc.acting.name
 }
 
-// Revision is a Deployment's deployment.kubernetes.io/revision: its
-// current template's ReplicaSet's (0 for other kinds).
-func (wl *Workload) Revision() int {
-	if rs := wl.findNewReplicaSet(); rs != nil && wl.Spec.Kind == KindDeployment {
-		return rs.revision
-	}
-	return 0
-}
+// Revision is a Deployment's deployment.kubernetes.io/revision: its new
+// ReplicaSet's when the controller last found or made it (a Recreate
+// rollout makes it only once the old pods are gone); 0 for other kinds.
+func (wl *Workload) Revision() int { return wl.rc.revision }
 
 // ProgressUpdated is the lastUpdateTime of a Deployment's Progressing
 // condition: when progress was last seen.
@@ -121,6 +123,7 @@ type replicaControl struct {
 	progressTimer  sim.Timer     // the progress deadline check
 	scratch        []*replicaSet
 	acting         *replicaSet // the one creating or deleting pods (manageReplicas)
+	revision       int         // a Deployment's revision annotation
 }
 
 // ReplicaDetail is what a DetailReplicas tells of a ReplicaSet or

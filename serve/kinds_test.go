@@ -304,8 +304,8 @@ func TestStatefulSets(t *testing.T) {
 		t.Errorf("kubectl scale: %s\nlog: %s", out, p.log.String())
 	}
 	call(t, "GET", u+"/apis/apps/v1/namespaces/default/statefulsets/web", "", nil, &sts)
-	if *sts.Spec.Replicas != 1 {
-		t.Errorf("replicas after the scale: %d", *sts.Spec.Replicas)
+	if *sts.Spec.Replicas != 1 || sts.Generation != 2 || sts.Status.ObservedGeneration != 2 {
+		t.Errorf("after the scale: replicas %d, generation %d, observed %d", *sts.Spec.Replicas, sts.Generation, sts.Status.ObservedGeneration)
 	}
 }
 

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -303,6 +304,13 @@ func (m moment) replicaSet(s *workloadSnap) *appsv1.ReplicaSet {
 		rs.Annotations = map[string]string{"deployment.kubernetes.io/revision": strconv.Itoa(s.revision),
 			"deployment.kubernetes.io/desired-replicas": strconv.Itoa(s.desired),
 			"deployment.kubernetes.io/max-replicas":     strconv.Itoa(s.maxRepl)}
+		if len(s.history) > 0 {
+			var revs []string
+			for _, r := range s.history {
+				revs = append(revs, strconv.Itoa(r))
+			}
+			rs.Annotations["deployment.kubernetes.io/revision-history"] = strings.Join(revs, ",")
+		}
 	}
 	return rs
 }
@@ -311,7 +319,7 @@ func (m moment) daemonSet(s *workloadSnap) *appsv1.DaemonSet {
 	st := &s.status
 	return &appsv1.DaemonSet{TypeMeta: metav1.TypeMeta{Kind: "DaemonSet", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
 		Spec: appsv1.DaemonSetSpec{Selector: &metav1.LabelSelector{MatchLabels: s.selector}, Template: s.podTemplate()},
-		Status: appsv1.DaemonSetStatus{ObservedGeneration: 1, DesiredNumberScheduled: int32(st.replicas),
+		Status: appsv1.DaemonSetStatus{ObservedGeneration: s.generation, DesiredNumberScheduled: int32(st.replicas),
 			CurrentNumberScheduled: int32(st.scheduled), NumberReady: int32(st.ready), UpdatedNumberScheduled: int32(st.scheduled),
 			NumberAvailable: int32(st.ready), NumberUnavailable: int32(st.replicas - st.ready)},
 	}
@@ -413,7 +421,7 @@ func (m moment) statefulSet(s *workloadSnap) *appsv1.StatefulSet {
 		Spec: appsv1.StatefulSetSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
 			Template: s.podTemplate(), ServiceName: s.name, PodManagementPolicy: policy,
 			UpdateStrategy: appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType}},
-		Status: appsv1.StatefulSetStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), ReadyReplicas: int32(st.ready),
+		Status: appsv1.StatefulSetStatus{ObservedGeneration: s.generation, Replicas: int32(st.replicas), ReadyReplicas: int32(st.ready),
 			CurrentReplicas: int32(st.replicas), UpdatedReplicas: int32(st.replicas), AvailableReplicas: int32(st.ready)},
 	}
 }

@@ -243,7 +243,8 @@ func TestSetImageAndUndo(t *testing.T) {
 		d.Spec.Template.Spec.Containers[0].Image != "example/web:1" || d.Annotations["deployment.kubernetes.io/revision"] != "3" {
 		t.Errorf("undo: %d, image %s, annotations %v", code, d.Spec.Template.Spec.Containers[0].Image, d.Annotations)
 	}
-	if rs := replicaSets(t, p.http.URL)[oldRS]; rs.Annotations["deployment.kubernetes.io/revision"] != "3" {
+	if rs := replicaSets(t, p.http.URL)[oldRS]; rs.Annotations["deployment.kubernetes.io/revision"] != "3" ||
+		rs.Annotations["deployment.kubernetes.io/revision-history"] != "1" {
 		t.Errorf("%s after undo: annotations %v", oldRS, rs.Annotations)
 	}
 	if !strings.Contains(p.log.String(), "kubectl rollout undo deployment/web: app=example/web:1 (fault rollout)") {
@@ -286,5 +287,32 @@ func TestKubectlSetImage(t *testing.T) {
 	}
 	if !strings.Contains(p.log.String(), "kubectl rollout undo deployment/web: app=example/web:1 (fault rollout)") {
 		t.Errorf("the log says %q", p.log.String())
+	}
+}
+
+// TestRolloutAnnotationsAndConditions: a Recreate rollout keeps the
+// Deployment's revision until it makes the new ReplicaSet; a rollout that
+// times out shows its Progressing condition updated when it timed out.
+func TestRolloutAnnotationsAndConditions(t *testing.T) {
+	deployment := func(file string, at time.Duration) appsv1.Deployment {
+		p := play(t, file, Options{At: at})
+		p.freeze(t)
+		var d appsv1.Deployment
+		call(t, "GET", p.http.URL+"/apis/apps/v1/namespaces/default/deployments/"+p.sc.Workloads()[0].Metadata.Name, "", nil, &d)
+		return d
+	}
+	for _, c := range []struct {
+		at  time.Duration
+		rev string
+	}{{62 * time.Second, "1"}, {70 * time.Second, "2"}} {
+		if d := deployment("../scenarios/rollouts/recreate.yaml", c.at); d.Annotations["deployment.kubernetes.io/revision"] != c.rev {
+			t.Errorf("recreate at %s: annotations %v, want revision %s", c.at, d.Annotations, c.rev)
+		}
+	}
+	d := deployment("../scenarios/rollouts/stuck-crashloop.yaml", 190*time.Second)
+	for _, cond := range d.Status.Conditions {
+		if cond.Type == appsv1.DeploymentProgressing && (cond.Reason != "ProgressDeadlineExceeded" || !cond.LastUpdateTime.Equal(&cond.LastTransitionTime)) {
+			t.Errorf("stuck rollout: Progressing %s, updated %s, changed %s", cond.Reason, cond.LastUpdateTime, cond.LastTransitionTime)
+		}
 	}
 }

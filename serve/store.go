@@ -115,6 +115,7 @@ type workloadSnap struct {
 	revision, desired, maxRepl int
 	progressUpdated            time.Duration // a Deployment's Progressing condition's lastUpdateTime
 	podOwner                   *owner        // a Deployment's ReplicaSet: what its pods name as their controller
+	history                    []int         // a Deployment's ReplicaSet's revision-history annotation
 }
 
 // cronStatus is a CronJob's status as its controller last wrote it.
@@ -496,6 +497,12 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 	s.put(colPods, snap, deleted)
 	if src != nil {
 		s.workloadChanged(src)
+		if src.col == colDeployments && !slices.Contains(s.synced, src) {
+			// Its controllers count the change right after it, and may move
+			// one ReplicaSet's status and not the Deployment's totals (no
+			// detail then): they are looked at again with the next change.
+			s.synced = append(s.synced, src)
+		}
 	}
 }
 
@@ -686,7 +693,10 @@ func (s *Store) workloadChanged(src *workloadSrc) bool {
 	obj := *old
 	obj.status, obj.conditions, obj.replicas, obj.tmpl, obj.rs = st, slices.Clone(conds), replicas, tmpl, rs
 	obj.revision, obj.progressUpdated = rev, progress
-	if replicas != old.replicas || tmpl != old.tmpl {
+	if replicas != old.replicas {
+		obj.generation++
+	}
+	if tmpl != old.tmpl {
 		obj.generation++
 	}
 	src.obj = &obj
@@ -744,6 +754,7 @@ func (s *Store) replicaSetsChanged(src *workloadSrc) bool {
 		}
 		rs := *old
 		rs.replicas, rs.rs, rs.revision, rs.desired, rs.maxRepl, rs.tmpl = st.Replicas, st.Status, st.Revision, st.Desired, st.MaxReplicas, st.Template
+		rs.history = st.RevisionHistory
 		if rs.replicas != old.replicas && old.rv != 0 {
 			rs.generation++
 		}
