@@ -49,6 +49,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "apis":
 		s.get(w, r, func() any { return groupList() })
 		return
+	case accessReviewPath:
+		s.accessReview(w, r)
+		return
 	}
 	segs := strings.Split(path, "/")
 	var gv string
@@ -157,6 +160,8 @@ func groupList() *metav1.APIGroupList {
 		v := metav1.GroupVersionForDiscovery{GroupVersion: r.groupVersion(), Version: r.version}
 		l.Groups = append(l.Groups, metav1.APIGroup{Name: r.group, Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
 	}
+	v := metav1.GroupVersionForDiscovery{GroupVersion: "authorization.k8s.io/v1", Version: "v1"}
+	l.Groups = append(l.Groups, metav1.APIGroup{Name: "authorization.k8s.io", Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
 	return l
 }
 
@@ -172,6 +177,10 @@ func findGroup(name string) *metav1.APIGroup {
 
 // resourceList is the discovery document of one group version, or nil.
 func resourceList(gv string, writes bool) *metav1.APIResourceList {
+	if gv == "authorization.k8s.io/v1" {
+		return &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv,
+			APIResources: []metav1.APIResource{accessReviews}}
+	}
 	var l *metav1.APIResourceList
 	for _, r := range resources {
 		if r.groupVersion() != gv {

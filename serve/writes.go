@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	policyv1beta1 "k8s.io/api/policy/v1beta1"
@@ -197,7 +198,8 @@ func workloadExists(key string) func(w *model.World) bool {
 var bodyCodec = func() runtime.Decoder {
 	scheme := runtime.NewScheme()
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	for _, add := range []func(*runtime.Scheme) error{policyv1.AddToScheme, policyv1beta1.AddToScheme, autoscalingv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{policyv1.AddToScheme, policyv1beta1.AddToScheme, autoscalingv1.AddToScheme,
+		authorizationv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err)
 		}
