@@ -198,7 +198,7 @@ func resourceList(gv string, writes bool) *metav1.APIResourceList {
 			}
 		}
 		l.APIResources = append(l.APIResources, metav1.APIResource{Name: r.name, SingularName: r.singular, Namespaced: r.namespaced,
-			Kind: r.kind, Verbs: verbs, ShortNames: r.shortNames})
+			Kind: r.kind, Verbs: verbs, ShortNames: r.shortNames, Categories: r.categories})
 		if writes && r.col == colPods {
 			// So that kubectl drain evicts rather than deletes pods.
 			l.APIResources = append(l.APIResources, metav1.APIResource{Name: "pods/eviction", Namespaced: true,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -215,6 +216,10 @@ func TestDiscovery(t *testing.T) {
 				short = r.ShortNames[0]
 			}
 			got = append(got, r.Name+"/"+short)
+			if inAll := slices.Contains(r.Categories, "all"); inAll != slices.Contains([]string{"pods", "deployments", "replicasets",
+				"daemonsets", "statefulsets", "jobs", "cronjobs"}, r.Name) {
+				t.Errorf("%s %s categories %v", gv, r.Name, r.Categories)
+			}
 			if v := strings.Join(r.Verbs, ","); v != "get,list,watch" && !(strings.HasSuffix(r.Name, "/scale") && v == "get") &&
 				!(r.Name == "selfsubjectaccessreviews" && v == "create") {
 				t.Errorf("%s %s verbs %v on a read-only server", gv, r.Name, r.Verbs)

@@ -23,6 +23,7 @@ type apiResource struct {
 	name, singular, kind string
 	namespaced           bool
 	shortNames           []string
+	categories           []string // "all": what kubectl get all lists
 	col                  collection
 	object               func(m moment, s snapshot) runtime.Object
 	columns              []metav1.TableColumnDefinition
@@ -62,6 +63,9 @@ var (
 	selectorCol   = col("Selector", "string", true, "Label query over pods.")
 )
 
+// all is the category of the workloads and their pods (kubectl get all).
+var all = []string{"all"}
+
 // metaFields are the fields every resource can be selected by.
 func metaFields(s snapshot) fields.Set {
 	m := s.base()
@@ -100,7 +104,7 @@ var resources = []*apiResource{
 			f["spec.unschedulable"] = strconv.FormatBool(s.(*nodeSnap).unschedulable)
 			return f
 		}},
-	{version: "v1", name: "pods", singular: "pod", kind: "Pod", namespaced: true, shortNames: []string{"po"}, col: colPods,
+	{version: "v1", categories: all, name: "pods", singular: "pod", kind: "Pod", namespaced: true, shortNames: []string{"po"}, col: colPods,
 		object: func(m moment, s snapshot) runtime.Object { return m.pod(s.(*podSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol,
 			col("Ready", "string", false, "The aggregate readiness state of this pod for accepting traffic."),
@@ -132,7 +136,7 @@ var resources = []*apiResource{
 	{version: "v1", name: "events", singular: "event", kind: "Event", namespaced: true, shortNames: []string{"ev"}, col: colEvents,
 		object:  func(m moment, s snapshot) runtime.Object { return m.event(s.(*eventSnap)) },
 		columns: eventColumns, cells: eventCells, fields: eventFields},
-	{group: "apps", version: "v1", name: "deployments", singular: "deployment", kind: "Deployment", namespaced: true,
+	{group: "apps", version: "v1", categories: all, name: "deployments", singular: "deployment", kind: "Deployment", namespaced: true,
 		shortNames: []string{"deploy"}, col: colDeployments,
 		object: func(m moment, s snapshot) runtime.Object { return m.deployment(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Ready", "string", false, "Number of the pod with ready state"),
@@ -144,7 +148,7 @@ var resources = []*apiResource{
 			return append([]any{w.name, fmt.Sprintf("%d/%d", w.rs.ReadyReplicas, w.replicas), int64(w.rs.UpdatedReplicas),
 				int64(w.rs.AvailableReplicas), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
-	{group: "apps", version: "v1", name: "replicasets", singular: "replicaset", kind: "ReplicaSet", namespaced: true,
+	{group: "apps", version: "v1", categories: all, name: "replicasets", singular: "replicaset", kind: "ReplicaSet", namespaced: true,
 		shortNames: []string{"rs"}, col: colReplicaSets,
 		object: func(m moment, s snapshot) runtime.Object { return m.replicaSet(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Desired", "integer", false, "Replicas is the number of desired replicas."),
@@ -156,7 +160,7 @@ var resources = []*apiResource{
 			return append([]any{w.name, int64(w.replicas), int64(w.rs.Replicas), int64(w.rs.ReadyReplicas),
 				report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
-	{group: "apps", version: "v1", name: "daemonsets", singular: "daemonset", kind: "DaemonSet", namespaced: true,
+	{group: "apps", version: "v1", categories: all, name: "daemonsets", singular: "daemonset", kind: "DaemonSet", namespaced: true,
 		shortNames: []string{"ds"}, col: colDaemonSets,
 		object: func(m moment, s snapshot) runtime.Object { return m.daemonSet(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol,
@@ -173,7 +177,7 @@ var resources = []*apiResource{
 			return append([]any{w.name, int64(st.replicas), int64(st.scheduled), int64(st.ready), int64(st.scheduled), int64(st.ready),
 				labelString(w.tmpl.NodeSelector), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
-	{group: "apps", version: "v1", name: "statefulsets", singular: "statefulset", kind: "StatefulSet", namespaced: true,
+	{group: "apps", version: "v1", categories: all, name: "statefulsets", singular: "statefulset", kind: "StatefulSet", namespaced: true,
 		shortNames: []string{"sts"}, col: colStatefulSets,
 		object:  func(m moment, s snapshot) runtime.Object { return m.statefulSet(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Ready", "string", false, "Number of the pod with ready state"), ageCol, containersCol, imagesCol},
@@ -183,7 +187,7 @@ var resources = []*apiResource{
 				w.templateCells(false)...)
 		},
 		fields: metaFields},
-	{group: "batch", version: "v1", name: "jobs", singular: "job", kind: "Job", namespaced: true, col: colJobs,
+	{group: "batch", version: "v1", categories: all, name: "jobs", singular: "job", kind: "Job", namespaced: true, col: colJobs,
 		object: func(m moment, s snapshot) runtime.Object { return m.job(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Status", "string", false, "Status of the job."),
 			col("Completions", "string", false, "The desired number of successfully finished pods the job should be run with."),
@@ -208,7 +212,7 @@ var resources = []*apiResource{
 			f["status.successful"] = fmt.Sprint(s.(*workloadSnap).status.succeeded)
 			return f
 		}},
-	{group: "batch", version: "v1", name: "cronjobs", singular: "cronjob", kind: "CronJob", namespaced: true,
+	{group: "batch", version: "v1", categories: all, name: "cronjobs", singular: "cronjob", kind: "CronJob", namespaced: true,
 		shortNames: []string{"cj"}, col: colCronJobs,
 		columns: []metav1.TableColumnDefinition{nameCol, col("Schedule", "string", false, "The schedule in Cron format."),
 			col("Timezone", "string", false, "The time zone name for the given schedule."),

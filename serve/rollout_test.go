@@ -137,6 +137,12 @@ func TestRolloutReplicaSets(t *testing.T) {
 	if out = kubectl(t, p, "describe", "rs", newRS); !strings.Contains(out, "Created pod: web-7") || strings.Contains(out, "web-0") {
 		t.Errorf("kubectl describe rs %s:\n%s", newRS, out)
 	}
+	out = kubectl(t, p, "get", "all")
+	for _, s := range []string{"pod/web-7", "deployment.apps/web", "replicaset.apps/" + newRS} {
+		if !strings.Contains(out, s) {
+			t.Errorf("kubectl get all lacks %s:\n%s", s, out)
+		}
+	}
 	out = kubectl(t, p, "rollout", "history", "deployment/web")
 	if f := strings.Fields(out); !strings.Contains(strings.Join(f, " "), "REVISION CHANGE-CAUSE 1 <none> 2 <none>") {
 		t.Errorf("kubectl rollout history:\n%s", out)
