@@ -381,6 +381,10 @@ func zero(c collection) snapshot {
 		return &eventSnap{}
 	case colPDBs:
 		return &pdbSnap{}
+	case colPriorityClasses:
+		return &priorityClassSnap{}
+	case colLeases:
+		return &leaseSnap{node: &nodeSnap{}}
 	}
 	return &workloadSnap{}
 }

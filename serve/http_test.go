@@ -193,13 +193,13 @@ func TestDiscovery(t *testing.T) {
 	call(t, "GET", p.http.URL+"/apis", "", nil, &groups)
 	want := map[string][]string{"v1": {"namespaces/ns", "nodes/no", "pods/po", "events/ev"},
 		"apps/v1":  {"deployments/deploy", "deployments/scale/", "replicasets/rs", "replicasets/scale/", "daemonsets/ds", "statefulsets/sts", "statefulsets/scale/"},
-		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"}, "scheduling.k8s.io/v1": {"priorityclasses/pc"},
+		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"}, "scheduling.k8s.io/v1": {"priorityclasses/pc"}, "coordination.k8s.io/v1": {"leases/"},
 		"authorization.k8s.io/v1": {"selfsubjectaccessreviews/"}}
 	var gvs []string
 	for _, g := range groups.Groups {
 		gvs = append(gvs, g.PreferredVersion.GroupVersion)
 	}
-	if got := strings.Join(gvs, ","); got != "apps/v1,batch/v1,events.k8s.io/v1,policy/v1,scheduling.k8s.io/v1,authorization.k8s.io/v1" {
+	if got := strings.Join(gvs, ","); got != "apps/v1,batch/v1,events.k8s.io/v1,policy/v1,coordination.k8s.io/v1,scheduling.k8s.io/v1,authorization.k8s.io/v1" {
 		t.Errorf("groups %s", got)
 	}
 	for gv, rs := range want {

@@ -14,6 +14,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -69,7 +70,7 @@ func TestNamespaces(t *testing.T) {
 
 	var ns metaList
 	call(t, "GET", u+"/api/v1/namespaces", "", nil, &ns)
-	if got := strings.Join(ns.keys(), ","); got != "/canary,/default,/kube-system" {
+	if got := strings.Join(ns.keys(), ","); got != "/canary,/default,/kube-node-lease,/kube-public,/kube-system" {
 		t.Errorf("namespaces %s", got)
 	}
 	var want []string
@@ -369,5 +370,47 @@ func TestPriorityClassesAndNomination(t *testing.T) {
 	out = kubectl(t, p, "get", "pc", "critical-no-preempt", "--no-headers")
 	if f := strings.Fields(out); len(f) != 5 || f[1] != "100000" || f[2] != "false" || f[4] != "Never" {
 		t.Errorf("kubectl get pc: %s", out)
+	}
+}
+
+// TestNodeLeasesAndHeartbeats: each node has a Lease in kube-node-lease
+// that its kubelet renews every 10s until it is cut off; the Ready
+// condition's lastHeartbeatTime is the kubelet's last status post (every
+// 5 minutes, and at changes), kept when the node controller marks it
+// Unknown.
+func TestNodeLeasesAndHeartbeats(t *testing.T) {
+	p := play(t, "../scenarios/cluster/node-partition-bare-pod.yaml", Options{At: 5 * time.Minute}) // node-a cut off at 3m
+	p.freeze(t)
+	u := p.http.URL
+	renewed := func(node string) time.Time {
+		var l coordinationv1.Lease
+		if code := call(t, "GET", u+"/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/"+node, "", nil, &l); code != 200 ||
+			*l.Spec.HolderIdentity != node || *l.Spec.LeaseDurationSeconds != 40 || len(l.OwnerReferences) != 1 {
+			t.Fatalf("lease %s: %d %+v", node, code, l)
+		}
+		return l.Spec.RenewTime.Time
+	}
+	a, b := renewed("node-a"), renewed("node-b")
+	if d := b.Sub(a); d != 130*time.Second {
+		t.Errorf("node-b renewed %s after node-a, want 130s (node-a's last beat at 2m50s, node-b's at 5m)", d)
+	}
+	heartbeat := func(node string) (time.Time, string) {
+		var n corev1.Node
+		call(t, "GET", u+"/api/v1/nodes/"+node, "", nil, &n)
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NodeReady {
+				return c.LastHeartbeatTime.Time, string(c.Status)
+			}
+		}
+		return time.Time{}, ""
+	}
+	hbA, statusA := heartbeat("node-a")
+	hbB, statusB := heartbeat("node-b")
+	if statusA != "Unknown" || statusB != "True" || !hbB.Equal(b) || b.Sub(hbA) != 5*time.Minute {
+		t.Errorf("Ready: node-a %s heard %s, node-b %s heard %s (lease renewed %s)", statusA, hbA, statusB, hbB, b)
+	}
+	out := kubectl(t, p, "describe", "node", "node-a")
+	if strings.Contains(out, "Failed to get lease") || !strings.Contains(out, "HolderIdentity:  node-a") {
+		t.Errorf("kubectl describe node:\n%s", out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -181,14 +182,41 @@ func (m moment) node(s *nodeSnap) *corev1.Node {
 		corev1.ResourcePods:   *resource.NewQuantity(s.capacity.Pods, resource.DecimalSI),
 	}
 	n.Status.Capacity, n.Status.Allocatable = res, res
+	// The kubelet posts its status when it changes and every
+	// nodeStatusReportFrequency; the node controller's Unknown keeps the
+	// kubelet's last.
+	beat := s.beats.last(m.now)
+	report := s.beats.since + (beat-s.beats.since)/nodeStatusReportFrequency*nodeStatusReportFrequency
 	for _, c := range s.conditions {
+		heard := report
+		if c.Status != model.StatusUnknown {
+			heard = max(heard, c.LastTransitionTime)
+		}
 		n.Status.Conditions = append(n.Status.Conditions, corev1.NodeCondition{Type: corev1.NodeConditionType(c.Type),
-			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: m.ts(c.LastTransitionTime)})
+			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastHeartbeatTime: m.ts(heard),
+			LastTransitionTime: m.ts(c.LastTransitionTime)})
 	}
 	n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeHostName, Address: s.name}}
 	n.Status.NodeInfo = corev1.NodeSystemInfo{KubeletVersion: KubeletVersion, OSImage: "podsim", OperatingSystem: "linux",
 		Architecture: "amd64", ContainerRuntimeVersion: "podsim://" + KubeletVersion}
 	return n
+}
+
+// nodeStatusReportFrequency is the kubelet's default: it posts an
+// unchanged node status this often.
+const nodeStatusReportFrequency = 5 * time.Minute
+
+// lease is a node's coordination.k8s.io/v1 Lease: held by its kubelet,
+// renewed at each heartbeat (leaseDurationSeconds 40, the kubelet's
+// default).
+func (m moment) lease(s *leaseSnap) *coordinationv1.Lease {
+	n := s.node
+	l := &coordinationv1.Lease{TypeMeta: metav1.TypeMeta{Kind: "Lease", APIVersion: "coordination.k8s.io/v1"}, ObjectMeta: m.objectMeta(&s.meta)}
+	l.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: n.name, UID: types.UID(n.uid)}}
+	holder, duration := n.name, int32(40)
+	acquired, renewed := metav1.NewMicroTime(m.ts(n.beats.since).Time), metav1.NewMicroTime(m.ts(n.beats.last(m.now)).Time)
+	l.Spec = coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &duration, AcquireTime: &acquired, RenewTime: &renewed}
+	return l
 }
 
 func (m moment) event(s *eventSnap) *corev1.Event {

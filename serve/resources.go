@@ -260,6 +260,13 @@ var resources = []*apiResource{
 				int64(b.status.DisruptionsAllowed), report.HumanDuration(m.now - b.created)}
 		},
 		fields: metaFields},
+	{group: "coordination.k8s.io", version: "v1", name: "leases", singular: "lease", kind: "Lease", namespaced: true, col: colLeases,
+		object:  func(m moment, s snapshot) runtime.Object { return m.lease(s.(*leaseSnap)) },
+		columns: []metav1.TableColumnDefinition{nameCol, col("Holder", "string", false, "holderIdentity contains the identity of the holder of a current lease."), ageCol},
+		cells: func(m moment, s snapshot) []any {
+			return []any{s.base().name, s.(*leaseSnap).node.name, report.HumanDuration(m.now - s.base().created)}
+		},
+		fields: metaFields},
 	{group: "scheduling.k8s.io", version: "v1", name: "priorityclasses", singular: "priorityclass", kind: "PriorityClass",
 		shortNames: []string{"pc"}, col: colPriorityClasses,
 		object: func(m moment, s snapshot) runtime.Object { return m.priorityClass(s.(*priorityClassSnap)) },

@@ -38,6 +38,7 @@ const (
 	colCronJobs
 	colPDBs
 	colPriorityClasses
+	colLeases
 	numCollections
 )
 
@@ -79,6 +80,33 @@ type nodeSnap struct {
 	capacity      model.Resources
 	taints        []model.Taint
 	conditions    []model.Condition
+	beats         heartbeats
+}
+
+// heartbeats is when a node's kubelet renews its lease: every `every` from
+// `since`, and if silent only before `until` (model.Node.Heartbeats).
+type heartbeats struct {
+	since, every, until time.Duration
+	silent              bool
+}
+
+// last is the last heartbeat at or before now.
+func (h *heartbeats) last(now time.Duration) time.Duration {
+	end := now + 1
+	if h.silent {
+		end = min(end, h.until) // a beat due at the cut-off is lost
+	}
+	if end <= h.since || h.every <= 0 {
+		return h.since
+	}
+	return h.since + (end-h.since-1)/h.every*h.every
+}
+
+// leaseSnap is a node's Lease in kube-node-lease, which its kubelet renews
+// with each heartbeat.
+type leaseSnap struct {
+	meta
+	node *nodeSnap
 }
 
 type eventSnap struct {
@@ -190,7 +218,7 @@ type Store struct {
 	budgets    []*budgetSrc            // in the order added
 	moved      []*budgetSrc            // scratch: the budgets whose status moved
 	synced     []*workloadSrc          // the workloads whose controllers wrote their status since the last change
-	tainted    []string                // the nodes whose taints changed since the last change
+	nodesMoved []string                // the nodes whose taints or heartbeats changed since the last change
 	events     map[*model.Event]*eventSnap
 	eventNames int
 }
@@ -226,7 +254,7 @@ func NewStore(w *model.World, history int) *Store {
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
 	}
-	for _, ns := range []string{model.DefaultNamespace, "kube-system"} {
+	for _, ns := range []string{model.DefaultNamespace, "kube-system", "kube-public", nodeLeaseNamespace} {
 		s.objects[colNamespaces][ns] = &namespaceSnap{meta{name: ns, uid: uid("Namespace", ns)}}
 	}
 	for _, c := range model.SystemPriorityClasses {
@@ -302,7 +330,8 @@ func (s *Store) Change(c *model.Change) {
 // Detail hears what the model's controllers write with no change of the
 // timeline: a ReplicaSet's or Deployment's status (their sync after a
 // pod's change; a pod becoming available minReadySeconds after it is
-// Ready), and a node's taints (the node controller's, a cordon's). Like
+// Ready), a node's taints (the node controller's, a cordon's), and a
+// kubelet falling silent or back (its lease's renewals stop or start). Like
 // a budget's status, it is published with the next change, or by settle.
 func (s *Store) Detail(d *model.Detail) {
 	switch d.Kind {
@@ -310,9 +339,9 @@ func (s *Store) Detail(d *model.Detail) {
 		if src := s.workloads[d.Workload]; src != nil && !slices.Contains(s.synced, src) {
 			s.synced = append(s.synced, src)
 		}
-	case model.DetailTaint:
-		if !slices.Contains(s.tainted, d.Node) {
-			s.tainted = append(s.tainted, d.Node)
+	case model.DetailTaint, model.DetailPower, model.DetailPartition:
+		if !slices.Contains(s.nodesMoved, d.Node) {
+			s.nodesMoved = append(s.nodesMoved, d.Node)
 		}
 	}
 }
@@ -325,13 +354,13 @@ func (s *Store) flushSynced() bool {
 	for _, src := range s.synced {
 		moved = s.workloadChanged(src) || moved
 	}
-	for _, name := range s.tainted {
+	for _, name := range s.nodesMoved {
 		if n := s.w.Node(name); n != nil {
 			moved = s.nodeSpecChanged(n) || moved
 		}
 	}
 	clear(s.synced)
-	s.synced, s.tainted = s.synced[:0], s.tainted[:0]
+	s.synced, s.nodesMoved = s.synced[:0], s.nodesMoved[:0]
 	return moved
 }
 
@@ -354,7 +383,7 @@ func (s *Store) settle(workload string) {
 	if src != nil && src.wl.Spec.Replicas != src.obj.replicas && !slices.Contains(s.synced, src) {
 		s.synced = append(s.synced, src)
 	}
-	if len(moved) == 0 && len(s.synced) == 0 && len(s.tainted) == 0 {
+	if len(moved) == 0 && len(s.synced) == 0 && len(s.nodesMoved) == 0 {
 		return
 	}
 	s.rv++
@@ -446,17 +475,31 @@ func (s *Store) discover() {
 	}
 }
 
+// node writes a new version of a node, and of its Lease.
 func (s *Store) node(n *model.Node) {
 	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
 		unschedulable: n.Unschedulable(), capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...),
-		conditions: append([]model.Condition(nil), n.Conditions...)}
+		conditions: append([]model.Condition(nil), n.Conditions...), beats: nodeBeats(n)}
 	s.put(colNodes, snap, false)
+	s.put(colLeases, &leaseSnap{meta: meta{name: n.Name, namespace: nodeLeaseNamespace, uid: uid("Lease", n.Name), created: n.CreatedAt},
+		node: snap}, false)
 }
 
-// nodeSpecChanged writes a new version of a node whose spec.unschedulable
-// or taints differ from its snapshot, and reports whether it did.
+// nodeLeaseNamespace holds the nodes' Leases.
+const nodeLeaseNamespace = "kube-node-lease"
+
+func nodeBeats(n *model.Node) heartbeats {
+	var h heartbeats
+	h.since, h.every, h.until, h.silent = n.Heartbeats()
+	return h
+}
+
+// nodeSpecChanged writes a new version of a node whose spec.unschedulable,
+// taints or heartbeats differ from its snapshot, and reports whether it
+// did.
 func (s *Store) nodeSpecChanged(n *model.Node) bool {
-	if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok && old.unschedulable == n.Unschedulable() && slices.Equal(old.taints, n.Taints) {
+	if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok && old.unschedulable == n.Unschedulable() &&
+		slices.Equal(old.taints, n.Taints) && old.beats == nodeBeats(n) {
 		return false
 	}
 	s.node(n)
