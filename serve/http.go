@@ -52,6 +52,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case accessReviewPath:
 		s.accessReview(w, r)
 		return
+	case "healthz", "livez", "readyz":
+		// Health checks (kubectl get --raw /readyz, UIs' probes): the
+		// server is up.
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			writeError(w, simulation(r.Method, r.URL.Path))
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		fmt.Fprint(w, "ok")
+		return
 	}
 	segs := strings.Split(path, "/")
 	var gv string

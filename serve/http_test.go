@@ -233,6 +233,17 @@ func TestDiscovery(t *testing.T) {
 	if call(t, "GET", p.http.URL+"/version", "", nil, &v); !strings.HasPrefix(v.GitVersion, "v1.") {
 		t.Errorf("version %q", v.GitVersion)
 	}
+	for _, path := range []string{"/healthz", "/livez", "/readyz"} {
+		resp, err := http.Get(p.http.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(body) != "ok" {
+			t.Errorf("%s: %d %q", path, resp.StatusCode, body)
+		}
+	}
 }
 
 // TestWatchReplaysAndFilters: a watch from version 0 starts with the
