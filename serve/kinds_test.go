@@ -414,3 +414,20 @@ func TestNodeLeasesAndHeartbeats(t *testing.T) {
 		t.Errorf("kubectl describe node:\n%s", out)
 	}
 }
+
+// TestDeletedNode: a node the deleteNode fault deletes leaves the API with
+// its Lease, and a watch sees it go.
+func TestDeletedNode(t *testing.T) {
+	p := play(t, "../scenarios/cluster/partition-delete-node.yaml", Options{At: 10 * time.Minute}) // node-a deleted at 8m
+	p.freeze(t)
+	u := p.http.URL
+	var nodes, leases metaList
+	call(t, "GET", u+"/api/v1/nodes", "", nil, &nodes)
+	call(t, "GET", u+"/apis/coordination.k8s.io/v1/leases", "", nil, &leases)
+	if n, l := strings.Join(nodes.keys(), ","), strings.Join(leases.keys(), ","); n != "/node-b" || l != "kube-node-lease/node-b" {
+		t.Errorf("nodes %s, leases %s", n, l)
+	}
+	if got := watchEvents(t, u+"/api/v1/nodes?watch=1&resourceVersion=1", "DELETED node-a"); got[len(got)-1] != "DELETED node-a" {
+		t.Errorf("the watch saw %v", got)
+	}
+}

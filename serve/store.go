@@ -475,8 +475,18 @@ func (s *Store) discover() {
 	}
 }
 
-// node writes a new version of a node, and of its Lease.
+// node writes a new version of a node, and of its Lease; or, once the
+// Node object is deleted (a deleteNode fault), their deletion.
 func (s *Store) node(n *model.Node) {
+	if n.Gone() {
+		if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok {
+			last := *old // a deleted object's last word is its last state
+			s.put(colNodes, &last, true)
+			lease := *s.objects[colLeases][model.Key(nodeLeaseNamespace, n.Name)].(*leaseSnap)
+			s.put(colLeases, &lease, true)
+		}
+		return
+	}
 	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
 		unschedulable: n.Unschedulable(), capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...),
 		conditions: append([]model.Condition(nil), n.Conditions...), beats: nodeBeats(n)}
@@ -498,7 +508,8 @@ func nodeBeats(n *model.Node) heartbeats {
 // taints or heartbeats differ from its snapshot, and reports whether it
 // did.
 func (s *Store) nodeSpecChanged(n *model.Node) bool {
-	if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok && old.unschedulable == n.Unschedulable() &&
+	old, ok := s.objects[colNodes][n.Name].(*nodeSnap)
+	if n.Gone() && !ok || ok && !n.Gone() && old.unschedulable == n.Unschedulable() &&
 		slices.Equal(old.taints, n.Taints) && old.beats == nodeBeats(n) {
 		return false
 	}
