@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -208,6 +209,7 @@ type Store struct {
 	head, n int       // the ring's oldest entry and length
 	dropped uint64    // the newest resourceVersion no longer in the ring
 	wake    chan struct{}
+	waited  atomic.Bool // a reader holds wake (since); set under the read lock
 
 	// The run goroutine's own (no lock needed).
 	w          *model.World
@@ -365,8 +367,10 @@ func (s *Store) flushSynced() bool {
 }
 
 func (s *Store) wakeWatchers() {
-	close(s.wake)
-	s.wake = make(chan struct{})
+	if s.waited.Swap(false) { // else nobody holds the channel: keep it
+		close(s.wake)
+		s.wake = make(chan struct{})
+	}
 }
 
 // settle publishes what the world changed since its last change without
@@ -519,7 +523,14 @@ func (s *Store) nodeSpecChanged(n *model.Node) bool {
 
 func (s *Store) pod(p *model.Pod, c *model.Change) {
 	deleted := c.Kind == model.ChangePod && c.Reason == "Deleted"
-	snap := &podSnap{meta: meta{name: p.Name, namespace: p.Namespace, uid: uid("Pod", p.Key()), labels: p.Labels, created: p.CreatedAt},
+	old, seen := s.objects[colPods][p.Key()].(*podSnap)
+	id := ""
+	if seen {
+		id = old.uid
+	} else {
+		id = uid("Pod", p.Key())
+	}
+	snap := &podSnap{meta: meta{name: p.Name, namespace: p.Namespace, uid: id, labels: p.Labels, created: p.CreatedAt},
 		view: report.ViewPod(p), priority: p.Priority(), policy: p.PreemptionPolicy()}
 	if c.Kind == model.ChangePhase {
 		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
@@ -529,7 +540,6 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 	if wl := p.Owner(); wl != nil {
 		src = s.workloads[wl.Key()]
 	}
-	old, seen := s.objects[colPods][p.Key()].(*podSnap)
 	switch {
 	case src == nil:
 	case src.col == colDeployments && seen:
@@ -906,11 +916,13 @@ func (s *Store) since(rv uint64, out []version) (vs []version, newest uint64, wa
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if rv < s.dropped {
+		s.waited.Store(true)
 		return out, s.rv, s.wake, true
 	}
 	at := func(i int) int { return (s.head + i) % len(s.ring) }
 	for i := sort.Search(s.n, func(i int) bool { return s.ringRV[at(i)] > rv }); i < s.n; i++ {
 		out = append(out, s.ring[at(i)])
 	}
+	s.waited.Store(true)
 	return out, s.rv, s.wake, false
 }
