@@ -81,7 +81,7 @@ kubectl:
 	@command -v kubectl >/dev/null || { apt-get update && apt-get install -y kubernetes-client; }
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./sim/ ./model/
+	$(GO) test -run '^$$' -bench . -benchmem ./sim/ ./model/ ./serve/
 
 # The crash-loop fleet in podsim and in SimPy side by side (installs Debian's
 # python3-simpy3 if no Python has SimPy), then 10k pods and the 150k envelope.
