@@ -40,7 +40,7 @@ var commands = []command{
 	{"serve", "serve FILE [flags]", "Serve the run through the Kubernetes API over HTTP, paced against the wall clock (--speed) or frozen at --at, so that kubectl, k9s and client-go list and watch it.",
 		[]string{"podsim serve scenarios/demo.yaml --speed 30 --kubeconfig podsim.kubeconfig", "kubectl --kubeconfig podsim.kubeconfig get pods -w",
 			"podsim serve scenarios/demo.yaml --at 4m --kubeconfig podsim.kubeconfig", "podsim serve my-scenario.yaml --allow-writes --addr 127.0.0.1:8080",
-			"podsim serve my-cluster.yaml --speed 10 --allow-writes --kubeconfig podsim.kubeconfig   # kubectl drain, cordon and scale act on the run"},
+			"podsim serve my-cluster.yaml --speed 10 --allow-writes --kubeconfig podsim.kubeconfig   # kubectl drain, cordon, scale and set image act on the run"},
 		(*Main).serve},
 	{"sweep", "sweep STUDY [flags]", "Run a what-if study: every cell of its grid with several seeds, then a table of statistics per metric and cell, and plots. On a terminal, a bar on stderr shows the runs done and the time left.",
 		[]string{"podsim sweep scenarios/studies/kep-4603-backoff.yaml", "podsim sweep scenarios/studies/kubelet-sync.yaml",
