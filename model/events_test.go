@@ -113,3 +113,33 @@ func TestAggregationOfSimilarEvents(t *testing.T) {
 		t.Errorf("%d events, want 12: 9 separate, web-11's own, the combined one, web-99", n)
 	}
 }
+
+// A pod's events go to the log that its key names, as World.EventsFor
+// finds it: its own, or, once a later pod took the key (a StatefulSet's
+// pod made again), that pod's.
+func TestPodEventsFollowTheirKey(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	var tl Timeline
+	w.Subscribe(&tl)
+	spec := &PodSpec{RestartPolicy: RestartAlways, Containers: []ContainerSpec{{Name: "c", Image: "i"}}}
+	old := w.AddPod("web", spec, PodOptions{Namespace: "shop"})
+	old.event(EventNormal, "Test", "tester", "about %s", "web")
+	later := w.AddPod("web", spec, PodOptions{Namespace: "shop"})
+	old.event(EventNormal, "Test", "tester", "about %s", "web")
+	if n := len(old.events.list); n != 1 || old.events.list[0].Count != 1 {
+		t.Errorf("the first pod's own log: %d events (count %d), want 1 of count 1", n, old.events.list[0].Count)
+	}
+	evs := w.EventsFor("Pod", "shop/web")
+	if len(evs) != 1 || evs[0].Count != 1 || evs[0].Message != "about web" || later.eventLog() != &later.events {
+		t.Fatalf("events of shop/web %+v, want the later pod's one event of count 1", evs)
+	}
+	var got []string
+	for _, c := range tl.Changes {
+		if c.Kind == ChangeEvent {
+			got = append(got, c.Namespace+"/"+c.Pod+" "+c.Reason+" "+c.Message)
+		}
+	}
+	if want := "[shop/web Test about web shop/web Test about web]"; fmt.Sprint(got) != want {
+		t.Errorf("event changes %v, want %s", got, want)
+	}
+}

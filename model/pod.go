@@ -66,6 +66,7 @@ type Pod struct {
 	deleted    bool // gone from the API
 	deletedAt  time.Duration
 	terminated bool // the pod's containers are all stopped for good (terminal or deleted)
+	superseded bool // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
 
 	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)
 	deletionGrace time.Duration // while deleting: deletionGracePeriodSeconds
@@ -153,6 +154,9 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	p.sched.request = w.sched.requestOf(p.requests, spec)
 	w.admitPriority(p)
 	w.pods = append(w.pods, p)
+	if old := w.podIdx[p.key]; old != nil {
+		old.superseded = true
+	}
 	w.podIdx[p.key] = p
 	w.matchBudgets(p)
 	p.setPhase(Pending)
