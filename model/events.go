@@ -51,7 +51,8 @@ func (w *World) event(kind, object string, typ EventType, reason, source, format
 // eventMsg records an event whose message is built already: it goes through
 // the correlator into the object's log, and into the timeline.
 func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg string) {
-	c := Change{Kind: ChangeEvent}
+	c := &w.current
+	*c = Change{Kind: ChangeEvent}
 	switch kind {
 	case "Node":
 		c.Node = object
@@ -68,7 +69,7 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 			c.Workload, c.Namespace = b.Spec.Name, b.Spec.Namespace
 		}
 	}
-	w.recordEvent(w.eventLog(kind, object), kind, object, typ, reason, source, msg, &c)
+	w.recordEvent(w.eventLog(kind, object), kind, object, typ, reason, source, msg, c)
 }
 
 // event records a Kubernetes event about the pod (World.event without
@@ -83,8 +84,9 @@ func (p *Pod) event(typ EventType, reason, source, format string, args ...any) {
 
 // eventMsg is Pod.event with the message built already.
 func (p *Pod) eventMsg(typ EventType, reason, source, msg string) {
-	c := Change{Kind: ChangeEvent, Pod: p.Name, Namespace: p.Namespace}
-	p.w.recordEvent(p.eventLog(), "Pod", p.key, typ, reason, source, msg, &c)
+	c := &p.w.current
+	*c = Change{Kind: ChangeEvent, Pod: p.Name, Namespace: p.Namespace}
+	p.w.recordEvent(p.eventLog(), "Pod", p.key, typ, reason, source, msg, c)
 }
 
 // eventLog is the log of events about the pod's key: its own, unless a
@@ -104,18 +106,23 @@ func (p *Pod) eventLog() *eventLog {
 // fleet's kubelets repeat a handful of events per pod.
 func (w *World) recordEvent(log *eventLog, kind, object string, typ EventType, reason, source, msg string, c *Change) {
 	now := w.eng.Now()
-	// An event seen before names its aggregation record: no search. (Only
-	// a new message looks its record up; a kubelet's repeat none.)
-	e := log.find(source, typ, reason, msg, false)
-	var gi int
-	if e != nil {
-		gi = int(e.group)
-	} else {
+	// In a short log (a pod's), an event seen before names its aggregation
+	// record: no search. Only a new message looks its record up; a
+	// kubelet's repeats none. A long log (a controller's, one message per
+	// pod) finds its event once, by the key the aggregation decides.
+	var e *Event
+	gi := -1
+	if log.idx == nil {
+		if e = log.find(source, typ, reason, msg, false); e != nil {
+			gi = int(e.group)
+		}
+	}
+	if gi < 0 {
 		gi = log.group(source, typ, reason)
 	}
 	combined := gi >= 0 && log.groups[gi].aggregate(msg, now)
-	if combined {
-		e = log.find(source, typ, reason, msg, true)
+	if combined || log.idx != nil {
+		e = log.find(source, typ, reason, msg, combined)
 	}
 	if e == nil {
 		e = &Event{Kind: kind, Object: object, Type: typ, Reason: reason, Message: msg, Source: source,
@@ -143,7 +150,7 @@ func (w *World) recordEvent(log *eventLog, kind, object string, typ EventType, r
 	}
 	w.lastEvent = e
 	c.Type, c.Reason, c.Message, c.Combined, c.Dropped = string(typ), reason, msg, combined, dropped
-	w.record(*c)
+	w.emit()
 }
 
 // isCombinedOf reports whether e's message is the combined message of msg.
