@@ -218,6 +218,9 @@ func (l *eventLog) find(source string, typ EventType, reason, msg string, combin
 }
 
 func (l *eventLog) add(e *Event) {
+	if l.list == nil {
+		l.list = make([]*Event, 0, 4) // a pod's handful, in one allocation rather than three
+	}
 	l.list = append(l.list, e)
 	switch {
 	case l.idx != nil:
