@@ -100,10 +100,11 @@ func (p *Pod) eventLog() *eventLog {
 }
 
 // recordEvent puts an event about object (of kind) through the
-// correlator (aggregation, dedup, spam filter) into log, then hands the
-// timeline c, the change naming the object, completed. Repeats are found
-// in the object's own log of events, not in one world-wide index: a
-// fleet's kubelets repeat a handful of events per pod.
+// correlator (aggregation, dedup, spam filter) into log, then completes c
+// and hands it to the sinks; c is the world's current change (w.current),
+// built in place with the names of the object. Repeats are found in the
+// object's own log of events, not in one world-wide index: a fleet's
+// kubelets repeat a handful of events per pod.
 func (w *World) recordEvent(log *eventLog, kind, object string, typ EventType, reason, source, msg string, c *Change) {
 	now := w.eng.Now()
 	// In a short log (a pod's), an event seen before names its aggregation
