@@ -70,7 +70,20 @@ func (wl *Workload) oldReplicaSets(newRS *replicaSet) []*replicaSet {
 // made if there is none ("Scaled up replica set D-H from 0 to N"; the
 // Progressing condition NewReplicaSetCreated). made says it was.
 func (wl *Workload) getNewReplicaSet() (rs *replicaSet, made bool) {
+	maxOld := 0 // MaxRevision of the others
+	for _, old := range wl.rc.rss {
+		if old.name != wl.rc.current {
+			maxOld = max(maxOld, old.revision)
+		}
+	}
 	if rs := wl.findNewReplicaSet(); rs != nil {
+		// A template taken back (a rollback) becomes the newest revision
+		// (SetNewReplicaSetAnnotations).
+		if rs.revision <= maxOld {
+			rs.history = append(rs.history, rs.revision)
+			rs.revision = maxOld + 1
+		}
+		wl.rc.revision = rs.revision
 		return rs, false
 	}
 	total := 0
@@ -79,7 +92,8 @@ func (wl *Workload) getNewReplicaSet() (rs *replicaSet, made bool) {
 	}
 	s := &wl.Spec
 	rs = &replicaSet{name: wl.rc.current, template: s.Template, created: wl.w.Now(),
-		replicas: s.newRSNewReplicas(total, 0), desired: s.Replicas, maxReplicas: s.Replicas + s.maxSurge()}
+		replicas: s.newRSNewReplicas(total, 0), desired: s.Replicas, maxReplicas: s.Replicas + s.maxSurge(), revision: maxOld + 1}
+	wl.rc.revision = rs.revision
 	wl.rc.rss = append(wl.rc.rss, rs)
 	if rs.replicas > 0 {
 		wl.w.event(KindDeployment, wl.key, EventNormal, "ScalingReplicaSet", "deployment-controller",
@@ -480,8 +494,10 @@ func (wl *Workload) timedOut() bool {
 // setProgressing sets the Progressing condition, whose lastUpdateTime
 // (when progress was last seen) the deadline counts from.
 func (wl *Workload) setProgressing(s ConditionStatus, reason, msg string, refresh bool) {
-	if wl.setCondition(DeploymentProgressing, s, reason, msg, refresh) {
-		wl.rc.progressUpdate = wl.w.Now()
+	last := wl.rc.progressUpdate
+	wl.rc.progressUpdate = wl.w.Now() // as the condition's change is recorded
+	if !wl.setCondition(DeploymentProgressing, s, reason, msg, refresh) {
+		wl.rc.progressUpdate = last
 	}
 }
 

@@ -53,6 +53,7 @@ type Node struct {
 	orphansSeenAt         time.Duration // ... at this pass
 	downAt                time.Duration
 	joinedAt              time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
+	silentAt              time.Duration // ... until here, when it lost contact
 	monitorTimer          sim.Timer     // the node controller's next look at a silent node
 }
 

@@ -29,11 +29,19 @@ func (n *Node) lastHeartbeat(cut time.Duration) time.Duration {
 	return sim.AddSat(n.joinedAt, sim.MulSat(f, int64(beats)))
 }
 
+// Heartbeats tells when the kubelet's heartbeats come (its node lease's
+// renewals, which the node controller reads): every `every` from `since`;
+// if silent (powered off or cut off), only those before `until`.
+func (n *Node) Heartbeats() (since, every, until time.Duration, silent bool) {
+	return n.joinedAt, n.w.settings.NodeStatusUpdateFrequency, n.silentAt, !n.Reachable()
+}
+
 // lostContact starts the node controller's watch on a node whose
 // heartbeats stopped at now: at the first monitor pass more than
 // nodeMonitorGracePeriod after the last heartbeat, Ready becomes Unknown.
 func (n *Node) lostContact() {
 	now := n.w.Now()
+	n.silentAt = now
 	deadline := sim.AddSat(n.lastHeartbeat(now), n.w.settings.NodeMonitorGracePeriod)
 	at := sim.AddSat(deadline/nodeMonitorPeriod*nodeMonitorPeriod, nodeMonitorPeriod) // the first pass strictly after
 	n.w.eng.Schedule(&n.monitorTimer, max(at, now), sim.Normal)

@@ -17,6 +17,7 @@ type PriorityClass struct {
 	Value            int32
 	GlobalDefault    bool
 	PreemptionPolicy string // "": PreemptLowerPriority
+	Description      string
 }
 
 // HighestUserDefinablePriority is the highest value of a PriorityClass a
@@ -108,6 +109,19 @@ func (w *World) admitPriority(p *Pod) {
 
 // Priority is the pod's spec.priority, as admission computed it.
 func (p *Pod) Priority() int32 { return p.sched.priority }
+
+// PreemptionPolicy is the pod's spec.preemptionPolicy, as admission
+// computed it.
+func (p *Pod) PreemptionPolicy() string {
+	if p.sched.preemptNever {
+		return PreemptNever
+	}
+	return PreemptLowerPriority
+}
+
+// PriorityClasses returns the PriorityClasses created in the world (not
+// the system ones), in order.
+func (w *World) PriorityClasses() []PriorityClass { return w.priorityClasses }
 
 // NominatedNodeName is the pod's status.nominatedNodeName: the node
 // preemption made room on, while it waits for the victims to go.

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -22,7 +23,75 @@ type replicaSet struct {
 	// annotations: the Deployment's replicas, and replicas + maxSurge,
 	// when the deployment controller last scaled it.
 	desired, maxReplicas int
+	revision             int   // deployment.kubernetes.io/revision; 0 for a ReplicaSet workload's own
+	history              []int // its earlier revisions, when a rollout took its template back
 }
+
+// ReplicaSetState is one ReplicaSet as its controllers last left it: a
+// ReplicaSet workload's own, or one of a Deployment's.
+type ReplicaSetState struct {
+	Name     string
+	Template *PodSpec // its pod template: must not be changed
+	Replicas int      // spec.replicas
+	Created  time.Duration
+	// Status counts its pods: Replicas, ReadyReplicas, AvailableReplicas.
+	Status ReplicaStatus
+	// A Deployment's ReplicaSet's annotations: deployment.kubernetes.io/
+	// revision, desired-replicas and max-replicas (0 for a ReplicaSet
+	// workload's own).
+	Revision, Desired, MaxReplicas int
+	// RevisionHistory is deployment.kubernetes.io/revision-history: the
+	// revisions it had before rollouts took its template back, oldest
+	// first (nil if none did).
+	RevisionHistory []int
+}
+
+// ReplicaSets returns a ReplicaSet's or Deployment's ReplicaSets in the
+// order they were made (nil for other kinds), as a new slice.
+func (wl *Workload) ReplicaSets() []ReplicaSetState {
+	var out []ReplicaSetState
+	for _, rs := range wl.rc.rss {
+		out = append(out, ReplicaSetState{Name: rs.name, Template: rs.template, Replicas: rs.replicas, Created: rs.created,
+			Status:   ReplicaStatus{Replicas: rs.status.replicas, ReadyReplicas: rs.status.ready, AvailableReplicas: rs.status.available},
+			Revision: rs.revision, Desired: rs.desired, MaxReplicas: rs.maxReplicas, RevisionHistory: slices.Clone(rs.history)})
+	}
+	return out
+}
+
+// ReplicaSetOf returns the name of the ReplicaSet of wl that created p,
+// or "" if none did. It is known from p's first change on: a ReplicaSet's
+// pods share its template, and no two ReplicaSets share one.
+func (wl *Workload) ReplicaSetOf(p *Pod) string {
+	if p.owner != wl {
+		return ""
+	}
+	for _, rs := range wl.rc.rss {
+		if rs.template == p.Spec {
+			return rs.name
+		}
+	}
+	return ""
+}
+
+// ActingReplicaSet is the name of the ReplicaSet of wl creating or
+// deleting a pod while it does (the time of its SuccessfulCreate and
+// SuccessfulDelete events, which the API records on that ReplicaSet),
+// "" otherwise.
+func (wl *Workload) ActingReplicaSet() string {
+	if wl.rc.acting == nil {
+		return ""
+	}
+	return wl.rc.acting.name
+}
+
+// Revision is a Deployment's deployment.kubernetes.io/revision: its new
+// ReplicaSet's when the controller last found or made it (a Recreate
+// rollout makes it only once the old pods are gone); 0 for other kinds.
+func (wl *Workload) Revision() int { return wl.rc.revision }
+
+// ProgressUpdated is the lastUpdateTime of a Deployment's Progressing
+// condition: when progress was last seen.
+func (wl *Workload) ProgressUpdated() time.Duration { return wl.rc.progressUpdate }
 
 // rsStatus is a ReplicaSet's status: its active pods (not finished, not
 // being deleted), those Ready, and those available.
@@ -53,6 +122,8 @@ type replicaControl struct {
 	availTimer     sim.Timer     // the next pod to become available
 	progressTimer  sim.Timer     // the progress deadline check
 	scratch        []*replicaSet
+	acting         *replicaSet // the one creating or deleting pods (manageReplicas)
+	revision       int         // a Deployment's revision annotation
 }
 
 // ReplicaDetail is what a DetailReplicas tells of a ReplicaSet or
@@ -165,12 +236,14 @@ func (wl *Workload) manageReplicas(rs *replicaSet, now, minReady time.Duration) 
 		rs.status = st
 		return next
 	}
+	wl.rc.acting = rs
 	for ; n < rs.replicas; n++ {
 		rs.pods = append(rs.pods, wl.createPod(rs.template, ""))
 	}
 	if n > rs.replicas {
 		wl.scaleDown(rs, n-rs.replicas)
 	}
+	wl.rc.acting = nil
 	rs.status, next = rs.countStatus(now, minReady) // its pods changed
 	return next
 }

@@ -25,13 +25,15 @@ type PodView struct {
 	Spec        *model.PodSpec // shared, never changed
 	Status      model.PodStatus
 	Node        string // the node it is bound to, "" if none
+	Nominated   string // status.nominatedNodeName: the node preemption made room on, "" if none
 	Terminating bool   // it has a deletion timestamp
 	CreatedAt   time.Duration
 }
 
 // ViewPod takes a view of p as it is now.
 func ViewPod(p *model.Pod) PodView {
-	v := PodView{Name: p.Name, Spec: p.Spec, Status: p.Status(), Terminating: p.Terminating(), CreatedAt: p.CreatedAt}
+	v := PodView{Name: p.Name, Spec: p.Spec, Status: p.Status(), Terminating: p.Terminating(), CreatedAt: p.CreatedAt,
+		Nominated: p.NominatedNodeName()}
 	if p.Node != nil {
 		v.Node = p.Node.Name
 	}
@@ -46,14 +48,16 @@ func GetPod(p *model.Pod, now time.Duration) PodRow {
 
 // Row computes the pod's `kubectl get pods -o wide` columns as of now, by
 // the rules of kubectl's printer (pkg/printers/internalversion printPod).
-// podsim models no pod IPs and no preemption: IP and NOMINATED NODE are
-// always <none>.
+// podsim models no pod IPs: IP is always <none>.
 func (v *PodView) Row(now time.Duration) PodRow {
 	ready, status, restarts := printPod(v, now)
 	r := PodRow{Name: v.Name, Ready: ready, Status: status, Restarts: restarts, Age: HumanDuration(now - v.CreatedAt),
-		IP: none, Node: v.Node, NominatedNode: none, ReadinessGates: none}
+		IP: none, Node: v.Node, NominatedNode: v.Nominated, ReadinessGates: none}
 	if r.Node == "" {
 		r.Node = none
+	}
+	if r.NominatedNode == "" {
+		r.NominatedNode = none
 	}
 	if gates := v.Spec.ReadinessGates; len(gates) > 0 {
 		n := 0

@@ -290,7 +290,7 @@ func (s *Scenario) priorityClasses() []model.PriorityClass {
 			continue
 		}
 		out = append(out, model.PriorityClass{Name: w.Metadata.Name, Value: *w.Value,
-			GlobalDefault: w.GlobalDefault, PreemptionPolicy: w.PreemptionPolicy})
+			GlobalDefault: w.GlobalDefault, PreemptionPolicy: w.PreemptionPolicy, Description: w.Description})
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"go.yaml.in/yaml/v3"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	policyv1beta1 "k8s.io/api/policy/v1beta1"
@@ -17,16 +18,16 @@ import (
 	kjson "k8s.io/apimachinery/pkg/util/json"
 )
 
-// A write's body is decoded as the API machinery's universal deserializer
+// A request's body is decoded as the API machinery's universal deserializer
 // decodes it (k8s.io/apimachinery/pkg/runtime/serializer: the recognizer
 // picks JSON for a body starting with "{", protobuf for one starting with
 // its prefix, else tries YAML; no defaulting, no conversion; unknown
-// fields ignored), for the kinds that podsim's writes read. podsim does
+// fields ignored), for the kinds that serve's handlers read. podsim does
 // it itself, from the tables below, rather than with a runtime.Scheme and
 // a CodecFactory: those link every serializer (CBOR, YAML, protobuf,
-// json-iterator) into the binary and build the scheme, for three kinds.
+// json-iterator) into the binary and build the scheme, for four kinds.
 
-// bodyKind is a kind a write's body may hold, and a new object of it.
+// bodyKind is a kind a body may hold, and a new object of it.
 type bodyKind struct {
 	gvk schema.GroupVersionKind
 	new func() bodyObject
@@ -40,18 +41,20 @@ type bodyObject interface {
 	Unmarshal([]byte) error
 }
 
-// bodyKinds are the kinds a write's body may hold: DeleteOptions, in the
-// core group first and in each group whose kinds it comes with (the
-// scheme's AddToGroupVersion registers it there), Evictions and Scales.
-// Another kind is not registered (a 400 answer).
+// bodyKinds are the kinds a body may hold: DeleteOptions, in the core
+// group first and in each group whose kinds it comes with (the scheme's
+// AddToGroupVersion registers it there), Evictions, Scales and
+// SelfSubjectAccessReviews. Another kind is not registered (a 400 answer).
 var bodyKinds = []bodyKind{
 	{schema.GroupVersionKind{Version: "v1", Kind: "DeleteOptions"}, func() bodyObject { return new(metav1.DeleteOptions) }},
 	{policyv1.SchemeGroupVersion.WithKind("DeleteOptions"), func() bodyObject { return new(metav1.DeleteOptions) }},
 	{policyv1beta1.SchemeGroupVersion.WithKind("DeleteOptions"), func() bodyObject { return new(metav1.DeleteOptions) }},
 	{autoscalingv1.SchemeGroupVersion.WithKind("DeleteOptions"), func() bodyObject { return new(metav1.DeleteOptions) }},
+	{authorizationv1.SchemeGroupVersion.WithKind("DeleteOptions"), func() bodyObject { return new(metav1.DeleteOptions) }},
 	{policyv1.SchemeGroupVersion.WithKind("Eviction"), func() bodyObject { return new(policyv1.Eviction) }},
 	{policyv1beta1.SchemeGroupVersion.WithKind("Eviction"), func() bodyObject { return new(policyv1beta1.Eviction) }},
 	{autoscalingv1.SchemeGroupVersion.WithKind("Scale"), func() bodyObject { return new(autoscalingv1.Scale) }},
+	{authorizationv1.SchemeGroupVersion.WithKind("SelfSubjectAccessReview"), func() bodyObject { return new(authorizationv1.SelfSubjectAccessReview) }},
 }
 
 // bodyScheme names the kinds' table in a not-registered error.
@@ -61,7 +64,7 @@ const bodyScheme = "podsim serve"
 // runtime.Unknown (apiVersion, kind and the object's bytes) follows.
 var protobufPrefix = []byte("k8s\x00")
 
-// decodeBody decodes a write's body. def, if not nil, fills in the kind,
+// decodeBody decodes a request's body. def, if not nil, fills in the kind,
 // group and version the body does not give. into, if not nil, is of a kind
 // in bodyKinds: it receives the body when the body's kind is one of its
 // type's; a body of another kind is decoded into a new object of its kind.

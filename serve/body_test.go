@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	policyv1beta1 "k8s.io/api/policy/v1beta1"
@@ -21,7 +22,8 @@ func universal(t *testing.T) runtime.Decoder {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	for _, add := range []func(*runtime.Scheme) error{policyv1.AddToScheme, policyv1beta1.AddToScheme, autoscalingv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{policyv1.AddToScheme, policyv1beta1.AddToScheme, autoscalingv1.AddToScheme,
+		authorizationv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +41,7 @@ func pb(t *testing.T, obj runtime.Object) string {
 	return buf.String()
 }
 
-// TestDecodeBodyAsTheUniversalDeserializer: every body a write reads
+// TestDecodeBodyAsTheUniversalDeserializer: every body serve reads
 // decodes as the API machinery's universal deserializer decodes it (the
 // same object, or an error for both), in JSON, protobuf and YAML, with and
 // without apiVersion and kind.
@@ -52,6 +54,9 @@ func TestDecodeBodyAsTheUniversalDeserializer(t *testing.T) {
 	noKind := &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Name: "web-0"}}
 	scale := &autoscalingv1.Scale{TypeMeta: metav1.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"},
 		ObjectMeta: metav1.ObjectMeta{Name: "web", ResourceVersion: "4"}, Spec: autoscalingv1.ScaleSpec{Replicas: 3}}
+	review := &authorizationv1.SelfSubjectAccessReview{TypeMeta: metav1.TypeMeta{Kind: "SelfSubjectAccessReview", APIVersion: "authorization.k8s.io/v1"},
+		Spec: authorizationv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: "list", Resource: "pods"}}}
+	reviewKind := &schema.GroupVersionKind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview"}
 	evictionKind := &schema.GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"}
 	scaleKind := &schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
 	for _, tc := range []struct {
@@ -91,6 +96,9 @@ func TestDecodeBodyAsTheUniversalDeserializer(t *testing.T) {
 		{"scale bare", `{"metadata":{"name":"web"},"spec":{"replicas":2}}`, scaleKind, newScale},
 		{"scale protobuf", pb(t, scale), scaleKind, newScale},
 		{"scale of an unregistered version", `{"kind":"Scale","apiVersion":"autoscaling/v2"}`, scaleKind, newScale},
+		{"access review", `{"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"delete","resource":"pods"}}}`, reviewKind, newReview},
+		{"access review bare", `{"spec":{"nonResourceAttributes":{"verb":"get","path":"/healthz"}}}`, reviewKind, newReview},
+		{"access review protobuf", pb(t, review), reviewKind, newReview},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var into, wantInto bodyObject
@@ -117,5 +125,18 @@ func TestDecodeBodyAsTheUniversalDeserializer(t *testing.T) {
 	}
 }
 
+// A kind that no handler reads is refused as not registered, where the
+// scheme of its group would have decoded it for the handler to ignore.
+func TestDecodeBodyRefusesOtherKinds(t *testing.T) {
+	def := &schema.GroupVersionKind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview"}
+	for _, body := range []string{`{"kind":"SubjectAccessReview","apiVersion":"authorization.k8s.io/v1"}`,
+		`{"kind":"PodDisruptionBudget","apiVersion":"policy/v1"}`, `{"kind":"Status","apiVersion":"v1"}`} {
+		if _, err := decodeBody([]byte(body), def, newReview()); !runtime.IsNotRegisteredError(err) {
+			t.Errorf("%s: error %v, want not registered", body, err)
+		}
+	}
+}
+
 func newDeleteOptions() bodyObject { return new(metav1.DeleteOptions) }
 func newScale() bodyObject         { return new(autoscalingv1.Scale) }
+func newReview() bodyObject        { return new(authorizationv1.SelfSubjectAccessReview) }

@@ -49,6 +49,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "apis":
 		s.get(w, r, func() any { return groupList() })
 		return
+	case accessReviewPath:
+		s.accessReview(w, r)
+		return
+	case "healthz", "livez", "readyz":
+		// Health checks (kubectl get --raw /readyz, UIs' probes): the
+		// server is up.
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			writeError(w, simulation(r.Method, r.URL.Path))
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		fmt.Fprint(w, "ok")
+		return
 	}
 	segs := strings.Split(path, "/")
 	var gv string
@@ -157,6 +171,8 @@ func groupList() *metav1.APIGroupList {
 		v := metav1.GroupVersionForDiscovery{GroupVersion: r.groupVersion(), Version: r.version}
 		l.Groups = append(l.Groups, metav1.APIGroup{Name: r.group, Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
 	}
+	v := metav1.GroupVersionForDiscovery{GroupVersion: "authorization.k8s.io/v1", Version: "v1"}
+	l.Groups = append(l.Groups, metav1.APIGroup{Name: "authorization.k8s.io", Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
 	return l
 }
 
@@ -172,6 +188,10 @@ func findGroup(name string) *metav1.APIGroup {
 
 // resourceList is the discovery document of one group version, or nil.
 func resourceList(gv string, writes bool) *metav1.APIResourceList {
+	if gv == "authorization.k8s.io/v1" {
+		return &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv,
+			APIResources: []metav1.APIResource{accessReviews}}
+	}
 	var l *metav1.APIResourceList
 	for _, r := range resources {
 		if r.groupVersion() != gv {
@@ -189,7 +209,7 @@ func resourceList(gv string, writes bool) *metav1.APIResourceList {
 			}
 		}
 		l.APIResources = append(l.APIResources, metav1.APIResource{Name: r.name, SingularName: r.singular, Namespaced: r.namespaced,
-			Kind: r.kind, Verbs: verbs, ShortNames: r.shortNames})
+			Kind: r.kind, Verbs: verbs, ShortNames: r.shortNames, Categories: r.categories})
 		if writes && r.col == colPods {
 			// So that kubectl drain evicts rather than deletes pods.
 			l.APIResources = append(l.APIResources, metav1.APIResource{Name: "pods/eviction", Namespaced: true,
@@ -372,6 +392,10 @@ func zero(c collection) snapshot {
 		return &eventSnap{}
 	case colPDBs:
 		return &pdbSnap{}
+	case colPriorityClasses:
+		return &priorityClassSnap{}
+	case colLeases:
+		return &leaseSnap{node: &nodeSnap{}}
 	}
 	return &workloadSnap{}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -192,12 +193,13 @@ func TestDiscovery(t *testing.T) {
 	call(t, "GET", p.http.URL+"/apis", "", nil, &groups)
 	want := map[string][]string{"v1": {"namespaces/ns", "nodes/no", "pods/po", "events/ev"},
 		"apps/v1":  {"deployments/deploy", "deployments/scale/", "replicasets/rs", "replicasets/scale/", "daemonsets/ds", "statefulsets/sts", "statefulsets/scale/"},
-		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"}}
+		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"}, "scheduling.k8s.io/v1": {"priorityclasses/pc"}, "coordination.k8s.io/v1": {"leases/"},
+		"authorization.k8s.io/v1": {"selfsubjectaccessreviews/"}}
 	var gvs []string
 	for _, g := range groups.Groups {
 		gvs = append(gvs, g.PreferredVersion.GroupVersion)
 	}
-	if got := strings.Join(gvs, ","); got != "apps/v1,batch/v1,events.k8s.io/v1,policy/v1" {
+	if got := strings.Join(gvs, ","); got != "apps/v1,batch/v1,events.k8s.io/v1,policy/v1,coordination.k8s.io/v1,scheduling.k8s.io/v1,authorization.k8s.io/v1" {
 		t.Errorf("groups %s", got)
 	}
 	for gv, rs := range want {
@@ -214,7 +216,12 @@ func TestDiscovery(t *testing.T) {
 				short = r.ShortNames[0]
 			}
 			got = append(got, r.Name+"/"+short)
-			if v := strings.Join(r.Verbs, ","); v != "get,list,watch" && !(strings.HasSuffix(r.Name, "/scale") && v == "get") {
+			if inAll := slices.Contains(r.Categories, "all"); inAll != slices.Contains([]string{"pods", "deployments", "replicasets",
+				"daemonsets", "statefulsets", "jobs", "cronjobs"}, r.Name) {
+				t.Errorf("%s %s categories %v", gv, r.Name, r.Categories)
+			}
+			if v := strings.Join(r.Verbs, ","); v != "get,list,watch" && !(strings.HasSuffix(r.Name, "/scale") && v == "get") &&
+				!(r.Name == "selfsubjectaccessreviews" && v == "create") {
 				t.Errorf("%s %s verbs %v on a read-only server", gv, r.Name, r.Verbs)
 			}
 		}
@@ -225,6 +232,17 @@ func TestDiscovery(t *testing.T) {
 	var v struct{ GitVersion string }
 	if call(t, "GET", p.http.URL+"/version", "", nil, &v); !strings.HasPrefix(v.GitVersion, "v1.") {
 		t.Errorf("version %q", v.GitVersion)
+	}
+	for _, path := range []string{"/healthz", "/livez", "/readyz"} {
+		resp, err := http.Get(p.http.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(body) != "ok" {
+			t.Errorf("%s: %d %q", path, resp.StatusCode, body)
+		}
 	}
 }
 
@@ -281,5 +299,56 @@ func TestWatchReplaysAndFilters(t *testing.T) {
 	}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("a watch from version 1 replayed\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestAccessReview: a SelfSubjectAccessReview (kubectl auth can-i, k9s)
+// allows every read of what is served, the writes podsim takes only with
+// --allow-writes, and nothing else.
+func TestAccessReview(t *testing.T) {
+	review := func(u, attrs string) (bool, string) {
+		var out struct {
+			Kind   string
+			Status struct {
+				Allowed bool
+				Reason  string
+			}
+		}
+		body := `{"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":` + attrs + `}`
+		if code := send(t, "POST", u+"/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "", "application/json",
+			strings.NewReader(body), &out); code != 201 || out.Kind != "SelfSubjectAccessReview" {
+			t.Fatalf("review %s: %d %+v", attrs, code, out)
+		}
+		return out.Status.Allowed, out.Status.Reason
+	}
+	cases := []struct {
+		attrs          string
+		readOnly, rw   bool
+		reasonContains string
+	}{
+		{`{"resourceAttributes":{"verb":"list","resource":"pods"}}`, true, true, "every read"},
+		{`{"resourceAttributes":{"verb":"watch","group":"apps","resource":"deployments","namespace":"default"}}`, true, true, "every read"},
+		{`{"resourceAttributes":{"verb":"get","group":"apps","resource":"deployments","subresource":"scale"}}`, true, true, "every read"},
+		{`{"resourceAttributes":{"verb":"get","resource":"pods","subresource":"log"}}`, false, false, "does not serve pods/log"},
+		{`{"resourceAttributes":{"verb":"delete","resource":"pods","namespace":"default"}}`, false, true, "kubectl delete pod"},
+		{`{"resourceAttributes":{"verb":"create","resource":"pods","subresource":"eviction"}}`, false, true, "kubectl drain"},
+		{`{"resourceAttributes":{"verb":"patch","group":"apps","resource":"deployments"}}`, false, true, "set image"},
+		{`{"resourceAttributes":{"verb":"create","resource":"pods"}}`, false, false, "does not create pods"},
+		{`{"resourceAttributes":{"verb":"list","resource":"secrets"}}`, false, false, "does not serve secrets"},
+		{`{"nonResourceAttributes":{"verb":"get","path":"/version"}}`, true, true, "every read"},
+	}
+	ro := play(t, "../scenarios/demo.yaml", Options{At: time.Minute})
+	rw := play(t, "../scenarios/demo.yaml", Options{At: time.Minute, AllowWrites: true})
+	for _, c := range cases {
+		if ok, reason := review(ro.http.URL, c.attrs); ok != c.readOnly || !strings.Contains(reason, c.reasonContains) &&
+			!strings.Contains(reason, "read-only unless started with --allow-writes") {
+			t.Errorf("read-only %s: %v %q", c.attrs, ok, reason)
+		}
+		if ok, reason := review(rw.http.URL, c.attrs); ok != c.rw || !strings.Contains(reason, c.reasonContains) {
+			t.Errorf("--allow-writes %s: %v %q", c.attrs, ok, reason)
+		}
+	}
+	if out := kubectl(t, rw, "auth", "can-i", "delete", "pods"); strings.TrimSpace(out) != "yes" {
+		t.Errorf("kubectl auth can-i delete pods: %q", out)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -113,21 +114,29 @@ func (p *played) advance(v time.Duration) {
 	}
 }
 
-// waitRV waits until the store has seen n changes (the run goroutine
-// catching up with the clock, not pacing).
-func (p *played) waitRV(t *testing.T, n uint64) {
+// waitEnded waits until the run goroutine has played the whole run.
+func (p *played) waitEnded(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if rv, _ := p.srv.store.state(); rv >= n {
-			return
-		}
+	for !p.srv.ended.Load() {
 		if time.Now().After(deadline) {
-			rv, _ := p.srv.store.state()
-			t.Fatalf("the store reached version %d, not %d", rv, n)
+			t.Fatal("the run did not end")
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// newest is the resourceVersion of a collection's newest version in the
+// history (0 if none).
+func (s *Store) newest(col collection) uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for i := s.n - 1; i >= 0; i-- {
+		if j := (s.head + i) % len(s.ring); s.ring[j].col == col {
+			return s.ringRV[j]
+		}
+	}
+	return 0
 }
 
 // timeline is the scenario's whole run, played without a server.
@@ -246,7 +255,8 @@ func informed(p *corev1.Pod) string {
 // the informer's pod updates are the timeline's pod changes, one for one,
 // each with the phase and container states the timeline says.
 func TestInformersSeeTheTimeline(t *testing.T) {
-	for _, file := range []string{"../scenarios/demo.yaml", "../scenarios/cluster/disk-failure-replicaset.yaml", "../scenarios/lifecycle/two-containers-onfailure.yaml"} {
+	for _, file := range []string{"../scenarios/demo.yaml", "../scenarios/cluster/disk-failure-replicaset.yaml", "../scenarios/lifecycle/two-containers-onfailure.yaml",
+		"../scenarios/rollouts/rolling-update.yaml"} {
 		t.Run(file, func(t *testing.T) {
 			p := play(t, file, Options{Speed: 10})
 			changes := timeline(t, p.sc)
@@ -277,6 +287,8 @@ func TestInformersSeeTheTimeline(t *testing.T) {
 				},
 			})
 			nodes := factory.Core().V1().Nodes().Informer()
+			deployments := factory.Apps().V1().Deployments().Informer()
+			replicaSets := factory.Apps().V1().ReplicaSets().Informer()
 			var nodeEvents sync.Map
 			events := factory.Core().V1().Events().Informer()
 			events.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -285,21 +297,15 @@ func TestInformersSeeTheTimeline(t *testing.T) {
 			stop := make(chan struct{})
 			defer close(stop)
 			factory.Start(stop)
-			if !cache.WaitForCacheSync(stop, pods.HasSynced, nodes.HasSynced, events.HasSynced) {
+			if !cache.WaitForCacheSync(stop, pods.HasSynced, nodes.HasSynced, events.HasSynced, deployments.HasSynced, replicaSets.HasSynced) {
 				t.Fatal("informers did not sync")
 			}
 			listRV, _ := p.srv.store.state()
 			p.start()
 			p.advance(p.sc.Duration)
-			p.waitRV(t, uint64(len(changes)))
+			p.waitEnded(t)
 			want := expectedPodStates(changes, listRV)
-			lastPodRV := ""
-			for i := len(changes) - 1; i >= 0; i-- {
-				if k := changes[i].Kind; k == model.ChangePhase || k == model.ChangeContainer || k == model.ChangeCondition || k == model.ChangePod {
-					lastPodRV = fmt.Sprint(i + 1)
-					break
-				}
-			}
+			lastPodRV := fmt.Sprint(p.srv.store.newest(colPods))
 			deadline := time.Now().Add(20 * time.Second)
 			for {
 				mu.Lock()
@@ -317,6 +323,38 @@ func TestInformersSeeTheTimeline(t *testing.T) {
 			}
 			if n := len(nodes.GetStore().List()); n != len(p.srv.world.Nodes()) {
 				t.Errorf("node informer holds %d nodes, the world has %d", n, len(p.srv.world.Nodes()))
+			}
+			// Deployments end with their controller's last status, and one
+			// ReplicaSet per template they had.
+			rss := 0
+			for _, wl := range p.srv.world.Workloads() {
+				switch wl.Spec.Kind {
+				case model.KindDeployment:
+					rss += len(wl.ReplicaSets())
+				case model.KindReplicaSet:
+					rss++
+				}
+				if wl.Spec.Kind != model.KindDeployment {
+					continue
+				}
+				st := wl.ReplicaStatus()
+				same := func() (any, bool) {
+					o, _, _ := deployments.GetStore().GetByKey(wl.Namespace() + "/" + wl.Spec.Name)
+					d, ok := o.(*appsv1.Deployment)
+					return o, ok && d.Status.UpdatedReplicas == int32(st.UpdatedReplicas) &&
+						d.Status.AvailableReplicas == int32(st.AvailableReplicas) && d.Status.Replicas == int32(st.Replicas)
+				}
+				for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+					if _, ok := same(); ok {
+						break
+					}
+				}
+				if o, ok := same(); !ok {
+					t.Errorf("the deployment informer holds %s as %+v, the model's status is %+v", wl.Key(), o, st)
+				}
+			}
+			if n := len(replicaSets.GetStore().List()); n != rss {
+				t.Errorf("the replicaset informer holds %d, the world has %d", n, rss)
 			}
 			if n := len(events.GetStore().List()); n != p.srv.world.APIEventCount() {
 				t.Errorf("event informer holds %d events, the world has %d", n, p.srv.world.APIEventCount())

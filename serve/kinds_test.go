@@ -14,6 +14,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -69,7 +70,7 @@ func TestNamespaces(t *testing.T) {
 
 	var ns metaList
 	call(t, "GET", u+"/api/v1/namespaces", "", nil, &ns)
-	if got := strings.Join(ns.keys(), ","); got != "/canary,/default,/kube-system" {
+	if got := strings.Join(ns.keys(), ","); got != "/canary,/default,/kube-node-lease,/kube-public,/kube-system" {
 		t.Errorf("namespaces %s", got)
 	}
 	var want []string
@@ -304,7 +305,129 @@ func TestStatefulSets(t *testing.T) {
 		t.Errorf("kubectl scale: %s\nlog: %s", out, p.log.String())
 	}
 	call(t, "GET", u+"/apis/apps/v1/namespaces/default/statefulsets/web", "", nil, &sts)
-	if *sts.Spec.Replicas != 1 {
-		t.Errorf("replicas after the scale: %d", *sts.Spec.Replicas)
+	if *sts.Spec.Replicas != 1 || sts.Generation != 2 || sts.Status.ObservedGeneration != 2 {
+		t.Errorf("after the scale: replicas %d, generation %d, observed %d", *sts.Spec.Replicas, sts.Generation, sts.Status.ObservedGeneration)
+	}
+}
+
+// TestNodeControllerTaints: the node controller taints an unreachable node
+// right after its Ready condition goes Unknown, with no change of its own;
+// the node is served with the taints from that instant on.
+func TestNodeControllerTaints(t *testing.T) {
+	p := play(t, "../scenarios/cluster/node-partition-bare-pod.yaml", Options{At: 3*time.Minute + 36*time.Second})
+	p.freeze(t)
+	var n corev1.Node
+	call(t, "GET", p.http.URL+"/api/v1/nodes/node-a", "", nil, &n)
+	var got []string
+	for _, taint := range n.Spec.Taints {
+		got = append(got, taint.Key+":"+string(taint.Effect))
+	}
+	if want := "node.kubernetes.io/unreachable:NoSchedule,node.kubernetes.io/unreachable:NoExecute"; strings.Join(got, ",") != want {
+		t.Errorf("node-a's taints at 3m36s: %v, want %s", got, want)
+	}
+}
+
+// TestPriorityClassesAndNomination: the scenario's PriorityClasses and the
+// system's are served; a preempting pod shows its priority and, while it
+// waits for its victims, the node it is nominated to.
+func TestPriorityClassesAndNomination(t *testing.T) {
+	p := play(t, "../scenarios/scheduling/preemption.yaml", Options{At: 65 * time.Second})
+	p.freeze(t)
+	u := p.http.URL
+	var l struct {
+		Items []struct {
+			Metadata         metav1.ObjectMeta
+			Value            int32
+			PreemptionPolicy string
+			Description      string
+		}
+	}
+	call(t, "GET", u+"/apis/scheduling.k8s.io/v1/priorityclasses", "", nil, &l)
+	var got []string
+	for _, c := range l.Items {
+		got = append(got, fmt.Sprintf("%s=%d/%s", c.Metadata.Name, c.Value, c.PreemptionPolicy))
+	}
+	slices.Sort(got)
+	if want := "batch-low=100/PreemptLowerPriority critical-no-preempt=100000/Never critical=100000/PreemptLowerPriority " +
+		"system-cluster-critical=2000000000/PreemptLowerPriority system-node-critical=2000001000/PreemptLowerPriority"; strings.Join(got, " ") != want {
+		t.Errorf("priorityclasses: %s", strings.Join(got, " "))
+	}
+	var pod corev1.Pod
+	call(t, "GET", u+"/api/v1/namespaces/default/pods/urgent-0", "", nil, &pod)
+	if pod.Spec.PriorityClassName != "critical" || pod.Spec.Priority == nil || *pod.Spec.Priority != 100000 ||
+		pod.Status.NominatedNodeName != "node-b" {
+		t.Errorf("urgent-0: class %q priority %v nominated %q", pod.Spec.PriorityClassName, pod.Spec.Priority, pod.Status.NominatedNodeName)
+	}
+	var nominated metaList
+	call(t, "GET", u+"/api/v1/pods?fieldSelector=status.nominatedNodeName%3Dnode-b", "", nil, &nominated)
+	if k := nominated.keys(); len(k) != 1 || k[0] != "default/urgent-0" {
+		t.Errorf("pods nominated to node-b: %v", k)
+	}
+	out := kubectl(t, p, "get", "pods", "urgent-0", "-o", "wide", "--no-headers")
+	if f := strings.Fields(out); len(f) < 8 || f[7] != "node-b" {
+		t.Errorf("kubectl get pods -o wide: NOMINATED NODE is not node-b: %s", out)
+	}
+	out = kubectl(t, p, "get", "pc", "critical-no-preempt", "--no-headers")
+	if f := strings.Fields(out); len(f) != 5 || f[1] != "100000" || f[2] != "false" || f[4] != "Never" {
+		t.Errorf("kubectl get pc: %s", out)
+	}
+}
+
+// TestNodeLeasesAndHeartbeats: each node has a Lease in kube-node-lease
+// that its kubelet renews every 10s until it is cut off; the Ready
+// condition's lastHeartbeatTime is the kubelet's last status post (every
+// 5 minutes, and at changes), kept when the node controller marks it
+// Unknown.
+func TestNodeLeasesAndHeartbeats(t *testing.T) {
+	p := play(t, "../scenarios/cluster/node-partition-bare-pod.yaml", Options{At: 5 * time.Minute}) // node-a cut off at 3m
+	p.freeze(t)
+	u := p.http.URL
+	renewed := func(node string) time.Time {
+		var l coordinationv1.Lease
+		if code := call(t, "GET", u+"/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/"+node, "", nil, &l); code != 200 ||
+			*l.Spec.HolderIdentity != node || *l.Spec.LeaseDurationSeconds != 40 || len(l.OwnerReferences) != 1 {
+			t.Fatalf("lease %s: %d %+v", node, code, l)
+		}
+		return l.Spec.RenewTime.Time
+	}
+	a, b := renewed("node-a"), renewed("node-b")
+	if d := b.Sub(a); d != 130*time.Second {
+		t.Errorf("node-b renewed %s after node-a, want 130s (node-a's last beat at 2m50s, node-b's at 5m)", d)
+	}
+	heartbeat := func(node string) (time.Time, string) {
+		var n corev1.Node
+		call(t, "GET", u+"/api/v1/nodes/"+node, "", nil, &n)
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NodeReady {
+				return c.LastHeartbeatTime.Time, string(c.Status)
+			}
+		}
+		return time.Time{}, ""
+	}
+	hbA, statusA := heartbeat("node-a")
+	hbB, statusB := heartbeat("node-b")
+	if statusA != "Unknown" || statusB != "True" || !hbB.Equal(b) || b.Sub(hbA) != 5*time.Minute {
+		t.Errorf("Ready: node-a %s heard %s, node-b %s heard %s (lease renewed %s)", statusA, hbA, statusB, hbB, b)
+	}
+	out := kubectl(t, p, "describe", "node", "node-a")
+	if strings.Contains(out, "Failed to get lease") || !strings.Contains(out, "HolderIdentity:  node-a") {
+		t.Errorf("kubectl describe node:\n%s", out)
+	}
+}
+
+// TestDeletedNode: a node the deleteNode fault deletes leaves the API with
+// its Lease, and a watch sees it go.
+func TestDeletedNode(t *testing.T) {
+	p := play(t, "../scenarios/cluster/partition-delete-node.yaml", Options{At: 10 * time.Minute}) // node-a deleted at 8m
+	p.freeze(t)
+	u := p.http.URL
+	var nodes, leases metaList
+	call(t, "GET", u+"/api/v1/nodes", "", nil, &nodes)
+	call(t, "GET", u+"/apis/coordination.k8s.io/v1/leases", "", nil, &leases)
+	if n, l := strings.Join(nodes.keys(), ","), strings.Join(leases.keys(), ","); n != "/node-b" || l != "kube-node-lease/node-b" {
+		t.Errorf("nodes %s, leases %s", n, l)
+	}
+	if got := watchEvents(t, u+"/api/v1/nodes?watch=1&resourceVersion=1", "DELETED node-a"); got[len(got)-1] != "DELETED node-a" {
+		t.Errorf("the watch saw %v", got)
 	}
 }

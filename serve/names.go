@@ -21,26 +21,6 @@ func uid(kind, name string) string {
 
 func hex16(n uint64) string { return fmt.Sprintf("%016x", n) }
 
-// safeAlphabet is the API machinery's alphabet for generated names
-// (k8s.io/apimachinery/pkg/util/rand SafeEncodeString): no vowels, no
-// look-alike digits.
-const safeAlphabet = "bcdfghjklmnpqrstvwxz2456789"
-
-// templateHash is the pod-template-hash of a Deployment's ReplicaSet: ten
-// characters from its name's hash (the model has one template per
-// Deployment, so the name identifies it).
-func templateHash(name string) string {
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	v := h.Sum64()
-	b := make([]byte, 10)
-	for i := range b {
-		b[i] = safeAlphabet[v%uint64(len(safeAlphabet))]
-		v /= uint64(len(safeAlphabet))
-	}
-	return string(b)
-}
-
 // withLabel returns a copy of labels with k=v.
 func withLabel(labels map[string]string, k, v string) map[string]string {
 	out := make(map[string]string, len(labels)+1)

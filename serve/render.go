@@ -2,14 +2,17 @@ package serve
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -62,8 +65,11 @@ func (m moment) pod(s *podSnap) *corev1.Pod {
 	}
 	p.Spec = podSpec(v.Spec)
 	p.Spec.NodeName = v.Node
+	policy := corev1.PreemptionPolicy(s.policy)
+	p.Spec.Priority, p.Spec.PreemptionPolicy = &s.priority, &policy
 	st := &v.Status
-	p.Status = corev1.PodStatus{Phase: corev1.PodPhase(st.Phase), Reason: st.Reason, Message: st.Message, QOSClass: qosClass(v.Spec)}
+	p.Status = corev1.PodStatus{Phase: corev1.PodPhase(st.Phase), Reason: st.Reason, Message: st.Message, QOSClass: qosClass(v.Spec),
+		NominatedNodeName: v.Nominated}
 	if st.Started {
 		p.Status.StartTime = m.tsp(st.StartTime)
 	}
@@ -115,7 +121,7 @@ func (m moment) state(s *model.ContainerState) corev1.ContainerState {
 func podSpec(s *model.PodSpec) corev1.PodSpec {
 	grace := int64(s.TerminationGracePeriod / time.Second)
 	out := corev1.PodSpec{RestartPolicy: corev1.RestartPolicy(s.RestartPolicy), TerminationGracePeriodSeconds: &grace,
-		NodeSelector: s.NodeSelector, SchedulerName: corev1.DefaultSchedulerName}
+		NodeSelector: s.NodeSelector, SchedulerName: corev1.DefaultSchedulerName, PriorityClassName: s.PriorityClassName}
 	for i := range s.InitContainers {
 		out.InitContainers = append(out.InitContainers, container(&s.InitContainers[i]))
 	}
@@ -176,14 +182,41 @@ func (m moment) node(s *nodeSnap) *corev1.Node {
 		corev1.ResourcePods:   *resource.NewQuantity(s.capacity.Pods, resource.DecimalSI),
 	}
 	n.Status.Capacity, n.Status.Allocatable = res, res
+	// The kubelet posts its status when it changes and every
+	// nodeStatusReportFrequency; the node controller's Unknown keeps the
+	// kubelet's last.
+	beat := s.beats.last(m.now)
+	report := s.beats.since + (beat-s.beats.since)/nodeStatusReportFrequency*nodeStatusReportFrequency
 	for _, c := range s.conditions {
+		heard := report
+		if c.Status != model.StatusUnknown {
+			heard = max(heard, c.LastTransitionTime)
+		}
 		n.Status.Conditions = append(n.Status.Conditions, corev1.NodeCondition{Type: corev1.NodeConditionType(c.Type),
-			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: m.ts(c.LastTransitionTime)})
+			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastHeartbeatTime: m.ts(heard),
+			LastTransitionTime: m.ts(c.LastTransitionTime)})
 	}
 	n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeHostName, Address: s.name}}
 	n.Status.NodeInfo = corev1.NodeSystemInfo{KubeletVersion: KubeletVersion, OSImage: "podsim", OperatingSystem: "linux",
 		Architecture: "amd64", ContainerRuntimeVersion: "podsim://" + KubeletVersion}
 	return n
+}
+
+// nodeStatusReportFrequency is the kubelet's default: it posts an
+// unchanged node status this often.
+const nodeStatusReportFrequency = 5 * time.Minute
+
+// lease is a node's coordination.k8s.io/v1 Lease: held by its kubelet,
+// renewed at each heartbeat (leaseDurationSeconds 40, the kubelet's
+// default).
+func (m moment) lease(s *leaseSnap) *coordinationv1.Lease {
+	n := s.node
+	l := &coordinationv1.Lease{TypeMeta: metav1.TypeMeta{Kind: "Lease", APIVersion: "coordination.k8s.io/v1"}, ObjectMeta: m.objectMeta(&s.meta)}
+	l.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: n.name, UID: types.UID(n.uid)}}
+	holder, duration := n.name, int32(40)
+	acquired, renewed := metav1.NewMicroTime(m.ts(n.beats.since).Time), metav1.NewMicroTime(m.ts(n.beats.last(m.now)).Time)
+	l.Spec = coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &duration, AcquireTime: &acquired, RenewTime: &renewed}
+	return l
 }
 
 func (m moment) event(s *eventSnap) *corev1.Event {
@@ -214,18 +247,31 @@ func (m moment) eventV1(s *eventSnap) *eventsv1.Event {
 	return e
 }
 
+// priorityClass is a scheduling.k8s.io/v1 PriorityClass, its
+// preemptionPolicy defaulted as the API does.
+func (m moment) priorityClass(s *priorityClassSnap) *schedulingv1.PriorityClass {
+	c := &s.class
+	policy := corev1.PreemptionPolicy(c.PreemptionPolicy)
+	if policy == "" {
+		policy = corev1.PreemptLowerPriority
+	}
+	return &schedulingv1.PriorityClass{TypeMeta: metav1.TypeMeta{Kind: "PriorityClass", APIVersion: "scheduling.k8s.io/v1"},
+		ObjectMeta: m.objectMeta(&s.meta), Value: c.Value, GlobalDefault: c.GlobalDefault, Description: c.Description,
+		PreemptionPolicy: &policy}
+}
+
 func (m moment) namespace(s *namespaceSnap) *corev1.Namespace {
 	return &corev1.Namespace{TypeMeta: metav1.TypeMeta{Kind: "Namespace", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta),
 		Spec: corev1.NamespaceSpec{Finalizers: []corev1.FinalizerName{corev1.FinalizerKubernetes}}, Status: corev1.NamespaceStatus{Phase: corev1.NamespaceActive}}
 }
 
 func (s *workloadSnap) podTemplate() corev1.PodTemplateSpec {
-	return corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: s.template}, Spec: podSpec(s.spec.Template)}
+	return corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: s.template}, Spec: podSpec(s.tmpl)}
 }
 
 func (m moment) workloadMeta(s *workloadSnap) metav1.ObjectMeta {
 	om := m.objectMeta(&s.meta)
-	om.Generation = 1
+	om.Generation = s.generation
 	if s.owner != nil {
 		om.OwnerReferences = []metav1.OwnerReference{s.owner.ref()}
 	}
@@ -237,29 +283,62 @@ func int32p(n int) *int32 {
 	return &v
 }
 
+// deployment is an apps/v1 Deployment: its spec, and its status and
+// conditions as the model's deployment controller last wrote them. The
+// controller acts on a change of spec at once, so observedGeneration is
+// its generation.
 func (m moment) deployment(s *workloadSnap) *appsv1.Deployment {
-	st := &s.status
+	st, sp := &s.rs, s.spec
 	d := &appsv1.Deployment{TypeMeta: metav1.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
 		Spec: appsv1.DeploymentSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
-			Template: s.podTemplate(), Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType}},
-		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), UpdatedReplicas: int32(st.replicas),
-			ReadyReplicas: int32(st.ready), AvailableReplicas: int32(st.ready), UnavailableReplicas: int32(max(s.replicas-st.ready, 0))},
+			Template: s.podTemplate(), MinReadySeconds: int32(sp.MinReadySeconds), RevisionHistoryLimit: int32p(10)},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: s.generation, Replicas: int32(st.Replicas), UpdatedReplicas: int32(st.UpdatedReplicas),
+			ReadyReplicas: int32(st.ReadyReplicas), AvailableReplicas: int32(st.AvailableReplicas), UnavailableReplicas: int32(st.UnavailableReplicas)},
 	}
-	d.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1"}
+	if sp.Strategy == model.Recreate {
+		d.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType
+	} else {
+		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: intstrOf(&sp.MaxSurge), MaxUnavailable: intstrOf(&sp.MaxUnavailable)}}
+	}
+	if p := sp.ProgressDeadline; p != nil {
+		d.Spec.ProgressDeadlineSeconds = int32p(int(*p / time.Second))
+	}
+	for _, c := range s.conditions {
+		update := c.LastTransitionTime
+		if c.Type == model.DeploymentProgressing {
+			update = s.progressUpdated
+		}
+		d.Status.Conditions = append(d.Status.Conditions, appsv1.DeploymentCondition{Type: appsv1.DeploymentConditionType(c.Type),
+			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message,
+			LastUpdateTime: m.ts(update), LastTransitionTime: m.ts(c.LastTransitionTime)})
+	}
+	d.Annotations = map[string]string{"deployment.kubernetes.io/revision": strconv.Itoa(s.revision)}
 	return d
 }
 
+// replicaSet is an apps/v1 ReplicaSet, a ReplicaSet workload or one of a
+// Deployment's (with its revision and replicas annotations), its status
+// as the model's ReplicaSet controller last wrote it.
 func (m moment) replicaSet(s *workloadSnap) *appsv1.ReplicaSet {
-	st := &s.status
+	st := &s.rs
 	rs := &appsv1.ReplicaSet{TypeMeta: metav1.TypeMeta{Kind: "ReplicaSet", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
-		Spec: appsv1.ReplicaSetSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
-			Template: s.podTemplate()},
-		Status: appsv1.ReplicaSetStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), FullyLabeledReplicas: int32(st.replicas),
-			ReadyReplicas: int32(st.ready), AvailableReplicas: int32(st.ready)},
+		Spec: appsv1.ReplicaSetSpec{Replicas: int32p(s.replicas), MinReadySeconds: int32(s.spec.MinReadySeconds),
+			Selector: &metav1.LabelSelector{MatchLabels: s.selector}, Template: s.podTemplate()},
+		Status: appsv1.ReplicaSetStatus{ObservedGeneration: s.generation, Replicas: int32(st.Replicas), FullyLabeledReplicas: int32(st.Replicas),
+			ReadyReplicas: int32(st.ReadyReplicas), AvailableReplicas: int32(st.AvailableReplicas)},
 	}
 	if s.owner != nil {
-		rs.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1",
-			"deployment.kubernetes.io/desired-replicas": strconv.Itoa(s.replicas)}
+		rs.Annotations = map[string]string{"deployment.kubernetes.io/revision": strconv.Itoa(s.revision),
+			"deployment.kubernetes.io/desired-replicas": strconv.Itoa(s.desired),
+			"deployment.kubernetes.io/max-replicas":     strconv.Itoa(s.maxRepl)}
+		if len(s.history) > 0 {
+			var revs []string
+			for _, r := range s.history {
+				revs = append(revs, strconv.Itoa(r))
+			}
+			rs.Annotations["deployment.kubernetes.io/revision-history"] = strings.Join(revs, ",")
+		}
 	}
 	return rs
 }
@@ -268,7 +347,7 @@ func (m moment) daemonSet(s *workloadSnap) *appsv1.DaemonSet {
 	st := &s.status
 	return &appsv1.DaemonSet{TypeMeta: metav1.TypeMeta{Kind: "DaemonSet", APIVersion: "apps/v1"}, ObjectMeta: m.workloadMeta(s),
 		Spec: appsv1.DaemonSetSpec{Selector: &metav1.LabelSelector{MatchLabels: s.selector}, Template: s.podTemplate()},
-		Status: appsv1.DaemonSetStatus{ObservedGeneration: 1, DesiredNumberScheduled: int32(st.replicas),
+		Status: appsv1.DaemonSetStatus{ObservedGeneration: s.generation, DesiredNumberScheduled: int32(st.replicas),
 			CurrentNumberScheduled: int32(st.scheduled), NumberReady: int32(st.ready), UpdatedNumberScheduled: int32(st.scheduled),
 			NumberAvailable: int32(st.ready), NumberUnavailable: int32(st.replicas - st.ready)},
 	}
@@ -345,7 +424,16 @@ func (m moment) scale(s *workloadSnap) *autoscalingv1.Scale {
 	om.Labels = nil
 	return &autoscalingv1.Scale{TypeMeta: metav1.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"}, ObjectMeta: om,
 		Spec:   autoscalingv1.ScaleSpec{Replicas: int32(s.replicas)},
-		Status: autoscalingv1.ScaleStatus{Replicas: int32(s.status.replicas), Selector: labels.Set(s.selector).String()}}
+		Status: autoscalingv1.ScaleStatus{Replicas: int32(s.current()), Selector: labels.Set(s.selector).String()}}
+}
+
+// current is status.replicas: a Deployment's or ReplicaSet's as its
+// controller wrote it, the others' counted.
+func (s *workloadSnap) current() int {
+	if s.spec.Kind == model.KindDeployment || s.spec.Kind == model.KindReplicaSet {
+		return s.rs.Replicas
+	}
+	return s.status.replicas
 }
 
 // statefulSet is an apps/v1 StatefulSet: its pods counted as its
@@ -361,7 +449,7 @@ func (m moment) statefulSet(s *workloadSnap) *appsv1.StatefulSet {
 		Spec: appsv1.StatefulSetSpec{Replicas: int32p(s.replicas), Selector: &metav1.LabelSelector{MatchLabels: s.selector},
 			Template: s.podTemplate(), ServiceName: s.name, PodManagementPolicy: policy,
 			UpdateStrategy: appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType}},
-		Status: appsv1.StatefulSetStatus{ObservedGeneration: 1, Replicas: int32(st.replicas), ReadyReplicas: int32(st.ready),
+		Status: appsv1.StatefulSetStatus{ObservedGeneration: s.generation, Replicas: int32(st.replicas), ReadyReplicas: int32(st.ready),
 			CurrentReplicas: int32(st.replicas), UpdatedReplicas: int32(st.replicas), AvailableReplicas: int32(st.ready)},
 	}
 }

@@ -23,6 +23,7 @@ type apiResource struct {
 	name, singular, kind string
 	namespaced           bool
 	shortNames           []string
+	categories           []string // "all": what kubectl get all lists
 	col                  collection
 	object               func(m moment, s snapshot) runtime.Object
 	columns              []metav1.TableColumnDefinition
@@ -62,6 +63,9 @@ var (
 	selectorCol   = col("Selector", "string", true, "Label query over pods.")
 )
 
+// all is the category of the workloads and their pods (kubectl get all).
+var all = []string{"all"}
+
 // metaFields are the fields every resource can be selected by.
 func metaFields(s snapshot) fields.Set {
 	m := s.base()
@@ -100,7 +104,7 @@ var resources = []*apiResource{
 			f["spec.unschedulable"] = strconv.FormatBool(s.(*nodeSnap).unschedulable)
 			return f
 		}},
-	{version: "v1", name: "pods", singular: "pod", kind: "Pod", namespaced: true, shortNames: []string{"po"}, col: colPods,
+	{version: "v1", categories: all, name: "pods", singular: "pod", kind: "Pod", namespaced: true, shortNames: []string{"po"}, col: colPods,
 		object: func(m moment, s snapshot) runtime.Object { return m.pod(s.(*podSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol,
 			col("Ready", "string", false, "The aggregate readiness state of this pod for accepting traffic."),
@@ -126,13 +130,13 @@ var resources = []*apiResource{
 			f["spec.hostNetwork"] = "false"
 			f["status.phase"] = string(p.view.Status.Phase)
 			f["status.podIP"] = ""
-			f["status.nominatedNodeName"] = ""
+			f["status.nominatedNodeName"] = p.view.Nominated
 			return f
 		}},
 	{version: "v1", name: "events", singular: "event", kind: "Event", namespaced: true, shortNames: []string{"ev"}, col: colEvents,
 		object:  func(m moment, s snapshot) runtime.Object { return m.event(s.(*eventSnap)) },
 		columns: eventColumns, cells: eventCells, fields: eventFields},
-	{group: "apps", version: "v1", name: "deployments", singular: "deployment", kind: "Deployment", namespaced: true,
+	{group: "apps", version: "v1", categories: all, name: "deployments", singular: "deployment", kind: "Deployment", namespaced: true,
 		shortNames: []string{"deploy"}, col: colDeployments,
 		object: func(m moment, s snapshot) runtime.Object { return m.deployment(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Ready", "string", false, "Number of the pod with ready state"),
@@ -141,10 +145,10 @@ var resources = []*apiResource{
 			ageCol, containersCol, imagesCol, selectorCol},
 		cells: func(m moment, s snapshot) []any {
 			w := s.(*workloadSnap)
-			return append([]any{w.name, fmt.Sprintf("%d/%d", w.status.ready, w.replicas), int64(w.status.replicas),
-				int64(w.status.ready), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
+			return append([]any{w.name, fmt.Sprintf("%d/%d", w.rs.ReadyReplicas, w.replicas), int64(w.rs.UpdatedReplicas),
+				int64(w.rs.AvailableReplicas), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
-	{group: "apps", version: "v1", name: "replicasets", singular: "replicaset", kind: "ReplicaSet", namespaced: true,
+	{group: "apps", version: "v1", categories: all, name: "replicasets", singular: "replicaset", kind: "ReplicaSet", namespaced: true,
 		shortNames: []string{"rs"}, col: colReplicaSets,
 		object: func(m moment, s snapshot) runtime.Object { return m.replicaSet(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Desired", "integer", false, "Replicas is the number of desired replicas."),
@@ -153,10 +157,10 @@ var resources = []*apiResource{
 			ageCol, containersCol, imagesCol, selectorCol},
 		cells: func(m moment, s snapshot) []any {
 			w := s.(*workloadSnap)
-			return append([]any{w.name, int64(w.replicas), int64(w.status.replicas), int64(w.status.ready),
+			return append([]any{w.name, int64(w.replicas), int64(w.rs.Replicas), int64(w.rs.ReadyReplicas),
 				report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
-	{group: "apps", version: "v1", name: "daemonsets", singular: "daemonset", kind: "DaemonSet", namespaced: true,
+	{group: "apps", version: "v1", categories: all, name: "daemonsets", singular: "daemonset", kind: "DaemonSet", namespaced: true,
 		shortNames: []string{"ds"}, col: colDaemonSets,
 		object: func(m moment, s snapshot) runtime.Object { return m.daemonSet(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol,
@@ -171,9 +175,9 @@ var resources = []*apiResource{
 			w := s.(*workloadSnap)
 			st := &w.status
 			return append([]any{w.name, int64(st.replicas), int64(st.scheduled), int64(st.ready), int64(st.scheduled), int64(st.ready),
-				labelString(w.spec.Template.NodeSelector), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
+				labelString(w.tmpl.NodeSelector), report.HumanDuration(m.now - w.created)}, w.templateCells(true)...)
 		}, fields: metaFields},
-	{group: "apps", version: "v1", name: "statefulsets", singular: "statefulset", kind: "StatefulSet", namespaced: true,
+	{group: "apps", version: "v1", categories: all, name: "statefulsets", singular: "statefulset", kind: "StatefulSet", namespaced: true,
 		shortNames: []string{"sts"}, col: colStatefulSets,
 		object:  func(m moment, s snapshot) runtime.Object { return m.statefulSet(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Ready", "string", false, "Number of the pod with ready state"), ageCol, containersCol, imagesCol},
@@ -183,7 +187,7 @@ var resources = []*apiResource{
 				w.templateCells(false)...)
 		},
 		fields: metaFields},
-	{group: "batch", version: "v1", name: "jobs", singular: "job", kind: "Job", namespaced: true, col: colJobs,
+	{group: "batch", version: "v1", categories: all, name: "jobs", singular: "job", kind: "Job", namespaced: true, col: colJobs,
 		object: func(m moment, s snapshot) runtime.Object { return m.job(s.(*workloadSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Status", "string", false, "Status of the job."),
 			col("Completions", "string", false, "The desired number of successfully finished pods the job should be run with."),
@@ -208,7 +212,7 @@ var resources = []*apiResource{
 			f["status.successful"] = fmt.Sprint(s.(*workloadSnap).status.succeeded)
 			return f
 		}},
-	{group: "batch", version: "v1", name: "cronjobs", singular: "cronjob", kind: "CronJob", namespaced: true,
+	{group: "batch", version: "v1", categories: all, name: "cronjobs", singular: "cronjob", kind: "CronJob", namespaced: true,
 		shortNames: []string{"cj"}, col: colCronJobs,
 		columns: []metav1.TableColumnDefinition{nameCol, col("Schedule", "string", false, "The schedule in Cron format."),
 			col("Timezone", "string", false, "The time zone name for the given schedule."),
@@ -254,6 +258,25 @@ var resources = []*apiResource{
 			b := s.(*pdbSnap)
 			return []any{b.name, intOrPercent(b.spec.MinAvailable), intOrPercent(b.spec.MaxUnavailable),
 				int64(b.status.DisruptionsAllowed), report.HumanDuration(m.now - b.created)}
+		},
+		fields: metaFields},
+	{group: "coordination.k8s.io", version: "v1", name: "leases", singular: "lease", kind: "Lease", namespaced: true, col: colLeases,
+		object:  func(m moment, s snapshot) runtime.Object { return m.lease(s.(*leaseSnap)) },
+		columns: []metav1.TableColumnDefinition{nameCol, col("Holder", "string", false, "holderIdentity contains the identity of the holder of a current lease."), ageCol},
+		cells: func(m moment, s snapshot) []any {
+			return []any{s.base().name, s.(*leaseSnap).node.name, report.HumanDuration(m.now - s.base().created)}
+		},
+		fields: metaFields},
+	{group: "scheduling.k8s.io", version: "v1", name: "priorityclasses", singular: "priorityclass", kind: "PriorityClass",
+		shortNames: []string{"pc"}, col: colPriorityClasses,
+		object: func(m moment, s snapshot) runtime.Object { return m.priorityClass(s.(*priorityClassSnap)) },
+		columns: []metav1.TableColumnDefinition{nameCol,
+			col("Value", "integer", false, "value represents the integer value of this priority class."),
+			col("Global-Default", "boolean", false, "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class."),
+			ageCol, col("PreemptionPolicy", "string", false, "preemptionPolicy is the Policy for preempting pods with lower priority.")},
+		cells: func(m moment, s snapshot) []any {
+			c := m.priorityClass(s.(*priorityClassSnap))
+			return []any{c.Name, int64(c.Value), c.GlobalDefault, report.HumanDuration(m.now - s.base().created), string(*c.PreemptionPolicy)}
 		},
 		fields: metaFields},
 }
@@ -369,7 +392,7 @@ func labelString(l map[string]string) string {
 // templateCells are the wide CONTAINERS, IMAGES (and SELECTOR) cells.
 func (w *workloadSnap) templateCells(selector bool) []any {
 	var names, images []string
-	for _, c := range w.spec.Template.Containers {
+	for _, c := range w.tmpl.Containers {
 		names = append(names, c.Name)
 		images = append(images, c.Image)
 	}

@@ -13,6 +13,7 @@ package serve
 import (
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,8 @@ const (
 	colStatefulSets
 	colCronJobs
 	colPDBs
+	colPriorityClasses
+	colLeases
 	numCollections
 )
 
@@ -63,6 +66,8 @@ type owner struct {
 type podSnap struct {
 	meta
 	view     report.PodView
+	priority int32 // spec.priority and preemptionPolicy, as admission computed them
+	policy   string
 	owner    *owner
 	deleting bool
 	deadline time.Duration // deletionTimestamp, while deleting
@@ -75,6 +80,33 @@ type nodeSnap struct {
 	capacity      model.Resources
 	taints        []model.Taint
 	conditions    []model.Condition
+	beats         heartbeats
+}
+
+// heartbeats is when a node's kubelet renews its lease: every `every` from
+// `since`, and if silent only before `until` (model.Node.Heartbeats).
+type heartbeats struct {
+	since, every, until time.Duration
+	silent              bool
+}
+
+// last is the last heartbeat at or before now.
+func (h *heartbeats) last(now time.Duration) time.Duration {
+	end := now + 1
+	if h.silent {
+		end = min(end, h.until) // a beat due at the cut-off is lost
+	}
+	if end <= h.since || h.every <= 0 {
+		return h.since
+	}
+	return h.since + (end-h.since-1)/h.every*h.every
+}
+
+// leaseSnap is a node's Lease in kube-node-lease, which its kubelet renews
+// with each heartbeat.
+type leaseSnap struct {
+	meta
+	node *nodeSnap
 }
 
 type eventSnap struct {
@@ -89,20 +121,29 @@ type eventSnap struct {
 }
 
 // workloadSnap is a Deployment, ReplicaSet, DaemonSet, StatefulSet, Job
-// or CronJob. A
-// Deployment's pods belong to a ReplicaSet the store makes for it (the
-// model has no rollouts, so there is one, at revision 1): both show the
-// same pods.
+// or CronJob. A Deployment's pods belong to its ReplicaSets, one per pod
+// template it has had, as the model's deployment controller made them.
 type workloadSnap struct {
 	meta
 	spec       *model.WorkloadSpec // the model's: read only its fields that never change
+	tmpl       *model.PodSpec      // the pod template (a Deployment's changes with a rollout)
+	generation int64               // metadata.generation: 1, and one more for each change of replicas or template
 	replicas   int                 // spec.replicas, which kubectl scale changes
 	owner      *owner              // a Deployment's ReplicaSet: the Deployment
 	selector   map[string]string   // spec.selector.matchLabels
 	template   map[string]string   // the pod template's labels
-	status     workloadStatus
+	status     workloadStatus      // counted from the pods (not for Deployments and ReplicaSets)
 	conditions []model.Condition
 	cron       *cronStatus // a CronJob's
+
+	// A Deployment's or ReplicaSet's status as the model's controllers
+	// last wrote it, and a Deployment's ReplicaSet's annotations (a
+	// Deployment's revision is its newest ReplicaSet's).
+	rs                         model.ReplicaStatus
+	revision, desired, maxRepl int
+	progressUpdated            time.Duration // a Deployment's Progressing condition's lastUpdateTime
+	podOwner                   *owner        // a Deployment's ReplicaSet: what its pods name as their controller
+	history                    []int         // a Deployment's ReplicaSet's revision-history annotation
 }
 
 // cronStatus is a CronJob's status as its controller last wrote it.
@@ -128,6 +169,13 @@ type workloadStatus struct {
 }
 
 type namespaceSnap struct{ meta }
+
+// priorityClassSnap is a PriorityClass: one the scenario created, or one
+// of the system's (model.SystemPriorityClasses), there from the start.
+type priorityClassSnap struct {
+	meta
+	class model.PriorityClass
+}
 
 // pdbSnap is a PodDisruptionBudget: its spec, and its status as the
 // disruption controller (or the Eviction API) last wrote it.
@@ -163,11 +211,14 @@ type Store struct {
 
 	// The run goroutine's own (no lock needed).
 	w          *model.World
+	classSeen  int
 	nodesSeen  int
 	wlSeen     int
 	workloads  map[string]*workloadSrc // by the workload's key (model.Key)
 	budgets    []*budgetSrc            // in the order added
 	moved      []*budgetSrc            // scratch: the budgets whose status moved
+	synced     []*workloadSrc          // the workloads whose controllers wrote their status since the last change
+	nodesMoved []string                // the nodes whose taints or heartbeats changed since the last change
 	events     map[*model.Event]*eventSnap
 	eventNames int
 }
@@ -181,10 +232,11 @@ type budgetSrc struct {
 // workloadSrc ties a model workload to its API objects.
 type workloadSrc struct {
 	wl    *model.Workload
-	obj   *workloadSnap     // the Deployment, ReplicaSet, DaemonSet or Job
-	rs    *workloadSnap     // a Deployment's ReplicaSet
-	owner *owner            // what its pods name as their controller
-	pods  map[string]string // its pods' labels (the template's, and the controller's own); nil: each pod's own
+	obj   *workloadSnap            // the Deployment, ReplicaSet, DaemonSet or Job
+	rss   map[string]*workloadSnap // a Deployment's ReplicaSets, by name
+	self  owner                    // its own reference
+	owner *owner                   // what its pods name as their controller (a Deployment's: nil, their ReplicaSet)
+	pods  map[string]string        // its pods' labels (the template's, and the controller's own); nil: each pod's own
 	col   collection
 	jobs  []*workloadSrc // a CronJob's Jobs in the API
 	gone  bool           // a CronJob's Job, deleted
@@ -202,8 +254,11 @@ func NewStore(w *model.World, history int) *Store {
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
 	}
-	for _, ns := range []string{model.DefaultNamespace, "kube-system"} {
+	for _, ns := range []string{model.DefaultNamespace, "kube-system", "kube-public", nodeLeaseNamespace} {
 		s.objects[colNamespaces][ns] = &namespaceSnap{meta{name: ns, uid: uid("Namespace", ns)}}
+	}
+	for _, c := range model.SystemPriorityClasses {
+		s.objects[colPriorityClasses][c.Name] = &priorityClassSnap{meta{name: c.Name, uid: uid("PriorityClass", c.Name)}, c}
 	}
 	return s
 }
@@ -226,6 +281,7 @@ func (s *Store) Change(c *model.Change) {
 	for _, b := range s.movedBudgets() {
 		s.putBudget(b)
 	}
+	s.flushSynced()
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
 		if p := s.w.Pod(model.Key(c.Namespace, c.Pod)); p != nil {
@@ -242,12 +298,22 @@ func (s *Store) Change(c *model.Change) {
 		}
 	case model.ChangeEvent:
 		s.event(c)
+		// The scheduler nominates a pod to a node (preemption) with an
+		// event of the pod's and no change of its own.
+		if c.Pod != "" && c.Object == "" {
+			if p := s.w.Pod(model.Key(c.Namespace, c.Pod)); p != nil {
+				if old, ok := s.objects[colPods][p.Key()].(*podSnap); ok && old.view.Nominated != p.NominatedNodeName() {
+					s.pod(p, c)
+				}
+			}
+		}
 		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == model.KindCronJob && src.col == colCronJobs {
 			s.cronChanged(src)
 		}
-		// A Deployment says it scaled when kubectl scale changes its
-		// replicas (a ReplicaSet's pods change at once).
-		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == src.wl.Spec.Kind && src.wl.Spec.Replicas != src.obj.replicas {
+		// A Deployment says it scaled a ReplicaSet, or was scaled by
+		// kubectl scale (a ReplicaSet's pods change at once).
+		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == src.wl.Spec.Kind &&
+			(src.wl.Spec.Replicas != src.obj.replicas || src.col == colDeployments) {
 			s.workloadChanged(src)
 		}
 	case model.ChangeClient:
@@ -259,6 +325,43 @@ func (s *Store) Change(c *model.Change) {
 		}
 	}
 	s.wakeWatchers()
+}
+
+// Detail hears what the model's controllers write with no change of the
+// timeline: a ReplicaSet's or Deployment's status (their sync after a
+// pod's change; a pod becoming available minReadySeconds after it is
+// Ready), a node's taints (the node controller's, a cordon's), and a
+// kubelet falling silent or back (its lease's renewals stop or start). Like
+// a budget's status, it is published with the next change, or by settle.
+func (s *Store) Detail(d *model.Detail) {
+	switch d.Kind {
+	case model.DetailReplicas:
+		if src := s.workloads[d.Workload]; src != nil && !slices.Contains(s.synced, src) {
+			s.synced = append(s.synced, src)
+		}
+	case model.DetailTaint, model.DetailPower, model.DetailPartition:
+		if !slices.Contains(s.nodesMoved, d.Node) {
+			s.nodesMoved = append(s.nodesMoved, d.Node)
+		}
+	}
+}
+
+// flushSynced writes the workloads whose controllers wrote their status,
+// and the nodes whose taints changed, since the last change, and reports
+// whether any moved.
+func (s *Store) flushSynced() bool {
+	moved := false
+	for _, src := range s.synced {
+		moved = s.workloadChanged(src) || moved
+	}
+	for _, name := range s.nodesMoved {
+		if n := s.w.Node(name); n != nil {
+			moved = s.nodeSpecChanged(n) || moved
+		}
+	}
+	clear(s.synced)
+	s.synced, s.nodesMoved = s.synced[:0], s.nodesMoved[:0]
+	return moved
 }
 
 func (s *Store) wakeWatchers() {
@@ -277,16 +380,19 @@ func (s *Store) settle(workload string) {
 	defer s.mu.Unlock()
 	moved := s.movedBudgets()
 	src := s.workloads[workload]
-	scaled := src != nil && src.wl.Spec.Replicas != src.obj.replicas
-	if len(moved) == 0 && !scaled {
+	if src != nil && src.wl.Spec.Replicas != src.obj.replicas && !slices.Contains(s.synced, src) {
+		s.synced = append(s.synced, src)
+	}
+	if len(moved) == 0 && len(s.synced) == 0 && len(s.nodesMoved) == 0 {
 		return
 	}
 	s.rv++
 	for _, b := range moved {
 		s.putBudget(b)
 	}
-	if scaled {
-		s.workloadChanged(src)
+	if !s.flushSynced() && len(moved) == 0 {
+		s.rv-- // nothing moved: the version is not taken
+		return
 	}
 	s.wakeWatchers()
 }
@@ -347,6 +453,11 @@ func (s *Store) put(col collection, snap snapshot, deleted bool) {
 // discover adds the nodes and workloads the world gained since the last
 // change (they make no change of their own when they are added).
 func (s *Store) discover() {
+	classes := s.w.PriorityClasses()
+	for ; s.classSeen < len(classes); s.classSeen++ {
+		c := classes[s.classSeen]
+		s.put(colPriorityClasses, &priorityClassSnap{meta{name: c.Name, uid: uid("PriorityClass", c.Name), created: s.w.Now()}, c}, false)
+	}
 	nodes := s.w.Nodes()
 	for ; s.nodesSeen < len(nodes); s.nodesSeen++ {
 		s.node(nodes[s.nodesSeen])
@@ -364,26 +475,52 @@ func (s *Store) discover() {
 	}
 }
 
+// node writes a new version of a node, and of its Lease; or, once the
+// Node object is deleted (a deleteNode fault), their deletion.
 func (s *Store) node(n *model.Node) {
-	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
-		unschedulable: n.Unschedulable(), capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...),
-		conditions: append([]model.Condition(nil), n.Conditions...)}
-	s.put(colNodes, snap, false)
-}
-
-// nodeSpecChanged writes a new version of a node whose spec.unschedulable
-// or taints differ from its snapshot.
-func (s *Store) nodeSpecChanged(n *model.Node) {
-	if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok && old.unschedulable == n.Unschedulable() && slices.Equal(old.taints, n.Taints) {
+	if n.Gone() {
+		if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok {
+			last := *old // a deleted object's last word is its last state
+			s.put(colNodes, &last, true)
+			lease := *s.objects[colLeases][model.Key(nodeLeaseNamespace, n.Name)].(*leaseSnap)
+			s.put(colLeases, &lease, true)
+		}
 		return
 	}
+	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
+		unschedulable: n.Unschedulable(), capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...),
+		conditions: append([]model.Condition(nil), n.Conditions...), beats: nodeBeats(n)}
+	s.put(colNodes, snap, false)
+	s.put(colLeases, &leaseSnap{meta: meta{name: n.Name, namespace: nodeLeaseNamespace, uid: uid("Lease", n.Name), created: n.CreatedAt},
+		node: snap}, false)
+}
+
+// nodeLeaseNamespace holds the nodes' Leases.
+const nodeLeaseNamespace = "kube-node-lease"
+
+func nodeBeats(n *model.Node) heartbeats {
+	var h heartbeats
+	h.since, h.every, h.until, h.silent = n.Heartbeats()
+	return h
+}
+
+// nodeSpecChanged writes a new version of a node whose spec.unschedulable,
+// taints or heartbeats differ from its snapshot, and reports whether it
+// did.
+func (s *Store) nodeSpecChanged(n *model.Node) bool {
+	old, ok := s.objects[colNodes][n.Name].(*nodeSnap)
+	if n.Gone() && !ok || ok && !n.Gone() && old.unschedulable == n.Unschedulable() &&
+		slices.Equal(old.taints, n.Taints) && old.beats == nodeBeats(n) {
+		return false
+	}
 	s.node(n)
+	return true
 }
 
 func (s *Store) pod(p *model.Pod, c *model.Change) {
 	deleted := c.Kind == model.ChangePod && c.Reason == "Deleted"
 	snap := &podSnap{meta: meta{name: p.Name, namespace: p.Namespace, uid: uid("Pod", p.Key()), labels: p.Labels, created: p.CreatedAt},
-		view: report.ViewPod(p)}
+		view: report.ViewPod(p), priority: p.Priority(), policy: p.PreemptionPolicy()}
 	if c.Kind == model.ChangePhase {
 		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
 	}
@@ -392,19 +529,34 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 	if wl := p.Owner(); wl != nil {
 		src = s.workloads[wl.Key()]
 	}
-	if src != nil {
+	old, seen := s.objects[colPods][p.Key()].(*podSnap)
+	switch {
+	case src == nil:
+	case src.col == colDeployments && seen:
+		snap.owner, snap.labels = old.owner, old.labels // its ReplicaSet's, for good
+	case src.col == colDeployments:
+		if rs := s.replicaSet(src, src.wl.ReplicaSetOf(p)); rs != nil {
+			snap.owner, snap.labels = rs.podOwner, rs.template
+		}
+	default:
 		snap.owner = src.owner
 		if src.pods != nil {
 			snap.labels = src.pods
 		}
 	}
-	if old, ok := s.objects[colPods][p.Key()].(*podSnap); ok && deleted {
+	if seen && deleted {
 		cp := *old // a deleted pod's last word is its last state
 		snap = &cp
 	}
 	s.put(colPods, snap, deleted)
 	if src != nil {
 		s.workloadChanged(src)
+		if src.col == colDeployments && !slices.Contains(s.synced, src) {
+			// Its controllers count the change right after it, and may move
+			// one ReplicaSet's status and not the Deployment's totals (no
+			// detail then): they are looked at again with the next change.
+			s.synced = append(s.synced, src)
+		}
 	}
 }
 
@@ -416,6 +568,14 @@ func (s *Store) event(c *model.Change) {
 		kind, object = c.Object, c.Workload
 	case c.Pod == "" && c.Node != "":
 		kind, object, ns = "Node", c.Node, ""
+	}
+	if kind == model.KindDeployment {
+		// A ReplicaSet's own pod creations and deletions are recorded on it.
+		if src := s.workloads[model.Key(ns, object)]; src != nil {
+			if rs := src.wl.ActingReplicaSet(); rs != "" {
+				kind, object = model.KindReplicaSet, rs
+			}
+		}
 	}
 	e := s.w.CurrentEvent()
 	if c.Dropped || e == nil {
@@ -469,20 +629,16 @@ func (s *Store) addWorkload(wl *model.Workload) {
 	sp := &wl.Spec
 	src := &workloadSrc{wl: wl}
 	ns := wl.Namespace()
-	o := s.ref(sp.Kind, ns, sp.Name)
+	src.self = s.ref(sp.Kind, ns, sp.Name)
+	o := src.self
 	src.owner = &o
 	labels := sp.Options.Labels
 	selector := labels
 	switch sp.Kind {
 	case model.KindDeployment:
 		src.col = colDeployments
-		hash := templateHash(sp.Name)
-		rsName := sp.Name + "-" + hash
-		rsOwner := owner{apiVersion: "apps/v1", kind: model.KindReplicaSet, name: rsName, uid: uid(model.KindReplicaSet, model.Key(ns, rsName))}
-		src.owner = &rsOwner
-		rsLabels := withLabel(labels, "pod-template-hash", hash)
-		src.rs = &workloadSnap{meta: meta{name: rsName, namespace: ns, uid: rsOwner.uid, labels: rsLabels, created: wl.Created()},
-			spec: sp, replicas: sp.Replicas, owner: &o, selector: rsLabels, template: rsLabels}
+		src.owner = nil
+		src.rss = map[string]*workloadSnap{}
 	case model.KindReplicaSet:
 		src.col = colReplicaSets
 	case model.KindDaemonSet:
@@ -498,11 +654,13 @@ func (s *Store) addWorkload(wl *model.Workload) {
 		labels = jobLabels(labels, sp.Name, o.uid)
 	}
 	src.obj = &workloadSnap{meta: meta{name: sp.Name, namespace: ns, uid: o.uid, labels: sp.Options.Labels, created: wl.Created()},
-		spec: sp, replicas: sp.Replicas, selector: selector, template: labels}
+		spec: sp, tmpl: wl.Template(), generation: 1, replicas: sp.Replicas, selector: selector, template: labels,
+		rs: wl.ReplicaStatus(), revision: wl.Revision(), progressUpdated: wl.ProgressUpdated()}
 	src.pods = labels
 	switch {
-	case src.rs != nil:
-		src.pods = src.rs.template
+	case sp.Kind == model.KindDeployment:
+		src.pods = nil // each pod has its ReplicaSet's
+		src.obj.conditions = slices.Clone(wl.Conditions)
 	case sp.Kind == model.KindStatefulSet:
 		src.pods = nil // each pod has its own name and ordinal labels
 	case sp.Kind == model.KindCronJob:
@@ -517,9 +675,7 @@ func (s *Store) addWorkload(wl *model.Workload) {
 	}
 	s.workloads[wl.Key()] = src
 	s.put(src.col, src.obj, false)
-	if src.rs != nil {
-		s.put(colReplicaSets, src.rs, false)
-	}
+	s.replicaSetsChanged(src)
 	if parent != nil {
 		s.cronChanged(parent)
 	}
@@ -559,18 +715,51 @@ func (s *Store) cronChanged(src *workloadSrc) {
 	s.put(colCronJobs, src.obj, false)
 }
 
-// workloadChanged recounts a workload's pods (from the store's snapshots)
-// and writes a new version of its objects if their status or replicas
-// changed.
-func (s *Store) workloadChanged(src *workloadSrc) {
+// workloadChanged writes a new version of a workload's objects whose
+// spec or status moved: a Deployment's or ReplicaSet's status as the
+// model's controllers last wrote it, the others' counted from the store's
+// snapshots of their pods. It reports whether it wrote any.
+func (s *Store) workloadChanged(src *workloadSrc) bool {
 	if src.gone || src.col == colCronJobs {
-		return // a CronJob's status is its Jobs' (cronChanged)
+		return false // a CronJob's status is its Jobs' (cronChanged)
 	}
 	if p := src.wl.Parent(); p != nil {
 		if parent := s.workloads[p.Key()]; parent != nil {
 			defer s.cronChanged(parent)
 		}
 	}
+	wl, old := src.wl, src.obj
+	var st workloadStatus
+	if src.col != colDeployments && src.col != colReplicaSets {
+		st = s.countPods(src)
+	}
+	conds := wl.Conditions
+	if c, ok := wl.Condition("Complete"); ok {
+		st.completed, st.completedAt = true, c.LastTransitionTime
+	}
+	replicas, tmpl, rs := wl.Spec.Replicas, wl.Template(), wl.ReplicaStatus()
+	rev, progress := wl.Revision(), wl.ProgressUpdated()
+	changed := s.replicaSetsChanged(src)
+	if st == old.status && slices.Equal(conds, old.conditions) && replicas == old.replicas && tmpl == old.tmpl &&
+		rs == old.rs && rev == old.revision && progress == old.progressUpdated {
+		return changed
+	}
+	obj := *old
+	obj.status, obj.conditions, obj.replicas, obj.tmpl, obj.rs = st, slices.Clone(conds), replicas, tmpl, rs
+	obj.revision, obj.progressUpdated = rev, progress
+	if replicas != old.replicas {
+		obj.generation++
+	}
+	if tmpl != old.tmpl {
+		obj.generation++
+	}
+	src.obj = &obj
+	s.put(src.col, src.obj, false)
+	return true
+}
+
+// countPods counts a workload's pods from the store's snapshots of them.
+func (s *Store) countPods(src *workloadSrc) workloadStatus {
 	var st workloadStatus
 	for _, p := range src.wl.Pods() {
 		snap, ok := s.objects[colPods][p.Key()].(*podSnap)
@@ -598,24 +787,68 @@ func (s *Store) workloadChanged(src *workloadSrc) {
 			st.ready++
 		}
 	}
-	conds := src.wl.Conditions
-	if c, ok := src.wl.Condition("Complete"); ok {
-		st.completed, st.completedAt = true, c.LastTransitionTime
+	return st
+}
+
+// replicaSetsChanged writes a new version of each of a Deployment's
+// ReplicaSets whose spec, status or annotations moved, and the first of
+// each new one. It reports whether it wrote any.
+func (s *Store) replicaSetsChanged(src *workloadSrc) bool {
+	if src.col != colDeployments {
+		return false
 	}
-	replicas := src.wl.Spec.Replicas
-	if st == src.obj.status && len(conds) == len(src.obj.conditions) && replicas == src.obj.replicas {
-		return
+	changed := false
+	for _, st := range src.wl.ReplicaSets() {
+		old := src.rss[st.Name]
+		if old == nil {
+			old = s.newReplicaSet(src, st.Name, st.Created)
+		} else if old.rv != 0 && old.replicas == st.Replicas && old.rs == st.Status && old.revision == st.Revision &&
+			old.desired == st.Desired && old.maxRepl == st.MaxReplicas {
+			continue
+		}
+		rs := *old
+		rs.replicas, rs.rs, rs.revision, rs.desired, rs.maxRepl, rs.tmpl = st.Replicas, st.Status, st.Revision, st.Desired, st.MaxReplicas, st.Template
+		rs.history = st.RevisionHistory
+		if rs.replicas != old.replicas && old.rv != 0 {
+			rs.generation++
+		}
+		src.rss[st.Name] = &rs
+		s.put(colReplicaSets, &rs, false)
+		changed = true
 	}
-	obj := *src.obj
-	obj.status, obj.conditions, obj.replicas = st, append([]model.Condition(nil), conds...), replicas
-	src.obj = &obj
-	s.put(src.col, src.obj, false)
-	if src.rs != nil {
-		rs := *src.rs
-		rs.status, rs.replicas = st, replicas
-		src.rs = &rs
-		s.put(colReplicaSets, src.rs, false)
+	return changed
+}
+
+// replicaSet returns a Deployment's ReplicaSet by name, made (not yet
+// put) if the store has not seen it; nil for "".
+func (s *Store) replicaSet(src *workloadSrc, name string) *workloadSnap {
+	if name == "" {
+		return nil
 	}
+	if rs := src.rss[name]; rs != nil {
+		return rs
+	}
+	for _, st := range src.wl.ReplicaSets() {
+		if st.Name == name {
+			return s.newReplicaSet(src, name, st.Created)
+		}
+	}
+	return nil
+}
+
+// newReplicaSet makes the snapshot of a Deployment's ReplicaSet the store
+// has not seen: named <deployment>-<pod-template-hash>, its selector and
+// template labels the Deployment's and pod-template-hash. It is put by
+// replicaSetsChanged.
+func (s *Store) newReplicaSet(src *workloadSrc, name string, created time.Duration) *workloadSnap {
+	d := src.obj
+	hash := strings.TrimPrefix(name, d.name+"-")
+	labels := withLabel(d.template, "pod-template-hash", hash)
+	rs := &workloadSnap{meta: meta{name: name, namespace: d.namespace, uid: uid(model.KindReplicaSet, model.Key(d.namespace, name)),
+		labels: labels, created: created}, spec: d.spec, generation: 1, owner: &src.self, selector: labels, template: labels}
+	rs.podOwner = &owner{apiVersion: "apps/v1", kind: model.KindReplicaSet, name: name, uid: rs.uid}
+	src.rss[name] = rs
+	return rs
 }
 
 // last returns an object's newest version in the history, deleted or not

@@ -45,7 +45,7 @@ var writeRoutes = []writeRoute{
 	{method: http.MethodPut, group: "apps", resource: "replicasets", sub: "scale", what: "kubectl scale", prepare: putScale},
 	{method: http.MethodPatch, group: "apps", resource: "statefulsets", sub: "scale", what: "kubectl scale", prepare: patchScale},
 	{method: http.MethodPut, group: "apps", resource: "statefulsets", sub: "scale", what: "kubectl scale", prepare: putScale},
-	{method: http.MethodPatch, group: "apps", resource: "deployments", what: "kubectl scale", prepare: patchReplicas},
+	{method: http.MethodPatch, group: "apps", resource: "deployments", what: "kubectl scale, set image, rollout undo", prepare: patchDeployment},
 	{method: http.MethodPatch, group: "apps", resource: "replicasets", what: "kubectl scale", prepare: patchReplicas},
 }
 

@@ -104,7 +104,7 @@ Usage:
   podsim describe FILE POD [-n NS] [--at T]         the pod as kubectl describe pod shows it (default: at the end)
   podsim serve FILE [--speed X | --at T]            serve the run through the Kubernetes API (kubectl, k9s, client-go)
       [--addr 127.0.0.1:8001] [--kubeconfig OUT]    where to listen; write a kubeconfig pointing at it
-      [--allow-writes]                              take kubectl delete pod, (un)cordon, drain and scale as faults
+      [--allow-writes]                              take kubectl delete pod, (un)cordon, drain, scale, set image and rollout undo as faults
   podsim completion bash|zsh|fish                   print a shell completion script
   podsim version                                    print the version
   podsim help [COMMAND]                             this text, or a command's flags and examples (also COMMAND --help)
