@@ -83,9 +83,16 @@ func (w *World) ChangeCount() int { return w.changeCount }
 // record stamps c with the current time and hands it to every sink. (The
 // world's own copy is what sinks get, so that c does not escape.)
 func (w *World) record(c Change) {
-	c.T = w.eng.Now()
-	w.changeCount++
 	w.current = c
+	w.emit()
+}
+
+// emit stamps the world's current change with the current time and hands
+// it to every sink: record for a change built in place (w.current), as the
+// hot paths do, without copying it.
+func (w *World) emit() {
+	w.current.T = w.eng.Now()
+	w.changeCount++
 	for _, s := range w.sinks {
 		s.Change(&w.current)
 	}

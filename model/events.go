@@ -38,7 +38,8 @@ const (
 )
 
 // event records a Kubernetes event about a pod, node or workload; object is
-// the node's name, or the pod's or workload's key (see Key).
+// the node's name, or the pod's or workload's key (see Key). A pod's own
+// events go through Pod.event, which needs no look-up.
 func (w *World) event(kind, object string, typ EventType, reason, source, format string, args ...any) {
 	msg := format
 	if len(args) > 0 {
@@ -48,41 +49,10 @@ func (w *World) event(kind, object string, typ EventType, reason, source, format
 }
 
 // eventMsg records an event whose message is built already: it goes through
-// the correlator (aggregation, dedup, spam filter) into the object's log, and
-// into the timeline. Repeats are found in the object's own log of events,
-// not in one world-wide index: a fleet's kubelets repeat a handful of events
-// per pod.
+// the correlator into the object's log, and into the timeline.
 func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg string) {
-	now := w.eng.Now()
-	log := w.eventLog(kind, object)
-	g := log.group(source, typ, reason)
-	combined := g != nil && g.aggregate(msg, now)
-	e := log.find(source, typ, reason, msg, combined)
-	if e == nil {
-		e = &Event{Kind: kind, Object: object, Type: typ, Reason: reason, Message: msg, Source: source,
-			FirstSeen: now, Combined: combined}
-		log.add(e)
-	}
-	if g == nil { // the first of its kind: the set of its messages is {msg}
-		if log.groups == nil {
-			log.groups = make([]aggregateRecord, 0, 4) // a pod's kubelet logs a handful of reasons
-		}
-		log.groups = append(log.groups, aggregateRecord{first: e, last: now})
-	}
-	if combined && !e.isCombinedOf(msg) {
-		e.Message = combinedPrefix + msg // the combined event shows its latest message
-	}
-	e.Occurrences++
-	e.LastOccurred = now
-	dropped := !log.spamAllows(source, now)
-	if !dropped {
-		if e.Count == 0 {
-			w.apiEvents++
-		}
-		e.Count, e.LastSeen = e.Occurrences, now
-	}
-	w.lastEvent = e
-	c := Change{Kind: ChangeEvent, Type: string(typ), Reason: reason, Message: msg, Combined: combined, Dropped: dropped}
+	c := &w.current
+	*c = Change{Kind: ChangeEvent}
 	switch kind {
 	case "Node":
 		c.Node = object
@@ -99,7 +69,89 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 			c.Workload, c.Namespace = b.Spec.Name, b.Spec.Namespace
 		}
 	}
-	w.record(c)
+	w.recordEvent(w.eventLog(kind, object), kind, object, typ, reason, source, msg, c)
+}
+
+// event records a Kubernetes event about the pod (World.event without
+// the look-ups by key: the hot path of a kubelet's events).
+func (p *Pod) event(typ EventType, reason, source, format string, args ...any) {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	p.eventMsg(typ, reason, source, msg)
+}
+
+// eventMsg is Pod.event with the message built already.
+func (p *Pod) eventMsg(typ EventType, reason, source, msg string) {
+	c := &p.w.current
+	*c = Change{Kind: ChangeEvent, Pod: p.Name, Namespace: p.Namespace}
+	p.w.recordEvent(p.eventLog(), "Pod", p.key, typ, reason, source, msg, c)
+}
+
+// eventLog is the log of events about the pod's key: its own, unless a
+// later pod took the key (a StatefulSet's pod made again), whose log then
+// holds them, as the look-up by key finds it.
+func (p *Pod) eventLog() *eventLog {
+	if p.superseded {
+		return p.w.eventLog("Pod", p.key)
+	}
+	return &p.events
+}
+
+// recordEvent puts an event about object (of kind) through the
+// correlator (aggregation, dedup, spam filter) into log, then completes c
+// and hands it to the sinks; c is the world's current change (w.current),
+// built in place with the names of the object. Repeats are found in the
+// object's own log of events, not in one world-wide index: a fleet's
+// kubelets repeat a handful of events per pod.
+func (w *World) recordEvent(log *eventLog, kind, object string, typ EventType, reason, source, msg string, c *Change) {
+	now := w.eng.Now()
+	// In a short log (a pod's), an event seen before names its aggregation
+	// record: no search. Only a new message looks its record up; a
+	// kubelet's repeats none. A long log (a controller's, one message per
+	// pod) finds its event once, by the key the aggregation decides.
+	var e *Event
+	gi := -1
+	if log.idx == nil {
+		if e = log.find(source, typ, reason, msg, false); e != nil {
+			gi = int(e.group)
+		}
+	}
+	if gi < 0 {
+		gi = log.group(source, typ, reason)
+	}
+	combined := gi >= 0 && log.groups[gi].aggregate(msg, now)
+	if combined || log.idx != nil {
+		e = log.find(source, typ, reason, msg, combined)
+	}
+	if e == nil {
+		e = &Event{Kind: kind, Object: object, Type: typ, Reason: reason, Message: msg, Source: source,
+			FirstSeen: now, Combined: combined, group: int32(gi)}
+		if gi < 0 { // the first of its kind: the set of its messages is {msg}
+			if log.groups == nil {
+				log.groups = make([]aggregateRecord, 0, 4) // a pod's kubelet logs a handful of reasons
+			}
+			e.group = int32(len(log.groups))
+			log.groups = append(log.groups, aggregateRecord{first: e, last: now})
+		}
+		log.add(e)
+	}
+	if combined && !e.isCombinedOf(msg) {
+		e.Message = combinedPrefix + msg // the combined event shows its latest message
+	}
+	e.Occurrences++
+	e.LastOccurred = now
+	dropped := !log.spamAllows(source, now)
+	if !dropped {
+		if e.Count == 0 {
+			w.apiEvents++
+		}
+		e.Count, e.LastSeen = e.Occurrences, now
+	}
+	w.lastEvent = e
+	c.Type, c.Reason, c.Message, c.Combined, c.Dropped = string(typ), reason, msg, combined, dropped
+	w.emit()
 }
 
 // isCombinedOf reports whether e's message is the combined message of msg.
@@ -167,6 +219,9 @@ func (l *eventLog) find(source string, typ EventType, reason, msg string, combin
 }
 
 func (l *eventLog) add(e *Event) {
+	if l.list == nil {
+		l.list = make([]*Event, 0, 4) // a pod's handful, in one allocation rather than three
+	}
 	l.list = append(l.list, e)
 	switch {
 	case l.idx != nil:
@@ -190,14 +245,15 @@ type aggregateRecord struct {
 	msgs  *[]string // nil: the set is {first.Message}
 }
 
-// group returns the aggregation record of source, typ and reason, or nil.
-func (l *eventLog) group(source string, typ EventType, reason string) *aggregateRecord {
+// group returns the index of the aggregation record of source, typ and
+// reason, or -1.
+func (l *eventLog) group(source string, typ EventType, reason string) int {
 	for i := range l.groups {
 		if e := l.groups[i].first; e.Reason == reason && e.Type == typ && e.Source == source {
-			return &l.groups[i]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // aggregate is EventAggregate for an event of the group: it records msg

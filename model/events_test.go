@@ -69,17 +69,33 @@ func TestSpamFilterPerSource(t *testing.T) {
 	}
 }
 
+// TestAggregationOfSimilarEvents, in a short log and in one long enough to
+// be indexed (after 20 events of other reasons).
 func TestAggregationOfSimilarEvents(t *testing.T) {
+	for _, before := range []int{0, 20} {
+		t.Run(fmt.Sprintf("after %d", before), func(t *testing.T) { testAggregation(t, before) })
+	}
+}
+
+func testAggregation(t *testing.T, before int) {
 	var evs []emit
+	for i := range before {
+		evs = append(evs, emit{0, "kubelet", fmt.Sprintf("Other%d", i), "other"})
+	}
 	for i := range 12 { // 12 distinct messages, 10s apart
 		evs = append(evs, emit{time.Duration(i) * 10 * time.Second, "replicaset-controller", "SuccessfulCreate", fmt.Sprintf("Created pod: web-%d", i)})
 	}
 	evs = append(evs,
 		emit{120 * time.Second, "replicaset-controller", "SuccessfulCreate", "Created pod: web-11"}, // among the last 9: its own event
+		emit{121 * time.Second, "replicaset-controller", "SuccessfulCreate", "Created pod: web-11"}, // which it counts into
 		emit{130 * time.Second, "replicaset-controller", "SuccessfulCreate", "Created pod: web-0"},  // dropped from the set: combined
 		emit{745 * time.Second, "replicaset-controller", "SuccessfulCreate", "Created pod: web-99"}, // over 10 minutes later: starts over
 	)
 	w, changes := recordEvents(t, evs)
+	changes = changes[before:]
+	if before > 0 && w.nodeIdx["n-1"].events.idx == nil {
+		t.Fatal("the log is not indexed")
+	}
 	// The changes keep the component's messages and say which went into
 	// the combined event.
 	var msgs []string
@@ -92,13 +108,17 @@ func TestAggregationOfSimilarEvents(t *testing.T) {
 	}
 	const comb = "(combined from similar events): "
 	for i, want := range map[int]string{8: "Created pod: web-8", 9: "combined Created pod: web-9", 11: "combined Created pod: web-11",
-		12: "Created pod: web-11", 13: "combined Created pod: web-0", 14: "Created pod: web-99"} {
+		12: "Created pod: web-11", 13: "Created pod: web-11", 14: "combined Created pod: web-0", 15: "Created pod: web-99"} {
 		if msgs[i] != want {
 			t.Errorf("occurrence %d: %q, want %q", i, msgs[i], want)
 		}
 	}
 	var combined *Event
-	for _, e := range w.EventsFor("Node", "n-1") {
+	similar := w.EventsFor("Node", "n-1")[before:]
+	for _, e := range similar {
+		if e.Message == "Created pod: web-11" && e.Count != 2 {
+			t.Errorf("web-11's own event counts %d, want 2", e.Count)
+		}
 		if e.Combined {
 			if combined != nil {
 				t.Fatal("two combined events")
@@ -109,7 +129,37 @@ func TestAggregationOfSimilarEvents(t *testing.T) {
 	if combined == nil || combined.Count != 4 || combined.Message != comb+"Created pod: web-0" || combined.FirstSeen != 90*time.Second {
 		t.Fatalf("combined event %+v, want count 4 since 1m30s with the latest message", combined)
 	}
-	if n := len(w.EventsFor("Node", "n-1")); n != 1+9+1+1 {
+	if n := len(similar); n != 1+9+1+1 {
 		t.Errorf("%d events, want 12: 9 separate, web-11's own, the combined one, web-99", n)
+	}
+}
+
+// A pod's events go to the log that its key names, as World.EventsFor
+// finds it: its own, or, once a later pod took the key (a StatefulSet's
+// pod made again), that pod's.
+func TestPodEventsFollowTheirKey(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	var tl Timeline
+	w.Subscribe(&tl)
+	spec := &PodSpec{RestartPolicy: RestartAlways, Containers: []ContainerSpec{{Name: "c", Image: "i"}}}
+	old := w.AddPod("web", spec, PodOptions{Namespace: "shop"})
+	old.event(EventNormal, "Test", "tester", "about %s", "web")
+	later := w.AddPod("web", spec, PodOptions{Namespace: "shop"})
+	old.event(EventNormal, "Test", "tester", "about %s", "web")
+	if n := len(old.events.list); n != 1 || old.events.list[0].Count != 1 {
+		t.Errorf("the first pod's own log: %d events (count %d), want 1 of count 1", n, old.events.list[0].Count)
+	}
+	evs := w.EventsFor("Pod", "shop/web")
+	if len(evs) != 1 || evs[0].Count != 1 || evs[0].Message != "about web" || later.eventLog() != &later.events {
+		t.Fatalf("events of shop/web %+v, want the later pod's one event of count 1", evs)
+	}
+	var got []string
+	for _, c := range tl.Changes {
+		if c.Kind == ChangeEvent {
+			got = append(got, c.Namespace+"/"+c.Pod+" "+c.Reason+" "+c.Message)
+		}
+	}
+	if want := "[shop/web Test about web shop/web Test about web]"; fmt.Sprint(got) != want {
+		t.Errorf("event changes %v, want %s", got, want)
 	}
 }

@@ -215,7 +215,7 @@ func (c *container) waitBackoff(last ContainerState) {
 	p := c.pod
 	if p.realistic() {
 		m := c.messages()
-		p.w.eventMsg("Pod", p.key, EventWarning, "BackOff", "kubelet", m.backOff)
+		p.eventMsg(EventWarning, "BackOff", "kubelet", m.backOff)
 		c.setReason(ReasonCrashLoopBackOff, c.backOffWaiting())
 		p.syncFailed()
 		return
@@ -228,7 +228,7 @@ func (c *container) waitBackoff(last ContainerState) {
 		st.LastState = st.State
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
-	p.w.eventMsg("Pod", p.key, EventWarning, "BackOff", "kubelet", c.messages().backOff)
+	p.eventMsg(EventWarning, "BackOff", "kubelet", c.messages().backOff)
 	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
 }
 
@@ -253,11 +253,11 @@ func (p *Pod) startContainer(c *container) bool {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
 		switch {
 		case p.realistic(): // every sync fails again
-			p.w.event("Pod", p.key, EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			p.event(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setReason(ReasonErrImageNeverPull, msg)
 			p.syncFailed()
 		case c.status.State.Reason != ReasonErrImageNeverPull:
-			p.w.event("Pod", p.key, EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			p.event(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImageNeverPull, Message: msg})
 		}
 		return false
@@ -267,11 +267,11 @@ func (p *Pod) startContainer(c *container) bool {
 		return false
 	}
 	if present && c.spec.PullPolicy != PullAlways {
-		p.w.eventMsg("Pod", p.key, EventNormal, "Pulled", "kubelet", c.messages().present)
+		p.eventMsg(EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
 		return false
 	}
-	p.w.event("Pod", p.key, EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	var d time.Duration
 	if !present {
 		d = c.pullTime(spec)
@@ -300,8 +300,8 @@ func (c *container) pullFailed() {
 	now := p.w.Now()
 	if c.pullBackoff.set && now-c.pullBackoff.lastUpdate < c.pullBackoff.delay {
 		if p.realistic() {
-			p.w.event("Pod", p.key, EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
-			p.w.event("Pod", p.key, EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
+			p.event(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+			p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
 			c.setReason(ReasonImagePullBackOff, fmt.Sprintf("Back-off pulling image %q", img))
 			p.syncFailed()
 			return
@@ -310,10 +310,10 @@ func (c *container) pullFailed() {
 		return
 	}
 	c.pullBackoff.next(cfg, now, now)
-	p.w.event("Pod", p.key, EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
-	p.w.event("Pod", p.key, EventWarning, "Failed", "kubelet",
+	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.event(EventWarning, "Failed", "kubelet",
 		"Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: not found", img, img)
-	p.w.event("Pod", p.key, EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
+	p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
 	msg := fmt.Sprintf("failed to pull and unpack image %q: not found", img)
 	if p.realistic() {
 		c.setReason(ReasonErrImagePull, msg)
@@ -334,8 +334,8 @@ func (c *container) showImagePullBackOff() {
 		return
 	}
 	img := c.spec.Image
-	p.w.event("Pod", p.key, EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
-	p.w.event("Pod", p.key, EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
+	p.event(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+	p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonImagePullBackOff,
 		Message: fmt.Sprintf("Back-off pulling image %q", img)})
 	p.updateStatus()
@@ -350,7 +350,7 @@ func (c *container) pulled() {
 		d = 0
 	}
 	p.Node.images[img] = true
-	p.w.event("Pod", p.key, EventNormal, "Pulled", "kubelet",
+	p.event(EventNormal, "Pulled", "kubelet",
 		"Successfully pulled image %q in %s (%s including waiting)", img, d, d)
 	if p.busy {
 		p.busy = false
@@ -371,8 +371,8 @@ func (p *Pod) run(c *container) {
 	c.clearReason()
 	now := p.w.Now()
 	m := c.messages()
-	p.w.eventMsg("Pod", p.key, EventNormal, "Created", "kubelet", m.created)
-	p.w.eventMsg("Pod", p.key, EventNormal, "Started", "kubelet", m.started)
+	p.eventMsg(EventNormal, "Created", "kubelet", m.created)
+	p.eventMsg(EventNormal, "Started", "kubelet", m.started)
 	r := c.spec.Behavior.run(c.runs)
 	after, exits := c.planRun(r)
 	c.runs++
@@ -431,7 +431,7 @@ func (c *container) postStartDone() {
 	p.busy = false
 	if c.spec.Behavior.hook(false).Fail {
 		// Killed before the kubelet ever reports it Running.
-		p.w.event("Pod", p.key, EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
+		p.event(EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
 		c.killedFor = ReasonPostStartHookError
 		c.stop(p.Spec.TerminationGracePeriod, "FailedPostStartHook")
 	} else {

@@ -61,7 +61,7 @@ func (n *Node) markUnknown() {
 		}
 		if c, ok := p.status.Condition(Ready); ok && c.Status != False {
 			p.setCondition(Ready, False, c.Reason, c.Message)
-			p.w.event("Pod", p.key, EventWarning, "NodeNotReady", "node-controller", "Node is not ready")
+			p.event(EventWarning, "NodeNotReady", "node-controller", "Node is not ready")
 		}
 	}
 }
@@ -126,7 +126,7 @@ func (n *Node) untaint(key string) {
 func (n *Node) cancelEvictions() {
 	for _, p := range n.pods {
 		if p.w.eng.Stop(&p.evictTimer) {
-			p.w.event("Pod", p.key, EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Cancelling deletion of Pod %s/%s", p.Namespace, p.Name)
+			p.event(EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Cancelling deletion of Pod %s/%s", p.Namespace, p.Name)
 		}
 	}
 }
@@ -202,6 +202,6 @@ func (p *Pod) evict() {
 		return
 	}
 	p.setCondition(DisruptionTarget, True, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint")
-	p.w.event("Pod", p.key, EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Marking for deletion Pod %s/%s", p.Namespace, p.Name)
+	p.event(EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Marking for deletion Pod %s/%s", p.Namespace, p.Name)
 	p.Delete(nil)
 }

@@ -111,7 +111,7 @@ func (n *Node) DiskFailure() {
 			p.setPhase(Failed)
 			p.updateConditions()
 		}
-		p.w.event("Pod", p.key, EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
+		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
 		p.w.podChanged(p)
 	}
 	if n.Reachable() {
@@ -158,7 +158,7 @@ func (p *Pod) reboot(downAt time.Duration) {
 	if p.sandbox && !p.deleting && !p.phase.Terminal() && p.Spec.RestartPolicy != RestartNever {
 		// The sandbox died with the node: the kubelet makes a new one and
 		// runs the init containers again before the others restart.
-		p.w.event("Pod", p.key, EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
+		p.event(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
 		p.setCondition(PodReadyToStartContainers, False, "", "")
 		p.resandbox = true
 		for _, c := range p.init {

@@ -50,6 +50,7 @@ type Pod struct {
 	CreatedAt time.Duration
 
 	owner           *Workload
+	disruption      podDisruption // the disruption budgets that select it (disruption.go); beside owner: podChanged reads both
 	tolerations     []Toleration
 	schedulingGates []string
 	affinityNode    string // see PodOptions
@@ -66,6 +67,7 @@ type Pod struct {
 	deleted    bool // gone from the API
 	deletedAt  time.Duration
 	terminated bool // the pod's containers are all stopped for good (terminal or deleted)
+	superseded bool // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
 
 	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)
 	deletionGrace time.Duration // while deleting: deletionGracePeriodSeconds
@@ -82,10 +84,9 @@ type Pod struct {
 	scratch          []byte     // for building condition messages without allocating
 	messages         []string   // condition messages built so far, for reuse
 
-	events     eventLog      // about the pod, in order of first occurrence
-	queue      queuedPod     // the scheduler's bookkeeping while it is unscheduled
-	sched      podSched      // the scheduler's plugins' state (scheduler.go)
-	disruption podDisruption // the disruption budgets that select it (disruption.go)
+	events eventLog  // about the pod, in order of first occurrence
+	queue  queuedPod // the scheduler's bookkeeping while it is unscheduled
+	sched  podSched  // the scheduler's plugins' state (scheduler.go)
 }
 
 // container is one (init) container as the kubelet runs it.
@@ -153,6 +154,9 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	p.sched.request = w.sched.requestOf(p.requests, spec)
 	w.admitPriority(p)
 	w.pods = append(w.pods, p)
+	if old := w.podIdx[p.key]; old != nil {
+		old.superseded = true
+	}
 	w.podIdx[p.key] = p
 	w.matchBudgets(p)
 	p.setPhase(Pending)
@@ -277,7 +281,8 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 		changed := c.Status != s || c.Reason != reason
 		c.Status, c.Reason, c.Message = s, reason, msg
 		if changed {
-			p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
+			p.w.current = Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason}
+			p.w.emit()
 			if t == Ready {
 				p.w.podChanged(p)
 			}
@@ -323,12 +328,13 @@ func (p *Pod) SetCondition(t string, s ConditionStatus) {
 
 func (c *container) setState(s ContainerState) {
 	c.status.State = s
-	ch := Change{Kind: ChangeContainer, Pod: c.pod.Name, Namespace: c.pod.Namespace, Container: c.spec.Name, State: s.Kind,
+	ch := &c.pod.w.current
+	*ch = Change{Kind: ChangeContainer, Pod: c.pod.Name, Namespace: c.pod.Namespace, Container: c.spec.Name, State: s.Kind,
 		Reason: s.Reason, RestartCount: c.status.RestartCount}
 	if s.Kind == StateTerminated {
 		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
 	}
-	c.pod.w.record(ch)
+	c.pod.w.emit()
 	c.wakeProbers()
 }
 

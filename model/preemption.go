@@ -280,7 +280,7 @@ func (s *scheduler) evictVictims(p *Pod, c candidate) {
 		}
 		v.setCondition(DisruptionTarget, True, reasonPreemptionByScheduler, "default-scheduler: preempting to accommodate a higher priority pod")
 		v.Delete(nil)
-		s.w.event("Pod", v.key, EventNormal, "Preempted", "default-scheduler",
+		v.event(EventNormal, "Preempted", "default-scheduler",
 			"Preempted by pod %s/%s on node %s", p.Namespace, p.Name, c.node.Name)
 	}
 }

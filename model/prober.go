@@ -316,7 +316,7 @@ func (pr *prober) doProbe() bool {
 	res := resultSuccess
 	if c.probeFails(pr.kind, now, startedAt) {
 		res = resultFailure
-		p.w.event("Pod", p.key, EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
+		p.event(EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
 			pr.kind, probeOutput(pr.spec.Handler, now-startedAt < c.startupTime()))
 	}
 	if res == pr.last {

@@ -251,10 +251,10 @@ func (s *scheduler) scheduleOne(p *Pod) {
 	if best != nil {
 		s.nominate(p, nil)
 		if p.Namespace == DefaultNamespace { // one argument fewer to box: no allocation per pod more than before namespaces
-			s.w.event("Pod", p.key, EventNormal, "Scheduled", "default-scheduler",
+			p.event(EventNormal, "Scheduled", "default-scheduler",
 				"Successfully assigned default/%s to %s", p.Name, best.Name)
 		} else {
-			s.w.event("Pod", p.key, EventNormal, "Scheduled", "default-scheduler",
+			p.event(EventNormal, "Scheduled", "default-scheduler",
 				"Successfully assigned %s to %s", p.key, best.Name)
 		}
 		p.bind(best)
@@ -269,7 +269,7 @@ func (s *scheduler) scheduleOne(p *Pod) {
 	c, _ := p.status.Condition(PodScheduled)
 	if c.Reason != "Unschedulable" || c.Message != msg {
 		p.setCondition(PodScheduled, False, "Unschedulable", msg)
-		s.w.event("Pod", p.key, EventWarning, "FailedScheduling", "default-scheduler", "%s", msg)
+		p.event(EventWarning, "FailedScheduling", "default-scheduler", "%s", msg)
 	}
 	s.q.park(p, rejectors, s.w.Now())
 }

@@ -23,7 +23,7 @@ func (c *container) stop(grace time.Duration, msg string) {
 		return
 	}
 	c.stopping = true
-	p.w.event("Pod", p.key, EventNormal, "Killing", "kubelet", "%s", msg)
+	p.event(EventNormal, "Killing", "kubelet", "%s", msg)
 	if c.spec.PreStop != "" && grace > 0 {
 		c.draws.hook = c.hookTime(true)
 		c.graceLeft, c.inHook = grace, hookPreStop
@@ -39,7 +39,7 @@ func (c *container) preStopDone() {
 	p := c.pod
 	h := c.spec.Behavior.hook(true)
 	if h.Fail && c.draws.hook <= c.graceLeft {
-		p.w.event("Pod", p.key, EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
+		p.event(EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
 	}
 	// The kubelet counts the hook's time in whole seconds.
 	used := min(c.draws.hook, c.graceLeft).Truncate(time.Second)

@@ -128,15 +128,25 @@ func appendFloat(b []byte, f float64) []byte {
 }
 
 // appendString appends s as a JSON string, escaped as encoding/json does
-// without HTML escaping.
+// without HTML escaping. Printable ASCII, quotes and backslashes (a
+// kubelet's "Container image \"c\" already present" on every restart) are
+// written here; a string with a control character or beyond ASCII goes to
+// encoding/json whole.
 func appendString(b []byte, s string) []byte {
+	mark := len(b)
+	b = append(b, '"')
+	start := 0
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			return appendStringSlow(b, s)
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', c)
+			start = i + 1
+		case c < 0x20 || c >= utf8.RuneSelf:
+			return appendStringSlow(b[:mark], s)
 		}
 	}
-	b = append(b, '"')
-	b = append(b, s...)
+	b = append(b, s[start:]...)
 	return append(b, '"')
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,6 +121,25 @@ func TestAppendJSONNamespace(t *testing.T) {
 		}
 		if want := map[string]string{"shop": "shop/pod/p"}[tc.ns]; want != "" && Object(&c) != want {
 			t.Errorf("Object: %s, want %s", Object(&c), want)
+		}
+	}
+}
+
+// appendString writes every string as encoding/json does (without HTML
+// escaping): the quick path for quotes and backslashes, encoding/json's for
+// the rest, whether the odd character comes before or after a quote.
+func TestAppendStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", `Container image "c" already present on machine`, `"`, `\`, `""\\`, `a\"b`,
+		"end\"", "\"start", "quote \" then tab\t", "tab\t then quote \"", `"é"`, "\u2028\"", "bad\xff\"", "<a&b>\"", "del\x7f\""} {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		want := "x" + strings.TrimSuffix(buf.String(), "\n")
+		if got := string(appendString([]byte("x"), s)); got != want {
+			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func (s *Server) accessReview(w http.ResponseWriter, r *http.Request) {
 	}
 	var review authorizationv1.SelfSubjectAccessReview
 	gvk := schema.GroupVersionKind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview"}
-	if _, _, err := bodyCodec.Decode(body, &gvk, &review); err != nil {
+	if _, err := decodeBody(body, &gvk, &review); err != nil {
 		writeError(w, apierrors.NewBadRequest("SelfSubjectAccessReview: "+err.Error()))
 		return
 	}

@@ -13,15 +13,12 @@ import (
 	"strings"
 	"time"
 
-	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	policyv1beta1 "k8s.io/api/policy/v1beta1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
@@ -192,21 +189,6 @@ func workloadExists(key string) func(w *model.World) bool {
 	return func(w *model.World) bool { return w.Workload(key) != nil }
 }
 
-// bodyCodec decodes the bodies writes carry, as clients send them (JSON,
-// or protobuf from kubectl's typed clients): DeleteOptions, a policy/v1 or
-// v1beta1 Eviction, an autoscaling/v1 Scale.
-var bodyCodec = func() runtime.Decoder {
-	scheme := runtime.NewScheme()
-	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	for _, add := range []func(*runtime.Scheme) error{policyv1.AddToScheme, policyv1beta1.AddToScheme, autoscalingv1.AddToScheme,
-		authorizationv1.AddToScheme} {
-		if err := add(scheme); err != nil {
-			panic(err)
-		}
-	}
-	return serializer.NewCodecFactory(scheme).UniversalDeserializer()
-}()
-
 // readBody reads a write's body, at most 1 MiB.
 func readBody(r *http.Request) ([]byte, *apierrors.StatusError) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
@@ -226,7 +208,7 @@ func deletePod(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.S
 		return nil, err
 	}
 	if len(body) > 0 {
-		if _, _, err := bodyCodec.Decode(body, nil, &opts); err != nil {
+		if _, err := decodeBody(body, nil, &opts); err != nil {
 			return nil, apierrors.NewBadRequest("DeleteOptions: " + err.Error())
 		}
 	}
@@ -271,7 +253,7 @@ func evictPod(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.St
 	if err != nil {
 		return nil, err
 	}
-	obj, _, derr := bodyCodec.Decode(body, &schema.GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"}, nil)
+	obj, derr := decodeBody(body, &schema.GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"}, nil)
 	if derr != nil {
 		return nil, apierrors.NewBadRequest("Eviction: " + derr.Error())
 	}
@@ -389,7 +371,7 @@ func putScale(q *request, r *http.Request, snap snapshot) (*writeReq, *apierrors
 		return nil, err
 	}
 	var sc autoscalingv1.Scale
-	if _, _, err := bodyCodec.Decode(body, &schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}, &sc); err != nil {
+	if _, err := decodeBody(body, &schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}, &sc); err != nil {
 		return nil, apierrors.NewBadRequest("Scale: " + err.Error())
 	}
 	if sc.Name != q.name {
