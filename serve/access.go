@@ -10,14 +10,24 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// accessReviewPath is where clients ask what they may do
-// (SelfSubjectAccessReview: kubectl auth can-i, k9s, Headlamp, Lens).
-const accessReviewPath = "apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
+// Where clients ask what they may do: one action
+// (SelfSubjectAccessReview: kubectl auth can-i, k9s, Headlamp, Lens), or
+// everything in a namespace (SelfSubjectRulesReview: kubectl auth can-i
+// --list).
+const (
+	accessReviewPath = "apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
+	rulesReviewPath  = "apis/authorization.k8s.io/v1/selfsubjectrulesreviews"
+)
 
-// accessReviews is the discovery entry of the authorization.k8s.io group,
-// which serves only SelfSubjectAccessReviews.
-var accessReviews = metav1.APIResource{Name: "selfsubjectaccessreviews", SingularName: "selfsubjectaccessreview",
-	Kind: "SelfSubjectAccessReview", Verbs: metav1.Verbs{"create"}}
+// reviewResources are the discovery entries of the authorization.k8s.io
+// group, which serves only these two.
+var reviewResources = []metav1.APIResource{
+	{Name: "selfsubjectaccessreviews", SingularName: "selfsubjectaccessreview", Kind: "SelfSubjectAccessReview", Verbs: metav1.Verbs{"create"}},
+	{Name: "selfsubjectrulesreviews", SingularName: "selfsubjectrulesreview", Kind: "SelfSubjectRulesReview", Verbs: metav1.Verbs{"create"}},
+}
+
+// readPaths are the paths podsim serves besides its resources.
+var readPaths = []string{"/version", "/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez", "/readyz"}
 
 // accessReview answers a SelfSubjectAccessReview (POST, JSON or protobuf)
 // with what podsim serve does: every read of what it serves; the writes it
@@ -39,6 +49,12 @@ func (s *Server) accessReview(w http.ResponseWriter, r *http.Request) {
 		writeError(w, apierrors.NewBadRequest("SelfSubjectAccessReview: "+err.Error()))
 		return
 	}
+	if (review.Spec.ResourceAttributes == nil) == (review.Spec.NonResourceAttributes == nil) {
+		// As the API's validation (ValidateSelfSubjectAccessReviewSpec).
+		writeError(w, invalid("SelfSubjectAccessReview", "", "spec.resourceAttributes",
+			"exactly one of nonResourceAttributes or resourceAttributes must be specified"))
+		return
+	}
 	review.Status.Allowed, review.Status.Reason = s.allowed(&review.Spec)
 	if !review.Status.Allowed {
 		review.Status.Denied = false // no RBAC to deny it: podsim simply does not do it
@@ -56,8 +72,9 @@ func (s *Server) allowed(spec *authorizationv1.SelfSubjectAccessReviewSpec) (boo
 		return false, "podsim serve is a simulation: it answers only get on " + n.Path
 	}
 	a := spec.ResourceAttributes
-	if a == nil {
-		return false, "podsim serve: the review names no resource"
+	if a.Group == "authorization.k8s.io" && a.Verb == "create" && a.Subresource == "" &&
+		(a.Resource == reviewResources[0].Name || a.Resource == reviewResources[1].Name) {
+		return true, "podsim serve: anyone may ask what it may do"
 	}
 	var res *apiResource
 	for _, r := range resources {
@@ -85,4 +102,49 @@ func (s *Server) allowed(spec *authorizationv1.SelfSubjectAccessReviewSpec) (boo
 		}
 	}
 	return false, fmt.Sprintf("podsim serve is a simulation: it does not %s %s", a.Verb, schema.GroupResource{Group: a.Group, Resource: a.Resource})
+}
+
+// rulesReview answers a SelfSubjectRulesReview with every action podsim
+// serve allows (see allowed), in any namespace.
+func (s *Server) rulesReview(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		writeError(w, simulation(r.Method, r.URL.Path))
+		return
+	}
+	body, err := readBody(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	var review authorizationv1.SelfSubjectRulesReview
+	gvk := schema.GroupVersionKind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview"}
+	if _, err := decodeBody(body, &gvk, &review); err != nil {
+		writeError(w, apierrors.NewBadRequest("SelfSubjectRulesReview: "+err.Error()))
+		return
+	}
+	st := &review.Status
+	st.ResourceRules = append(st.ResourceRules, authorizationv1.ResourceRule{Verbs: []string{"create"},
+		APIGroups: []string{"authorization.k8s.io"}, Resources: []string{reviewResources[0].Name, reviewResources[1].Name}})
+	for _, res := range resources {
+		names := []string{res.name}
+		if res.scalable() {
+			names = append(names, res.name+"/scale")
+		}
+		st.ResourceRules = append(st.ResourceRules, authorizationv1.ResourceRule{Verbs: []string{"get", "list", "watch"},
+			APIGroups: []string{res.group}, Resources: names})
+	}
+	if s.writes != nil {
+		for i := range writeRoutes {
+			rt := &writeRoutes[i]
+			name := rt.resource
+			if rt.sub != "" {
+				name += "/" + rt.sub
+			}
+			st.ResourceRules = append(st.ResourceRules, authorizationv1.ResourceRule{Verbs: []string{verb(rt.method)},
+				APIGroups: []string{rt.group}, Resources: []string{name}})
+		}
+	}
+	st.NonResourceRules = []authorizationv1.NonResourceRule{{Verbs: []string{"get"}, NonResourceURLs: readPaths}}
+	review.TypeMeta = metav1.TypeMeta{Kind: gvk.Kind, APIVersion: gvk.GroupVersion().String()}
+	writeJSON(w, http.StatusCreated, &review)
 }

@@ -43,8 +43,8 @@ type bodyObject interface {
 
 // bodyKinds are the kinds a body may hold: DeleteOptions, in the core
 // group first and in each group whose kinds it comes with (the scheme's
-// AddToGroupVersion registers it there), Evictions, Scales and
-// SelfSubjectAccessReviews. Another kind is not registered (a 400 answer).
+// AddToGroupVersion registers it there), Evictions, Scales,
+// SelfSubjectAccessReviews and SelfSubjectRulesReviews. Another kind is not registered (a 400 answer).
 var bodyKinds = []bodyKind{
 	{schema.GroupVersionKind{Version: "v1", Kind: "DeleteOptions"}, func() bodyObject { return new(metav1.DeleteOptions) }},
 	{policyv1.SchemeGroupVersion.WithKind("DeleteOptions"), func() bodyObject { return new(metav1.DeleteOptions) }},
@@ -55,6 +55,7 @@ var bodyKinds = []bodyKind{
 	{policyv1beta1.SchemeGroupVersion.WithKind("Eviction"), func() bodyObject { return new(policyv1beta1.Eviction) }},
 	{autoscalingv1.SchemeGroupVersion.WithKind("Scale"), func() bodyObject { return new(autoscalingv1.Scale) }},
 	{authorizationv1.SchemeGroupVersion.WithKind("SelfSubjectAccessReview"), func() bodyObject { return new(authorizationv1.SelfSubjectAccessReview) }},
+	{authorizationv1.SchemeGroupVersion.WithKind("SelfSubjectRulesReview"), func() bodyObject { return new(authorizationv1.SelfSubjectRulesReview) }},
 }
 
 // bodyScheme names the kinds' table in a not-registered error.

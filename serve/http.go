@@ -52,6 +52,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case accessReviewPath:
 		s.accessReview(w, r)
 		return
+	case rulesReviewPath:
+		s.rulesReview(w, r)
+		return
 	case "healthz", "livez", "readyz":
 		// Health checks (kubectl get --raw /readyz, UIs' probes): the
 		// server is up.
@@ -190,7 +193,7 @@ func findGroup(name string) *metav1.APIGroup {
 func resourceList(gv string, writes bool) *metav1.APIResourceList {
 	if gv == "authorization.k8s.io/v1" {
 		return &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv,
-			APIResources: []metav1.APIResource{accessReviews}}
+			APIResources: reviewResources}
 	}
 	var l *metav1.APIResourceList
 	for _, r := range resources {
@@ -509,7 +512,7 @@ func podRowConditions(p *podSnap) []metav1.TableRowCondition {
 func simulation(method, path string) *apierrors.StatusError {
 	return statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 		fmt.Sprintf("podsim serve is a simulation: %s %s is not something it can do (it serves get, list and watch; "+
-			"with --allow-writes, kubectl delete pod, cordon, uncordon, drain and scale)", method, path))
+			"with --allow-writes, kubectl delete pod, cordon, uncordon, drain, scale, set image and rollout undo)", method, path))
 }
 
 // statusError is an API error whose message is msg (the API machinery's

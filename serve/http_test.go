@@ -194,7 +194,7 @@ func TestDiscovery(t *testing.T) {
 	want := map[string][]string{"v1": {"namespaces/ns", "nodes/no", "pods/po", "events/ev"},
 		"apps/v1":  {"deployments/deploy", "deployments/scale/", "replicasets/rs", "replicasets/scale/", "daemonsets/ds", "statefulsets/sts", "statefulsets/scale/"},
 		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"}, "scheduling.k8s.io/v1": {"priorityclasses/pc"}, "coordination.k8s.io/v1": {"leases/"},
-		"authorization.k8s.io/v1": {"selfsubjectaccessreviews/"}}
+		"authorization.k8s.io/v1": {"selfsubjectaccessreviews/", "selfsubjectrulesreviews/"}}
 	var gvs []string
 	for _, g := range groups.Groups {
 		gvs = append(gvs, g.PreferredVersion.GroupVersion)
@@ -221,7 +221,7 @@ func TestDiscovery(t *testing.T) {
 				t.Errorf("%s %s categories %v", gv, r.Name, r.Categories)
 			}
 			if v := strings.Join(r.Verbs, ","); v != "get,list,watch" && !(strings.HasSuffix(r.Name, "/scale") && v == "get") &&
-				!(r.Name == "selfsubjectaccessreviews" && v == "create") {
+				!(strings.HasPrefix(r.Name, "selfsubject") && v == "create") {
 				t.Errorf("%s %s verbs %v on a read-only server", gv, r.Name, r.Verbs)
 			}
 		}
@@ -336,6 +336,7 @@ func TestAccessReview(t *testing.T) {
 		{`{"resourceAttributes":{"verb":"create","resource":"pods"}}`, false, false, "does not create pods"},
 		{`{"resourceAttributes":{"verb":"list","resource":"secrets"}}`, false, false, "does not serve secrets"},
 		{`{"nonResourceAttributes":{"verb":"get","path":"/version"}}`, true, true, "every read"},
+		{`{"resourceAttributes":{"verb":"create","group":"authorization.k8s.io","resource":"selfsubjectaccessreviews"}}`, true, true, "may ask"},
 	}
 	ro := play(t, "../scenarios/demo.yaml", Options{At: time.Minute})
 	rw := play(t, "../scenarios/demo.yaml", Options{At: time.Minute, AllowWrites: true})
@@ -348,7 +349,41 @@ func TestAccessReview(t *testing.T) {
 			t.Errorf("--allow-writes %s: %v %q", c.attrs, ok, reason)
 		}
 	}
+	for _, spec := range []string{`{}`, `{"resourceAttributes":{"verb":"get","resource":"pods"},"nonResourceAttributes":{"verb":"get","path":"/api"}}`} {
+		var st metav1.Status
+		code := send(t, "POST", ro.http.URL+"/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "", "application/json",
+			strings.NewReader(`{"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":`+spec+`}`), &st)
+		failure(t, "review "+spec, code, &st, 422, metav1.StatusReasonInvalid, "exactly one of nonResourceAttributes or resourceAttributes")
+	}
+
+	// A rules review lists the same: reads everywhere, writes with
+	// --allow-writes.
+	rules := func(u string) []string {
+		var out struct {
+			Status struct {
+				ResourceRules []struct{ Verbs, APIGroups, Resources []string }
+			}
+		}
+		if code := send(t, "POST", u+"/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", "", "application/json",
+			strings.NewReader(`{"kind":"SelfSubjectRulesReview","apiVersion":"authorization.k8s.io/v1","spec":{"namespace":"default"}}`), &out); code != 201 {
+			t.Fatalf("rules review: %d", code)
+		}
+		var got []string
+		for _, r := range out.Status.ResourceRules {
+			got = append(got, strings.Join(r.Verbs, ",")+" "+strings.Join(r.Resources, ","))
+		}
+		return got
+	}
+	roRules, rwRules := rules(ro.http.URL), rules(rw.http.URL)
+	if !slices.Contains(roRules, "get,list,watch pods") || slices.Contains(roRules, "delete pods") || !slices.Contains(rwRules, "delete pods") ||
+		!slices.Contains(rwRules, "create pods/eviction") || !slices.Contains(rwRules, "patch deployments/scale") {
+		t.Errorf("rules: read-only %v, with writes %v", roRules, rwRules)
+	}
+
 	if out := kubectl(t, rw, "auth", "can-i", "delete", "pods"); strings.TrimSpace(out) != "yes" {
 		t.Errorf("kubectl auth can-i delete pods: %q", out)
+	}
+	if out := kubectl(t, rw, "auth", "can-i", "--list"); !strings.Contains(out, "pods/eviction") || !strings.Contains(out, "[create]") {
+		t.Errorf("kubectl auth can-i --list:\n%s", out)
 	}
 }

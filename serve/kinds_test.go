@@ -409,6 +409,15 @@ func TestNodeLeasesAndHeartbeats(t *testing.T) {
 	if statusA != "Unknown" || statusB != "True" || !hbB.Equal(b) || b.Sub(hbA) != 5*time.Minute {
 		t.Errorf("Ready: node-a %s heard %s, node-b %s heard %s (lease renewed %s)", statusA, hbA, statusB, hbB, b)
 	}
+
+	// At 7m12s node-b last posted its status at 5m and renewed at 7m10s.
+	later := play(t, "../scenarios/cluster/node-partition-bare-pod.yaml", Options{At: 7*time.Minute + 12*time.Second})
+	later.freeze(t)
+	u = later.http.URL
+	b = renewed("node-b")
+	if hb, _ := heartbeat("node-b"); b.Sub(hb) != 2*time.Minute+10*time.Second {
+		t.Errorf("at 7m12s node-b heard %s, renewed %s", hb, b)
+	}
 	out := kubectl(t, p, "describe", "node", "node-a")
 	if strings.Contains(out, "Failed to get lease") || !strings.Contains(out, "HolderIdentity:  node-a") {
 		t.Errorf("kubectl describe node:\n%s", out)
@@ -427,7 +436,56 @@ func TestDeletedNode(t *testing.T) {
 	if n, l := strings.Join(nodes.keys(), ","), strings.Join(leases.keys(), ","); n != "/node-b" || l != "kube-node-lease/node-b" {
 		t.Errorf("nodes %s, leases %s", n, l)
 	}
-	if got := watchEvents(t, u+"/api/v1/nodes?watch=1&resourceVersion=1", "DELETED node-a"); got[len(got)-1] != "DELETED node-a" {
-		t.Errorf("the watch saw %v", got)
+	for _, path := range []string{"/api/v1/nodes", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases"} {
+		if got := watchEvents(t, u+path+"?watch=1&resourceVersion=1", "DELETED node-a"); got[len(got)-1] != "DELETED node-a" {
+			t.Errorf("the watch of %s saw %v", path, got)
+		}
+	}
+}
+
+// TestOneVersionPerObjectPerChange: an object the model touches twice at
+// one version (a kubelet going silent and the node controller's
+// condition; a pod's change and its ReplicaSet's status) has one version
+// there, so a watch never sees two events of it with one
+// resourceVersion.
+func TestOneVersionPerObjectPerChange(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		at   time.Duration
+	}{{"../scenarios/cluster/partition-heals-in-time.yaml", 6 * time.Minute}, {"../scenarios/rollouts/rolling-update.yaml", 3 * time.Minute}} {
+		p := play(t, c.file, Options{At: c.at})
+		p.freeze(t)
+		for path, col := range map[string]collection{"/api/v1/nodes": colNodes, "/api/v1/pods": colPods,
+			"/apis/apps/v1/replicasets": colReplicaSets, "/apis/apps/v1/deployments": colDeployments,
+			"/apis/coordination.k8s.io/v1/leases": colLeases} {
+			rv := p.srv.store.newest(col)
+			if rv == 0 {
+				continue
+			}
+			resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(p.http.URL + path + "?watch=1&resourceVersion=1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			sc := bufio.NewScanner(resp.Body)
+			for sc.Scan() {
+				var e struct {
+					Type   string
+					Object struct{ Metadata metav1.ObjectMeta }
+				}
+				if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+					t.Fatal(err)
+				}
+				k := e.Object.Metadata.Name + "@" + e.Object.Metadata.ResourceVersion
+				if seen[k] {
+					t.Errorf("%s %s: two events of %s", c.file, path, k)
+				}
+				seen[k] = true
+				if e.Object.Metadata.ResourceVersion == fmt.Sprint(rv) {
+					break // the last version: the watch has replayed its history
+				}
+			}
+			resp.Body.Close()
+		}
 	}
 }

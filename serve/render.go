@@ -214,8 +214,10 @@ func (m moment) lease(s *leaseSnap) *coordinationv1.Lease {
 	l := &coordinationv1.Lease{TypeMeta: metav1.TypeMeta{Kind: "Lease", APIVersion: "coordination.k8s.io/v1"}, ObjectMeta: m.objectMeta(&s.meta)}
 	l.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: n.name, UID: types.UID(n.uid)}}
 	holder, duration := n.name, int32(40)
-	acquired, renewed := metav1.NewMicroTime(m.ts(n.beats.since).Time), metav1.NewMicroTime(m.ts(n.beats.last(m.now)).Time)
-	l.Spec = coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &duration, AcquireTime: &acquired, RenewTime: &renewed}
+	renewed := metav1.NewMicroTime(m.ts(n.beats.last(m.now)).Time)
+	// The kubelet's lease controller sets no acquireTime
+	// (component-helpers/apimachinery/lease: newLease).
+	l.Spec = coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &duration, RenewTime: &renewed}
 	return l
 }
 

@@ -429,12 +429,27 @@ func (s *Store) setNow(t time.Duration) {
 	s.mu.Unlock()
 }
 
-// put records snap as the object's newest version (or its deletion).
+// put records snap as the object's newest version (or its deletion). An
+// object written twice at one version (a change and what the model's
+// controllers wrote before it) has one version, the last.
 func (s *Store) put(col collection, snap snapshot, deleted bool) {
 	m := snap.base()
 	m.rv = s.rv
 	k := m.key()
 	prev := s.objects[col][k]
+	if prev != nil && prev.base().rv == s.rv && prev != snap {
+		for i := s.n - 1; i >= 0 && s.ringRV[(s.head+i)%len(s.ring)] == s.rv; i-- {
+			if v := &s.ring[(s.head+i)%len(s.ring)]; v.col == col && v.snap == prev {
+				v.snap, v.deleted = snap, deleted
+				if deleted {
+					delete(s.objects[col], k)
+				} else {
+					s.objects[col][k] = snap
+				}
+				return
+			}
+		}
+	}
 	if deleted {
 		delete(s.objects[col], k)
 	} else {
