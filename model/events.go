@@ -69,7 +69,7 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 			c.Workload, c.Namespace = b.Spec.Name, b.Spec.Namespace
 		}
 	}
-	w.recordEvent(w.eventLog(kind, object), kind, object, typ, reason, source, msg, c)
+	w.recordEvent(w.eventLog(kind, object), typ, reason, source, msg, c)
 }
 
 // event records a Kubernetes event about the pod (World.event without
@@ -86,7 +86,7 @@ func (p *Pod) event(typ EventType, reason, source, format string, args ...any) {
 func (p *Pod) eventMsg(typ EventType, reason, source, msg string) {
 	c := &p.w.current
 	*c = Change{Kind: ChangeEvent, Pod: p.Name, Namespace: p.Namespace}
-	p.w.recordEvent(p.eventLog(), "Pod", p.key, typ, reason, source, msg, c)
+	p.w.recordEvent(p.eventLog(), typ, reason, source, msg, c)
 }
 
 // eventLog is the log of events about the pod's key: its own, unless a
@@ -99,13 +99,13 @@ func (p *Pod) eventLog() *eventLog {
 	return &p.events
 }
 
-// recordEvent puts an event about object (of kind) through the
-// correlator (aggregation, dedup, spam filter) into log, then completes c
-// and hands it to the sinks; c is the world's current change (w.current),
-// built in place with the names of the object. Repeats are found in the
-// object's own log of events, not in one world-wide index: a fleet's
-// kubelets repeat a handful of events per pod.
-func (w *World) recordEvent(log *eventLog, kind, object string, typ EventType, reason, source, msg string, c *Change) {
+// recordEvent puts an event through the correlator (aggregation, dedup,
+// spam filter) into log, its object's, then completes c and hands it to
+// the sinks; c is the world's current change (w.current), built in place
+// with the names of the object. Repeats are found in the object's own
+// log of events, not in one world-wide index: a fleet's kubelets
+// repeat a handful of events per pod.
+func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg string, c *Change) {
 	now := w.eng.Now()
 	// In a short log (a pod's), an event seen before names its aggregation
 	// record: no search. Only a new message looks its record up; a
@@ -126,7 +126,7 @@ func (w *World) recordEvent(log *eventLog, kind, object string, typ EventType, r
 		e = log.find(source, typ, reason, msg, combined)
 	}
 	if e == nil {
-		e = &Event{Kind: kind, Object: object, Type: typ, Reason: reason, Message: msg, Source: source,
+		e = &Event{Type: typ, Reason: reason, Message: msg, Source: source,
 			FirstSeen: now, Combined: combined, group: int32(gi)}
 		if gi < 0 { // the first of its kind: the set of its messages is {msg}
 			if log.groups == nil {

@@ -181,8 +181,6 @@ const (
 // combined event) Message are what the API holds, as kubectl shows them;
 // Occurrences and LastOccurred count every time the component recorded it.
 type Event struct {
-	Kind      string // "Pod", "Node" or the workload's kind
-	Object    string // the object's name
 	Type      EventType
 	Reason    string
 	Message   string
