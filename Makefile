@@ -69,7 +69,8 @@ test-browser:
 FUZZTIME ?= 1m
 FUZZPARALLEL ?= 1
 FUZZ_TARGETS := ./scenarios:FuzzParseScenario ./scenarios:FuzzLoadStudy ./scenarios:FuzzScalars \
-	./sweep:FuzzReadShard ./internal/yamlstrict:FuzzDecode ./model:FuzzModel
+	./sweep:FuzzReadShard ./internal/yamlstrict:FuzzDecode ./model:FuzzModel ./manifests:FuzzParse \
+	./serve:FuzzRequests
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

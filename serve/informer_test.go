@@ -53,7 +53,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func play(t *testing.T, file string, o Options) *played {
+func play(t testing.TB, file string, o Options) *played {
 	t.Helper()
 	sc, err := scenarios.LoadFile(file)
 	if err != nil {
@@ -94,7 +94,7 @@ func (p *played) stop() {
 }
 
 // freeze plays a frozen world (Options.At) to its instant.
-func (p *played) freeze(t *testing.T) {
+func (p *played) freeze(t testing.TB) {
 	t.Helper()
 	p.start()
 	deadline := time.Now().Add(20 * time.Second)
