@@ -34,19 +34,9 @@ var readPaths = []string{"/version", "/api", "/api/*", "/apis", "/apis/*", "/hea
 // takes as faults, if started with --allow-writes; nothing else. There is
 // no RBAC: every client is the same user.
 func (s *Server) accessReview(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		writeError(w, simulation(r.Method, r.URL.Path))
-		return
-	}
-	body, err := readBody(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
 	var review authorizationv1.SelfSubjectAccessReview
-	gvk := schema.GroupVersionKind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview"}
-	if _, err := decodeBody(body, &gvk, &review); err != nil {
-		writeError(w, apierrors.NewBadRequest("SelfSubjectAccessReview: "+err.Error()))
+	gvk, ok := readReview(w, r, "SelfSubjectAccessReview", &review)
+	if !ok {
 		return
 	}
 	if (review.Spec.ResourceAttributes == nil) == (review.Spec.NonResourceAttributes == nil) {
@@ -107,19 +97,9 @@ func (s *Server) allowed(spec *authorizationv1.SelfSubjectAccessReviewSpec) (boo
 // rulesReview answers a SelfSubjectRulesReview with every action podsim
 // serve allows (see allowed), in any namespace.
 func (s *Server) rulesReview(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		writeError(w, simulation(r.Method, r.URL.Path))
-		return
-	}
-	body, err := readBody(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
 	var review authorizationv1.SelfSubjectRulesReview
-	gvk := schema.GroupVersionKind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview"}
-	if _, err := decodeBody(body, &gvk, &review); err != nil {
-		writeError(w, apierrors.NewBadRequest("SelfSubjectRulesReview: "+err.Error()))
+	gvk, ok := readReview(w, r, "SelfSubjectRulesReview", &review)
+	if !ok {
 		return
 	}
 	st := &review.Status
@@ -147,4 +127,24 @@ func (s *Server) rulesReview(w http.ResponseWriter, r *http.Request) {
 	st.NonResourceRules = []authorizationv1.NonResourceRule{{Verbs: []string{"get"}, NonResourceURLs: readPaths}}
 	review.TypeMeta = metav1.TypeMeta{Kind: gvk.Kind, APIVersion: gvk.GroupVersion().String()}
 	writeJSON(w, http.StatusCreated, &review)
+}
+
+// readReview reads a review of kind (POST, JSON or protobuf) into review,
+// or answers the request with why not (ok false).
+func readReview(w http.ResponseWriter, r *http.Request, kind string, review bodyObject) (gvk schema.GroupVersionKind, ok bool) {
+	gvk = schema.GroupVersionKind{Group: "authorization.k8s.io", Version: "v1", Kind: kind}
+	if r.Method != http.MethodPost {
+		writeError(w, simulation(r.Method, r.URL.Path))
+		return gvk, false
+	}
+	body, err := readBody(r)
+	if err != nil {
+		writeError(w, err)
+		return gvk, false
+	}
+	if _, err := decodeBody(body, &gvk, review); err != nil {
+		writeError(w, apierrors.NewBadRequest(kind+": "+err.Error()))
+		return gvk, false
+	}
+	return gvk, true
 }

@@ -159,12 +159,23 @@ func TestNamespaces(t *testing.T) {
 // seconds passed.
 func watchEvents(t *testing.T, url, until string) []string {
 	t.Helper()
+	var got []string
+	readWatch(t, url, func(typ string, m *metav1.ObjectMeta) bool {
+		got = append(got, typ+" "+m.Name)
+		return got[len(got)-1] == until
+	})
+	return got
+}
+
+// readWatch reads a watch, handing each event's type and object metadata to
+// stop, until stop says so or 10 seconds passed.
+func readWatch(t *testing.T, url string, stop func(typ string, m *metav1.ObjectMeta) bool) {
+	t.Helper()
 	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var got []string
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
 		var e struct {
@@ -174,12 +185,10 @@ func watchEvents(t *testing.T, url, until string) []string {
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, e.Type+" "+e.Object.Metadata.Name)
-		if got[len(got)-1] == until {
-			break
+		if stop(e.Type, &e.Object.Metadata) {
+			return
 		}
 	}
-	return got
 }
 
 // TestCronJobsAndTheirJobs: CronJobs show their controller's status, their
@@ -462,30 +471,15 @@ func TestOneVersionPerObjectPerChange(t *testing.T) {
 			if rv == 0 {
 				continue
 			}
-			resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(p.http.URL + path + "?watch=1&resourceVersion=1")
-			if err != nil {
-				t.Fatal(err)
-			}
 			seen := map[string]bool{}
-			sc := bufio.NewScanner(resp.Body)
-			for sc.Scan() {
-				var e struct {
-					Type   string
-					Object struct{ Metadata metav1.ObjectMeta }
-				}
-				if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-					t.Fatal(err)
-				}
-				k := e.Object.Metadata.Name + "@" + e.Object.Metadata.ResourceVersion
+			readWatch(t, p.http.URL+path+"?watch=1&resourceVersion=1", func(_ string, m *metav1.ObjectMeta) bool {
+				k := m.Name + "@" + m.ResourceVersion
 				if seen[k] {
 					t.Errorf("%s %s: two events of %s", c.file, path, k)
 				}
 				seen[k] = true
-				if e.Object.Metadata.ResourceVersion == fmt.Sprint(rv) {
-					break // the last version: the watch has replayed its history
-				}
-			}
-			resp.Body.Close()
+				return m.ResourceVersion == fmt.Sprint(rv) // the last version: the watch has replayed its history
+			})
 		}
 	}
 }
