@@ -20,20 +20,28 @@ const nodeMonitorPeriod = 5 * time.Second
 // plane: powered on and not cut off.
 func (n *Node) Reachable() bool { return !n.down && !n.partitioned }
 
-// lastHeartbeat is the last node status the kubelet got through before
-// now: the kubelet posts one every NodeStatusUpdateFrequency, from when it
-// (re)joined. A heartbeat due at the very instant of a cut-off is lost.
+// NodeLeaseRenewInterval is how often a kubelet renews its node Lease: a
+// quarter of nodeLeaseDurationSeconds, 40s (pkg/kubelet/kubelet.go,
+// nodeLeaseRenewIntervalFraction), whatever nodeStatusUpdateFrequency is.
+const NodeLeaseRenewInterval = 10 * time.Second
+
+// lastHeartbeat is the last heartbeat the kubelet got through before cut:
+// a renewal of its Lease (every NodeLeaseRenewInterval) or a node status
+// post (every NodeStatusUpdateFrequency when a scenario sets it, which
+// also sets nodeStatusReportFrequency), each from when it (re)joined; the
+// node controller takes either. A heartbeat due at the very instant of a
+// cut-off is lost.
 func (n *Node) lastHeartbeat(cut time.Duration) time.Duration {
-	f := n.w.settings.NodeStatusUpdateFrequency
-	beats := (cut - n.joinedAt - 1) / f
-	return sim.AddSat(n.joinedAt, sim.MulSat(f, int64(beats)))
+	last := func(every time.Duration) time.Duration {
+		return sim.AddSat(n.joinedAt, sim.MulSat(every, int64((cut-n.joinedAt-1)/every)))
+	}
+	return max(last(NodeLeaseRenewInterval), last(n.w.settings.NodeStatusUpdateFrequency))
 }
 
-// Heartbeats tells when the kubelet's heartbeats come (its node lease's
-// renewals, which the node controller reads): every `every` from `since`;
-// if silent (powered off or cut off), only those before `until`.
-func (n *Node) Heartbeats() (since, every, until time.Duration, silent bool) {
-	return n.joinedAt, n.w.settings.NodeStatusUpdateFrequency, n.silentAt, !n.Reachable()
+// Heartbeats tells when the kubelet's heartbeats come: from `since`, when
+// it (re)joined; if silent (powered off or cut off), only before `until`.
+func (n *Node) Heartbeats() (since, until time.Duration, silent bool) {
+	return n.joinedAt, n.silentAt, !n.Reachable()
 }
 
 // lostContact starts the node controller's watch on a node whose

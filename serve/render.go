@@ -185,8 +185,7 @@ func (m moment) node(s *nodeSnap) *corev1.Node {
 	// The kubelet posts its status when it changes and every
 	// nodeStatusReportFrequency; the node controller's Unknown keeps the
 	// kubelet's last.
-	beat := s.beats.last(m.now)
-	report := s.beats.since + (beat-s.beats.since)/nodeStatusReportFrequency*nodeStatusReportFrequency
+	report := s.beats.last(m.now, s.beats.report)
 	for _, c := range s.conditions {
 		heard := report
 		if c.Status != model.StatusUnknown {
@@ -202,10 +201,6 @@ func (m moment) node(s *nodeSnap) *corev1.Node {
 	return n
 }
 
-// nodeStatusReportFrequency is the kubelet's default: it posts an
-// unchanged node status this often.
-const nodeStatusReportFrequency = 5 * time.Minute
-
 // lease is a node's coordination.k8s.io/v1 Lease: held by its kubelet,
 // renewed at each heartbeat (leaseDurationSeconds 40, the kubelet's
 // default).
@@ -214,7 +209,7 @@ func (m moment) lease(s *leaseSnap) *coordinationv1.Lease {
 	l := &coordinationv1.Lease{TypeMeta: metav1.TypeMeta{Kind: "Lease", APIVersion: "coordination.k8s.io/v1"}, ObjectMeta: m.objectMeta(&s.meta)}
 	l.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: n.name, UID: types.UID(n.uid)}}
 	holder, duration := n.name, int32(40)
-	renewed := metav1.NewMicroTime(m.ts(n.beats.last(m.now)).Time)
+	renewed := metav1.NewMicroTime(m.ts(n.beats.last(m.now, model.NodeLeaseRenewInterval)).Time)
 	// The kubelet's lease controller sets no acquireTime
 	// (component-helpers/apimachinery/lease: newLease).
 	l.Spec = coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &duration, RenewTime: &renewed}

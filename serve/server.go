@@ -69,6 +69,11 @@ func New(sc *scenarios.Scenario, o Options) *Server {
 	}
 	s.world = sc.NewWorld()
 	s.store = NewStore(s.world, history)
+	if f := sc.File.Spec.Settings.NodeStatusUpdateFrequency; f != nil {
+		// Set explicitly, it is nodeStatusReportFrequency's default too
+		// (pkg/kubelet/apis/config/v1beta1/defaults.go).
+		s.store.reportEvery = f.D()
+	}
 	s.world.Subscribe(s.store)
 	sc.Populate(s.world)
 	if o.Speed > 0 {

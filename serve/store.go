@@ -84,23 +84,25 @@ type nodeSnap struct {
 	beats         heartbeats
 }
 
-// heartbeats is when a node's kubelet renews its lease: every `every` from
-// `since`, and if silent only before `until` (model.Node.Heartbeats).
+// heartbeats is when a node's kubelet is heard from: from since, when it
+// (re)joined, and if silent only before until (model.Node.Heartbeats); it
+// posts its status every report (nodeStatusReportFrequency) and at
+// changes.
 type heartbeats struct {
-	since, every, until time.Duration
-	silent              bool
+	since, until, report time.Duration
+	silent               bool
 }
 
-// last is the last heartbeat at or before now.
-func (h *heartbeats) last(now time.Duration) time.Duration {
+// last is the last of the beats every `every` from since at or before now.
+func (h *heartbeats) last(now, every time.Duration) time.Duration {
 	end := now + 1
 	if h.silent {
 		end = min(end, h.until) // a beat due at the cut-off is lost
 	}
-	if end <= h.since || h.every <= 0 {
+	if end <= h.since || every <= 0 {
 		return h.since
 	}
-	return h.since + (end-h.since-1)/h.every*h.every
+	return h.since + (end-h.since-1)/every*every
 }
 
 // leaseSnap is a node's Lease in kube-node-lease, which its kubelet renews
@@ -212,17 +214,18 @@ type Store struct {
 	waited  atomic.Bool // a reader holds wake (since); set under the read lock
 
 	// The run goroutine's own (no lock needed).
-	w          *model.World
-	classSeen  int
-	nodesSeen  int
-	wlSeen     int
-	workloads  map[string]*workloadSrc // by the workload's key (model.Key)
-	budgets    []*budgetSrc            // in the order added
-	moved      []*budgetSrc            // scratch: the budgets whose status moved
-	synced     []*workloadSrc          // the workloads whose controllers wrote their status since the last change
-	nodesMoved []string                // the nodes whose taints or heartbeats changed since the last change
-	events     map[*model.Event]*eventSnap
-	eventNames int
+	w           *model.World
+	reportEvery time.Duration // the kubelets' nodeStatusReportFrequency
+	classSeen   int
+	nodesSeen   int
+	wlSeen      int
+	workloads   map[string]*workloadSrc // by the workload's key (model.Key)
+	budgets     []*budgetSrc            // in the order added
+	moved       []*budgetSrc            // scratch: the budgets whose status moved
+	synced      []*workloadSrc          // the workloads whose controllers wrote their status since the last change
+	nodesMoved  []string                // the nodes whose taints or heartbeats changed since the last change
+	events      map[*model.Event]*eventSnap
+	eventNames  int
 }
 
 // budgetSrc ties a model PodDisruptionBudget to its API object.
@@ -244,6 +247,11 @@ type workloadSrc struct {
 	gone  bool           // a CronJob's Job, deleted
 }
 
+// defaultNodeStatusReport is the kubelet's nodeStatusReportFrequency when
+// nodeStatusUpdateFrequency is not set: an unchanged node status is posted
+// this often.
+const defaultNodeStatusReport = 5 * time.Minute
+
 // DefaultHistory is how many versions a store keeps for watchers by
 // default: a watch that asks for an older one gets 410 Gone.
 const DefaultHistory = 1 << 16
@@ -251,7 +259,7 @@ const DefaultHistory = 1 << 16
 // NewStore returns a store of w's objects keeping history versions for
 // watchers. Subscribe it to w before w is populated.
 func NewStore(w *model.World, history int) *Store {
-	s := &Store{w: w, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
+	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
 		wake: make(chan struct{}), workloads: map[string]*workloadSrc{}, events: map[*model.Event]*eventSnap{}}
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
@@ -508,7 +516,7 @@ func (s *Store) node(n *model.Node) {
 	}
 	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
 		unschedulable: n.Unschedulable(), capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...),
-		conditions: append([]model.Condition(nil), n.Conditions...), beats: nodeBeats(n)}
+		conditions: append([]model.Condition(nil), n.Conditions...), beats: s.nodeBeats(n)}
 	s.put(colNodes, snap, false)
 	s.put(colLeases, &leaseSnap{meta: meta{name: n.Name, namespace: nodeLeaseNamespace, uid: uid("Lease", n.Name), created: n.CreatedAt},
 		node: snap}, false)
@@ -517,9 +525,9 @@ func (s *Store) node(n *model.Node) {
 // nodeLeaseNamespace holds the nodes' Leases.
 const nodeLeaseNamespace = "kube-node-lease"
 
-func nodeBeats(n *model.Node) heartbeats {
-	var h heartbeats
-	h.since, h.every, h.until, h.silent = n.Heartbeats()
+func (s *Store) nodeBeats(n *model.Node) heartbeats {
+	h := heartbeats{report: s.reportEvery}
+	h.since, h.until, h.silent = n.Heartbeats()
 	return h
 }
 
@@ -529,7 +537,7 @@ func nodeBeats(n *model.Node) heartbeats {
 func (s *Store) nodeSpecChanged(n *model.Node) bool {
 	old, ok := s.objects[colNodes][n.Name].(*nodeSnap)
 	if n.Gone() && !ok || ok && !n.Gone() && old.unschedulable == n.Unschedulable() &&
-		slices.Equal(old.taints, n.Taints) && old.beats == nodeBeats(n) {
+		slices.Equal(old.taints, n.Taints) && old.beats == s.nodeBeats(n) {
 		return false
 	}
 	s.node(n)
