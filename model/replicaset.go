@@ -46,10 +46,10 @@ type ReplicaSetState struct {
 	RevisionHistory []int
 }
 
-// ReplicaSets returns a ReplicaSet's or Deployment's ReplicaSets in the
-// order they were made (nil for other kinds), as a new slice.
-func (wl *Workload) ReplicaSets() []ReplicaSetState {
-	var out []ReplicaSetState
+// ReplicaSets appends a ReplicaSet's or Deployment's ReplicaSets, in the
+// order they were made, to out[:0] (none for other kinds).
+func (wl *Workload) ReplicaSets(out []ReplicaSetState) []ReplicaSetState {
+	out = out[:0]
 	for _, rs := range wl.rc.rss {
 		out = append(out, ReplicaSetState{Name: rs.name, Template: rs.template, Replicas: rs.replicas, Created: rs.created,
 			Status:   ReplicaStatus{Replicas: rs.status.replicas, ReadyReplicas: rs.status.ready, AvailableReplicas: rs.status.available},

@@ -330,7 +330,7 @@ func TestInformersSeeTheTimeline(t *testing.T) {
 			for _, wl := range p.srv.world.Workloads() {
 				switch wl.Spec.Kind {
 				case model.KindDeployment:
-					rss += len(wl.ReplicaSets())
+					rss += len(wl.ReplicaSets(nil))
 				case model.KindReplicaSet:
 					rss++
 				}

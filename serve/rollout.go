@@ -55,10 +55,6 @@ type image struct{ container, image string }
 // sets beside the images (the undo's other fields, which come from the
 // served template, and its annotations are let through).
 func templateImages(typ string, body []byte) (images []image, found bool, bad string) {
-	var containers struct {
-		Containers     []map[string]json.RawMessage `json:"containers"`
-		InitContainers []map[string]json.RawMessage `json:"initContainers"`
-	}
 	var spec json.RawMessage
 	if typ == jsonPatch {
 		var ops []struct {
@@ -79,19 +75,11 @@ func templateImages(typ string, body []byte) (images []image, found bool, bad st
 				return nil, true, strings.ReplaceAll(strings.TrimPrefix(op.Path, "/"), "/", ".")
 			}
 		}
-		if !found || json.Unmarshal(spec, &containers) != nil {
-			return nil, found, "spec.template.spec"
+		if !found {
+			return nil, false, "spec.template.spec"
 		}
-		for _, list := range [][]map[string]json.RawMessage{containers.InitContainers, containers.Containers} {
-			for _, c := range list {
-				var name, img string
-				if json.Unmarshal(c["name"], &name) != nil || json.Unmarshal(c["image"], &img) != nil {
-					return nil, true, "spec.template.spec.containers"
-				}
-				images = append(images, image{name, img})
-			}
-		}
-		return images, true, ""
+		images, bad = containerImages(spec, false)
+		return images, true, bad
 	}
 	top, bad := onlyKeys(body, "", "spec")
 	if top == nil {
@@ -115,24 +103,35 @@ func templateImages(typ string, body []byte) (images []image, found bool, bad st
 		"$setElementOrder/containers", "$setElementOrder/initContainers"); bad != "" {
 		return nil, true, bad
 	}
-	if json.Unmarshal(t["spec"], &containers) != nil {
-		return nil, true, "spec.template.spec.containers"
+	images, bad = containerImages(t["spec"], true)
+	return images, true, bad
+}
+
+// containerImages reads the (init) containers' names and images of a pod
+// spec; only, if they may name no other field (else bad names the first).
+func containerImages(spec json.RawMessage, only bool) (images []image, bad string) {
+	var containers struct {
+		Containers     []map[string]json.RawMessage `json:"containers"`
+		InitContainers []map[string]json.RawMessage `json:"initContainers"`
+	}
+	if json.Unmarshal(spec, &containers) != nil {
+		return nil, "spec.template.spec.containers"
 	}
 	for _, list := range [][]map[string]json.RawMessage{containers.InitContainers, containers.Containers} {
 		for _, c := range list {
 			for _, k := range slices.Sorted(maps.Keys(c)) {
-				if k != "name" && k != "image" {
-					return nil, true, "spec.template.spec.containers[]." + k
+				if only && k != "name" && k != "image" {
+					return nil, "spec.template.spec.containers[]." + k
 				}
 			}
 			var name, img string
 			if json.Unmarshal(c["name"], &name) != nil || json.Unmarshal(c["image"], &img) != nil {
-				return nil, true, "spec.template.spec.containers[].image"
+				return nil, "spec.template.spec.containers[].image"
 			}
 			images = append(images, image{name, img})
 		}
 	}
-	return images, true, ""
+	return images, ""
 }
 
 // onlyKeys decodes a JSON object; bad is its first key (by name, after

@@ -225,7 +225,7 @@ func TestSetImageAndUndo(t *testing.T) {
 		t.Fatalf("set image: %d, image %s, annotations %v, generation %d", code, d.Spec.Template.Spec.Containers[0].Image, d.Annotations, d.Generation)
 	}
 	rss := replicaSets(t, p.http.URL)
-	newName := p.srv.world.Workload("web").ReplicaSets()[1].Name
+	newName := p.srv.world.Workload("web").ReplicaSets(nil)[1].Name
 	if rs := rss[newName]; len(rss) != 2 || rs.Annotations["deployment.kubernetes.io/revision"] != "2" ||
 		rs.Spec.Template.Spec.Containers[0].Image != "example/web:3" {
 		t.Errorf("replicasets after set image: %v", keysOf(rss))

@@ -222,6 +222,7 @@ type Store struct {
 	workloads   map[string]*workloadSrc // by the workload's key (model.Key)
 	budgets     []*budgetSrc            // in the order added
 	moved       []*budgetSrc            // scratch: the budgets whose status moved
+	rsScratch   []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
 	synced      []*workloadSrc          // the workloads whose controllers wrote their status since the last change
 	nodesMoved  []string                // the nodes whose taints or heartbeats changed since the last change
 	events      map[*model.Event]*eventSnap
@@ -831,7 +832,8 @@ func (s *Store) replicaSetsChanged(src *workloadSrc) bool {
 		return false
 	}
 	changed := false
-	for _, st := range src.wl.ReplicaSets() {
+	s.rsScratch = src.wl.ReplicaSets(s.rsScratch)
+	for _, st := range s.rsScratch {
 		old := src.rss[st.Name]
 		if old == nil {
 			old = s.newReplicaSet(src, st.Name, st.Created)
@@ -861,7 +863,8 @@ func (s *Store) replicaSet(src *workloadSrc, name string) *workloadSnap {
 	if rs := src.rss[name]; rs != nil {
 		return rs
 	}
-	for _, st := range src.wl.ReplicaSets() {
+	s.rsScratch = src.wl.ReplicaSets(s.rsScratch)
+	for _, st := range s.rsScratch {
 		if st.Name == name {
 			return s.newReplicaSet(src, name, st.Created)
 		}

@@ -274,7 +274,7 @@ func TestScaleIsTheFault(t *testing.T) {
 	var rs struct {
 		Spec struct{ Replicas int32 }
 	}
-	call(t, "GET", p.http.URL+"/apis/apps/v1/namespaces/default/replicasets/"+p.srv.world.Workload("web").ReplicaSets()[0].Name, "", nil, &rs)
+	call(t, "GET", p.http.URL+"/apis/apps/v1/namespaces/default/replicasets/"+p.srv.world.Workload("web").ReplicaSets(nil)[0].Name, "", nil, &rs)
 	if rs.Spec.Replicas != 5 {
 		t.Errorf("the Deployment's ReplicaSet has %d replicas", rs.Spec.Replicas)
 	}
@@ -315,7 +315,7 @@ func TestScaleIsTheFault(t *testing.T) {
 		code := send(t, c.method, u+c.path, "", c.typ, strings.NewReader(c.body), &st)
 		failure(t, c.method+" "+c.body, code, &st, c.code, c.reason, c.msg)
 	}
-	rsName := p.srv.world.Workload("web").ReplicaSets()[0].Name
+	rsName := p.srv.world.Workload("web").ReplicaSets(nil)[0].Name
 	st = metav1.Status{}
 	code = send(t, "PATCH", p.http.URL+"/apis/apps/v1/namespaces/default/replicasets/"+rsName+"/scale", "", mergePatch, strings.NewReader(`{"spec":{"replicas":1}}`), &st)
 	failure(t, "scaling the Deployment's ReplicaSet", code, &st, 405, metav1.StatusReasonMethodNotAllowed, "is Deployment web's")
