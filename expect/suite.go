@@ -172,14 +172,16 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 	if opt.Override != nil {
 		opt.Override(s)
 	}
-	w := s.NewWorld()
-	w.SetProbeEveryTick(opt.ProbeEveryTick)
-	checks := Arm(s, w)
+	var checks *Checks
 	var timeline bytes.Buffer // only for a golden comparison
-	if opt.Golden != "" {
-		w.Subscribe(report.NewJSONL(&timeline))
-	}
-	s.Populate(w)
+	run := s.Start(scenarios.RunOptions{Until: s.Duration, MaxEvents: opt.MaxEvents, ProbeEveryTick: opt.ProbeEveryTick,
+		Attach: func(w *model.World) {
+			checks = Arm(s, w)
+			if opt.Golden != "" {
+				w.Subscribe(report.NewJSONL(&timeline))
+			}
+		}})
+	w := run.World
 	fired = w.Engine().Fired
 	interrupted := opt.Interrupted
 	if p := opt.Progress; p != nil {
@@ -188,7 +190,7 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 			return opt.Interrupted != nil && opt.Interrupted()
 		}
 	}
-	switch w.RunChecked(s.Duration, opt.MaxEvents, interrupted) {
+	switch run.Run(interrupted) {
 	case model.OverBudget:
 		r.Err = OverBudgetError(s, w, s.Duration, opt.MaxEvents)
 		return r

@@ -62,12 +62,11 @@ func setDur(out *time.Duration, in *Duration) {
 // with sinks subscribed before anything is added, so that they see every
 // change. Run it up to s.Duration.
 func (s *Scenario) Build(sinks ...model.Sink) *model.World {
-	w := s.NewWorld()
-	for _, k := range sinks {
-		w.Subscribe(k)
-	}
-	s.Populate(w)
-	return w
+	return s.Start(RunOptions{Until: s.Duration, Attach: func(w *model.World) {
+		for _, k := range sinks {
+			w.Subscribe(k)
+		}
+	}}).World
 }
 
 // NewWorld returns the scenario's empty world: its seed and settings.

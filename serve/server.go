@@ -38,12 +38,11 @@ type Options struct {
 // run by Play alone; handlers read the store.
 type Server struct {
 	sc     *scenarios.Scenario
-	world  *model.World
+	run    *scenarios.Runner
+	world  *model.World // run.World
 	store  *Store
 	clk    clock.Clock
 	pacer  *pace.Pacer // nil when frozen
-	until  time.Duration
-	budget uint64
 	log    io.Writer
 	writes chan *writeReq // nil unless writes are allowed
 	ended  atomic.Bool    // the world stopped moving
@@ -53,7 +52,7 @@ type Server struct {
 // New builds the scenario's world and its store; Play runs it. A paced
 // server's virtual time 0 is the wall instant of New.
 func New(sc *scenarios.Scenario, o Options) *Server {
-	s := &Server{sc: sc, clk: o.Clock, budget: o.MaxEvents, log: o.Log, done: make(chan struct{})}
+	s := &Server{sc: sc, clk: o.Clock, log: o.Log, done: make(chan struct{})}
 	if s.clk == nil {
 		s.clk = clock.New()
 	}
@@ -67,20 +66,22 @@ func New(sc *scenarios.Scenario, o Options) *Server {
 	if history == 0 {
 		history = DefaultHistory
 	}
-	s.world = sc.NewWorld()
-	s.store = NewStore(s.world, history)
-	if f := sc.File.Spec.Settings.NodeStatusUpdateFrequency; f != nil {
-		// Set explicitly, it is nodeStatusReportFrequency's default too
-		// (pkg/kubelet/apis/config/v1beta1/defaults.go).
-		s.store.reportEvery = f.D()
-	}
-	s.world.Subscribe(s.store)
-	sc.Populate(s.world)
+	until := o.At
 	if o.Speed > 0 {
-		s.until = o.Until
+		until = o.Until
+	}
+	s.run = sc.Start(scenarios.RunOptions{Until: until, MaxEvents: o.MaxEvents, Attach: func(w *model.World) {
+		s.store = NewStore(w, history)
+		if f := sc.File.Spec.Settings.NodeStatusUpdateFrequency; f != nil {
+			// Set explicitly, it is nodeStatusReportFrequency's default too
+			// (pkg/kubelet/apis/config/v1beta1/defaults.go).
+			s.store.reportEvery = f.D()
+		}
+		w.Subscribe(s.store)
+	}})
+	s.world = s.run.World
+	if o.Speed > 0 {
 		s.pacer = pace.New(s.clk, o.Speed, s.done)
-	} else {
-		s.until = o.At
 	}
 	return s
 }
@@ -92,7 +93,7 @@ func (s *Server) moment() moment {
 	wall := s.clk.Now()
 	_, now := s.store.state()
 	if s.pacer != nil && !s.ended.Load() {
-		now = min(max(now, s.pacer.Virtual()), s.until)
+		now = min(max(now, s.pacer.Virtual()), s.run.Until)
 	}
 	return moment{now: now, wall: wall}
 }
@@ -107,14 +108,14 @@ func (s *Server) Play(ctx context.Context) {
 	interrupted := func() bool { return ctx.Err() != nil }
 	stopped := model.Finished
 	if s.pacer == nil {
-		stopped = w.RunChecked(s.until, s.budget, interrupted)
+		stopped = s.run.Run(interrupted)
 		s.store.settle("")
 		s.store.setNow(w.Now())
 	} else {
-		for stopped == model.Finished && w.Now() < s.until {
+		for stopped == model.Finished && w.Now() < s.run.Until {
 			next, ok := w.Engine().Peek()
-			if !ok || next > s.until {
-				next = s.until
+			if !ok || next > s.run.Until {
+				next = s.run.Until
 			}
 			due, alive := s.waitFor(ctx, next)
 			if !alive {
@@ -123,7 +124,7 @@ func (s *Server) Play(ctx context.Context) {
 			if !due {
 				continue // a write came: it may have scheduled something sooner
 			}
-			stopped = w.RunChecked(next, s.budget, interrupted)
+			stopped = s.run.To(next, interrupted)
 			s.store.settle("")
 			s.store.setNow(w.Now())
 		}
@@ -132,7 +133,7 @@ func (s *Server) Play(ctx context.Context) {
 	switch stopped {
 	case model.OverBudget:
 		fmt.Fprintf(s.log, "%s\npodsim serve: the cluster stays as it was at %s\n",
-			expect.OverBudgetError(s.sc, w, s.until, s.budget), report.FormatTime(w.Now()))
+			expect.OverBudgetError(s.sc, w, s.run.Until, s.run.MaxEvents), report.FormatTime(w.Now()))
 	case model.Interrupted:
 		return
 	default:

@@ -161,10 +161,11 @@ func (s *Study) RunOne(k int, budget uint64, interrupted func() bool) (Run, erro
 	c, i := k/s.Seeds, k%s.Seeds
 	sc := *s.Cells[c].Scenario
 	sc.Seed += uint64(i)
-	w := sc.NewWorld()
-	m := report.NewMeter(w, sc.Duration)
-	sc.Populate(w)
-	switch w.RunChecked(sc.Duration, budget, interrupted) {
+	var m *report.Meter
+	r := sc.Start(scenarios.RunOptions{Until: sc.Duration, MaxEvents: budget,
+		Attach: func(w *model.World) { m = report.NewMeter(w, sc.Duration) }})
+	w := r.World
+	switch r.Run(interrupted) {
 	case model.Interrupted:
 		return Run{}, ErrInterrupted
 	case model.OverBudget:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/scenarios"
 )
 
 // describe is `podsim describe FILE POD [-n NS] [--at T] [-o text|json]`: the pod as
@@ -41,8 +42,9 @@ func (m *Main) describe(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	w := s.Build()
-	if code := m.runEnd(s, w, w.RunChecked(until, *maxEvents, m.interrupted), until, *maxEvents); code != exitOK {
+	r := s.Start(scenarios.RunOptions{Until: until, MaxEvents: *maxEvents})
+	w := r.World
+	if code := m.runEnd(s, w, r.Run(m.interrupted), until, *maxEvents); code != exitOK {
 		return code, nil
 	}
 

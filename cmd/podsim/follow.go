@@ -56,82 +56,65 @@ type followOptions struct {
 // `kubectl get pods -w` rows (text) or the timeline's JSON lines (jsonl),
 // each written out as it comes. Ctrl-C stops it at once, the output
 // complete up to the instant it reached.
-func (m *Main) follow(s *scenarios.Scenario, o followOptions) (int, error) {
+func (m *Main) follow(s *scenarios.Scenario, opt followOptions) (int, error) {
+	o := scenarios.RunOptions{Until: opt.until, MaxEvents: opt.maxEvents, ProbeEveryTick: opt.everyTick}
 	var widths report.WatchWidths
-	if o.out == "text" {
+	if opt.out == "text" {
 		// Columns as wide as their widest cell: a first run, unpaced,
 		// measures them.
-		first := s.NewWorld()
-		first.SetProbeEveryTick(o.everyTick)
-		measure := report.MeasureWatch(first, &widths)
-		first.Subscribe(measure)
-		s.Populate(first)
-		runInstants(first, o.until, o.maxEvents, m.interrupted, measure.Flush) // a run that stops early stops again below, and says why
+		var measure *report.Watch
+		first := o
+		first.Attach = func(w *model.World) {
+			measure = report.MeasureWatch(w, &widths)
+			w.Subscribe(measure)
+		}
+		r := s.Start(first)
+		r.Instants(m.interrupted, measure.Flush) // a run that stops early stops again below, and says why
 	}
 	bw := bufio.NewWriter(m.Stdout)
 	defer bw.Flush()
-	w := s.NewWorld()
-	w.SetProbeEveryTick(o.everyTick)
-	checks := expect.Arm(s, w)
 	var done <-chan struct{}
 	if m.ctx != nil {
 		done = m.ctx.Done()
 	}
-	pacer := pace.New(m.clock(), o.speed, done)
-	w.Subscribe(pacer) // before the sinks that print
+	var checks *expect.Checks
+	var pacer *pace.Pacer
 	var after func(time.Duration)
 	var failed func() error
-	if o.out == "jsonl" {
-		lines := report.NewJSONL(flushEach{bw})
-		w.Subscribe(untilDone{done, lines})
-		failed = lines.Err
-	} else {
-		rows := report.NewWatch(bw, w, widths)
-		w.Subscribe(rows)
-		after = func(t time.Duration) {
-			if !m.interrupted() { // an instant cut short by Ctrl-C is not shown
-				rows.Flush(t)
-				bw.Flush()
+	o.Attach = func(w *model.World) {
+		checks = expect.Arm(s, w)
+		pacer = pace.New(m.clock(), opt.speed, done)
+		w.Subscribe(pacer) // before the sinks that print
+		if opt.out == "jsonl" {
+			lines := report.NewJSONL(flushEach{bw})
+			w.Subscribe(untilDone{done, lines})
+			failed = lines.Err
+		} else {
+			rows := report.NewWatch(bw, w, widths)
+			w.Subscribe(rows)
+			after = func(t time.Duration) {
+				if !m.interrupted() { // an instant cut short by Ctrl-C is not shown
+					rows.Flush(t)
+					bw.Flush()
+				}
 			}
+			failed = rows.Err
 		}
-		failed = rows.Err
+		bw.Flush()
 	}
-	bw.Flush()
-	s.Populate(w)
-	end := runInstants(w, o.until, o.maxEvents, m.interrupted, after)
-	if end == model.Finished && !pacer.Wait(o.until) {
+	r := s.Start(o)
+	end := r.Instants(m.interrupted, after)
+	if end == model.Finished && !pacer.Wait(opt.until) {
 		end = model.Interrupted // the replay lasts until the run's end, not its last change
 	}
-	if end == model.Finished && !o.atSet {
+	if end == model.Finished && !opt.atSet {
 		checks.Finish()
 	}
-	code := m.runEnd(s, w, end, o.until, o.maxEvents)
-	if code == exitOK && o.strict && end == model.Finished && !o.atSet && checks.Failed() > 0 {
+	code := m.runEnd(s, r.World, end, opt.until, opt.maxEvents)
+	if code == exitOK && opt.strict && end == model.Finished && !opt.atSet && checks.Failed() > 0 {
 		code = exitFailed
 	}
 	return code, failed()
-}
-
-// runInstants runs w up to until one instant of virtual time at a time,
-// calling after(t) (if not nil) once every event at t has run, and asking
-// interrupted between instants. It ends as RunChecked does; the clock ends
-// at until when the run finishes.
-func runInstants(w *model.World, until time.Duration, budget uint64, interrupted func() bool, after func(time.Duration)) model.RunEnd {
-	for {
-		t, ok := w.Engine().Peek()
-		if !ok || t > until {
-			return w.RunChecked(until, budget, interrupted)
-		}
-		if end := w.RunChecked(t, budget, interrupted); end != model.Finished {
-			return end
-		}
-		if after != nil {
-			after(t)
-		}
-		if interrupted != nil && interrupted() {
-			return model.Interrupted
-		}
-	}
 }
 
 // untilDone hands changes on to a sink until done is closed: a change the

@@ -14,7 +14,9 @@ import (
 	"github.com/benbjohnson/clock"
 
 	"github.com/podsim/podsim/internal/scenariogen"
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/scenarios"
 )
 
 // podsimLive runs the command line with a mock wall clock that a goroutine
@@ -148,16 +150,17 @@ func TestFollowRowsMatchEveryInstant(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range all {
-		w := s.NewWorld()
 		var out bytes.Buffer
-		view := report.NewWatch(&out, w, report.WatchWidths{})
-		w.Subscribe(view)
-		s.Populate(w)
+		var view *report.Watch
+		r := s.Start(scenarios.RunOptions{Until: s.Duration, Attach: func(w *model.World) {
+			view = report.NewWatch(&out, w, report.WatchWidths{})
+			w.Subscribe(view)
+		}})
 		ref := s.Build() // stopped at each instant, as run --at T
 		header := true
 		last := map[string]string{}
 		n := 0
-		runInstants(w, s.Duration, 0, nil, func(at time.Duration) {
+		r.Instants(nil, func(at time.Duration) {
 			view.Flush(at)
 			if header {
 				out.ReadString('\n')

@@ -159,47 +159,51 @@ func (m *Main) run(args []string) (int, error) {
 	defer bw.Flush()
 	name := s.File.Metadata.Name
 	prog := progress.NewRuns(m.progressOut(), m.clock(), 0)
-	w := s.NewWorld()
-	w.SetProbeEveryTick(*everyTick)
-	checks := expect.Arm(s, w)
-	var table *report.TextTimeline
-	var lines *report.JSONL
-	var doc *runJSON
-	var pic *chart.Recorder
-	var trace *report.Trace
-	switch *out {
-	case "html", "svg":
-		pic = chart.NewRecorder(w)
-		w.Subscribe(pic)
-	case "trace":
-		trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)
-		w.Subscribe(trace)
-	case "jsonl":
-		lines = report.NewJSONL(bw)
-		w.Subscribe(lines)
-	case "json":
-		doc = newRunJSON(bw, s, until)
-		w.Subscribe(doc)
-	default:
+	o := scenarios.RunOptions{Until: until, MaxEvents: *maxEvents, ProbeEveryTick: *everyTick}
+	var widths report.TimelineWidths
+	if *out == "text" {
 		// A table's columns are as wide as their widest cell: a first run
 		// measures them (it keeps no row), the second writes the rows as
 		// they come.
-		var widths report.TimelineWidths
-		first := s.NewWorld()
-		first.SetProbeEveryTick(*everyTick)
-		first.Subscribe(&widths)
-		s.Populate(first)
-		first.RunChecked(until, *maxEvents, m.ticking(prog, name+" (measuring the table)", first, until))
+		first := o
+		first.Attach = func(w *model.World) { w.Subscribe(&widths) }
+		r := s.Start(first)
+		r.Run(m.ticking(prog, name+" (measuring the table)", r.World, until))
 		fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, report.FormatTime(until))
 		if d := s.File.Metadata.Description; d != "" {
 			fmt.Fprintf(bw, "%s\n", d)
 		}
 		fmt.Fprintln(bw)
-		table = report.NewTextTimeline(bw, widths)
-		w.Subscribe(table)
 	}
-	s.Populate(w)
-	end := w.RunChecked(until, *maxEvents, m.ticking(prog, name, w, until))
+	var checks *expect.Checks
+	var table *report.TextTimeline
+	var lines *report.JSONL
+	var doc *runJSON
+	var pic *chart.Recorder
+	var trace *report.Trace
+	o.Attach = func(w *model.World) {
+		checks = expect.Arm(s, w)
+		switch *out {
+		case "html", "svg":
+			pic = chart.NewRecorder(w)
+			w.Subscribe(pic)
+		case "trace":
+			trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)
+			w.Subscribe(trace)
+		case "jsonl":
+			lines = report.NewJSONL(bw)
+			w.Subscribe(lines)
+		case "json":
+			doc = newRunJSON(bw, s, until)
+			w.Subscribe(doc)
+		default:
+			table = report.NewTextTimeline(bw, widths)
+			w.Subscribe(table)
+		}
+	}
+	r := s.Start(o)
+	w := r.World
+	end := r.Run(m.ticking(prog, name, w, until))
 	prog.Close()
 	if end == model.Finished && !at.set {
 		checks.Finish()
@@ -450,13 +454,15 @@ func estimateEvents(s *scenarios.Scenario, budget uint64) eventEstimate {
 	if budget == 0 {
 		return eventEstimate{fits: true}
 	}
-	w := s.Build()
 	half := min(budget/20+1, 500_000)
-	if w.RunChecked(s.Duration, half, nil) == model.Finished {
+	r := s.Start(scenarios.RunOptions{Until: s.Duration, MaxEvents: half})
+	w := r.World
+	if r.Run(nil) == model.Finished {
 		return eventEstimate{events: float64(w.Engine().Fired()), fits: true}
 	}
 	n1, t1 := w.Engine().Fired(), w.Now()
-	if w.RunChecked(s.Duration, 2*half, nil) == model.Finished {
+	r.MaxEvents = 2 * half
+	if r.Run(nil) == model.Finished {
 		return eventEstimate{events: float64(w.Engine().Fired()), fits: true}
 	}
 	n2, t2 := w.Engine().Fired(), w.Now()
