@@ -12,13 +12,13 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sim"
 )
 
-// FormatTime, Describe and Object are report's, for brevity here.
+// describe and object are report's, for brevity here.
 var (
-	FormatTime = report.FormatTime
-	Describe   = report.Describe
-	object     = report.Object
+	describe = report.Describe
+	object   = report.Object
 )
 
 // Verdict is the outcome of one expectation of a scenario.
@@ -62,12 +62,12 @@ func (v *Verdict) String(f Failure) string {
 	switch v.Span {
 	case "within":
 		s = fmt.Sprintf("within [%s, %s] %s%s: expected %s at some moment, never held; at %s found %s",
-			FormatTime(v.From), FormatTime(v.To), v.Subject, field, f.Expected, FormatTime(v.At), f.Found)
+			sim.FormatTime(v.From), sim.FormatTime(v.To), v.Subject, field, f.Expected, sim.FormatTime(v.At), f.Found)
 	case "always":
 		s = fmt.Sprintf("always [%s, %s] %s%s: expected %s throughout, first failed at %s: found %s",
-			FormatTime(v.From), FormatTime(v.To), v.Subject, field, f.Expected, FormatTime(v.At), f.Found)
+			sim.FormatTime(v.From), sim.FormatTime(v.To), v.Subject, field, f.Expected, sim.FormatTime(v.At), f.Found)
 	default:
-		s = fmt.Sprintf("at %s %s%s: expected %s, found %s", FormatTime(v.At), v.Subject, field, f.Expected, f.Found)
+		s = fmt.Sprintf("at %s %s%s: expected %s, found %s", sim.FormatTime(v.At), v.Subject, field, f.Expected, f.Found)
 	}
 	if f.Cause != "" {
 		s += " (" + f.Cause + ")"
@@ -414,7 +414,7 @@ func (c *Checks) Finish() {
 		v := &c.verdicts[i]
 		if !v.checked {
 			v.checked = true
-			v.Failures = append(v.Failures, Failure{Expected: "to be checked", Found: "the run ended at " + FormatTime(c.w.Now())})
+			v.Failures = append(v.Failures, Failure{Expected: "to be checked", Found: "the run ended at " + sim.FormatTime(c.w.Now())})
 		}
 	}
 }
@@ -590,7 +590,7 @@ func (k *checker) node(e *scenarios.Expect) {
 	got, ok := n.Condition(e.Condition.Type)
 	k.condition(e.Condition, got, ok, func() string {
 		if ch := k.nodes[nodeCond{e.Node, e.Condition.Type}]; ch != nil {
-			return "since " + FormatTime(ch.T) + ": " + Describe(ch)
+			return "since " + sim.FormatTime(ch.T) + ": " + describe(ch)
 		}
 		return ""
 	})
@@ -645,7 +645,7 @@ func (k *checker) events(ev *scenarios.EventCheck, ns string) {
 		if last == nil {
 			return ""
 		}
-		return fmt.Sprintf("last at %s: %s %s", FormatTime(last.T), object(last), Describe(last))
+		return fmt.Sprintf("last at %s: %s %s", sim.FormatTime(last.T), object(last), describe(last))
 	})
 }
 
@@ -656,7 +656,7 @@ func (k *checker) transitions(e *scenarios.Expect, cause cause) {
 	n := tc.n
 	times := make([]string, len(tc.times))
 	for i, t := range tc.times {
-		times[i] = FormatTime(t)
+		times[i] = sim.FormatTime(t)
 	}
 	want := e.Count
 	if want == nil {
@@ -734,7 +734,7 @@ func (k *checker) workload(e *scenarios.Expect) {
 func (k *checker) disruptionBudget(e *scenarios.Expect, b *model.DisruptionBudget) {
 	why := func() string {
 		if ch := k.workloads[refOf(b.Spec.Namespace, b.Spec.Name)]; ch != nil {
-			return "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
+			return "since " + sim.FormatTime(ch.T) + ": " + object(ch) + " " + describe(ch)
 		}
 		return ""
 	}
@@ -752,7 +752,7 @@ func (k *checker) disruptionBudget(e *scenarios.Expect, b *model.DisruptionBudge
 // workloadCause names the last change to the workload or any of its pods.
 func (k *checker) workloadCause(wl *model.Workload) string {
 	if ch := k.workloads[refOf(wl.Namespace(), wl.Spec.Name)]; ch != nil {
-		return "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
+		return "since " + sim.FormatTime(ch.T) + ": " + object(ch) + " " + describe(ch)
 	}
 	return ""
 }
@@ -782,10 +782,10 @@ func (k *checker) lastChange(pod ref, kind causeKind) cause {
 		if ch == nil {
 			return ""
 		}
-		s := "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
+		s := "since " + sim.FormatTime(ch.T) + ": " + object(ch) + " " + describe(ch)
 		if ch.Kind == model.ChangePhase && h.beforePhase != nil {
 			// Say what the phase followed from: the last container change before it.
-			s += ", after " + object(h.beforePhase) + " " + Describe(h.beforePhase)
+			s += ", after " + object(h.beforePhase) + " " + describe(h.beforePhase)
 		}
 		return s
 	}
@@ -795,7 +795,7 @@ func (k *checker) lastChange(pod ref, kind causeKind) cause {
 func (k *checker) containerCause(pod ref, container string) cause {
 	return func() string {
 		if ch := k.pods[pod].byContainer[container]; ch != nil {
-			return "since " + FormatTime(ch.T) + ": " + object(ch) + " " + Describe(ch)
+			return "since " + sim.FormatTime(ch.T) + ": " + object(ch) + " " + describe(ch)
 		}
 		return ""
 	}
@@ -805,7 +805,7 @@ func (k *checker) containerCause(pod ref, container string) cause {
 func (k *checker) condCause(pod ref, typ string) cause {
 	return func() string {
 		if ch := k.pods[pod].conditions[typ]; ch != nil {
-			return "since " + FormatTime(ch.T) + ": " + Describe(ch)
+			return "since " + sim.FormatTime(ch.T) + ": " + describe(ch)
 		}
 		return ""
 	}

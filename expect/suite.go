@@ -3,7 +3,6 @@ package expect
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -192,7 +191,7 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 	}
 	switch run.Run(interrupted) {
 	case model.OverBudget:
-		r.Err = OverBudgetError(s, w, s.Duration, opt.MaxEvents)
+		r.Err = run.OverBudgetError()
 		return r
 	case model.Interrupted:
 		r.Interrupted = true
@@ -204,17 +203,6 @@ func RunScenario(path string, opt SuiteOptions) (r Result) {
 		r.Golden = compareGolden(opt, r.Name, timeline.Bytes())
 	}
 	return r
-}
-
-// OverBudgetError explains a run of s that used up its event budget: where
-// it stopped and what made the most events.
-func OverBudgetError(s *scenarios.Scenario, w *model.World, until time.Duration, budget uint64) error {
-	msg := fmt.Sprintf("%s: the run stopped at %s of %s of virtual time: it used its budget of %d events (raise it with --max-events N, 0 for no limit)",
-		s.Path, FormatTime(w.Now()), FormatTime(until), budget)
-	for _, b := range w.BusiestSources(3) {
-		msg += "\n  " + b
-	}
-	return errors.New(msg)
 }
 
 // RunSuite runs files on every core; results come back in file order. Once

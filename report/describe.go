@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
 )
 
 // WriteDescribePod prints `kubectl describe pod` for p as of world.Now(),
@@ -45,7 +46,7 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 		d.line(0, "Node:\t%s", p.Node.Name)
 	}
 	if st.Started {
-		d.line(0, "Start Time:\t%s", FormatTime(st.StartTime))
+		d.line(0, "Start Time:\t%s", sim.FormatTime(st.StartTime))
 	}
 	d.labels("Labels", p.Labels)
 	if ts, grace, ok := p.DeletionTimestamp(); ok && !st.Phase.Terminal() {
@@ -206,7 +207,7 @@ func (d *describer) state(name string, s model.ContainerState) {
 	switch s.Kind {
 	case model.StateRunning:
 		d.line(2, "%s:\tRunning", name)
-		d.line(3, "Started:\t%s", FormatTime(s.StartedAt))
+		d.line(3, "Started:\t%s", sim.FormatTime(s.StartedAt))
 	case model.StateTerminated:
 		d.line(2, "%s:\tTerminated", name)
 		if s.Reason != "" {
@@ -219,8 +220,8 @@ func (d *describer) state(name string, s model.ContainerState) {
 		if s.Signal > 0 {
 			d.line(3, "Signal:\t%d", s.Signal)
 		}
-		d.line(3, "Started:\t%s", FormatTime(s.StartedAt))
-		d.line(3, "Finished:\t%s", FormatTime(s.FinishedAt))
+		d.line(3, "Started:\t%s", sim.FormatTime(s.StartedAt))
+		d.line(3, "Finished:\t%s", sim.FormatTime(s.FinishedAt))
 	default: // Waiting
 		d.line(2, "%s:\tWaiting", name)
 		if s.Reason != "" {

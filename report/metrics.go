@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/scenarios"
 )
 
 // Metric is one quantity measured on every run of a study. A run gives a
@@ -185,16 +184,6 @@ func NewMeter(w *model.World, duration time.Duration) *Meter {
 	m.m.Pods = make([]float64, 0, SeriesPoints)
 	w.Subscribe(m)
 	return m
-}
-
-// Measure computes every metric of a scenario's run: it builds the world
-// with a Meter, runs it for the scenario's duration and finishes.
-func Measure(s *scenarios.Scenario) RunMetrics {
-	w := s.NewWorld()
-	m := NewMeter(w, s.Duration)
-	s.Populate(w)
-	w.Run(s.Duration)
-	return m.Finish()
 }
 
 // nodeIndex returns n's index in the world's node order, learning nodes

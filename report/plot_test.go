@@ -206,7 +206,7 @@ func TestRestartsPlotCounts(t *testing.T) {
 	for k := range r.Seeds {
 		sc := *s
 		sc.Seed += uint64(k)
-		m := Measure(&sc)
+		m := measureRun(&sc)
 		cr := &r.Runs[0]
 		cr.Restarts, cr.Pods = append(cr.Restarts, m.Restarts), append(cr.Pods, m.Pods)
 		samples = append(samples, m.Values[MetricIndex("pod.restarts")])

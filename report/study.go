@@ -14,6 +14,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+	"github.com/podsim/podsim/sim"
 )
 
 // StudyResult is what a study found: every metric summarised per cell of
@@ -72,7 +73,7 @@ func FormatNumber(x float64) string {
 func (r *StudyResult) heading() string {
 	runs := len(r.Cells) * r.Seeds
 	return fmt.Sprintf("Study %s: %d cells x %d seeds = %d runs of %s virtual time (base scenario %s)",
-		r.Name, len(r.Cells), r.Seeds, runs, FormatTime(r.Duration), r.Scenario)
+		r.Name, len(r.Cells), r.Seeds, runs, sim.FormatTime(r.Duration), r.Scenario)
 }
 
 var statHeader = []string{"N", "MEAN", "SD", "P50", "P90", "P99", "MIN", "MAX", "95% CI OF MEAN"}

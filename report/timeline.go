@@ -12,6 +12,7 @@ import (
 
 	"github.com/mattn/go-runewidth"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
 )
 
 // JSONL is a sink that writes each change as one line of JSON as the run
@@ -178,7 +179,7 @@ type TimelineWidths struct{ time, object int }
 
 // Change widens the columns to fit c's row.
 func (tw *TimelineWidths) Change(c *model.Change) {
-	tw.time = max(tw.time, runewidth.StringWidth(FormatTime(c.T)))
+	tw.time = max(tw.time, runewidth.StringWidth(sim.FormatTime(c.T)))
 	tw.object = max(tw.object, runewidth.StringWidth(Object(c)))
 }
 
@@ -201,7 +202,7 @@ func NewTextTimeline(w io.Writer, widths TimelineWidths) *TextTimeline {
 }
 
 // Change writes c's row.
-func (t *TextTimeline) Change(c *model.Change) { t.row(FormatTime(c.T), Object(c), Describe(c)) }
+func (t *TextTimeline) Change(c *model.Change) { t.row(sim.FormatTime(c.T), Object(c), Describe(c)) }
 
 // Err is the first error writing failed with, if any.
 func (t *TextTimeline) Err() error { return t.err }
@@ -293,16 +294,4 @@ func Describe(c *model.Change) string {
 		return c.Object + ": " + c.Message
 	}
 	return c.Kind.String()
-}
-
-// FormatTime prints virtual time compactly: 0s, 45s, 1m30s, 2h0m5s.
-func FormatTime(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
 )
 
 // The hand-written JSON lines are byte for byte what encoding/json writes
@@ -89,7 +90,7 @@ func TestTextTimelineMatchesTheTable(t *testing.T) {
 	var widths TimelineWidths
 	for i := range changes {
 		c := &changes[i]
-		rows = append(rows, []string{FormatTime(c.T), Object(c), Describe(c)})
+		rows = append(rows, []string{sim.FormatTime(c.T), Object(c), Describe(c)})
 		widths.Change(c)
 	}
 	var want, got bytes.Buffer

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
 )
 
 // Trace is a sink that writes a run as Chrome trace-event JSON (the object
@@ -141,7 +142,7 @@ func NewTrace(out io.Writer, world *model.World, scenario string, seed uint64, d
 	b = append(b, `,"seed":`...)
 	b = strconv.AppendUint(b, seed, 10)
 	b = append(b, `,"duration":`...)
-	b = appendString(b, FormatTime(duration))
+	b = appendString(b, sim.FormatTime(duration))
 	b = append(b, "},\"traceEvents\":[\n"...)
 	t.write(b)
 	return t

@@ -1,9 +1,12 @@
 package scenarios
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
 )
 
 // RunOptions say how a run of a scenario is made: how far it goes and who
@@ -74,4 +77,15 @@ func (r *Runner) Instants(interrupted func() bool, after func(time.Duration)) mo
 			return model.Interrupted
 		}
 	}
+}
+
+// OverBudgetError explains a run that used up its event budget: where it
+// stopped and what made the most events.
+func (r *Runner) OverBudgetError() error {
+	msg := fmt.Sprintf("%s: the run stopped at %s of %s of virtual time: it used its budget of %d events (raise it with --max-events N, 0 for no limit)",
+		r.Scenario.Path, sim.FormatTime(r.World.Now()), sim.FormatTime(r.Until), r.MaxEvents)
+	for _, b := range r.World.BusiestSources(3) {
+		msg += "\n  " + b
+	}
+	return errors.New(msg)
 }

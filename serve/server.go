@@ -9,11 +9,10 @@ import (
 
 	"github.com/benbjohnson/clock"
 
-	"github.com/podsim/podsim/expect"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/pace"
-	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sim"
 )
 
 // Options say how a Server plays its scenario.
@@ -133,14 +132,14 @@ func (s *Server) Play(ctx context.Context) {
 	switch stopped {
 	case model.OverBudget:
 		fmt.Fprintf(s.log, "%s\npodsim serve: the cluster stays as it was at %s\n",
-			expect.OverBudgetError(s.sc, w, s.run.Until, s.run.MaxEvents), report.FormatTime(w.Now()))
+			s.run.OverBudgetError(), sim.FormatTime(w.Now()))
 	case model.Interrupted:
 		return
 	default:
 		if s.pacer == nil {
-			fmt.Fprintf(s.log, "podsim serve: frozen at %s\n", report.FormatTime(w.Now()))
+			fmt.Fprintf(s.log, "podsim serve: frozen at %s\n", sim.FormatTime(w.Now()))
 		} else {
-			fmt.Fprintf(s.log, "podsim serve: the run reached its end, %s; the cluster stays as it is\n", report.FormatTime(w.Now()))
+			fmt.Fprintf(s.log, "podsim serve: the run reached its end, %s; the cluster stays as it is\n", sim.FormatTime(w.Now()))
 		}
 	}
 	for {

@@ -21,7 +21,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
 	"github.com/podsim/podsim/sim"
 )
@@ -173,7 +172,7 @@ func (s *Server) apply(req *writeReq, t time.Duration) {
 			line += " (" + st.Details.Causes[0].Message + ")"
 		}
 	}
-	fmt.Fprintf(s.log, "podsim serve: at %s: %s\n", report.FormatTime(t), line)
+	fmt.Fprintf(s.log, "podsim serve: at %s: %s\n", sim.FormatTime(t), line)
 	req.done <- err
 }
 

@@ -30,6 +30,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sim"
 )
 
 // Study is a study loaded and checked, ready to run.
@@ -170,7 +171,7 @@ func (s *Study) RunOne(k int, budget uint64, interrupted func() bool) (Run, erro
 		return Run{}, ErrInterrupted
 	case model.OverBudget:
 		msg := fmt.Sprintf("%s: run %d (cell %d, seed %d) stopped at %s of %s of virtual time: it used its budget of %d events (raise it with --max-events N, 0 for no limit)",
-			s.Header.File, k, c, sc.Seed, report.FormatTime(w.Now()), report.FormatTime(sc.Duration), budget)
+			s.Header.File, k, c, sc.Seed, sim.FormatTime(w.Now()), sim.FormatTime(sc.Duration), budget)
 		for _, b := range w.BusiestSources(3) {
 			msg += "\n  " + b
 		}

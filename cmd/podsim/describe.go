@@ -9,6 +9,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sim"
 )
 
 // describe is `podsim describe FILE POD [-n NS] [--at T] [-o text|json]`: the pod as
@@ -44,7 +45,7 @@ func (m *Main) describe(args []string) (int, error) {
 	}
 	r := s.Start(scenarios.RunOptions{Until: until, MaxEvents: *maxEvents})
 	w := r.World
-	if code := m.runEnd(s, w, r.Run(m.interrupted), until, *maxEvents); code != exitOK {
+	if code := m.runEnd(r, r.Run(m.interrupted)); code != exitOK {
 		return code, nil
 	}
 
@@ -70,10 +71,10 @@ func (m *Main) describe(args []string) (int, error) {
 		if other != "" {
 			hint = "; it is in namespace " + other + ": add -n " + other
 		}
-		return 0, fmt.Errorf("%s: pod %q not found%s at %s; pods: %s%s", file, name, inNamespace(*ns), report.FormatTime(until), list, hint)
+		return 0, fmt.Errorf("%s: pod %q not found%s at %s; pods: %s%s", file, name, inNamespace(*ns), sim.FormatTime(until), list, hint)
 	}
 	if p.Deleted() {
-		fmt.Fprintf(m.Stderr, "podsim: pod %s was deleted at %s; showing its last status\n", name, report.FormatTime(p.DeletedAt()))
+		fmt.Fprintf(m.Stderr, "podsim: pod %s was deleted at %s; showing its last status\n", name, sim.FormatTime(p.DeletedAt()))
 	}
 
 	bw := bufio.NewWriter(m.Stdout)

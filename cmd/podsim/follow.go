@@ -110,7 +110,7 @@ func (m *Main) follow(s *scenarios.Scenario, opt followOptions) (int, error) {
 	if end == model.Finished && !opt.atSet {
 		checks.Finish()
 	}
-	code := m.runEnd(s, r.World, end, opt.until, opt.maxEvents)
+	code := m.runEnd(r, end)
 	if code == exitOK && opt.strict && end == model.Finished && !opt.atSet && checks.Failed() > 0 {
 		code = exitFailed
 	}

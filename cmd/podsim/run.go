@@ -19,6 +19,7 @@ import (
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/report/chart"
 	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/sweep"
 )
 
@@ -169,7 +170,7 @@ func (m *Main) run(args []string) (int, error) {
 		first.Attach = func(w *model.World) { w.Subscribe(&widths) }
 		r := s.Start(first)
 		r.Run(m.ticking(prog, name+" (measuring the table)", r.World, until))
-		fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, report.FormatTime(until))
+		fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, sim.FormatTime(until))
 		if d := s.File.Metadata.Description; d != "" {
 			fmt.Fprintf(bw, "%s\n", d)
 		}
@@ -208,7 +209,7 @@ func (m *Main) run(args []string) (int, error) {
 	if end == model.Finished && !at.set {
 		checks.Finish()
 	}
-	code := m.runEnd(s, w, end, until, *maxEvents)
+	code := m.runEnd(r, end)
 	if code == exitOK && *strict && end == model.Finished && !at.set && checks.Failed() > 0 {
 		code = exitFailed
 	}
@@ -233,7 +234,7 @@ func (m *Main) run(args []string) (int, error) {
 	if err := table.Err(); err != nil {
 		return 0, err
 	}
-	fmt.Fprintf(bw, "\n$ kubectl get pods   # at %s\n", report.FormatTime(until))
+	fmt.Fprintf(bw, "\n$ kubectl get pods   # at %s\n", sim.FormatTime(until))
 	if err := report.WriteGetPods(bw, w); err != nil {
 		return 0, err
 	}
@@ -247,14 +248,15 @@ func (m *Main) run(args []string) (int, error) {
 // runEnd says on stderr why a run stopped before its time, if it did, and
 // returns the exit code: 2 over the budget, 130 interrupted, else 0. The
 // output is still written, complete up to where the run stopped.
-func (m *Main) runEnd(s *scenarios.Scenario, w *model.World, end model.RunEnd, until time.Duration, budget uint64) int {
+func (m *Main) runEnd(r *scenarios.Runner, end model.RunEnd) int {
 	switch end {
 	case model.OverBudget:
-		fmt.Fprintln(m.Stderr, expect.OverBudgetError(s, w, until, budget))
+		fmt.Fprintln(m.Stderr, r.OverBudgetError())
 		return exitBadInput
 	case model.Interrupted:
+		w := r.World
 		fmt.Fprintf(m.Stderr, "podsim: interrupted at %s of %s of virtual time (%d events); the output is complete up to then\n",
-			report.FormatTime(w.Now()), report.FormatTime(until), w.Engine().Fired())
+			sim.FormatTime(w.Now()), sim.FormatTime(r.Until), w.Engine().Fired())
 		return exitSIGINT
 	}
 	return exitOK
@@ -433,7 +435,7 @@ func (m *Main) validated(s *scenarios.Scenario, name string, maxEvents uint64) {
 	if e := estimateEvents(s, maxEvents); !e.fits {
 		fmt.Fprintf(m.Stderr, "%s: warning: at the rate of its first %d events (up to %s), a run would fire about %.2g events by %s, "+
 			"over the budget of %d: it may stop early (raise it with --max-events N)\n",
-			name, e.sampled, report.FormatTime(e.sampledTo), e.events, report.FormatTime(s.Duration), maxEvents)
+			name, e.sampled, sim.FormatTime(e.sampledTo), e.events, sim.FormatTime(s.Duration), maxEvents)
 	}
 }
 

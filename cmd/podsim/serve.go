@@ -11,8 +11,8 @@ import (
 
 	"github.com/benbjohnson/clock"
 
-	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/serve"
+	"github.com/podsim/podsim/sim"
 )
 
 // defaultServeAddr is loopback: the API has no authentication, so it is
@@ -82,9 +82,9 @@ func (m *Main) serve(args []string) (int, error) {
 	srv := serve.New(s, o)
 	mode := fmt.Sprintf("playing at %gx", o.Speed)
 	if at.set {
-		mode = "frozen at " + report.FormatTime(o.At)
+		mode = "frozen at " + sim.FormatTime(o.At)
 	}
-	fmt.Fprintf(m.Stderr, "podsim serve: %s (%s of virtual time, %s) at http://%s", s.File.Metadata.Name, report.FormatTime(s.Duration), mode, bound)
+	fmt.Fprintf(m.Stderr, "podsim serve: %s (%s of virtual time, %s) at http://%s", s.File.Metadata.Name, sim.FormatTime(s.Duration), mode, bound)
 	if *kubeconfig != "" {
 		fmt.Fprintf(m.Stderr, "; kubectl --kubeconfig %s get pods -w", *kubeconfig)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/podsim/podsim/report"
 	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sim"
 )
 
 // lockedBuffer is podsim serve's stderr, read while it runs.
@@ -118,7 +119,7 @@ func TestKubectlAgainstFrozenServe(t *testing.T) {
 				t.Fatalf("podsim run: %d %s", code, errs)
 			}
 			at, _ := time.ParseDuration(c.at)
-			_, view, _ := strings.Cut(run, "$ kubectl get pods   # at "+report.FormatTime(at)+"\n")
+			_, view, _ := strings.Cut(run, "$ kubectl get pods   # at "+sim.FormatTime(at)+"\n")
 			want := byName(rows(view))
 			got := rows(kubectl("get", "pods"))
 			if !slices.EqualFunc(got, want, slices.Equal) {

@@ -18,7 +18,7 @@ import (
 	"github.com/benbjohnson/clock"
 	"github.com/mattn/go-isatty"
 
-	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/sim"
 )
 
 // isTerminal reports whether fd is a terminal (a variable for tests).
@@ -131,7 +131,7 @@ func short(d time.Duration) string {
 	} else {
 		d = d.Round(time.Second)
 	}
-	return report.FormatTime(d)
+	return sim.FormatTime(d)
 }
 
 // Rate formats n things in d per second compactly: 950, 12k, 2.3M.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/podsim/podsim/report"
+	"github.com/podsim/podsim/sim"
 )
 
 // The static picture's limits: past them it shows the first ones and says
@@ -121,7 +121,7 @@ func (s *svg) marks(list []mark, y float64) {
 			color = warnColor
 		}
 		s.raw(`" fill="`, color, `"><title>`)
-		s.raw(html.EscapeString(report.FormatTime(m.t) + " " + s.r.strs[m.reason] + ": " + s.r.strs[m.message]))
+		s.raw(html.EscapeString(sim.FormatTime(m.t) + " " + s.r.strs[m.reason] + ": " + s.r.strs[m.message]))
 		s.raw("</title></path>\n")
 	}
 }
@@ -185,7 +185,7 @@ func (r *Recorder) WriteSVG(w io.Writer, m Meta) error {
 		s.text(14, top, ` font-size="13" fill="#444"`, line)
 	}
 	top += 18
-	s.text(14, top, ` font-size="12" fill="#777"`, "seed "+strconv.FormatUint(m.Seed, 10)+" · "+report.FormatTime(m.End)+
+	s.text(14, top, ` font-size="12" fill="#777"`, "seed "+strconv.FormatUint(m.Seed, 10)+" · "+sim.FormatTime(m.End)+
 		" of virtual time · "+strconv.Itoa(len(r.pods))+" pods on "+strconv.Itoa(len(r.nodes))+" nodes · "+strconv.Itoa(len(r.wls))+" workloads")
 	top += 12
 
@@ -303,7 +303,7 @@ func (s *svg) axis(top, bottom float64) {
 		s.raw("V")
 		s.f(bottom)
 		s.raw(`" stroke="#eceff3"/>` + "\n")
-		s.text(x, y-9, ` text-anchor="middle" font-size="11" fill="#333"`, report.FormatTime(t))
+		s.text(x, y-9, ` text-anchor="middle" font-size="11" fill="#333"`, sim.FormatTime(t))
 	}
 }
 
@@ -348,7 +348,7 @@ func (s *svg) node(n *nodeRec, y float64) {
 		if f.open {
 			e = s.t1
 		}
-		title := faultNames[f.what] + " " + report.FormatTime(f.start) + " – " + report.FormatTime(e)
+		title := faultNames[f.what] + " " + sim.FormatTime(f.start) + " – " + sim.FormatTime(e)
 		x0, x1 := s.x(f.start), max(s.x(e), s.x(f.start)+2)
 		s.raw("<g><title>", html.EscapeString(title), "</title>\n")
 		for x := x0; x < x1; x += 4 {
@@ -361,7 +361,7 @@ func (s *svg) node(n *nodeRec, y float64) {
 		if t.open {
 			e = s.t1
 		}
-		s.bar(t.start, e, y+24, 3, taintColor, 1, "taint "+s.r.strs[t.what]+" "+report.FormatTime(t.start)+" – "+report.FormatTime(e))
+		s.bar(t.start, e, y+24, 3, taintColor, 1, "taint "+s.r.strs[t.what]+" "+sim.FormatTime(t.start)+" – "+sim.FormatTime(e))
 	}
 	s.marks(n.marks, y+1)
 }
@@ -435,7 +435,7 @@ func (s *svg) pod(p *podRec, y float64, open bool, end time.Duration) float64 {
 		return ""
 	})
 	if p.hasTerm {
-		s.bar(p.terminating, p.terminating, y+8, 15, "#000", 2, "Terminating at "+report.FormatTime(p.terminating))
+		s.bar(p.terminating, p.terminating, y+8, 15, "#000", 2, "Terminating at "+sim.FormatTime(p.terminating))
 	}
 	s.marks(p.marks, y+1)
 	y += svgPodH
@@ -493,7 +493,7 @@ func (s *svg) segTitle(c *contRec, k int, end time.Duration) string {
 		reason = st.label
 	}
 	e := c.segEnd(k, end)
-	t := c.name + ": " + st.state + " (" + reason + ") " + report.FormatTime(sg.start) + " – " + report.FormatTime(e) +
+	t := c.name + ": " + st.state + " (" + reason + ") " + sim.FormatTime(sg.start) + " – " + sim.FormatTime(e) +
 		", restartCount " + strconv.Itoa(int(sg.restarts))
 	if sg.hasExit {
 		if st.state == "Terminated" {
