@@ -40,23 +40,12 @@ func (m *Main) clock() clock.Clock {
 	return clock.New()
 }
 
-// followOptions are the flags of `run` a live replay uses.
-type followOptions struct {
-	out       string // text or jsonl
-	speed     float64
-	until     time.Duration
-	atSet     bool
-	everyTick bool
-	maxEvents uint64
-	strict    bool
-}
-
 // follow is `run --follow`: it plays s against the wall clock, each change
 // at its virtual time (speed virtual seconds per wall second), and prints
 // `kubectl get pods -w` rows (text) or the timeline's JSON lines (jsonl),
 // each written out as it comes. Ctrl-C stops it at once, the output
 // complete up to the instant it reached.
-func (m *Main) follow(s *scenarios.Scenario, opt followOptions) (int, error) {
+func (m *Main) follow(s *scenarios.Scenario, opt runOptions) (int, error) {
 	o := scenarios.RunOptions{Until: opt.until, MaxEvents: opt.maxEvents, ProbeEveryTick: opt.everyTick}
 	var widths report.WatchWidths
 	if opt.out == "text" {

@@ -118,6 +118,17 @@ func (m *Main) loadScenario(files []string) (*scenarios.Scenario, error) {
 	return nil, usageError{"run takes one scenario file"}
 }
 
+// runOptions are the flags of `run`.
+type runOptions struct {
+	out       string  // -o
+	speed     float64 // with --follow
+	until     time.Duration
+	atSet     bool
+	everyTick bool
+	maxEvents uint64
+	strict    bool
+}
+
 func (m *Main) run(args []string) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	out := outputFlag(fs, "text, jsonl, json, html (an interactive page of the run), svg (a picture of it) or trace (Chrome trace-event JSON for Perfetto)")
@@ -152,17 +163,25 @@ func (m *Main) run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	o := runOptions{out: *out, speed: speed.x, until: until, atSet: at.set,
+		everyTick: *everyTick, maxEvents: *maxEvents, strict: *strict}
 	if *follow {
-		return m.follow(s, followOptions{out: *out, speed: speed.x, until: until, atSet: at.set,
-			everyTick: *everyTick, maxEvents: *maxEvents, strict: *strict})
+		return m.follow(s, o)
 	}
+	return m.runScenario(s, o)
+}
+
+// runScenario is `run` without --follow: it runs s and writes it as o.out
+// says.
+func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
+	until := opt.until
 	bw := bufio.NewWriterSize(m.Stdout, 64<<10) // a timeline can be many megabytes
 	defer bw.Flush()
 	name := s.File.Metadata.Name
 	prog := progress.NewRuns(m.progressOut(), m.clock(), 0)
-	o := scenarios.RunOptions{Until: until, MaxEvents: *maxEvents, ProbeEveryTick: *everyTick}
+	o := scenarios.RunOptions{Until: until, MaxEvents: opt.maxEvents, ProbeEveryTick: opt.everyTick}
 	var widths report.TimelineWidths
-	if *out == "text" {
+	if opt.out == "text" {
 		// A table's columns are as wide as their widest cell: a first run
 		// measures them (it keeps no row), the second writes the rows as
 		// they come.
@@ -184,7 +203,7 @@ func (m *Main) run(args []string) (int, error) {
 	var trace *report.Trace
 	o.Attach = func(w *model.World) {
 		checks = expect.Arm(s, w)
-		switch *out {
+		switch opt.out {
 		case "html", "svg":
 			pic = chart.NewRecorder(w)
 			w.Subscribe(pic)
@@ -206,15 +225,15 @@ func (m *Main) run(args []string) (int, error) {
 	w := r.World
 	end := r.Run(m.ticking(prog, name, w, until))
 	prog.Close()
-	if end == model.Finished && !at.set {
+	if end == model.Finished && !opt.atSet {
 		checks.Finish()
 	}
 	code := m.runEnd(r, end)
-	if code == exitOK && *strict && end == model.Finished && !at.set && checks.Failed() > 0 {
+	if code == exitOK && opt.strict && end == model.Finished && !opt.atSet && checks.Failed() > 0 {
 		code = exitFailed
 	}
 
-	switch *out {
+	switch opt.out {
 	case "trace":
 		return code, trace.Close(w.Now())
 	case "jsonl":
@@ -226,7 +245,7 @@ func (m *Main) run(args []string) (int, error) {
 		if end != model.Finished {
 			meta.End = w.Now()
 		}
-		if *out == "svg" {
+		if opt.out == "svg" {
 			return code, pic.WriteSVG(bw, meta)
 		}
 		return code, pic.WriteHTML(bw, meta)
@@ -238,7 +257,7 @@ func (m *Main) run(args []string) (int, error) {
 	if err := report.WriteGetPods(bw, w); err != nil {
 		return 0, err
 	}
-	if vs := checks.Verdicts(); len(vs) > 0 && !at.set && end == model.Finished {
+	if vs := checks.Verdicts(); len(vs) > 0 && !opt.atSet && end == model.Finished {
 		fmt.Fprintln(bw)
 		writeVerdicts(bw, vs)
 	}

@@ -84,62 +84,74 @@ func (r *Recorder) appendData(b []byte, m Meta) []byte {
 	b = append(b, `,"pods":[`...)
 	for i, p := range r.pods {
 		b = comma(b, i)
-		b = append(b, `{"n":`...)
-		b = appendStr(b, p.name)
-		b = append(b, `,"node":`...)
-		b = strconv.AppendInt(b, int64(p.nodeIndex()), 10)
-		b = append(b, `,"wl":`...)
-		b = strconv.AppendInt(b, int64(p.wlIndex()), 10)
-		b = append(b, `,"c":`...)
-		b = appendT(b, p.created)
-		if p.hasGone {
-			b = append(b, `,"g":`...)
-			b = appendT(b, p.gone)
+		b = p.appendData(b, m.End)
+	}
+	return append(b, "]}"...)
+}
+
+// appendData appends the pod as an object of the chart's data, its open
+// intervals ending at end.
+func (p *podRec) appendData(b []byte, end time.Duration) []byte {
+	b = append(b, `{"n":`...)
+	b = appendStr(b, p.name)
+	b = append(b, `,"node":`...)
+	b = strconv.AppendInt(b, int64(p.nodeIndex()), 10)
+	b = append(b, `,"wl":`...)
+	b = strconv.AppendInt(b, int64(p.wlIndex()), 10)
+	b = append(b, `,"c":`...)
+	b = appendT(b, p.created)
+	if p.hasGone {
+		b = append(b, `,"g":`...)
+		b = appendT(b, p.gone)
+	}
+	if p.hasTerm {
+		b = append(b, `,"x":`...)
+		b = appendT(b, p.terminating)
+	}
+	b = append(b, `,"ph":`...)
+	b = appendSteps(b, p.phases, false)
+	b = append(b, `,"r":`...)
+	b = appendSteps(b, p.ready, true)
+	b = append(b, `,"ev":`...)
+	b = appendMarks(b, p.marks)
+	b = append(b, `,"cs":[`...)
+	for j, ct := range p.conts {
+		b = comma(b, j)
+		b = ct.appendData(b, end)
+	}
+	return append(b, "]}"...)
+}
+
+// appendData appends the container as an object of the chart's data, an
+// open interval ending at end.
+func (ct *contRec) appendData(b []byte, end time.Duration) []byte {
+	b = append(b, `{"n":`...)
+	b = appendStr(b, ct.name)
+	b = append(b, `,"k":`...)
+	b = strconv.AppendInt(b, int64(ct.kind), 10)
+	b = append(b, `,"s":[`...)
+	for k := range ct.segs {
+		s := &ct.segs[k]
+		b = comma(b, k)
+		b = append(b, '[')
+		b = appendT(b, s.start)
+		b = append(b, ',')
+		b = appendT(b, ct.segEnd(k, end))
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(s.style), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(s.reason), 10)
+		b = append(b, ',')
+		if s.hasExit {
+			b = strconv.AppendInt(b, int64(s.exit), 10)
+		} else {
+			b = append(b, "null"...)
 		}
-		if p.hasTerm {
-			b = append(b, `,"x":`...)
-			b = appendT(b, p.terminating)
-		}
-		b = append(b, `,"ph":`...)
-		b = appendSteps(b, p.phases, false)
-		b = append(b, `,"r":`...)
-		b = appendSteps(b, p.ready, true)
-		b = append(b, `,"ev":`...)
-		b = appendMarks(b, p.marks)
-		b = append(b, `,"cs":[`...)
-		for j, ct := range p.conts {
-			b = comma(b, j)
-			b = append(b, `{"n":`...)
-			b = appendStr(b, ct.name)
-			b = append(b, `,"k":`...)
-			b = strconv.AppendInt(b, int64(ct.kind), 10)
-			b = append(b, `,"s":[`...)
-			for k := range ct.segs {
-				s := &ct.segs[k]
-				b = comma(b, k)
-				b = append(b, '[')
-				b = appendT(b, s.start)
-				b = append(b, ',')
-				b = appendT(b, ct.segEnd(k, m.End))
-				b = append(b, ',')
-				b = strconv.AppendInt(b, int64(s.style), 10)
-				b = append(b, ',')
-				b = strconv.AppendInt(b, int64(s.reason), 10)
-				b = append(b, ',')
-				if s.hasExit {
-					b = strconv.AppendInt(b, int64(s.exit), 10)
-				} else {
-					b = append(b, "null"...)
-				}
-				b = append(b, ',')
-				b = strconv.AppendInt(b, int64(s.restarts), 10)
-				b = append(b, ',')
-				b = strconv.AppendInt(b, int64(s.lastReason), 10)
-				b = append(b, ']')
-			}
-			b = append(b, "]}"...)
-		}
-		b = append(b, "]}"...)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(s.restarts), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(s.lastReason), 10)
+		b = append(b, ']')
 	}
 	return append(b, "]}"...)
 }
