@@ -58,9 +58,8 @@ func setDur(out *time.Duration, in *Duration) {
 	}
 }
 
-// Build makes the scenario's world at time 0 (NewWorld, then Populate),
-// with sinks subscribed before anything is added, so that they see every
-// change. Run it up to s.Duration.
+// Build is Start with sinks subscribed as they are, for a run to
+// s.Duration with no budget: it returns the world at time 0.
 func (s *Scenario) Build(sinks ...model.Sink) *model.World {
 	return s.Start(RunOptions{Until: s.Duration, Attach: func(w *model.World) {
 		for _, k := range sinks {
