@@ -13,6 +13,45 @@ var (
 )
 
 func (v *validator) expect(e *Expect) {
+	v.expectWhen(e)
+	v.expectTransition(e)
+	if !v.expectSubjects(e) {
+		return
+	}
+	v.expectPodFields(e)
+	v.expectWorkloadFields(e)
+	v.expectValues(e)
+	v.namespace(&e.Namespace)
+	if e.Namespace != "" && e.Node != "" {
+		v.atKey(&e.Namespace, "a node has no namespace: namespace goes with pod, workload or event")
+	}
+	switch {
+	case e.Pod != "":
+		ps := v.podTemplate(&e.Pod, e.Namespace, false)
+		if e.Container != "" {
+			v.containerRef(ps, e.Pod, &e.Container, e)
+		}
+	case e.Workload != "":
+		switch k := model.Key(e.Namespace, e.Workload); {
+		case v.workloads[k] != nil || v.budgets[k] != nil || v.cronJobOf(k) != nil:
+		case v.classes[e.Workload] != nil:
+			v.at(&e.Workload, "%q is a PriorityClass: it has no status to check", e.Workload)
+		default:
+			v.at(&e.Workload, "no workload called %q%s%s", e.Workload, inNamespace(e.Namespace), v.elsewhere(e.Workload, e.Namespace))
+		}
+	case e.Node != "":
+		v.nodeRef(&e.Node, e)
+		if e.Condition == nil {
+			v.at(e, "a node expectation checks a condition")
+		}
+	case e.Event != nil:
+		v.expectEvent(e.Event, e.Namespace)
+	}
+}
+
+// expectWhen checks when an expectation holds: at most one of at, within
+// and always, inside the run.
+func (v *validator) expectWhen(e *Expect) {
 	end := Duration(time.Hour) // the default duration
 	if d := v.s.File.Spec.Duration; d != nil && d.D() > 0 {
 		end = *d
@@ -38,6 +77,10 @@ func (v *validator) expect(e *Expect) {
 			v.at(&sp[1], "%s is after the end of the run (%s)", &sp[1], end)
 		}
 	}
+}
+
+// expectTransition checks a transition and the count that goes with it.
+func (v *validator) expectTransition(e *Expect) {
 	if tr := e.Transition; tr != nil {
 		if tr.From == "" && tr.To == "" {
 			v.at(tr, "transition: give from, to or both")
@@ -54,6 +97,11 @@ func (v *validator) expect(e *Expect) {
 	if e.Count != nil && e.Transition == nil {
 		v.atKey(&e.Count, "count goes with transition (an event's count goes inside event)")
 	}
+}
+
+// expectSubjects reports whether the expectation is about exactly one of
+// pod, workload, node or event, and says so when not.
+func (v *validator) expectSubjects(e *Expect) bool {
 	subjects := 0
 	for _, s := range []string{e.Pod, e.Workload, e.Node} {
 		if s != "" {
@@ -65,8 +113,13 @@ func (v *validator) expect(e *Expect) {
 	}
 	if subjects != 1 {
 		v.at(e, "an expectation is about exactly one of pod, workload, node or event; found %d", subjects)
-		return
+		return false
 	}
+	return true
+}
+
+// expectPodFields reports the fields only a pod has, set on another subject.
+func (v *validator) expectPodFields(e *Expect) {
 	podOnly := func(what string, set bool, ptr any) {
 		if set && e.Pod == "" {
 			v.atKey(ptr, "%s is checked on a pod", what)
@@ -81,6 +134,11 @@ func (v *validator) expect(e *Expect) {
 	podOnly("transition", e.Transition != nil, &e.Transition)
 	podOnly("nodeName", e.NodeName != nil, e.NodeName)
 	podOnly("nominatedNodeName", e.NominatedNodeName != nil, e.NominatedNodeName)
+}
+
+// expectWorkloadFields reports the counts of a workload set on a subject
+// that does not have them.
+func (v *validator) expectWorkloadFields(e *Expect) {
 	wk := model.Key(e.Namespace, e.Workload)
 	pdb := v.workloads[wk] == nil && v.budgets[wk] != nil
 	for _, r := range []*IntRange{e.ReadyPods, e.Pods, e.SucceededPods, e.FailedPods} {
@@ -112,6 +170,11 @@ func (v *validator) expect(e *Expect) {
 			v.atKey(r, "disruptionsAllowed, currentHealthy, desiredHealthy and expectedPods are checked on a PodDisruptionBudget (workload: its name)")
 		}
 	}
+}
+
+// expectValues checks the expected values themselves: a container for
+// container fields, known phases and states, a complete condition.
+func (v *validator) expectValues(e *Expect) {
 	if e.Container == "" {
 		for _, set := range []struct {
 			ok  bool
@@ -144,54 +207,33 @@ func (v *validator) expect(e *Expect) {
 			v.at(c, "condition: status must be \"True\", \"False\" or \"Unknown\"")
 		}
 	}
-	v.namespace(&e.Namespace)
-	if e.Namespace != "" && e.Node != "" {
-		v.atKey(&e.Namespace, "a node has no namespace: namespace goes with pod, workload or event")
+}
+
+// expectEvent checks an event expectation in namespace ns: a reason, at
+// most one object it is about, each of them known, and a known type.
+func (v *validator) expectEvent(ev *EventCheck, ns string) {
+	if ev.Reason == "" {
+		v.at(ev, "event: reason is required")
 	}
-	switch {
-	case e.Pod != "":
-		ps := v.podTemplate(&e.Pod, e.Namespace, false)
-		if e.Container != "" {
-			v.containerRef(ps, e.Pod, &e.Container, e)
+	if ev.Pod != "" {
+		v.podTemplate(&ev.Pod, ns, false)
+	}
+	if ev.Node != "" {
+		v.nodeRef(&ev.Node, ev)
+	}
+	if k := model.Key(ns, ev.Workload); ev.Workload != "" && v.workloads[k] == nil && v.budgets[k] == nil && v.cronJobOf(k) == nil {
+		v.at(&ev.Workload, "no workload called %q%s%s", ev.Workload, inNamespace(ns), v.elsewhere(ev.Workload, ns))
+	}
+	objects := 0
+	for _, o := range []string{ev.Pod, ev.Node, ev.Workload} {
+		if o != "" {
+			objects++
 		}
-	case e.Workload != "":
-		switch k := model.Key(e.Namespace, e.Workload); {
-		case v.workloads[k] != nil || v.budgets[k] != nil || v.cronJobOf(k) != nil:
-		case v.classes[e.Workload] != nil:
-			v.at(&e.Workload, "%q is a PriorityClass: it has no status to check", e.Workload)
-		default:
-			v.at(&e.Workload, "no workload called %q%s%s", e.Workload, inNamespace(e.Namespace), v.elsewhere(e.Workload, e.Namespace))
-		}
-	case e.Node != "":
-		v.nodeRef(&e.Node, e)
-		if e.Condition == nil {
-			v.at(e, "a node expectation checks a condition")
-		}
-	case e.Event != nil:
-		ev := e.Event
-		if ev.Reason == "" {
-			v.at(ev, "event: reason is required")
-		}
-		if ev.Pod != "" {
-			v.podTemplate(&ev.Pod, e.Namespace, false)
-		}
-		if ev.Node != "" {
-			v.nodeRef(&ev.Node, ev)
-		}
-		if k := model.Key(e.Namespace, ev.Workload); ev.Workload != "" && v.workloads[k] == nil && v.budgets[k] == nil && v.cronJobOf(k) == nil {
-			v.at(&ev.Workload, "no workload called %q%s%s", ev.Workload, inNamespace(e.Namespace), v.elsewhere(ev.Workload, e.Namespace))
-		}
-		objects := 0
-		for _, o := range []string{ev.Pod, ev.Node, ev.Workload} {
-			if o != "" {
-				objects++
-			}
-		}
-		if objects > 1 {
-			v.at(ev, "event: give one of pod, node and workload (node counts the events about the node itself)")
-		}
-		if ev.Type != "" && ev.Type != "Normal" && ev.Type != "Warning" {
-			v.at(&ev.Type, "event type %q: want Normal or Warning", ev.Type)
-		}
+	}
+	if objects > 1 {
+		v.at(ev, "event: give one of pod, node and workload (node counts the events about the node itself)")
+	}
+	if ev.Type != "" && ev.Type != "Normal" && ev.Type != "Warning" {
+		v.at(&ev.Type, "event type %q: want Normal or Warning", ev.Type)
 	}
 }

@@ -49,6 +49,32 @@ func (v *validator) workload(w *Workload) {
 		v.cronJob(w)
 		return
 	}
+	v.controllerName(w, key)
+	v.workloads[key] = w
+	v.statefulSet(w)
+	v.cronJob(w)
+	v.controllerCounts(w)
+	v.rollingFields(w)
+	if w.Kind == kindCronJob {
+		return // cronJob checked its job template
+	}
+	v.addWorkloadPods(w)
+	sp := &w.Spec
+	rp := sp.Template.Spec.RestartPolicy
+	switch {
+	case w.Kind == "Job" && rp != "OnFailure" && rp != "Never":
+		v.at(&sp.Template.Spec, "a Job's pod template needs restartPolicy OnFailure or Never")
+	case w.Kind != "Job" && rp != "" && rp != "Always":
+		v.at(&sp.Template.Spec.RestartPolicy, "a %s's pods must have restartPolicy Always", w.Kind)
+	}
+	v.podSpec(&sp.Template.Spec, &sp.Template, "workload "+name)
+}
+
+// controllerName checks that a controller, to be known by key, has a name
+// of its own among controllers, bare pods and the Jobs of CronJobs, and no
+// field of a PodDisruptionBudget.
+func (v *validator) controllerName(w *Workload, key string) {
+	name, ns := w.Metadata.Name, w.Metadata.Namespace
 	if _, dup := v.workloads[key]; dup && name != "" {
 		v.at(&w.Metadata.Name, "duplicate workload name %q%s", name, inNamespace(ns))
 	}
@@ -79,9 +105,12 @@ func (v *validator) workload(w *Workload) {
 			}
 		}
 	}
-	v.workloads[key] = w
-	v.statefulSet(w)
-	v.cronJob(w)
+}
+
+// controllerCounts checks a controller's replicas and a Job's counts: not
+// negative, and each on the kinds that have it.
+func (v *validator) controllerCounts(w *Workload) {
+	sp := &w.Spec
 	for _, n := range []*int32{sp.Replicas, sp.Completions, sp.Parallelism, sp.BackoffLimit} {
 		if n != nil && *n < 0 {
 			v.at(n, "must not be negative")
@@ -100,10 +129,13 @@ func (v *validator) workload(w *Workload) {
 	if sp.ActiveDeadlineSeconds != nil && *sp.ActiveDeadlineSeconds < 0 {
 		v.at(sp.ActiveDeadlineSeconds, "activeDeadlineSeconds must not be negative")
 	}
-	v.rollingFields(w)
+}
+
+// addWorkloadPods counts the pods a controller other than a CronJob starts
+// with.
+func (v *validator) addWorkloadPods(w *Workload) {
+	sp := &w.Spec
 	switch w.Kind {
-	case kindCronJob:
-		return // cronJob checked its job template
 	case "ReplicaSet", "Deployment", kindStatefulSet:
 		if sp.Replicas == nil {
 			v.addPods(w, 1)
@@ -119,14 +151,6 @@ func (v *validator) workload(w *Workload) {
 	case "DaemonSet":
 		v.addPods(w, max(v.nodeCount, 1))
 	}
-	rp := sp.Template.Spec.RestartPolicy
-	switch {
-	case w.Kind == "Job" && rp != "OnFailure" && rp != "Never":
-		v.at(&sp.Template.Spec, "a Job's pod template needs restartPolicy OnFailure or Never")
-	case w.Kind != "Job" && rp != "" && rp != "Always":
-		v.at(&sp.Template.Spec.RestartPolicy, "a %s's pods must have restartPolicy Always", w.Kind)
-	}
-	v.podSpec(&sp.Template.Spec, &sp.Template, "workload "+name)
 }
 
 // disruptionBudget checks a PodDisruptionBudget: a selector by labels, at
