@@ -423,7 +423,7 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[
 		return &v
 	}
 	at := *draw(f.At)
-	w.Schedule(at, faultAction(w, f, draw, behaviors))
+	w.Schedule(at, faultAction(&faultWorld{w: w, draw: draw, behaviors: behaviors}, f))
 }
 
 // ApplyFault does what the fault f does, now: a fault injected into a
@@ -431,92 +431,14 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[
 // into faults). Its at is ignored; its durations must be fixed ones. A
 // rollout's new image runs with the scenario's behaviour for it.
 func (s *Scenario) ApplyFault(w *model.World, f *Fault) {
-	faultAction(w, f, func(d *DurationDist) *time.Duration {
+	draw := func(d *DurationDist) *time.Duration {
 		if d == nil {
 			return nil
 		}
 		v := d.Sample(nil)
 		return &v
-	}, s.behaviors())()
-}
-
-// faultAction returns what f does when it acts; draw gives the value of
-// its durations (drawn now, in the order at, then for); behaviors are the
-// scenario's, by pod or workload key (a rollout's new image takes its own).
-func faultAction(w *model.World, f *Fault, draw func(*DurationDist) *time.Duration,
-	behaviors map[string]map[behaviorKey]*model.Behavior) func() {
-	switch {
-	case f.Exit != nil:
-		e := f.Exit
-		return func() {
-			for _, p := range podsNamed(w, model.Key(e.Namespace, e.Pod)) {
-				p.ExitContainer(e.Container, e.Code)
-			}
-		}
-	case f.OOM != nil:
-		o := f.OOM
-		return func() {
-			for _, p := range podsNamed(w, model.Key(o.Namespace, o.Pod)) {
-				p.OOMKill(o.Container)
-			}
-		}
-	case f.Delete != nil:
-		d := f.Delete
-		var grace *time.Duration
-		if d.GracePeriodSeconds != nil {
-			g := sim.Seconds(*d.GracePeriodSeconds)
-			grace = &g
-		}
-		return func() {
-			for _, p := range podsNamed(w, model.Key(d.Namespace, d.Pod)) {
-				p.Delete(grace)
-			}
-		}
-	case f.DiskFailure != nil:
-		name := f.DiskFailure.Node
-		return func() { w.Node(name).DiskFailure() }
-	case f.Partition != nil:
-		nf := f.Partition
-		d := draw(nf.For)
-		return func() { w.Node(nf.Node).Partition(d) }
-	case f.NodeFailure != nil:
-		nf := f.NodeFailure
-		d := draw(nf.For)
-		return func() { w.Node(nf.Node).PowerOff(d) }
-	case f.SetCondition != nil:
-		sc := f.SetCondition
-		return func() {
-			for _, p := range podsNamed(w, model.Key(sc.Namespace, sc.Pod)) {
-				p.SetCondition(sc.Type, model.ConditionStatus(sc.Status))
-			}
-		}
-	case f.Cordon != nil:
-		name := f.Cordon.Node
-		return func() { w.Kubectl().Cordon(w.Node(name)) }
-	case f.Uncordon != nil:
-		name := f.Uncordon.Node
-		return func() { w.Kubectl().Uncordon(w.Node(name)) }
-	case f.Drain != nil:
-		name := f.Drain.Node
-		return func() { w.Kubectl().Drain(w.Node(name)) }
-	case f.DeleteNode != nil:
-		name := f.DeleteNode.Node
-		return func() { w.Node(name).Delete() }
-	case f.Taint != nil:
-		t := f.Taint
-		return func() { w.Node(t.Node).AddTaint(model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}) }
-	case f.Scale != nil:
-		sc := f.Scale
-		return func() { w.Workload(model.Key(sc.Namespace, sc.Workload)).Scale(int(*sc.Replicas)) }
-	case f.Rollout != nil:
-		ro := f.Rollout
-		key := model.Key(ro.Namespace, ro.Workload)
-		return func() {
-			wl := w.Workload(key)
-			wl.Rollout(withImage(wl.Template(), ro, behaviors[key]))
-		}
 	}
-	return func() {}
+	faultAction(&faultWorld{w: w, draw: draw, behaviors: s.behaviors()}, f)()
 }
 
 // podsNamed returns the live pod with this key (model.Key), or the live
