@@ -35,7 +35,7 @@ type faultKind[T any] struct {
 	field  func(f *Fault) **T
 	check  func(v *validator, x *T)
 	act    func(c *faultWorld, x *T) func()
-	random func(d *FaultDraw) string // nil: not drawn
+	random func(d *FaultDraw) string // its value in YAML, or ""; nil: not drawn
 }
 
 func (k *faultKind[T]) Name() string                    { return k.name }
@@ -48,7 +48,10 @@ func (k *faultKind[T]) Random(d *FaultDraw) string {
 	if k.random == nil {
 		return ""
 	}
-	return k.random(d)
+	if v := k.random(d); v != "" {
+		return k.name + ": " + v
+	}
+	return ""
 }
 
 // FaultKinds returns every kind of fault, in the order of Fault's fields.

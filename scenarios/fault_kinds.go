@@ -19,11 +19,11 @@ var faultKinds = []FaultKind{
 	&faultKind[DeleteFault]{name: "delete", field: func(f *Fault) **DeleteFault { return &f.Delete },
 		check: (*validator).deleteFault, act: deleteAction, random: randomDelete},
 	&faultKind[NodeFault]{name: "diskFailure", field: func(f *Fault) **NodeFault { return &f.DiskFailure },
-		check: (*validator).diskFailureFault, act: diskFailureAction, random: randomNodeFault("diskFailure", false)},
+		check: (*validator).diskFailureFault, act: diskFailureAction, random: randomNodeFault(false)},
 	&faultKind[NodeFault]{name: "partition", field: func(f *Fault) **NodeFault { return &f.Partition },
-		check: (*validator).nodeFault, act: partitionAction, random: randomNodeFault("partition", true)},
+		check: (*validator).nodeFault, act: partitionAction, random: randomNodeFault(true)},
 	&faultKind[NodeFault]{name: "nodeFailure", field: func(f *Fault) **NodeFault { return &f.NodeFailure },
-		check: (*validator).nodeFault, act: nodeFailureAction, random: randomNodeFault("nodeFailure", true)},
+		check: (*validator).nodeFault, act: nodeFailureAction, random: randomNodeFault(true)},
 	&faultKind[SetCondition]{name: "setCondition", field: func(f *Fault) **SetCondition { return &f.SetCondition },
 		check: (*validator).setConditionFault, act: setConditionAction},
 	&faultKind[NodeRef]{name: "cordon", field: func(f *Fault) **NodeRef { return &f.Cordon },
@@ -55,7 +55,7 @@ func randomExit(d *FaultDraw) string {
 	if code == "" {
 		code = d.pick("0", "1")
 	}
-	return fmt.Sprintf("exit: {pod: %s, container: %s, code: %s}", d.Pod, d.Container, code)
+	return fmt.Sprintf("{pod: %s, container: %s, code: %s}", d.Pod, d.Container, code)
 }
 
 func oomAction(c *faultWorld, o *ContainerRef) func() {
@@ -67,7 +67,7 @@ func oomAction(c *faultWorld, o *ContainerRef) func() {
 }
 
 func randomOOM(d *FaultDraw) string {
-	return fmt.Sprintf("oom: {pod: %s, container: %s}", d.Pod, d.Container)
+	return fmt.Sprintf("{pod: %s, container: %s}", d.Pod, d.Container)
 }
 
 func deleteAction(c *faultWorld, d *DeleteFault) func() {
@@ -85,7 +85,7 @@ func deleteAction(c *faultWorld, d *DeleteFault) func() {
 
 func randomDelete(d *FaultDraw) string {
 	pod := d.Pods[d.R.IntN(len(d.Pods))]
-	return fmt.Sprintf("delete: {pod: %s, gracePeriodSeconds: %s}", pod, d.pick("0", "1", "10", "30"))
+	return fmt.Sprintf("{pod: %s, gracePeriodSeconds: %s}", pod, d.pick("0", "1", "10", "30"))
 }
 
 func setConditionAction(c *faultWorld, sc *SetCondition) func() {
@@ -111,15 +111,15 @@ func nodeFailureAction(c *faultWorld, nf *NodeFault) func() {
 	return func() { c.w.Node(nf.Node).PowerOff(d) }
 }
 
-// randomNodeFault draws a node fault called name on one of the nodes,
-// lasting for d.For if the kind takes a for (timed) and d gives one.
-func randomNodeFault(name string, timed bool) func(d *FaultDraw) string {
+// randomNodeFault draws a node fault on one of the nodes, lasting for
+// d.For if the kind takes a for (timed) and d gives one.
+func randomNodeFault(timed bool) func(d *FaultDraw) string {
 	return func(d *FaultDraw) string {
 		node := d.pick(d.Nodes...)
 		if !timed || d.For == nil {
-			return fmt.Sprintf("%s: {node: %s}", name, node)
+			return fmt.Sprintf("{node: %s}", node)
 		}
-		return fmt.Sprintf("%s: {node: %s, for: %s}", name, node, d.For())
+		return fmt.Sprintf("{node: %s, for: %s}", node, d.For())
 	}
 }
 
@@ -157,5 +157,5 @@ func randomRollout(d *FaultDraw) string {
 	if d.Deployment == "" {
 		return ""
 	}
-	return fmt.Sprintf("rollout: {workload: %s, image: example/other:%d}", d.Deployment, d.R.IntN(3))
+	return fmt.Sprintf("{workload: %s, image: example/other:%d}", d.Deployment, d.R.IntN(3))
 }
