@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"time"
 
@@ -405,60 +403,6 @@ func lastIndexAny(s, chars string) int {
 		}
 	}
 	return -1
-}
-
-// scheduleFault arranges for the i-th fault to act on the world at its
-// time. A time given as a distribution (at, for) is drawn now from the
-// stream "fault/<i>"; a fixed one draws nothing.
-func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[string]map[behaviorKey]*model.Behavior) {
-	var r *rand.Rand
-	draw := func(d *DurationDist) *time.Duration {
-		if d == nil {
-			return nil
-		}
-		if d.Dist != nil && r == nil {
-			r = w.Engine().Rand(fmt.Sprintf("fault/%d", i))
-		}
-		v := d.Sample(r)
-		return &v
-	}
-	at := *draw(f.At)
-	w.Schedule(at, faultAction(&faultWorld{w: w, draw: draw, behaviors: behaviors}, f))
-}
-
-// ApplyFault does what the fault f does, now: a fault injected into a
-// running world between its events (podsim serve turns a client's writes
-// into faults). Its at is ignored; its durations must be fixed ones. A
-// rollout's new image runs with the scenario's behaviour for it.
-func (s *Scenario) ApplyFault(w *model.World, f *Fault) {
-	draw := func(d *DurationDist) *time.Duration {
-		if d == nil {
-			return nil
-		}
-		v := d.Sample(nil)
-		return &v
-	}
-	faultAction(&faultWorld{w: w, draw: draw, behaviors: s.behaviors()}, f)()
-}
-
-// podsNamed returns the live pod with this key (model.Key), or the live
-// pods of the workload with this key.
-func podsNamed(w *model.World, key string) []*model.Pod {
-	if p := w.Pod(key); p != nil {
-		if p.Deleted() {
-			return nil
-		}
-		return []*model.Pod{p}
-	}
-	var out []*model.Pod
-	if wl := w.Workload(key); wl != nil {
-		for _, p := range wl.Pods() {
-			if !p.Deleted() {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
 }
 
 // maxRandomFailures bounds the failures drawn for one node.

@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +57,7 @@ func (k *faultKind[T]) Random(d *FaultDraw) string {
 }
 
 // FaultKinds returns every kind of fault, in the order of Fault's fields.
-func FaultKinds() []FaultKind { return faultKinds }
+func FaultKinds() []FaultKind { return slices.Clone(faultKinds) }
 
 // FaultKindNamed returns the kind of fault whose key is name, or nil.
 func FaultKindNamed(name string) FaultKind {
@@ -119,4 +121,38 @@ func faultAction(c *faultWorld, f *Fault) func() {
 		return k.action(c, f)
 	}
 	return func() {}
+}
+
+// scheduleFault arranges for the i-th fault to act on the world at its
+// time. A time given as a distribution (at, for) is drawn now from the
+// stream "fault/<i>"; a fixed one draws nothing.
+func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[string]map[behaviorKey]*model.Behavior) {
+	var r *rand.Rand
+	draw := func(d *DurationDist) *time.Duration {
+		if d == nil {
+			return nil
+		}
+		if d.Dist != nil && r == nil {
+			r = w.Engine().Rand(fmt.Sprintf("fault/%d", i))
+		}
+		v := d.Sample(r)
+		return &v
+	}
+	at := *draw(f.At)
+	w.Schedule(at, faultAction(&faultWorld{w: w, draw: draw, behaviors: behaviors}, f))
+}
+
+// ApplyFault does what the fault f does, now: a fault injected into a
+// running world between its events (podsim serve turns a client's writes
+// into faults). Its at is ignored; its durations must be fixed ones. A
+// rollout's new image runs with the scenario's behaviour for it.
+func (s *Scenario) ApplyFault(w *model.World, f *Fault) {
+	draw := func(d *DurationDist) *time.Duration {
+		if d == nil {
+			return nil
+		}
+		v := d.Sample(nil)
+		return &v
+	}
+	faultAction(&faultWorld{w: w, draw: draw, behaviors: s.behaviors()}, f)()
 }

@@ -159,3 +159,23 @@ func randomRollout(d *FaultDraw) string {
 	}
 	return fmt.Sprintf("{workload: %s, image: example/other:%d}", d.Deployment, d.R.IntN(3))
 }
+
+// podsNamed returns the live pod with this key (model.Key), or the live
+// pods of the workload with this key.
+func podsNamed(w *model.World, key string) []*model.Pod {
+	if p := w.Pod(key); p != nil {
+		if p.Deleted() {
+			return nil
+		}
+		return []*model.Pod{p}
+	}
+	var out []*model.Pod
+	if wl := w.Workload(key); wl != nil {
+		for _, p := range wl.Pods() {
+			if !p.Deleted() {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
