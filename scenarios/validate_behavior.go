@@ -36,28 +36,38 @@ func (v *validator) behavior(b *Behavior, earlier []Behavior) {
 		}
 	}
 	for i := range b.Runs {
-		r := &b.Runs[i]
-		if r.Times != nil && *r.Times < 1 {
-			v.at(r.Times, "times must be at least 1")
-		}
-		if r.ExitCode != nil && (*r.ExitCode < 0 || *r.ExitCode > 255) {
-			v.at(r.ExitCode, "exitCode must be 0..255")
-		}
-		if r.OOM && r.ExitCode != nil {
-			v.at(r.ExitCode, "an OOM kill always exits 137; drop exitCode or oom")
-		}
-		if p := r.CrashProbability; p != nil {
-			switch {
-			case !(*p >= 0 && *p <= 1):
-				v.at(p, "crashProbability must be between 0 and 1")
-			case r.ExitAfter == nil:
-				v.atKey(&r.CrashProbability, "crashProbability needs exitAfter: when the run crashes")
-			}
-		}
+		v.run(&b.Runs[i])
 	}
 	if c := b.ShutdownExitCode; c != nil && (*c < 0 || *c > 255) {
 		v.at(c, "shutdownExitCode must be 0..255")
 	}
+	v.windows(b)
+}
+
+// run checks one run of a behaviour.
+func (v *validator) run(r *Run) {
+	if r.Times != nil && *r.Times < 1 {
+		v.at(r.Times, "times must be at least 1")
+	}
+	if r.ExitCode != nil && (*r.ExitCode < 0 || *r.ExitCode > 255) {
+		v.at(r.ExitCode, "exitCode must be 0..255")
+	}
+	if r.OOM && r.ExitCode != nil {
+		v.at(r.ExitCode, "an OOM kill always exits 137; drop exitCode or oom")
+	}
+	if p := r.CrashProbability; p != nil {
+		switch {
+		case !(*p >= 0 && *p <= 1):
+			v.at(p, "crashProbability must be between 0 and 1")
+		case r.ExitAfter == nil:
+			v.atKey(&r.CrashProbability, "crashProbability needs exitAfter: when the run crashes")
+		}
+	}
+}
+
+// windows checks a behaviour's failing windows of probes: each ends after
+// it starts, and one counted from each start begins before every run ends.
+func (v *validator) windows(b *Behavior) {
 	lifetime, bounded := runsEnd(b.Runs)
 	for _, ws := range [][]Window{b.Probes.Liveness, b.Probes.Readiness, b.Probes.Startup} {
 		for i := range ws {
