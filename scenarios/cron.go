@@ -98,19 +98,7 @@ func (v *validator) statefulSet(w *Workload) {
 func (v *validator) cronJob(w *Workload) {
 	sp := &w.Spec
 	if w.Kind != kindCronJob {
-		if sp.Suspend != nil && *sp.Suspend { // read by CronJobs only; Kubernetes suspends a Job too
-			v.warnSuspend(&sp.Suspend, "a suspended "+w.Kind+" runs all the same")
-		}
-		for _, f := range []any{sp.TimeZone, sp.StartingDeadlineSeconds, sp.SuccessfulJobsHistoryLimit, sp.FailedJobsHistoryLimit, sp.JobTemplate} {
-			if !isNilPtr(f) {
-				v.atKey(f, "only a CronJob has timeZone, startingDeadlineSeconds, successfulJobsHistoryLimit, failedJobsHistoryLimit and jobTemplate")
-			}
-		}
-		for _, f := range []*string{&sp.Schedule, &sp.ConcurrencyPolicy} {
-			if *f != "" {
-				v.atKey(f, "only a CronJob has schedule and concurrencyPolicy")
-			}
-		}
+		v.cronJobFields(w)
 		return
 	}
 	if len(w.Metadata.Name) > maxCronJobName {
@@ -146,11 +134,34 @@ func (v *validator) cronJob(w *Workload) {
 	if p := v.s.pos.Of(&sp.Template); !p.IsZero() {
 		v.atKey(&sp.Template, "a CronJob's pods come from spec.jobTemplate.spec.template")
 	}
-	jt := sp.JobTemplate
-	if jt == nil {
+	if sp.JobTemplate == nil {
 		v.at(w, "a CronJob needs spec.jobTemplate")
 		return
 	}
+	v.jobTemplate(w, sp.JobTemplate)
+}
+
+// cronJobFields reports the fields of a CronJob on w, which is not one.
+func (v *validator) cronJobFields(w *Workload) {
+	sp := &w.Spec
+	if sp.Suspend != nil && *sp.Suspend { // read by CronJobs only; Kubernetes suspends a Job too
+		v.warnSuspend(&sp.Suspend, "a suspended "+w.Kind+" runs all the same")
+	}
+	for _, f := range []any{sp.TimeZone, sp.StartingDeadlineSeconds, sp.SuccessfulJobsHistoryLimit, sp.FailedJobsHistoryLimit, sp.JobTemplate} {
+		if !isNilPtr(f) {
+			v.atKey(f, "only a CronJob has timeZone, startingDeadlineSeconds, successfulJobsHistoryLimit, failedJobsHistoryLimit and jobTemplate")
+		}
+	}
+	for _, f := range []*string{&sp.Schedule, &sp.ConcurrencyPolicy} {
+		if *f != "" {
+			v.atKey(f, "only a CronJob has schedule and concurrencyPolicy")
+		}
+	}
+}
+
+// jobTemplate checks the job template jt of CronJob w: a valid Job's spec
+// and nothing else, and counts the pods of its first Job.
+func (v *validator) jobTemplate(w *Workload, jt *JobTemplate) {
 	js := &jt.Spec
 	if js.Suspend != nil && *js.Suspend { // Kubernetes creates the Jobs suspended
 		v.warnSuspend(&js.Suspend, "a CronJob's Jobs run all the same, never suspended")

@@ -387,3 +387,67 @@ func TestFormatDocCheckFindsMissingRows(t *testing.T) {
 		}
 	}
 }
+
+// faultRows returns the names in the first cell of the table rows of the
+// manual's section "8. Faults", in order, and the keys its YAML example
+// gives a fault after at.
+func faultRows(doc string) (rows, example []string) {
+	in, fence := false, false
+	exampleKey := regexp.MustCompile(`^\s*- \{at: [^,]+, ([A-Za-z]+):`)
+	for _, line := range strings.Split(doc, "\n") {
+		if m := docHeading.FindStringSubmatch(line); m != nil && !fence {
+			if in {
+				break
+			}
+			in = m[2] == "8. Faults"
+			continue
+		}
+		if !in {
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fence = !fence
+			continue
+		}
+		if fence {
+			if m := exampleKey.FindStringSubmatch(line); m != nil {
+				example = append(example, m[1])
+			}
+			continue
+		}
+		if cells := strings.Split(line, "|"); strings.HasPrefix(line, "|") && len(cells) > 2 {
+			if m := docCode.FindStringSubmatch(cells[1]); m != nil {
+				rows = append(rows, m[1])
+			}
+		}
+	}
+	return rows, example
+}
+
+// The manual's list of faults is the table of fault kinds: its table has
+// at, then a row per kind, and its example a fault of each kind, both in
+// the table's order.
+func TestFormatDocListsFaultKinds(t *testing.T) {
+	data, err := os.ReadFile(formatDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, k := range FaultKinds() {
+		kinds = append(kinds, k.Name())
+	}
+	rows, example := faultRows(string(data))
+	want := append([]string{"at"}, kinds...)
+	if !slices.Equal(rows, want) {
+		t.Errorf("%s: section 8. Faults lists %q; the fault kinds are %q", formatDoc, rows, want)
+	}
+	if !slices.Equal(example, kinds) {
+		t.Errorf("%s: the example of section 8. Faults shows %q; the fault kinds are %q", formatDoc, example, kinds)
+	}
+	// The check itself: a row or an example line less is seen.
+	doc := strings.Replace(string(data), "| `drain` |", "| drain |", 1)
+	doc = strings.Replace(doc, "{at: 9m, scale:", "{at: 9m, nothing:", 1)
+	if rows, example := faultRows(doc); slices.Equal(rows, want) || slices.Equal(example, kinds) {
+		t.Errorf("without the drain row and the scale example: %q, %q", rows, example)
+	}
+}

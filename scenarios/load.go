@@ -255,6 +255,43 @@ func ParseIncluding(path string, data []byte, inc Includer) (*Scenario, error) {
 	return parseDoc(path, doc, inc)
 }
 
+// parseDoc decodes and validates a scenario document, and reads the
+// manifests it includes through inc, like ParseIncluding.
+func parseDoc(path string, doc *yaml.Node, inc Includer) (*Scenario, error) {
+	s := &Scenario{Path: path, root: Pos{Line: 1, Col: 1}}
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		s.root = nodePos(doc.Content[0])
+	}
+	pos, errs := decodeStrict(path, doc, &s.File)
+	s.pos = pos
+	s.Warnings = pos.Warnings()
+	if incErrs := s.include(inc); len(incErrs) > 0 {
+		// Without its manifests, the scenario's references to their
+		// objects would only add noise.
+		errs = append(errs, incErrs...)
+	} else {
+		errs = mergeErrors(errs, s.validate())
+	}
+	errs.Sort()
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	s.setDefaults()
+	return s, nil
+}
+
+// setDefaults sets the duration and seed the file leaves out.
+func (s *Scenario) setDefaults() {
+	s.Duration = time.Hour
+	if d := s.File.Spec.Duration; d != nil {
+		s.Duration = d.D()
+	}
+	s.Seed = 1
+	if s.File.Spec.Seed != nil {
+		s.Seed = *s.File.Spec.Seed
+	}
+}
+
 // readDocument reads the one YAML document of a podsim/v1 file of the given
 // kind ("Scenario", "Study") through the guarded reader: not empty, a
 // single document that does not expand past the budget, a mapping at the

@@ -175,10 +175,9 @@ func rollout(q *request, d *workloadSnap, images []image, use string) (*writeReq
 			"podsim serve is a simulation: a rollout changes one container's image at a time (kubectl set image one container per call)")
 	}
 	c := changed[0]
-	return &writeReq{what: fmt.Sprintf("%s %s/%s%s: %s=%s (fault rollout)", use, kind, q.name, q.nsFlag(), c.container, c.image),
-		exists: workloadExists(q.key()),
-		fault: &scenarios.Fault{Rollout: &scenarios.RolloutFault{Workload: q.name, Namespace: q.namespace,
-			Container: c.container, Image: c.image}}}, nil
+	return faultWrite(fmt.Sprintf("%s %s/%s%s: %s=%s", use, kind, q.name, q.nsFlag(), c.container, c.image), workloadExists(q.key()),
+		&scenarios.Fault{Rollout: &scenarios.RolloutFault{Workload: q.name, Namespace: q.namespace,
+			Container: c.container, Image: c.image}}), nil
 }
 
 // containerNamed returns the container (or init container) of t by name.

@@ -57,8 +57,8 @@ type writeRoute struct {
 	prepare func(q *request, r *http.Request, snap snapshot) (*writeReq, *apierrors.StatusError)
 }
 
-// writeReq is a write on its way to the world: a scenario fault or an
-// action, never both.
+// writeReq is a write on its way to the world: a scenario fault, done
+// through the scenario's table of fault kinds, or an action, never both.
 type writeReq struct {
 	what   string                    // the server log's words for it
 	exists func(w *model.World) bool // its object is still there when it reaches the world
@@ -152,14 +152,9 @@ func (s *Server) answer(w http.ResponseWriter, q *request, req *writeReq) {
 func (s *Server) apply(req *writeReq, t time.Duration) {
 	w := s.world
 	w.Run(t)
-	var err *apierrors.StatusError
-	switch {
-	case !req.exists(w):
-		err = req.gone
-	case req.fault != nil:
-		s.sc.ApplyFault(w, req.fault)
-	default:
-		err = req.action(w)
+	err := req.gone
+	if req.exists(w) {
+		err = req.do(s, w)
 	}
 	w.Run(t)
 	s.store.settle(req.scales)
@@ -174,6 +169,23 @@ func (s *Server) apply(req *writeReq, t time.Duration) {
 	}
 	fmt.Fprintf(s.log, "podsim serve: at %s: %s\n", sim.FormatTime(t), line)
 	req.done <- err
+}
+
+// faultWrite is the write that is the scenario fault f, which a user ran
+// as ran: the server log names the fault by its kind's name in the
+// table ("kubectl cordon a (fault cordon)").
+func faultWrite(ran string, exists func(w *model.World) bool, f *scenarios.Fault) *writeReq {
+	return &writeReq{what: ran + " (fault " + f.Kind().Name() + ")", exists: exists, fault: f}
+}
+
+// do does the write on the world: its fault as the scenario's faults act,
+// or its action, whose refusal it returns.
+func (req *writeReq) do(s *Server, w *model.World) *apierrors.StatusError {
+	if req.fault != nil {
+		s.sc.ApplyFault(w, req.fault)
+		return nil
+	}
+	return req.action(w)
 }
 
 func podExists(key string) func(w *model.World) bool {
@@ -223,7 +235,7 @@ func deletePod(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.S
 		return nil, err
 	}
 	f := &scenarios.Fault{Delete: &scenarios.DeleteFault{Pod: q.name, Namespace: q.namespace, GracePeriodSeconds: opts.GracePeriodSeconds}}
-	return &writeReq{what: "kubectl delete pod " + q.name + q.nsFlag() + grace + " (fault delete)", exists: podExists(q.key()), fault: f}, nil
+	return faultWrite("kubectl delete pod "+q.name+q.nsFlag()+grace, podExists(q.key()), f), nil
 }
 
 // deleteOptions checks the options of a pod's deletion (a delete's or an
@@ -332,9 +344,9 @@ func patchNode(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.S
 	}
 	ref := &scenarios.NodeRef{Node: q.name}
 	if cordon {
-		return &writeReq{what: "kubectl cordon " + q.name + " (fault cordon)", exists: nodeExists(q.name), fault: &scenarios.Fault{Cordon: ref}}, nil
+		return faultWrite("kubectl cordon "+q.name, nodeExists(q.name), &scenarios.Fault{Cordon: ref}), nil
 	}
-	return &writeReq{what: "kubectl uncordon " + q.name + " (fault uncordon)", exists: nodeExists(q.name), fault: &scenarios.Fault{Uncordon: ref}}, nil
+	return faultWrite("kubectl uncordon "+q.name, nodeExists(q.name), &scenarios.Fault{Uncordon: ref}), nil
 }
 
 // patchScale is `kubectl scale`: a patch of the scale subresource's
@@ -402,16 +414,17 @@ func scale(q *request, snap snapshot, v json.RawMessage) (*writeReq, *apierrors.
 	}
 	replicas := int32(n)
 	kind := strings.ToLower(q.res.kind)
-	return &writeReq{what: fmt.Sprintf("kubectl scale %s %s%s --replicas=%d (fault scale)", kind, q.name, q.nsFlag(), n),
-		exists: workloadExists(q.key()), scales: q.key(),
-		fault: &scenarios.Fault{Scale: &scenarios.ScaleFault{Workload: q.name, Namespace: q.namespace, Replicas: &replicas}},
-		answer: func(s *Server, q *request) (int, any) {
-			snap, _, ok := s.store.get(q.res.col, q.key())
-			if !ok {
-				return http.StatusNotFound, apierrors.NewNotFound(q.gr(), q.name).Status()
-			}
-			return http.StatusOK, s.moment().scale(snap.(*workloadSnap))
-		}}, nil
+	req := faultWrite(fmt.Sprintf("kubectl scale %s %s%s --replicas=%d", kind, q.name, q.nsFlag(), n), workloadExists(q.key()),
+		&scenarios.Fault{Scale: &scenarios.ScaleFault{Workload: q.name, Namespace: q.namespace, Replicas: &replicas}})
+	req.scales = q.key()
+	req.answer = func(s *Server, q *request) (int, any) {
+		snap, _, ok := s.store.get(q.res.col, q.key())
+		if !ok {
+			return http.StatusNotFound, apierrors.NewNotFound(q.gr(), q.name).Status()
+		}
+		return http.StatusOK, s.moment().scale(snap.(*workloadSnap))
+	}
+	return req, nil
 }
 
 // invalid is 422 Invalid about one field, as the API's validation says it.

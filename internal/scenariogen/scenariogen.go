@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/podsim/podsim/scenarios"
 )
 
 // Config selects what a scenario may hold beyond the base mix (probes,
@@ -33,187 +35,239 @@ type Config struct {
 // failure windows, startup times, crashes and hooks, some drawn from
 // distributions; and faults at odd instants, some on a probe tick.
 func Random(r *rand.Rand, i int, cfg Config) string {
-	var b strings.Builder
-	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
-	dur := func(max int) string {
-		if r.IntN(4) == 0 {
-			return fmt.Sprintf("%dms", r.IntN(max*1000))
-		}
-		return fmt.Sprintf("%ds", r.IntN(max))
-	}
-	dist := func(max int) string {
-		switch r.IntN(5) {
-		case 0:
-			return fmt.Sprintf("{uniform: {min: %ds, max: %ds}}", r.IntN(max/2+1), max/2+1+r.IntN(max/2+1))
-		case 1:
-			return fmt.Sprintf("{lognormal: {median: %ds, sigma: 0.5}}", 1+r.IntN(max))
-		}
-		return dur(max)
-	}
-	positive := func() string {
-		if r.IntN(2) == 0 {
-			return fmt.Sprintf("{uniform: {min: 1s, max: %ds}}", 2+r.IntN(120))
-		}
-		return fmt.Sprintf("%dms", 1+r.IntN(120000))
-	}
-	probe := func(kind string) string {
-		p := fmt.Sprintf("%s: {%s, periodSeconds: %s", kind,
-			pick("httpGet: {path: /, port: 80}", "tcpSocket: {port: 80}", "exec: {command: [x]}", "grpc: {port: 9}"),
-			pick("1", "2", "3", "5", "10", "10", "7"))
-		if r.IntN(2) == 0 {
-			p += ", initialDelaySeconds: " + pick("0", "1", "3", "7", "20")
-		}
-		if kind == "readinessProbe" && r.IntN(2) == 0 {
-			p += ", successThreshold: " + pick("1", "2", "3")
-		}
-		if r.IntN(2) == 0 {
-			p += ", failureThreshold: " + pick("1", "2", "3", "5")
-		}
-		if kind != "readinessProbe" && r.IntN(4) == 0 {
-			p += ", terminationGracePeriodSeconds: " + pick("1", "2", "5", "10")
-		}
-		return p + "}"
-	}
-	type has struct {
-		probes map[string]bool
-		hooks  bool
-	}
-	var last has // what the last container made has
-	container := func(name string, sidecar bool) string {
-		last = has{probes: map[string]bool{}}
-		c := fmt.Sprintf("{name: %s, image: img/%s:1", name, name)
-		if sidecar {
-			c += ", restartPolicy: Always"
-		}
-		for _, k := range []string{"liveness", "readiness", "startup"} {
-			if r.IntN(3) > 0 {
-				c += ", " + probe(k+"Probe")
-				last.probes[k] = true
-			}
-		}
-		if r.IntN(4) == 0 {
-			c += ", lifecycle: {postStart: {exec: {command: [x]}}, preStop: {exec: {command: [x]}}}"
-			last.hooks = true
-		}
-		if cfg.Rich {
-			if r.IntN(2) == 0 {
-				c += fmt.Sprintf(", resources: {requests: {cpu: %dm, memory: %dMi}}", 100*r.IntN(12), 256*r.IntN(10))
-			}
-			if r.IntN(4) == 0 {
-				c += ", imagePullPolicy: " + pick("Always", "IfNotPresent", "Never")
-			}
-		}
-		return c + "}"
-	}
-	behavior := func(pod, name string, h has) string {
-		s := fmt.Sprintf("    - pod: %s\n      container: %s\n", pod, name)
-		if r.IntN(2) == 0 {
-			s += "      startupTime: " + dist(30) + "\n"
-		}
-		endless := true // some run may go on for ever: any sinceStart window is valid
-		if r.IntN(3) > 0 {
-			endless = false
-			s += "      runs:\n"
-			for range 1 + r.IntN(3) {
-				code := "exitCode: " + pick("0", "1", "2")
-				if r.IntN(4) == 0 {
-					code = "oom: true"
-				}
-				s += fmt.Sprintf("        - {exitAfter: %s, %s, times: %d}\n", dist(120), code, 1+r.IntN(3))
-			}
-			if r.IntN(3) == 0 {
-				s += fmt.Sprintf("        - {exitAfter: %s, crashProbability: 0.5}\n", dist(100))
-				endless = true
-			}
-		}
-		if len(h.probes) > 0 {
-			s += "      probes:\n"
-			for _, k := range []string{"liveness", "readiness", "startup"} {
-				if !h.probes[k] || r.IntN(3) == 0 {
-					continue
-				}
-				s += "        " + k + ":\n"
-				at := 0
-				for range 1 + r.IntN(3) {
-					at += r.IntN(200)
-					s += fmt.Sprintf("          - {from: %ds", at)
-					if r.IntN(5) > 0 {
-						at += 1 + r.IntN(60)
-						s += fmt.Sprintf(", to: %ds", at)
-					}
-					if cfg.SinceStart && endless && r.IntN(2) == 0 {
-						s += ", sinceStart: true"
-					}
-					s += "}\n"
-				}
-			}
-		}
-		if r.IntN(3) == 0 {
-			s += fmt.Sprintf("      shutdownTime: %s\n", dist(20))
-		}
-		if h.hooks && r.IntN(2) == 0 {
-			// The base mix keeps its old draws: hooks of 1s or more.
-			if cfg.Rich {
-				s += fmt.Sprintf("      hooks: {postStart: {duration: %s, fail: %v}, preStop: {duration: %s, fail: %v}}\n", dist(10), r.IntN(3) == 0, dist(20), r.IntN(3) == 0)
-			} else {
-				s += fmt.Sprintf("      hooks: {postStart: {duration: %ds, fail: %v}, preStop: {duration: %s}}\n", 1+r.IntN(10), r.IntN(4) == 0, dist(20))
-			}
-		}
-		return s
-	}
-	fmt.Fprintf(&b, "apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: random-%d}\nspec:\n", i)
+	g := &gen{r: r, cfg: cfg}
+	fmt.Fprintf(&g.b, "apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: random-%d}\nspec:\n", i)
 	minutes := 5 + r.IntN(15)
 	if cfg.Rich {
 		minutes = 1 + r.IntN(10)
 	}
-	fmt.Fprintf(&b, "  duration: %dm\n  seed: %d\n", minutes, r.IntN(1000))
-	if !cfg.Rich {
-		b.WriteString("  nodes: [{name: a}, {name: b}]\n  pods:\n")
-	} else {
-		b.WriteString("  settings:\n")
+	fmt.Fprintf(&g.b, "  duration: %dm\n  seed: %d\n", minutes, r.IntN(1000))
+	g.cluster()
+	pods := g.pods()
+	g.workloads()
+	g.b.WriteString("  behavior:\n")
+	for _, x := range g.refs {
+		g.b.WriteString(g.behavior(x.pod, x.c, x.h))
+	}
+	g.faults(minutes, pods)
+	return g.b.String()
+}
+
+// gen writes one random scenario into b, drawing from r.
+type gen struct {
+	r    *rand.Rand
+	cfg  Config
+	b    strings.Builder
+	last has   // what the last container made has
+	refs []ref // every container written, for behaviours and faults
+}
+
+// has is what a container has that behaviour can act on.
+type has struct {
+	probes map[string]bool
+	hooks  bool
+}
+
+// ref is a container of a bare pod or of a workload's pods.
+type ref struct {
+	pod, c string
+	h      has
+}
+
+func (g *gen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
+
+func (g *gen) dur(max int) string {
+	if g.r.IntN(4) == 0 {
+		return fmt.Sprintf("%dms", g.r.IntN(max*1000))
+	}
+	return fmt.Sprintf("%ds", g.r.IntN(max))
+}
+
+func (g *gen) dist(max int) string {
+	r := g.r
+	switch r.IntN(5) {
+	case 0:
+		return fmt.Sprintf("{uniform: {min: %ds, max: %ds}}", r.IntN(max/2+1), max/2+1+r.IntN(max/2+1))
+	case 1:
+		return fmt.Sprintf("{lognormal: {median: %ds, sigma: 0.5}}", 1+r.IntN(max))
+	}
+	return g.dur(max)
+}
+
+func (g *gen) positive() string {
+	if g.r.IntN(2) == 0 {
+		return fmt.Sprintf("{uniform: {min: 1s, max: %ds}}", 2+g.r.IntN(120))
+	}
+	return fmt.Sprintf("%dms", 1+g.r.IntN(120000))
+}
+
+func (g *gen) probe(kind string) string {
+	r, pick := g.r, g.pick
+	p := fmt.Sprintf("%s: {%s, periodSeconds: %s", kind,
+		pick("httpGet: {path: /, port: 80}", "tcpSocket: {port: 80}", "exec: {command: [x]}", "grpc: {port: 9}"),
+		pick("1", "2", "3", "5", "10", "10", "7"))
+	if r.IntN(2) == 0 {
+		p += ", initialDelaySeconds: " + pick("0", "1", "3", "7", "20")
+	}
+	if kind == "readinessProbe" && r.IntN(2) == 0 {
+		p += ", successThreshold: " + pick("1", "2", "3")
+	}
+	if r.IntN(2) == 0 {
+		p += ", failureThreshold: " + pick("1", "2", "3", "5")
+	}
+	if kind != "readinessProbe" && r.IntN(4) == 0 {
+		p += ", terminationGracePeriodSeconds: " + pick("1", "2", "5", "10")
+	}
+	return p + "}"
+}
+
+// container writes a container and keeps what it has in g.last.
+func (g *gen) container(name string, sidecar bool) string {
+	r := g.r
+	g.last = has{probes: map[string]bool{}}
+	c := fmt.Sprintf("{name: %s, image: img/%s:1", name, name)
+	if sidecar {
+		c += ", restartPolicy: Always"
+	}
+	for _, k := range []string{"liveness", "readiness", "startup"} {
+		if r.IntN(3) > 0 {
+			c += ", " + g.probe(k+"Probe")
+			g.last.probes[k] = true
+		}
+	}
+	if r.IntN(4) == 0 {
+		c += ", lifecycle: {postStart: {exec: {command: [x]}}, preStop: {exec: {command: [x]}}}"
+		g.last.hooks = true
+	}
+	if g.cfg.Rich {
 		if r.IntN(2) == 0 {
-			fmt.Fprintf(&b, "    crashLoopBackOff: {initial: %ds, max: %ds}\n", 1+r.IntN(10), 10+r.IntN(300))
+			c += fmt.Sprintf(", resources: {requests: {cpu: %dm, memory: %dMi}}", 100*r.IntN(12), 256*r.IntN(10))
 		}
-		if r.IntN(2) == 0 {
-			fmt.Fprintf(&b, "    imagePullBackOff: {initial: %ds, max: %ds}\n", 1+r.IntN(10), 10+r.IntN(300))
+		if r.IntN(4) == 0 {
+			c += ", imagePullPolicy: " + g.pick("Always", "IfNotPresent", "Never")
 		}
-		b.WriteString("    images:\n")
-		for _, img := range []string{"c0", "c1", "side"} {
-			switch r.IntN(4) {
-			case 0:
-				fmt.Fprintf(&b, "      - {name: img/%s:1, pullTime: %s}\n", img, dist(30))
-			case 1:
-				fmt.Fprintf(&b, "      - {name: img/%s:1, missing: true}\n", img)
-			}
-		}
-		fmt.Fprintf(&b, "    terminatedPodGCThreshold: %d\n", 1+r.IntN(5))
-		b.WriteString("  nodes:\n")
-		for _, n := range []string{"a", "b"} {
-			fmt.Fprintf(&b, "    - {name: %s, capacity: {cpu: \"%d\", memory: %dGi, pods: %d}", n, 1+r.IntN(4), 1+r.IntN(4), 1+r.IntN(6))
+	}
+	return c + "}"
+}
+
+// behavior writes the behaviour of container name of pod, which has h.
+func (g *gen) behavior(pod, name string, h has) string {
+	r, pick, dist := g.r, g.pick, g.dist
+	s := fmt.Sprintf("    - pod: %s\n      container: %s\n", pod, name)
+	if r.IntN(2) == 0 {
+		s += "      startupTime: " + dist(30) + "\n"
+	}
+	endless := true // some run may go on for ever: any sinceStart window is valid
+	if r.IntN(3) > 0 {
+		endless = false
+		s += "      runs:\n"
+		for range 1 + r.IntN(3) {
+			code := "exitCode: " + pick("0", "1", "2")
 			if r.IntN(4) == 0 {
-				fmt.Fprintf(&b, ", mtbf: %ds, repairTime: %s", 30+r.IntN(600), positive())
+				code = "oom: true"
 			}
-			b.WriteString("}\n")
+			s += fmt.Sprintf("        - {exitAfter: %s, %s, times: %d}\n", dist(120), code, 1+r.IntN(3))
 		}
-		b.WriteString("  pods:\n")
+		if r.IntN(3) == 0 {
+			s += fmt.Sprintf("        - {exitAfter: %s, crashProbability: 0.5}\n", dist(100))
+			endless = true
+		}
 	}
-	type ref struct {
-		pod, c string
-		h      has
+	if len(h.probes) > 0 {
+		s += g.windows(h, endless)
 	}
-	var refs []ref
+	if r.IntN(3) == 0 {
+		s += fmt.Sprintf("      shutdownTime: %s\n", dist(20))
+	}
+	if h.hooks && r.IntN(2) == 0 {
+		// The base mix keeps its old draws: hooks of 1s or more.
+		if g.cfg.Rich {
+			s += fmt.Sprintf("      hooks: {postStart: {duration: %s, fail: %v}, preStop: {duration: %s, fail: %v}}\n", dist(10), r.IntN(3) == 0, dist(20), r.IntN(3) == 0)
+		} else {
+			s += fmt.Sprintf("      hooks: {postStart: {duration: %ds, fail: %v}, preStop: {duration: %s}}\n", 1+r.IntN(10), r.IntN(4) == 0, dist(20))
+		}
+	}
+	return s
+}
+
+// windows writes failure windows for the probes in h; endless says some
+// run may go on for ever, so that a sinceStart window is valid.
+func (g *gen) windows(h has, endless bool) string {
+	r := g.r
+	s := "      probes:\n"
+	for _, k := range []string{"liveness", "readiness", "startup"} {
+		if !h.probes[k] || r.IntN(3) == 0 {
+			continue
+		}
+		s += "        " + k + ":\n"
+		at := 0
+		for range 1 + r.IntN(3) {
+			at += r.IntN(200)
+			s += fmt.Sprintf("          - {from: %ds", at)
+			if r.IntN(5) > 0 {
+				at += 1 + r.IntN(60)
+				s += fmt.Sprintf(", to: %ds", at)
+			}
+			if g.cfg.SinceStart && endless && r.IntN(2) == 0 {
+				s += ", sinceStart: true"
+			}
+			s += "}\n"
+		}
+	}
+	return s
+}
+
+// cluster writes the nodes, and in a Rich scenario the settings, up to
+// the pods' key.
+func (g *gen) cluster() {
+	r, b := g.r, &g.b
+	if !g.cfg.Rich {
+		b.WriteString("  nodes: [{name: a}, {name: b}]\n  pods:\n")
+		return
+	}
+	b.WriteString("  settings:\n")
+	if r.IntN(2) == 0 {
+		fmt.Fprintf(b, "    crashLoopBackOff: {initial: %ds, max: %ds}\n", 1+r.IntN(10), 10+r.IntN(300))
+	}
+	if r.IntN(2) == 0 {
+		fmt.Fprintf(b, "    imagePullBackOff: {initial: %ds, max: %ds}\n", 1+r.IntN(10), 10+r.IntN(300))
+	}
+	b.WriteString("    images:\n")
+	for _, img := range []string{"c0", "c1", "side"} {
+		switch r.IntN(4) {
+		case 0:
+			fmt.Fprintf(b, "      - {name: img/%s:1, pullTime: %s}\n", img, g.dist(30))
+		case 1:
+			fmt.Fprintf(b, "      - {name: img/%s:1, missing: true}\n", img)
+		}
+	}
+	fmt.Fprintf(b, "    terminatedPodGCThreshold: %d\n", 1+r.IntN(5))
+	b.WriteString("  nodes:\n")
+	for _, n := range []string{"a", "b"} {
+		fmt.Fprintf(b, "    - {name: %s, capacity: {cpu: \"%d\", memory: %dGi, pods: %d}", n, 1+r.IntN(4), 1+r.IntN(4), 1+r.IntN(6))
+		if r.IntN(4) == 0 {
+			fmt.Fprintf(b, ", mtbf: %ds, repairTime: %s", 30+r.IntN(600), g.positive())
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("  pods:\n")
+}
+
+// pods writes the bare pods and returns their names.
+func (g *gen) pods() []string {
+	r, b, pick := g.r, &g.b, g.pick
 	var pods []string
 	for p := range 1 + r.IntN(4) {
 		name := fmt.Sprintf("p%d", p)
 		pods = append(pods, name)
-		fmt.Fprintf(&b, "    - metadata: {name: %s}\n      spec:\n", name)
-		fmt.Fprintf(&b, "        restartPolicy: %s\n", pick("Always", "Always", "OnFailure", "Never"))
+		fmt.Fprintf(b, "    - metadata: {name: %s}\n      spec:\n", name)
+		fmt.Fprintf(b, "        restartPolicy: %s\n", pick("Always", "Always", "OnFailure", "Never"))
 		if r.IntN(2) == 0 {
-			fmt.Fprintf(&b, "        terminationGracePeriodSeconds: %s\n", pick("0", "3", "10", "30"))
+			fmt.Fprintf(b, "        terminationGracePeriodSeconds: %s\n", pick("0", "3", "10", "30"))
 		}
 		if r.IntN(3) == 0 {
-			b.WriteString("        initContainers: [" + container("side", true) + "]\n")
-			refs = append(refs, ref{name, "side", last})
+			b.WriteString("        initContainers: [" + g.container("side", true) + "]\n")
+			g.refs = append(g.refs, ref{name, "side", g.last})
 		}
 		b.WriteString("        containers: [")
 		for c := range 1 + r.IntN(2) {
@@ -221,101 +275,113 @@ func Random(r *rand.Rand, i int, cfg Config) string {
 				b.WriteString(", ")
 			}
 			cn := fmt.Sprintf("c%d", c)
-			b.WriteString(container(cn, false))
-			refs = append(refs, ref{name, cn, last})
+			b.WriteString(g.container(cn, false))
+			g.refs = append(g.refs, ref{name, cn, g.last})
 		}
 		b.WriteString("]\n")
 	}
+	return pods
+}
+
+// workloads writes a ReplicaSet, and in a Rich scenario other workloads,
+// each with one container.
+func (g *gen) workloads() {
+	r, b, pick := g.r, &g.b, g.pick
 	workloads := false
+	header := func() {
+		if !workloads {
+			workloads = true
+			b.WriteString("  workloads:\n")
+		}
+	}
+	add := func(name string) {
+		b.WriteString(g.container("c0", false) + "]\n")
+		g.refs = append(g.refs, ref{name, "c0", g.last})
+	}
+	const template = "        template:\n          spec:\n            containers: ["
 	if r.IntN(2) == 0 {
-		workloads = true
-		fmt.Fprintf(&b, "  workloads:\n    - apiVersion: apps/v1\n      kind: ReplicaSet\n      metadata: {name: rs}\n      spec:\n        replicas: %d\n", 1+r.IntN(3))
-		b.WriteString("        template:\n          metadata: {labels: {app: rs}}\n          spec:\n            containers: [" + container("c0", false) + "]\n")
-		refs = append(refs, ref{"rs", "c0", last})
+		header()
+		fmt.Fprintf(b, "    - apiVersion: apps/v1\n      kind: ReplicaSet\n      metadata: {name: rs}\n      spec:\n        replicas: %d\n", 1+r.IntN(3))
+		b.WriteString("        template:\n          metadata: {labels: {app: rs}}\n          spec:\n            containers: [")
+		add("rs")
 	}
-	if cfg.Rich {
-		header := func() {
-			if !workloads {
-				workloads = true
-				b.WriteString("  workloads:\n")
-			}
-		}
-		if r.IntN(2) == 0 {
-			header()
-			fmt.Fprintf(&b, "    - apiVersion: apps/v1\n      kind: Deployment\n      metadata: {name: dep}\n      spec:\n        replicas: %d\n", r.IntN(4))
-			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
-			refs = append(refs, ref{"dep", "c0", last})
-		}
-		if r.IntN(2) == 0 {
-			header()
-			fmt.Fprintf(&b, "    - apiVersion: batch/v1\n      kind: Job\n      metadata: {name: job}\n      spec:\n        completions: %d\n        parallelism: %d\n        backoffLimit: %d\n",
-				1+r.IntN(3), 1+r.IntN(2), r.IntN(4))
-			if r.IntN(3) == 0 {
-				fmt.Fprintf(&b, "        activeDeadlineSeconds: %d\n", 1+r.IntN(300))
-			}
-			fmt.Fprintf(&b, "        template:\n          spec:\n            restartPolicy: %s\n            containers: [", pick("Never", "OnFailure"))
-			b.WriteString(container("c0", false) + "]\n")
-			refs = append(refs, ref{"job", "c0", last})
-		}
-		if r.IntN(3) == 0 {
-			header()
-			b.WriteString("    - apiVersion: apps/v1\n      kind: DaemonSet\n      metadata: {name: ds}\n      spec:\n")
-			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
-			refs = append(refs, ref{"ds", "c0", last})
-		}
-		if r.IntN(3) == 0 {
-			header()
-			fmt.Fprintf(&b, "    - apiVersion: apps/v1\n      kind: StatefulSet\n      metadata: {name: sts}\n      spec:\n        replicas: %d\n        podManagementPolicy: %s\n",
-				r.IntN(4), pick("OrderedReady", "Parallel"))
-			b.WriteString("        template:\n          spec:\n            containers: [" + container("c0", false) + "]\n")
-			refs = append(refs, ref{"sts", "c0", last})
-		}
-		if r.IntN(3) == 0 {
-			header()
-			fmt.Fprintf(&b, "    - apiVersion: batch/v1\n      kind: CronJob\n      metadata: {name: cj}\n      spec:\n        schedule: %q\n        concurrencyPolicy: %s\n        successfulJobsHistoryLimit: %d\n        failedJobsHistoryLimit: %d\n",
-				pick("* * * * *", "*/2 * * * *", "@every 45s"), pick("Allow", "Forbid", "Replace"), r.IntN(3), r.IntN(2))
-			fmt.Fprintf(&b, "        jobTemplate:\n          spec:\n            backoffLimit: %d\n            template:\n              spec:\n                restartPolicy: %s\n                containers: [", r.IntN(3), pick("Never", "OnFailure"))
-			b.WriteString(container("c0", false) + "]\n")
-			refs = append(refs, ref{"cj", "c0", last})
-		}
+	if !g.cfg.Rich {
+		return
 	}
-	b.WriteString("  behavior:\n")
-	for _, x := range refs {
-		b.WriteString(behavior(x.pod, x.c, x.h))
+	if r.IntN(2) == 0 {
+		header()
+		fmt.Fprintf(b, "    - apiVersion: apps/v1\n      kind: Deployment\n      metadata: {name: dep}\n      spec:\n        replicas: %d\n", r.IntN(4))
+		b.WriteString(template)
+		add("dep")
 	}
+	if r.IntN(2) == 0 {
+		header()
+		fmt.Fprintf(b, "    - apiVersion: batch/v1\n      kind: Job\n      metadata: {name: job}\n      spec:\n        completions: %d\n        parallelism: %d\n        backoffLimit: %d\n",
+			1+r.IntN(3), 1+r.IntN(2), r.IntN(4))
+		if r.IntN(3) == 0 {
+			fmt.Fprintf(b, "        activeDeadlineSeconds: %d\n", 1+r.IntN(300))
+		}
+		fmt.Fprintf(b, "        template:\n          spec:\n            restartPolicy: %s\n            containers: [", pick("Never", "OnFailure"))
+		add("job")
+	}
+	if r.IntN(3) == 0 {
+		header()
+		b.WriteString("    - apiVersion: apps/v1\n      kind: DaemonSet\n      metadata: {name: ds}\n      spec:\n")
+		b.WriteString(template)
+		add("ds")
+	}
+	if r.IntN(3) == 0 {
+		header()
+		fmt.Fprintf(b, "    - apiVersion: apps/v1\n      kind: StatefulSet\n      metadata: {name: sts}\n      spec:\n        replicas: %d\n        podManagementPolicy: %s\n",
+			r.IntN(4), pick("OrderedReady", "Parallel"))
+		b.WriteString(template)
+		add("sts")
+	}
+	if r.IntN(3) == 0 {
+		header()
+		fmt.Fprintf(b, "    - apiVersion: batch/v1\n      kind: CronJob\n      metadata: {name: cj}\n      spec:\n        schedule: %q\n        concurrencyPolicy: %s\n        successfulJobsHistoryLimit: %d\n        failedJobsHistoryLimit: %d\n",
+			pick("* * * * *", "*/2 * * * *", "@every 45s"), pick("Allow", "Forbid", "Replace"), r.IntN(3), r.IntN(2))
+		fmt.Fprintf(b, "        jobTemplate:\n          spec:\n            backoffLimit: %d\n            template:\n              spec:\n                restartPolicy: %s\n                containers: [", r.IntN(3), pick("Never", "OnFailure"))
+		add("cj")
+	}
+}
+
+// faultMix is the faults drawn, one entry picked at random for each: a
+// kind of fault by its name in scenarios.FaultKinds; later is an exit at
+// a drawn instant (code 1). In a Rich scenario half the disk failures are
+// power losses for good instead.
+var faultMix = []struct {
+	kind  string
+	later bool
+}{{kind: "exit"}, {kind: "oom"}, {kind: "delete"}, {kind: "partition"}, {kind: "nodeFailure"}, {kind: "diskFailure"}, {kind: "exit", later: true}}
+
+// faults writes up to five faults of faultMix in a run of minutes, then,
+// drawn last so that the draws before stay as they were, perhaps a
+// rollout of the Deployment.
+func (g *gen) faults(minutes int, pods []string) {
+	r, b := g.r, &g.b
 	b.WriteString("  faults:\n")
 	for range r.IntN(6) {
 		at := fmt.Sprintf("%ds", r.IntN(minutes*60))
 		if r.IntN(3) == 0 {
 			at = fmt.Sprintf("%dms", r.IntN(minutes*60000))
 		}
-		x := refs[r.IntN(len(refs))]
-		switch r.IntN(7) {
-		case 0:
-			fmt.Fprintf(&b, "    - {at: %s, exit: {pod: %s, container: %s, code: %s}}\n", at, x.pod, x.c, pick("0", "1"))
-		case 1:
-			fmt.Fprintf(&b, "    - {at: %s, oom: {pod: %s, container: %s}}\n", at, x.pod, x.c)
-		case 2:
-			fmt.Fprintf(&b, "    - {at: %s, delete: {pod: %s, gracePeriodSeconds: %s}}\n", at, pods[r.IntN(len(pods))], pick("0", "1", "10", "30"))
-		case 3:
-			fmt.Fprintf(&b, "    - {at: %s, partition: {node: %s, for: %s}}\n", at, pick("a", "b"), positive())
-		case 4:
-			fmt.Fprintf(&b, "    - {at: %s, nodeFailure: {node: %s, for: %s}}\n", at, pick("a", "b"), positive())
-		case 5:
-			if cfg.Rich && r.IntN(2) == 0 {
-				fmt.Fprintf(&b, "    - {at: %s, nodeFailure: {node: %s}}\n", at, pick("a", "b"))
-				break
-			}
-			fmt.Fprintf(&b, "    - {at: %s, diskFailure: {node: %s}}\n", at, pick("a", "b"))
-		default:
-			fmt.Fprintf(&b, "    - {at: %s, exit: {pod: %s, container: %s, code: 1}}\n", dist(minutes*60-1), x.pod, x.c)
+		x := g.refs[r.IntN(len(g.refs))]
+		d := &scenarios.FaultDraw{R: r, Pod: x.pod, Container: x.c, Pods: pods, Nodes: []string{"a", "b"}, For: g.positive}
+		m := faultMix[r.IntN(len(faultMix))]
+		kind := m.kind
+		switch {
+		case kind == "diskFailure" && g.cfg.Rich && r.IntN(2) == 0:
+			kind, d.For = "nodeFailure", nil
+		case m.later:
+			at, d.Code = g.dist(minutes*60-1), "1"
 		}
+		fmt.Fprintf(b, "    - {at: %s, %s}\n", at, scenarios.FaultKindNamed(kind).Random(d))
 	}
-	// Drawn last, so that the draws above stay as they were.
 	if strings.Contains(b.String(), "metadata: {name: dep}") && r.IntN(2) == 0 {
-		fmt.Fprintf(&b, "    - {at: %ds, rollout: {workload: dep, image: example/other:%d}}\n", r.IntN(minutes*60), r.IntN(3))
+		at := r.IntN(minutes * 60)
+		fmt.Fprintf(b, "    - {at: %ds, %s}\n", at, scenarios.FaultKindNamed("rollout").Random(&scenarios.FaultDraw{R: r, Deployment: "dep"}))
 	}
-	return b.String()
 }
 
 // bytesSource is a rand.Source that reads the fuzzer's bytes, 8 a number,

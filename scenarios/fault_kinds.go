@@ -1,0 +1,181 @@
+package scenarios
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
+)
+
+// faultKinds is every kind of fault, keyed by its YAML name, in the order
+// of Fault's fields: the order the "exactly one of" message names them in.
+// A new kind is a field of Fault and a line here.
+var faultKinds = []FaultKind{
+	&faultKind[ExitFault]{name: "exit", field: func(f *Fault) **ExitFault { return &f.Exit },
+		check: (*validator).exitFault, act: exitAction, random: randomExit},
+	&faultKind[ContainerRef]{name: "oom", field: func(f *Fault) **ContainerRef { return &f.OOM },
+		check: (*validator).oomFault, act: oomAction, random: randomOOM},
+	&faultKind[DeleteFault]{name: "delete", field: func(f *Fault) **DeleteFault { return &f.Delete },
+		check: (*validator).deleteFault, act: deleteAction, random: randomDelete},
+	&faultKind[NodeFault]{name: "diskFailure", field: func(f *Fault) **NodeFault { return &f.DiskFailure },
+		check: (*validator).diskFailureFault, act: diskFailureAction, random: randomNodeFault(false)},
+	&faultKind[NodeFault]{name: "partition", field: func(f *Fault) **NodeFault { return &f.Partition },
+		check: (*validator).nodeFault, act: partitionAction, random: randomNodeFault(true)},
+	&faultKind[NodeFault]{name: "nodeFailure", field: func(f *Fault) **NodeFault { return &f.NodeFailure },
+		check: (*validator).nodeFault, act: nodeFailureAction, random: randomNodeFault(true)},
+	&faultKind[SetCondition]{name: "setCondition", field: func(f *Fault) **SetCondition { return &f.SetCondition },
+		check: (*validator).setConditionFault, act: setConditionAction},
+	&faultKind[NodeRef]{name: "cordon", field: func(f *Fault) **NodeRef { return &f.Cordon },
+		check: (*validator).nodeAction, act: kubectlAction(model.Kubectl.Cordon)},
+	&faultKind[NodeRef]{name: "uncordon", field: func(f *Fault) **NodeRef { return &f.Uncordon },
+		check: (*validator).nodeAction, act: kubectlAction(model.Kubectl.Uncordon)},
+	&faultKind[NodeRef]{name: "drain", field: func(f *Fault) **NodeRef { return &f.Drain },
+		check: (*validator).nodeAction, act: kubectlAction(model.Kubectl.Drain)},
+	&faultKind[NodeRef]{name: "deleteNode", field: func(f *Fault) **NodeRef { return &f.DeleteNode },
+		check: (*validator).nodeAction, act: deleteNodeAction},
+	&faultKind[TaintFault]{name: "taint", field: func(f *Fault) **TaintFault { return &f.Taint },
+		check: (*validator).taintFault, act: taintAction},
+	&faultKind[ScaleFault]{name: "scale", field: func(f *Fault) **ScaleFault { return &f.Scale },
+		check: (*validator).scaleFault, act: scaleAction},
+	&faultKind[RolloutFault]{name: "rollout", field: func(f *Fault) **RolloutFault { return &f.Rollout },
+		check: (*validator).rollout, act: rolloutAction, random: randomRollout},
+}
+
+func exitAction(c *faultWorld, e *ExitFault) func() {
+	return func() {
+		for _, p := range podsNamed(c.w, model.Key(e.Namespace, e.Pod)) {
+			p.ExitContainer(e.Container, e.Code)
+		}
+	}
+}
+
+func randomExit(d *FaultDraw) string {
+	code := d.Code
+	if code == "" {
+		code = d.pick("0", "1")
+	}
+	return fmt.Sprintf("{pod: %s, container: %s, code: %s}", d.Pod, d.Container, code)
+}
+
+func oomAction(c *faultWorld, o *ContainerRef) func() {
+	return func() {
+		for _, p := range podsNamed(c.w, model.Key(o.Namespace, o.Pod)) {
+			p.OOMKill(o.Container)
+		}
+	}
+}
+
+func randomOOM(d *FaultDraw) string {
+	return fmt.Sprintf("{pod: %s, container: %s}", d.Pod, d.Container)
+}
+
+func deleteAction(c *faultWorld, d *DeleteFault) func() {
+	var grace *time.Duration
+	if d.GracePeriodSeconds != nil {
+		g := sim.Seconds(*d.GracePeriodSeconds)
+		grace = &g
+	}
+	return func() {
+		for _, p := range podsNamed(c.w, model.Key(d.Namespace, d.Pod)) {
+			p.Delete(grace)
+		}
+	}
+}
+
+func randomDelete(d *FaultDraw) string {
+	pod := d.Pods[d.R.IntN(len(d.Pods))]
+	return fmt.Sprintf("{pod: %s, gracePeriodSeconds: %s}", pod, d.pick("0", "1", "10", "30"))
+}
+
+func setConditionAction(c *faultWorld, sc *SetCondition) func() {
+	return func() {
+		for _, p := range podsNamed(c.w, model.Key(sc.Namespace, sc.Pod)) {
+			p.SetCondition(sc.Type, model.ConditionStatus(sc.Status))
+		}
+	}
+}
+
+func diskFailureAction(c *faultWorld, nf *NodeFault) func() {
+	name := nf.Node
+	return func() { c.w.Node(name).DiskFailure() }
+}
+
+func partitionAction(c *faultWorld, nf *NodeFault) func() {
+	d := c.draw(nf.For)
+	return func() { c.w.Node(nf.Node).Partition(d) }
+}
+
+func nodeFailureAction(c *faultWorld, nf *NodeFault) func() {
+	d := c.draw(nf.For)
+	return func() { c.w.Node(nf.Node).PowerOff(d) }
+}
+
+// randomNodeFault draws a node fault on one of the nodes, lasting for
+// d.For if the kind takes a for (timed) and d gives one.
+func randomNodeFault(timed bool) func(d *FaultDraw) string {
+	return func(d *FaultDraw) string {
+		node := d.pick(d.Nodes...)
+		if !timed || d.For == nil {
+			return fmt.Sprintf("{node: %s}", node)
+		}
+		return fmt.Sprintf("{node: %s, for: %s}", node, d.For())
+	}
+}
+
+// kubectlAction is a node action that kubectl does (cordon, uncordon,
+// drain).
+func kubectlAction(do func(k model.Kubectl, n *model.Node)) func(c *faultWorld, r *NodeRef) func() {
+	return func(c *faultWorld, r *NodeRef) func() {
+		name := r.Node
+		return func() { do(c.w.Kubectl(), c.w.Node(name)) }
+	}
+}
+
+func deleteNodeAction(c *faultWorld, r *NodeRef) func() {
+	name := r.Node
+	return func() { c.w.Node(name).Delete() }
+}
+
+func taintAction(c *faultWorld, t *TaintFault) func() {
+	return func() { c.w.Node(t.Node).AddTaint(model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}) }
+}
+
+func scaleAction(c *faultWorld, sc *ScaleFault) func() {
+	return func() { c.w.Workload(model.Key(sc.Namespace, sc.Workload)).Scale(int(*sc.Replicas)) }
+}
+
+func rolloutAction(c *faultWorld, ro *RolloutFault) func() {
+	key := model.Key(ro.Namespace, ro.Workload)
+	return func() {
+		wl := c.w.Workload(key)
+		wl.Rollout(withImage(wl.Template(), ro, c.behaviors[key]))
+	}
+}
+
+func randomRollout(d *FaultDraw) string {
+	if d.Deployment == "" {
+		return ""
+	}
+	return fmt.Sprintf("{workload: %s, image: example/other:%d}", d.Deployment, d.R.IntN(3))
+}
+
+// podsNamed returns the live pod with this key (model.Key), or the live
+// pods of the workload with this key.
+func podsNamed(w *model.World, key string) []*model.Pod {
+	if p := w.Pod(key); p != nil {
+		if p.Deleted() {
+			return nil
+		}
+		return []*model.Pod{p}
+	}
+	var out []*model.Pod
+	if wl := w.Workload(key); wl != nil {
+		for _, p := range wl.Pods() {
+			if !p.Deleted() {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,137 @@
+package scenarios
+
+import (
+	"slices"
+
+	"github.com/podsim/podsim/model"
+)
+
+// fault checks a fault: its time, exactly one action (of faultKinds), and
+// that action by its kind's checks.
+func (v *validator) fault(f *Fault) {
+	if f.At == nil {
+		v.at(f, "fault: at is required")
+	} else if at, fixed := f.At.FixedValue(); fixed {
+		if d := v.s.File.Spec.Duration; d != nil && d.D() > 0 && at > d.D() {
+			v.at(f.At, "at %s is after the end of the run (%s)", f.At, d)
+		}
+	}
+	n := 0
+	var kind FaultKind
+	for _, k := range faultKinds {
+		if k.in(f) {
+			n++
+			kind = k
+		}
+	}
+	if n != 1 {
+		v.at(f, "a fault takes exactly one of %s; found %d", faultKindList(), n)
+		return
+	}
+	kind.validate(v, f)
+}
+
+func (v *validator) exitFault(e *ExitFault) {
+	v.namespace(&e.Namespace)
+	ps := v.podTemplate(&e.Pod, e.Namespace, true)
+	v.containerRef(ps, e.Pod, &e.Container, e)
+	if e.Code < 0 || e.Code > 255 {
+		v.at(&e.Code, "code must be 0..255")
+	}
+}
+
+func (v *validator) oomFault(o *ContainerRef) {
+	v.namespace(&o.Namespace)
+	ps := v.podTemplate(&o.Pod, o.Namespace, true)
+	v.containerRef(ps, o.Pod, &o.Container, o)
+}
+
+func (v *validator) deleteFault(d *DeleteFault) {
+	if d.Pod == "" {
+		v.at(d, "delete: pod is required")
+	} else {
+		v.namespace(&d.Namespace)
+		v.podTemplate(&d.Pod, d.Namespace, true)
+	}
+	if g := d.GracePeriodSeconds; g != nil && *g < 0 {
+		v.at(g, "gracePeriodSeconds must not be negative")
+	}
+}
+
+func (v *validator) setConditionFault(sc *SetCondition) {
+	if sc.Pod == "" {
+		v.at(sc, "setCondition: pod is required")
+	} else {
+		v.namespace(&sc.Namespace)
+		v.podTemplate(&sc.Pod, sc.Namespace, true)
+	}
+	if sc.Type == "" {
+		v.at(sc, "setCondition: type is required")
+	}
+	if !slices.Contains([]string{"True", "False", "Unknown"}, sc.Status) {
+		v.at(sc, "setCondition: status must be \"True\", \"False\" or \"Unknown\"")
+	}
+}
+
+// nodeFault checks a partition or a node failure: a node of the scenario,
+// and a positive for if fixed.
+func (v *validator) nodeFault(nf *NodeFault) { v.nodeFaultOn(nf) }
+
+// nodeFaultOn is nodeFault, reporting whether the node is one of the
+// scenario's (a for is checked only then).
+func (v *validator) nodeFaultOn(nf *NodeFault) bool {
+	if !v.nodeRef(&nf.Node, nf) {
+		return false
+	}
+	if nf.For != nil {
+		if d, fixed := nf.For.FixedValue(); fixed && d <= 0 {
+			v.at(nf.For, "for must be positive")
+		}
+	}
+	return true
+}
+
+// diskFailureFault checks a disk failure: a node fault without for.
+func (v *validator) diskFailureFault(nf *NodeFault) {
+	if v.nodeFaultOn(nf) && nf.For != nil {
+		v.atKey(nf.For, "a dead disk does not come back: diskFailure takes no for")
+	}
+}
+
+// nodeAction checks a cordon, uncordon, drain or deleteNode.
+func (v *validator) nodeAction(r *NodeRef) { v.nodeRef(&r.Node, r) }
+
+func (v *validator) taintFault(t *TaintFault) {
+	v.nodeRef(&t.Node, t)
+	if t.Key == "" {
+		v.at(t, "taint: key is required")
+	}
+	if !slices.Contains([]string{"NoSchedule", "PreferNoSchedule", "NoExecute"}, t.Effect) {
+		v.at(t, "taint effect %q: want NoSchedule, PreferNoSchedule or NoExecute", t.Effect)
+	}
+}
+
+func (v *validator) scaleFault(sc *ScaleFault) {
+	v.namespace(&sc.Namespace)
+	k := model.Key(sc.Namespace, sc.Workload)
+	w := v.workloads[k]
+	if w == nil {
+		w = v.budgets[k] // named to say it does not scale
+	}
+	switch {
+	case sc.Workload == "":
+		v.at(sc, "scale: workload is required")
+	case w == nil:
+		v.at(&sc.Workload, "no workload called %q%s%s", sc.Workload, inNamespace(sc.Namespace), v.elsewhere(sc.Workload, sc.Namespace))
+	case w.Kind != "ReplicaSet" && w.Kind != "Deployment" && w.Kind != kindStatefulSet:
+		v.at(&sc.Workload, "%q is a %s: only a ReplicaSet, a Deployment or a StatefulSet scales", sc.Workload, w.Kind)
+	}
+	switch {
+	case sc.Replicas == nil:
+		v.at(sc, "scale: replicas is required")
+	case *sc.Replicas < 0:
+		v.at(sc.Replicas, "replicas must not be negative")
+	default:
+		v.addPods(sc.Replicas, int(*sc.Replicas))
+	}
+}

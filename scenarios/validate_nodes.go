@@ -1,0 +1,85 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+var resourceNames = []string{"cpu", "memory", "pods", "ephemeral-storage"}
+
+func (v *validator) node(n *Node) {
+	v.name(&n.Name, n, "node")
+	for k := range n.Capacity {
+		if !slices.Contains(resourceNames, k) && !strings.Contains(k, "/") {
+			v.atMapKey(&n.Capacity, k, "unknown resource %q: want cpu, memory, pods or ephemeral-storage", k)
+		}
+	}
+	count := 1
+	if n.Count != nil {
+		count = *n.Count
+		switch {
+		case count < 1:
+			v.at(n.Count, "count must be at least 1")
+		case count > MaxNodes:
+			v.at(n.Count, "count %d: a scenario has at most %d nodes", count, MaxNodes)
+			count = 1
+		}
+	}
+	if before := v.nodeCount; before <= MaxNodes {
+		v.nodeCount = min(before+max(count, 1), MaxNodes+1)
+		if v.nodeCount > MaxNodes && (n.Count == nil || *n.Count <= MaxNodes) {
+			v.at(n, "%d nodes: a scenario has at most %d nodes, counts expanded", before+max(count, 1), MaxNodes)
+		}
+	}
+	if v.nodeCount > MaxNodes {
+		return // do not stamp out names past the limit
+	}
+	for _, name := range ExpandNodeNames(n.Name, count) {
+		if v.nodes[name] {
+			v.at(&n.Name, "duplicate node name %q", name)
+		}
+		v.nodes[name] = true
+	}
+	if n.MTBF != nil && n.MTBF.D() < time.Second {
+		v.at(n.MTBF, "mtbf must be at least 1s")
+	}
+	if n.RepairTime != nil && n.MTBF == nil {
+		v.atKey(&n.RepairTime, "repairTime goes with mtbf (a nodeFailure fault takes for)")
+	}
+	for i := range n.Taints {
+		t := &n.Taints[i]
+		if t.Key == "" {
+			v.at(t, "taint: key is required")
+		}
+		if !slices.Contains([]string{"NoSchedule", "PreferNoSchedule", "NoExecute"}, t.Effect) {
+			v.at(t, "taint effect %q: want NoSchedule, PreferNoSchedule or NoExecute", t.Effect)
+		}
+	}
+}
+
+// ExpandNodeNames returns the names a node entry stamps out: itself, or
+// name-0 ... name-(count-1).
+func ExpandNodeNames(name string, count int) []string {
+	if count <= 1 {
+		return []string{name}
+	}
+	out := make([]string, count)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-%d", name, i)
+	}
+	return out
+}
+
+func (v *validator) nodeRef(name *string, parent any) bool {
+	switch {
+	case *name == "":
+		v.at(parent, "node is required")
+		return false
+	case !v.nodes[*name] && !(len(v.s.File.Spec.Nodes) == 0 && *name == DefaultNodeName):
+		v.at(name, "no node called %q", *name)
+		return false
+	}
+	return true
+}
