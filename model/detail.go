@@ -51,6 +51,9 @@ type DetailSink interface {
 // length check. Sinks get the world's own copy, so that d does not escape
 // (and is not allocated).
 func (w *World) detail(d Detail) {
+	if d.Node != "" && len(w.objectSinks) > 0 {
+		w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: w.nodeIdx[d.Node]})
+	}
 	if len(w.detailSinks) == 0 {
 		return
 	}

@@ -451,6 +451,7 @@ func (c *container) setFlags(started, ready bool) {
 		return
 	}
 	st.Started, st.Ready = started, ready
+	c.pod.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectUpdated, Pod: c.pod})
 	c.pod.w.detail(Detail{Kind: DetailContainerFlags, Pod: c.pod.key, Container: c.spec.Name, Started: started, Ready: ready})
 }
 

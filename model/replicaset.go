@@ -220,6 +220,7 @@ func (wl *Workload) noteReplicas() {
 	d := ReplicaDetail{Desired: wl.Spec.Replicas, Status: wl.rc.status, Rollouts: wl.rc.rollouts}
 	if d != wl.rc.noted {
 		wl.rc.noted = d
+		wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
 		wl.w.detail(Detail{Kind: DetailReplicas, Workload: wl.key, Replicas: d})
 	}
 }

@@ -1,0 +1,82 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// objects is a sink that keeps every object change as a line.
+type objects struct {
+	Timeline
+	lines []string
+}
+
+func (o *objects) Object(x *ObjectChange) {
+	name := ""
+	switch x.Kind {
+	case ObjectPod:
+		name = "pod " + x.Pod.Key()
+	case ObjectNode:
+		name = "node " + x.Node.Name
+	case ObjectWorkload:
+		name = fmt.Sprintf("workload %s replicas=%d ready=%d", x.Workload.Key(), x.Workload.Spec.Replicas, x.Workload.ReplicaStatus().ReadyReplicas)
+	case ObjectBudget:
+		name = fmt.Sprintf("budget %s allowed=%d", x.Budget.Spec.Name, x.Budget.Status.DisruptionsAllowed)
+	case ObjectPriorityClass:
+		name = "class " + x.Class.Name
+	}
+	o.lines = append(o.lines, fmt.Sprintf("%v %d %s", x.T, x.Op, name))
+}
+
+// TestObjects: a subscribed ObjectSink hears each object added, updated
+// (a ReplicaSet's status, a scale, a budget's status, a node's taints and
+// partition) and deleted at the instant it changes.
+func TestObjects(t *testing.T) {
+	w := NewWorld(1, DefaultSettings())
+	o := &objects{}
+	w.Subscribe(o)
+	w.AddPriorityClass(PriorityClass{Name: "high", Value: 1000})
+	w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
+	w.AddPodDisruptionBudget(PDBSpec{Name: "pdb", Selector: map[string]string{"app": "web"}, MinAvailable: &IntOrPercent{Value: 1}})
+	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "web", Replicas: 2,
+		Template: appSpec(100, nil, RestartAlways), Options: PodOptions{Labels: map[string]string{"app": "web"}}})
+	w.Schedule(time.Minute, func() { w.Workload("web").Scale(1) })
+	for2m := 2 * time.Minute
+	w.Schedule(2*time.Minute, func() { w.Node("a").Partition(&for2m) })
+	w.Run(3 * time.Minute)
+	var got []string
+	for _, l := range o.lines {
+		if !strings.Contains(l, " 2 pod ") { // the containers' flags
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		"0s 1 class high",
+		"0s 1 node a",
+		"0s 1 budget pdb allowed=0",
+		"0s 1 workload web replicas=2 ready=0",
+		"0s 2 budget pdb allowed=0",
+		"0s 1 pod web-0",
+		"0s 1 pod web-1",
+		"0s 2 workload web replicas=2 ready=0",
+		"0s 2 budget pdb allowed=0",
+		"0s 2 budget pdb allowed=1",
+		"0s 2 workload web replicas=2 ready=2",
+		"1m0s 2 workload web replicas=1 ready=2",
+		"1m0s 2 budget pdb allowed=1",
+		"1m0s 2 workload web replicas=1 ready=1",
+		"1m0s 2 budget pdb allowed=0",
+		"1m0s 3 pod web-1",
+		"1m0s 2 budget pdb allowed=0",
+		"2m0s 2 node a",
+		"2m35s 2 node a",
+		"2m35s 2 node a",
+		"2m35s 2 budget pdb allowed=0",
+		"2m35s 2 workload web replicas=1 ready=0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("objects:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
