@@ -108,8 +108,7 @@ func (s *Server) Play(ctx context.Context) {
 	stopped := model.Finished
 	if s.pacer == nil {
 		stopped = w.RunChecked(s.until, s.budget, interrupted)
-		s.store.settle("")
-		s.store.setNow(w.Now())
+		s.store.pause(w.Now())
 	} else {
 		for stopped == model.Finished && w.Now() < s.until {
 			next, ok := w.Engine().Peek()
@@ -124,8 +123,7 @@ func (s *Server) Play(ctx context.Context) {
 				continue // a write came: it may have scheduled something sooner
 			}
 			stopped = w.RunChecked(next, s.budget, interrupted)
-			s.store.settle("")
-			s.store.setNow(w.Now())
+			s.store.pause(w.Now())
 		}
 	}
 	s.ended.Store(true)
