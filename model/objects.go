@@ -66,3 +66,23 @@ func (w *World) announce(o *ObjectChange) {
 		s.Object(&w.currentObject)
 	}
 }
+
+// PoweredOff reports whether the node's power is off (PowerOff).
+func (n *Node) PoweredOff() bool { return n.down }
+
+// Partitioned reports whether the node is cut off from the control plane
+// (Partition).
+func (n *Node) Partitioned() bool { return n.partitioned }
+
+// ContainerFlags returns the started and ready flags of the pod's
+// container called name (false for none).
+func (p *Pod) ContainerFlags(name string) (started, ready bool) {
+	for _, cs := range [2][]*container{p.init, p.regular} {
+		for _, c := range cs {
+			if c.spec.Name == name {
+				return c.status.Started, c.status.Ready
+			}
+		}
+	}
+	return false, false
+}

@@ -80,3 +80,54 @@ func TestObjects(t *testing.T) {
 		t.Errorf("objects:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// states is a sink that keeps, at each update of a pod or node, what the
+// timeline does not carry: the container's flags, the node's network,
+// power and taints.
+type states struct {
+	Timeline
+	lines []string
+}
+
+func (s *states) Object(x *ObjectChange) {
+	if x.Op != ObjectUpdated {
+		return
+	}
+	switch x.Kind {
+	case ObjectPod:
+		started, ready := x.Pod.ContainerFlags("app")
+		s.lines = append(s.lines, fmt.Sprintf("%v %s/app started=%v ready=%v", x.T, x.Pod.Name, started, ready))
+	case ObjectNode:
+		var taints []string
+		for _, t := range x.Node.Taints {
+			taints = append(taints, t.Key+":"+t.Effect)
+		}
+		s.lines = append(s.lines, fmt.Sprintf("%v %s off=%v partitioned=%v taints=%v", x.T, x.Node.Name,
+			x.Node.PoweredOff(), x.Node.Partitioned(), taints))
+	}
+}
+
+// TestObjectStates: a subscribed ObjectSink hears the container's flags
+// flip as it starts and dies, and a node's partition, its heal and the
+// node controller's taints, none of which the timeline carries.
+func TestObjectStates(t *testing.T) {
+	w, _ := world(t, RestartNever, &Behavior{Runs: []RunSpec{{ExitAfter: 30 * time.Second, ExitCode: 1}}}, DefaultSettings())
+	s := &states{}
+	w.Subscribe(s) // after the pod's first changes: the flags flip later
+	for2m := 2 * time.Minute
+	w.Schedule(time.Minute, func() { w.Node("n").Partition(&for2m) })
+	w.Run(5 * time.Minute)
+	got := strings.Join(s.lines, "\n")
+	want := strings.Join([]string{
+		"0s p/app started=true ready=true",
+		"30s p/app started=false ready=false",
+		"1m0s n off=false partitioned=true taints=[]",
+		"1m35s n off=false partitioned=true taints=[node.kubernetes.io/unreachable:NoSchedule]",
+		"1m35s n off=false partitioned=true taints=[node.kubernetes.io/unreachable:NoSchedule node.kubernetes.io/unreachable:NoExecute]",
+		"3m0s n off=false partitioned=false taints=[node.kubernetes.io/unreachable:NoSchedule node.kubernetes.io/unreachable:NoExecute]",
+		"3m0s n off=false partitioned=false taints=[]",
+	}, "\n")
+	if got != want {
+		t.Errorf("states:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -24,8 +24,6 @@ type World struct {
 	otherEvents map[objectKey]*eventLog
 
 	sinks         []Sink
-	detailSinks   []DetailSink
-	currentDetail Detail // the detail being handed to the detail sinks
 	objectSinks   []ObjectSink
 	currentObject ObjectChange // the object change being handed to the object sinks
 	lastEvent     *Event       // the API event of the last event change

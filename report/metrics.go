@@ -158,13 +158,13 @@ type Meter struct {
 type use struct{ cpu, mem, pods int64 }
 
 // workloadAvailability follows a ReplicaSet's or Deployment's replicas
-// and status (as the model last told them: model.DetailReplicas), its
+// and status (as the model last told them: an update of the workload), its
 // available pods, its pods and its first rollout. A StatefulSet's
 // controller tells none (counted is false): its desired replicas are read
 // from its spec, and it has no availability metrics.
 type workloadAvailability struct {
 	counted      bool
-	heard        model.ReplicaDetail
+	heard        replicasHeard
 	desired      int  // replicas after the last instant
 	available    int  // after the last instant
 	full         bool // all replicas have been available
@@ -282,13 +282,26 @@ func (m *Meter) Change(c *model.Change) {
 	}
 }
 
-// Detail learns of an instant at which a ReplicaSet's or Deployment's
-// counts changed with no change of the timeline (model.DetailSink).
-func (m *Meter) Detail(d *model.Detail) {
-	if d.Kind == model.DetailReplicas && m.at(d.T) {
-		if i := m.workloadIndex(m.w.Workload(d.Workload)); i >= 0 {
-			m.wlAvail[i].heard = d.Replicas
-		}
+// replicasHeard is a ReplicaSet's or Deployment's replicas, status and
+// rollouts as the model last told them.
+type replicasHeard struct {
+	Desired  int
+	Status   model.ReplicaStatus
+	Rollouts int
+}
+
+// Object learns of an instant at which a ReplicaSet's or Deployment's
+// counts changed with no change of the timeline (model.ObjectSink).
+func (m *Meter) Object(o *model.ObjectChange) {
+	if o.Kind != model.ObjectWorkload || o.Op != model.ObjectUpdated {
+		return
+	}
+	if k := o.Workload.Spec.Kind; k != model.KindReplicaSet && k != model.KindDeployment || !m.at(o.T) {
+		return
+	}
+	if i := m.workloadIndex(o.Workload); i >= 0 {
+		wl := o.Workload
+		m.wlAvail[i].heard = replicasHeard{Desired: wl.Spec.Replicas, Status: wl.ReplicaStatus(), Rollouts: wl.Rollouts()}
 	}
 }
 

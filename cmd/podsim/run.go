@@ -169,7 +169,7 @@ func (m *Main) run(args []string) (int, error) {
 	var trace *report.Trace
 	switch *out {
 	case "html", "svg":
-		pic = chart.NewRecorder(w)
+		pic = chart.NewRecorder()
 		w.Subscribe(pic)
 	case "trace":
 		trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)
