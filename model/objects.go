@@ -29,7 +29,8 @@ const (
 // during the call (an update does not say what moved). Updated announces
 // what the timeline does not carry: a pod's nominated node and its
 // containers' started and ready flags; a node's taints, power, network
-// and disk; a workload's replicas, status and rollouts; a budget's status.
+// and disk; a workload's replicas, status and rollouts (a CronJob's
+// active Jobs and last schedule and success); a budget's status.
 type ObjectChange struct {
 	T        time.Duration
 	Kind     ObjectKind

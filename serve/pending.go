@@ -36,6 +36,7 @@ func (s *Store) Object(o *model.ObjectChange) {
 	case model.ObjectNode:
 		switch {
 		case o.Op == model.ObjectAdded:
+			s.nodes[o.Node.Name] = o.Node
 			p.nodes = append(p.nodes, o.Node)
 		case o.Op == model.ObjectUpdated && !slices.Contains(p.nodesMoved, o.Node):
 			p.nodesMoved = append(p.nodesMoved, o.Node)
@@ -54,6 +55,9 @@ func (s *Store) Object(o *model.ObjectChange) {
 			p.moved = append(p.moved, b)
 		}
 	case model.ObjectPod:
+		if o.Op == model.ObjectAdded {
+			s.pods[o.Pod.Key()] = o.Pod
+		}
 		// The timeline carries a pod's changes but its nominated node.
 		if o.Op == model.ObjectUpdated && s.nominationMoved(o.Pod) && !slices.Contains(p.nominated, o.Pod) {
 			p.nominated = append(p.nominated, o.Pod)
@@ -98,7 +102,11 @@ func (s *Store) flush(t time.Duration, updates bool) bool {
 	p.synced = nil
 	for _, src := range synced {
 		src.queued = false
-		s.workloadChanged(src)
+		if src.col == colCronJobs {
+			s.cronChanged(src)
+		} else {
+			s.workloadChanged(src)
+		}
 	}
 	for _, n := range p.nodesMoved {
 		s.nodeSpecChanged(n)

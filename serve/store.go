@@ -59,6 +59,8 @@ type Store struct {
 	// The run goroutine's own (no lock needed).
 	w           *model.World
 	reportEvery time.Duration           // the kubelets' nodeStatusReportFrequency
+	pods        map[string]*model.Pod   // the pods added, the last of each key (model.Key)
+	nodes       map[string]*model.Node  // the nodes added, by name
 	workloads   map[string]*workloadSrc // by the workload's key (model.Key)
 	budgets     map[*model.DisruptionBudget]*budgetSrc
 	rsScratch   []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
@@ -103,7 +105,7 @@ const DefaultHistory = 1 << 16
 // watchers. Subscribe it to w before w is populated.
 func NewStore(w *model.World, history int) *Store {
 	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
-		wake: make(chan struct{}), workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
+		wake: make(chan struct{}), pods: map[string]*model.Pod{}, nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
 		events: map[*model.Event]*eventSnap{}}
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
@@ -128,11 +130,11 @@ func (s *Store) Change(c *model.Change) {
 	s.flush(c.T, false)
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
-		if p := s.w.Pod(model.Key(c.Namespace, c.Pod)); p != nil {
+		if p := s.pods[model.Key(c.Namespace, c.Pod)]; p != nil {
 			s.pod(p, c)
 		}
 	case model.ChangeNode:
-		if n := s.w.Node(c.Node); n != nil {
+		if n := s.nodes[c.Node]; n != nil {
 			s.node(n)
 		}
 	case model.ChangeWorkload:
@@ -142,19 +144,16 @@ func (s *Store) Change(c *model.Change) {
 		}
 	case model.ChangeEvent:
 		s.event(c)
-		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == model.KindCronJob && src.col == colCronJobs {
-			s.cronChanged(src)
-		}
-		// A Deployment says it scaled a ReplicaSet, or was scaled by
-		// kubectl scale (a ReplicaSet's pods change at once).
-		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == src.wl.Spec.Kind &&
-			(src.wl.Spec.Replicas != src.obj.replicas || src.col == colDeployments) {
+		// A Deployment's controller that acted (scaled a ReplicaSet, made
+		// or deleted a pod) may have written its ReplicaSets' replicas and
+		// annotations and its own status: they are looked at again here.
+		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == model.KindDeployment {
 			s.workloadChanged(src)
 		}
 	case model.ChangeClient:
 		// kubectl cordon, uncordon and drain change a node's spec.
 		if c.Node != "" && c.Pod == "" {
-			if n := s.w.Node(c.Node); n != nil {
+			if n := s.nodes[c.Node]; n != nil {
 				s.nodeSpecChanged(n)
 			}
 		}

@@ -144,7 +144,7 @@ func (s *Store) event(c *model.Change) {
 		snap.meta = meta{namespace: ns, created: e.FirstSeen}
 		snap.involved = s.ref(kind, snap.involvedNS, object)
 		if kind == "Pod" && e.Source == "kubelet" {
-			if p := s.w.Pod(model.Key(ns, object)); p != nil && p.Node != nil {
+			if p := s.pods[model.Key(ns, object)]; p != nil && p.Node != nil {
 				snap.host = p.Node.Name
 			}
 		} else if kind == "Node" {
