@@ -68,11 +68,11 @@ type Sink interface {
 
 // Subscribe adds s to the sinks that receive every change from now on.
 // Subscribe before the world is populated to see its first changes. A
-// sink that is also a DetailSink hears the details too.
+// sink that is also an ObjectSink hears the objects too.
 func (w *World) Subscribe(s Sink) {
 	w.sinks = append(w.sinks, s)
-	if d, ok := s.(DetailSink); ok {
-		w.detailSinks = append(w.detailSinks, d)
+	if o, ok := s.(ObjectSink); ok {
+		w.objectSinks = append(w.objectSinks, o)
 	}
 }
 

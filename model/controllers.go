@@ -84,6 +84,7 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	wl.waitTimer.Init(wl.sync)
 	w.workloads = append(w.workloads, wl)
 	w.workloadIdx[wl.key] = wl
+	w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectAdded, Workload: wl})
 	wl.initReplicas()
 	wl.requestSync()
 	return wl

@@ -32,7 +32,7 @@ func (n *Node) Cordon() bool {
 	n.unschedulable = true
 	if !n.hasTaint(TaintUnschedulable, "NoSchedule") {
 		n.Taints = append(n.Taints, Taint{Key: TaintUnschedulable, Effect: "NoSchedule", TimeAdded: n.w.Now()})
-		n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: TaintUnschedulable, Effect: "NoSchedule", On: true})
+		n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	}
 	n.kubeletSeesSpec()
 	return true
@@ -62,7 +62,7 @@ func (n *Node) AddTaint(t Taint) {
 	}
 	t.TimeAdded = n.w.Now()
 	n.Taints = append(n.Taints, t)
-	n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect, On: true})
+	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	if t.Effect == "NoExecute" {
 		for _, p := range n.pods {
 			p.scheduleEviction(n, t)
@@ -81,11 +81,12 @@ func (n *Node) removeTaint(key, effect string) {
 	for _, t := range n.Taints {
 		if t.Key != key || t.Effect != effect {
 			keep = append(keep, t)
-		} else {
-			n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: key, Effect: effect})
 		}
 	}
-	n.Taints = keep
+	if len(keep) < len(n.Taints) {
+		n.Taints = keep
+		n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
+	}
 }
 
 // kubeletSeesSpec arranges for the kubelet to notice a change of

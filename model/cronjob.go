@@ -162,9 +162,11 @@ func (wl *Workload) syncCronJob() {
 	for _, j := range jobs {
 		if cc, ok := j.Condition("Complete"); ok && cc.Status == True && (!c.succeeded || cc.LastTransitionTime > c.lastSuccess) {
 			c.lastSuccess, c.succeeded = cc.LastTransitionTime, true
+			wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
 		}
 		if done, cond := j.jobFinished(); done && slices.Contains(c.active, j) {
 			c.removeActive(j)
+			wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
 			wl.w.event(KindCronJob, wl.key, EventNormal, "SawCompletedJob", "cronjob-controller",
 				"Saw completed job: %s, condition: %s", j.Spec.Name, cond)
 		}
@@ -215,6 +217,7 @@ func (wl *Workload) syncCronJob() {
 		// minute): it is adopted into the active list, not made again.
 		if !slices.Contains(c.active, j) {
 			c.active = append(c.active, j)
+			wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
 		}
 	} else {
 		wl.w.event(KindCronJob, wl.key, EventNormal, "SuccessfulCreate", "cronjob-controller", "Created job %s", name)
@@ -236,6 +239,7 @@ func (wl *Workload) syncCronJob() {
 		c.active = append(c.active, j)
 	}
 	c.lastSchedule = scheduled
+	wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
 	wl.requeue(now)
 }
 
@@ -367,6 +371,7 @@ func (wl *Workload) deleteJob(j *Workload) {
 	wl.w.eng.Stop(&j.waitTimer)
 	c.jobs = slices.DeleteFunc(c.jobs, func(x *Workload) bool { return x == j })
 	c.removeActive(j)
+	wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
 	wl.w.event(KindCronJob, wl.key, EventNormal, "SuccessfulDelete", "cronjob-controller", "Deleted job %s", j.Spec.Name)
 	for _, p := range j.pods {
 		if !p.deleted {

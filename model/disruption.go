@@ -104,6 +104,7 @@ func (w *World) AddPodDisruptionBudget(s PDBSpec) *DisruptionBudget {
 	b.syncTimer.Init(b.sync)
 	dc.list = append(dc.list, b)
 	dc.byName[b.key] = b
+	w.object(ObjectChange{Kind: ObjectBudget, Op: ObjectAdded, Budget: b})
 	if k, ok := indexKey(s.Selector); ok {
 		dc.byLabel[k] = append(dc.byLabel[k], b)
 		for _, p := range w.pods { // once per budget
@@ -266,6 +267,7 @@ func (b *DisruptionBudget) sync() {
 	if err != "" {
 		// failSafe: no disruption while the status cannot be computed.
 		b.Status.DisruptionsAllowed = 0
+		b.w.object(ObjectChange{Kind: ObjectBudget, Op: ObjectUpdated, Budget: b})
 		b.setCondition(False, "SyncFailed", err)
 		return
 	}
@@ -274,6 +276,7 @@ func (b *DisruptionBudget) sync() {
 		allowed = 0
 	}
 	b.Status = PDBStatus{CurrentHealthy: b.healthy, DesiredHealthy: desired, ExpectedPods: expected, DisruptionsAllowed: allowed}
+	b.w.object(ObjectChange{Kind: ObjectBudget, Op: ObjectUpdated, Budget: b})
 	b.updateCondition()
 }
 

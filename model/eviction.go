@@ -67,6 +67,7 @@ func (p *Pod) EvictWithGrace(grace *time.Duration) EvictionResult {
 			Cause:   fmt.Sprintf("The disruption budget %s needs %d healthy pods and has %d currently", b.Spec.Name, st.DesiredHealthy, st.CurrentHealthy)}
 	}
 	st.DisruptionsAllowed--
+	b.w.object(ObjectChange{Kind: ObjectBudget, Op: ObjectUpdated, Budget: b})
 	if st.DisruptionsAllowed == 0 {
 		b.updateCondition()
 	}

@@ -72,10 +72,8 @@ func (w *World) AddNode(s NodeSpec) *Node {
 	n.monitorTimer.Init(n.markUnknown)
 	w.nodes = append(w.nodes, n)
 	w.nodeIdx[n.Name] = n
+	w.object(ObjectChange{Kind: ObjectNode, Op: ObjectAdded, Node: n})
 	n.setCondition(Ready, True, "KubeletReady", "kubelet is posting ready status")
-	for _, t := range n.Taints {
-		w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect, On: true})
-	}
 	w.sched.nodeAdded(n)
 	w.daemonSetsChanged()
 	return n

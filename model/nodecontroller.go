@@ -104,7 +104,7 @@ func (n *Node) taint(key string) {
 	for _, effect := range []string{"NoSchedule", "NoExecute"} {
 		if !n.hasTaint(key, effect) {
 			n.Taints = append(n.Taints, Taint{Key: key, Effect: effect, TimeAdded: now})
-			n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: key, Effect: effect, On: true})
+			n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 		}
 	}
 	for _, p := range n.pods {
@@ -118,14 +118,13 @@ func (n *Node) untaint(key string) {
 	for _, t := range n.Taints {
 		if t.Key != key {
 			keep = append(keep, t)
-		} else {
-			n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect})
 		}
 	}
 	if len(keep) < len(n.Taints) {
 		n.w.sched.taintsRemoved()
+		n.Taints = keep
+		n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	}
-	n.Taints = keep
 	n.cancelEvictions()
 }
 

@@ -29,6 +29,7 @@ func (n *Node) Delete() {
 	w := n.w
 	n.PowerOff(nil)
 	n.gone = true
+	w.object(ObjectChange{Kind: ObjectNode, Op: ObjectDeleted, Node: n})
 	w.eng.Stop(&n.monitorTimer)
 	w.event("Node", n.Name, EventNormal, "DeletingNode", "cloud-node-lifecycle-controller",
 		"Deleting node %s because it does not exist in the cloud provider", n.Name)

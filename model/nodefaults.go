@@ -18,7 +18,7 @@ func (n *Node) PowerOff(d *time.Duration) {
 	}
 	wasReachable := n.Reachable()
 	n.down, n.downAt = true, n.w.Now()
-	n.w.detail(Detail{Kind: DetailPower, Node: n.Name, On: true})
+	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	for _, p := range n.pods {
 		p.freeze()
 	}
@@ -35,7 +35,7 @@ func (n *Node) powerOn() {
 		return
 	}
 	n.down = false
-	n.w.detail(Detail{Kind: DetailPower, Node: n.Name})
+	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	for _, p := range append([]*Pod(nil), n.pods...) {
 		p.reboot(n.downAt)
 	}
@@ -54,7 +54,7 @@ func (n *Node) Partition(d *time.Duration) {
 	}
 	wasReachable := n.Reachable()
 	n.partitioned = true
-	n.w.detail(Detail{Kind: DetailPartition, Node: n.Name, On: true})
+	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	if wasReachable {
 		n.lostContact()
 	}
@@ -68,7 +68,7 @@ func (n *Node) heal() {
 		return
 	}
 	n.partitioned = false
-	n.w.detail(Detail{Kind: DetailPartition, Node: n.Name})
+	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	if n.Reachable() {
 		n.markReady()
 		n.reconnect()
@@ -93,7 +93,7 @@ func (n *Node) DiskFailure() {
 		return
 	}
 	n.diskFailed = true
-	n.w.detail(Detail{Kind: DetailDiskFailure, Node: n.Name, On: true})
+	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	n.setCondition("ReadonlyFilesystem", True, "FilesystemIsReadOnly", "Filesystem is read-only")
 	n.w.event("Node", n.Name, EventWarning, "FilesystemIsReadOnly", "kernel-monitor", "Remounting filesystem read-only")
 	for _, p := range append([]*Pod(nil), n.pods...) {

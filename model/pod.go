@@ -158,6 +158,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 		old.superseded = true
 	}
 	w.podIdx[p.key] = p
+	w.object(ObjectChange{Kind: ObjectPod, Op: ObjectAdded, Pod: p})
 	w.matchBudgets(p)
 	p.setPhase(Pending)
 	if spec.NodeName != "" {

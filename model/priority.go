@@ -94,7 +94,10 @@ func (c *PriorityClass) policy() string {
 
 // AddPriorityClass creates a PriorityClass; pods created afterwards may
 // name it (ResolvePriority's checks are the caller's).
-func (w *World) AddPriorityClass(c PriorityClass) { w.priorityClasses = append(w.priorityClasses, c) }
+func (w *World) AddPriorityClass(c PriorityClass) {
+	w.priorityClasses = append(w.priorityClasses, c)
+	w.object(ObjectChange{Kind: ObjectPriorityClass, Op: ObjectAdded, Class: &w.priorityClasses[len(w.priorityClasses)-1]})
+}
 
 // admitPriority sets p's priority and preemption policy at creation; a pod
 // admission would refuse gets priority 0 (a scenario is validated first).

@@ -444,14 +444,14 @@ func (c *container) updateReady() bool {
 }
 
 // setFlags sets the container's started and ready flags, and tells the
-// detail sinks when they flip.
+// object sinks when they flip.
 func (c *container) setFlags(started, ready bool) {
 	st := &c.status
 	if st.Started == started && st.Ready == ready {
 		return
 	}
 	st.Started, st.Ready = started, ready
-	c.pod.w.detail(Detail{Kind: DetailContainerFlags, Pod: c.pod.key, Container: c.spec.Name, Started: started, Ready: ready})
+	c.pod.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectUpdated, Pod: c.pod})
 }
 
 // SetKubeletSync sets Settings.KubeletSync. It must be called before the

@@ -117,7 +117,7 @@ type replicaControl struct {
 	status  ReplicaStatus
 
 	rollouts       int           // templates applied after the first
-	noted          ReplicaDetail // as the detail sinks last heard it
+	noted          replicaNote   // as the object sinks last heard it
 	progressUpdate time.Duration // the Progressing condition's lastUpdateTime
 	availTimer     sim.Timer     // the next pod to become available
 	progressTimer  sim.Timer     // the progress deadline check
@@ -126,12 +126,12 @@ type replicaControl struct {
 	revision       int         // a Deployment's revision annotation
 }
 
-// ReplicaDetail is what a DetailReplicas tells of a ReplicaSet or
+// replicaNote is what the object sinks last heard of a ReplicaSet or
 // Deployment.
-type ReplicaDetail struct {
-	Desired  int // spec.replicas
-	Status   ReplicaStatus
-	Rollouts int // Rollouts()
+type replicaNote struct {
+	desired  int // spec.replicas
+	status   ReplicaStatus
+	rollouts int
 }
 
 // ReplicaStatus returns the status of a ReplicaSet or Deployment as its
@@ -213,14 +213,14 @@ func (wl *Workload) syncReplicas() {
 	}
 }
 
-// noteReplicas tells the detail sinks of a change of replicas, status or
+// noteReplicas tells the object sinks of a change of replicas, status or
 // rollouts since they last heard. Every change of them is followed by a
 // sync at the same instant, which ends here.
 func (wl *Workload) noteReplicas() {
-	d := ReplicaDetail{Desired: wl.Spec.Replicas, Status: wl.rc.status, Rollouts: wl.rc.rollouts}
+	d := replicaNote{desired: wl.Spec.Replicas, status: wl.rc.status, rollouts: wl.rc.rollouts}
 	if d != wl.rc.noted {
 		wl.rc.noted = d
-		wl.w.detail(Detail{Kind: DetailReplicas, Workload: wl.key, Replicas: d})
+		wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
 	}
 }
 

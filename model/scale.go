@@ -20,6 +20,7 @@ func (wl *Workload) Scale(replicas int) bool {
 		return true
 	}
 	wl.Spec.Replicas = replicas
+	wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
 	if wl.Spec.Kind == KindDeployment {
 		wl.syncDeployment()
 	} else if wl.Spec.Kind == KindReplicaSet {

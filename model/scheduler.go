@@ -276,7 +276,8 @@ func (s *scheduler) scheduleOne(p *Pod) {
 
 // nominate sets p's nominated node (nil: none).
 func (s *scheduler) nominate(p *Pod, n *Node) {
-	if old := s.nominated[p]; old != nil {
+	old := s.nominated[p]
+	if old != nil {
 		for i, q := range old.sched.nominated {
 			if q == p {
 				old.sched.nominated = append(old.sched.nominated[:i], old.sched.nominated[i+1:]...)
@@ -288,6 +289,9 @@ func (s *scheduler) nominate(p *Pod, n *Node) {
 	if n != nil {
 		s.nominated[p] = n
 		n.sched.nominated = append(n.sched.nominated, p)
+	}
+	if old != n {
+		s.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectUpdated, Pod: p})
 	}
 }
 

@@ -245,6 +245,7 @@ func (p *Pod) remove() {
 	} else {
 		p.w.sched.forget(p)
 	}
+	p.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectDeleted, Pod: p})
 	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Deleted"})
 	p.w.sched.kick()
 	p.w.podChanged(p)

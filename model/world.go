@@ -24,11 +24,11 @@ type World struct {
 	otherEvents map[objectKey]*eventLog
 
 	sinks         []Sink
-	detailSinks   []DetailSink
-	currentDetail Detail // the detail being handed to the detail sinks
-	lastEvent     *Event // the API event of the last event change
-	apiEvents     int    // events that reached the API
-	current       Change // the change being handed to the sinks
+	objectSinks   []ObjectSink
+	currentObject ObjectChange // the object change being handed to the object sinks
+	lastEvent     *Event       // the API event of the last event change
+	apiEvents     int          // events that reached the API
+	current       Change       // the change being handed to the sinks
 	changeCount   int
 
 	sched scheduler

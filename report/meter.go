@@ -38,8 +38,8 @@ type podTrack struct {
 // the world, then call Finish. It keeps a few numbers per pod, workload and
 // node, never the timeline.
 type Meter struct {
-	w        *model.World
 	duration time.Duration
+	added    map[string]*model.Pod // the pods added, the last of each key
 
 	tracks []*podTrack // in creation order
 	track  map[podRef]*podTrack
@@ -78,13 +78,13 @@ type Meter struct {
 type use struct{ cpu, mem, pods int64 }
 
 // workloadAvailability follows a ReplicaSet's or Deployment's replicas
-// and status (as the model last told them: model.DetailReplicas), its
+// and status (as the model last told them: an update of the workload), its
 // available pods, its pods and its first rollout. A StatefulSet's
 // controller tells none (counted is false): its desired replicas are read
 // from its spec, and it has no availability metrics.
 type workloadAvailability struct {
 	counted      bool
-	heard        model.ReplicaDetail
+	heard        replicasHeard
 	desired      int  // replicas after the last instant
 	available    int  // after the last instant
 	full         bool // all replicas have been available
@@ -97,7 +97,7 @@ type workloadAvailability struct {
 
 // NewMeter returns a meter for a run of w up to duration and subscribes it.
 func NewMeter(w *model.World, duration time.Duration) *Meter {
-	m := &Meter{w: w, duration: duration, track: map[podRef]*podTrack{},
+	m := &Meter{duration: duration, added: map[string]*model.Pod{}, track: map[podRef]*podTrack{},
 		nodeIdx: map[*model.Node]int{}, wlIdx: map[*model.Workload]int{},
 		windows: int((duration + 10*time.Second - 1) / (10 * time.Second))}
 	m.m.Ready = make([]float64, 0, SeriesPoints)
@@ -107,57 +107,45 @@ func NewMeter(w *model.World, duration time.Duration) *Meter {
 	return m
 }
 
-// nodeIndex returns n's index in the world's node order, learning nodes
-// added since it last looked.
-func (m *Meter) nodeIndex(n *model.Node) int {
-	if i, ok := m.nodeIdx[n]; ok {
-		return i
-	}
-	m.syncNodes()
-	return m.nodeIdx[n]
-}
+// nodeIndex returns n's index in the order the nodes were added.
+func (m *Meter) nodeIndex(n *model.Node) int { return m.nodeIdx[n] }
 
-func (m *Meter) syncNodes() {
-	for _, n := range m.w.Nodes()[len(m.nodes):] {
-		m.nodeIdx[n] = len(m.nodes)
-		m.nodes = append(m.nodes, n)
-		m.used = append(m.used, use{})
-		m.peak = append(m.peak, [3]float64{})
-		m.dirty = append(m.dirty, false)
-		m.writes = append(m.writes, make([]int, max(m.windows, 1)))
-		m.restartsIn = append(m.restartsIn, make([]int, m.windows+1))
-		m.updates = append(m.updates, 0)
-		m.eventWrites = append(m.eventWrites, 0)
-	}
+// addNode learns a node added.
+func (m *Meter) addNode(n *model.Node) {
+	m.nodeIdx[n] = len(m.nodes)
+	m.nodes = append(m.nodes, n)
+	m.used = append(m.used, use{})
+	m.peak = append(m.peak, [3]float64{})
+	m.dirty = append(m.dirty, false)
+	m.writes = append(m.writes, make([]int, max(m.windows, 1)))
+	m.restartsIn = append(m.restartsIn, make([]int, m.windows+1))
+	m.updates = append(m.updates, 0)
+	m.eventWrites = append(m.eventWrites, 0)
 }
 
 // workloadIndex returns the index of a ReplicaSet, Deployment or StatefulSet,
 // or -1.
 func (m *Meter) workloadIndex(wl *model.Workload) int {
-	if wl == nil {
-		return -1
-	}
 	if i, ok := m.wlIdx[wl]; ok {
 		return i
 	}
-	for _, x := range m.w.Workloads() {
-		if _, ok := m.wlIdx[x]; ok {
-			continue
-		}
-		m.wlIdx[x] = -1
-		if k := x.Spec.Kind; k == model.KindReplicaSet || k == model.KindDeployment || k == model.KindStatefulSet {
-			m.wlIdx[x] = len(m.wls)
-			m.wls = append(m.wls, x)
-			m.wlReady = append(m.wlReady, 0)
-			m.wlFull = append(m.wlFull, false)
-			m.wlMin = append(m.wlMin, -1)
-			m.wlUnavail = append(m.wlUnavail, 0)
-			m.wlUnavailAll = append(m.wlUnavailAll, 0)
-			m.wlAvail = append(m.wlAvail, workloadAvailability{counted: k != model.KindStatefulSet,
-				min: -1, rolloutStart: -1, rolloutTime: -1})
-		}
+	return -1
+}
+
+// addWorkload learns a workload added: a ReplicaSet, Deployment or
+// StatefulSet gets the next index.
+func (m *Meter) addWorkload(x *model.Workload) {
+	if k := x.Spec.Kind; k == model.KindReplicaSet || k == model.KindDeployment || k == model.KindStatefulSet {
+		m.wlIdx[x] = len(m.wls)
+		m.wls = append(m.wls, x)
+		m.wlReady = append(m.wlReady, 0)
+		m.wlFull = append(m.wlFull, false)
+		m.wlMin = append(m.wlMin, -1)
+		m.wlUnavail = append(m.wlUnavail, 0)
+		m.wlUnavailAll = append(m.wlUnavailAll, 0)
+		m.wlAvail = append(m.wlAvail, workloadAvailability{counted: k != model.KindStatefulSet,
+			min: -1, rolloutStart: -1, rolloutTime: -1})
 	}
-	return m.wlIdx[wl]
 }
 
 // podTrack returns the track of the pod a change is about, making it on
@@ -167,7 +155,7 @@ func (m *Meter) podTrack(c *model.Change) *podTrack {
 	if t := m.track[ref]; t != nil && !(t.ended && t.p.Deleted()) {
 		return t
 	}
-	p := m.w.Pod(model.Key(c.Namespace, c.Pod))
+	p := m.added[model.Key(c.Namespace, c.Pod)]
 	if t := m.track[ref]; t != nil && t.p == p {
 		return t // the pod is gone, and its name not taken again (a StatefulSet's replacement)
 	}
@@ -192,13 +180,38 @@ func (m *Meter) Change(c *model.Change) {
 	}
 }
 
-// Detail learns of an instant at which a ReplicaSet's or Deployment's
-// counts changed with no change of the timeline (model.DetailSink).
-func (m *Meter) Detail(d *model.Detail) {
-	if d.Kind == model.DetailReplicas && m.at(d.T) {
-		if i := m.workloadIndex(m.w.Workload(d.Workload)); i >= 0 {
-			m.wlAvail[i].heard = d.Replicas
+// replicasHeard is a ReplicaSet's or Deployment's replicas, status and
+// rollouts as the model last told them.
+type replicasHeard struct {
+	Desired  int
+	Status   model.ReplicaStatus
+	Rollouts int
+}
+
+// Object learns of the nodes, workloads and pods added, and of an instant
+// at which a ReplicaSet's or Deployment's counts changed with no change of
+// the timeline (model.ObjectSink).
+func (m *Meter) Object(o *model.ObjectChange) {
+	if o.Op == model.ObjectAdded {
+		switch o.Kind {
+		case model.ObjectNode:
+			m.addNode(o.Node)
+		case model.ObjectWorkload:
+			m.addWorkload(o.Workload)
+		case model.ObjectPod:
+			m.added[model.Key(o.Pod.Namespace, o.Pod.Name)] = o.Pod
 		}
+		return
+	}
+	if o.Kind != model.ObjectWorkload || o.Op != model.ObjectUpdated {
+		return
+	}
+	if k := o.Workload.Spec.Kind; k != model.KindReplicaSet && k != model.KindDeployment || !m.at(o.T) {
+		return
+	}
+	if i := m.workloadIndex(o.Workload); i >= 0 {
+		wl := o.Workload
+		m.wlAvail[i].heard = replicasHeard{Desired: wl.Spec.Replicas, Status: wl.ReplicaStatus(), Rollouts: wl.Rollouts()}
 	}
 }
 

@@ -94,11 +94,6 @@ func (m *Meter) Finish() RunMetrics {
 	for m.k < SeriesPoints {
 		m.point()
 	}
-	m.syncNodes()
-	m.workloadIndex(nil)
-	for _, x := range m.w.Workloads() {
-		m.workloadIndex(x)
-	}
 	duration := m.duration
 	out := m.m
 	out.Values = make([][]float64, len(Metrics))

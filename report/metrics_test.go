@@ -252,3 +252,13 @@ spec:
 		t.Errorf("%d events, %v written; want hundreds, of which 25 to 37 written", events, writes)
 	}
 }
+
+// TestMetricsNodeDeleted: a node deleted mid-run keeps its place among
+// the nodes the meter learnt as they were added (it read the world's
+// nodes back, which a deleted node leaves, and went out of range).
+func TestMetricsNodeDeleted(t *testing.T) {
+	_, got := measure(t, "../scenarios/cluster/partition-delete-node.yaml")
+	if n := len(got["node.peakCPU"]); n != 2 {
+		t.Errorf("node.peakCPU has %d nodes, want node-a and node-b: %v", n, got["node.peakCPU"])
+	}
+}

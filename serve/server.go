@@ -108,8 +108,7 @@ func (s *Server) Play(ctx context.Context) {
 	stopped := model.Finished
 	if s.pacer == nil {
 		stopped = s.run.Run(interrupted)
-		s.store.settle("")
-		s.store.setNow(w.Now())
+		s.store.pause(w.Now())
 	} else {
 		for stopped == model.Finished && w.Now() < s.run.Until {
 			next, ok := w.Engine().Peek()
@@ -124,8 +123,7 @@ func (s *Server) Play(ctx context.Context) {
 				continue // a write came: it may have scheduled something sooner
 			}
 			stopped = s.run.To(next, interrupted)
-			s.store.settle("")
-			s.store.setNow(w.Now())
+			s.store.pause(w.Now())
 		}
 	}
 	s.ended.Store(true)

@@ -67,7 +67,6 @@ type writeReq struct {
 	// action changes the world as the API would and returns the API's
 	// refusal, if it refuses.
 	action func(w *model.World) *apierrors.StatusError
-	scales string // the workload whose replicas it sets, if any
 	// answer is the response once the write is done (or at once, for a dry
 	// run); nil answers the object as the write left it.
 	answer func(s *Server, q *request) (int, any)
@@ -157,8 +156,7 @@ func (s *Server) apply(req *writeReq, t time.Duration) {
 		err = req.do(s, w)
 	}
 	w.Run(t)
-	s.store.settle(req.scales)
-	s.store.setNow(t)
+	s.store.pause(t)
 	line := req.what
 	if err != nil {
 		st := err.Status()
@@ -416,7 +414,6 @@ func scale(q *request, snap snapshot, v json.RawMessage) (*writeReq, *apierrors.
 	kind := strings.ToLower(q.res.kind)
 	req := faultWrite(fmt.Sprintf("kubectl scale %s %s%s --replicas=%d", kind, q.name, q.nsFlag(), n), workloadExists(q.key()),
 		&scenarios.Fault{Scale: &scenarios.ScaleFault{Workload: q.name, Namespace: q.namespace, Replicas: &replicas}})
-	req.scales = q.key()
 	req.answer = func(s *Server, q *request) (int, any) {
 		snap, _, ok := s.store.get(q.res.col, q.key())
 		if !ok {

@@ -205,7 +205,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 		checks = expect.Arm(s, w)
 		switch opt.out {
 		case "html", "svg":
-			pic = chart.NewRecorder(w)
+			pic = chart.NewRecorder()
 			w.Subscribe(pic)
 		case "trace":
 			trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)

@@ -20,7 +20,7 @@ import (
 func record(t *testing.T, s *scenarios.Scenario) (*Recorder, *model.World, Meta) {
 	t.Helper()
 	w := s.NewWorld()
-	r := NewRecorder(w)
+	r := NewRecorder()
 	w.Subscribe(r)
 	s.Populate(w)
 	w.Run(s.Duration)
@@ -305,7 +305,7 @@ func BenchmarkRecorder(b *testing.B) {
 	}
 	for b.Loop() {
 		w := s.NewWorld()
-		r := NewRecorder(w)
+		r := NewRecorder()
 		w.Subscribe(r)
 		s.Populate(w)
 		w.Run(s.Duration)

@@ -9,24 +9,29 @@
 package chart
 
 import (
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/model"
 )
 
-// Recorder is a sink (model.Sink and model.DetailSink) that keeps, for
+// Recorder is a sink (model.Sink and model.ObjectSink) that keeps, for
 // every container, the intervals of its states; for every pod its phases,
 // Ready condition and events; for every node its Ready condition, taints,
 // faults and events; for every workload its ready pods over time. It keeps
 // intervals and steps, not changes: a container's state that lasts the
 // whole run is one interval however many changes the run makes.
 //
-// It reads from the world only what the stream does not say and does not
-// change: a pod's owner and container kinds when it first appears, and the
-// node it was bound to when it is scheduled.
+// What the timeline does not say it reads from the objects the object
+// stream hands it: a pod's owner and container kinds when it first
+// appears, the node it was bound to when it is scheduled, its containers'
+// flags, a node's faults and taints.
 type Recorder struct {
-	w   *model.World
 	end time.Duration // the last time seen
+
+	added   map[string]*model.Pod  // the pods added, the last of each key
+	kinds   map[string]string      // the workloads added, by key: their kind
+	flagsOf map[*model.Pod][]uint8 // each pod's containers' flags as last heard (flagStarted, flagReady)
 
 	strs   []string
 	strIdx map[string]int32
@@ -40,11 +45,11 @@ type Recorder struct {
 	bare    wlRec // the pods without a controller, as one group
 }
 
-// NewRecorder returns a recorder of w's run. Subscribe it before the
-// world is populated.
-func NewRecorder(w *model.World) *Recorder {
-	r := &Recorder{w: w, strIdx: map[string]int32{}, nodeIdx: map[string]*nodeRec{},
-		podIdx: map[string]*podRec{}, wlIdx: map[string]*wlRec{}}
+// NewRecorder returns a recorder of a run. Subscribe it before the world
+// is populated.
+func NewRecorder() *Recorder {
+	r := &Recorder{added: map[string]*model.Pod{}, kinds: map[string]string{}, flagsOf: map[*model.Pod][]uint8{},
+		strIdx: map[string]int32{}, nodeIdx: map[string]*nodeRec{}, podIdx: map[string]*podRec{}, wlIdx: map[string]*wlRec{}}
 	r.str("") // index 0 is the empty string
 	return r
 }
@@ -73,7 +78,7 @@ type contRec struct {
 	segs    []seg
 	open    bool // the last seg has not ended
 	split   bool // the last seg began where the flags flipped, not at a state change
-	started bool // the flags, as the last detail said
+	started bool // the flags, as last heard
 	ready   bool
 	// the last termination, shown with the states that follow it
 	lastReason int32
@@ -177,7 +182,7 @@ func (r *Recorder) Change(c *model.Change) {
 		switch c.Type {
 		case model.PodScheduled:
 			if c.Status == string(model.True) && p.node == nil {
-				if mp := r.w.Pod(model.Key(c.Namespace, c.Pod)); mp != nil && mp.Node != nil {
+				if mp := r.added[model.Key(c.Namespace, c.Pod)]; mp != nil && mp.Node != nil {
 					p.node = r.node(mp.Node.Name)
 				}
 			}
@@ -225,47 +230,137 @@ func (r *Recorder) Change(c *model.Change) {
 	}
 }
 
-// Detail records a container's flags, a node's faults and taints.
-func (r *Recorder) Detail(d *model.Detail) {
-	r.end = d.T
-	switch d.Kind {
-	case model.DetailContainerFlags:
-		p := r.pod(d.Pod, d.T)
-		ct := p.container(d.Container)
-		if ct == nil {
-			return
-		}
-		ct.started, ct.ready = d.Started, d.Ready
-		n := len(ct.segs)
-		if !ct.open || n == 0 || ct.segs[n-1].style < styleRunning || ct.segs[n-1].style > styleReady {
-			return
-		}
-		if last := &ct.segs[n-1]; last.start == d.T {
-			last.style = runningStyle(ct.started, ct.ready) // flags set as it started: one interval
-			return
-		}
-		s := ct.segs[n-1]
-		ct.close(d.T)
-		s.start, s.style = d.T, runningStyle(ct.started, ct.ready)
-		ct.segs = append(ct.segs, s)
-		ct.open, ct.split = true, true
-	case model.DetailPower, model.DetailPartition, model.DetailDiskFailure:
-		n := r.node(d.Node)
-		kind := int32(d.Kind - model.DetailPower)
-		if d.On {
-			n.faults = append(n.faults, span{start: d.T, open: true, what: kind})
+// Object records the pods and workloads added, a container's flags, a
+// node's faults and taints.
+func (r *Recorder) Object(o *model.ObjectChange) {
+	switch {
+	case o.Kind == model.ObjectPod && o.Op == model.ObjectAdded:
+		r.added[o.Pod.Key()] = o.Pod
+	case o.Kind == model.ObjectPod && o.Op == model.ObjectUpdated:
+		r.flags(o.Pod, o.T)
+	case o.Kind == model.ObjectWorkload && o.Op == model.ObjectAdded:
+		r.kinds[o.Workload.Key()] = o.Workload.Spec.Kind
+	case o.Kind == model.ObjectNode && o.Op != model.ObjectDeleted:
+		r.faults(o.Node, o.T)
+		r.taints(o.Node, o.T)
+	}
+}
+
+// The flags of a container as last heard.
+const (
+	flagStarted = 1 << iota
+	flagReady
+)
+
+// flags records the flips of a pod's containers' started and ready flags
+// since they were last heard.
+func (r *Recorder) flags(mp *model.Pod, t time.Duration) {
+	heard := r.flagsOf[mp]
+	if heard == nil {
+		heard = make([]uint8, len(mp.Spec.InitContainers)+len(mp.Spec.Containers))
+		r.flagsOf[mp] = heard
+	}
+	for i := range heard {
+		var name string
+		if i < len(mp.Spec.InitContainers) {
+			name = mp.Spec.InitContainers[i].Name
 		} else {
-			closeSpan(n.faults, kind, d.T)
+			name = mp.Spec.Containers[i-len(mp.Spec.InitContainers)].Name
 		}
-	case model.DetailTaint:
-		n := r.node(d.Node)
-		what := r.str(d.Key + ":" + d.Effect)
-		if d.On {
-			n.taints = append(n.taints, span{start: d.T, open: true, what: what})
-		} else {
-			closeSpan(n.taints, what, d.T)
+		started, ready := mp.ContainerFlags(name)
+		var now uint8
+		if started {
+			now |= flagStarted
+		}
+		if ready {
+			now |= flagReady
+		}
+		if now != heard[i] {
+			heard[i] = now
+			r.flip(mp.Key(), name, started, ready, t)
 		}
 	}
+}
+
+// flip records a container's flags flipped at t.
+func (r *Recorder) flip(pod, container string, started, ready bool, t time.Duration) {
+	r.end = t
+	p := r.pod(pod, t)
+	ct := p.container(container)
+	if ct == nil {
+		return
+	}
+	ct.started, ct.ready = started, ready
+	n := len(ct.segs)
+	if !ct.open || n == 0 || ct.segs[n-1].style < styleRunning || ct.segs[n-1].style > styleReady {
+		return
+	}
+	if last := &ct.segs[n-1]; last.start == t {
+		last.style = runningStyle(ct.started, ct.ready) // flags set as it started: one interval
+		return
+	}
+	s := ct.segs[n-1]
+	ct.close(t)
+	s.start, s.style = t, runningStyle(ct.started, ct.ready)
+	ct.segs = append(ct.segs, s)
+	ct.open, ct.split = true, true
+}
+
+// faults records a node's power, partition and disk failure that began or
+// ended since they were last heard (their open spans).
+func (r *Recorder) faults(mn *model.Node, t time.Duration) {
+	on := [...]bool{mn.PoweredOff(), mn.Partitioned(), !mn.Schedulable()} // in faultNames' order
+	for kind, now := range on {
+		if n := r.nodeIdx[mn.Name]; now == (n != nil && hasOpen(n.faults, int32(kind))) {
+			continue
+		}
+		r.end = t
+		n := r.node(mn.Name)
+		if now {
+			n.faults = append(n.faults, span{start: t, open: true, what: int32(kind)})
+		} else {
+			closeSpan(n.faults, int32(kind), t)
+		}
+	}
+}
+
+// taints records the taints put on a node or lifted since they were last
+// heard (their open spans).
+func (r *Recorder) taints(mn *model.Node, t time.Duration) {
+	n := r.nodeIdx[mn.Name]
+	if n != nil {
+		for i := range n.taints {
+			if sp := &n.taints[i]; sp.open && !slices.ContainsFunc(mn.Taints, func(x model.Taint) bool { return r.isTaint(sp.what, x) }) {
+				r.end = t
+				sp.end, sp.open = t, false
+			}
+		}
+	}
+	for _, x := range mn.Taints {
+		if n != nil && slices.ContainsFunc(n.taints, func(sp span) bool { return sp.open && r.isTaint(sp.what, x) }) {
+			continue
+		}
+		r.end = t
+		n = r.node(mn.Name)
+		n.taints = append(n.taints, span{start: t, open: true, what: r.str(x.Key + ":" + x.Effect)})
+	}
+}
+
+// isTaint reports whether the string what is x's key:effect.
+func (r *Recorder) isTaint(what int32, x model.Taint) bool {
+	s := r.strs[what]
+	k := len(x.Key)
+	return len(s) == k+1+len(x.Effect) && s[:k] == x.Key && s[k] == ':' && s[k+1:] == x.Effect
+}
+
+// hasOpen reports whether spans has an open span of what.
+func hasOpen(spans []span, what int32) bool {
+	for i := len(spans) - 1; i >= 0; i-- {
+		if spans[i].open && spans[i].what == what {
+			return true
+		}
+	}
+	return false
 }
 
 // closeSpan ends the open span of what, if any.
@@ -374,7 +469,7 @@ func (r *Recorder) pod(name string, t time.Duration) *podRec {
 		return p
 	}
 	p := &podRec{name: name, created: t}
-	if mp := r.w.Pod(name); mp != nil {
+	if mp := r.added[name]; mp != nil {
 		if o := mp.Owner(); o != nil {
 			p.wl = r.workload(o.Key(), o.Spec.Kind)
 		}
@@ -431,9 +526,7 @@ func (r *Recorder) workload(name, kind string) *wlRec {
 		return wl
 	}
 	if kind == "" {
-		if mw := r.w.Workload(name); mw != nil {
-			kind = mw.Spec.Kind
-		}
+		kind = r.kinds[name]
 	}
 	wl := &wlRec{name: name, kind: kind, index: len(r.wls)}
 	r.wls = append(r.wls, wl)

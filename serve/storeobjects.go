@@ -1,0 +1,175 @@
+package serve
+
+import (
+	"slices"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/report"
+)
+
+// putBudget writes a budget's status as a new version.
+func (s *Store) putBudget(b *budgetSrc) {
+	snap := *b.snap
+	snap.status, snap.cond = b.b.Status, b.b.Condition
+	b.snap = &snap
+	s.put(colPDBs, b.snap, false)
+}
+
+// node writes a new version of a node, and of its Lease; or, once the
+// Node object is deleted (a deleteNode fault), their deletion.
+func (s *Store) node(n *model.Node) {
+	if n.Gone() {
+		if old, ok := s.objects[colNodes][n.Name].(*nodeSnap); ok {
+			last := *old // a deleted object's last word is its last state
+			s.put(colNodes, &last, true)
+			lease := *s.objects[colLeases][model.Key(nodeLeaseNamespace, n.Name)].(*leaseSnap)
+			s.put(colLeases, &lease, true)
+		}
+		return
+	}
+	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
+		unschedulable: n.Unschedulable(), capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...),
+		conditions: append([]model.Condition(nil), n.Conditions...), beats: s.nodeBeats(n)}
+	s.put(colNodes, snap, false)
+	s.put(colLeases, &leaseSnap{meta: meta{name: n.Name, namespace: nodeLeaseNamespace, uid: uid("Lease", n.Name), created: n.CreatedAt},
+		node: snap}, false)
+}
+
+// nodeLeaseNamespace holds the nodes' Leases.
+const nodeLeaseNamespace = "kube-node-lease"
+
+func (s *Store) nodeBeats(n *model.Node) heartbeats {
+	h := heartbeats{report: s.reportEvery}
+	h.since, h.until, h.silent = n.Heartbeats()
+	return h
+}
+
+// nodeSpecChanged writes a new version of a node whose spec.unschedulable,
+// taints or heartbeats differ from its snapshot, and reports whether it
+// did.
+func (s *Store) nodeSpecChanged(n *model.Node) bool {
+	old, ok := s.objects[colNodes][n.Name].(*nodeSnap)
+	if n.Gone() && !ok || ok && !n.Gone() && old.unschedulable == n.Unschedulable() &&
+		slices.Equal(old.taints, n.Taints) && old.beats == s.nodeBeats(n) {
+		return false
+	}
+	s.node(n)
+	return true
+}
+
+// pod writes a new version of a pod at its change c (nil: none of its
+// own), and of its controller's objects.
+func (s *Store) pod(p *model.Pod, c *model.Change) {
+	deleted := c != nil && c.Kind == model.ChangePod && c.Reason == "Deleted"
+	old, seen := s.objects[colPods][p.Key()].(*podSnap)
+	id := ""
+	if seen {
+		id = old.uid
+	} else {
+		id = uid("Pod", p.Key())
+	}
+	snap := &podSnap{meta: meta{name: p.Name, namespace: p.Namespace, uid: id, labels: p.Labels, created: p.CreatedAt},
+		view: report.ViewPod(p), priority: p.Priority(), policy: p.PreemptionPolicy()}
+	if c != nil && c.Kind == model.ChangePhase {
+		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
+	}
+	snap.deadline, snap.grace, snap.deleting = p.DeletionTimestamp()
+	var src *workloadSrc
+	if wl := p.Owner(); wl != nil {
+		src = s.workloads[wl.Key()]
+	}
+	switch {
+	case src == nil:
+	case src.col == colDeployments && seen:
+		snap.owner, snap.labels = old.owner, old.labels // its ReplicaSet's, for good
+	case src.col == colDeployments:
+		if rs := s.replicaSet(src, src.wl.ReplicaSetOf(p)); rs != nil {
+			snap.owner, snap.labels = rs.podOwner, rs.template
+		}
+	default:
+		snap.owner = src.owner
+		if src.pods != nil {
+			snap.labels = src.pods
+		}
+	}
+	if seen && deleted {
+		cp := *old // a deleted pod's last word is its last state
+		snap = &cp
+	}
+	s.put(colPods, snap, deleted)
+	if src != nil {
+		s.workloadChanged(src)
+		if src.col == colDeployments {
+			// Its controllers count the change right after it, and may move
+			// one ReplicaSet's status and not the Deployment's totals (no
+			// update of the Deployment then): they are looked at again with
+			// the next change.
+			s.resync(src)
+		}
+	}
+}
+
+// event records an event's first occurrence or its repeat.
+func (s *Store) event(c *model.Change) {
+	kind, object, ns := "Pod", c.Pod, c.Namespace
+	switch {
+	case c.Object != "":
+		kind, object = c.Object, c.Workload
+	case c.Pod == "" && c.Node != "":
+		kind, object, ns = "Node", c.Node, ""
+	}
+	if kind == model.KindDeployment {
+		// A ReplicaSet's own pod creations and deletions are recorded on it.
+		if src := s.workloads[model.Key(ns, object)]; src != nil {
+			if rs := src.wl.ActingReplicaSet(); rs != "" {
+				kind, object = model.KindReplicaSet, rs
+			}
+		}
+	}
+	e := s.w.CurrentEvent()
+	if c.Dropped || e == nil {
+		return // the spam filter kept it from the API
+	}
+	old := s.events[e]
+	snap := &eventSnap{typ: string(e.Type), reason: e.Reason, source: e.Source, message: e.Message,
+		first: e.FirstSeen, last: e.LastSeen, count: e.Count}
+	if old != nil {
+		snap.meta, snap.involved, snap.involvedNS, snap.host = old.meta, old.involved, old.involvedNS, old.host
+	} else {
+		s.eventNames++
+		snap.involvedNS = ns
+		if ns == "" {
+			ns = model.DefaultNamespace // a node's events are in the default namespace
+		}
+		snap.meta = meta{namespace: ns, created: e.FirstSeen}
+		snap.involved = s.ref(kind, snap.involvedNS, object)
+		if kind == "Pod" && e.Source == "kubelet" {
+			if p := s.pods[model.Key(ns, object)]; p != nil && p.Node != nil {
+				snap.host = p.Node.Name
+			}
+		} else if kind == "Node" {
+			snap.host = object
+		}
+		// Named as the API server's clients name them, <object>.<unique
+		// hex>; here the hex is the store's count of events.
+		snap.name = object + "." + hex16(uint64(s.eventNames))
+		snap.uid = uid("Event", snap.name)
+	}
+	s.events[e] = snap
+	s.put(colEvents, snap, false)
+}
+
+// ref is the API reference of an object an event is about (namespace ""
+// for a node).
+func (s *Store) ref(kind, namespace, name string) owner {
+	u := uid(kind, model.Key(namespace, name))
+	switch kind {
+	case "Pod", "Node":
+		return owner{apiVersion: "v1", kind: kind, name: name, uid: u}
+	case model.KindJob, model.KindCronJob:
+		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: u}
+	case model.KindPodDisruptionBudget:
+		return owner{apiVersion: "policy/v1", kind: kind, name: name, uid: u}
+	}
+	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: u}
+}
