@@ -383,3 +383,19 @@ func (b *DisruptionBudget) setCondition(s ConditionStatus, reason, msg string) {
 	*c = Condition{Type: DisruptionAllowed, Status: s, Reason: reason, Message: msg, LastTransitionTime: c.LastTransitionTime}
 	b.w.record(Change{Kind: ChangeWorkload, Workload: b.Spec.Name, Namespace: b.Spec.Namespace, Object: KindPodDisruptionBudget, Type: DisruptionAllowed, Status: string(s), Reason: reason})
 }
+
+// PodAdded finds the budgets that select the new pod.
+func (dc *disruptionController) PodAdded(p *Pod) { p.w.matchBudgets(p) }
+
+// PodConditionAdded counts p in its budgets when it gets a Ready condition.
+func (dc *disruptionController) PodConditionAdded(p *Pod, t string) {
+	if t == Ready {
+		p.updateBudgets()
+	}
+}
+
+// PodChanged brings p's budgets up to date.
+func (dc *disruptionController) PodChanged(p *Pod) { p.updateBudgets() }
+
+// WorkloadScaled asks the budgets that count wl's pods to sync.
+func (dc *disruptionController) WorkloadScaled(wl *Workload) { wl.w.controllerScaleChanged(wl) }

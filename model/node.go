@@ -76,8 +76,7 @@ func (w *World) AddNode(s NodeSpec) *Node {
 	for _, t := range n.Taints {
 		w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect, On: true})
 	}
-	w.sched.nodeAdded(n)
-	w.daemonSetsChanged()
+	w.nodeAdded(n)
 	return n
 }
 
@@ -130,14 +129,14 @@ func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
 // the node's running totals.
 func (n *Node) hold(p *Pod) {
 	n.used.add(p.requests)
-	n.w.sched.podHeld(p, n)
+	n.w.podHeld(p, n)
 }
 
 // release takes the requests of p, which held resources here until now, off
 // the node's running totals.
 func (n *Node) release(p *Pod) {
 	n.used.sub(p.requests)
-	n.w.sched.podReleased(p, n)
+	n.w.podReleased(p, n)
 }
 
 // boundNode returns the node whose pods include p (p.Node until p leaves

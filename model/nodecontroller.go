@@ -93,8 +93,7 @@ func (n *Node) markReady() {
 	n.w.event("Node", n.Name, EventNormal, "NodeReady", "kubelet", "Node %s status is now: NodeReady", n.Name)
 	n.untaint(TaintUnreachable)
 	n.untaint(TaintNotReady)
-	n.w.sched.kick()
-	n.w.daemonSetsChanged()
+	n.w.nodeReady(n)
 }
 
 // taint adds key with NoSchedule and NoExecute effects; the taint eviction
@@ -107,10 +106,7 @@ func (n *Node) taint(key string) {
 			n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: key, Effect: effect, On: true})
 		}
 	}
-	for _, p := range n.pods {
-		p.scheduleEviction(n, Taint{Key: key, Effect: "NoExecute", TimeAdded: now})
-	}
-	n.w.daemonSetsChanged()
+	n.w.nodeTainted(n, Taint{Key: key, Effect: "NoExecute", TimeAdded: now})
 }
 
 func (n *Node) untaint(key string) {
@@ -122,21 +118,9 @@ func (n *Node) untaint(key string) {
 			n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect})
 		}
 	}
-	if len(keep) < len(n.Taints) {
-		n.w.sched.taintsRemoved()
-	}
+	had := len(keep) < len(n.Taints)
 	n.Taints = keep
-	n.cancelEvictions()
-}
-
-// cancelEvictions is the taint eviction controller finding no NoExecute
-// taint left on the node: it cancels the evictions it had planned there.
-func (n *Node) cancelEvictions() {
-	for _, p := range n.pods {
-		if p.w.eng.Stop(&p.evictTimer) {
-			p.event(EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Cancelling deletion of Pod %s/%s", p.Namespace, p.Name)
-		}
-	}
+	n.w.nodeUntainted(n, key, had)
 }
 
 func (n *Node) hasTaint(key, effect string) bool {
@@ -146,70 +130,4 @@ func (n *Node) hasTaint(key, effect string) bool {
 		}
 	}
 	return false
-}
-
-// scheduleEviction arms the taint eviction controller for p: at once if it
-// does not tolerate t, after its toleration's tolerationSeconds (the
-// default tolerations give evictionTimeout), or never.
-func (p *Pod) scheduleEviction(n *Node, t Taint) {
-	if p.phase.Terminal() || p.deleting {
-		return
-	}
-	wait, ok := p.tolerationFor(t)
-	if !ok {
-		wait = 0
-	} else if wait < 0 {
-		return // tolerated forever
-	}
-	at := sim.AddSat(t.TimeAdded, wait)
-	if p.evictTimer.Pending() && p.evictTimer.When() <= at {
-		return
-	}
-	p.w.eng.Schedule(&p.evictTimer, max(at, p.w.Now()), sim.Normal)
-}
-
-// tolerationFor returns how long p tolerates the NoExecute taint t: -1 for
-// ever, ok=false if not at all. Pods carry the default tolerations for the
-// not-ready and unreachable taints (DefaultTolerationSeconds admission)
-// unless they declare their own.
-func (p *Pod) tolerationFor(t Taint) (time.Duration, bool) {
-	for _, tol := range p.tolerations {
-		if !tol.matches(t) {
-			continue
-		}
-		if tol.Seconds == nil {
-			return -1, true
-		}
-		return sim.Seconds(*tol.Seconds), true
-	}
-	if t.Key == TaintNotReady || t.Key == TaintUnreachable {
-		return p.w.settings.EvictionTimeout, true
-	}
-	return 0, false
-}
-
-func (tol *Toleration) matches(t Taint) bool {
-	if tol.Effect != "" && tol.Effect != t.Effect {
-		return false
-	}
-	if tol.Operator == "Exists" {
-		return tol.Key == "" || tol.Key == t.Key
-	}
-	return tol.Key == t.Key && tol.Value == t.Value
-}
-
-// evict is the taint eviction controller deleting p
-// (pkg/controller/tainteviction, addConditionAndDeletePod): the condition
-// DisruptionTarget, then an API delete with the pod's own grace period. On
-// an unreachable node the kubelet cannot finish that deletion: the pod stays
-// in its phase with a deletion timestamp (Terminating) until the node comes
-// back or its Node object is deleted (PodGC), and its controller replaces it
-// at once.
-func (p *Pod) evict() {
-	if p.deleting || p.deleted || p.Node == nil {
-		return
-	}
-	p.setCondition(DisruptionTarget, True, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint")
-	p.event(EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Marking for deletion Pod %s/%s", p.Namespace, p.Name)
-	p.Delete(nil)
 }

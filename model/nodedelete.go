@@ -38,15 +38,12 @@ func (n *Node) Delete() {
 			break
 		}
 	}
-	n.cancelEvictions()
-	w.sched.nodeDeleted(n)
 	// The node lifecycle controller notices at its next pass.
 	next := sim.AddSat(w.Now()/nodeMonitorPeriod*nodeMonitorPeriod, nodeMonitorPeriod)
 	w.eng.At(next, sim.Normal, func() {
 		w.event("Node", n.Name, EventNormal, "RemovingNode", "node-controller", "Node %s event: Removing Node %s from Controller", n.Name, n.Name)
 	})
-	w.gc.orphanNodes = append(w.gc.orphanNodes, n)
-	w.gc.arm()
+	w.nodeDeleted(n)
 }
 
 // gcTerminating is PodGC's pass over terminating pods on nodes that are not

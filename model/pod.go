@@ -151,14 +151,13 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	for i := range spec.Containers {
 		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
 	}
-	p.sched.request = w.sched.requestOf(p.requests, spec)
 	w.admitPriority(p)
 	w.pods = append(w.pods, p)
 	if old := w.podIdx[p.key]; old != nil {
 		old.superseded = true
 	}
 	w.podIdx[p.key] = p
-	w.matchBudgets(p)
+	w.podAdded(p)
 	p.setPhase(Pending)
 	if spec.NodeName != "" {
 		if n := w.nodeIdx[spec.NodeName]; n != nil {
@@ -166,7 +165,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 			return p
 		}
 	}
-	w.sched.add(p)
+	w.podUnbound(p)
 	return p
 }
 
@@ -189,11 +188,7 @@ func (p *Pod) bind(n *Node) {
 		n.hold(p)
 	}
 	p.setCondition(PodScheduled, True, "", "")
-	for _, t := range n.Taints {
-		if t.Effect == "NoExecute" {
-			p.scheduleEviction(n, t)
-		}
-	}
+	p.w.podBound(p)
 	p.requestSync()
 }
 
@@ -253,7 +248,6 @@ func (p *Pod) setPhase(ph Phase) {
 	if n := p.boundNode(); n != nil && p.phase.Terminal() != ph.Terminal() {
 		if ph.Terminal() {
 			n.release(p)
-			p.w.sched.assignedPodFreed()
 		} else {
 			n.hold(p)
 		}
@@ -292,9 +286,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 	p.status.Conditions = append(conds, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: p.w.Now()})
 	p.sortConditions()
 	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
-	if t == Ready {
-		p.updateBudgets()
-	}
+	p.w.podConditionAdded(p, t)
 }
 
 // conditionOrder is the order in which the kubelet lists pod conditions.

@@ -65,3 +65,23 @@ func (g *podGC) gcTerminated() {
 		finished[i].Delete(new(time.Duration))
 	}
 }
+
+// PodChanged arms a pass when a pod finished.
+func (g *podGC) PodChanged(p *Pod) {
+	if p.phase.Terminal() {
+		g.kick()
+	}
+}
+
+// NodeTainted arms a pass for an out-of-service node's terminating pods.
+func (g *podGC) NodeTainted(_ *Node, t Taint) {
+	if t.Key == TaintOutOfService {
+		g.arm()
+	}
+}
+
+// NodeDeleted watches the node's pods, orphaned now.
+func (g *podGC) NodeDeleted(n *Node) {
+	g.orphanNodes = append(g.orphanNodes, n)
+	g.arm()
+}

@@ -31,8 +31,12 @@ type World struct {
 	current       Change // the change being handed to the sinks
 	changeCount   int
 
-	sched scheduler
-	gc    podGC
+	parts parts // what hears of changes (parts.go)
+
+	taintEviction taintEviction
+	sched         scheduler
+	controllers   workloadControllers
+	gc            podGC
 
 	workloads   []*Workload
 	workloadIdx map[string]*Workload
@@ -56,8 +60,16 @@ func NewWorld(seed uint64, s Settings) *World {
 
 		workloadIdx: map[string]*Workload{},
 	}
+	w.taintEviction.w = w
 	w.sched.init(w)
+	w.controllers.w = w
 	w.gc.init(w)
+	// The order of registration is the order in which parts hear a change.
+	w.Register(&w.taintEviction)
+	w.Register(&w.sched)
+	w.Register(&w.disruption)
+	w.Register(&w.controllers)
+	w.Register(&w.gc)
 	return w
 }
 
@@ -91,25 +103,3 @@ func (w *World) Pods() []*Pod { return w.pods }
 // Pod returns the pod with this key (possibly deleted), or nil: its name
 // in the default namespace, namespace/name in another (see Key).
 func (w *World) Pod(key string) *Pod { return w.podIdx[key] }
-
-// podChanged tells the pod's controller, its disruption budgets and the pod
-// garbage collector that its phase, readiness or existence changed.
-func (w *World) podChanged(p *Pod) {
-	p.updateBudgets()
-	if p.owner != nil {
-		p.owner.requestSync()
-	}
-	if p.phase.Terminal() {
-		w.gc.kick()
-	}
-}
-
-// daemonSetsChanged tells DaemonSets that the set of eligible nodes may
-// have changed.
-func (w *World) daemonSetsChanged() {
-	for _, wl := range w.workloads {
-		if wl.Spec.Kind == KindDaemonSet {
-			wl.requestSync()
-		}
-	}
-}
