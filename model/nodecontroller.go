@@ -44,15 +44,52 @@ func (n *Node) Heartbeats() (since, until time.Duration, silent bool) {
 	return n.joinedAt, n.silentAt, !n.Reachable()
 }
 
-// lostContact starts the node controller's watch on a node whose
-// heartbeats stopped at now: at the first monitor pass more than
-// nodeMonitorGracePeriod after the last heartbeat, Ready becomes Unknown.
-func (n *Node) lostContact() {
-	now := n.w.Now()
-	n.silentAt = now
-	deadline := sim.AddSat(n.lastHeartbeat(now), n.w.settings.NodeMonitorGracePeriod)
+// nodeLifecycle is the node lifecycle controller
+// (pkg/controller/nodelifecycle) watching the nodes' heartbeats.
+type nodeLifecycle struct {
+	w        *World
+	monitors []*sim.Timer // by Node.id: its next look at a silent node; nil until it fell silent
+}
+
+// NodeUnreachable starts the watch on a node whose heartbeats stopped at
+// now: at the first monitor pass more than nodeMonitorGracePeriod after
+// the last heartbeat, Ready becomes Unknown.
+func (c *nodeLifecycle) NodeUnreachable(n *Node) {
+	now := c.w.Now()
+	deadline := sim.AddSat(n.lastHeartbeat(now), c.w.settings.NodeMonitorGracePeriod)
 	at := sim.AddSat(deadline/nodeMonitorPeriod*nodeMonitorPeriod, nodeMonitorPeriod) // the first pass strictly after
-	n.w.eng.Schedule(&n.monitorTimer, max(at, now), sim.Normal)
+	if n.id >= len(c.monitors) {
+		c.monitors = append(c.monitors, make([]*sim.Timer, n.id+1-len(c.monitors))...)
+	}
+	if c.monitors[n.id] == nil {
+		c.monitors[n.id] = sim.NewTimer(n.markUnknown)
+	}
+	c.w.eng.Schedule(c.monitors[n.id], max(at, now), sim.Normal)
+}
+
+// NodeReachable ends the watch.
+func (c *nodeLifecycle) NodeReachable(n *Node) { c.stop(n) }
+
+// NodeDeleted ends the watch; the controller notices at its next pass.
+func (c *nodeLifecycle) NodeDeleted(n *Node) {
+	c.stop(n)
+	w := c.w
+	next := sim.AddSat(w.Now()/nodeMonitorPeriod*nodeMonitorPeriod, nodeMonitorPeriod)
+	w.eng.At(next, sim.Normal, func() {
+		w.event("Node", n.Name, EventNormal, "RemovingNode", "node-controller", "Node %s event: Removing Node %s from Controller", n.Name, n.Name)
+	})
+}
+
+func (c *nodeLifecycle) stop(n *Node) {
+	if n.id < len(c.monitors) && c.monitors[n.id] != nil {
+		c.w.eng.Stop(c.monitors[n.id])
+	}
+}
+
+// lostContact is the kubelet's heartbeats stopping now.
+func (n *Node) lostContact() {
+	n.silentAt = n.w.Now()
+	n.w.nodeUnreachable(n)
 }
 
 // markUnknown is the node controller finding a silent node.
@@ -84,7 +121,7 @@ func (n *Node) markNotReady(reason, msg string) {
 
 // markReady is a heartbeat after an outage: Ready again, taints lifted.
 func (n *Node) markReady() {
-	n.w.eng.Stop(&n.monitorTimer)
+	n.w.nodeReachable(n)
 	n.joinedAt = n.w.Now()
 	if n.Ready() {
 		return

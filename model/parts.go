@@ -13,7 +13,8 @@ package model
 // Registration order is part of the model's behaviour: handlers that arm
 // timers for the same instant decide the order in which those fire.
 // NewWorld registers the core's parts in this order: taint eviction, the
-// scheduler, the disruption controller, the workload controllers, PodGC.
+// scheduler, the disruption controller, the workload controllers, the node
+// lifecycle controller, PodGC.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.
@@ -71,6 +72,14 @@ type NodeAddedHandler interface{ NodeAdded(n *Node) }
 // lifecycle controller (not-ready, unreachable) with TimeAdded now.
 type NodeTaintedHandler interface{ NodeTainted(n *Node, t Taint) }
 
+// NodeUnreachableHandler hears that n's kubelet stopped reaching the
+// control plane now (powered off or cut off): its heartbeats stop.
+type NodeUnreachableHandler interface{ NodeUnreachable(n *Node) }
+
+// NodeReachableHandler hears that n's kubelet reaches the control plane
+// again (powered on, healed), before it sets its Ready condition.
+type NodeReachableHandler interface{ NodeReachable(n *Node) }
+
 // NodeUntaintedHandler hears that the node lifecycle controller lifted
 // n's taints with key (not-ready or unreachable, every effect): had says
 // whether n had any.
@@ -112,6 +121,8 @@ type parts struct {
 	podDeleted        []PodDeletedHandler
 	nodeAdded         []NodeAddedHandler
 	nodeTainted       []NodeTaintedHandler
+	nodeUnreachable   []NodeUnreachableHandler
+	nodeReachable     []NodeReachableHandler
 	nodeUntainted     []NodeUntaintedHandler
 	nodeReady         []NodeReadyHandler
 	nodeUncordoned    []NodeUncordonedHandler
@@ -168,6 +179,12 @@ func (w *World) registerNodeHandlers(part any) {
 	}
 	if h, ok := part.(NodeTaintedHandler); ok {
 		ps.nodeTainted = append(ps.nodeTainted, h)
+	}
+	if h, ok := part.(NodeUnreachableHandler); ok {
+		ps.nodeUnreachable = append(ps.nodeUnreachable, h)
+	}
+	if h, ok := part.(NodeReachableHandler); ok {
+		ps.nodeReachable = append(ps.nodeReachable, h)
 	}
 	if h, ok := part.(NodeUntaintedHandler); ok {
 		ps.nodeUntainted = append(ps.nodeUntainted, h)
@@ -255,6 +272,18 @@ func (w *World) nodeAdded(n *Node) {
 func (w *World) nodeTainted(n *Node, t Taint) {
 	for _, h := range w.parts.nodeTainted {
 		h.NodeTainted(n, t)
+	}
+}
+
+func (w *World) nodeUnreachable(n *Node) {
+	for _, h := range w.parts.nodeUnreachable {
+		h.NodeUnreachable(n)
+	}
+}
+
+func (w *World) nodeReachable(n *Node) {
+	for _, h := range w.parts.nodeReachable {
+		h.NodeReachable(n)
 	}
 }
 

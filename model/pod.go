@@ -49,8 +49,8 @@ type Pod struct {
 	Node      *Node
 	CreatedAt time.Duration
 
+	id              int // see ID
 	owner           *Workload
-	disruption      podDisruption // the disruption budgets that select it (disruption.go); beside owner: podChanged reads both
 	tolerations     []Toleration
 	schedulingGates []string
 	affinityNode    string // see PodOptions
@@ -78,7 +78,6 @@ type Pod struct {
 	sidecarDeadline  time.Duration // the end of their shared grace period
 	syncTimer        sim.Timer
 	worker           *podWorker // the realistic pod worker (podworker.go); nil in exact mode
-	evictTimer       sim.Timer  // the taint eviction controller's deadline for this pod
 	busy             bool       // the pod worker is blocked (pulling an image, running postStart)
 	fullName         string     // String(), built once
 	scratch          []byte     // for building condition messages without allocating
@@ -144,7 +143,6 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
 	p.status.Conditions = make([]Condition, 0, len(conditionOrder)) // the kubelet's conditions, in one allocation
 	p.syncTimer.Init(p.sync)
-	p.evictTimer.Init(p.evict)
 	for i := range spec.InitContainers {
 		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
 	}
@@ -152,6 +150,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
 	}
 	w.admitPriority(p)
+	p.id = len(w.pods)
 	w.pods = append(w.pods, p)
 	if old := w.podIdx[p.key]; old != nil {
 		old.superseded = true
@@ -191,6 +190,10 @@ func (p *Pod) bind(n *Node) {
 	p.w.podBound(p)
 	p.requestSync()
 }
+
+// ID numbers the pods in the order created, from 0, deleted ones
+// included: parts keep their state of a pod in slices indexed by it.
+func (p *Pod) ID() int { return p.id }
 
 // Phase is the pod's current phase.
 func (p *Pod) Phase() Phase { return p.phase }

@@ -19,7 +19,14 @@ type podGC struct {
 	w     *World
 	timer sim.Timer
 
-	orphanNodes []*Node // deleted nodes that may still have pods
+	orphanNodes []orphanNode // deleted nodes that may still have pods
+}
+
+// orphanNode is a deleted node that may still have pods.
+type orphanNode struct {
+	n      *Node
+	seen   bool          // a pass found pods bound to it ...
+	seenAt time.Duration // ... at this time
 }
 
 func (g *podGC) init(w *World) {
@@ -82,6 +89,6 @@ func (g *podGC) NodeTainted(_ *Node, t Taint) {
 
 // NodeDeleted watches the node's pods, orphaned now.
 func (g *podGC) NodeDeleted(n *Node) {
-	g.orphanNodes = append(g.orphanNodes, n)
+	g.orphanNodes = append(g.orphanNodes, orphanNode{n: n})
 	g.arm()
 }

@@ -39,7 +39,6 @@ type scheduler struct {
 	nominated map[*Pod]*Node          // status.nominatedNodeName of the pods that have one
 	plans     map[*PodSpec]*schedPlan // by template (schedplan.go)
 	rand      *rand.Rand              // ties between the best nodes; preemption's start
-	nodeIDs   int                     // Node.id of the next node
 
 	cy cycle // the try under way
 }
@@ -160,8 +159,6 @@ func (s *scheduler) PodStatusUpdated(p *Pod) {
 
 // NodeAdded is the cluster event "a node was added"; it kicks.
 func (s *scheduler) NodeAdded(n *Node) {
-	n.id = s.nodeIDs
-	s.nodeIDs++
 	s.index.nodeAdded(n)
 	s.q.pending |= eventNodeAdded
 	s.kick()

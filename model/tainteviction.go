@@ -10,14 +10,17 @@ import (
 // (pkg/controller/tainteviction): it deletes the pods on a node with a
 // NoExecute taint they do not tolerate, at once or after their
 // toleration's tolerationSeconds.
-type taintEviction struct{ w *World }
+type taintEviction struct {
+	w      *World
+	timers []*sim.Timer // by Pod.id: its eviction's deadline; nil until one is planned
+}
 
 // PodBound plans p's eviction for the NoExecute taints of its new node.
 func (c *taintEviction) PodBound(p *Pod) {
 	n := p.Node
 	for _, t := range n.Taints {
 		if t.Effect == "NoExecute" {
-			p.scheduleEviction(n, t)
+			c.schedule(p, t)
 		}
 	}
 }
@@ -26,31 +29,31 @@ func (c *taintEviction) PodBound(p *Pod) {
 func (c *taintEviction) NodeTainted(n *Node, t Taint) {
 	if t.Effect == "NoExecute" {
 		for _, p := range n.pods {
-			p.scheduleEviction(n, t)
+			c.schedule(p, t)
 		}
 	}
 }
 
 // NodeUntainted cancels the evictions planned on the node.
-func (c *taintEviction) NodeUntainted(n *Node, _ string, _ bool) { n.cancelEvictions() }
+func (c *taintEviction) NodeUntainted(n *Node, _ string, _ bool) { c.cancel(n) }
 
 // NodeDeleted cancels the evictions planned on the node.
-func (c *taintEviction) NodeDeleted(n *Node) { n.cancelEvictions() }
+func (c *taintEviction) NodeDeleted(n *Node) { c.cancel(n) }
 
-// cancelEvictions is the taint eviction controller finding no NoExecute
-// taint left on the node: it cancels the evictions it had planned there.
-func (n *Node) cancelEvictions() {
+// cancel is the taint eviction controller finding no NoExecute taint left
+// on the node: it cancels the evictions it had planned there.
+func (c *taintEviction) cancel(n *Node) {
 	for _, p := range n.pods {
-		if p.w.eng.Stop(&p.evictTimer) {
+		if p.id < len(c.timers) && c.timers[p.id] != nil && c.w.eng.Stop(c.timers[p.id]) {
 			p.event(EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Cancelling deletion of Pod %s/%s", p.Namespace, p.Name)
 		}
 	}
 }
 
-// scheduleEviction arms the taint eviction controller for p: at once if it
-// does not tolerate t, after its toleration's tolerationSeconds (the
-// default tolerations give evictionTimeout), or never.
-func (p *Pod) scheduleEviction(n *Node, t Taint) {
+// schedule plans p's eviction for its node's taint t: at once if it does
+// not tolerate t, after its toleration's tolerationSeconds (the default
+// tolerations give evictionTimeout), or never.
+func (c *taintEviction) schedule(p *Pod, t Taint) {
 	if p.phase.Terminal() || p.deleting {
 		return
 	}
@@ -61,10 +64,18 @@ func (p *Pod) scheduleEviction(n *Node, t Taint) {
 		return // tolerated forever
 	}
 	at := sim.AddSat(t.TimeAdded, wait)
-	if p.evictTimer.Pending() && p.evictTimer.When() <= at {
+	if p.id >= len(c.timers) {
+		c.timers = append(c.timers, make([]*sim.Timer, p.id+1-len(c.timers))...)
+	}
+	timer := c.timers[p.id]
+	if timer == nil {
+		timer = sim.NewTimer(func() { evict(p) })
+		c.timers[p.id] = timer
+	}
+	if timer.Pending() && timer.When() <= at {
 		return
 	}
-	p.w.eng.Schedule(&p.evictTimer, max(at, p.w.Now()), sim.Normal)
+	c.w.eng.Schedule(timer, max(at, c.w.Now()), sim.Normal)
 }
 
 // tolerationFor returns how long p tolerates the NoExecute taint t: -1 for
@@ -104,7 +115,7 @@ func (tol *Toleration) matches(t Taint) bool {
 // in its phase with a deletion timestamp (Terminating) until the node comes
 // back or its Node object is deleted (PodGC), and its controller replaces it
 // at once.
-func (p *Pod) evict() {
+func evict(p *Pod) {
 	if p.deleting || p.deleted || p.Node == nil {
 		return
 	}

@@ -16,10 +16,11 @@ type World struct {
 	eng      *sim.Engine
 	settings Settings
 
-	nodes   []*Node
-	nodeIdx map[string]*Node
-	pods    []*Pod
-	podIdx  map[string]*Pod
+	nodes      []*Node
+	nodesAdded int // Node.id of the next node
+	nodeIdx    map[string]*Node
+	pods       []*Pod
+	podIdx     map[string]*Pod
 
 	otherEvents map[objectKey]*eventLog
 
@@ -36,6 +37,7 @@ type World struct {
 	taintEviction taintEviction
 	sched         scheduler
 	controllers   workloadControllers
+	nodeLifecycle nodeLifecycle
 	gc            podGC
 
 	workloads   []*Workload
@@ -63,12 +65,14 @@ func NewWorld(seed uint64, s Settings) *World {
 	w.taintEviction.w = w
 	w.sched.init(w)
 	w.controllers.w = w
+	w.nodeLifecycle.w = w
 	w.gc.init(w)
 	// The order of registration is the order in which parts hear a change.
 	w.Register(&w.taintEviction)
 	w.Register(&w.sched)
 	w.Register(&w.disruption)
 	w.Register(&w.controllers)
+	w.Register(&w.nodeLifecycle)
 	w.Register(&w.gc)
 	return w
 }
