@@ -14,7 +14,7 @@ package model
 // timers for the same instant decide the order in which those fire.
 // NewWorld registers the core's parts in this order: taint eviction, the
 // scheduler, the disruption controller, the workload controllers, the node
-// lifecycle controller, PodGC.
+// lifecycle controller; cluster.New then registers PodGC.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.

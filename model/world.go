@@ -38,7 +38,6 @@ type World struct {
 	sched         scheduler
 	controllers   workloadControllers
 	nodeLifecycle nodeLifecycle
-	gc            podGC
 
 	workloads   []*Workload
 	workloadIdx map[string]*Workload
@@ -51,7 +50,9 @@ type World struct {
 // objectKey names an object that has no list of events of its own.
 type objectKey struct{ kind, object string }
 
-// NewWorld returns an empty world whose random streams derive from seed.
+// NewWorld returns an empty world whose random streams derive from seed,
+// with the parts the core still holds registered. A whole cluster, with
+// the parts in packages of their own, comes from cluster.New.
 func NewWorld(seed uint64, s Settings) *World {
 	w := &World{
 		eng:         sim.New(seed),
@@ -66,14 +67,12 @@ func NewWorld(seed uint64, s Settings) *World {
 	w.sched.init(w)
 	w.controllers.w = w
 	w.nodeLifecycle.w = w
-	w.gc.init(w)
 	// The order of registration is the order in which parts hear a change.
 	w.Register(&w.taintEviction)
 	w.Register(&w.sched)
 	w.Register(&w.disruption)
 	w.Register(&w.controllers)
 	w.Register(&w.nodeLifecycle)
-	w.Register(&w.gc)
 	return w
 }
 
