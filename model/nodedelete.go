@@ -39,9 +39,15 @@ func (p *Pod) MarkFailed(reason, msg string) {
 		return
 	}
 	if reason != "" {
-		p.setCondition(DisruptionTarget, True, reason, msg)
+		p.SetDisruptionTarget(reason, msg)
 	}
 	p.setPhase(Failed)
+}
+
+// SetDisruptionTarget sets p's condition DisruptionTarget to True with
+// reason and msg, as a controller does before it deletes the pod.
+func (p *Pod) SetDisruptionTarget(reason, msg string) {
+	p.setCondition(DisruptionTarget, True, reason, msg)
 }
 
 // ForceDelete deletes p from the API at once, terminating or not, as a

@@ -12,9 +12,9 @@ package model
 //
 // Registration order is part of the model's behaviour: handlers that arm
 // timers for the same instant decide the order in which those fire.
-// NewWorld registers the core's parts in this order: taint eviction, the
+// cluster.New registers the parts in this order: taint eviction, the
 // scheduler, the disruption controller, the workload controllers, the node
-// lifecycle controller; cluster.New then registers PodGC.
+// lifecycle controller, PodGC.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.

@@ -11,7 +11,7 @@ import (
 // stops 10s after SIGTERM. It records every change.
 func stsWorld(t *testing.T, replicas int, policy PodManagementPolicy, startup time.Duration) (*World, *Timeline) {
 	t.Helper()
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	tl := &Timeline{}
 	w.Subscribe(tl)
 	inv := NewInvariants(w)

@@ -34,7 +34,6 @@ type World struct {
 
 	parts parts // what hears of changes (parts.go)
 
-	taintEviction taintEviction
 	sched         scheduler
 	controllers   workloadControllers
 	nodeLifecycle nodeLifecycle
@@ -51,8 +50,7 @@ type World struct {
 type objectKey struct{ kind, object string }
 
 // NewWorld returns an empty world whose random streams derive from seed,
-// with the parts the core still holds registered. A whole cluster, with
-// the parts in packages of their own, comes from cluster.New.
+// with no part registered: cluster.New assembles a whole cluster.
 func NewWorld(seed uint64, s Settings) *World {
 	w := &World{
 		eng:         sim.New(seed),
@@ -63,17 +61,21 @@ func NewWorld(seed uint64, s Settings) *World {
 
 		workloadIdx: map[string]*Workload{},
 	}
-	w.taintEviction.w = w
 	w.sched.init(w)
 	w.controllers.w = w
 	w.nodeLifecycle.w = w
-	// The order of registration is the order in which parts hear a change.
-	w.Register(&w.taintEviction)
+	return w
+}
+
+// RegisterCoreParts registers the parts the core still holds, in this
+// order: the scheduler, the disruption controller, the workload
+// controllers, the node lifecycle controller. As each moves to a package
+// of its own, cluster.New registers it in its place instead.
+func (w *World) RegisterCoreParts() {
 	w.Register(&w.sched)
 	w.Register(&w.disruption)
 	w.Register(&w.controllers)
 	w.Register(&w.nodeLifecycle)
-	return w
 }
 
 // Now is the current virtual time.

@@ -8,6 +8,7 @@ package cluster
 import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/podgc"
+	"github.com/podsim/podsim/model/controller/tainteviction"
 )
 
 // New returns an empty cluster whose random streams derive from seed:
@@ -16,6 +17,8 @@ import (
 // part of the model's behaviour.
 func New(seed uint64, s model.Settings) *model.World {
 	w := model.NewWorld(seed, s)
+	w.Register(tainteviction.New(w))
+	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers, the node lifecycle controller
 	w.Register(podgc.New(w))
 	return w
 }
