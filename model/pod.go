@@ -55,6 +55,8 @@ type Pod struct {
 	schedulingGates []string
 	affinityNode    string // see PodOptions
 	requests        Resources
+	priority        int32 // spec.priority, from admission (priority.go)
+	preemptNever    bool  // spec.preemptionPolicy Never, from admission
 
 	phase      Phase
 	status     PodStatus // phase and conditions; container statuses live in init/regular

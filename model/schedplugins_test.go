@@ -109,7 +109,7 @@ func TestPickCandidate(t *testing.T) {
 	w := newWorld(1, DefaultSettings())
 	pod := func(prio int32, started time.Duration) *Pod {
 		p := &Pod{w: w}
-		p.sched.priority = prio
+		p.priority = prio
 		p.status.Started, p.status.StartTime = true, started
 		return p
 	}
