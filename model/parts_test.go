@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// newWorld is NewWorld with the parts the core holds: the world of the
+// newWorld is NewCore with the parts the core holds: the world of the
 // package's tests (cluster.New, which adds the parts in packages of their
 // own, imports this package).
 func newWorld(seed uint64, s Settings) *World {
-	w := NewWorld(seed, s)
+	w := NewCore(seed, s)
 	w.RegisterCoreParts()
 	return w
 }

@@ -49,9 +49,9 @@ type World struct {
 // objectKey names an object that has no list of events of its own.
 type objectKey struct{ kind, object string }
 
-// NewWorld returns an empty world whose random streams derive from seed,
+// NewCore returns an empty world whose random streams derive from seed,
 // with no part registered: cluster.New assembles a whole cluster.
-func NewWorld(seed uint64, s Settings) *World {
+func NewCore(seed uint64, s Settings) *World {
 	w := &World{
 		eng:         sim.New(seed),
 		settings:    s,

@@ -12,11 +12,11 @@ import (
 )
 
 // New returns an empty cluster whose random streams derive from seed:
-// model.NewWorld with every part registered. The order of registration is
+// model.NewCore with every part registered. The order of registration is
 // the order in which parts hear a change (model.World.Register); it is
 // part of the model's behaviour.
 func New(seed uint64, s model.Settings) *model.World {
-	w := model.NewWorld(seed, s)
+	w := model.NewCore(seed, s)
 	w.Register(tainteviction.New(w))
 	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers, the node lifecycle controller
 	w.Register(podgc.New(w))
