@@ -34,7 +34,7 @@ func (o *objects) Object(x *ObjectChange) {
 // (a ReplicaSet's status, a scale, a budget's status, a node's taints and
 // partition) and deleted at the instant it changes.
 func TestObjects(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	o := &objects{}
 	w.Subscribe(o)
 	w.AddPriorityClass(PriorityClass{Name: "high", Value: 1000})

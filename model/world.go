@@ -1,7 +1,10 @@
 // Package model holds Kubernetes semantics as event handlers on the sim
-// engine: the kubelet (containers, restarts, backoff, status), nodes, the
-// scheduler and the control plane's reactions. It knows nothing of YAML,
-// files or output formats: a World is built by calls, run, and read back.
+// engine: the core (pods, nodes, workloads, the world and its streams) and
+// the parts it still holds (the kubelet, the scheduler, the workload,
+// disruption and node lifecycle controllers). Parts in packages of their
+// own (model/controller/...) hear the core through World.Register;
+// model/cluster assembles a whole cluster. It knows nothing of YAML, files
+// or output formats: a World is built by calls, run, and read back.
 package model
 
 import (
@@ -16,10 +19,11 @@ type World struct {
 	eng      *sim.Engine
 	settings Settings
 
-	nodes   []*Node
-	nodeIdx map[string]*Node
-	pods    []*Pod
-	podIdx  map[string]*Pod
+	nodes      []*Node
+	nodesAdded int // Node.id of the next node
+	nodeIdx    map[string]*Node
+	pods       []*Pod
+	podIdx     map[string]*Pod
 
 	otherEvents map[objectKey]*eventLog
 
@@ -31,8 +35,11 @@ type World struct {
 	current       Change       // the change being handed to the sinks
 	changeCount   int
 
-	sched scheduler
-	gc    podGC
+	parts parts // what hears of changes (parts.go)
+
+	sched         scheduler
+	controllers   workloadControllers
+	nodeLifecycle nodeLifecycle
 
 	workloads   []*Workload
 	workloadIdx map[string]*Workload
@@ -45,8 +52,9 @@ type World struct {
 // objectKey names an object that has no list of events of its own.
 type objectKey struct{ kind, object string }
 
-// NewWorld returns an empty world whose random streams derive from seed.
-func NewWorld(seed uint64, s Settings) *World {
+// NewCore returns an empty world whose random streams derive from seed,
+// with no part registered: cluster.New assembles a whole cluster.
+func NewCore(seed uint64, s Settings) *World {
 	w := &World{
 		eng:         sim.New(seed),
 		settings:    s,
@@ -57,8 +65,20 @@ func NewWorld(seed uint64, s Settings) *World {
 		workloadIdx: map[string]*Workload{},
 	}
 	w.sched.init(w)
-	w.gc.init(w)
+	w.controllers.w = w
+	w.nodeLifecycle.w = w
 	return w
+}
+
+// RegisterCoreParts registers the parts the core still holds, in this
+// order: the scheduler, the disruption controller, the workload
+// controllers, the node lifecycle controller. As each moves to a package
+// of its own, cluster.New registers it in its place instead.
+func (w *World) RegisterCoreParts() {
+	w.Register(&w.sched)
+	w.Register(&w.disruption)
+	w.Register(&w.controllers)
+	w.Register(&w.nodeLifecycle)
 }
 
 // Now is the current virtual time.
@@ -91,25 +111,3 @@ func (w *World) Pods() []*Pod { return w.pods }
 // Pod returns the pod with this key (possibly deleted), or nil: its name
 // in the default namespace, namespace/name in another (see Key).
 func (w *World) Pod(key string) *Pod { return w.podIdx[key] }
-
-// podChanged tells the pod's controller, its disruption budgets and the pod
-// garbage collector that its phase, readiness or existence changed.
-func (w *World) podChanged(p *Pod) {
-	p.updateBudgets()
-	if p.owner != nil {
-		p.owner.requestSync()
-	}
-	if p.phase.Terminal() {
-		w.gc.kick()
-	}
-}
-
-// daemonSetsChanged tells DaemonSets that the set of eligible nodes may
-// have changed.
-func (w *World) daemonSetsChanged() {
-	for _, wl := range w.workloads {
-		if wl.Spec.Kind == KindDaemonSet {
-			wl.requestSync()
-		}
-	}
-}
