@@ -30,7 +30,7 @@ type convError struct {
 }
 
 // object converts a *corev1.Pod into a *scenarios.Pod, and a Deployment,
-// ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or PodDisruptionBudget
+// ReplicaSet (or ReplicationController, as a ReplicaSet), StatefulSet, DaemonSet, Job, CronJob or PodDisruptionBudget
 // or a PriorityClass into a *scenarios.Workload. A minReadySeconds of 0 is
 // left out, as it is the default.
 func (c *converter) object(obj any) any {
@@ -45,6 +45,15 @@ func (c *converter) object(obj any) any {
 	case *appsv1.ReplicaSet:
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas,
 			MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
+	case *corev1.ReplicationController:
+		// A ReplicaSet with an equality selector: podsim reads neither.
+		tm := metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"}
+		tmpl := o.Spec.Template
+		if tmpl == nil {
+			tmpl = &corev1.PodTemplateSpec{}
+		}
+		return c.workload(&tm, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas,
+			MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, tmpl)
 	case *appsv1.DaemonSet:
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
 	case *policyv1.PodDisruptionBudget:

@@ -273,6 +273,10 @@ func (p *parser) object(n *yaml.Node, inList bool) {
 			p.errs.Add(p.file, yamlstrict.NodePos(fields["apiVersion"]), "%s %s is not served by Kubernetes v1.30 and later: use apiVersion %s", apiVersion, kind, strings.Join(served, " or "))
 			return
 		}
+		if msg := unknownBuiltinKind(apiVersion, kind); msg != "" {
+			p.errs.Add(p.file, yamlstrict.NodePos(fields["kind"]), "%s", msg)
+			return
+		}
 		p.warns.Add(p.file, at, "warning: %s %s %s is ignored: podsim does not know this kind", apiVersion, kind, p.objectName(fields))
 		return
 	}
