@@ -204,6 +204,26 @@ func behaviorOf(behaviors map[behaviorKey]*model.Behavior, container, image stri
 	return behaviors[behaviorKey{container, ""}]
 }
 
+// completes is the behaviour of an init container that says nothing of
+// its runs: it exits 0 at once, as an init container is there to finish.
+var completes = []model.RunSpec{{Times: 1}}
+
+// initBehavior returns init container c's behaviour: c's own, with
+// completes for runs if it has none (and is not a sidecar, which runs on).
+func initBehavior(c *model.ContainerSpec) *model.Behavior {
+	switch {
+	case c.Sidecar:
+		return c.Behavior
+	case c.Behavior == nil:
+		return &model.Behavior{Runs: completes}
+	case len(c.Behavior.Runs) == 0:
+		b := *c.Behavior
+		b.Runs = completes
+		return &b
+	}
+	return c.Behavior
+}
+
 func behavior(b *Behavior) *model.Behavior {
 	mb := &model.Behavior{}
 	if b.StartupTime != nil {
@@ -283,7 +303,9 @@ func podSpec(ps *PodSpec, behaviors map[behaviorKey]*model.Behavior) *model.PodS
 		out.TerminationGracePeriod = sim.Seconds(*g)
 	}
 	for i := range ps.InitContainers {
-		out.InitContainers = append(out.InitContainers, containerSpec(&ps.InitContainers[i], behaviors))
+		c := containerSpec(&ps.InitContainers[i], behaviors)
+		c.Behavior = initBehavior(&c)
+		out.InitContainers = append(out.InitContainers, c)
 	}
 	for i := range ps.Containers {
 		out.Containers = append(out.Containers, containerSpec(&ps.Containers[i], behaviors))
