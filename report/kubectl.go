@@ -116,8 +116,12 @@ func printPod(v *PodView, now time.Duration) (ready, status, restarts string) {
 		}
 	}
 	initializing := false
-	for i := range st.InitContainerStatuses {
-		s := &st.InitContainerStatuses[i]
+	inits := st.InitContainerStatuses
+	if !reported(inits) {
+		inits = nil // none in the API yet: the pod shows its phase (Pending), not Init:0/N
+	}
+	for i := range inits {
+		s := &inits[i]
 		sidecar := v.Spec.InitContainers[i].Sidecar
 		all.add(s)
 		if sidecar {
@@ -186,6 +190,17 @@ func printPod(v *PodView, now time.Duration) (ready, status, restarts string) {
 		restarts += " (" + HumanDuration(now-all.last) + " ago)"
 	}
 	return fmt.Sprintf("%d/%d", readyN, total), reason, restarts
+}
+
+// reported reports whether the kubelet has reported any of these statuses:
+// until then the API object has none (serve renders none either).
+func reported(cs []model.ContainerStatus) bool {
+	for i := range cs {
+		if cs[i].State.Kind != model.StateNone {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteGetPods prints `kubectl get pods` for every pod that still exists,
