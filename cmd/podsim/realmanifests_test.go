@@ -94,3 +94,19 @@ func TestRealManifestsInitContainersComplete(t *testing.T) {
 		t.Errorf("runs: [{}] does not keep the init container running:\n%s", out)
 	}
 }
+
+// A suite that runs the shop's manifests as they are and through
+// spec.include warns of them once.
+func TestRealManifestsWarnOnceInASuite(t *testing.T) {
+	_, errs, code := podsim(t, "test", filepath.Dir(shopInclude))
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if n := strings.Count(errs, "warning: 5 objects ignored"); n != 1 || strings.Count(errs, "volumeClaimTemplates") != 1 {
+		t.Errorf("the shop's warnings %d times:\n%s", n, errs)
+	}
+	_, errs, _ = podsim(t, "test", filepath.Dir(shopInclude), "--warnings=all")
+	if n := strings.Count(errs, "warning: "); n != 7 {
+		t.Errorf("--warnings=all: %d warnings, want 7 once each:\n%s", n, errs)
+	}
+}
