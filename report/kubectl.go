@@ -1,9 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -204,7 +207,8 @@ func reported(cs []model.ContainerStatus) bool {
 }
 
 // WriteGetPods prints `kubectl get pods` for every pod that still exists,
-// with a NAMESPACE column (as -A) when a pod lives outside default.
+// sorted by namespace and name, with a NAMESPACE column (as -A) when a pod
+// lives outside default.
 func WriteGetPods(w io.Writer, world *model.World) error {
 	now := world.Now()
 	// Pods of namespaces other than default: every namespace's, as
@@ -213,11 +217,19 @@ func WriteGetPods(w io.Writer, world *model.World) error {
 	for _, p := range world.Pods() {
 		all = all || p.Namespace != model.DefaultNamespace
 	}
-	var rows [][]string
+	var pods []*model.Pod
 	for _, p := range world.Pods() {
-		if p.Deleted() {
-			continue
+		if !p.Deleted() {
+			pods = append(pods, p)
 		}
+	}
+	// As the API server lists them (by key: namespace, then name, byte
+	// by byte), as kubectl prints them.
+	slices.SortFunc(pods, func(a, b *model.Pod) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
+	var rows [][]string
+	for _, p := range pods {
 		r := GetPod(p, now)
 		row := []string{r.Name, r.Ready, r.Status, r.Restarts, r.Age}
 		if all {
