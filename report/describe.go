@@ -24,7 +24,8 @@ import (
 // the scenario (FormatTime); ages are kubectl's (HumanDuration).
 //
 // Fields podsim does not model (IP, Container ID, Port, Volumes, QoS Class,
-// ...) are left out rather than invented. A deleted pod shows its last status.
+// ...) are left out rather than invented. Tolerations include the default
+// not-ready and unreachable ones the API server adds. A deleted pod shows its last status.
 func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 	now := world.Now()
 	st := p.Status()
@@ -90,6 +91,8 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 			d.line(1, "%s \t%s", c.Type, c.Status)
 		}
 	}
+	d.labels("Node-Selectors", p.Spec.NodeSelector)
+	d.tolerations(podTolerations(p, world.Settings().EvictionTimeout))
 	d.events(sortedEvents(world.EventsFor("Pod", p.Key())), now)
 	if d.err != nil {
 		return d.err
@@ -144,6 +147,57 @@ func (d *describer) labels(title string, m map[string]string) {
 			d.line(0, "%s:\t%s=%s", title, k, m[k])
 		} else {
 			d.line(0, "\t%s=%s", k, m[k])
+		}
+	}
+}
+
+// podTolerations are p's tolerations as the API has them: its own, and
+// those the DefaultTolerationSeconds admission plugin adds for the
+// not-ready and unreachable taints it does not tolerate yet, for evict
+// (plugin/pkg/admission/defaulttolerationseconds).
+func podTolerations(p *model.Pod, evict time.Duration) []model.Toleration {
+	out := slices.Clone(p.Tolerations())
+	secs := int64(evict / time.Second)
+	for _, key := range []string{model.TaintNotReady, model.TaintUnreachable} {
+		if !slices.ContainsFunc(out, func(t model.Toleration) bool {
+			return (t.Key == key || t.Key == "" && t.Operator == "Exists") && (t.Effect == "" || t.Effect == "NoExecute")
+		}) {
+			out = append(out, model.Toleration{Key: key, Operator: "Exists", Effect: "NoExecute", Seconds: &secs})
+		}
+	}
+	return out
+}
+
+// tolerations prints kubectl's Tolerations, sorted by key
+// (printTolerationsMultilineWithIndent).
+func (d *describer) tolerations(ts []model.Toleration) {
+	if len(ts) == 0 {
+		d.line(0, "Tolerations:\t<none>")
+		return
+	}
+	slices.SortStableFunc(ts, func(a, b model.Toleration) int { return strings.Compare(a.Key, b.Key) })
+	for i, t := range ts {
+		var b strings.Builder
+		b.WriteString(t.Key)
+		if t.Value != "" {
+			b.WriteString("=" + t.Value)
+		}
+		if t.Effect != "" {
+			b.WriteString(":" + t.Effect)
+		}
+		if t.Operator == "Exists" && t.Value == "" {
+			if t.Key != "" || t.Effect != "" {
+				b.WriteString(" ")
+			}
+			b.WriteString("op=Exists")
+		}
+		if t.Seconds != nil {
+			fmt.Fprintf(&b, " for %ds", *t.Seconds)
+		}
+		if i == 0 {
+			d.line(0, "Tolerations:\t%s", b.String())
+		} else {
+			d.line(0, "\t%s", b.String())
 		}
 	}
 }

@@ -328,3 +328,26 @@ func TestDescribePodJSON(t *testing.T) {
 		t.Errorf("Created count %d, want 2:\n%s", created, b.String())
 	}
 }
+
+// Node-Selectors and Tolerations as kubectl describe prints them: the
+// tolerations sorted by key, with the not-ready and unreachable ones the
+// API server adds unless the pod tolerates those taints itself.
+func TestDescribePodSelectorsAndTolerations(t *testing.T) {
+	w := model.NewWorld(1, model.DefaultSettings())
+	secs := int64(30)
+	p := w.AddPod("web", &model.PodSpec{RestartPolicy: model.RestartAlways, NodeSelector: map[string]string{"kubernetes.io/os": "linux", "disk": "ssd"},
+		Containers: []model.ContainerSpec{{Name: "app", Image: "img"}}},
+		model.PodOptions{Tolerations: []model.Toleration{{Key: "node.kubernetes.io/unreachable", Operator: "Exists", Effect: "NoExecute", Seconds: &secs},
+			{Key: "dedicated", Operator: "Equal", Value: "db", Effect: "NoSchedule"}, {Operator: "Exists", Effect: "NoSchedule"}}})
+	w.Run(time.Second)
+	out := describe(t, w, p)
+	pad := strings.Repeat(" ", valueColumn(t, out, "Tolerations:"))
+	want := "Node-Selectors:" + pad[len("Node-Selectors:"):] + "disk=ssd\n" + pad + "kubernetes.io/os=linux\n" +
+		"Tolerations:" + pad[len("Tolerations:"):] + ":NoSchedule op=Exists\n" +
+		pad + "dedicated=db:NoSchedule\n" +
+		pad + "node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n" +
+		pad + "node.kubernetes.io/unreachable:NoExecute op=Exists for 30s\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks\n%s\n%s", want, out)
+	}
+}
