@@ -110,3 +110,22 @@ func TestRealManifestsWarnOnceInASuite(t *testing.T) {
 		t.Errorf("--warnings=all: %d warnings, want 7 once each:\n%s", n, errs)
 	}
 }
+
+// A microservices demo's release file (a ServiceAccount, a Deployment and a
+// Service per service, a load generator with an init container, Linux
+// node selectors) runs with every pod Running and one warning line.
+func TestRealManifestsMicroservicesDemo(t *testing.T) {
+	fixture := filepath.Join(root, "testdata/manifests/microservices.yaml")
+	out, errs, code := podsim(t, "run", fixture)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if want := fixture + ": warning: 11 objects ignored: 6 ServiceAccounts (no API access); 5 Services (no networking) (--warnings=all lists each)\n"; errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	for _, pod := range []string{"cartservice-0", "checkoutservice-0", "currencyservice-0", "frontend-0", "loadgenerator-0", "productcatalogservice-0"} {
+		if !regexp.MustCompile(`(?m)^` + pod + ` +1/1 +Running +0 +60m$`).MatchString(out) {
+			t.Errorf("%s is not Running:\n%s", pod, out[strings.Index(out, "$ kubectl get pods"):])
+		}
+	}
+}
