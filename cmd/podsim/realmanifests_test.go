@@ -66,12 +66,12 @@ func TestRealManifestsInitContainersComplete(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	for _, pod := range []string{"loadgenerator-0", "argocd-repo-server-0"} {
+	for _, pod := range []string{"load-tester-0", "argocd-repo-server-0"} {
 		if !regexp.MustCompile(`(?m)^` + pod + ` +1/1 +Running +0 +60m$`).MatchString(out) {
 			t.Errorf("%s is not Running:\n%s", pod, out)
 		}
 	}
-	if !strings.Contains(squeeze(out), "0s pod/loadgenerator-0/frontend-check Terminated (Completed, exit 0)") {
+	if !strings.Contains(squeeze(out), "0s pod/load-tester-0/frontend-check Terminated (Completed, exit 0)") {
 		t.Errorf("the init container did not complete at once:\n%s", out)
 	}
 
@@ -81,7 +81,7 @@ func TestRealManifestsInitContainersComplete(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "hang.yaml")
 	scenario := "apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: hang}\nspec:\n  duration: 10m\n  include: [" + fixture + "]\n" +
-		"  behavior:\n  - {pod: loadgenerator, container: frontend-check, runs: [{}]}\n"
+		"  behavior:\n  - {pod: load-tester, container: frontend-check, runs: [{}]}\n"
 	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestRealManifestsInitContainersComplete(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	if !regexp.MustCompile(`(?m)^loadgenerator-0 +0/1 +Init:0/1 +0 +10m$`).MatchString(out) ||
+	if !regexp.MustCompile(`(?m)^load-tester-0 +0/1 +Init:0/1 +0 +10m$`).MatchString(out) ||
 		!regexp.MustCompile(`(?m)^argocd-repo-server-0 +1/1 +Running +0 +10m$`).MatchString(out) {
 		t.Errorf("runs: [{}] does not keep the init container running:\n%s", out)
 	}
