@@ -345,9 +345,21 @@ func probe(p *corev1.Probe) *scenarios.Probe {
 		return nil
 	}
 	h := &p.ProbeHandler
+	handler := scenarios.Handler{Exec: set(h.Exec != nil), HTTPGet: set(h.HTTPGet != nil),
+		TCPSocket: set(h.TCPSocket != nil), GRPC: set(h.GRPC != nil)}
+	switch {
+	case h.Exec != nil:
+		handler.Exec = target(map[string]any{"command": h.Exec.Command})
+	case h.HTTPGet != nil:
+		handler.HTTPGet = target(map[string]any{"scheme": string(h.HTTPGet.Scheme), "host": h.HTTPGet.Host,
+			"port": h.HTTPGet.Port.String(), "path": h.HTTPGet.Path})
+	case h.TCPSocket != nil:
+		handler.TCPSocket = target(map[string]any{"host": h.TCPSocket.Host, "port": h.TCPSocket.Port.String()})
+	case h.GRPC != nil:
+		handler.GRPC = target(map[string]any{"port": h.GRPC.Port, "service": h.GRPC.Service})
+	}
 	return &scenarios.Probe{
-		Handler: scenarios.Handler{Exec: set(h.Exec != nil), HTTPGet: set(h.HTTPGet != nil),
-			TCPSocket: set(h.TCPSocket != nil), GRPC: set(h.GRPC != nil)},
+		Handler: handler,
 		// The API server defaults a zero to the default, as podsim does
 		// for a field left out.
 		InitialDelaySeconds:           nonZero(p.InitialDelaySeconds),
@@ -357,6 +369,17 @@ func probe(p *corev1.Probe) *scenarios.Probe {
 		FailureThreshold:              nonZero(p.FailureThreshold),
 		TerminationGracePeriodSeconds: p.TerminationGracePeriodSeconds,
 	}
+}
+
+// target is a probe handler's fields as a scenario's handler holds them
+// (what it checks, shown by describe); set's empty mapping if they do not
+// encode.
+func target(fields map[string]any) *yaml.Node {
+	var n yaml.Node
+	if n.Encode(fields) != nil {
+		return set(true)
+	}
+	return &n
 }
 
 func lifecycleHandler(h *corev1.LifecycleHandler) *scenarios.Handler {

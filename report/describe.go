@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -329,24 +331,29 @@ func EventAge(e *model.Event, now time.Duration) string {
 	return first
 }
 
-// DescribeProbe formats a probe as kubectl's DescribeProbe does, without
-// the handler's target (command, URL, port), which podsim does not keep:
-// "http-get delay=0s timeout=1s period=10s #success=1 #failure=3".
+// DescribeProbe formats a probe as kubectl's DescribeProbe does, with what
+// its handler checks: "http-get http://:8080/healthz delay=0s timeout=1s
+// period=10s #success=1 #failure=3", "exec [cat /tmp/healthy] ...",
+// "tcp-socket :80 ...", "grpc <pod>:9090 ...".
 func DescribeProbe(p *model.ProbeSpec) string {
-	kind := "unknown"
-	switch p.Handler {
-	case "exec":
-		kind = "exec"
-	case "httpGet":
-		kind = "http-get"
-	case "tcpSocket":
-		kind = "tcp-socket"
-	case "grpc":
-		kind = "grpc"
-	}
-	return fmt.Sprintf("%s delay=%ds timeout=%ds period=%ds #success=%d #failure=%d", kind,
+	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds #success=%d #failure=%d",
 		int64(p.InitialDelay/time.Second), int64(p.Timeout/time.Second), int64(p.Period/time.Second),
 		p.SuccessThreshold, p.FailureThreshold)
+	switch p.Handler {
+	case "exec":
+		return fmt.Sprintf("exec %v %s", p.Command, attrs)
+	case "httpGet":
+		u := url.URL{Scheme: strings.ToLower(p.Scheme), Host: p.Host, Path: p.Path}
+		if p.Port != "" {
+			u.Host = net.JoinHostPort(p.Host, p.Port)
+		}
+		return fmt.Sprintf("http-get %s %s", u.String(), attrs)
+	case "tcpSocket":
+		return fmt.Sprintf("tcp-socket %s:%s %s", p.Host, p.Port, attrs)
+	case "grpc":
+		return fmt.Sprintf("grpc <pod>:%s %s %s", p.Port, p.Service, attrs)
+	}
+	return "unknown " + attrs
 }
 
 func boolWord(b bool) string {

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"reflect"
 	"time"
 
@@ -377,7 +378,39 @@ func probeSpec(p *Probe) *model.ProbeSpec {
 		d := sim.Seconds(*g)
 		out.TerminationGracePeriod = &d
 	}
+	probeTarget(&p.Handler, out)
 	return out
+}
+
+// probeTarget copies what a probe's handler checks into out, for the views.
+func probeTarget(h *Handler, out *model.ProbeSpec) {
+	var t struct {
+		Command []string `yaml:"command"`
+		Scheme  string   `yaml:"scheme"`
+		Host    string   `yaml:"host"`
+		Port    any      `yaml:"port"`
+		Path    string   `yaml:"path"`
+		Service *string  `yaml:"service"`
+	}
+	n := h.Exec
+	for _, x := range []*yaml.Node{h.HTTPGet, h.TCPSocket, h.GRPC} {
+		if n == nil {
+			n = x
+		}
+	}
+	if n == nil || n.Decode(&t) != nil {
+		return
+	}
+	out.Command, out.Scheme, out.Host, out.Path = t.Command, t.Scheme, t.Host, t.Path
+	if t.Port != nil {
+		out.Port = fmt.Sprint(t.Port)
+	}
+	if t.Service != nil {
+		out.Service = *t.Service
+	}
+	if h.HTTPGet != nil && out.Scheme == "" {
+		out.Scheme = "HTTP" // the API server's default
+	}
 }
 
 // handlerKind names the one handler a probe or hook has ("" for none).

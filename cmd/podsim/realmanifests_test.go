@@ -129,3 +129,39 @@ func TestRealManifestsMicroservicesDemo(t *testing.T) {
 		}
 	}
 }
+
+// describe shows what a probe checks, from a manifest or a scenario, as
+// kubectl describe does.
+func TestRealManifestsDescribeProbeTargets(t *testing.T) {
+	out, errs, code := podsim(t, "describe", shopApp, "web-1", "-n", "shop")
+	if code != exitOK || !strings.Contains(out, "Liveness:   http-get http://:http/healthz delay=15s timeout=1s period=10s #success=1 #failure=3\n") ||
+		!strings.Contains(out, "Readiness:  http-get http://:http/ready delay=0s") {
+		t.Errorf("manifest: exit %d\n%s%s", code, out, errs)
+	}
+	path := filepath.Join(t.TempDir(), "probes.yaml")
+	scenario := `apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: probes}
+spec:
+  duration: 1m
+  pods:
+  - metadata: {name: web}
+    spec:
+      containers:
+      - name: app
+        image: img
+        livenessProbe: {exec: {command: [cat, /tmp/healthy]}}
+        readinessProbe: {tcpSocket: {port: 80}}
+        startupProbe: {grpc: {port: 9090, service: health}}
+`
+	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code = podsim(t, "describe", path, "web")
+	for _, want := range []string{"Liveness:       exec [cat /tmp/healthy] delay=0s", "Readiness:      tcp-socket :80 delay=0s",
+		"Startup:        grpc <pod>:9090 health delay=0s"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("scenario: exit %d, lacks %q\n%s%s", code, want, out, errs)
+		}
+	}
+}
