@@ -195,7 +195,7 @@ func parse(file string, data []byte, objs *scenarios.Objects) ErrorList {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err != nil {
 			if !errors.Is(err, io.EOF) {
-				p.errs = append(p.errs, yamlstrict.SyntaxError(file, err))
+				p.errs = append(p.errs, yamlstrict.SyntaxErrorIn(file, data, err))
 			}
 			break
 		}
