@@ -30,7 +30,7 @@ type convError struct {
 }
 
 // object converts a *corev1.Pod into a *scenarios.Pod, and a Deployment,
-// ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or PodDisruptionBudget
+// ReplicaSet (or ReplicationController, as a ReplicaSet), StatefulSet, DaemonSet, Job, CronJob or PodDisruptionBudget
 // or a PriorityClass into a *scenarios.Workload. A minReadySeconds of 0 is
 // left out, as it is the default.
 func (c *converter) object(obj any) any {
@@ -45,6 +45,15 @@ func (c *converter) object(obj any) any {
 	case *appsv1.ReplicaSet:
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas,
 			MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
+	case *corev1.ReplicationController:
+		// A ReplicaSet with an equality selector: podsim reads neither.
+		tm := metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"}
+		tmpl := o.Spec.Template
+		if tmpl == nil {
+			tmpl = &corev1.PodTemplateSpec{}
+		}
+		return c.workload(&tm, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: o.Spec.Replicas,
+			MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, tmpl)
 	case *appsv1.DaemonSet:
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{MinReadySeconds: nonZero(o.Spec.MinReadySeconds)}, &o.Spec.Template)
 	case *policyv1.PodDisruptionBudget:
@@ -336,9 +345,21 @@ func probe(p *corev1.Probe) *scenarios.Probe {
 		return nil
 	}
 	h := &p.ProbeHandler
+	handler := scenarios.Handler{Exec: set(h.Exec != nil), HTTPGet: set(h.HTTPGet != nil),
+		TCPSocket: set(h.TCPSocket != nil), GRPC: set(h.GRPC != nil)}
+	switch {
+	case h.Exec != nil:
+		handler.Exec = target(map[string]any{"command": h.Exec.Command})
+	case h.HTTPGet != nil:
+		handler.HTTPGet = target(map[string]any{"scheme": string(h.HTTPGet.Scheme), "host": h.HTTPGet.Host,
+			"port": h.HTTPGet.Port.String(), "path": h.HTTPGet.Path})
+	case h.TCPSocket != nil:
+		handler.TCPSocket = target(map[string]any{"host": h.TCPSocket.Host, "port": h.TCPSocket.Port.String()})
+	case h.GRPC != nil:
+		handler.GRPC = target(map[string]any{"port": h.GRPC.Port, "service": h.GRPC.Service})
+	}
 	return &scenarios.Probe{
-		Handler: scenarios.Handler{Exec: set(h.Exec != nil), HTTPGet: set(h.HTTPGet != nil),
-			TCPSocket: set(h.TCPSocket != nil), GRPC: set(h.GRPC != nil)},
+		Handler: handler,
 		// The API server defaults a zero to the default, as podsim does
 		// for a field left out.
 		InitialDelaySeconds:           nonZero(p.InitialDelaySeconds),
@@ -348,6 +369,17 @@ func probe(p *corev1.Probe) *scenarios.Probe {
 		FailureThreshold:              nonZero(p.FailureThreshold),
 		TerminationGracePeriodSeconds: p.TerminationGracePeriodSeconds,
 	}
+}
+
+// target is a probe handler's fields as a scenario's handler holds them
+// (what it checks, shown by describe); set's empty mapping if they do not
+// encode.
+func target(fields map[string]any) *yaml.Node {
+	var n yaml.Node
+	if n.Encode(fields) != nil {
+		return set(true)
+	}
+	return &n
 }
 
 func lifecycleHandler(h *corev1.LifecycleHandler) *scenarios.Handler {

@@ -46,6 +46,7 @@ var kinds = map[gvk]kindInfo{
 	{"v1", "Pod"}:                             {typ: reflect.TypeFor[corev1.Pod](), as: podType},
 	{"apps/v1", "Deployment"}:                 {typ: reflect.TypeFor[appsv1.Deployment](), as: workloadType},
 	{"apps/v1", "ReplicaSet"}:                 {typ: reflect.TypeFor[appsv1.ReplicaSet](), as: workloadType},
+	{"v1", "ReplicationController"}:           {typ: reflect.TypeFor[corev1.ReplicationController](), as: workloadType},
 	{"apps/v1", "DaemonSet"}:                  {typ: reflect.TypeFor[appsv1.DaemonSet](), as: workloadType},
 	{"batch/v1", "Job"}:                       {typ: reflect.TypeFor[batchv1.Job](), as: workloadType},
 	{"apps/v1", "StatefulSet"}:                {typ: reflect.TypeFor[appsv1.StatefulSet](), as: workloadType},

@@ -195,7 +195,7 @@ func parse(file string, data []byte, objs *scenarios.Objects) ErrorList {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err != nil {
 			if !errors.Is(err, io.EOF) {
-				p.errs = append(p.errs, yamlstrict.SyntaxError(file, err))
+				p.errs = append(p.errs, yamlstrict.SyntaxErrorIn(file, data, err))
 			}
 			break
 		}
@@ -271,6 +271,10 @@ func (p *parser) object(n *yaml.Node, inList bool) {
 	if !known {
 		if served := servedAs(kind); len(served) > 0 {
 			p.errs.Add(p.file, yamlstrict.NodePos(fields["apiVersion"]), "%s %s is not served by Kubernetes v1.30 and later: use apiVersion %s", apiVersion, kind, strings.Join(served, " or "))
+			return
+		}
+		if msg := unknownBuiltinKind(apiVersion, kind); msg != "" {
+			p.errs.Add(p.file, yamlstrict.NodePos(fields["kind"]), "%s", msg)
 			return
 		}
 		p.warns.Add(p.file, at, "warning: %s %s %s is ignored: podsim does not know this kind", apiVersion, kind, p.objectName(fields))

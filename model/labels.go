@@ -18,6 +18,50 @@ const (
 	LabelNamespaceName = "kubernetes.io/metadata.name"
 )
 
+// kubeletLabels are the labels the kubelet registers its node with
+// (pkg/kubelet/kubelet_node_status.go, initialNode): its hostname, the
+// OS and architecture it runs on (a simulated node is linux/amd64) and
+// their beta aliases.
+var kubeletLabels = [...][2]string{
+	{"kubernetes.io/os", "linux"},
+	{"kubernetes.io/arch", "amd64"},
+	{"beta.kubernetes.io/os", "linux"},
+	{"beta.kubernetes.io/arch", "amd64"},
+}
+
+// cloudLabelPairs are the labels the kubelet sets from its cloud
+// provider under both a stable and a deprecated name (initialNode):
+// a node that carries either name carries the other too.
+var cloudLabelPairs = [...][2]string{
+	{"node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type"},
+	{LabelZone, "failure-domain.beta.kubernetes.io/zone"},
+	{"topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region"},
+}
+
+// registeredLabels returns a node's labels as its kubelet registers them:
+// the defaults above, then the node's own labels (--node-labels win over
+// the defaults), then the other name of each cloud label it has.
+func registeredLabels(name string, own map[string]string) map[string]string {
+	l := make(map[string]string, len(own)+len(kubeletLabels)+1)
+	l[LabelHostname] = name
+	for _, kv := range kubeletLabels {
+		l[kv[0]] = kv[1]
+	}
+	for k, v := range own {
+		l[k] = v
+	}
+	for _, p := range cloudLabelPairs {
+		if v, ok := own[p[0]]; ok {
+			if _, set := own[p[1]]; !set {
+				l[p[1]] = v
+			}
+		} else if v, ok := own[p[1]]; ok {
+			l[p[0]] = v
+		}
+	}
+	return l
+}
+
 // SelectorOp is the operator of a label or node selector requirement.
 type SelectorOp uint8
 

@@ -54,16 +54,8 @@ type Node struct {
 
 // AddNode adds a Ready node now.
 func (w *World) AddNode(s NodeSpec) *Node {
-	n := &Node{w: w, Name: s.Name, Labels: s.Labels, Capacity: s.Capacity, Taints: s.Taints,
-		CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
-	if _, ok := n.Labels[LabelHostname]; !ok {
-		// The kubelet labels its node with its hostname.
-		n.Labels = make(map[string]string, len(s.Labels)+1)
-		for k, v := range s.Labels {
-			n.Labels[k] = v
-		}
-		n.Labels[LabelHostname] = s.Name
-	}
+	n := &Node{w: w, Name: s.Name, Labels: registeredLabels(s.Name, s.Labels), Capacity: s.Capacity,
+		Taints: s.Taints, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
 	n.id = w.nodesAdded
 	w.nodesAdded++
 	w.nodes = append(w.nodes, n)

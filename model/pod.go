@@ -204,6 +204,10 @@ func (p *Pod) Phase() Phase { return p.phase }
 // Phases lists every distinct phase the pod took, in order.
 func (p *Pod) Phases() []Phase { return p.phases }
 
+// Tolerations returns the pod's own tolerations (not the defaults the
+// node controller grants, see tolerationFor); shared, never changed.
+func (p *Pod) Tolerations() []Toleration { return p.tolerations }
+
 // Terminating reports whether the pod has a deletion timestamp.
 func (p *Pod) Terminating() bool { return p.deleting }
 
@@ -239,9 +243,6 @@ func (p *Pod) tolerates(t Taint) bool {
 	}
 	return false
 }
-
-// Tolerations are the pod's tolerations, as declared.
-func (p *Pod) Tolerations() []Toleration { return p.tolerations }
 
 // Matches reports whether the toleration tolerates taint t.
 func (tol *Toleration) Matches(t Taint) bool {

@@ -153,7 +153,13 @@ func (k ProbeKind) String() string {
 
 // ProbeSpec is a probe with Kubernetes' defaults applied.
 type ProbeSpec struct {
-	Handler          string // exec, httpGet, tcpSocket, grpc
+	Handler string // exec, httpGet, tcpSocket, grpc
+	// What the handler checks, as written, for the views (podsim runs no
+	// handler): exec's Command; httpGet's Scheme, Host, Port and Path;
+	// tcpSocket's Host and Port; grpc's Port and Service.
+	Command                           []string
+	Scheme, Host, Port, Path, Service string
+
 	InitialDelay     time.Duration
 	Period           time.Duration
 	Timeout          time.Duration

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -24,7 +26,8 @@ import (
 // the scenario (FormatTime); ages are kubectl's (HumanDuration).
 //
 // Fields podsim does not model (IP, Container ID, Port, Volumes, QoS Class,
-// ...) are left out rather than invented. A deleted pod shows its last status.
+// ...) are left out rather than invented. Tolerations include the default
+// not-ready and unreachable ones the API server adds. A deleted pod shows its last status.
 func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 	now := world.Now()
 	st := p.Status()
@@ -90,6 +93,8 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 			d.line(1, "%s \t%s", c.Type, c.Status)
 		}
 	}
+	d.labels("Node-Selectors", p.Spec.NodeSelector)
+	d.tolerations(podTolerations(p, world.Settings().EvictionTimeout))
 	d.events(sortedEvents(world.EventsFor("Pod", p.Key())), now)
 	if d.err != nil {
 		return d.err
@@ -144,6 +149,57 @@ func (d *describer) labels(title string, m map[string]string) {
 			d.line(0, "%s:\t%s=%s", title, k, m[k])
 		} else {
 			d.line(0, "\t%s=%s", k, m[k])
+		}
+	}
+}
+
+// podTolerations are p's tolerations as the API has them: its own, and
+// those the DefaultTolerationSeconds admission plugin adds for the
+// not-ready and unreachable taints it does not tolerate yet, for evict
+// (plugin/pkg/admission/defaulttolerationseconds).
+func podTolerations(p *model.Pod, evict time.Duration) []model.Toleration {
+	out := slices.Clone(p.Tolerations())
+	secs := int64(evict / time.Second)
+	for _, key := range []string{model.TaintNotReady, model.TaintUnreachable} {
+		if !slices.ContainsFunc(out, func(t model.Toleration) bool {
+			return (t.Key == key || t.Key == "" && t.Operator == "Exists") && (t.Effect == "" || t.Effect == "NoExecute")
+		}) {
+			out = append(out, model.Toleration{Key: key, Operator: "Exists", Effect: "NoExecute", Seconds: &secs})
+		}
+	}
+	return out
+}
+
+// tolerations prints kubectl's Tolerations, sorted by key
+// (printTolerationsMultilineWithIndent).
+func (d *describer) tolerations(ts []model.Toleration) {
+	if len(ts) == 0 {
+		d.line(0, "Tolerations:\t<none>")
+		return
+	}
+	slices.SortStableFunc(ts, func(a, b model.Toleration) int { return strings.Compare(a.Key, b.Key) })
+	for i, t := range ts {
+		var b strings.Builder
+		b.WriteString(t.Key)
+		if t.Value != "" {
+			b.WriteString("=" + t.Value)
+		}
+		if t.Effect != "" {
+			b.WriteString(":" + t.Effect)
+		}
+		if t.Operator == "Exists" && t.Value == "" {
+			if t.Key != "" || t.Effect != "" {
+				b.WriteString(" ")
+			}
+			b.WriteString("op=Exists")
+		}
+		if t.Seconds != nil {
+			fmt.Fprintf(&b, " for %ds", *t.Seconds)
+		}
+		if i == 0 {
+			d.line(0, "Tolerations:\t%s", b.String())
+		} else {
+			d.line(0, "\t%s", b.String())
 		}
 	}
 }
@@ -275,24 +331,29 @@ func EventAge(e *model.Event, now time.Duration) string {
 	return first
 }
 
-// DescribeProbe formats a probe as kubectl's DescribeProbe does, without
-// the handler's target (command, URL, port), which podsim does not keep:
-// "http-get delay=0s timeout=1s period=10s #success=1 #failure=3".
+// DescribeProbe formats a probe as kubectl's DescribeProbe does, with what
+// its handler checks: "http-get http://:8080/healthz delay=0s timeout=1s
+// period=10s #success=1 #failure=3", "exec [cat /tmp/healthy] ...",
+// "tcp-socket :80 ...", "grpc <pod>:9090 ...".
 func DescribeProbe(p *model.ProbeSpec) string {
-	kind := "unknown"
-	switch p.Handler {
-	case "exec":
-		kind = "exec"
-	case "httpGet":
-		kind = "http-get"
-	case "tcpSocket":
-		kind = "tcp-socket"
-	case "grpc":
-		kind = "grpc"
-	}
-	return fmt.Sprintf("%s delay=%ds timeout=%ds period=%ds #success=%d #failure=%d", kind,
+	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds #success=%d #failure=%d",
 		int64(p.InitialDelay/time.Second), int64(p.Timeout/time.Second), int64(p.Period/time.Second),
 		p.SuccessThreshold, p.FailureThreshold)
+	switch p.Handler {
+	case "exec":
+		return fmt.Sprintf("exec %v %s", p.Command, attrs)
+	case "httpGet":
+		u := url.URL{Scheme: strings.ToLower(p.Scheme), Host: p.Host, Path: p.Path}
+		if p.Port != "" {
+			u.Host = net.JoinHostPort(p.Host, p.Port)
+		}
+		return fmt.Sprintf("http-get %s %s", u.String(), attrs)
+	case "tcpSocket":
+		return fmt.Sprintf("tcp-socket %s:%s %s", p.Host, p.Port, attrs)
+	case "grpc":
+		return fmt.Sprintf("grpc <pod>:%s %s %s", p.Port, p.Service, attrs)
+	}
+	return "unknown " + attrs
 }
 
 func boolWord(b bool) string {

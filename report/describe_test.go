@@ -58,18 +58,22 @@ func TestSortedEventsByLastSeen(t *testing.T) {
 }
 
 func TestDescribeProbe(t *testing.T) {
-	p := model.ProbeSpec{InitialDelay: 5 * time.Second, Period: 10 * time.Second, Timeout: time.Second,
-		SuccessThreshold: 1, FailureThreshold: 3}
-	for handler, want := range map[string]string{
-		"exec":      "exec delay=5s timeout=1s period=10s #success=1 #failure=3",
-		"httpGet":   "http-get delay=5s timeout=1s period=10s #success=1 #failure=3",
-		"tcpSocket": "tcp-socket delay=5s timeout=1s period=10s #success=1 #failure=3",
-		"grpc":      "grpc delay=5s timeout=1s period=10s #success=1 #failure=3",
-		"":          "unknown delay=5s timeout=1s period=10s #success=1 #failure=3",
+	attrs := " delay=5s timeout=1s period=10s #success=1 #failure=3"
+	for _, c := range []struct {
+		p    model.ProbeSpec
+		want string
+	}{
+		{model.ProbeSpec{Handler: "exec", Command: []string{"cat", "/tmp/healthy"}}, "exec [cat /tmp/healthy]"},
+		{model.ProbeSpec{Handler: "httpGet", Scheme: "HTTP", Port: "8080", Path: "/healthz"}, "http-get http://:8080/healthz"},
+		{model.ProbeSpec{Handler: "httpGet", Scheme: "HTTPS", Host: "10.0.0.1", Port: "https"}, "http-get https://10.0.0.1:https"},
+		{model.ProbeSpec{Handler: "tcpSocket", Port: "80"}, "tcp-socket :80"},
+		{model.ProbeSpec{Handler: "grpc", Port: "9090"}, "grpc <pod>:9090 "},
+		{model.ProbeSpec{}, "unknown"},
 	} {
-		p.Handler = handler
-		if got := DescribeProbe(&p); got != want {
-			t.Errorf("%q: got %q, want %q", handler, got, want)
+		p := c.p
+		p.InitialDelay, p.Period, p.Timeout, p.SuccessThreshold, p.FailureThreshold = 5*time.Second, 10*time.Second, time.Second, 1, 3
+		if got := DescribeProbe(&p); got != c.want+attrs {
+			t.Errorf("%+v: got %q, want %q", c.p, got, c.want+attrs)
 		}
 	}
 }
@@ -128,7 +132,7 @@ func valueColumn(t *testing.T, out, key string) int {
 
 func TestDescribePodLayout(t *testing.T) {
 	w := newWorld()
-	probe := &model.ProbeSpec{Handler: "httpGet", Period: 10 * time.Second, Timeout: time.Second,
+	probe := &model.ProbeSpec{Handler: "httpGet", Scheme: "HTTP", Port: "8080", Path: "/healthz", Period: 10 * time.Second, Timeout: time.Second,
 		SuccessThreshold: 1, FailureThreshold: 3}
 	p := w.AddPod("web", &model.PodSpec{RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second,
 		InitContainers: []model.ContainerSpec{{Name: "setup", Image: "busybox:1", PullPolicy: model.PullIfNotPresent,
@@ -150,7 +154,7 @@ func TestDescribePodLayout(t *testing.T) {
 		"Init Containers:\n  setup:\n    Image:          busybox:1\n    State:          Terminated\n      Reason:       Completed\n      Exit Code:    0\n      Started:      0s\n      Finished:     5s\n    Ready:          False\n    Restart Count:  0\n",
 		"Containers:\n  app:\n",
 		"    State:          Running\n      Started:      5s\n",
-		"    Requests:\n      cpu:     1\n      memory:  64Mi\n    Liveness:  http-get delay=0s timeout=1s period=10s #success=1 #failure=3\n",
+		"    Requests:\n      cpu:     1\n      memory:  64Mi\n    Liveness:  http-get http://:8080/healthz delay=0s timeout=1s period=10s #success=1 #failure=3\n",
 		"Readiness Gates:\n  Type               Status\n  example.com/gate   <none>\n",
 		"Conditions:\n  Type",
 		"\nEvents:\n  Type    Reason     Age   From               Message\n  ----    ------     ----  ----               -------\n",
@@ -327,5 +331,28 @@ func TestDescribePodJSON(t *testing.T) {
 	}
 	if created != 2 {
 		t.Errorf("Created count %d, want 2:\n%s", created, b.String())
+	}
+}
+
+// Node-Selectors and Tolerations as kubectl describe prints them: the
+// tolerations sorted by key, with the not-ready and unreachable ones the
+// API server adds unless the pod tolerates those taints itself.
+func TestDescribePodSelectorsAndTolerations(t *testing.T) {
+	w := cluster.New(1, model.DefaultSettings())
+	secs := int64(30)
+	p := w.AddPod("web", &model.PodSpec{RestartPolicy: model.RestartAlways, NodeSelector: map[string]string{"kubernetes.io/os": "linux", "disk": "ssd"},
+		Containers: []model.ContainerSpec{{Name: "app", Image: "img"}}},
+		model.PodOptions{Tolerations: []model.Toleration{{Key: "node.kubernetes.io/unreachable", Operator: "Exists", Effect: "NoExecute", Seconds: &secs},
+			{Key: "dedicated", Operator: "Equal", Value: "db", Effect: "NoSchedule"}, {Operator: "Exists", Effect: "NoSchedule"}}})
+	w.Run(time.Second)
+	out := describe(t, w, p)
+	pad := strings.Repeat(" ", valueColumn(t, out, "Tolerations:"))
+	want := "Node-Selectors:" + pad[len("Node-Selectors:"):] + "disk=ssd\n" + pad + "kubernetes.io/os=linux\n" +
+		"Tolerations:" + pad[len("Tolerations:"):] + ":NoSchedule op=Exists\n" +
+		pad + "dedicated=db:NoSchedule\n" +
+		pad + "node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n" +
+		pad + "node.kubernetes.io/unreachable:NoExecute op=Exists for 30s\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks\n%s\n%s", want, out)
 	}
 }

@@ -1,9 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -116,8 +119,12 @@ func printPod(v *PodView, now time.Duration) (ready, status, restarts string) {
 		}
 	}
 	initializing := false
-	for i := range st.InitContainerStatuses {
-		s := &st.InitContainerStatuses[i]
+	inits := st.InitContainerStatuses
+	if !reported(inits) {
+		inits = nil // none in the API yet: the pod shows its phase (Pending), not Init:0/N
+	}
+	for i := range inits {
+		s := &inits[i]
 		sidecar := v.Spec.InitContainers[i].Sidecar
 		all.add(s)
 		if sidecar {
@@ -188,8 +195,20 @@ func printPod(v *PodView, now time.Duration) (ready, status, restarts string) {
 	return fmt.Sprintf("%d/%d", readyN, total), reason, restarts
 }
 
+// reported reports whether the kubelet has reported any of these statuses:
+// until then the API object has none (serve renders none either).
+func reported(cs []model.ContainerStatus) bool {
+	for i := range cs {
+		if cs[i].State.Kind != model.StateNone {
+			return true
+		}
+	}
+	return false
+}
+
 // WriteGetPods prints `kubectl get pods` for every pod that still exists,
-// with a NAMESPACE column (as -A) when a pod lives outside default.
+// sorted by namespace and name, with a NAMESPACE column (as -A) when a pod
+// lives outside default.
 func WriteGetPods(w io.Writer, world *model.World) error {
 	now := world.Now()
 	// Pods of namespaces other than default: every namespace's, as
@@ -198,11 +217,19 @@ func WriteGetPods(w io.Writer, world *model.World) error {
 	for _, p := range world.Pods() {
 		all = all || p.Namespace != model.DefaultNamespace
 	}
-	var rows [][]string
+	var pods []*model.Pod
 	for _, p := range world.Pods() {
-		if p.Deleted() {
-			continue
+		if !p.Deleted() {
+			pods = append(pods, p)
 		}
+	}
+	// As the API server lists them (by key: namespace, then name, byte
+	// by byte), as kubectl prints them.
+	slices.SortFunc(pods, func(a, b *model.Pod) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
+	var rows [][]string
+	for _, p := range pods {
 		r := GetPod(p, now)
 		row := []string{r.Name, r.Ready, r.Status, r.Restarts, r.Age}
 		if all {

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"reflect"
 	"time"
 
@@ -205,6 +206,26 @@ func behaviorOf(behaviors map[behaviorKey]*model.Behavior, container, image stri
 	return behaviors[behaviorKey{container, ""}]
 }
 
+// completes is the behaviour of an init container that says nothing of
+// its runs: it exits 0 at once, as an init container is there to finish.
+var completes = []model.RunSpec{{Times: 1}}
+
+// initBehavior returns init container c's behaviour: c's own, with
+// completes for runs if it has none (and is not a sidecar, which runs on).
+func initBehavior(c *model.ContainerSpec) *model.Behavior {
+	switch {
+	case c.Sidecar:
+		return c.Behavior
+	case c.Behavior == nil:
+		return &model.Behavior{Runs: completes}
+	case len(c.Behavior.Runs) == 0:
+		b := *c.Behavior
+		b.Runs = completes
+		return &b
+	}
+	return c.Behavior
+}
+
 func behavior(b *Behavior) *model.Behavior {
 	mb := &model.Behavior{}
 	if b.StartupTime != nil {
@@ -284,7 +305,9 @@ func podSpec(ps *PodSpec, behaviors map[behaviorKey]*model.Behavior) *model.PodS
 		out.TerminationGracePeriod = sim.Seconds(*g)
 	}
 	for i := range ps.InitContainers {
-		out.InitContainers = append(out.InitContainers, containerSpec(&ps.InitContainers[i], behaviors))
+		c := containerSpec(&ps.InitContainers[i], behaviors)
+		c.Behavior = initBehavior(&c)
+		out.InitContainers = append(out.InitContainers, c)
 	}
 	for i := range ps.Containers {
 		out.Containers = append(out.Containers, containerSpec(&ps.Containers[i], behaviors))
@@ -356,7 +379,39 @@ func probeSpec(p *Probe) *model.ProbeSpec {
 		d := sim.Seconds(*g)
 		out.TerminationGracePeriod = &d
 	}
+	probeTarget(&p.Handler, out)
 	return out
+}
+
+// probeTarget copies what a probe's handler checks into out, for the views.
+func probeTarget(h *Handler, out *model.ProbeSpec) {
+	var t struct {
+		Command []string `yaml:"command"`
+		Scheme  string   `yaml:"scheme"`
+		Host    string   `yaml:"host"`
+		Port    any      `yaml:"port"`
+		Path    string   `yaml:"path"`
+		Service *string  `yaml:"service"`
+	}
+	n := h.Exec
+	for _, x := range []*yaml.Node{h.HTTPGet, h.TCPSocket, h.GRPC} {
+		if n == nil {
+			n = x
+		}
+	}
+	if n == nil || n.Decode(&t) != nil {
+		return
+	}
+	out.Command, out.Scheme, out.Host, out.Path = t.Command, t.Scheme, t.Host, t.Path
+	if t.Port != nil {
+		out.Port = fmt.Sprint(t.Port)
+	}
+	if t.Service != nil {
+		out.Service = *t.Service
+	}
+	if h.HTTPGet != nil && out.Scheme == "" {
+		out.Scheme = "HTTP" // the API server's default
+	}
 }
 
 // handlerKind names the one handler a probe or hook has ("" for none).

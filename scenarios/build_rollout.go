@@ -52,11 +52,14 @@ func withImage(t *model.PodSpec, ro *RolloutFault, behaviors map[behaviorKey]*mo
 	out := *t
 	out.InitContainers = slices.Clone(t.InitContainers)
 	out.Containers = slices.Clone(t.Containers)
-	for _, list := range [][]model.ContainerSpec{out.InitContainers, out.Containers} {
+	for j, list := range [][]model.ContainerSpec{out.InitContainers, out.Containers} {
 		for i := range list {
 			if c := &list[i]; c.Name == name {
 				c.Image = ro.Image
 				c.Behavior = behaviorOf(behaviors, name, ro.Image)
+				if j == 0 {
+					c.Behavior = initBehavior(c)
+				}
 			}
 		}
 	}

@@ -253,7 +253,7 @@ func (v *validator) podTemplate(ref *string, ns string, allowWorkload bool) *Pod
 		v.at(ref, "%q is a workload; name one of its pods (%s-0, %s-1, ...)", *ref, *ref, *ref)
 		return nil
 	}
-	v.at(ref, "no pod or workload called %q%s%s", *ref, inNamespace(ns), v.elsewhere(*ref, ns))
+	v.at(ref, "no pod or workload called %q%s%s", *ref, inNamespace(ns), v.hint(*ref, ns, true))
 	return nil
 }
 

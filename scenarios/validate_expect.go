@@ -37,7 +37,7 @@ func (v *validator) expect(e *Expect) {
 		case v.classes[e.Workload] != nil:
 			v.at(&e.Workload, "%q is a PriorityClass: it has no status to check", e.Workload)
 		default:
-			v.at(&e.Workload, "no workload called %q%s%s", e.Workload, inNamespace(e.Namespace), v.elsewhere(e.Workload, e.Namespace))
+			v.at(&e.Workload, "no workload called %q%s%s", e.Workload, inNamespace(e.Namespace), v.hint(e.Workload, e.Namespace, false))
 		}
 	case e.Node != "":
 		v.nodeRef(&e.Node, e)
@@ -222,7 +222,7 @@ func (v *validator) expectEvent(ev *EventCheck, ns string) {
 		v.nodeRef(&ev.Node, ev)
 	}
 	if k := model.Key(ns, ev.Workload); ev.Workload != "" && v.workloads[k] == nil && v.budgets[k] == nil && v.cronJobOf(k) == nil {
-		v.at(&ev.Workload, "no workload called %q%s%s", ev.Workload, inNamespace(ns), v.elsewhere(ev.Workload, ns))
+		v.at(&ev.Workload, "no workload called %q%s%s", ev.Workload, inNamespace(ns), v.hint(ev.Workload, ns, false))
 	}
 	objects := 0
 	for _, o := range []string{ev.Pod, ev.Node, ev.Workload} {

@@ -122,7 +122,7 @@ func (v *validator) scaleFault(sc *ScaleFault) {
 	case sc.Workload == "":
 		v.at(sc, "scale: workload is required")
 	case w == nil:
-		v.at(&sc.Workload, "no workload called %q%s%s", sc.Workload, inNamespace(sc.Namespace), v.elsewhere(sc.Workload, sc.Namespace))
+		v.at(&sc.Workload, "no workload called %q%s%s", sc.Workload, inNamespace(sc.Namespace), v.hint(sc.Workload, sc.Namespace, false))
 	case w.Kind != "ReplicaSet" && w.Kind != "Deployment" && w.Kind != kindStatefulSet:
 		v.at(&sc.Workload, "%q is a %s: only a ReplicaSet, a Deployment or a StatefulSet scales", sc.Workload, w.Kind)
 	}

@@ -157,7 +157,7 @@ func (v *validator) containerRef(ps *PodSpec, pod string, c *string, parent any)
 			}
 		}
 	}
-	v.at(c, "pod %s has no container %q", pod, *c)
+	v.at(c, "pod %s has no container %q%s", pod, *c, containerHint(ps, *c))
 }
 
 // findContainer returns the (init) container called name, or nil.

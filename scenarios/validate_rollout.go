@@ -130,7 +130,7 @@ func (v *validator) rollout(ro *RolloutFault) {
 	case ro.Workload == "":
 		v.at(ro, "rollout: workload is required")
 	case w == nil:
-		v.at(&ro.Workload, "no workload called %q%s%s", ro.Workload, inNamespace(ro.Namespace), v.elsewhere(ro.Workload, ro.Namespace))
+		v.at(&ro.Workload, "no workload called %q%s%s", ro.Workload, inNamespace(ro.Namespace), v.hint(ro.Workload, ro.Namespace, false))
 	case w.Kind != "Deployment":
 		v.at(&ro.Workload, "%q is a %s: only a Deployment rolls out a new template", ro.Workload, w.Kind)
 	}

@@ -115,9 +115,9 @@ func (m moment) state(s *model.ContainerState) corev1.ContainerState {
 	return corev1.ContainerState{}
 }
 
-// podSpec renders the parts of a pod spec the model keeps. Probes and hooks
-// keep only their handler's kind in the model, so they are left out rather
-// than invented.
+// podSpec renders the parts of a pod spec the model keeps, probes
+// included. Hooks keep only their handler's kind in the model, so they are
+// left out rather than invented.
 func podSpec(s *model.PodSpec) corev1.PodSpec {
 	grace := int64(s.TerminationGracePeriod / time.Second)
 	out := corev1.PodSpec{RestartPolicy: corev1.RestartPolicy(s.RestartPolicy), TerminationGracePeriodSeconds: &grace,
@@ -141,6 +141,7 @@ func container(c *model.ContainerSpec) corev1.Container {
 		always := corev1.ContainerRestartPolicyAlways
 		out.RestartPolicy = &always
 	}
+	out.LivenessProbe, out.ReadinessProbe, out.StartupProbe = probe(c.Liveness), probe(c.Readiness), probe(c.Startup)
 	if c.Requests.MilliCPU > 0 || c.Requests.Memory > 0 {
 		out.Resources.Requests = corev1.ResourceList{}
 		if c.Requests.MilliCPU > 0 {

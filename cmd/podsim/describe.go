@@ -19,6 +19,7 @@ func (m *Main) describe(args []string) (int, error) {
 	out := outputFlag(fs, "text or json")
 	var at durationFlag
 	fs.Var(&at, "at", "describe the pod as of this virtual time (e.g. 4m) instead of the end")
+	m.addWarningsFlag(fs)
 	maxEvents := maxEventsFlag(fs)
 	over := overrideFlags(fs)
 	ns := fs.String("namespace", model.DefaultNamespace, "the pod's namespace")

@@ -143,8 +143,8 @@ spec:
 	}
 	for _, want := range []string{
 		"Status:      Succeeded\n",
-		"    Liveness:       http-get delay=5s timeout=1s period=10s #success=1 #failure=3\n",
-		"    Readiness:      exec delay=0s timeout=1s period=10s #success=1 #failure=3\n",
+		"    Liveness:       http-get http://:8080/healthz delay=5s timeout=1s period=10s #success=1 #failure=3\n",
+		"    Readiness:      exec [cat /tmp/ready] delay=0s timeout=1s period=10s #success=1 #failure=3\n",
 		"Killing    90s   kubelet            Stopping container app\n",
 	} {
 		if !strings.Contains(out, want) {

@@ -54,7 +54,8 @@ type Main struct {
 	Clock          clock.Clock // the wall clock of live replays and progress; nil: the real one
 	Progress       io.Writer   // where progress is drawn; nil: Stderr if it is a terminal, else nowhere
 
-	ctx context.Context // of the command running: canceled on SIGINT
+	ctx      context.Context       // of the command running: canceled on SIGINT
+	warnMode manifests.WarningMode // --warnings of the command running ("": summary)
 }
 
 // interrupted reports whether the user asked podsim to stop (SIGINT).
@@ -121,7 +122,7 @@ func (e usageError) Error() string { return e.msg }
 
 // Run dispatches one subcommand and returns the process exit code.
 func (m *Main) Run(ctx context.Context, args []string) int {
-	m.ctx = ctx
+	m.ctx, m.warnMode = ctx, ""
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, usage)
 		return exitBadInput
@@ -239,13 +240,6 @@ func (m *Main) loadFile(path string) (*scenarios.Scenario, error) {
 	}
 	m.warn(s.Warnings)
 	return s, nil
-}
-
-// warn prints warnings on stderr, one a line.
-func (m *Main) warn(ws scenarios.ErrorList) {
-	for _, w := range ws {
-		fmt.Fprintln(m.Stderr, w.Error())
-	}
 }
 
 // readFile reads FILE, or standard input for "-", through the size limit;

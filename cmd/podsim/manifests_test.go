@@ -15,12 +15,26 @@ var (
 	shopInclude = filepath.Join(root, "scenarios/manifests/shop-include.yaml")
 )
 
-// checkShopWarnings checks what podsim says about the typical application:
-// one warning per kind it ignores, one per field it does not simulate, each
-// at the manifest's line and column, and nothing else: its StatefulSet and
-// CronJob are simulated, not "not simulated yet", and so is its
-// Deployment's strategy.
+// checkShopWarnings checks what podsim says about the typical application
+// by default (--warnings=summary): one line for the objects it ignores,
+// one per field it does not simulate, at the manifest's line and column.
 func checkShopWarnings(t *testing.T, stderr string) {
+	t.Helper()
+	want := shopApp + ": warning: 5 objects ignored: 1 ConfigMap, 1 Secret (no volumes and no environment); " +
+		"1 Service, 1 Ingress (no networking); 1 HorizontalPodAutoscaler (no autoscaling) (--warnings=all lists each)\n" +
+		shopApp + ":115:3: warning: volumeClaimTemplates is not simulated: a StatefulSet's pods get no PersistentVolumeClaims: a replacement starts as fast as the first pod\n" +
+		shopApp + ":180:7: warning: ttlSecondsAfterFinished is not simulated: a finished Job and its pods are never cleaned up\n"
+	if stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+}
+
+// checkShopWarningsAll checks what podsim says about the typical
+// application with --warnings=all: one warning per kind it ignores, one per
+// field it does not simulate, each at the manifest's line and column, and
+// nothing else: its StatefulSet and CronJob are simulated, not "not
+// simulated yet", and so is its Deployment's strategy.
+func checkShopWarningsAll(t *testing.T, stderr string) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	if len(lines) != 7 {
@@ -97,7 +111,7 @@ func TestRunManifestAsItIs(t *testing.T) {
 	if code := m.Run(context.Background(), []string{"run", "-", "-o", "jsonl"}); code != exitOK || !strings.Contains(stdout.String(), `"pod":"web-2"`) {
 		t.Errorf("run -: exit %d\n%s", code, stderr.String())
 	}
-	if !strings.HasPrefix(stderr.String(), "<stdin>:12:1: warning: v1 ConfigMap") {
+	if !strings.HasPrefix(stderr.String(), "<stdin>: warning: 5 objects ignored: 1 ConfigMap") {
 		t.Errorf("run -: stderr %s", stderr.String())
 	}
 	out, errs, code = podsim(t, "describe", shopApp, "web-1", "-n", "shop")
@@ -110,11 +124,19 @@ func TestRunManifestAsItIs(t *testing.T) {
 		!strings.HasSuffix(last, "; it is in namespace shop: add -n shop\n") {
 		t.Errorf("describe without -n: exit %d, stderr ends %q", code, last)
 	}
-	out, errs, code = podsim(t, "validate", filepath.Dir(shopApp))
+	out, errs, code = podsim(t, "validate", filepath.Dir(shopApp), "--warnings=all")
 	if code != exitOK || out != filepath.Dir(shopApp)+": valid\n" {
 		t.Errorf("validate FOLDER: exit %d\n%s%s", code, out, errs)
 	}
-	checkShopWarnings(t, errs)
+	checkShopWarningsAll(t, errs)
+	for _, cmd := range [][]string{{"run", shopApp}, {"describe", shopApp, "web-1", "-n", "shop"}, {"test", shopApp}, {"validate", shopApp}} {
+		if _, errs, code := podsim(t, append(cmd, "--warnings=none")...); errs != "" || code != exitOK {
+			t.Errorf("%s --warnings=none: exit %d, stderr %s", cmd[0], code, errs)
+		}
+		if _, errs, _ := podsim(t, append(cmd, "--warnings=all")...); strings.Count(errs, "warning: ") != 7 {
+			t.Errorf("%s --warnings=all: stderr %s", cmd[0], errs)
+		}
+	}
 }
 
 // ... and through spec.include, where the scenario's behaviour, faults and

@@ -137,6 +137,7 @@ func (m *Main) run(args []string) (int, error) {
 	everyTick := probeEveryTickFlag(fs)
 	maxEvents := maxEventsFlag(fs)
 	over := overrideFlags(fs)
+	m.addWarningsFlag(fs)
 	strict := fs.Bool("strict", false, "exit 1 when the scenario's own expectations fail")
 	follow := fs.Bool("follow", false, "play the run live against the wall clock: a row as kubectl get pods -w prints it each time a pod's row changes (-o jsonl: each change), at its virtual time")
 	speed := speedFlag{x: 1}
@@ -393,6 +394,7 @@ func (r *runJSON) finish(world *model.World, checks *expect.Checks) error {
 func (m *Main) validate(args []string) (int, error) {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	maxEvents := maxEventsFlag(fs)
+	m.addWarningsFlag(fs)
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err

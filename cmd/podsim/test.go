@@ -21,6 +21,7 @@ func (m *Main) test(args []string) (int, error) {
 	fset.BoolVar(&opt.ProbeEveryTick, "probe-every-tick", false, "run every probe tick, not only those that can change something (same output, slower)")
 	maxEvents := maxEventsFlag(fset)
 	over := overrideFlags(fset)
+	m.addWarningsFlag(fset)
 	paths, err := parseArgs(fset, args)
 	if err != nil {
 		return 0, err
@@ -52,10 +53,14 @@ func (m *Main) test(args []string) (int, error) {
 		}
 	}
 
+	var warnings scenarios.ErrorList // together: a manifest run and included warns once
+	for i := range results {
+		warnings = append(warnings, results[i].Warnings...)
+	}
+	m.warn(warnings)
 	passed, failed, bad, stopped := 0, 0, 0, 0
 	for i := range results {
 		r := &results[i]
-		m.warn(r.Warnings)
 		switch {
 		case r.Interrupted:
 			stopped++

@@ -88,7 +88,7 @@ func ParseOne(path string, data []byte) (doc *yaml.Node, err error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		return nil, ErrorList{SyntaxError(path, err)}
+		return nil, ErrorList{SyntaxErrorIn(path, data, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
