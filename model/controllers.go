@@ -310,3 +310,36 @@ func (wl *Workload) eligible(n *Node) bool {
 	}
 	return true
 }
+
+// workloadControllers is how the workload controllers hear of changes: a
+// pod's owner syncs when the pod changes or is scaled; the DaemonSets sync
+// when the set of nodes they may run on may have changed.
+type workloadControllers struct{ w *World }
+
+// PodChanged asks p's owner to sync.
+func (c *workloadControllers) PodChanged(p *Pod) {
+	if p.owner != nil {
+		p.owner.requestSync()
+	}
+}
+
+// WorkloadScaled asks wl to sync.
+func (c *workloadControllers) WorkloadScaled(wl *Workload) { wl.requestSync() }
+
+// NodeAdded asks the DaemonSets to sync.
+func (c *workloadControllers) NodeAdded(*Node) { c.daemonSetsChanged() }
+
+// NodeTainted asks the DaemonSets to sync.
+func (c *workloadControllers) NodeTainted(*Node, Taint) { c.daemonSetsChanged() }
+
+// NodeReady asks the DaemonSets to sync.
+func (c *workloadControllers) NodeReady(*Node) { c.daemonSetsChanged() }
+
+// daemonSetsChanged asks every DaemonSet to sync.
+func (c *workloadControllers) daemonSetsChanged() {
+	for _, wl := range c.w.workloads {
+		if wl.Spec.Kind == KindDaemonSet {
+			wl.requestSync()
+		}
+	}
+}

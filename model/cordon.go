@@ -47,7 +47,7 @@ func (n *Node) Uncordon() bool {
 	}
 	n.unschedulable = false
 	n.removeTaint(TaintUnschedulable, "NoSchedule")
-	n.w.sched.nodeSchedulable()
+	n.w.nodeUncordoned(n)
 	n.kubeletSeesSpec()
 	return true
 }
@@ -63,15 +63,7 @@ func (n *Node) AddTaint(t Taint) {
 	t.TimeAdded = n.w.Now()
 	n.Taints = append(n.Taints, t)
 	n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect, On: true})
-	if t.Effect == "NoExecute" {
-		for _, p := range n.pods {
-			p.scheduleEviction(n, t)
-		}
-	}
-	if t.Key == TaintOutOfService {
-		n.w.gc.arm()
-	}
-	n.w.daemonSetsChanged()
+	n.w.nodeTainted(n, t)
 }
 
 // removeTaint takes the taint with key and effect off the node; it does

@@ -88,6 +88,23 @@ type disruptionController struct {
 	list    []*DisruptionBudget
 	byName  map[string]*DisruptionBudget
 	byLabel map[[2]string][]*DisruptionBudget
+	pods    []podDisruption // by Pod.id; up to the last pod a budget selects
+}
+
+// slot returns p's podDisruption, making room for it.
+func (dc *disruptionController) slot(p *Pod) *podDisruption {
+	if p.id >= len(dc.pods) {
+		dc.pods = append(dc.pods, make([]podDisruption, p.id+1-len(dc.pods))...)
+	}
+	return &dc.pods[p.id]
+}
+
+// budgetsOf returns the budgets that select p, in creation order.
+func (dc *disruptionController) budgetsOf(p *Pod) []*DisruptionBudget {
+	if p.id < len(dc.pods) {
+		return dc.pods[p.id].budgets
+	}
+	return nil
 }
 
 // AddPodDisruptionBudget creates a PodDisruptionBudget now; the disruption
@@ -118,7 +135,7 @@ func (w *World) AddPodDisruptionBudget(s PDBSpec) *DisruptionBudget {
 
 // adopt counts p, a pod that existed before the budget, in it.
 func (b *DisruptionBudget) adopt(p *Pod) {
-	d := &p.disruption
+	d := b.w.disruption.slot(p)
 	if len(d.budgets) == 0 {
 		// Its counts were not kept: count it afresh.
 		d.budgets, d.counted, d.healthy = append(d.budgets, b), false, false
@@ -189,11 +206,12 @@ func (w *World) matchBudgets(p *Pod) {
 	for k, v := range p.Labels {
 		for _, b := range dc.byLabel[[2]string{k, v}] {
 			if b.selects(p) {
-				p.disruption.budgets = append(p.disruption.budgets, b)
+				d := dc.slot(p)
+				d.budgets = append(d.budgets, b)
 			}
 		}
 	}
-	bs := p.disruption.budgets
+	bs := dc.budgetsOf(p)
 	sort.Slice(bs, func(i, j int) bool { return bs[i].order < bs[j].order })
 	p.updateBudgets()
 }
@@ -202,7 +220,11 @@ func (w *World) matchBudgets(p *Pod) {
 // with p (in the API; Ready and not being deleted) and asks them to sync
 // if they changed.
 func (p *Pod) updateBudgets() {
-	d := &p.disruption
+	dc := &p.w.disruption
+	if p.id >= len(dc.pods) {
+		return
+	}
+	d := &dc.pods[p.id]
 	if len(d.budgets) == 0 {
 		return
 	}
@@ -383,3 +405,19 @@ func (b *DisruptionBudget) setCondition(s ConditionStatus, reason, msg string) {
 	*c = Condition{Type: DisruptionAllowed, Status: s, Reason: reason, Message: msg, LastTransitionTime: c.LastTransitionTime}
 	b.w.record(Change{Kind: ChangeWorkload, Workload: b.Spec.Name, Namespace: b.Spec.Namespace, Object: KindPodDisruptionBudget, Type: DisruptionAllowed, Status: string(s), Reason: reason})
 }
+
+// PodAdded finds the budgets that select the new pod.
+func (dc *disruptionController) PodAdded(p *Pod) { p.w.matchBudgets(p) }
+
+// PodConditionAdded counts p in its budgets when it gets a Ready condition.
+func (dc *disruptionController) PodConditionAdded(p *Pod, t string) {
+	if t == Ready {
+		p.updateBudgets()
+	}
+}
+
+// PodChanged brings p's budgets up to date.
+func (dc *disruptionController) PodChanged(p *Pod) { p.updateBudgets() }
+
+// WorkloadScaled asks the budgets that count wl's pods to sync.
+func (dc *disruptionController) WorkloadScaled(wl *Workload) { wl.w.controllerScaleChanged(wl) }

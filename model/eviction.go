@@ -48,7 +48,7 @@ func (p *Pod) EvictWithGrace(grace *time.Duration) EvictionResult {
 	if p.phase.Terminal() || p.phase == Pending || p.deleting {
 		return p.evictNow(grace)
 	}
-	budgets := p.disruption.budgets
+	budgets := p.w.disruption.budgetsOf(p)
 	switch {
 	case len(budgets) > 1:
 		return EvictionResult{Code: EvictionInternalError,

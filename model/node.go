@@ -2,8 +2,6 @@ package model
 
 import (
 	"time"
-
-	"github.com/podsim/podsim/sim"
 )
 
 // Taint is a node taint.
@@ -37,7 +35,7 @@ type Node struct {
 	// through, so the scheduler reads it in O(1).
 	used                      Resources
 	unschedulable, diskFailed bool      // spec.unschedulable: cordoned (cordon.go); the disk failed
-	id                        int       // in order of creation, from 0: the index's per-node counts
+	id                        int       // see ID
 	sched                     nodeSched // the scheduler's state (scheduler.go)
 
 	Conditions []Condition
@@ -47,14 +45,11 @@ type Node struct {
 	events     eventLog        // about the node, in order of first occurrence
 
 	down, partitioned     bool
-	reportedUnschedulable bool          // what the kubelet last saw of it (its NodeSchedulable events)
-	gone                  bool          // the Node object was deleted (nodedelete.go)
-	orphansSeen           bool          // PodGC found pods bound to it after it was deleted ...
-	orphansSeenAt         time.Duration // ... at this pass
+	reportedUnschedulable bool // what the kubelet last saw of it (its NodeSchedulable events)
+	gone                  bool // the Node object was deleted (nodedelete.go)
 	downAt                time.Duration
 	joinedAt              time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
 	silentAt              time.Duration // ... until here, when it lost contact
-	monitorTimer          sim.Timer     // the node controller's next look at a silent node
 }
 
 // AddNode adds a Ready node now.
@@ -69,17 +64,21 @@ func (w *World) AddNode(s NodeSpec) *Node {
 		}
 		n.Labels[LabelHostname] = s.Name
 	}
-	n.monitorTimer.Init(n.markUnknown)
+	n.id = w.nodesAdded
+	w.nodesAdded++
 	w.nodes = append(w.nodes, n)
 	w.nodeIdx[n.Name] = n
 	n.setCondition(Ready, True, "KubeletReady", "kubelet is posting ready status")
 	for _, t := range n.Taints {
 		w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect, On: true})
 	}
-	w.sched.nodeAdded(n)
-	w.daemonSetsChanged()
+	w.nodeAdded(n)
 	return n
 }
+
+// ID numbers the nodes in the order added, from 0, deleted ones included:
+// parts keep their state of a node in slices indexed by it.
+func (n *Node) ID() int { return n.id }
 
 // Schedulable reports whether the scheduler may place pods here at all.
 func (n *Node) Schedulable() bool { return !n.diskFailed }
@@ -130,14 +129,14 @@ func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
 // the node's running totals.
 func (n *Node) hold(p *Pod) {
 	n.used.add(p.requests)
-	n.w.sched.podHeld(p, n)
+	n.w.podHeld(p, n)
 }
 
 // release takes the requests of p, which held resources here until now, off
 // the node's running totals.
 func (n *Node) release(p *Pod) {
 	n.used.sub(p.requests)
-	n.w.sched.podReleased(p, n)
+	n.w.podReleased(p, n)
 }
 
 // boundNode returns the node whose pods include p (p.Node until p leaves

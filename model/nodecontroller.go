@@ -44,15 +44,52 @@ func (n *Node) Heartbeats() (since, until time.Duration, silent bool) {
 	return n.joinedAt, n.silentAt, !n.Reachable()
 }
 
-// lostContact starts the node controller's watch on a node whose
-// heartbeats stopped at now: at the first monitor pass more than
-// nodeMonitorGracePeriod after the last heartbeat, Ready becomes Unknown.
-func (n *Node) lostContact() {
-	now := n.w.Now()
-	n.silentAt = now
-	deadline := sim.AddSat(n.lastHeartbeat(now), n.w.settings.NodeMonitorGracePeriod)
+// nodeLifecycle is the node lifecycle controller
+// (pkg/controller/nodelifecycle) watching the nodes' heartbeats.
+type nodeLifecycle struct {
+	w        *World
+	monitors []*sim.Timer // by Node.id: its next look at a silent node; nil until it fell silent
+}
+
+// NodeUnreachable starts the watch on a node whose heartbeats stopped at
+// now: at the first monitor pass more than nodeMonitorGracePeriod after
+// the last heartbeat, Ready becomes Unknown.
+func (c *nodeLifecycle) NodeUnreachable(n *Node) {
+	now := c.w.Now()
+	deadline := sim.AddSat(n.lastHeartbeat(now), c.w.settings.NodeMonitorGracePeriod)
 	at := sim.AddSat(deadline/nodeMonitorPeriod*nodeMonitorPeriod, nodeMonitorPeriod) // the first pass strictly after
-	n.w.eng.Schedule(&n.monitorTimer, max(at, now), sim.Normal)
+	if n.id >= len(c.monitors) {
+		c.monitors = append(c.monitors, make([]*sim.Timer, n.id+1-len(c.monitors))...)
+	}
+	if c.monitors[n.id] == nil {
+		c.monitors[n.id] = sim.NewTimer(n.markUnknown)
+	}
+	c.w.eng.Schedule(c.monitors[n.id], max(at, now), sim.Normal)
+}
+
+// NodeReachable ends the watch.
+func (c *nodeLifecycle) NodeReachable(n *Node) { c.stop(n) }
+
+// NodeDeleted ends the watch; the controller notices at its next pass.
+func (c *nodeLifecycle) NodeDeleted(n *Node) {
+	c.stop(n)
+	w := c.w
+	next := sim.AddSat(w.Now()/nodeMonitorPeriod*nodeMonitorPeriod, nodeMonitorPeriod)
+	w.eng.At(next, sim.Normal, func() {
+		w.event("Node", n.Name, EventNormal, "RemovingNode", "node-controller", "Node %s event: Removing Node %s from Controller", n.Name, n.Name)
+	})
+}
+
+func (c *nodeLifecycle) stop(n *Node) {
+	if n.id < len(c.monitors) && c.monitors[n.id] != nil {
+		c.w.eng.Stop(c.monitors[n.id])
+	}
+}
+
+// lostContact is the kubelet's heartbeats stopping now.
+func (n *Node) lostContact() {
+	n.silentAt = n.w.Now()
+	n.w.nodeUnreachable(n)
 }
 
 // markUnknown is the node controller finding a silent node.
@@ -84,7 +121,7 @@ func (n *Node) markNotReady(reason, msg string) {
 
 // markReady is a heartbeat after an outage: Ready again, taints lifted.
 func (n *Node) markReady() {
-	n.w.eng.Stop(&n.monitorTimer)
+	n.w.nodeReachable(n)
 	n.joinedAt = n.w.Now()
 	if n.Ready() {
 		return
@@ -93,8 +130,7 @@ func (n *Node) markReady() {
 	n.w.event("Node", n.Name, EventNormal, "NodeReady", "kubelet", "Node %s status is now: NodeReady", n.Name)
 	n.untaint(TaintUnreachable)
 	n.untaint(TaintNotReady)
-	n.w.sched.kick()
-	n.w.daemonSetsChanged()
+	n.w.nodeReady(n)
 }
 
 // taint adds key with NoSchedule and NoExecute effects; the taint eviction
@@ -107,10 +143,7 @@ func (n *Node) taint(key string) {
 			n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: key, Effect: effect, On: true})
 		}
 	}
-	for _, p := range n.pods {
-		p.scheduleEviction(n, Taint{Key: key, Effect: "NoExecute", TimeAdded: now})
-	}
-	n.w.daemonSetsChanged()
+	n.w.nodeTainted(n, Taint{Key: key, Effect: "NoExecute", TimeAdded: now})
 }
 
 func (n *Node) untaint(key string) {
@@ -122,21 +155,9 @@ func (n *Node) untaint(key string) {
 			n.w.detail(Detail{Kind: DetailTaint, Node: n.Name, Key: t.Key, Effect: t.Effect})
 		}
 	}
-	if len(keep) < len(n.Taints) {
-		n.w.sched.taintsRemoved()
-	}
+	had := len(keep) < len(n.Taints)
 	n.Taints = keep
-	n.cancelEvictions()
-}
-
-// cancelEvictions is the taint eviction controller finding no NoExecute
-// taint left on the node: it cancels the evictions it had planned there.
-func (n *Node) cancelEvictions() {
-	for _, p := range n.pods {
-		if p.w.eng.Stop(&p.evictTimer) {
-			p.event(EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Cancelling deletion of Pod %s/%s", p.Namespace, p.Name)
-		}
-	}
+	n.w.nodeUntainted(n, key, had)
 }
 
 func (n *Node) hasTaint(key, effect string) bool {
@@ -146,70 +167,4 @@ func (n *Node) hasTaint(key, effect string) bool {
 		}
 	}
 	return false
-}
-
-// scheduleEviction arms the taint eviction controller for p: at once if it
-// does not tolerate t, after its toleration's tolerationSeconds (the
-// default tolerations give evictionTimeout), or never.
-func (p *Pod) scheduleEviction(n *Node, t Taint) {
-	if p.phase.Terminal() || p.deleting {
-		return
-	}
-	wait, ok := p.tolerationFor(t)
-	if !ok {
-		wait = 0
-	} else if wait < 0 {
-		return // tolerated forever
-	}
-	at := sim.AddSat(t.TimeAdded, wait)
-	if p.evictTimer.Pending() && p.evictTimer.When() <= at {
-		return
-	}
-	p.w.eng.Schedule(&p.evictTimer, max(at, p.w.Now()), sim.Normal)
-}
-
-// tolerationFor returns how long p tolerates the NoExecute taint t: -1 for
-// ever, ok=false if not at all. Pods carry the default tolerations for the
-// not-ready and unreachable taints (DefaultTolerationSeconds admission)
-// unless they declare their own.
-func (p *Pod) tolerationFor(t Taint) (time.Duration, bool) {
-	for _, tol := range p.tolerations {
-		if !tol.matches(t) {
-			continue
-		}
-		if tol.Seconds == nil {
-			return -1, true
-		}
-		return sim.Seconds(*tol.Seconds), true
-	}
-	if t.Key == TaintNotReady || t.Key == TaintUnreachable {
-		return p.w.settings.EvictionTimeout, true
-	}
-	return 0, false
-}
-
-func (tol *Toleration) matches(t Taint) bool {
-	if tol.Effect != "" && tol.Effect != t.Effect {
-		return false
-	}
-	if tol.Operator == "Exists" {
-		return tol.Key == "" || tol.Key == t.Key
-	}
-	return tol.Key == t.Key && tol.Value == t.Value
-}
-
-// evict is the taint eviction controller deleting p
-// (pkg/controller/tainteviction, addConditionAndDeletePod): the condition
-// DisruptionTarget, then an API delete with the pod's own grace period. On
-// an unreachable node the kubelet cannot finish that deletion: the pod stays
-// in its phase with a deletion timestamp (Terminating) until the node comes
-// back or its Node object is deleted (PodGC), and its controller replaces it
-// at once.
-func (p *Pod) evict() {
-	if p.deleting || p.deleted || p.Node == nil {
-		return
-	}
-	p.setCondition(DisruptionTarget, True, "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint")
-	p.event(EventNormal, "TaintManagerEviction", "taint-eviction-controller", "Marking for deletion Pod %s/%s", p.Namespace, p.Name)
-	p.Delete(nil)
 }

@@ -29,7 +29,6 @@ func (n *Node) Delete() {
 	w := n.w
 	n.PowerOff(nil)
 	n.gone = true
-	w.eng.Stop(&n.monitorTimer)
 	w.event("Node", n.Name, EventNormal, "DeletingNode", "cloud-node-lifecycle-controller",
 		"Deleting node %s because it does not exist in the cloud provider", n.Name)
 	for i, m := range w.nodes {
@@ -38,15 +37,7 @@ func (n *Node) Delete() {
 			break
 		}
 	}
-	n.cancelEvictions()
-	w.sched.nodeDeleted(n)
-	// The node lifecycle controller notices at its next pass.
-	next := sim.AddSat(w.Now()/nodeMonitorPeriod*nodeMonitorPeriod, nodeMonitorPeriod)
-	w.eng.At(next, sim.Normal, func() {
-		w.event("Node", n.Name, EventNormal, "RemovingNode", "node-controller", "Node %s event: Removing Node %s from Controller", n.Name, n.Name)
-	})
-	w.gc.orphanNodes = append(w.gc.orphanNodes, n)
-	w.gc.arm()
+	w.nodeDeleted(n)
 }
 
 // gcTerminating is PodGC's pass over terminating pods on nodes that are not
@@ -80,20 +71,20 @@ func (g *podGC) gcTerminating() bool {
 func (g *podGC) gcOrphaned() bool {
 	now := g.w.Now()
 	keep := g.orphanNodes[:0]
-	for _, n := range g.orphanNodes {
-		if len(n.pods) == 0 {
+	for _, o := range g.orphanNodes {
+		if len(o.n.pods) == 0 {
 			continue
 		}
-		if !n.orphansSeen {
-			n.orphansSeen, n.orphansSeenAt = true, now
+		if !o.seen {
+			o.seen, o.seenAt = true, now
 		}
-		if now >= sim.AddSat(n.orphansSeenAt, orphanQuarantine) {
-			for _, p := range append([]*Pod(nil), n.pods...) {
+		if now >= sim.AddSat(o.seenAt, orphanQuarantine) {
+			for _, p := range append([]*Pod(nil), o.n.pods...) {
 				p.markFailedAndForceDelete("DeletionByPodGC", "PodGC: node no longer exists")
 			}
 			continue
 		}
-		keep = append(keep, n)
+		keep = append(keep, o)
 	}
 	g.orphanNodes = keep
 	return len(keep) > 0

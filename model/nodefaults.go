@@ -117,7 +117,7 @@ func (n *Node) DiskFailure() {
 	if n.Reachable() {
 		n.markNotReady("KubeletNotReady", "container runtime is down: disk failure")
 	}
-	n.w.sched.kick()
+	n.w.nodeDiskFailed(n)
 }
 
 // freeze stops everything the kubelet had in flight for the pod: timers of

@@ -49,8 +49,8 @@ type Pod struct {
 	Node      *Node
 	CreatedAt time.Duration
 
+	id              int // see ID
 	owner           *Workload
-	disruption      podDisruption // the disruption budgets that select it (disruption.go); beside owner: podChanged reads both
 	tolerations     []Toleration
 	schedulingGates []string
 	affinityNode    string // see PodOptions
@@ -78,7 +78,6 @@ type Pod struct {
 	sidecarDeadline  time.Duration // the end of their shared grace period
 	syncTimer        sim.Timer
 	worker           *podWorker // the realistic pod worker (podworker.go); nil in exact mode
-	evictTimer       sim.Timer  // the taint eviction controller's deadline for this pod
 	busy             bool       // the pod worker is blocked (pulling an image, running postStart)
 	fullName         string     // String(), built once
 	scratch          []byte     // for building condition messages without allocating
@@ -144,21 +143,20 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
 	p.status.Conditions = make([]Condition, 0, len(conditionOrder)) // the kubelet's conditions, in one allocation
 	p.syncTimer.Init(p.sync)
-	p.evictTimer.Init(p.evict)
 	for i := range spec.InitContainers {
 		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
 	}
 	for i := range spec.Containers {
 		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
 	}
-	p.sched.request = w.sched.requestOf(p.requests, spec)
 	w.admitPriority(p)
+	p.id = len(w.pods)
 	w.pods = append(w.pods, p)
 	if old := w.podIdx[p.key]; old != nil {
 		old.superseded = true
 	}
 	w.podIdx[p.key] = p
-	w.matchBudgets(p)
+	w.podAdded(p)
 	p.setPhase(Pending)
 	if spec.NodeName != "" {
 		if n := w.nodeIdx[spec.NodeName]; n != nil {
@@ -166,7 +164,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 			return p
 		}
 	}
-	w.sched.add(p)
+	w.podUnbound(p)
 	return p
 }
 
@@ -189,13 +187,13 @@ func (p *Pod) bind(n *Node) {
 		n.hold(p)
 	}
 	p.setCondition(PodScheduled, True, "", "")
-	for _, t := range n.Taints {
-		if t.Effect == "NoExecute" {
-			p.scheduleEviction(n, t)
-		}
-	}
+	p.w.podBound(p)
 	p.requestSync()
 }
+
+// ID numbers the pods in the order created, from 0, deleted ones
+// included: parts keep their state of a pod in slices indexed by it.
+func (p *Pod) ID() int { return p.id }
 
 // Phase is the pod's current phase.
 func (p *Pod) Phase() Phase { return p.phase }
@@ -253,7 +251,6 @@ func (p *Pod) setPhase(ph Phase) {
 	if n := p.boundNode(); n != nil && p.phase.Terminal() != ph.Terminal() {
 		if ph.Terminal() {
 			n.release(p)
-			p.w.sched.assignedPodFreed()
 		} else {
 			n.hold(p)
 		}
@@ -292,9 +289,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 	p.status.Conditions = append(conds, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: p.w.Now()})
 	p.sortConditions()
 	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
-	if t == Ready {
-		p.updateBudgets()
-	}
+	p.w.podConditionAdded(p, t)
 }
 
 // conditionOrder is the order in which the kubelet lists pod conditions.

@@ -19,7 +19,14 @@ type podGC struct {
 	w     *World
 	timer sim.Timer
 
-	orphanNodes []*Node // deleted nodes that may still have pods
+	orphanNodes []orphanNode // deleted nodes that may still have pods
+}
+
+// orphanNode is a deleted node that may still have pods.
+type orphanNode struct {
+	n      *Node
+	seen   bool          // a pass found pods bound to it ...
+	seenAt time.Duration // ... at this time
 }
 
 func (g *podGC) init(w *World) {
@@ -64,4 +71,24 @@ func (g *podGC) gcTerminated() {
 	for i := 0; i < excess; i++ { // w.pods is in creation order: oldest first
 		finished[i].Delete(new(time.Duration))
 	}
+}
+
+// PodChanged arms a pass when a pod finished.
+func (g *podGC) PodChanged(p *Pod) {
+	if p.phase.Terminal() {
+		g.kick()
+	}
+}
+
+// NodeTainted arms a pass for an out-of-service node's terminating pods.
+func (g *podGC) NodeTainted(_ *Node, t Taint) {
+	if t.Key == TaintOutOfService {
+		g.arm()
+	}
+}
+
+// NodeDeleted watches the node's pods, orphaned now.
+func (g *podGC) NodeDeleted(n *Node) {
+	g.orphanNodes = append(g.orphanNodes, orphanNode{n: n})
+	g.arm()
 }

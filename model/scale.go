@@ -25,8 +25,7 @@ func (wl *Workload) Scale(replicas int) bool {
 	} else if wl.Spec.Kind == KindReplicaSet {
 		wl.rc.rss[0].replicas = replicas
 	}
-	wl.w.controllerScaleChanged(wl)
-	wl.requestSync()
+	wl.w.workloadScaled(wl)
 	return true
 }
 

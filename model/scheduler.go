@@ -39,7 +39,6 @@ type scheduler struct {
 	nominated map[*Pod]*Node          // status.nominatedNodeName of the pods that have one
 	plans     map[*PodSpec]*schedPlan // by template (schedplan.go)
 	rand      *rand.Rand              // ties between the best nodes; preemption's start
-	nodeIDs   int                     // Node.id of the next node
 
 	cy cycle // the try under way
 }
@@ -110,9 +109,12 @@ func (s *scheduler) init(w *World) {
 	s.rand = w.eng.Rand("scheduler")
 }
 
-// add queues a new pod for scheduling. Its plan is made now, while few
-// pods are bound: a new counter starts from the pods in the cache.
-func (s *scheduler) add(p *Pod) {
+// PodAdded numbers the new pod's requests (requestOf).
+func (s *scheduler) PodAdded(p *Pod) { p.sched.request = s.requestOf(p.requests, p.Spec) }
+
+// PodUnbound queues a new pod for scheduling. Its plan is made now, while
+// few pods are bound: a new counter starts from the pods in the cache.
+func (s *scheduler) PodUnbound(p *Pod) {
 	s.planFor(p)
 	s.q.add(p, s.w.Now())
 	s.kick()
@@ -135,28 +137,36 @@ func (s *scheduler) requestOf(requests Resources, spec *PodSpec) int32 {
 // nonZero is p's request as the scores count it.
 func (s *scheduler) nonZero(p *Pod) Resources { return s.reqByID[p.sched.request].nonZero }
 
-// forget drops an unscheduled pod that left the API from the queue.
-func (s *scheduler) forget(p *Pod) {
-	s.q.forget(p)
-	s.nominate(p, nil)
+// PodDeleted is the cluster event "a pod bound to a node was deleted"; an
+// unscheduled pod leaves the queue. It kicks.
+func (s *scheduler) PodDeleted(p *Pod) {
+	if p.Node != nil {
+		s.q.pending |= eventAssignedPodFreed
+	} else {
+		s.q.forget(p)
+		s.nominate(p, nil)
+	}
+	s.kick()
 }
 
-// assignedPodFreed is the cluster event "a pod bound to a node was deleted
-// or reached a terminal phase". The caller kicks once its change is done.
-func (s *scheduler) assignedPodFreed() { s.q.pending |= eventAssignedPodFreed }
+// PodStatusUpdated kicks for a pod in a terminal phase: its resources are
+// free.
+func (s *scheduler) PodStatusUpdated(p *Pod) {
+	if p.phase.Terminal() {
+		s.kick()
+	}
+}
 
-// nodeAdded is the cluster event "a node was added"; it kicks.
-func (s *scheduler) nodeAdded(n *Node) {
-	n.id = s.nodeIDs
-	s.nodeIDs++
+// NodeAdded is the cluster event "a node was added"; it kicks.
+func (s *scheduler) NodeAdded(n *Node) {
 	s.index.nodeAdded(n)
 	s.q.pending |= eventNodeAdded
 	s.kick()
 }
 
-// nodeDeleted is the cluster event "a node was deleted"; it kicks. The
+// NodeDeleted is the cluster event "a node was deleted"; it kicks. The
 // pods nominated to it lose their nomination.
-func (s *scheduler) nodeDeleted(n *Node) {
+func (s *scheduler) NodeDeleted(n *Node) {
 	s.index.nodeGone(n)
 	for len(n.sched.nominated) > 0 {
 		s.nominate(n.sched.nominated[0], nil)
@@ -165,37 +175,48 @@ func (s *scheduler) nodeDeleted(n *Node) {
 	s.kick()
 }
 
-// taintsRemoved is the cluster event "a node lost taints". The caller kicks.
-func (s *scheduler) taintsRemoved() { s.q.pending |= eventNodeTaintsRemoved }
+// NodeUntainted is the cluster event "a node lost taints", if it had any.
+// NodeReady kicks.
+func (s *scheduler) NodeUntainted(_ *Node, _ string, had bool) {
+	if had {
+		s.q.pending |= eventNodeTaintsRemoved
+	}
+}
 
-// nodeSchedulable is the cluster event "a node was uncordoned" (its spec
+// NodeReady kicks: the node lost its taints (NodeUntainted).
+func (s *scheduler) NodeReady(*Node) { s.kick() }
+
+// NodeDiskFailed kicks: the node's pods failed.
+func (s *scheduler) NodeDiskFailed(*Node) { s.kick() }
+
+// NodeUncordoned is the cluster event "a node was uncordoned" (its spec
 // and its unschedulable taint changed); it kicks.
-func (s *scheduler) nodeSchedulable() {
+func (s *scheduler) NodeUncordoned(*Node) {
 	s.q.pending |= eventNodeSchedulable
 	s.kick()
 }
 
-// podHeld is the cluster event "a pod entered the cache" on n: bound, or
-// (never in podsim) back from a terminal phase. The caller kicks.
-func (s *scheduler) podHeld(p *Pod, n *Node) {
+// PodHeld is the cluster event "a pod entered the cache" on n: bound, or
+// (never in podsim) back from a terminal phase. It does not kick.
+func (s *scheduler) PodHeld(p *Pod, n *Node) {
 	s.index.add(p, n)
 	n.sched.nonZero.add(s.nonZero(p))
 	n.sched.gen++
 	s.q.pending |= eventAssignedPodAdded
 }
 
-// podReleased is the cluster event "a pod left the cache" on n: it reached
-// a terminal phase or left the API. The caller kicks.
-func (s *scheduler) podReleased(p *Pod, n *Node) {
+// PodReleased is the cluster event "a pod left the cache" on n: it reached
+// a terminal phase or left the API. It does not kick.
+func (s *scheduler) PodReleased(p *Pod, n *Node) {
 	s.index.remove(p, n)
 	n.sched.nonZero.sub(s.nonZero(p))
 	n.sched.gen++
 	s.q.pending |= eventAssignedPodFreed
 }
 
-// podTerminating is the cluster event "a pod in the cache got a
+// PodTerminating is the cluster event "a pod in the cache got a
 // deletionTimestamp"; it kicks.
-func (s *scheduler) podTerminating(p *Pod) {
+func (s *scheduler) PodTerminating(p *Pod) {
 	if n := p.boundNode(); n != nil && inCache(p) {
 		s.index.terminating(p, n)
 		s.q.pending |= eventAssignedPodUpdated

@@ -20,9 +20,7 @@ func (p *Pod) updateStatus() {
 		}
 	}
 	p.updateConditions()
-	if p.phase.Terminal() {
-		p.w.sched.kick() // its resources are free
-	}
+	p.w.podStatusUpdated(p)
 }
 
 // processRuns reports whether any container's process runs (published or

@@ -116,7 +116,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 		return
 	}
 	p.deleting, p.deadline, p.deletionGrace = true, sim.AddSat(now, g), g
-	p.w.sched.podTerminating(p)
+	p.w.podTerminating(p)
 	p.wakeProbers()
 	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Terminating", Message: "grace period " + g.String()})
 	p.w.podChanged(p)
@@ -241,12 +241,9 @@ func (p *Pod) remove() {
 		if !p.phase.Terminal() {
 			n.release(p)
 		}
-		p.w.sched.assignedPodFreed()
-	} else {
-		p.w.sched.forget(p)
 	}
+	p.w.podDeleted(p)
 	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Deleted"})
-	p.w.sched.kick()
 	p.w.podChanged(p)
 }
 

@@ -16,10 +16,11 @@ type World struct {
 	eng      *sim.Engine
 	settings Settings
 
-	nodes   []*Node
-	nodeIdx map[string]*Node
-	pods    []*Pod
-	podIdx  map[string]*Pod
+	nodes      []*Node
+	nodesAdded int // Node.id of the next node
+	nodeIdx    map[string]*Node
+	pods       []*Pod
+	podIdx     map[string]*Pod
 
 	otherEvents map[objectKey]*eventLog
 
@@ -31,8 +32,13 @@ type World struct {
 	current       Change // the change being handed to the sinks
 	changeCount   int
 
-	sched scheduler
-	gc    podGC
+	parts parts // what hears of changes (parts.go)
+
+	taintEviction taintEviction
+	sched         scheduler
+	controllers   workloadControllers
+	nodeLifecycle nodeLifecycle
+	gc            podGC
 
 	workloads   []*Workload
 	workloadIdx map[string]*Workload
@@ -56,8 +62,18 @@ func NewWorld(seed uint64, s Settings) *World {
 
 		workloadIdx: map[string]*Workload{},
 	}
+	w.taintEviction.w = w
 	w.sched.init(w)
+	w.controllers.w = w
+	w.nodeLifecycle.w = w
 	w.gc.init(w)
+	// The order of registration is the order in which parts hear a change.
+	w.Register(&w.taintEviction)
+	w.Register(&w.sched)
+	w.Register(&w.disruption)
+	w.Register(&w.controllers)
+	w.Register(&w.nodeLifecycle)
+	w.Register(&w.gc)
 	return w
 }
 
@@ -91,25 +107,3 @@ func (w *World) Pods() []*Pod { return w.pods }
 // Pod returns the pod with this key (possibly deleted), or nil: its name
 // in the default namespace, namespace/name in another (see Key).
 func (w *World) Pod(key string) *Pod { return w.podIdx[key] }
-
-// podChanged tells the pod's controller, its disruption budgets and the pod
-// garbage collector that its phase, readiness or existence changed.
-func (w *World) podChanged(p *Pod) {
-	p.updateBudgets()
-	if p.owner != nil {
-		p.owner.requestSync()
-	}
-	if p.phase.Terminal() {
-		w.gc.kick()
-	}
-}
-
-// daemonSetsChanged tells DaemonSets that the set of eligible nodes may
-// have changed.
-func (w *World) daemonSetsChanged() {
-	for _, wl := range w.workloads {
-		if wl.Spec.Kind == KindDaemonSet {
-			wl.requestSync()
-		}
-	}
-}

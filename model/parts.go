@@ -1,0 +1,324 @@
+package model
+
+// Parts hear what happened in the core as kube-controller-manager's
+// controllers hear their informers: a part is registered once
+// (World.Register) and implements the handler interfaces below for the
+// notifications it wants. The world sorts it into one list per
+// notification at registration, and announces each notification to its
+// list in registration order, synchronously, at the point of the change
+// the handler's comment names, without allocating. A handler may change
+// the world (arm a timer, record a change, delete a pod); announcements
+// it causes are delivered at once, nested.
+//
+// Registration order is part of the model's behaviour: handlers that arm
+// timers for the same instant decide the order in which those fire.
+// NewWorld registers the core's parts in this order: taint eviction, the
+// scheduler, the disruption controller, the workload controllers, the node
+// lifecycle controller, PodGC.
+
+// PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
+// phase not yet set, not yet bound.
+type PodAddedHandler interface{ PodAdded(p *Pod) }
+
+// PodUnboundHandler hears of a new pod that names no node it can be bound
+// to, after its first phase (Pending) is recorded: it waits for the
+// scheduler.
+type PodUnboundHandler interface{ PodUnbound(p *Pod) }
+
+// PodBoundHandler hears that p was bound to p.Node, after its PodScheduled
+// condition is set and before its kubelet hears of it.
+type PodBoundHandler interface{ PodBound(p *Pod) }
+
+// PodHeldHandler hears that p, bound to n, started holding its requests
+// there (Node.Allocated counts them): it was bound not in a terminal phase.
+type PodHeldHandler interface{ PodHeld(p *Pod, n *Node) }
+
+// PodReleasedHandler hears that p stopped holding its requests on n: it
+// reached a terminal phase or left the API. Node.Allocated no longer
+// counts them.
+type PodReleasedHandler interface{ PodReleased(p *Pod, n *Node) }
+
+// PodConditionAddedHandler hears that p got a condition of type t for the
+// first time (its later changes come as PodChanged if t is Ready).
+type PodConditionAddedHandler interface {
+	PodConditionAdded(p *Pod, t string)
+}
+
+// PodStatusUpdatedHandler hears that the kubelet wrote p's status (phase
+// and conditions) to the API, after every change of it is recorded and
+// before PodChanged for a phase change.
+type PodStatusUpdatedHandler interface{ PodStatusUpdated(p *Pod) }
+
+// PodChangedHandler hears that p's phase or readiness changed, that it got
+// a deletion timestamp, or that it left the API: what the workload
+// controllers, the disruption controller and PodGC watch. It comes after
+// the change is recorded.
+type PodChangedHandler interface{ PodChanged(p *Pod) }
+
+// PodTerminatingHandler hears that p got a deletion timestamp
+// (Pod.Terminating), before the change is recorded.
+type PodTerminatingHandler interface{ PodTerminating(p *Pod) }
+
+// PodDeletedHandler hears that p left the API (Pod.Deleted), after a bound
+// pod left its node's pods and before the change is recorded.
+type PodDeletedHandler interface{ PodDeleted(p *Pod) }
+
+// NodeAddedHandler hears of a new node, Ready, after its condition is
+// recorded.
+type NodeAddedHandler interface{ NodeAdded(n *Node) }
+
+// NodeTaintedHandler hears that taint t is on n now: added by a user
+// (Node.AddTaint) or, with effect NoExecute, set again by the node
+// lifecycle controller (not-ready, unreachable) with TimeAdded now.
+type NodeTaintedHandler interface{ NodeTainted(n *Node, t Taint) }
+
+// NodeUnreachableHandler hears that n's kubelet stopped reaching the
+// control plane now (powered off or cut off): its heartbeats stop.
+type NodeUnreachableHandler interface{ NodeUnreachable(n *Node) }
+
+// NodeReachableHandler hears that n's kubelet reaches the control plane
+// again (powered on, healed), before it sets its Ready condition.
+type NodeReachableHandler interface{ NodeReachable(n *Node) }
+
+// NodeUntaintedHandler hears that the node lifecycle controller lifted
+// n's taints with key (not-ready or unreachable, every effect): had says
+// whether n had any.
+type NodeUntaintedHandler interface {
+	NodeUntainted(n *Node, key string, had bool)
+}
+
+// NodeReadyHandler hears that n is Ready again after an outage: its
+// not-ready and unreachable taints, of which it had at least one, are gone.
+type NodeReadyHandler interface{ NodeReady(n *Node) }
+
+// NodeUncordonedHandler hears that n's spec.unschedulable was cleared and
+// its unschedulable taint removed.
+type NodeUncordonedHandler interface{ NodeUncordoned(n *Node) }
+
+// NodeDiskFailedHandler hears that n's disk failed: its pods failed, and
+// it is NotReady if reachable.
+type NodeDiskFailedHandler interface{ NodeDiskFailed(n *Node) }
+
+// NodeDeletedHandler hears that n's Node object was deleted (Node.Gone):
+// it left World.Nodes; its pods are still bound to it.
+type NodeDeletedHandler interface{ NodeDeleted(n *Node) }
+
+// WorkloadScaledHandler hears that wl's replicas were set (Workload.Scale),
+// after a Deployment scaled its ReplicaSets.
+type WorkloadScaledHandler interface{ WorkloadScaled(wl *Workload) }
+
+// parts holds the registered parts, by notification, in registration order.
+type parts struct {
+	podAdded          []PodAddedHandler
+	podUnbound        []PodUnboundHandler
+	podBound          []PodBoundHandler
+	podHeld           []PodHeldHandler
+	podReleased       []PodReleasedHandler
+	podConditionAdded []PodConditionAddedHandler
+	podStatusUpdated  []PodStatusUpdatedHandler
+	podChanged        []PodChangedHandler
+	podTerminating    []PodTerminatingHandler
+	podDeleted        []PodDeletedHandler
+	nodeAdded         []NodeAddedHandler
+	nodeTainted       []NodeTaintedHandler
+	nodeUnreachable   []NodeUnreachableHandler
+	nodeReachable     []NodeReachableHandler
+	nodeUntainted     []NodeUntaintedHandler
+	nodeReady         []NodeReadyHandler
+	nodeUncordoned    []NodeUncordonedHandler
+	nodeDiskFailed    []NodeDiskFailedHandler
+	nodeDeleted       []NodeDeletedHandler
+	workloadScaled    []WorkloadScaledHandler
+}
+
+// Register adds part to the parts that hear the notifications whose
+// handler interfaces it implements, after the parts registered before it.
+// Register before the world runs.
+func (w *World) Register(part any) {
+	ps := &w.parts
+	if h, ok := part.(PodAddedHandler); ok {
+		ps.podAdded = append(ps.podAdded, h)
+	}
+	if h, ok := part.(PodUnboundHandler); ok {
+		ps.podUnbound = append(ps.podUnbound, h)
+	}
+	if h, ok := part.(PodBoundHandler); ok {
+		ps.podBound = append(ps.podBound, h)
+	}
+	if h, ok := part.(PodHeldHandler); ok {
+		ps.podHeld = append(ps.podHeld, h)
+	}
+	if h, ok := part.(PodReleasedHandler); ok {
+		ps.podReleased = append(ps.podReleased, h)
+	}
+	if h, ok := part.(PodConditionAddedHandler); ok {
+		ps.podConditionAdded = append(ps.podConditionAdded, h)
+	}
+	if h, ok := part.(PodStatusUpdatedHandler); ok {
+		ps.podStatusUpdated = append(ps.podStatusUpdated, h)
+	}
+	if h, ok := part.(PodChangedHandler); ok {
+		ps.podChanged = append(ps.podChanged, h)
+	}
+	if h, ok := part.(PodTerminatingHandler); ok {
+		ps.podTerminating = append(ps.podTerminating, h)
+	}
+	if h, ok := part.(PodDeletedHandler); ok {
+		ps.podDeleted = append(ps.podDeleted, h)
+	}
+	w.registerNodeHandlers(part)
+	if h, ok := part.(WorkloadScaledHandler); ok {
+		ps.workloadScaled = append(ps.workloadScaled, h)
+	}
+}
+
+func (w *World) registerNodeHandlers(part any) {
+	ps := &w.parts
+	if h, ok := part.(NodeAddedHandler); ok {
+		ps.nodeAdded = append(ps.nodeAdded, h)
+	}
+	if h, ok := part.(NodeTaintedHandler); ok {
+		ps.nodeTainted = append(ps.nodeTainted, h)
+	}
+	if h, ok := part.(NodeUnreachableHandler); ok {
+		ps.nodeUnreachable = append(ps.nodeUnreachable, h)
+	}
+	if h, ok := part.(NodeReachableHandler); ok {
+		ps.nodeReachable = append(ps.nodeReachable, h)
+	}
+	if h, ok := part.(NodeUntaintedHandler); ok {
+		ps.nodeUntainted = append(ps.nodeUntainted, h)
+	}
+	if h, ok := part.(NodeReadyHandler); ok {
+		ps.nodeReady = append(ps.nodeReady, h)
+	}
+	if h, ok := part.(NodeUncordonedHandler); ok {
+		ps.nodeUncordoned = append(ps.nodeUncordoned, h)
+	}
+	if h, ok := part.(NodeDiskFailedHandler); ok {
+		ps.nodeDiskFailed = append(ps.nodeDiskFailed, h)
+	}
+	if h, ok := part.(NodeDeletedHandler); ok {
+		ps.nodeDeleted = append(ps.nodeDeleted, h)
+	}
+}
+
+func (w *World) podAdded(p *Pod) {
+	for _, h := range w.parts.podAdded {
+		h.PodAdded(p)
+	}
+}
+
+func (w *World) podUnbound(p *Pod) {
+	for _, h := range w.parts.podUnbound {
+		h.PodUnbound(p)
+	}
+}
+
+func (w *World) podBound(p *Pod) {
+	for _, h := range w.parts.podBound {
+		h.PodBound(p)
+	}
+}
+
+func (w *World) podHeld(p *Pod, n *Node) {
+	for _, h := range w.parts.podHeld {
+		h.PodHeld(p, n)
+	}
+}
+
+func (w *World) podReleased(p *Pod, n *Node) {
+	for _, h := range w.parts.podReleased {
+		h.PodReleased(p, n)
+	}
+}
+
+func (w *World) podConditionAdded(p *Pod, t string) {
+	for _, h := range w.parts.podConditionAdded {
+		h.PodConditionAdded(p, t)
+	}
+}
+
+func (w *World) podStatusUpdated(p *Pod) {
+	for _, h := range w.parts.podStatusUpdated {
+		h.PodStatusUpdated(p)
+	}
+}
+
+func (w *World) podChanged(p *Pod) {
+	for _, h := range w.parts.podChanged {
+		h.PodChanged(p)
+	}
+}
+
+func (w *World) podTerminating(p *Pod) {
+	for _, h := range w.parts.podTerminating {
+		h.PodTerminating(p)
+	}
+}
+
+func (w *World) podDeleted(p *Pod) {
+	for _, h := range w.parts.podDeleted {
+		h.PodDeleted(p)
+	}
+}
+
+func (w *World) nodeAdded(n *Node) {
+	for _, h := range w.parts.nodeAdded {
+		h.NodeAdded(n)
+	}
+}
+
+func (w *World) nodeTainted(n *Node, t Taint) {
+	for _, h := range w.parts.nodeTainted {
+		h.NodeTainted(n, t)
+	}
+}
+
+func (w *World) nodeUnreachable(n *Node) {
+	for _, h := range w.parts.nodeUnreachable {
+		h.NodeUnreachable(n)
+	}
+}
+
+func (w *World) nodeReachable(n *Node) {
+	for _, h := range w.parts.nodeReachable {
+		h.NodeReachable(n)
+	}
+}
+
+func (w *World) nodeUntainted(n *Node, key string, had bool) {
+	for _, h := range w.parts.nodeUntainted {
+		h.NodeUntainted(n, key, had)
+	}
+}
+
+func (w *World) nodeReady(n *Node) {
+	for _, h := range w.parts.nodeReady {
+		h.NodeReady(n)
+	}
+}
+
+func (w *World) nodeUncordoned(n *Node) {
+	for _, h := range w.parts.nodeUncordoned {
+		h.NodeUncordoned(n)
+	}
+}
+
+func (w *World) nodeDiskFailed(n *Node) {
+	for _, h := range w.parts.nodeDiskFailed {
+		h.NodeDiskFailed(n)
+	}
+}
+
+func (w *World) nodeDeleted(n *Node) {
+	for _, h := range w.parts.nodeDeleted {
+		h.NodeDeleted(n)
+	}
+}
+
+func (w *World) workloadScaled(wl *Workload) {
+	for _, h := range w.parts.workloadScaled {
+		h.WorkloadScaled(wl)
+	}
+}
