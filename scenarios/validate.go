@@ -30,6 +30,7 @@ type validator struct {
 	workloads map[string]*Workload // controllers by key
 	budgets   map[string]*Workload // PodDisruptionBudgets by key
 	classes   map[string]*Workload // PriorityClasses by name (cluster-scoped)
+	services  map[string]*Workload // Services by key
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
@@ -148,6 +149,7 @@ func (s *Scenario) validate() ErrorList {
 		v.item(&sp.Faults[i])
 		v.fault(&sp.Faults[i])
 	}
+	v.traffic()
 	for i := range sp.Behavior {
 		v.item(&sp.Behavior[i])
 		v.behaviorImage(&sp.Behavior[i], sp.Faults)
@@ -270,6 +272,7 @@ func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
 		v.at(parent, "%s: spec.containers must list at least one container", what)
 	}
 	v.scheduling(ps)
+	v.sleepActions(ps)
 	names := map[string]bool{}
 	for i := range ps.InitContainers {
 		c := &ps.InitContainers[i]
@@ -358,7 +361,7 @@ func (v *validator) container(c *Container, names map[string]bool, init bool) {
 func (v *validator) handler(h *Handler) int {
 	n := 0
 	for _, x := range []any{h.Exec, h.HTTPGet, h.TCPSocket, h.GRPC, h.Sleep} {
-		if x != nil && !isNilNode(x) {
+		if !isNilPtr(x) && !isNilNode(x) {
 			n++
 		}
 	}
@@ -399,12 +402,17 @@ var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "ap
 const kindPDB = "PodDisruptionBudget"
 
 func (v *validator) workload(w *Workload) {
+	if w.Kind == kindService {
+		v.service(w)
+		return
+	}
+	v.selectorLabels(w)
 	v.name(&w.Metadata.Name, &w.Metadata, "workload")
 	v.namespace(&w.Metadata.Namespace)
 	want, ok := workloadKinds[w.Kind]
 	switch {
 	case !ok:
-		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet, PodDisruptionBudget or PriorityClass", w.Kind)
+		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet, PodDisruptionBudget, PriorityClass or Service", w.Kind)
 	case w.APIVersion != "" && w.APIVersion != want:
 		v.at(&w.APIVersion, "a %s's apiVersion is %s, not %q", w.Kind, want, w.APIVersion)
 	}
@@ -999,7 +1007,8 @@ func (v *validator) expect(e *Expect) {
 		v.atKey(&e.Count, "count goes with transition (an event's count goes inside event)")
 	}
 	subjects := 0
-	for _, s := range []string{e.Pod, e.Workload, e.Node} {
+	v.serviceExpect(e)
+	for _, s := range []string{e.Pod, e.Workload, e.Node, e.Service} {
 		if s != "" {
 			subjects++
 		}
@@ -1008,7 +1017,7 @@ func (v *validator) expect(e *Expect) {
 		subjects++
 	}
 	if subjects != 1 {
-		v.at(e, "an expectation is about exactly one of pod, workload, node or event; found %d", subjects)
+		v.at(e, "an expectation is about exactly one of pod, workload, node, service or event; found %d", subjects)
 		return
 	}
 	podOnly := func(what string, set bool, ptr any) {

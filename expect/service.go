@@ -1,0 +1,29 @@
+package expect
+
+import (
+	"fmt"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// service checks a Service's endpoints as kube-proxy applied them, and
+// its requests served and failed from the start up to now.
+func (k *checker) service(e *scenarios.Expect) {
+	s := k.w.Service(model.Key(e.Namespace, e.Service))
+	if s == nil {
+		k.fail("", "to exist", "no such Service", nil)
+		return
+	}
+	ready, serving, total := s.SliceEndpoints()
+	why := func() string {
+		return fmt.Sprintf("its EndpointSlices hold %d endpoints, %d ready, %d serving; kube-proxy last synced %d", total, ready, serving, s.Endpoints())
+	}
+	k.num("endpoints", e.Endpoints, int64(s.Endpoints()), why)
+	offered, served := s.Requests()
+	load := func() string {
+		return fmt.Sprintf("%d offered, %d served, %d failed", offered, served, offered-served)
+	}
+	k.num("servedRequests", e.ServedRequests, served, load)
+	k.num("failedRequests", e.FailedRequests, offered-served, load)
+}
