@@ -6,31 +6,6 @@ import (
 	"time"
 )
 
-// BenchmarkCapacityAtScale is issue 4's capacity scenario built directly:
-// 100 nodes, 30 ReplicaSets of 100 pods with readiness probes, one node
-// powered off at 5m, 30 minutes of virtual time per op.
-func BenchmarkCapacityAtScale(b *testing.B) {
-	b.ReportAllocs()
-	var events uint64
-	for b.Loop() {
-		w := NewWorld(1, DefaultSettings())
-		for i := range 100 {
-			w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 16000, Memory: 64 << 30, Pods: 110}})
-		}
-		tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-			Containers: []ContainerSpec{{Name: "app", Image: "svc", PullPolicy: PullIfNotPresent,
-				Requests:  Resources{MilliCPU: 250, Memory: 256 << 20},
-				Readiness: &ProbeSpec{Handler: "httpGet", Period: 10 * time.Second, Timeout: time.Second, SuccessThreshold: 1, FailureThreshold: 3}}}}
-		for i := range 30 {
-			w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: fmt.Sprintf("svc%02d", i), Template: tmpl, Replicas: 100})
-		}
-		w.Schedule(5*time.Minute, func() { w.Node("node-42").PowerOff(nil) })
-		w.Run(30 * time.Minute)
-		events += w.Engine().Fired()
-	}
-	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
-}
-
 // BenchmarkSteadyState measures the event hot path once pods are up: 1,000
 // running pods with liveness and readiness probes ticking every 10s. It
 // reports allocations per event, which must stay 0.
@@ -45,7 +20,7 @@ func BenchmarkSteadyStateEveryTick(b *testing.B) {
 }
 
 func steadyState(b *testing.B, s Settings) {
-	w := NewWorld(1, s)
+	w := newWorld(1, s)
 	for i := range 10 {
 		w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
 	}
@@ -89,7 +64,7 @@ func benchFleet(b *testing.B, mode KubeletSync) {
 func fleet(sink Sink, mode KubeletSync) *World {
 	st := DefaultSettings()
 	st.KubeletSync = mode
-	w := NewWorld(1, st)
+	w := newWorld(1, st)
 	w.Subscribe(sink)
 	for i := range 10 {
 		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
@@ -125,7 +100,7 @@ func BenchmarkSchedule(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
-				w := NewWorld(1, DefaultSettings())
+				w := newWorld(1, DefaultSettings())
 				for i := range tc.nodes {
 					w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 32000, Memory: 128 << 30, Pods: 110}})
 				}
@@ -158,7 +133,7 @@ func BenchmarkSchedulePod(b *testing.B) {
 		owned bool
 	}{{"bare", false}, {"replicaset", true}} {
 		b.Run(tc.name, func(b *testing.B) {
-			w := NewWorld(1, DefaultSettings())
+			w := newWorld(1, DefaultSettings())
 			for i := range 5000 {
 				w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 32000, Memory: 128 << 30, Pods: 110}})
 			}

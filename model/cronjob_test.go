@@ -65,7 +65,7 @@ func cronWorld(t *testing.T, s CronJobSpec, run time.Duration, code int32) (*Wor
 	t.Helper()
 	st := DefaultSettings()
 	st.StartTime = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
-	w := NewWorld(1, st)
+	w := newWorld(1, st)
 	tl := &Timeline{}
 	w.Subscribe(tl)
 	inv := NewInvariants(w)

@@ -110,7 +110,7 @@ func TestSortBySize(t *testing.T) {
 // seconds after each start and never pass their readiness probe.
 func rolloutWorld(t *testing.T, s WorkloadSpec) (*World, *Workload) {
 	t.Helper()
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 64000, Memory: 64 << 30, Pods: 110}})
 	s.Kind, s.Name = KindDeployment, "web"
 	s.Template = appSpec(100, nil, RestartAlways)
@@ -207,7 +207,7 @@ func TestRecreateWaitsForOldPods(t *testing.T) {
 // minReadySeconds: a pod is counted available once Ready for longer, when
 // the controller looks again a second after that.
 func TestMinReadySeconds(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	wl := w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "rs", Replicas: 2, MinReadySeconds: 10,
 		Template: appSpec(100, nil, RestartAlways)})

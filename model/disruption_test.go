@@ -29,7 +29,7 @@ func TestIntOrPercentScaled(t *testing.T) {
 // app=web, and the budget b; it runs to 1m, when every pod is ready.
 func pdbWorld(t *testing.T, replicas int, b PDBSpec) (*World, *DisruptionBudget) {
 	t.Helper()
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	for _, n := range []string{"a", "b"} {
 		w.AddNode(NodeSpec{Name: n, Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	}
@@ -82,7 +82,7 @@ func TestDisruptionBudgetFollowsScale(t *testing.T) {
 }
 
 func TestDisruptionBudgetAdoptsExistingPods(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	for _, n := range []string{"p", "q"} {
 		w.AddPod(n, appSpec(100, nil, RestartAlways), PodOptions{Labels: map[string]string{"app": "web"}})
@@ -144,32 +144,8 @@ func TestEvict(t *testing.T) {
 	})
 }
 
-func TestEvictionOnUnreachableNodeStaysTerminating(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
-	a := w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
-	p := w.AddPod("web", &PodSpec{NodeName: "a", RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-		Containers: []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent, Behavior: &Behavior{ShutdownTime: 10 * time.Second}}}}, PodOptions{})
-	heal := 20 * time.Minute
-	w.Schedule(time.Minute, func() { a.Partition(&heal) })
-	w.Run(20 * time.Minute)
-	// Unknown at 1m35s, evicted at 6m35s, still Running and Terminating.
-	if p.Phase() != Running || !p.Terminating() || p.Deleted() {
-		t.Fatalf("at 20m: phase %s, terminating %v, deleted %v", p.Phase(), p.Terminating(), p.Deleted())
-	}
-	// Healed at 21m: the kubelet hears of the deletion and gives the pod its
-	// whole grace period; the process takes 10s to stop.
-	w.Run(21*time.Minute + 9*time.Second)
-	if p.Deleted() {
-		t.Fatalf("gone before its shutdown: at %v", p.DeletedAt())
-	}
-	w.Run(22 * time.Minute)
-	if !p.Deleted() || p.DeletedAt() != 21*time.Minute+10*time.Second {
-		t.Errorf("deleted %v at %v, want at 21m10s", p.Deleted(), p.DeletedAt())
-	}
-}
-
 func TestScaleDownRanks(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	w.AddNode(NodeSpec{Name: "b", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	wl := w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "rs", Replicas: 2, Template: appSpec(100, nil, RestartAlways)})
@@ -190,7 +166,7 @@ func TestScaleDownRanks(t *testing.T) {
 }
 
 func TestDrainSkipsDaemonSetPods(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	a := w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	w.AddNode(NodeSpec{Name: "b", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	w.AddWorkload(WorkloadSpec{Kind: KindDaemonSet, Name: "ds", Template: appSpec(100, nil, RestartAlways)})

@@ -82,6 +82,10 @@ func (p *Pod) event(typ EventType, reason, source, format string, args ...any) {
 	p.eventMsg(typ, reason, source, msg)
 }
 
+// Event records a Kubernetes event about the pod from source (a
+// controller's name), as its event recorder does: repeats are aggregated.
+func (p *Pod) Event(typ EventType, reason, source, msg string) { p.eventMsg(typ, reason, source, msg) }
+
 // eventMsg is Pod.event with the message built already.
 func (p *Pod) eventMsg(typ EventType, reason, source, msg string) {
 	c := &p.w.current

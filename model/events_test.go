@@ -17,7 +17,7 @@ type emit struct {
 // returns the changes they made.
 func recordEvents(t *testing.T, evs []emit) (*World, []Change) {
 	t.Helper()
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	var tl Timeline
 	w.AddNode(NodeSpec{Name: "n-1"})
 	w.Subscribe(&tl)
@@ -138,7 +138,7 @@ func testAggregation(t *testing.T, before int) {
 // finds it: its own, or, once a later pod took the key (a StatefulSet's
 // pod made again), that pod's.
 func TestPodEventsFollowTheirKey(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	var tl Timeline
 	w.Subscribe(&tl)
 	spec := &PodSpec{RestartPolicy: RestartAlways, Containers: []ContainerSpec{{Name: "c", Image: "i"}}}

@@ -10,7 +10,7 @@ import (
 // "p" on node "a": container "app" runs until stopped; it runs 10s.
 func checked(t *testing.T) (*World, *Invariants, *Pod) {
 	t.Helper()
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	inv := NewInvariants(w)
 	for _, n := range []string{"a", "b"} {
 		w.AddNode(NodeSpec{Name: n, Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})

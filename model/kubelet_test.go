@@ -9,7 +9,7 @@ import (
 // world builds a one-node world with one pod whose container "app" behaves as b.
 func world(t *testing.T, policy RestartPolicy, b *Behavior, st Settings) (*World, *Pod) {
 	t.Helper()
-	w := NewWorld(1, st)
+	w := newWorld(1, st)
 	w.Subscribe(&Timeline{})
 	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
 	p := w.AddPod("p", &PodSpec{RestartPolicy: policy, TerminationGracePeriod: 30 * time.Second,
@@ -174,7 +174,7 @@ func TestGetPhase(t *testing.T) {
 func TestPullAlwaysWithInstantPullStarts(t *testing.T) {
 	// An untagged or :latest image defaults to imagePullPolicy Always; with a
 	// 0s pull the container must still start.
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
 	p := w.AddPod("p", &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
 		Containers: []ContainerSpec{{Name: "app", Image: "nginx", PullPolicy: PullAlways}}}, PodOptions{})
@@ -211,7 +211,7 @@ func TestProbeKillRestartsWeighTheRunBefore(t *testing.T) {
 		// sync sees a container that exited 0, which OnFailure leaves be.
 		{RestartOnFailure, []float64{0, 30, 60, 90, 120}, Succeeded},
 	} {
-		w := NewWorld(1, st)
+		w := newWorld(1, st)
 		w.Subscribe(&Timeline{})
 		w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
 		p := w.AddPod("p", &PodSpec{RestartPolicy: tc.policy, TerminationGracePeriod: 30 * time.Second,
@@ -231,7 +231,7 @@ func TestSinceStartWindowFollowsEachStart(t *testing.T) {
 	for _, mode := range []KubeletSync{SyncExact, SyncRealistic} {
 		st := DefaultSettings()
 		st.KubeletSync = mode
-		w := NewWorld(3, st)
+		w := newWorld(3, st)
 		var tl Timeline
 		w.Subscribe(&tl)
 		w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})

@@ -1,16 +1,5 @@
 package model
 
-import (
-	"time"
-
-	"github.com/podsim/podsim/sim"
-)
-
-// orphanQuarantine is how long PodGC waits after it first finds pods bound
-// to a node it does not know before it deletes them (quarantineTime in
-// pkg/controller/podgc/gc_controller.go).
-const orphanQuarantine = 40 * time.Second
-
 // Gone reports whether the node's Node object was deleted.
 func (n *Node) Gone() bool { return n.gone }
 
@@ -40,79 +29,29 @@ func (n *Node) Delete() {
 	w.nodeDeleted(n)
 }
 
-// gcTerminating is PodGC's pass over terminating pods on nodes that are not
-// Ready and carry the out-of-service taint: each is marked Failed and
-// force-deleted. It reports whether an out-of-service node still has pods
-// (whose time may come: the node may not be Ready yet, the pods not yet
-// evicted).
-func (g *podGC) gcTerminating() bool {
-	watch := false
-	for _, n := range g.w.nodes {
-		if !n.hasTaintKey(TaintOutOfService) {
-			continue
-		}
-		if !n.Ready() {
-			for _, p := range append([]*Pod(nil), n.pods...) {
-				if p.deleting {
-					p.markFailedAndForceDelete("", "")
-				}
-			}
-		}
-		watch = watch || len(n.pods) > 0
-	}
-	return watch
-}
-
-// gcOrphaned is PodGC's pass over pods bound to deleted nodes: a deleted
-// node's pods are quarantined at the first pass that finds them, and
-// deleted at the first pass at least orphanQuarantine later (marked Failed
-// with DisruptionTarget DeletionByPodGC, then force-deleted). It reports
-// whether some deleted node still has pods.
-func (g *podGC) gcOrphaned() bool {
-	now := g.w.Now()
-	keep := g.orphanNodes[:0]
-	for _, o := range g.orphanNodes {
-		if len(o.n.pods) == 0 {
-			continue
-		}
-		if !o.seen {
-			o.seen, o.seenAt = true, now
-		}
-		if now >= sim.AddSat(o.seenAt, orphanQuarantine) {
-			for _, p := range append([]*Pod(nil), o.n.pods...) {
-				p.markFailedAndForceDelete("DeletionByPodGC", "PodGC: node no longer exists")
-			}
-			continue
-		}
-		keep = append(keep, o)
-	}
-	g.orphanNodes = keep
-	return len(keep) > 0
-}
-
-// markFailedAndForceDelete is PodGC's markFailedAndDeletePodWithCondition:
-// a pod not yet in a terminal phase is patched to Failed (with the
-// DisruptionTarget condition of the given reason, if any), then deleted
-// with a grace period of 0.
-func (p *Pod) markFailedAndForceDelete(reason, msg string) {
-	if p.deleted {
+// MarkFailed patches the status of p, if it is in the API and not in a
+// terminal phase, to phase Failed, with the condition DisruptionTarget
+// (reason, msg) first unless reason is "", as a controller does before it
+// force-deletes a pod (PodGC's markFailedAndDeletePodWithCondition). Its
+// controller hears of it with the deletion.
+func (p *Pod) MarkFailed(reason, msg string) {
+	if p.deleted || p.phase.Terminal() {
 		return
 	}
-	if !p.phase.Terminal() {
-		if reason != "" {
-			p.setCondition(DisruptionTarget, True, reason, msg)
-		}
-		p.setPhase(Failed)
+	if reason != "" {
+		p.SetDisruptionTarget(reason, msg)
 	}
-	p.remove() // a delete with grace period 0 goes at once, terminating or not
+	p.setPhase(Failed)
 }
 
-// hasTaintKey reports whether the node has a taint with key, any effect.
-func (n *Node) hasTaintKey(key string) bool {
-	for _, t := range n.Taints {
-		if t.Key == key {
-			return true
-		}
-	}
-	return false
+// SetDisruptionTarget sets p's condition DisruptionTarget to True with
+// reason and msg, as a controller does before it deletes the pod.
+func (p *Pod) SetDisruptionTarget(reason, msg string) {
+	p.setCondition(DisruptionTarget, True, reason, msg)
 }
+
+// ForceDelete deletes p from the API at once, terminating or not, as a
+// delete with grace period 0 does: its node frees its resources and its
+// controller hears of it; what still runs there is its kubelet's to kill,
+// out of the API's sight.
+func (p *Pod) ForceDelete() { p.remove() }

@@ -12,7 +12,7 @@ package model
 //
 // Registration order is part of the model's behaviour: handlers that arm
 // timers for the same instant decide the order in which those fire.
-// NewWorld registers the core's parts in this order: taint eviction, the
+// cluster.New registers the parts in this order: taint eviction, the
 // scheduler, the disruption controller, the workload controllers, the node
 // lifecycle controller, PodGC.
 

@@ -90,7 +90,7 @@ func TestPendingSidecarKeepsPodPending(t *testing.T) {
 // pod that asks for memory goes to b; scoring CPU alone would tie, and
 // the first node scanned (a) would win.
 func TestSchedulerScoresMemory(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.Subscribe(&Timeline{})
 	for _, n := range []string{"a", "b"} {
 		w.AddNode(NodeSpec{Name: n, Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})

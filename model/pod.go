@@ -55,6 +55,8 @@ type Pod struct {
 	schedulingGates []string
 	affinityNode    string // see PodOptions
 	requests        Resources
+	priority        int32 // spec.priority, from admission (priority.go)
+	preemptNever    bool  // spec.preemptionPolicy Never, from admission
 
 	phase      Phase
 	status     PodStatus // phase and conditions; container statuses live in init/regular
@@ -229,18 +231,26 @@ func statuses(cs []*container) []ContainerStatus {
 }
 
 func (p *Pod) tolerates(t Taint) bool {
-	for _, tol := range p.tolerations {
-		if tol.Effect != "" && tol.Effect != t.Effect {
-			continue
-		}
-		if tol.Operator == "Exists" && (tol.Key == "" || tol.Key == t.Key) {
-			return true
-		}
-		if tol.Key == t.Key && tol.Value == t.Value {
+	for i := range p.tolerations {
+		if p.tolerations[i].Matches(t) {
 			return true
 		}
 	}
 	return false
+}
+
+// Tolerations are the pod's tolerations, as declared.
+func (p *Pod) Tolerations() []Toleration { return p.tolerations }
+
+// Matches reports whether the toleration tolerates taint t.
+func (tol *Toleration) Matches(t Taint) bool {
+	if tol.Effect != "" && tol.Effect != t.Effect {
+		return false
+	}
+	if tol.Operator == "Exists" {
+		return tol.Key == "" || tol.Key == t.Key
+	}
+	return tol.Key == t.Key && tol.Value == t.Value
 }
 
 func (p *Pod) setPhase(ph Phase) {

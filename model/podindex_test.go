@@ -77,7 +77,7 @@ func recountIndex(t *testing.T, w *World) {
 // preferred affinity, preemption, deletions, a lost node, a deleted node)
 // and checks the index against a recount after every event.
 func TestIndexMatchesRecount(t *testing.T) {
-	w := NewWorld(3, DefaultSettings())
+	w := newWorld(3, DefaultSettings())
 	tl := &Timeline{}
 	w.Subscribe(tl)
 	w.AddPriorityClass(PriorityClass{Name: "high", Value: 1000})

@@ -14,7 +14,7 @@ func realisticCrashLoop(t *testing.T, seed uint64, oom bool, d time.Duration) []
 	t.Helper()
 	st := DefaultSettings()
 	st.KubeletSync = SyncRealistic
-	w := NewWorld(seed, st)
+	w := newWorld(seed, st)
 	var tl Timeline
 	w.Subscribe(&tl)
 	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})

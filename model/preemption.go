@@ -49,13 +49,13 @@ type candidate struct {
 //     nominated to the node lose the nomination; the pod is nominated to
 //     it (status.nominatedNodeName) and waits for the room.
 func (s *scheduler) preempt(p *Pod) string {
-	if p.sched.preemptNever {
+	if p.preemptNever {
 		return "preemption: not eligible due to preemptionPolicy=Never."
 	}
 	if n := s.nominated[p]; n != nil && !n.gone {
 		if st := s.filter(n); st.code != unresolvable {
 			for _, q := range n.pods {
-				if inCache(q) && q.sched.priority < p.sched.priority && terminatingByPreemption(q) {
+				if inCache(q) && q.priority < p.priority && terminatingByPreemption(q) {
 					return "preemption: not eligible due to a terminating pod on the nominated node."
 				}
 			}
@@ -100,7 +100,7 @@ func (s *scheduler) preempt(p *Pod) string {
 	best := pickCandidate(all)
 	s.evictVictims(p, best)
 	for _, q := range slices.Clone(best.node.sched.nominated) {
-		if q.sched.priority < p.sched.priority {
+		if q.priority < p.priority {
 			s.nominate(q, nil)
 			s.q.activate(q, s.w.Now())
 		}
@@ -127,7 +127,7 @@ func terminatingByPreemption(q *Pod) bool {
 func (s *scheduler) selectVictims(p *Pod, n *Node) (victims []*Pod, violations int, st nodeStatus) {
 	var potential []*Pod
 	for _, q := range n.pods {
-		if inCache(q) && q.sched.priority < p.sched.priority {
+		if inCache(q) && q.priority < p.priority {
 			potential = append(potential, q)
 		}
 	}
@@ -230,20 +230,20 @@ func splitByBudget(pods []*Pod) (breaking, others []*Pod) {
 func pickCandidate(cs []candidate) candidate {
 	criteria := []func(c *candidate) int64{
 		func(c *candidate) int64 { return -int64(c.violations) },
-		func(c *candidate) int64 { return -int64(c.victims[0].sched.priority) },
+		func(c *candidate) int64 { return -int64(c.victims[0].priority) },
 		func(c *candidate) int64 {
 			var sum int64
 			for _, v := range c.victims {
-				sum += int64(v.sched.priority) + 1<<31 // all above 0
+				sum += int64(v.priority) + 1<<31 // all above 0
 			}
 			return -sum
 		},
 		func(c *candidate) int64 { return -int64(len(c.victims)) },
 		func(c *candidate) int64 {
-			top := c.victims[0].sched.priority
+			top := c.victims[0].priority
 			earliest := c.victims[0].startTime()
 			for _, v := range c.victims {
-				if v.sched.priority == top {
+				if v.priority == top {
 					earliest = min(earliest, v.startTime())
 				}
 			}

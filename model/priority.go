@@ -104,16 +104,16 @@ func (w *World) admitPriority(p *Pod) {
 	if err != nil {
 		prio, policy = 0, PreemptLowerPriority
 	}
-	p.sched.priority, p.sched.preemptNever = prio, policy == PreemptNever
+	p.priority, p.preemptNever = prio, policy == PreemptNever
 }
 
 // Priority is the pod's spec.priority, as admission computed it.
-func (p *Pod) Priority() int32 { return p.sched.priority }
+func (p *Pod) Priority() int32 { return p.priority }
 
 // PreemptionPolicy is the pod's spec.preemptionPolicy, as admission
 // computed it.
 func (p *Pod) PreemptionPolicy() string {
-	if p.sched.preemptNever {
+	if p.preemptNever {
 		return PreemptNever
 	}
 	return PreemptLowerPriority
@@ -144,8 +144,8 @@ func (p *Pod) startTime() time.Duration {
 // moreImportant reports whether a is more important than b as a victim
 // (MoreImportantPod): higher priority, then the earlier start.
 func moreImportant(a, b *Pod) bool {
-	if a.sched.priority != b.sched.priority {
-		return a.sched.priority > b.sched.priority
+	if a.priority != b.priority {
+		return a.priority > b.priority
 	}
 	return a.startTime() < b.startTime()
 }

@@ -8,7 +8,7 @@ import (
 // RunChecked with its budget used up and nothing left before until still
 // finishes: the clock moves to until.
 func TestRunCheckedBudgetSpentButNothingLeft(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.Schedule(time.Second, func() {})
 	if end := w.RunChecked(2*time.Second, 1, nil); end != Finished || w.Now() != 2*time.Second {
 		t.Fatalf("first run: %v at %v, want Finished at 2s", end, w.Now())

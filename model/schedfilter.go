@@ -184,7 +184,7 @@ func fitsResources(p *Pod, n *Node) nodeStatus {
 	used, req, capacity := n.used, &p.requests, &n.Capacity
 	if len(n.sched.nominated) > 0 {
 		for _, q := range n.sched.nominated {
-			if q != p && q.sched.priority >= p.sched.priority {
+			if q != p && q.priority >= p.priority {
 				used.add(q.requests)
 			}
 		}

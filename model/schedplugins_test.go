@@ -89,7 +89,7 @@ func TestNormalizers(t *testing.T) {
 }
 
 func TestResourceScores(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	n := w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	w.AddPod("a", appSpec(1000, nil, RestartAlways), PodOptions{}) // 1 cpu, 64Mi
 	w.Run(0)
@@ -106,10 +106,10 @@ func TestResourceScores(t *testing.T) {
 }
 
 func TestPickCandidate(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	pod := func(prio int32, started time.Duration) *Pod {
 		p := &Pod{w: w}
-		p.sched.priority = prio
+		p.priority = prio
 		p.status.Started, p.status.StartTime = true, started
 		return p
 	}
@@ -148,7 +148,7 @@ func TestPickCandidate(t *testing.T) {
 // TestMinDomains: with fewer zones than minDomains the fewest counts as 0,
 // so maxSkew 1 allows one pod per zone and the rest wait.
 func TestMinDomains(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	for i := range 2 {
 		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 8000, Memory: 8 << 30, Pods: 110},
 			Labels: map[string]string{LabelZone: fmt.Sprint("z", i)}})
@@ -176,7 +176,7 @@ func TestMinDomains(t *testing.T) {
 // TestDaemonPodMessage: a daemon pod that does not fit on its node names the
 // other nodes as left out by NodeAffinity's PreFilter.
 func TestDaemonPodMessage(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	for i := range 3 {
 		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
 	}
@@ -209,7 +209,7 @@ func TestPodAffinityNamespaces(t *testing.T) {
 		{"another namespace by label", PodAffinityTerm{LabelSelector: &LabelSelector{MatchLabels: db},
 			NamespaceSelector: &LabelSelector{MatchLabels: map[string]string{LabelNamespaceName: "web"}}}, false},
 	} {
-		w := NewWorld(1, DefaultSettings())
+		w := newWorld(1, DefaultSettings())
 		for i := range 3 {
 			w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 		}
@@ -235,7 +235,7 @@ func TestPodAffinityNamespaces(t *testing.T) {
 // (no zone labels under the system defaults), the scores by count table
 // equal the general path's, node by node.
 func TestHostOnlySpreadScores(t *testing.T) {
-	w := NewWorld(7, DefaultSettings())
+	w := newWorld(7, DefaultSettings())
 	for i := range 40 {
 		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 8000, Memory: 8 << 30, Pods: 110}})
 	}

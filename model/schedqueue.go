@@ -196,8 +196,8 @@ func (h *podHeap) down(i int) bool {
 // activeLess is PrioritySort: the higher priority first, then the earlier
 // timestamp, then the pod queued first.
 func activeLess(a, b *Pod) bool {
-	if a.sched.priority != b.sched.priority {
-		return a.sched.priority > b.sched.priority
+	if a.priority != b.priority {
+		return a.priority > b.priority
 	}
 	if a.queue.timestamp != b.queue.timestamp {
 		return a.queue.timestamp < b.queue.timestamp

@@ -78,10 +78,8 @@ type cycle struct {
 // node lives in scheduler.nominated; the nonzero requests are the
 // scheduler's, by request id.
 type podSched struct {
-	plan         *schedPlan // built at the first try
-	priority     int32      // spec.priority, from admission (priority.go)
-	request      int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
-	preemptNever bool       // preemptionPolicy Never
+	plan    *schedPlan // built at the first try
+	request int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
 }
 
 // podRequest is what the scheduler reads of a pod's requests, by id.

@@ -86,7 +86,7 @@ func TestRunningTotalsMatchRecount(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := DefaultSettings()
 			st.TerminatedPodGCThreshold = 2
-			w := NewWorld(1, st)
+			w := newWorld(1, st)
 			for i := range 3 {
 				w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 2000, Memory: 8 << 30, Pods: 110}})
 			}
@@ -141,7 +141,7 @@ func TestNumFeasibleNodesToFind(t *testing.T) {
 // numFeasibleNodesToFind feasible nodes, picks among them, and the next one
 // starts where it stopped.
 func TestRotatingStartIndex(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	for i := range 250 {
 		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	}
@@ -163,7 +163,7 @@ func TestRotatingStartIndex(t *testing.T) {
 // TestSmallClusterScansAllNodes: under 100 nodes every try sees every node,
 // and LeastAllocated spreads equal pods over equal nodes.
 func TestSmallClusterScansAllNodes(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	for i := range 3 {
 		w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	}
@@ -183,7 +183,7 @@ func TestSmallClusterScansAllNodes(t *testing.T) {
 // seeds every tied node is picked.
 func TestTiesBrokenBySeed(t *testing.T) {
 	place := func(seed uint64) string {
-		w := NewWorld(seed, DefaultSettings())
+		w := newWorld(seed, DefaultSettings())
 		for i := range 4 {
 			w.AddNode(NodeSpec{Name: fmt.Sprintf("n-%d", i), Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 		}
@@ -208,7 +208,7 @@ func TestTiesBrokenBySeed(t *testing.T) {
 // again when an unrelated pod comes and goes through the scheduler, but is
 // at once when an assigned pod finishes and frees its cpu.
 func TestUnschedulablePodWaitsForAnEvent(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 2000, Memory: 8 << 30, Pods: 110}})
 	w.AddPod("batch", appSpec(1500, &Behavior{Runs: []RunSpec{{ExitAfter: 2 * time.Minute, Times: 1}}}, RestartNever), PodOptions{})
 	big := w.AddPod("big", appSpec(1000, nil, RestartAlways), PodOptions{})
@@ -230,7 +230,7 @@ func TestUnschedulablePodWaitsForAnEvent(t *testing.T) {
 // TestUnschedulableFlush: a parked pod with no event is tried again by the
 // 30s flush once it has waited longer than 5 minutes.
 func TestUnschedulableFlush(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
 	p := w.AddPod("big", appSpec(2000, nil, RestartAlways), PodOptions{})
 	var tries []time.Duration
@@ -257,7 +257,7 @@ func TestUnschedulableFlush(t *testing.T) {
 // TestBackoffQueueOrder: pods moved by an event while still backing off are
 // tried after the pods in activeQ.
 func TestBackoffQueueOrder(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 2000, Memory: 8 << 30, Pods: 110}})
 	short := w.AddPod("short", appSpec(2000, &Behavior{Runs: []RunSpec{{ExitAfter: 500 * time.Millisecond, Times: 1}}}, RestartNever), PodOptions{})
 	old := w.AddPod("old", appSpec(2000, nil, RestartAlways), PodOptions{})
@@ -275,7 +275,7 @@ func TestBackoffQueueOrder(t *testing.T) {
 }
 
 func TestQueueForgetsDeletedPods(t *testing.T) {
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
 	var ps []*Pod
 	for i := range 5 {

@@ -11,7 +11,7 @@ import (
 // stops 10s after SIGTERM. It records every change.
 func stsWorld(t *testing.T, replicas int, policy PodManagementPolicy, startup time.Duration) (*World, *Timeline) {
 	t.Helper()
-	w := NewWorld(1, DefaultSettings())
+	w := newWorld(1, DefaultSettings())
 	tl := &Timeline{}
 	w.Subscribe(tl)
 	inv := NewInvariants(w)
@@ -125,25 +125,5 @@ func TestStatefulSetReplacesFailedPodUnderItsName(t *testing.T) {
 	}
 	if created != 2 {
 		t.Errorf("db-1 created %d times, want 2", created)
-	}
-}
-
-// A pod left Terminating on an unreachable node keeps its ordinal: no
-// replacement while it exists, one as soon as PodGC removes it.
-func TestStatefulSetNoReplacementWhileTerminating(t *testing.T) {
-	w, _ := stsWorld(t, 2, OrderedReady, 0)
-	w.Run(time.Minute)
-	old := w.Pod("db-0")
-	n := old.Node
-	w.Schedule(61*time.Second, func() { n.Partition(nil) })
-	w.Run(10 * time.Minute)
-	if !old.Terminating() || old.Deleted() || w.Pod("db-0") != old {
-		t.Fatalf("db-0: terminating %v, deleted %v, replaced %v", old.Terminating(), old.Deleted(), w.Pod("db-0") != old)
-	}
-	w.Schedule(10*time.Minute+time.Second, n.Delete)
-	w.Run(12 * time.Minute)
-	p := w.Pod("db-0")
-	if p == old || p.Phase() != Running || p.Node == n {
-		t.Errorf("db-0 after the node's deletion: replaced %v, %s", p != old, p.Phase())
 	}
 }

@@ -34,11 +34,9 @@ type World struct {
 
 	parts parts // what hears of changes (parts.go)
 
-	taintEviction taintEviction
 	sched         scheduler
 	controllers   workloadControllers
 	nodeLifecycle nodeLifecycle
-	gc            podGC
 
 	workloads   []*Workload
 	workloadIdx map[string]*Workload
@@ -53,8 +51,9 @@ type World struct {
 // objectKey names an object that has no list of events of its own.
 type objectKey struct{ kind, object string }
 
-// NewWorld returns an empty world whose random streams derive from seed.
-func NewWorld(seed uint64, s Settings) *World {
+// NewCore returns an empty world whose random streams derive from seed,
+// with no part registered: cluster.New assembles a whole cluster.
+func NewCore(seed uint64, s Settings) *World {
 	w := &World{
 		eng:         sim.New(seed),
 		settings:    s,
@@ -64,19 +63,21 @@ func NewWorld(seed uint64, s Settings) *World {
 
 		workloadIdx: map[string]*Workload{},
 	}
-	w.taintEviction.w = w
 	w.sched.init(w)
 	w.controllers.w = w
 	w.nodeLifecycle.w = w
-	w.gc.init(w)
-	// The order of registration is the order in which parts hear a change.
-	w.Register(&w.taintEviction)
+	return w
+}
+
+// RegisterCoreParts registers the parts the core still holds, in this
+// order: the scheduler, the disruption controller, the workload
+// controllers, the node lifecycle controller. As each moves to a package
+// of its own, cluster.New registers it in its place instead.
+func (w *World) RegisterCoreParts() {
 	w.Register(&w.sched)
 	w.Register(&w.disruption)
 	w.Register(&w.controllers)
 	w.Register(&w.nodeLifecycle)
-	w.Register(&w.gc)
-	return w
 }
 
 // Now is the current virtual time.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/cluster"
 )
 
 func TestEventAge(t *testing.T) {
@@ -98,7 +99,7 @@ func TestFormatQuantities(t *testing.T) {
 
 // newWorld is a one-node world.
 func newWorld() *model.World {
-	w := model.NewWorld(1, model.DefaultSettings())
+	w := cluster.New(1, model.DefaultSettings())
 	w.AddNode(model.NodeSpec{Name: "node-a", Capacity: model.Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	return w
 }
@@ -174,7 +175,7 @@ func TestDescribePodLayout(t *testing.T) {
 }
 
 func TestDescribePodWaitingForScheduling(t *testing.T) {
-	w := model.NewWorld(1, model.DefaultSettings()) // no node: nothing can run it
+	w := cluster.New(1, model.DefaultSettings()) // no node: nothing can run it
 	p := w.AddPod("lonely", &model.PodSpec{RestartPolicy: model.RestartAlways,
 		Containers: []model.ContainerSpec{{Name: "app", Image: "img"}}}, model.PodOptions{})
 	w.Run(10 * time.Second)

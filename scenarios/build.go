@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/cluster"
 	"github.com/podsim/podsim/sim"
 	"go.yaml.in/yaml/v3"
 )
@@ -72,7 +73,7 @@ func (s *Scenario) Build(sinks ...model.Sink) *model.World {
 
 // NewWorld returns the scenario's empty world: its seed and settings.
 // Subscribe sinks to it, then Populate it.
-func (s *Scenario) NewWorld() *model.World { return model.NewWorld(s.Seed, s.Settings()) }
+func (s *Scenario) NewWorld() *model.World { return cluster.New(s.Seed, s.Settings()) }
 
 // Populate adds the scenario's nodes, pods, workloads, behaviors and faults
 // to w, a world from NewWorld, at time 0.

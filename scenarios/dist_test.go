@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/cluster"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -244,7 +245,7 @@ spec:
 	}
 	w := s.Build()
 	w.Run(s.Duration)
-	fresh := model.NewWorld(s.Seed, s.Settings())
+	fresh := cluster.New(s.Seed, s.Settings())
 	for _, name := range []string{"kubelet/web/app", "fault/0", "fault/1", "node/node-1/failures"} {
 		if a, b := w.Engine().Rand(name).Uint64(), fresh.Engine().Rand(name).Uint64(); a != b {
 			t.Errorf("stream %s was drawn from; fixed durations must draw nothing", name)

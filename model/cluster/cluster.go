@@ -1,0 +1,24 @@
+// Package cluster assembles a world: the core (package model, with the
+// parts it still holds) and the parts that live in packages of their own,
+// registered in a fixed order, as kube-controller-manager's
+// NewControllerDescriptors lists its controllers. Adding a controller is a
+// package under model/controller and one line in New.
+package cluster
+
+import (
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/controller/podgc"
+	"github.com/podsim/podsim/model/controller/tainteviction"
+)
+
+// New returns an empty cluster whose random streams derive from seed:
+// model.NewCore with every part registered. The order of registration is
+// the order in which parts hear a change (model.World.Register); it is
+// part of the model's behaviour.
+func New(seed uint64, s model.Settings) *model.World {
+	w := model.NewCore(seed, s)
+	w.Register(tainteviction.New(w))
+	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers, the node lifecycle controller
+	w.Register(podgc.New(w))
+	return w
+}
