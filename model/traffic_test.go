@@ -11,7 +11,7 @@ import (
 func trafficFleet(mode KubeletSync) (*World, *Service) {
 	st := DefaultSettings()
 	st.KubeletSync = mode
-	w := NewWorld(1, st)
+	w := newWorld(1, st)
 	w.Subscribe(new(countChanges))
 	for i := range 10 {
 		w.AddNode(NodeSpec{Name: "n-" + string(rune('a'+i)), Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
