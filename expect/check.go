@@ -142,6 +142,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 		got, ok := st.Condition(c.Type)
 		k.condition(c, got, ok, k.condCause(pod, c.Type))
 	}
+	k.usage(e, p)
 	if e.Container == "" {
 		return
 	}

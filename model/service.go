@@ -105,16 +105,25 @@ type services struct {
 	lastSync time.Duration
 	synced   bool // it has synced once
 	syncs    int  // syncs that changed a view
+
+	oomPending []*Pod    // pods whose memory to check against their limits (usage.go)
+	oomTimer   sim.Timer // checks them
+}
+
+// ensureServices registers the part, once.
+func (w *World) ensureServices() {
+	if w.services == nil {
+		w.services = &services{w: w, idx: map[string]*Service{}}
+		w.services.sync.Init(w.services.proxySync)
+		w.services.oomTimer.Init(w.services.oomKill)
+		w.Register(w.services)
+	}
 }
 
 // AddService creates a Service now; kube-proxy applies its endpoints at
 // its next sync.
 func (w *World) AddService(spec ServiceSpec) *Service {
-	if w.services == nil {
-		w.services = &services{w: w, idx: map[string]*Service{}}
-		w.services.sync.Init(w.services.proxySync)
-		w.Register(w.services)
-	}
+	w.ensureServices()
 	s := &Service{Spec: spec, w: w, key: Key(spec.Namespace, spec.Name)}
 	for _, p := range w.pods {
 		if !p.deleted && s.selects(p) {
@@ -268,6 +277,9 @@ func (s *Service) viewIs(n int, ready bool) bool {
 // started, got SIGTERM or exited, or the pod left the API): the traffic of
 // every Service whose view holds p is counted up to now at the old rates.
 func (ss *services) listener(p *Pod) {
+	if usesMemory(p) {
+		ss.checkMemory(p)
+	}
 	for _, s := range ss.list {
 		if s.flow != nil && indexOf(s.view, p) >= 0 {
 			s.flushFlow(ss.w.Now())

@@ -138,6 +138,7 @@ type ContainerSpec struct {
 	PullPolicy PullPolicy
 	Sidecar    bool // an init container with restartPolicy Always
 	Requests   Resources
+	Limits     Resources // 0: none (usage.go: CPU is capped at it, memory past it is OOM-killed)
 	Behavior   *Behavior // nil: runs until stopped, probes pass
 
 	Liveness, Readiness, Startup *ProbeSpec
@@ -220,6 +221,9 @@ type Behavior struct {
 	PostStart        HookBehavior
 	PreStop          HookBehavior
 	MaxRPS           int64 // the requests per second the pod can serve (traffic.go); 0: no limit
+	// Usage is what the process uses with no traffic; PerRequest what each
+	// request per second it serves adds (usage.go).
+	Usage, PerRequest Resources
 
 	// If set, each run draws its startup time, and each SIGTERM its
 	// shutdown time, from these instead of the fixed values above.

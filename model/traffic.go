@@ -90,6 +90,9 @@ func (s *Service) rateFlow() {
 		if !listening(p) {
 			continue
 		}
+		if usesMemory(p) {
+			s.w.services.checkMemory(p)
+		}
 		share := f.mrps // the pod's share is mrps/n: compare mrps with n times its capacity
 		if c := maxMilliRPS(p); c > 0 && c <= math.MaxInt64/max(f.n, 1) && c*f.n < share {
 			share = c * f.n

@@ -242,6 +242,7 @@ func behavior(b *Behavior) *model.Behavior {
 	if b.MaxRPS != nil {
 		mb.MaxRPS = *b.MaxRPS
 	}
+	mb.Usage, mb.PerRequest = b.Usage.model(), b.PerRequest.model()
 	for _, r := range b.Runs {
 		rs := model.RunSpec{Times: 1, OOM: r.OOM}
 		if r.Times != nil {
@@ -331,6 +332,7 @@ func containerSpec(c *Container, behaviors map[behaviorKey]*model.Behavior) mode
 	} else if q, ok := c.Resources.Limits["cpu"]; ok {
 		out.Requests.MilliCPU = q.MilliValue() // a limit alone defaults the request
 	}
+	out.Limits = limits(&c.Resources)
 	if q, ok := c.Resources.Requests["memory"]; ok {
 		out.Requests.Memory = q.Value()
 	} else if q, ok := c.Resources.Limits["memory"]; ok {

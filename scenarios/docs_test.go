@@ -73,6 +73,7 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[KubeProxy]():     "kube-proxy",
 	reflect.TypeFor[SleepAction]():   "Sleep action",
 	reflect.TypeFor[Traffic]():       "Traffic",
+	reflect.TypeFor[Usage]():         "Use of resources",
 
 	reflect.TypeFor[Affinity]():                 "Affinity",
 	reflect.TypeFor[NodeAffinity]():             "Node affinity",

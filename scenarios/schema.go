@@ -293,7 +293,9 @@ type Behavior struct {
 	ShutdownExitCode *int32        `yaml:"shutdownExitCode"`
 	Probes           ProbeWindows  `yaml:"probes"`
 	Hooks            HookBehaviors `yaml:"hooks"`
-	MaxRPS           *int64        `yaml:"maxRPS"` // requests per second one pod serves
+	MaxRPS           *int64        `yaml:"maxRPS"`     // requests per second one pod serves
+	Usage            *Usage        `yaml:"usage"`      // what the process uses with no traffic
+	PerRequest       *Usage        `yaml:"perRequest"` // what each request per second it serves adds
 }
 
 // Run is what one run (or Times runs) of a process does. Without ExitAfter
@@ -456,6 +458,9 @@ type Expect struct {
 	Endpoints      *IntRange `yaml:"endpoints"`
 	ServedRequests *IntRange `yaml:"servedRequests"`
 	FailedRequests *IntRange `yaml:"failedRequests"`
+	// A pod's (or its container's) use of resources now.
+	CPU    *QuantityRange `yaml:"cpu"`
+	Memory *QuantityRange `yaml:"memory"`
 
 	ReadyPods     *IntRange `yaml:"readyPods"`
 	Pods          *IntRange `yaml:"pods"`

@@ -125,6 +125,11 @@ func (v *validator) traffic() {
 // serviceExpect checks an expectation's Service fields: they go together,
 // on a Service, and requests are counted up to at.
 func (v *validator) serviceExpect(e *Expect) {
+	for _, r := range []*QuantityRange{e.CPU, e.Memory} {
+		if r != nil && e.Pod == "" {
+			v.atKey(r, "cpu and memory are checked on a pod (and its container, if given)")
+		}
+	}
 	fields := []*IntRange{e.Endpoints, e.ServedRequests, e.FailedRequests}
 	if e.Service == "" {
 		for _, r := range fields {
