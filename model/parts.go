@@ -87,8 +87,8 @@ type NodeUntaintedHandler interface {
 	NodeUntainted(n *Node, key string, had bool)
 }
 
-// NodeReadyHandler hears that n is Ready again after an outage: its
-// not-ready and unreachable taints, of which it had at least one, are gone.
+// NodeReadyHandler hears that n is Ready again after an outage, after its
+// not-ready and unreachable taints were lifted (NodeUntainted).
 type NodeReadyHandler interface{ NodeReady(n *Node) }
 
 // NodeUncordonedHandler hears that n's spec.unschedulable was cleared and

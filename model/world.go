@@ -1,7 +1,10 @@
 // Package model holds Kubernetes semantics as event handlers on the sim
-// engine: the kubelet (containers, restarts, backoff, status), nodes, the
-// scheduler and the control plane's reactions. It knows nothing of YAML,
-// files or output formats: a World is built by calls, run, and read back.
+// engine: the core (pods, nodes, workloads, the world and its streams) and
+// the parts it still holds (the kubelet, the scheduler, the workload,
+// disruption and node lifecycle controllers). Parts in packages of their
+// own (model/controller/...) hear the core through World.Register;
+// model/cluster assembles a whole cluster. It knows nothing of YAML, files
+// or output formats: a World is built by calls, run, and read back.
 package model
 
 import (
