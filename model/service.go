@@ -104,7 +104,7 @@ type services struct {
 	sync     sim.Timer // kube-proxy's next sync
 	lastSync time.Duration
 	synced   bool // it has synced once
-	syncs    int  // syncs that changed a view
+	changes  int  // syncs that changed a view, and rate steps
 
 	oomPending []*Pod    // pods whose memory to check against their limits (usage.go)
 	oomTimer   sim.Timer // checks them
@@ -152,13 +152,14 @@ func (w *World) Services() []*Service {
 	return w.services.list
 }
 
-// ProxySyncs counts kube-proxy's syncs that changed what it applied: what
-// a check of endpoints sees only differs after this number grows.
-func (w *World) ProxySyncs() int {
+// TrafficChanges counts the changes of what kube-proxy applied and of
+// the rates offered to Services: what a check of endpoints or of a use of
+// resources sees differs only after this number (or ChangeCount) grows.
+func (w *World) TrafficChanges() int {
 	if w.services == nil {
 		return 0
 	}
-	return w.services.syncs
+	return w.services.changes
 }
 
 // PodAdded adds a selected pod to its Services.
@@ -253,7 +254,7 @@ func (ss *services) proxySync() {
 		s.rateFlow()
 	}
 	if changed {
-		ss.syncs++
+		ss.changes++
 	}
 	ss.lastSync, ss.synced = now, true
 	ss.w.eng.Schedule(&ss.sync, sim.AddSat(now, ss.w.settings.ProxySyncPeriod), sim.Normal)

@@ -58,6 +58,7 @@ func (f *flow) step() {
 		f.next++
 	}
 	f.s.rateFlow()
+	f.s.w.services.changes++
 	if f.next < len(f.steps) {
 		f.s.w.eng.Schedule(&f.timer, f.steps[f.next].At, sim.Normal)
 	}
