@@ -282,9 +282,12 @@ func (ss *services) listener(p *Pod) {
 		ss.checkMemory(p)
 	}
 	for _, s := range ss.list {
-		if s.flow != nil && indexOf(s.view, p) >= 0 {
+		if s.flow == nil {
+			continue
+		}
+		if i := indexOf(s.view, p); i >= 0 {
 			s.flushFlow(ss.w.Now())
-			s.rateFlow()
+			s.endpointChanged(i)
 		}
 	}
 }

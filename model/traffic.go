@@ -32,9 +32,10 @@ type flow struct {
 	next  int // the step the timer brings
 	timer sim.Timer
 
-	mrps    int64 // offered now
-	n       int64 // endpoints in the view
-	servedN int64 // the rate served now, times n
+	mrps    int64   // offered now
+	n       int64   // endpoints in the view
+	servedN int64   // the rate served now, times n
+	contrib []int64 // each endpoint's part of servedN, as s.view lists them
 	last    time.Duration
 
 	offered, served int64
@@ -86,19 +87,40 @@ func (s *Service) rateFlow() {
 		return
 	}
 	f.n = int64(len(s.view))
-	f.servedN = 0
+	f.servedN, f.contrib = 0, f.contrib[:0]
 	for _, p := range s.view {
-		if !listening(p) {
-			continue
-		}
+		c := f.rateOf(p)
+		f.contrib = append(f.contrib, c)
+		f.servedN += c
 		if usesMemory(p) {
 			s.w.services.checkMemory(p)
 		}
-		share := f.mrps // the pod's share is mrps/n: compare mrps with n times its capacity
-		if c := maxMilliRPS(p); c > 0 && c <= math.MaxInt64/max(f.n, 1) && c*f.n < share {
-			share = c * f.n
-		}
-		f.servedN += share
+	}
+}
+
+// rateOf is what endpoint p serves now, times n: its share (mrps/n) up to
+// its capacity if it listens, else nothing.
+func (f *flow) rateOf(p *Pod) int64 {
+	if !listening(p) {
+		return 0
+	}
+	share := f.mrps // compare mrps with n times the pod's capacity
+	if c := maxMilliRPS(p); c > 0 && c <= math.MaxInt64/max(f.n, 1) && c*f.n < share {
+		share = c * f.n
+	}
+	return share
+}
+
+// endpointChanged updates the rate served after endpoint i of the view
+// started or stopped listening: only its own part changes.
+func (s *Service) endpointChanged(i int) {
+	f := s.flow
+	p := s.view[i]
+	c := f.rateOf(p)
+	f.servedN += c - f.contrib[i]
+	f.contrib[i] = c
+	if usesMemory(p) {
+		s.w.services.checkMemory(p)
 	}
 }
 
