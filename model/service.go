@@ -26,7 +26,7 @@ import (
 type ServiceSpec struct {
 	Name      string
 	Namespace string            // "" is DefaultNamespace
-	Selector  map[string]string // non-empty
+	Selector  map[string]string // none: no endpoints
 }
 
 // Service is a Service object, its endpoints and kube-proxy's view of
@@ -75,9 +75,10 @@ func endpointOf(p *Pod) bool {
 	return !p.deleted && p.Node != nil && p.sandbox && !p.phase.Terminal()
 }
 
-// selects reports whether s selects p.
+// selects reports whether s selects p: a Service without a selector
+// selects nothing.
 func (s *Service) selects(p *Pod) bool {
-	if nsOf(p.Namespace) != nsOf(s.Spec.Namespace) {
+	if len(s.Spec.Selector) == 0 || nsOf(p.Namespace) != nsOf(s.Spec.Namespace) {
 		return false
 	}
 	for k, v := range s.Spec.Selector { // any mismatch decides: order is moot

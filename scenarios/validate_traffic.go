@@ -30,7 +30,10 @@ func (v *validator) service(w *Workload) {
 	sp := &w.Spec
 	switch sel := sp.Selector; {
 	case sel == nil || len(sel.Labels) == 0 && len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0:
-		v.at(w, "Service %s: spec.selector is required: podsim simulates the endpoints of the pods it selects", w.Metadata.Name)
+		// Kubernetes leaves its EndpointSlices to the user (or, for an
+		// ExternalName Service, has none): podsim gives it no endpoints.
+		file, p := v.s.locate(w, false)
+		v.s.Warnings.Add(file, p, "warning: Service %s has no selector: podsim gives it no endpoints, and requests to it fail", w.Metadata.Name)
 	case len(sel.MatchLabels) > 0 || len(sel.MatchExpressions) > 0:
 		v.at(sel, "a Service's selector is a mapping of labels such as {app: web}, not matchLabels or matchExpressions")
 	}
