@@ -148,6 +148,9 @@ func (s *Service) Requests() (offered, served int64) {
 	return roundNano(f.offered), roundNano(f.served)
 }
 
+// HasTraffic reports whether s is sent requests (SetTraffic).
+func (s *Service) HasTraffic() bool { return s.flow != nil }
+
 // OfferedRate is the rate offered to s now, in thousandths of a request
 // per second.
 func (s *Service) OfferedRate() int64 {
