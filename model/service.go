@@ -300,11 +300,11 @@ func (w *World) listenerChanged(p *Pod) {
 	}
 }
 
-// listening reports whether p accepts requests: it is in the API and
-// every regular container's process runs and has not been sent SIGTERM
-// (a preStop hook still runs with the listener open).
+// listening reports whether p accepts requests: it is in the API, its
+// node has power, and every regular container's process runs and has not
+// been sent SIGTERM (a preStop hook still runs with the listener open).
 func listening(p *Pod) bool {
-	if p.deleted || len(p.regular) == 0 {
+	if p.deleted || len(p.regular) == 0 || p.Node != nil && p.Node.down {
 		return false
 	}
 	for _, c := range p.regular {
