@@ -62,6 +62,8 @@ func subject(e *scenarios.Expect) string {
 		return "events"
 	case e.Workload != "":
 		return "workload " + model.Key(e.Namespace, e.Workload)
+	case e.Service != "":
+		return "service " + model.Key(e.Namespace, e.Service)
 	}
 	return "nothing"
 }
@@ -79,6 +81,8 @@ func (c *Checks) check(e *scenarios.Expect, v *Verdict) {
 		k.events(e.Event, e.Namespace)
 	case e.Workload != "":
 		k.workload(e)
+	case e.Service != "":
+		k.service(e)
 	}
 }
 
@@ -138,6 +142,7 @@ func (k *checker) pod(e *scenarios.Expect) {
 		got, ok := st.Condition(c.Type)
 		k.condition(c, got, ok, k.condCause(pod, c.Type))
 	}
+	k.usage(e, p)
 	if e.Container == "" {
 		return
 	}

@@ -322,7 +322,7 @@ const maxTimesShown = 5
 // change of the world (model.World.ChangeCount), so the verdict cannot
 // differ before the count grows.
 func (c *Checks) look(x *span) {
-	n := c.w.ChangeCount()
+	n := c.w.ChangeCount() + c.w.TrafficChanges()
 	if x.done || (x.looked && n == x.seen) {
 		return
 	}

@@ -64,7 +64,7 @@ func (c *converter) object(obj any) any {
 			out.Spec.UnhealthyPodEvictionPolicy = string(*p)
 		}
 		if s := sp.Selector; s != nil {
-			out.Spec.Selector = labelSelector(s)
+			out.Spec.Selector = &scenarios.Selector{LabelSelector: *labelSelector(s)}
 		}
 		return out
 	case *schedulingv1.PriorityClass:
@@ -81,6 +81,8 @@ func (c *converter) object(obj any) any {
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, jobSpec(&o.Spec), &o.Spec.Template)
 	case *batchv1.CronJob:
 		return c.cronJob(o)
+	case *corev1.Service:
+		return service(o)
 	}
 	return nil
 }
@@ -386,8 +388,21 @@ func lifecycleHandler(h *corev1.LifecycleHandler) *scenarios.Handler {
 	if h == nil {
 		return nil
 	}
-	return &scenarios.Handler{Exec: set(h.Exec != nil), HTTPGet: set(h.HTTPGet != nil),
-		TCPSocket: set(h.TCPSocket != nil), Sleep: set(h.Sleep != nil)}
+	out := &scenarios.Handler{Exec: set(h.Exec != nil), HTTPGet: set(h.HTTPGet != nil), TCPSocket: set(h.TCPSocket != nil)}
+	if h.Sleep != nil {
+		out.Sleep = &scenarios.SleepAction{Seconds: &h.Sleep.Seconds}
+	}
+	return out
+}
+
+// service converts a Service: its selector; its other fields are treated
+// as registered in package scenarios.
+func service(o *corev1.Service) *scenarios.Workload {
+	out := &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta)}
+	if o.Spec.Selector != nil {
+		out.Spec.Selector = &scenarios.Selector{Labels: o.Spec.Selector}
+	}
+	return out
 }
 
 func nonZero(v int32) *int32 {

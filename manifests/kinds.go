@@ -54,8 +54,8 @@ var kinds = map[gvk]kindInfo{
 	{"policy/v1", "PodDisruptionBudget"}:      {typ: reflect.TypeFor[policyv1.PodDisruptionBudget](), as: workloadType},
 	{"scheduling.k8s.io/v1", "PriorityClass"}: {typ: reflect.TypeFor[schedulingv1.PriorityClass](), as: workloadType},
 	{"v1", "Namespace"}:                       {typ: reflect.TypeFor[corev1.Namespace]()},
+	{"v1", "Service"}:                         {typ: reflect.TypeFor[corev1.Service](), as: workloadType},
 
-	{"v1", "Service"}:                                      {typ: reflect.TypeFor[corev1.Service](), ignored: "podsim simulates no networking"},
 	{"discovery.k8s.io/v1", "EndpointSlice"}:               {typ: reflect.TypeFor[discoveryv1.EndpointSlice](), ignored: "podsim simulates no networking"},
 	{"networking.k8s.io/v1", "Ingress"}:                    {typ: reflect.TypeFor[networkingv1.Ingress](), ignored: "podsim simulates no networking"},
 	{"networking.k8s.io/v1", "IngressClass"}:               {typ: reflect.TypeFor[networkingv1.IngressClass](), ignored: "podsim simulates no networking"},

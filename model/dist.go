@@ -164,6 +164,13 @@ func (c *container) probeFails(k ProbeKind, now, startedAt time.Duration) bool {
 // hookTime draws how long the postStart (or preStop) hook takes this time.
 func (c *container) hookTime(preStop bool) time.Duration {
 	h := c.spec.Behavior.hook(preStop)
+	if h.Duration == 0 && h.DurationDist == nil {
+		if preStop && c.spec.PreStopSleep > 0 {
+			return c.spec.PreStopSleep
+		} else if !preStop && c.spec.PostStartSleep > 0 {
+			return c.spec.PostStartSleep
+		}
+	}
 	return c.sample(h.DurationDist, h.Duration)
 }
 

@@ -405,6 +405,7 @@ func (c *container) processRunning() bool {
 func (c *container) showRunning() {
 	c.unpublished = false
 	c.setState(ContainerState{Kind: StateRunning, StartedAt: c.startedAt})
+	c.pod.w.listenerChanged(c.pod)
 	c.updateReady()
 	if c.status.Started {
 		c.triggerReadiness()
@@ -478,6 +479,7 @@ func (c *container) terminate(code int32, reason string) {
 	c.setFlags(false, false)
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
+	p.w.listenerChanged(p)
 	if c.killedFor != "" && !p.deleting {
 		st.LastState = st.State
 		c.setState(ContainerState{Kind: StateWaiting, Reason: c.killedFor})

@@ -134,6 +134,7 @@ func (p *Pod) freeze() {
 			pr.halt()
 		}
 	}
+	p.w.listenerChanged(p)
 }
 
 // reboot is the kubelet coming back after a power loss at downAt: every

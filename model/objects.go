@@ -12,6 +12,7 @@ const (
 	ObjectWorkload
 	ObjectBudget
 	ObjectPriorityClass
+	ObjectService
 )
 
 // ObjectOp says what happened to the object.
@@ -30,7 +31,9 @@ const (
 // what the timeline does not carry: a pod's nominated node and its
 // containers' started and ready flags; a node's taints, power, network
 // and disk; a workload's replicas, status and rollouts (a CronJob's
-// active Jobs and last schedule and success); a budget's status.
+// active Jobs and last schedule and success); a budget's status. A
+// Service is announced when added; its traffic and endpoints are read from
+// it.
 type ObjectChange struct {
 	T        time.Duration
 	Kind     ObjectKind
@@ -40,6 +43,7 @@ type ObjectChange struct {
 	Workload *Workload
 	Budget   *DisruptionBudget
 	Class    *PriorityClass
+	Service  *Service
 }
 
 // An ObjectSink hears every ObjectChange at the instant the object

@@ -26,6 +26,11 @@ type Settings struct {
 	// worker skips the ticks that can change nothing; the timeline is the
 	// same either way, byte for byte.
 	ProbeEveryTick bool
+
+	// kube-proxy applies endpoint changes at most once per
+	// ProxyMinSyncPeriod, and syncs at least once per ProxySyncPeriod
+	// (service.go).
+	ProxyMinSyncPeriod, ProxySyncPeriod time.Duration
 }
 
 // Backoff is a delay that starts at Initial and doubles up to Max; an entry
@@ -43,6 +48,8 @@ func DefaultSettings() Settings {
 		EvictionTimeout:           5 * time.Minute,
 		NodeStatusUpdateFrequency: 10 * time.Second,
 		TerminatedPodGCThreshold:  12500,
+		ProxyMinSyncPeriod:        time.Second,
+		ProxySyncPeriod:           30 * time.Second,
 	}
 }
 
@@ -131,10 +138,14 @@ type ContainerSpec struct {
 	PullPolicy PullPolicy
 	Sidecar    bool // an init container with restartPolicy Always
 	Requests   Resources
+	Limits     Resources // 0: none (usage.go: CPU is capped at it, memory past it is OOM-killed)
 	Behavior   *Behavior // nil: runs until stopped, probes pass
 
 	Liveness, Readiness, Startup *ProbeSpec
 	PostStart, PreStop           string // the hook's handler kind ("exec", "httpGet", ...); "" if none
+	// PostStartSleep and PreStopSleep are a sleep action's seconds: the
+	// hook's duration unless the behaviour gives one.
+	PostStartSleep, PreStopSleep time.Duration
 }
 
 // ProbeKind is liveness, readiness or startup.
@@ -215,6 +226,10 @@ type Behavior struct {
 	ProbeFailures    [3][]Window   // by ProbeKind: when that probe fails
 	PostStart        HookBehavior
 	PreStop          HookBehavior
+	MaxRPS           int64 // the requests per second the pod can serve (traffic.go); 0: no limit
+	// Usage is what the process uses with no traffic; PerRequest what each
+	// request per second it serves adds (usage.go).
+	Usage, PerRequest Resources
 
 	// If set, each run draws its startup time, and each SIGTERM its
 	// shutdown time, from these instead of the fixed values above.

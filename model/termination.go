@@ -52,6 +52,7 @@ func (c *container) sigterm(grace time.Duration) {
 	if !c.processRunning() {
 		return
 	}
+	c.pod.w.listenerChanged(c.pod)
 	grace = max(grace, minimumGracePeriod)
 	shutdown := c.shutdownTime()
 	if shutdown > grace {

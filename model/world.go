@@ -47,6 +47,8 @@ type World struct {
 	disruption disruptionController // PodDisruptionBudgets (disruption.go)
 
 	priorityClasses []PriorityClass // the user's (priority.go)
+
+	services *services // Services, their endpoints and kube-proxy (service.go); nil if none
 }
 
 // objectKey names an object that has no list of events of its own.

@@ -40,6 +40,7 @@ type podTrack struct {
 type Meter struct {
 	duration time.Duration
 	added    map[string]*model.Pod // the pods added, the last of each key
+	services []*model.Service      // the Services added, in order
 
 	tracks []*podTrack // in creation order
 	track  map[podRef]*podTrack
@@ -200,6 +201,8 @@ func (m *Meter) Object(o *model.ObjectChange) {
 			m.addWorkload(o.Workload)
 		case model.ObjectPod:
 			m.added[model.Key(o.Pod.Namespace, o.Pod.Name)] = o.Pod
+		case model.ObjectService:
+			m.services = append(m.services, o.Service)
 		}
 		return
 	}

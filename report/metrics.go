@@ -11,7 +11,7 @@ import (
 type Metric struct {
 	Name  string // scope.name, as a study's metrics list names it
 	Unit  string
-	Scope string // pod, workload, node or cluster
+	Scope string // pod, workload, node, service or cluster
 	Help  string
 }
 
@@ -38,6 +38,8 @@ var Metrics = []Metric{
 	{"node.peakCPU", "%", "node", "highest share of the node's cpu requested by the pods bound to it"},
 	{"node.peakMemory", "%", "node", "highest share of the node's memory requested"},
 	{"node.peakPods", "%", "node", "highest share of the node's pod capacity in use"},
+	{"service.failedRequests", "count", "service", "requests to the Service that failed by the end of the run: with no endpoint, past a pod's maxRPS, or sent to a pod no longer listening (Services with traffic)"},
+	{"service.availability", "%", "service", "requests served over requests offered by the end of the run (Services offered any)"},
 	{"cluster.schedulingFailures", "count", "cluster", "FailedScheduling events: a pod fitting no node (each new reason counts once)"},
 	{"cluster.podsNeverReady", "count", "cluster", "pods that never got Ready=True"},
 }
@@ -176,6 +178,16 @@ func (m *Meter) Finish() RunMetrics {
 		add("node.peakCPU", m.peak[i][0])
 		add("node.peakMemory", m.peak[i][1])
 		add("node.peakPods", m.peak[i][2])
+	}
+	for _, s := range m.services {
+		if !s.HasTraffic() {
+			continue
+		}
+		offered, served := s.Requests()
+		add("service.failedRequests", float64(offered-served))
+		if offered > 0 {
+			add("service.availability", share(served, offered))
+		}
 	}
 	add("cluster.schedulingFailures", float64(m.schedFailures))
 	add("cluster.podsNeverReady", float64(neverReady))

@@ -32,6 +32,8 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.NodeMonitorGracePeriod, in.NodeMonitorGracePeriod)
 	setDur(&st.EvictionTimeout, in.EvictionTimeout)
 	setDur(&st.NodeStatusUpdateFrequency, in.NodeStatusUpdateFrequency)
+	setDur(&st.ProxyMinSyncPeriod, in.KubeProxy.MinSyncPeriod)
+	setDur(&st.ProxySyncPeriod, in.KubeProxy.SyncPeriod)
 	st.StartTime = s.startTime()
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
@@ -118,12 +120,16 @@ func (s *Scenario) Populate(w *model.World) {
 			continue
 		case kindPriorityClass:
 			continue // added first
+		case kindService:
+			w.AddService(serviceSpec(wl))
+			continue
 		}
 		w.AddWorkload(workloadSpec(wl, behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]))
 	}
 	for i := range sp.Faults {
 		s.scheduleFault(w, i, &sp.Faults[i], behaviors)
 	}
+	s.startTraffic(w)
 	s.scheduleRandomFailures(w)
 }
 
@@ -252,6 +258,10 @@ func behavior(b *Behavior) *model.Behavior {
 		mb.PreStop = model.HookBehavior{Fail: h.Fail}
 		mb.PreStop.Duration, mb.PreStop.DurationDist = h.Duration.Model()
 	}
+	if b.MaxRPS != nil {
+		mb.MaxRPS = *b.MaxRPS
+	}
+	mb.Usage, mb.PerRequest = b.Usage.model(), b.PerRequest.model()
 	for _, r := range b.Runs {
 		rs := model.RunSpec{Times: 1, OOM: r.OOM}
 		if r.Times != nil {
@@ -333,6 +343,7 @@ func containerSpec(c *Container, behaviors map[behaviorKey]*model.Behavior) mode
 	if l := c.Lifecycle; l != nil {
 		out.PostStart = handlerKind(l.PostStart)
 		out.PreStop = handlerKind(l.PreStop)
+		out.PostStartSleep, out.PreStopSleep = sleepSeconds(l.PostStart), sleepSeconds(l.PreStop)
 	}
 	if out.PullPolicy == "" {
 		out.PullPolicy = defaultPullPolicy(c.Image)
@@ -342,6 +353,7 @@ func containerSpec(c *Container, behaviors map[behaviorKey]*model.Behavior) mode
 	} else if q, ok := c.Resources.Limits["cpu"]; ok {
 		out.Requests.MilliCPU = q.MilliValue() // a limit alone defaults the request
 	}
+	out.Limits = limits(&c.Resources)
 	if q, ok := c.Resources.Requests["memory"]; ok {
 		out.Requests.Memory = q.Value()
 	} else if q, ok := c.Resources.Limits["memory"]; ok {

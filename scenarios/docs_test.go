@@ -69,6 +69,11 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[TaintFault]():    "taint fault",
 	reflect.TypeFor[ScaleFault]():    "scale fault",
 	reflect.TypeFor[LabelSelector](): "Label selector",
+	reflect.TypeFor[Selector]():      "Label selector",
+	reflect.TypeFor[KubeProxy]():     "kube-proxy",
+	reflect.TypeFor[SleepAction]():   "Sleep action",
+	reflect.TypeFor[Traffic]():       "Traffic",
+	reflect.TypeFor[Usage]():         "Use of resources",
 
 	reflect.TypeFor[Affinity]():                 "Affinity",
 	reflect.TypeFor[NodeAffinity]():             "Node affinity",
@@ -102,7 +107,17 @@ func leafKeys() map[string][]string {
 	return map[string][]string{
 		"Distributions":      dist,
 		"Numbers and ranges": {"min", "max"}, // IntRange.UnmarshalYAML
+		"Request rates":      rateKeys(),     // Series.UnmarshalYAML
 	}
+}
+
+// rateKeys are the keys a request rate accepts.
+func rateKeys() []string {
+	out := slices.Clone(SeriesKinds)
+	for _, kind := range SeriesKinds {
+		out = append(out, seriesFields[kind]...)
+	}
+	return out
 }
 
 // docField is a field the decoder accepts, and the section that must list it.
@@ -138,6 +153,9 @@ func acceptedFields(t *testing.T) (fields []docField, missing []string) {
 				name, opts, _ := strings.Cut(tag, ",")
 				if !f.IsExported() || name == "-" {
 					continue
+				}
+				if opts == "inline" && f.Type.Kind() == reflect.Map {
+					continue // a Service's selector labels: keys of the user's
 				}
 				if opts == "inline" {
 					fieldsOf(leafType(f.Type))

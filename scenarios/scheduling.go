@@ -88,7 +88,9 @@ type TopologySpreadConstraint struct {
 const kindPriorityClass = "PriorityClass"
 
 // podless reports whether a workload of kind has no pods of its own.
-func podless(kind string) bool { return kind == kindPDB || kind == kindPriorityClass }
+func podless(kind string) bool {
+	return kind == kindPDB || kind == kindPriorityClass || kind == kindService
+}
 
 // labelOps and nodeOps are the operators of label and node selectors.
 var (

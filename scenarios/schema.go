@@ -37,6 +37,7 @@ type Spec struct {
 	Include   []string   `yaml:"include"` // Kubernetes manifests (files, folders), relative to the scenario file
 	Behavior  []Behavior `yaml:"behavior"`
 	Faults    []Fault    `yaml:"faults"`
+	Traffic   []Traffic  `yaml:"traffic"` // requests to Services (schema_traffic.go)
 	Expect    []Expect   `yaml:"expect"`
 }
 
@@ -51,6 +52,7 @@ type Settings struct {
 	NodeStatusUpdateFrequency *Duration `yaml:"nodeStatusUpdateFrequency"`
 	Images                    []Image   `yaml:"images"`
 	KubeletSync               string    `yaml:"kubeletSync"` // exact (default) or realistic
+	KubeProxy                 KubeProxy `yaml:"kubeProxy"`
 }
 
 // Backoff is a doubling delay: initial, doubling up to max; resetAfter is
@@ -169,11 +171,11 @@ type Resources struct {
 // Handler is a probe or hook action. podsim never runs it; it only checks
 // that exactly one kind is given. Outcomes come from the scenario's behavior.
 type Handler struct {
-	Exec      *yaml.Node `yaml:"exec"`
-	HTTPGet   *yaml.Node `yaml:"httpGet"`
-	TCPSocket *yaml.Node `yaml:"tcpSocket"`
-	GRPC      *yaml.Node `yaml:"grpc"`
-	Sleep     *yaml.Node `yaml:"sleep"`
+	Exec      *yaml.Node   `yaml:"exec"`
+	HTTPGet   *yaml.Node   `yaml:"httpGet"`
+	TCPSocket *yaml.Node   `yaml:"tcpSocket"`
+	GRPC      *yaml.Node   `yaml:"grpc"`
+	Sleep     *SleepAction `yaml:"sleep"`
 }
 
 // Probe is a liveness, readiness or startup probe.
@@ -211,13 +213,13 @@ type Workload struct {
 // WorkloadSpec is the union of the controller specs podsim reads, and of
 // a PodDisruptionBudget's.
 type WorkloadSpec struct {
-	Replicas              *int32         `yaml:"replicas"`
-	Completions           *int32         `yaml:"completions"`
-	Parallelism           *int32         `yaml:"parallelism"`
-	BackoffLimit          *int32         `yaml:"backoffLimit"`
-	ActiveDeadlineSeconds *int64         `yaml:"activeDeadlineSeconds"`
-	Selector              *LabelSelector `yaml:"selector"`
-	Template              PodTemplate    `yaml:"template"`
+	Replicas              *int32      `yaml:"replicas"`
+	Completions           *int32      `yaml:"completions"`
+	Parallelism           *int32      `yaml:"parallelism"`
+	BackoffLimit          *int32      `yaml:"backoffLimit"`
+	ActiveDeadlineSeconds *int64      `yaml:"activeDeadlineSeconds"`
+	Selector              *Selector   `yaml:"selector"`
+	Template              PodTemplate `yaml:"template"`
 
 	// ReplicaSet and Deployment: how long a pod is Ready before it counts
 	// as available; Deployment: how new templates roll out.
@@ -291,6 +293,9 @@ type Behavior struct {
 	ShutdownExitCode *int32        `yaml:"shutdownExitCode"`
 	Probes           ProbeWindows  `yaml:"probes"`
 	Hooks            HookBehaviors `yaml:"hooks"`
+	MaxRPS           *int64        `yaml:"maxRPS"`     // requests per second one pod serves
+	Usage            *Usage        `yaml:"usage"`      // what the process uses with no traffic
+	PerRequest       *Usage        `yaml:"perRequest"` // what each request per second it serves adds
 }
 
 // Run is what one run (or Times runs) of a process does. Without ExitAfter
@@ -446,6 +451,16 @@ type Expect struct {
 	LastState    *LastStateCheck `yaml:"lastState"` // the previous termination, as kubectl describe's Last State
 
 	Event *EventCheck `yaml:"event"`
+
+	// A Service (schema_traffic.go): its endpoints as kube-proxy applied
+	// them, and its requests counted from the start up to at.
+	Service        string    `yaml:"service"`
+	Endpoints      *IntRange `yaml:"endpoints"`
+	ServedRequests *IntRange `yaml:"servedRequests"`
+	FailedRequests *IntRange `yaml:"failedRequests"`
+	// A pod's (or its container's) use of resources now.
+	CPU    *QuantityRange `yaml:"cpu"`
+	Memory *QuantityRange `yaml:"memory"`
 
 	ReadyPods     *IntRange `yaml:"readyPods"`
 	Pods          *IntRange `yaml:"pods"`

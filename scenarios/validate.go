@@ -29,6 +29,7 @@ type validator struct {
 	workloads map[string]*Workload // controllers by key
 	budgets   map[string]*Workload // PodDisruptionBudgets by key
 	classes   map[string]*Workload // PriorityClasses by name (cluster-scoped)
+	services  map[string]*Workload // Services by key
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
@@ -147,6 +148,7 @@ func (s *Scenario) validate() ErrorList {
 		v.item(&sp.Faults[i])
 		v.fault(&sp.Faults[i])
 	}
+	v.traffic()
 	for i := range sp.Behavior {
 		v.item(&sp.Behavior[i])
 		v.behaviorImage(&sp.Behavior[i], sp.Faults)

@@ -100,10 +100,11 @@ func (v *validator) expectTransition(e *Expect) {
 }
 
 // expectSubjects reports whether the expectation is about exactly one of
-// pod, workload, node or event, and says so when not.
+// pod, workload, node, service or event, and says so when not.
 func (v *validator) expectSubjects(e *Expect) bool {
 	subjects := 0
-	for _, s := range []string{e.Pod, e.Workload, e.Node} {
+	v.serviceExpect(e)
+	for _, s := range []string{e.Pod, e.Workload, e.Node, e.Service} {
 		if s != "" {
 			subjects++
 		}
@@ -112,7 +113,7 @@ func (v *validator) expectSubjects(e *Expect) bool {
 		subjects++
 	}
 	if subjects != 1 {
-		v.at(e, "an expectation is about exactly one of pod, workload, node or event; found %d", subjects)
+		v.at(e, "an expectation is about exactly one of pod, workload, node, service or event; found %d", subjects)
 		return false
 	}
 	return true

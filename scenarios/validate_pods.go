@@ -20,6 +20,7 @@ func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
 		v.at(parent, "%s: spec.containers must list at least one container", what)
 	}
 	v.scheduling(ps)
+	v.sleepActions(ps)
 	names := map[string]bool{}
 	for i := range ps.InitContainers {
 		c := &ps.InitContainers[i]
@@ -108,7 +109,7 @@ func (v *validator) container(c *Container, names map[string]bool, init bool) {
 func (v *validator) handler(h *Handler) int {
 	n := 0
 	for _, x := range []any{h.Exec, h.HTTPGet, h.TCPSocket, h.GRPC, h.Sleep} {
-		if x != nil && !isNilNode(x) {
+		if !isNilPtr(x) && !isNilNode(x) {
 			n++
 		}
 	}

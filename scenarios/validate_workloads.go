@@ -13,12 +13,17 @@ var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "ap
 const kindPDB = "PodDisruptionBudget"
 
 func (v *validator) workload(w *Workload) {
+	if w.Kind == kindService {
+		v.service(w)
+		return
+	}
+	v.selectorLabels(w)
 	v.name(&w.Metadata.Name, &w.Metadata, "workload")
 	v.namespace(&w.Metadata.Namespace)
 	want, ok := workloadKinds[w.Kind]
 	switch {
 	case !ok:
-		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet, PodDisruptionBudget or PriorityClass", w.Kind)
+		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet, PodDisruptionBudget, PriorityClass or Service", w.Kind)
 	case w.APIVersion != "" && w.APIVersion != want:
 		v.at(&w.APIVersion, "a %s's apiVersion is %s, not %q", w.Kind, want, w.APIVersion)
 	}

@@ -102,12 +102,12 @@ func TestRealManifestsWarnOnceInASuite(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	if n := strings.Count(errs, "warning: 5 objects ignored"); n != 1 || strings.Count(errs, "volumeClaimTemplates") != 1 {
+	if n := strings.Count(errs, "warning: 4 objects ignored"); n != 1 || strings.Count(errs, "volumeClaimTemplates") != 1 {
 		t.Errorf("the shop's warnings %d times:\n%s", n, errs)
 	}
 	_, errs, _ = podsim(t, "test", filepath.Dir(shopInclude), "--warnings=all")
-	if n := strings.Count(errs, "warning: "); n != 7 {
-		t.Errorf("--warnings=all: %d warnings, want 7 once each:\n%s", n, errs)
+	if n := strings.Count(errs, "warning: "); n != 6 {
+		t.Errorf("--warnings=all: %d warnings, want 6 once each:\n%s", n, errs)
 	}
 }
 
@@ -120,7 +120,7 @@ func TestRealManifestsMicroservicesDemo(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	if want := fixture + ": warning: 11 objects ignored: 6 ServiceAccounts (no API access); 5 Services (no networking) (--warnings=all lists each)\n"; errs != want {
+	if want := fixture + ": warning: 6 objects ignored: 6 ServiceAccounts (no API access) (--warnings=all lists each)\n"; errs != want {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}
 	for _, pod := range []string{"cartservice-0", "checkoutservice-0", "currencyservice-0", "frontend-0", "loadgenerator-0", "productcatalogservice-0"} {
