@@ -386,6 +386,7 @@ func (p *Pod) run(c *container) {
 		// waits, and the API keeps showing the container as it was (Waiting)
 		// until the hook returns.
 		p.busy, c.inHook, c.unpublished = true, hookPostStart, true
+		p.w.useChanged(p)
 		p.w.eng.After(&c.hookTimer, c.hookTime(false), sim.Normal)
 		return
 	}

@@ -149,6 +149,7 @@ func (p *Pod) reboot(downAt time.Duration) {
 			c.setFlags(false, false)
 			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})
+			p.w.useChanged(p)
 		}
 		for _, pr := range c.probes {
 			if !pr.done {

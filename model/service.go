@@ -246,6 +246,9 @@ func (ss *services) proxySync() {
 		}
 		changed = true
 		s.flushFlow(now)
+		for _, p := range s.view { // what they serve changes
+			ss.w.useChanged(p)
+		}
 		s.view = s.view[:0]
 		for _, p := range s.pods {
 			if endpointOf(p) && p.ready() && (ready == 0 || !p.deleting) {
@@ -296,6 +299,7 @@ func (ss *services) listener(p *Pod) {
 
 // listenerChanged tells the Services that p's listener may have changed.
 func (w *World) listenerChanged(p *Pod) {
+	w.useChanged(p)
 	if w.services != nil {
 		w.services.listener(p)
 	}

@@ -31,6 +31,10 @@ type Settings struct {
 	// ProxyMinSyncPeriod, and syncs at least once per ProxySyncPeriod
 	// (service.go).
 	ProxyMinSyncPeriod, ProxySyncPeriod time.Duration
+
+	// MetricResolution is how often metrics-server scrapes the kubelets
+	// (metricsserver.go).
+	MetricResolution time.Duration
 }
 
 // Backoff is a delay that starts at Initial and doubles up to Max; an entry
@@ -50,6 +54,7 @@ func DefaultSettings() Settings {
 		TerminatedPodGCThreshold:  12500,
 		ProxyMinSyncPeriod:        time.Second,
 		ProxySyncPeriod:           30 * time.Second,
+		MetricResolution:          15 * time.Second,
 	}
 }
 

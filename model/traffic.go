@@ -92,6 +92,7 @@ func (s *Service) rateFlow() {
 		c := f.rateOf(p)
 		f.contrib = append(f.contrib, c)
 		f.servedN += c
+		s.w.useChanged(p)
 		if usesMemory(p) {
 			s.w.services.checkMemory(p)
 		}
@@ -119,6 +120,7 @@ func (s *Service) endpointChanged(i int) {
 	c := f.rateOf(p)
 	f.servedN += c - f.contrib[i]
 	f.contrib[i] = c
+	s.w.useChanged(p)
 	if usesMemory(p) {
 		s.w.services.checkMemory(p)
 	}

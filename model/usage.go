@@ -12,8 +12,12 @@ import "github.com/podsim/podsim/sim"
 // constant, and nothing runs to move it.
 
 // EnableUsage makes the world watch its containers' memory against their
-// limits (AddService does too). Call it before the world runs.
-func (w *World) EnableUsage() { w.ensureServices() }
+// limits (AddService does too) and starts metrics-server. Call it before
+// the world runs.
+func (w *World) EnableUsage() {
+	w.ensureServices()
+	w.enableMetricsServer()
+}
 
 // Usage returns what the container called name uses now (the pod's sum
 // for name ""): CPU in millicores and memory in bytes; ok is false if the

@@ -48,7 +48,8 @@ type World struct {
 
 	priorityClasses []PriorityClass // the user's (priority.go)
 
-	services *services // Services, their endpoints and kube-proxy (service.go); nil if none
+	services *services      // Services, their endpoints and kube-proxy (service.go); nil if none
+	metrics  *metricsServer // metrics-server (metricsserver.go); nil if nothing uses resources
 }
 
 // objectKey names an object that has no list of events of its own.

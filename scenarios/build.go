@@ -34,6 +34,7 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.NodeStatusUpdateFrequency, in.NodeStatusUpdateFrequency)
 	setDur(&st.ProxyMinSyncPeriod, in.KubeProxy.MinSyncPeriod)
 	setDur(&st.ProxySyncPeriod, in.KubeProxy.SyncPeriod)
+	setDur(&st.MetricResolution, in.MetricsServer.MetricResolution)
 	st.StartTime = s.startTime()
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold

@@ -71,6 +71,7 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[LabelSelector](): "Label selector",
 	reflect.TypeFor[Selector]():      "Label selector",
 	reflect.TypeFor[KubeProxy]():     "kube-proxy",
+	reflect.TypeFor[MetricsServer](): "metrics-server",
 	reflect.TypeFor[SleepAction]():   "Sleep action",
 	reflect.TypeFor[Traffic]():       "Traffic",
 	reflect.TypeFor[Usage]():         "Use of resources",

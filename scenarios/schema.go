@@ -44,15 +44,16 @@ type Spec struct {
 // Settings are the kubelet and control-plane knobs; unset ones take
 // Kubernetes' defaults (see Defaults).
 type Settings struct {
-	CrashLoopBackOff          Backoff   `yaml:"crashLoopBackOff"`
-	ImagePullBackOff          Backoff   `yaml:"imagePullBackOff"`
-	NodeMonitorGracePeriod    *Duration `yaml:"nodeMonitorGracePeriod"`
-	EvictionTimeout           *Duration `yaml:"evictionTimeout"`
-	TerminatedPodGCThreshold  *int      `yaml:"terminatedPodGCThreshold"`
-	NodeStatusUpdateFrequency *Duration `yaml:"nodeStatusUpdateFrequency"`
-	Images                    []Image   `yaml:"images"`
-	KubeletSync               string    `yaml:"kubeletSync"` // exact (default) or realistic
-	KubeProxy                 KubeProxy `yaml:"kubeProxy"`
+	CrashLoopBackOff          Backoff       `yaml:"crashLoopBackOff"`
+	ImagePullBackOff          Backoff       `yaml:"imagePullBackOff"`
+	NodeMonitorGracePeriod    *Duration     `yaml:"nodeMonitorGracePeriod"`
+	EvictionTimeout           *Duration     `yaml:"evictionTimeout"`
+	TerminatedPodGCThreshold  *int          `yaml:"terminatedPodGCThreshold"`
+	NodeStatusUpdateFrequency *Duration     `yaml:"nodeStatusUpdateFrequency"`
+	Images                    []Image       `yaml:"images"`
+	KubeletSync               string        `yaml:"kubeletSync"` // exact (default) or realistic
+	KubeProxy                 KubeProxy     `yaml:"kubeProxy"`
+	MetricsServer             MetricsServer `yaml:"metricsServer"`
 }
 
 // Backoff is a doubling delay: initial, doubling up to max; resetAfter is

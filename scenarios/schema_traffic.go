@@ -21,6 +21,12 @@ type KubeProxy struct {
 	SyncPeriod    *Duration `yaml:"syncPeriod"`
 }
 
+// MetricsServer holds metrics-server's scrape interval (its
+// --metric-resolution, 15s as its Helm chart ships).
+type MetricsServer struct {
+	MetricResolution *Duration `yaml:"metricResolution"`
+}
+
 // Selector is a workload's spec.selector: a label selector (a
 // PodDisruptionBudget's matchLabels, a controller's, accepted quietly), or
 // a Service's labels as a plain mapping (app: web), which Labels collects.

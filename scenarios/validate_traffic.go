@@ -87,6 +87,9 @@ func (v *validator) traffic() {
 	if s := v.s.Settings(); kp.MinSyncPeriod != nil && s.ProxyMinSyncPeriod > s.ProxySyncPeriod {
 		v.at(kp.MinSyncPeriod, "minSyncPeriod (%s) must not be longer than syncPeriod (%s)", s.ProxyMinSyncPeriod, s.ProxySyncPeriod)
 	}
+	if d := sp.Settings.MetricsServer.MetricResolution; d != nil && d.D() <= 0 {
+		v.at(d, "metricResolution must be positive")
+	}
 	for i := range sp.Behavior {
 		if m := sp.Behavior[i].MaxRPS; m != nil && *m < 1 {
 			v.at(m, "maxRPS must be at least 1")

@@ -1,0 +1,75 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+// metrics-server averages CPU over its window exactly, from the use's
+// steps, and reads memory at the scrape; a node sums its pods.
+func TestMetricsServerAveragesOverWindow(t *testing.T) {
+	w := newWorld(1, DefaultSettings())
+	n := w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}})
+	w.EnableUsage()
+	spec := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second, Containers: []ContainerSpec{
+		{Name: "app", Image: "i", PullPolicy: PullIfNotPresent,
+			Behavior: &Behavior{Usage: Resources{MilliCPU: 100, Memory: 50 << 20}, PerRequest: Resources{MilliCPU: 10, Memory: 1 << 20}}},
+		{Name: "idle", Image: "i", PullPolicy: PullIfNotPresent}}}
+	w.AddPod("p", spec, PodOptions{Labels: map[string]string{"app": "p"}})
+	w.AddService(ServiceSpec{Name: "s", Selector: map[string]string{"app": "p"}}).
+		SetTraffic([]RateStep{{At: 22 * time.Second, MilliRPS: 10_000}})
+	if _, _, ok := w.MetricsScrape(); ok {
+		t.Fatal("a scrape before the first one")
+	}
+	w.Run(30 * time.Second)
+	at, window, ok := w.MetricsScrape()
+	if !ok || at != 30*time.Second || window != 15*time.Second {
+		t.Fatalf("scrape at %v over %v (%v), want at 30s over 15s", at, window, ok)
+	}
+	pms := w.PodMetrics()
+	if len(pms) != 1 || len(pms[0].Containers) != 2 {
+		t.Fatalf("pod metrics %+v, want one pod with two containers", pms)
+	}
+	// 7s at 100m then 8s at 200m: 2300m·s over 15s.
+	want := []ContainerMetrics{{Name: "app", NanoCPU: 153_333_333, Memory: 60 << 20}, {Name: "idle"}}
+	for i, c := range pms[0].Containers {
+		if c != want[i] {
+			t.Errorf("container %d: %+v, want %+v", i, c, want[i])
+		}
+	}
+	nms := w.NodeMetrics()
+	if len(nms) != 1 || nms[0] != (NodeMetrics{Node: n, NanoCPU: 153_333_333, Memory: 60 << 20}) {
+		t.Errorf("node metrics %+v, want the pod's sum", nms)
+	}
+	w.Run(45 * time.Second)
+	if c := w.PodMetrics()[0].Containers[0]; c.NanoCPU != 200_000_000 {
+		t.Errorf("next window: %dn, want 200000000n", c.NanoCPU)
+	}
+}
+
+// A world without a use of resources has no metrics-server.
+func TestNoMetricsServerWithoutUse(t *testing.T) {
+	w, _ := trafficFleet(SyncExact)
+	w.Run(time.Minute)
+	if _, _, ok := w.MetricsScrape(); ok || w.PodMetrics() != nil || w.NodeMetrics() != nil {
+		t.Error("metrics-server scraped a world with no use of resources")
+	}
+}
+
+// Scraping a thousand pods allocates nothing in the steady state.
+func TestMetricsServerAllocatesNothing(t *testing.T) {
+	w, _ := trafficFleet(SyncExact)
+	w.EnableUsage()
+	w.Run(time.Hour)
+	if len(w.PodMetrics()) != 1000 || len(w.NodeMetrics()) != 10 {
+		t.Errorf("%d pods, %d nodes scraped, want 1000 and 10", len(w.PodMetrics()), len(w.NodeMetrics()))
+	}
+	next := w.Now()
+	allocs := testing.AllocsPerRun(40, func() {
+		next += time.Second
+		w.Run(next)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per second of virtual time, want 0", allocs)
+	}
+}
