@@ -93,6 +93,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound(path))
 		return
 	}
+	if gv == metricsGV {
+		s.metrics(w, r, segs)
+		return
+	}
 	var req request
 	req.gv = gv
 	// [namespaces NS] RESOURCE [NAME [SUBRESOURCE]]
@@ -176,6 +180,8 @@ func groupList() *metav1.APIGroupList {
 	}
 	v := metav1.GroupVersionForDiscovery{GroupVersion: "authorization.k8s.io/v1", Version: "v1"}
 	l.Groups = append(l.Groups, metav1.APIGroup{Name: "authorization.k8s.io", Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
+	v = metav1.GroupVersionForDiscovery{GroupVersion: metricsGV, Version: "v1beta1"}
+	l.Groups = append(l.Groups, metav1.APIGroup{Name: "metrics.k8s.io", Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
 	return l
 }
 
@@ -194,6 +200,10 @@ func resourceList(gv string, writes bool) *metav1.APIResourceList {
 	if gv == "authorization.k8s.io/v1" {
 		return &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv,
 			APIResources: reviewResources}
+	}
+	if gv == metricsGV {
+		return &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv,
+			APIResources: metricsResources}
 	}
 	var l *metav1.APIResourceList
 	for _, r := range resources {

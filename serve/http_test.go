@@ -194,12 +194,12 @@ func TestDiscovery(t *testing.T) {
 	want := map[string][]string{"v1": {"namespaces/ns", "nodes/no", "pods/po", "events/ev"},
 		"apps/v1":  {"deployments/deploy", "deployments/scale/", "replicasets/rs", "replicasets/scale/", "daemonsets/ds", "statefulsets/sts", "statefulsets/scale/"},
 		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"}, "scheduling.k8s.io/v1": {"priorityclasses/pc"}, "coordination.k8s.io/v1": {"leases/"},
-		"authorization.k8s.io/v1": {"selfsubjectaccessreviews/", "selfsubjectrulesreviews/"}}
+		"authorization.k8s.io/v1": {"selfsubjectaccessreviews/", "selfsubjectrulesreviews/"}, "metrics.k8s.io/v1beta1": {"nodes/", "pods/"}}
 	var gvs []string
 	for _, g := range groups.Groups {
 		gvs = append(gvs, g.PreferredVersion.GroupVersion)
 	}
-	if got := strings.Join(gvs, ","); got != "apps/v1,batch/v1,events.k8s.io/v1,policy/v1,coordination.k8s.io/v1,scheduling.k8s.io/v1,authorization.k8s.io/v1" {
+	if got := strings.Join(gvs, ","); got != "apps/v1,batch/v1,events.k8s.io/v1,policy/v1,coordination.k8s.io/v1,scheduling.k8s.io/v1,authorization.k8s.io/v1,metrics.k8s.io/v1beta1" {
 		t.Errorf("groups %s", got)
 	}
 	for gv, rs := range want {
@@ -216,12 +216,12 @@ func TestDiscovery(t *testing.T) {
 				short = r.ShortNames[0]
 			}
 			got = append(got, r.Name+"/"+short)
-			if inAll := slices.Contains(r.Categories, "all"); inAll != slices.Contains([]string{"pods", "deployments", "replicasets",
+			if inAll := slices.Contains(r.Categories, "all"); inAll != (gv != "metrics.k8s.io/v1beta1") && slices.Contains([]string{"pods", "deployments", "replicasets",
 				"daemonsets", "statefulsets", "jobs", "cronjobs"}, r.Name) {
 				t.Errorf("%s %s categories %v", gv, r.Name, r.Categories)
 			}
 			if v := strings.Join(r.Verbs, ","); v != "get,list,watch" && !(strings.HasSuffix(r.Name, "/scale") && v == "get") &&
-				!(strings.HasPrefix(r.Name, "selfsubject") && v == "create") {
+				!(strings.HasPrefix(r.Name, "selfsubject") && v == "create") && !(gv == "metrics.k8s.io/v1beta1" && v == "get,list") {
 				t.Errorf("%s %s verbs %v on a read-only server", gv, r.Name, r.Verbs)
 			}
 		}

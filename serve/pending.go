@@ -161,8 +161,12 @@ func (s *Store) flushAdded(t time.Duration) {
 // next change, as clients have always seen them come. A pause with
 // nothing to write takes no version.
 func (s *Store) pause(t time.Duration) {
+	ms := s.takeMetrics()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ms != nil {
+		s.metrics = ms
+	}
 	if s.pending.updated() {
 		s.rv++
 		if s.flush(t, true) {

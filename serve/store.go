@@ -54,20 +54,23 @@ type Store struct {
 	head, n int       // the ring's oldest entry and length
 	dropped uint64    // the newest resourceVersion no longer in the ring
 	wake    chan struct{}
-	waited  atomic.Bool // a reader holds wake (since); set under the read lock
+	waited  atomic.Bool  // a reader holds wake (since); set under the read lock
+	metrics *metricsSnap // metrics-server's last scrape (metrics.go); nil before it
 
 	// The run goroutine's own (no lock needed).
-	w           *model.World
-	reportEvery time.Duration           // the kubelets' nodeStatusReportFrequency
-	pods        map[string]*model.Pod   // the pods added, the last of each key (model.Key)
-	nodes       map[string]*model.Node  // the nodes added, by name
-	workloads   map[string]*workloadSrc // by the workload's key (model.Key)
-	budgets     map[*model.DisruptionBudget]*budgetSrc
-	rsScratch   []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
-	pending     pending
-	writes      uint64 // calls of put so far
-	events      map[*model.Event]*eventSnap
-	eventNames  int
+	w            *model.World
+	reportEvery  time.Duration           // the kubelets' nodeStatusReportFrequency
+	pods         map[string]*model.Pod   // the pods added, the last of each key (model.Key)
+	nodes        map[string]*model.Node  // the nodes added, by name
+	workloads    map[string]*workloadSrc // by the workload's key (model.Key)
+	budgets      map[*model.DisruptionBudget]*budgetSrc
+	rsScratch    []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
+	pending      pending
+	writes       uint64 // calls of put so far
+	events       map[*model.Event]*eventSnap
+	eventNames   int
+	metricsAt    time.Duration // the scrape in metrics
+	metricsTaken bool
 }
 
 // budgetSrc ties a model PodDisruptionBudget to its API object.
