@@ -14,7 +14,7 @@ func TestTrafficErrorsHavePositions(t *testing.T) {
 kind: Scenario
 metadata: {name: t}
 spec:
-  settings: {kubeProxy: {minSyncPeriod: 1m, syncPeriod: 30s}}
+  settings: {kubeProxy: {minSyncPeriod: 1m, syncPeriod: 30s}, metricsServer: {metricResolution: 0s}}
   workloads:
     - {apiVersion: v1, kind: Service, metadata: {name: web}, spec: {selector: {matchLabels: {app: web}}, replicas: 2}}
     - {apiVersion: v1, kind: Service, metadata: {name: api}, spec: {selector: {app: api}}}
@@ -52,6 +52,7 @@ spec:
 	}
 	for _, want := range []string{
 		"s.yaml:5:41: minSyncPeriod (1m0s) must not be longer than syncPeriod (30s)",
+		"s.yaml:5:97: metricResolution must be positive",
 		"s.yaml:7:79: a Service's selector is a mapping of labels such as {app: web}, not matchLabels or matchExpressions",
 		"s.yaml:7:106: a Service has no replicas",
 		"s.yaml:13:20: unknown field \"app\" in selector (a Deployment's selector has matchLabels and matchExpressions)",
