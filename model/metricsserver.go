@@ -81,10 +81,19 @@ func (w *World) useChanged(p *Pod) {
 	mrps := servedMilliRPS(p)
 	for _, cs := range [2][]*container{p.init, p.regular} {
 		for _, c := range cs {
-			c.cpu.advance(now)
-			c.cpu.milliCPU, _ = c.usage(mrps)
+			u := c.cpuUse(now)
+			u.advance(now)
+			u.milliCPU, _ = c.usage(mrps)
 		}
 	}
+}
+
+// cpuUse is c's CPU integral, made on first use (from now, at no use).
+func (c *container) cpuUse(now time.Duration) *cpuUse {
+	if c.cpu == nil {
+		c.cpu = &cpuUse{at: now}
+	}
+	return c.cpu
 }
 
 // advance counts the CPU used up to now at the current rate.
@@ -132,11 +141,12 @@ func (ms *metricsServer) scrapePod(p *Pod, now time.Duration) {
 	k := 0
 	for _, cs := range [2][]*container{p.init, p.regular} {
 		for _, c := range cs {
-			c.cpu.advance(now)
-			used := c.cpu.total - c.cpu.scraped
-			c.cpu.scraped = c.cpu.total
+			u := c.cpuUse(now)
+			u.advance(now)
+			used := u.total - u.scraped
+			u.scraped = u.total
 			cpu, mem := c.usage(mrps)
-			c.cpu.milliCPU = cpu
+			u.milliCPU = cpu
 			if p.phase != Running || !reachable(p.Node) || !c.processRunning() {
 				continue
 			}

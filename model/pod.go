@@ -118,7 +118,7 @@ type container struct {
 	draws       draws  // what it drew from its random stream (dist.go)
 	msgs        *containerMessages
 	reason      *syncReason // why a realistic sync could not start it (podworker.go)
-	cpu         cpuUse      // its CPU integral for metrics-server (metricsserver.go)
+	cpu         *cpuUse     // its CPU integral for metrics-server (metricsserver.go); nil until it runs
 }
 
 type hookKind uint8
