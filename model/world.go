@@ -1,7 +1,7 @@
 // Package model holds Kubernetes semantics as event handlers on the sim
 // engine: the core (pods, nodes, workloads, the world and its streams) and
-// the parts it still holds (the kubelet, the scheduler, the workload,
-// disruption and node lifecycle controllers). Parts in packages of their
+// the parts it still holds (the kubelet, the scheduler, the workload and
+// disruption controllers). Parts in packages of their
 // own (model/controller/...) hear the core through World.Register;
 // model/cluster assembles a whole cluster. It knows nothing of YAML, files
 // or output formats: a World is built by calls, run, and read back.
@@ -37,9 +37,8 @@ type World struct {
 
 	parts parts // what hears of changes (parts.go)
 
-	sched         scheduler
-	controllers   workloadControllers
-	nodeLifecycle nodeLifecycle
+	sched       scheduler
+	controllers workloadControllers
 
 	workloads   []*Workload
 	workloadIdx map[string]*Workload
@@ -66,19 +65,17 @@ func NewCore(seed uint64, s Settings) *World {
 	}
 	w.sched.init(w)
 	w.controllers.w = w
-	w.nodeLifecycle.w = w
 	return w
 }
 
 // RegisterCoreParts registers the parts the core still holds, in this
 // order: the scheduler, the disruption controller, the workload
-// controllers, the node lifecycle controller. As each moves to a package
+// controllers. As each moves to a package
 // of its own, cluster.New registers it in its place instead.
 func (w *World) RegisterCoreParts() {
 	w.Register(&w.sched)
 	w.Register(&w.disruption)
 	w.Register(&w.controllers)
-	w.Register(&w.nodeLifecycle)
 }
 
 // Now is the current virtual time.

@@ -7,6 +7,7 @@ package cluster
 
 import (
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/controller/nodelifecycle"
 	"github.com/podsim/podsim/model/controller/podgc"
 	"github.com/podsim/podsim/model/controller/tainteviction"
 )
@@ -18,7 +19,8 @@ import (
 func New(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
 	w.Register(tainteviction.New(w))
-	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers, the node lifecycle controller
+	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers
+	w.Register(nodelifecycle.New(w))
 	w.Register(podgc.New(w))
 	return w
 }
