@@ -56,6 +56,8 @@ type Workload struct {
 	events     eventLog // about the workload, in order of first occurrence
 	created    time.Duration
 
+	id        int                // see ID
+	ctl       WorkloadController // its kind's (RegisterWorkloadController); nil: none
 	syncTimer sim.Timer
 	waitTimer sim.Timer // a Job's failed-pod backoff or active deadline
 
@@ -67,11 +69,11 @@ type Workload struct {
 	lastFailed time.Duration
 	finished   bool
 
-	ordinals []*Pod    // StatefulSet: the latest pod of each ordinal (statefulset.go)
-	cron     *cronJob  // CronJob: the controller's state (cronjob.go)
-	parent   *Workload // a CronJob's Job: the CronJob
-	gone     bool      // a CronJob's Job: deleted
-	podBase  int       // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
+	ordinals []*Pod         // StatefulSet: the latest pod of each ordinal (statefulset.go)
+	cron     *CronJobStatus // CronJob: its status (cronjob.go)
+	parent   *Workload      // a CronJob's Job: the CronJob
+	gone     bool           // a CronJob's Job: deleted
+	podBase  int            // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
 }
 
 // AddWorkload creates a controller now; it creates its pods at once.
@@ -79,13 +81,16 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	if s.Kind == KindDaemonSet {
 		s.Options.Tolerations = append(append([]Toleration(nil), s.Options.Tolerations...), daemonTolerations...)
 	}
-	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(), counted: map[*Pod]bool{}}
+	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(), counted: map[*Pod]bool{},
+		id: len(w.workloads), ctl: w.kindControllers[s.Kind]}
 	wl.syncTimer.Init(wl.sync)
 	wl.waitTimer.Init(wl.sync)
 	w.workloads = append(w.workloads, wl)
 	w.workloadIdx[wl.key] = wl
 	w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectAdded, Workload: wl})
-	wl.initReplicas()
+	if h, ok := wl.ctl.(WorkloadAddedHandler); ok {
+		h.WorkloadAdded(wl)
+	}
 	wl.requestSync()
 	return wl
 }
@@ -103,6 +108,10 @@ func (wl *Workload) Namespace() string {
 	}
 	return DefaultNamespace
 }
+
+// ID numbers the workloads in the order added, from 0: controllers keep
+// their state of a workload in slices indexed by it.
+func (wl *Workload) ID() int { return wl.id }
 
 // Key is the workload's key (see Key).
 func (wl *Workload) Key() string { return wl.key }
@@ -143,22 +152,12 @@ func (wl *Workload) requestSync() {
 // and not being deleted.
 func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.phase.Terminal() }
 
+// sync is a requested sync coming due: the kind's controller syncs wl.
 func (wl *Workload) sync() {
-	if wl.gone {
+	if wl.gone || wl.ctl == nil {
 		return
 	}
-	switch wl.Spec.Kind {
-	case KindJob:
-		wl.syncJob()
-	case KindDaemonSet:
-		wl.syncDaemonSet()
-	case KindStatefulSet:
-		wl.syncStatefulSet()
-	case KindCronJob:
-		wl.syncCronJob()
-	default:
-		wl.syncReplicas()
-	}
+	wl.ctl.Sync(wl)
 }
 
 // createPod creates the workload's next pod from template t, pinned to

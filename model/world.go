@@ -40,8 +40,9 @@ type World struct {
 	sched       scheduler
 	controllers workloadControllers
 
-	workloads   []*Workload
-	workloadIdx map[string]*Workload
+	workloads       []*Workload
+	workloadIdx     map[string]*Workload
+	kindControllers map[string]WorkloadController // by workload kind (kinds.go)
 
 	disruption disruptionController // PodDisruptionBudgets (disruption.go)
 
@@ -70,12 +71,13 @@ func NewCore(seed uint64, s Settings) *World {
 
 // RegisterCoreParts registers the parts the core still holds, in this
 // order: the scheduler, the disruption controller, the workload
-// controllers. As each moves to a package
+// controllers (and each kind's controller). As each moves to a package
 // of its own, cluster.New registers it in its place instead.
 func (w *World) RegisterCoreParts() {
 	w.Register(&w.sched)
 	w.Register(&w.disruption)
 	w.Register(&w.controllers)
+	w.registerCoreKinds()
 }
 
 // Now is the current virtual time.
