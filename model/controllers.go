@@ -142,6 +142,10 @@ func (wl *Workload) Created() time.Duration { return wl.created }
 // Owner returns the workload that created the pod, or nil.
 func (p *Pod) Owner() *Workload { return p.owner }
 
+// RequestSync asks the kind's controller to sync wl now, after the
+// events already due now, once however often it is asked.
+func (wl *Workload) RequestSync() { wl.requestSync() }
+
 func (wl *Workload) requestSync() {
 	if !wl.syncTimer.Pending() {
 		wl.w.eng.Schedule(&wl.syncTimer, wl.w.Now(), sim.Normal)
@@ -160,8 +164,12 @@ func (wl *Workload) sync() {
 	wl.ctl.Sync(wl)
 }
 
-// createPod creates the workload's next pod from template t, pinned to
-// node if given.
+// CreatePod creates the workload's next pod from template t now, pinned to
+// node by node affinity if given (the scheduler binds it there, if it
+// fits), with the event SuccessfulCreate from the kind's controller.
+func (wl *Workload) CreatePod(t *PodSpec, node string) *Pod { return wl.createPod(t, node) }
+
+// createPod is CreatePod.
 func (wl *Workload) createPod(t *PodSpec, node string) *Pod {
 	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
@@ -261,32 +269,6 @@ func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, ev
 	}
 }
 
-// syncDaemonSet keeps one pod for every eligible node, pinned to it by node
-// affinity: the scheduler binds it once it fits there (since Kubernetes
-// 1.12 the default scheduler places daemon pods); a failed pod is deleted
-// and made anew.
-func (wl *Workload) syncDaemonSet() {
-	for _, n := range wl.w.nodes {
-		if !wl.eligible(n) {
-			continue
-		}
-		has := false
-		for _, p := range wl.pods {
-			if p.affinityNode != n.Name || p.deleted || p.deleting {
-				continue
-			}
-			if p.phase == Failed {
-				p.Delete(nil)
-				continue
-			}
-			has = true
-		}
-		if !has {
-			wl.createPod(wl.Spec.Template, n.Name)
-		}
-	}
-}
-
 // daemonTolerations are the tolerations the DaemonSet controller adds to
 // its pods: they stay on nodes that are not ready or unreachable.
 var daemonTolerations = []Toleration{
@@ -298,22 +280,8 @@ var daemonTolerations = []Toleration{
 	{Key: "node.kubernetes.io/unschedulable", Operator: "Exists", Effect: "NoSchedule"},
 }
 
-func (wl *Workload) eligible(n *Node) bool {
-	probe := &Pod{Spec: wl.Spec.Template, tolerations: wl.Spec.Options.Tolerations}
-	if !matchesNodeAffinity(probe, n) {
-		return false
-	}
-	for _, t := range n.Taints {
-		if t.Effect == "NoSchedule" && !probe.tolerates(t) {
-			return false
-		}
-	}
-	return true
-}
-
 // workloadControllers is how the workload controllers hear of changes: a
-// pod's owner syncs when the pod changes or is scaled; the DaemonSets sync
-// when the set of nodes they may run on may have changed.
+// pod's owner syncs when the pod changes or is scaled.
 type workloadControllers struct{ w *World }
 
 // PodChanged asks p's owner to sync.
@@ -325,21 +293,3 @@ func (c *workloadControllers) PodChanged(p *Pod) {
 
 // WorkloadScaled asks wl to sync.
 func (c *workloadControllers) WorkloadScaled(wl *Workload) { wl.requestSync() }
-
-// NodeAdded asks the DaemonSets to sync.
-func (c *workloadControllers) NodeAdded(*Node) { c.daemonSetsChanged() }
-
-// NodeTainted asks the DaemonSets to sync.
-func (c *workloadControllers) NodeTainted(*Node, Taint) { c.daemonSetsChanged() }
-
-// NodeReady asks the DaemonSets to sync.
-func (c *workloadControllers) NodeReady(*Node) { c.daemonSetsChanged() }
-
-// daemonSetsChanged asks every DaemonSet to sync.
-func (c *workloadControllers) daemonSetsChanged() {
-	for _, wl := range c.w.workloads {
-		if wl.Spec.Kind == KindDaemonSet {
-			wl.requestSync()
-		}
-	}
-}

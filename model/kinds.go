@@ -18,27 +18,28 @@ type WorkloadController interface {
 type WorkloadAddedHandler interface{ WorkloadAdded(wl *Workload) }
 
 // RegisterWorkloadController makes c the controller of the workloads of
-// kind, in place of any before it. Register before a workload of kind is
-// added: a workload keeps the controller it was added with.
+// kind, in place of any before it, and registers it as a part
+// (World.Register) for the notifications it hears. Register before a
+// workload of kind is added: a workload keeps the controller it was added
+// with.
 func (w *World) RegisterWorkloadController(kind string, c WorkloadController) {
 	if w.kindControllers == nil {
 		w.kindControllers = map[string]WorkloadController{}
 	}
 	w.kindControllers[kind] = c
+	w.Register(c)
 }
 
 // The controllers of the kinds the core still holds.
 type (
 	replicasController    struct{} // ReplicaSet, Deployment (replicaset.go)
 	jobController         struct{}
-	daemonSetController   struct{}
 	statefulSetController struct{} // statefulset.go
 )
 
 func (replicasController) Sync(wl *Workload)          { wl.syncReplicas() }
 func (replicasController) WorkloadAdded(wl *Workload) { wl.initReplicas() }
 func (jobController) Sync(wl *Workload)               { wl.syncJob() }
-func (daemonSetController) Sync(wl *Workload)         { wl.syncDaemonSet() }
 func (statefulSetController) Sync(wl *Workload)       { wl.syncStatefulSet() }
 
 // registerCoreKinds registers the controllers of the kinds the core holds.
@@ -46,6 +47,5 @@ func (w *World) registerCoreKinds() {
 	w.RegisterWorkloadController(KindReplicaSet, replicasController{})
 	w.RegisterWorkloadController(KindDeployment, replicasController{})
 	w.RegisterWorkloadController(KindJob, jobController{})
-	w.RegisterWorkloadController(KindDaemonSet, daemonSetController{})
 	w.RegisterWorkloadController(KindStatefulSet, statefulSetController{})
 }

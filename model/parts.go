@@ -13,8 +13,8 @@ package model
 // Registration order is part of the model's behaviour: handlers that arm
 // timers for the same instant decide the order in which those fire.
 // cluster.New registers the parts in this order: taint eviction, the
-// scheduler, the disruption controller, the workload controllers, the node
-// lifecycle controller, PodGC.
+// scheduler, the disruption controller, the workload controllers, the
+// DaemonSet controller, the node lifecycle controller, PodGC.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.

@@ -240,6 +240,10 @@ func (p *Pod) tolerates(t Taint) bool {
 	return false
 }
 
+// PinnedNode is the node a DaemonSet's pod is pinned to by node affinity,
+// "" if none.
+func (p *Pod) PinnedNode() string { return p.affinityNode }
+
 // Tolerations are the pod's tolerations, as declared.
 func (p *Pod) Tolerations() []Toleration { return p.tolerations }
 

@@ -10,6 +10,7 @@ package cluster
 import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/cronjob"
+	"github.com/podsim/podsim/model/controller/daemonset"
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
 	"github.com/podsim/podsim/model/controller/podgc"
 	"github.com/podsim/podsim/model/controller/tainteviction"
@@ -18,12 +19,13 @@ import (
 // New returns an empty cluster whose random streams derive from seed:
 // model.NewCore with every part registered. The order of registration is
 // the order in which parts hear a change (model.World.Register); it is
-// part of the model's behaviour; a workload kind's controller is found by
-// its kind, wherever it is registered.
+// part of the model's behaviour (a workload kind's controller hears
+// notifications in its place too, and syncs the workloads of its kind).
 func New(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
 	w.Register(tainteviction.New(w))
 	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers
+	w.RegisterWorkloadController(model.KindDaemonSet, daemonset.New(w))
 	w.Register(nodelifecycle.New(w))
 	w.Register(podgc.New(w))
 	w.RegisterWorkloadController(model.KindCronJob, cronjob.New(w))
