@@ -72,6 +72,11 @@ const (
 // are any. A daemon pod pinned to its node (affinityNode, which the
 // DaemonSet controller writes as matchFields metadata.name in every term)
 // also needs that node.
+// MatchesNodeAffinity reports whether a pod of template s that is not
+// pinned to a node may run on n by its node selector and required node
+// affinity.
+func (s *PodSpec) MatchesNodeAffinity(n *Node) bool { return matchesNodeAffinity(&Pod{Spec: s}, n) }
+
 func matchesNodeAffinity(p *Pod, n *Node) bool {
 	if len(p.Spec.NodeSelector) > 0 {
 		for k, v := range p.Spec.NodeSelector { // order is moot: any mismatch rejects

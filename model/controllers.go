@@ -56,6 +56,8 @@ type Workload struct {
 	events     eventLog // about the workload, in order of first occurrence
 	created    time.Duration
 
+	id        int                // see ID
+	ctl       WorkloadController // its kind's (RegisterWorkloadController); nil: none
 	syncTimer sim.Timer
 	waitTimer sim.Timer // a Job's failed-pod backoff or active deadline
 
@@ -67,11 +69,11 @@ type Workload struct {
 	lastFailed time.Duration
 	finished   bool
 
-	ordinals []*Pod    // StatefulSet: the latest pod of each ordinal (statefulset.go)
-	cron     *cronJob  // CronJob: the controller's state (cronjob.go)
-	parent   *Workload // a CronJob's Job: the CronJob
-	gone     bool      // a CronJob's Job: deleted
-	podBase  int       // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
+	ordinals []*Pod         // StatefulSet: the latest pod of each ordinal (statefulset.go)
+	cron     *CronJobStatus // CronJob: its status (cronjob.go)
+	parent   *Workload      // a CronJob's Job: the CronJob
+	gone     bool           // a CronJob's Job: deleted
+	podBase  int            // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
 }
 
 // AddWorkload creates a controller now; it creates its pods at once.
@@ -79,13 +81,16 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	if s.Kind == KindDaemonSet {
 		s.Options.Tolerations = append(append([]Toleration(nil), s.Options.Tolerations...), daemonTolerations...)
 	}
-	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(), counted: map[*Pod]bool{}}
+	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(), counted: map[*Pod]bool{},
+		id: len(w.workloads), ctl: w.kindControllers[s.Kind]}
 	wl.syncTimer.Init(wl.sync)
 	wl.waitTimer.Init(wl.sync)
 	w.workloads = append(w.workloads, wl)
 	w.workloadIdx[wl.key] = wl
 	w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectAdded, Workload: wl})
-	wl.initReplicas()
+	if h, ok := wl.ctl.(WorkloadAddedHandler); ok {
+		h.WorkloadAdded(wl)
+	}
 	wl.requestSync()
 	return wl
 }
@@ -103,6 +108,10 @@ func (wl *Workload) Namespace() string {
 	}
 	return DefaultNamespace
 }
+
+// ID numbers the workloads in the order added, from 0: controllers keep
+// their state of a workload in slices indexed by it.
+func (wl *Workload) ID() int { return wl.id }
 
 // Key is the workload's key (see Key).
 func (wl *Workload) Key() string { return wl.key }
@@ -133,6 +142,10 @@ func (wl *Workload) Created() time.Duration { return wl.created }
 // Owner returns the workload that created the pod, or nil.
 func (p *Pod) Owner() *Workload { return p.owner }
 
+// RequestSync asks the kind's controller to sync wl now, after the
+// events already due now, once however often it is asked.
+func (wl *Workload) RequestSync() { wl.requestSync() }
+
 func (wl *Workload) requestSync() {
 	if !wl.syncTimer.Pending() {
 		wl.w.eng.Schedule(&wl.syncTimer, wl.w.Now(), sim.Normal)
@@ -143,26 +156,20 @@ func (wl *Workload) requestSync() {
 // and not being deleted.
 func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.phase.Terminal() }
 
+// sync is a requested sync coming due: the kind's controller syncs wl.
 func (wl *Workload) sync() {
-	if wl.gone {
+	if wl.gone || wl.ctl == nil {
 		return
 	}
-	switch wl.Spec.Kind {
-	case KindJob:
-		wl.syncJob()
-	case KindDaemonSet:
-		wl.syncDaemonSet()
-	case KindStatefulSet:
-		wl.syncStatefulSet()
-	case KindCronJob:
-		wl.syncCronJob()
-	default:
-		wl.syncReplicas()
-	}
+	wl.ctl.Sync(wl)
 }
 
-// createPod creates the workload's next pod from template t, pinned to
-// node if given.
+// CreatePod creates the workload's next pod from template t now, pinned to
+// node by node affinity if given (the scheduler binds it there, if it
+// fits), with the event SuccessfulCreate from the kind's controller.
+func (wl *Workload) CreatePod(t *PodSpec, node string) *Pod { return wl.createPod(t, node) }
+
+// createPod is CreatePod.
 func (wl *Workload) createPod(t *PodSpec, node string) *Pod {
 	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
@@ -262,32 +269,6 @@ func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, ev
 	}
 }
 
-// syncDaemonSet keeps one pod for every eligible node, pinned to it by node
-// affinity: the scheduler binds it once it fits there (since Kubernetes
-// 1.12 the default scheduler places daemon pods); a failed pod is deleted
-// and made anew.
-func (wl *Workload) syncDaemonSet() {
-	for _, n := range wl.w.nodes {
-		if !wl.eligible(n) {
-			continue
-		}
-		has := false
-		for _, p := range wl.pods {
-			if p.affinityNode != n.Name || p.deleted || p.deleting {
-				continue
-			}
-			if p.phase == Failed {
-				p.Delete(nil)
-				continue
-			}
-			has = true
-		}
-		if !has {
-			wl.createPod(wl.Spec.Template, n.Name)
-		}
-	}
-}
-
 // daemonTolerations are the tolerations the DaemonSet controller adds to
 // its pods: they stay on nodes that are not ready or unreachable.
 var daemonTolerations = []Toleration{
@@ -299,22 +280,8 @@ var daemonTolerations = []Toleration{
 	{Key: "node.kubernetes.io/unschedulable", Operator: "Exists", Effect: "NoSchedule"},
 }
 
-func (wl *Workload) eligible(n *Node) bool {
-	probe := &Pod{Spec: wl.Spec.Template, tolerations: wl.Spec.Options.Tolerations}
-	if !matchesNodeAffinity(probe, n) {
-		return false
-	}
-	for _, t := range n.Taints {
-		if t.Effect == "NoSchedule" && !probe.tolerates(t) {
-			return false
-		}
-	}
-	return true
-}
-
 // workloadControllers is how the workload controllers hear of changes: a
-// pod's owner syncs when the pod changes or is scaled; the DaemonSets sync
-// when the set of nodes they may run on may have changed.
+// pod's owner syncs when the pod changes or is scaled.
 type workloadControllers struct{ w *World }
 
 // PodChanged asks p's owner to sync.
@@ -326,21 +293,3 @@ func (c *workloadControllers) PodChanged(p *Pod) {
 
 // WorkloadScaled asks wl to sync.
 func (c *workloadControllers) WorkloadScaled(wl *Workload) { wl.requestSync() }
-
-// NodeAdded asks the DaemonSets to sync.
-func (c *workloadControllers) NodeAdded(*Node) { c.daemonSetsChanged() }
-
-// NodeTainted asks the DaemonSets to sync.
-func (c *workloadControllers) NodeTainted(*Node, Taint) { c.daemonSetsChanged() }
-
-// NodeReady asks the DaemonSets to sync.
-func (c *workloadControllers) NodeReady(*Node) { c.daemonSetsChanged() }
-
-// daemonSetsChanged asks every DaemonSet to sync.
-func (c *workloadControllers) daemonSetsChanged() {
-	for _, wl := range c.w.workloads {
-		if wl.Spec.Kind == KindDaemonSet {
-			wl.requestSync()
-		}
-	}
-}

@@ -1,13 +1,7 @@
 package model
 
 import (
-	"cmp"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
-
-	"github.com/podsim/podsim/sim"
 )
 
 // KindCronJob is the kind of a batch/v1 CronJob.
@@ -50,25 +44,6 @@ type CronJobSpec struct {
 	Job                                                WorkloadSpec
 }
 
-// nextScheduleDelta is the padding the CronJob controller adds to each
-// requeue, for clock skew (pkg/controller/cronjob/cronjob_controllerv2.go).
-const nextScheduleDelta = 100 * time.Millisecond
-
-// tooManyMissed is the count of missed schedules past which the controller
-// warns (TooManyMissedTimes).
-const tooManyMissed = 100
-
-// cronJob is the CronJob controller's state of one CronJob.
-type cronJob struct {
-	timer        sim.Timer
-	jobs         []*Workload // its Jobs in the API, in creation order
-	made         []*Workload // every Job it created, deleted ones included
-	active       []*Workload // status.active, in the order started
-	lastSchedule time.Time   // status.lastScheduleTime; zero: never
-	lastSuccess  time.Duration
-	succeeded    bool // lastSuccess is status.lastSuccessfulTime; false: none yet
-}
-
 // WallTime is the wall-clock time of the virtual time t: Settings.StartTime
 // (the Unix epoch if unset) plus t.
 func (w *World) WallTime(t time.Duration) time.Time {
@@ -79,17 +54,12 @@ func (w *World) WallTime(t time.Duration) time.Time {
 	return start.UTC().Add(t)
 }
 
-// virtualTime is the virtual time of the wall-clock time t, saturated at 0.
-func (w *World) virtualTime(t time.Time) time.Duration {
-	return max(t.Sub(w.WallTime(0)), 0)
-}
-
 // Jobs returns the Jobs of a CronJob that are in the API, oldest first.
 func (wl *Workload) Jobs() []*Workload {
 	if wl.cron == nil {
 		return nil
 	}
-	return wl.cron.jobs
+	return wl.cron.Jobs
 }
 
 // ActiveJobs is the length of a CronJob's status.active: the Jobs it
@@ -98,7 +68,7 @@ func (wl *Workload) ActiveJobs() int {
 	if wl.cron == nil {
 		return 0
 	}
-	return len(wl.cron.active)
+	return len(wl.cron.Active)
 }
 
 // ActiveJobList returns a CronJob's status.active, in the order started.
@@ -107,7 +77,7 @@ func (wl *Workload) ActiveJobList() []*Workload {
 	if wl.cron == nil {
 		return nil
 	}
-	return wl.cron.active
+	return wl.cron.Active
 }
 
 // LastScheduleTime is a CronJob's status.lastScheduleTime (wall time, see
@@ -116,7 +86,7 @@ func (wl *Workload) LastScheduleTime() time.Time {
 	if wl.cron == nil {
 		return time.Time{}
 	}
-	return wl.cron.lastSchedule
+	return wl.cron.LastSchedule
 }
 
 // LastSuccessfulTime is a CronJob's status.lastSuccessfulTime: the latest
@@ -126,7 +96,7 @@ func (wl *Workload) LastSuccessfulTime() (t time.Duration, ok bool) {
 	if wl.cron == nil {
 		return 0, false
 	}
-	return wl.cron.lastSuccess, wl.cron.succeeded
+	return wl.cron.LastSuccess, wl.cron.Succeeded
 }
 
 // Parent returns the CronJob that created a Job, or nil.
@@ -135,281 +105,64 @@ func (wl *Workload) Parent() *Workload { return wl.parent }
 // Deleted reports whether the workload (a CronJob's Job) was deleted.
 func (wl *Workload) Deleted() bool { return wl.gone }
 
-// finished reports whether a Job has its Complete or Failed condition, and
-// which.
-func (wl *Workload) jobFinished() (bool, string) {
-	for _, c := range wl.Conditions {
-		if (c.Type == "Complete" || c.Type == "Failed") && c.Status == True {
-			return true, c.Type
-		}
-	}
-	return false, ""
+// CronJobStatus is a CronJob's status and the Jobs it owns, as its
+// controller keeps them (CronJobStatus): the controller changes them, then
+// announces the CronJob's update (Workload.Updated).
+type CronJobStatus struct {
+	Jobs         []*Workload // its Jobs in the API, in creation order
+	Made         []*Workload // every Job it created, deleted ones included
+	Active       []*Workload // status.active, in the order started
+	LastSchedule time.Time   // status.lastScheduleTime; zero: never
+	LastSuccess  time.Duration
+	Succeeded    bool // LastSuccess is status.lastSuccessfulTime; false: none yet
 }
 
-// syncCronJob is the CronJob controller's sync
-// (pkg/controller/cronjob/cronjob_controllerv2.go): cleanupFinishedJobs,
-// then syncCronJob. It runs when the CronJob is created, when one of its
-// Jobs finishes, and at each requeue: 100 ms after the next schedule time.
-func (wl *Workload) syncCronJob() {
-	c := wl.cron
-	if c == nil {
-		c = &cronJob{}
-		c.timer.Init(wl.sync)
-		wl.cron = c
+// CronJobStatus returns a CronJob's status for its controller to change
+// (made empty at the first call), nil if wl is not a CronJob.
+func (wl *Workload) CronJobStatus() *CronJobStatus {
+	if wl.cron == nil && wl.Spec.Kind == KindCronJob {
+		wl.cron = &CronJobStatus{}
 	}
-	jobs := slices.Clone(c.jobs) // the list as listed before the cleanup
-	wl.cleanupFinishedJobs()
-	for _, j := range jobs {
-		if cc, ok := j.Condition("Complete"); ok && cc.Status == True && (!c.succeeded || cc.LastTransitionTime > c.lastSuccess) {
-			c.lastSuccess, c.succeeded = cc.LastTransitionTime, true
-			wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
-		}
-		if done, cond := j.jobFinished(); done && slices.Contains(c.active, j) {
-			c.removeActive(j)
-			wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
-			wl.w.event(KindCronJob, wl.key, EventNormal, "SawCompletedJob", "cronjob-controller",
-				"Saw completed job: %s, condition: %s", j.Spec.Name, cond)
-		}
+	return wl.cron
+}
+
+// AddJob creates a Job of the CronJob wl now, as AddWorkload does; a Job
+// named as a deleted one (the API takes the name again) numbers its pods
+// on from that one's, whose pods may still be terminating.
+func (wl *Workload) AddJob(js WorkloadSpec) *Workload {
+	base := 0
+	if old := wl.w.Workload(Key(wl.Namespace(), js.Name)); old != nil {
+		base = old.podBase + len(old.pods)
 	}
-	s := wl.Spec.CronJob
-	if s.Suspend {
-		return
-	}
-	now := wl.w.WallTime(wl.w.Now())
-	scheduled, missed, err := wl.mostRecentScheduleTime(now, true)
-	if err != "" {
-		wl.w.event(KindCronJob, wl.key, EventWarning, "InvalidSchedule", "cronjob-controller",
-			"invalid schedule: %s : %s", s.ScheduleText, err)
-		return
-	}
-	if scheduled.IsZero() {
-		wl.requeue(now)
-		return
-	}
-	if missed > tooManyMissed {
-		wl.w.event(KindCronJob, wl.key, EventWarning, "TooManyMissedTimes", "cronjob-controller",
-			"too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew")
-	}
-	if d := s.StartingDeadline; d != nil && scheduled.Add(*d).Before(now) {
-		wl.w.event(KindCronJob, wl.key, EventWarning, "MissSchedule", "cronjob-controller",
-			"Missed scheduled time to start a job: %s", scheduled.UTC().Format(time.RFC1123Z))
-		wl.requeue(now)
-		return
-	}
-	name := jobName(wl.Spec.Name, scheduled)
-	if c.activeNamed(name) || c.lastSchedule.Equal(scheduled) {
-		wl.requeue(now)
-		return
-	}
-	if s.ConcurrencyPolicy == ForbidConcurrent && len(c.active) > 0 {
-		wl.w.event(KindCronJob, wl.key, EventNormal, "JobAlreadyActive", "cronjob-controller",
-			"Not starting job because prior execution is running and concurrency policy is Forbid")
-		wl.requeue(now)
-		return
-	}
-	if s.ConcurrencyPolicy == ReplaceConcurrent {
-		for _, j := range slices.Clone(c.active) {
-			wl.deleteJob(j)
-		}
-	}
-	if j := c.existing(name); j != nil {
-		// The Job of this minute exists already (a schedule finer than a
-		// minute): it is adopted into the active list, not made again.
-		if !slices.Contains(c.active, j) {
-			c.active = append(c.active, j)
-			wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
-		}
-	} else {
-		wl.w.event(KindCronJob, wl.key, EventNormal, "SuccessfulCreate", "cronjob-controller", "Created job %s", name)
-		js := s.Job
-		js.Name = name
-		js.Options.Namespace = wl.Spec.Options.Namespace // its Jobs are in its namespace
-		base := 0
-		if old := wl.w.Workload(Key(wl.Namespace(), name)); old != nil {
-			// A Job of this name was deleted (Replace, or the history
-			// limits, under a schedule finer than a minute): the API takes
-			// the name again. Its pods, which may still be terminating,
-			// keep theirs; the new Job's are numbered on from them.
-			base = old.podBase + len(old.pods)
-		}
-		j := wl.w.AddWorkload(js)
-		j.parent, j.podBase = wl, base
-		c.jobs = append(c.jobs, j)
-		c.made = append(c.made, j)
-		c.active = append(c.active, j)
-	}
-	c.lastSchedule = scheduled
+	j := wl.w.AddWorkload(js)
+	j.parent, j.podBase = wl, base
+	return j
+}
+
+// Delete deletes a CronJob's Job from the API at once (Deleted): it syncs
+// no more. Its pods stay, for the caller to delete.
+func (wl *Workload) Delete() {
+	wl.gone = true
+	wl.w.eng.Stop(&wl.syncTimer)
+	wl.w.eng.Stop(&wl.waitTimer)
+}
+
+// Updated announces an update of the workload's status (an ObjectUpdated
+// object change) after its controller changed it.
+func (wl *Workload) Updated() {
 	wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
-	wl.requeue(now)
 }
 
-// jobName is getJobName: the CronJob's name and the scheduled time in
-// minutes since the Unix epoch.
-func jobName(cronJob string, scheduled time.Time) string {
-	return cronJob + "-" + strconv.FormatInt(scheduled.Unix()/60, 10)
-}
-
-// earliest is where the search for schedule times starts: the last
-// schedule time, else the CronJob's creation.
-func (wl *Workload) earliest() time.Time {
-	if t := wl.cron.lastSchedule; !t.IsZero() {
-		return t
-	}
-	return wl.w.WallTime(wl.created)
-}
-
-// mostRecentScheduleTime applies the controller's function of that name to
-// the CronJob now, with or without its starting deadline.
-func (wl *Workload) mostRecentScheduleTime(now time.Time, withDeadline bool) (time.Time, int64, string) {
-	s := wl.Spec.CronJob
-	var deadline *time.Duration
-	if withDeadline {
-		deadline = s.StartingDeadline
-	}
-	return mostRecentScheduleTime(s.Schedule, wl.earliest(), now, deadline)
-}
-
-// mostRecentScheduleTime is the controller's function of that name
-// (pkg/controller/cronjob/utils.go): the latest time of sched at or before
-// now after earliest (or, with a starting deadline, after now less the
-// deadline if that is later), zero if none; how many times were missed, as
-// the controller estimates them; and an error for a schedule whose two next
-// times are less than a second apart (or that never fires).
-func mostRecentScheduleTime(sched CronSchedule, earliest, now time.Time, deadline *time.Duration) (time.Time, int64, string) {
-	if deadline != nil {
-		if d := now.Add(-*deadline); d.After(earliest) {
-			earliest = d
-		}
-	}
-	t1 := sched.Next(earliest)
-	t2 := sched.Next(t1)
-	if !t1.IsZero() && now.Before(t1) {
-		return time.Time{}, 0, ""
-	}
-	if !t2.IsZero() && now.Before(t2) {
-		return t1, 0, ""
-	}
-	between := int64(t2.Sub(t1).Round(time.Second).Seconds())
-	if t1.IsZero() || t2.IsZero() || between < 1 {
-		return time.Time{}, 0, "time difference between two schedules is less than 1 second"
-	}
-	// The controller estimates the missed times from the first interval,
-	// then walks the schedule from one interval before the estimate.
-	missed := int64(now.Sub(t1).Seconds())/between + 1
-	var recent time.Time
-	for t := sched.Next(t1.Add(time.Duration((missed-2)*between) * time.Second)); !t.IsZero() && !t.After(now); t = sched.Next(t) {
-		recent = t
-	}
-	return recent, missed, ""
-}
-
-// requeue arms the controller's next sync of the CronJob
-// (nextScheduleTimeDuration): 100 ms after the schedule time that follows
-// the most recent one (or, when schedules were missed and none is found,
-// the one after now).
-func (wl *Workload) requeue(now time.Time) {
-	recent, missed, err := wl.mostRecentScheduleTime(now, false)
-	switch {
-	case err != "":
-		recent = now
-	case recent.IsZero() && missed == 0:
-		recent = wl.earliest()
-	case recent.IsZero():
-		recent = now
-	}
-	next := wl.Spec.CronJob.Schedule.Next(recent)
-	if next.IsZero() {
-		return
-	}
-	at := max(wl.w.virtualTime(next.Add(nextScheduleDelta)), wl.w.Now())
-	t := &wl.cron.timer
-	if !t.Pending() || t.When() > at {
-		wl.w.eng.Schedule(t, at, sim.Normal)
-	}
-}
-
-// cleanupFinishedJobs deletes the oldest finished Jobs (by start time,
-// then name) past the history limits of each outcome.
-func (wl *Workload) cleanupFinishedJobs() {
-	var succeeded, failed []*Workload
-	for _, j := range wl.cron.jobs {
-		switch _, cond := j.jobFinished(); cond {
-		case "Complete":
-			succeeded = append(succeeded, j)
-		case "Failed":
-			failed = append(failed, j)
-		}
-	}
-	s := wl.Spec.CronJob
-	wl.removeOldestJobs(succeeded, s.SuccessfulJobsHistoryLimit)
-	wl.removeOldestJobs(failed, s.FailedJobsHistoryLimit)
-}
-
-func (wl *Workload) removeOldestJobs(jobs []*Workload, limit int) {
-	n := len(jobs) - limit
-	if n <= 0 {
-		return
-	}
-	slices.SortStableFunc(jobs, func(a, b *Workload) int {
-		if c := cmp.Compare(a.created, b.created); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Spec.Name, b.Spec.Name)
-	})
-	for _, j := range jobs[:n] {
-		wl.deleteJob(j)
-	}
-}
-
-// deleteJob deletes a Job of the CronJob and its reference in the active
-// list (deleteJob, with background propagation: the Job goes at once, the
-// garbage collector then deletes its pods, gracefully).
-func (wl *Workload) deleteJob(j *Workload) {
-	c := wl.cron
-	j.gone = true
-	wl.w.eng.Stop(&j.syncTimer)
-	wl.w.eng.Stop(&j.waitTimer)
-	c.jobs = slices.DeleteFunc(c.jobs, func(x *Workload) bool { return x == j })
-	c.removeActive(j)
-	wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
-	wl.w.event(KindCronJob, wl.key, EventNormal, "SuccessfulDelete", "cronjob-controller", "Deleted job %s", j.Spec.Name)
-	for _, p := range j.pods {
-		if !p.deleted {
-			p.Delete(nil)
-		}
-	}
-}
-
-func (c *cronJob) removeActive(j *Workload) {
-	c.active = slices.DeleteFunc(c.active, func(x *Workload) bool { return x == j })
-}
-
-// activeNamed reports whether a Job called name is in the active list.
-func (c *cronJob) activeNamed(name string) bool {
-	for _, j := range c.active {
-		if j.Spec.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// existing returns the Job called name that the CronJob made and that is
-// still in the API, or nil.
-func (c *cronJob) existing(name string) *Workload {
-	for _, j := range c.jobs {
-		if j.Spec.Name == name {
-			return j
-		}
-	}
-	return nil
+// Event records a Kubernetes event about the workload from source.
+func (wl *Workload) Event(typ EventType, reason, source, msg string) {
+	wl.w.eventMsg(wl.Spec.Kind, wl.key, typ, reason, source, msg)
 }
 
 // cronPods returns the pods of every Job a CronJob created, deleted ones
 // included, Job by Job.
 func (wl *Workload) cronPods() []*Pod {
 	var out []*Pod
-	for _, j := range wl.cron.made {
+	for _, j := range wl.cron.Made {
 		out = append(out, j.pods...)
 	}
 	return out

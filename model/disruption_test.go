@@ -164,36 +164,3 @@ func TestScaleDownRanks(t *testing.T) {
 		t.Errorf("scale-down deleted %v, want rs-1, rs-2, rs-3", deleting)
 	}
 }
-
-func TestDrainSkipsDaemonSetPods(t *testing.T) {
-	w := newWorld(1, DefaultSettings())
-	a := w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
-	w.AddNode(NodeSpec{Name: "b", Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
-	w.AddWorkload(WorkloadSpec{Kind: KindDaemonSet, Name: "ds", Template: appSpec(100, nil, RestartAlways)})
-	w.AddPod("bare", &PodSpec{NodeName: "a", RestartPolicy: RestartAlways, TerminationGracePeriod: time.Second,
-		Containers: []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent}}}, PodOptions{})
-	var tl Timeline
-	w.Subscribe(&tl)
-	w.Run(time.Second)
-	w.Kubectl().Drain(a)
-	w.Run(time.Minute)
-	if !a.Unschedulable() || !w.Pod("bare").Deleted() || w.Pod("ds-0").Terminating() {
-		t.Errorf("after the drain: cordoned %v, bare deleted %v, ds-0 terminating %v", a.Unschedulable(), w.Pod("bare").Deleted(), w.Pod("ds-0").Terminating())
-	}
-	var lines []string
-	for _, c := range tl.Changes {
-		if c.Kind == ChangeClient {
-			lines = append(lines, c.Message)
-		}
-	}
-	want := []string{"node/a cordoned", "Warning: ignoring DaemonSet-managed Pods: default/ds-0",
-		"Warning: deleting Pods that declare no controller: default/bare", "evicting pod default/bare", "pod/bare evicted", "node/a drained"}
-	if len(lines) != len(want) {
-		t.Fatalf("kubectl said %q, want %q", lines, want)
-	}
-	for i := range want {
-		if lines[i] != want[i] {
-			t.Errorf("line %d: %q, want %q", i, lines[i], want[i])
-		}
-	}
-}

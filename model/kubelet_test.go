@@ -259,24 +259,3 @@ func TestSinceStartWindowFollowsEachStart(t *testing.T) {
 		}
 	}
 }
-
-func TestLeaseRenewalsAreHeartbeats(t *testing.T) {
-	// A kubelet renews its Lease every 10s whatever its status frequency:
-	// cut off at 3m with nodeStatusUpdateFrequency 1m (last post at 2m),
-	// its last renewal is at 2m50s and its node goes Unknown at the first
-	// monitor pass after 2m50s + 40s, 3m35s. With 4s, the last post (2m56s)
-	// is later than the last renewal: Unknown at 3m40s.
-	for _, tc := range []struct {
-		every, want time.Duration
-	}{{time.Minute, 3*time.Minute + 35*time.Second}, {4 * time.Second, 3*time.Minute + 40*time.Second}} {
-		st := DefaultSettings()
-		st.NodeStatusUpdateFrequency = tc.every
-		w, _ := world(t, RestartAlways, nil, st)
-		w.Schedule(3*time.Minute, func() { w.Node("n").Partition(nil) })
-		w.Run(5 * time.Minute)
-		c, _ := w.Node("n").Condition(Ready)
-		if c.Status != StatusUnknown || c.LastTransitionTime != tc.want {
-			t.Errorf("nodeStatusUpdateFrequency %s: Ready %s since %s, want Unknown since %s", tc.every, c.Status, c.LastTransitionTime, tc.want)
-		}
-	}
-}

@@ -13,8 +13,8 @@ package model
 // Registration order is part of the model's behaviour: handlers that arm
 // timers for the same instant decide the order in which those fire.
 // cluster.New registers the parts in this order: taint eviction, the
-// scheduler, the disruption controller, the workload controllers, the node
-// lifecycle controller, PodGC.
+// scheduler, the disruption controller, the workload controllers, the
+// DaemonSet controller, the node lifecycle controller, PodGC.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.
@@ -87,6 +87,11 @@ type NodeUntaintedHandler interface {
 	NodeUntainted(n *Node, key string, had bool)
 }
 
+// NodeReadyPostedHandler hears that n's kubelet posted a change of its
+// Ready condition, after it is recorded: False (it cannot run containers)
+// or True (Ready again after an outage, before NodeReady).
+type NodeReadyPostedHandler interface{ NodeReadyPosted(n *Node) }
+
 // NodeReadyHandler hears that n is Ready again after an outage, after its
 // not-ready and unreachable taints were lifted (NodeUntainted).
 type NodeReadyHandler interface{ NodeReady(n *Node) }
@@ -124,6 +129,7 @@ type parts struct {
 	nodeUnreachable   []NodeUnreachableHandler
 	nodeReachable     []NodeReachableHandler
 	nodeUntainted     []NodeUntaintedHandler
+	nodeReadyPosted   []NodeReadyPostedHandler
 	nodeReady         []NodeReadyHandler
 	nodeUncordoned    []NodeUncordonedHandler
 	nodeDiskFailed    []NodeDiskFailedHandler
@@ -188,6 +194,9 @@ func (w *World) registerNodeHandlers(part any) {
 	}
 	if h, ok := part.(NodeUntaintedHandler); ok {
 		ps.nodeUntainted = append(ps.nodeUntainted, h)
+	}
+	if h, ok := part.(NodeReadyPostedHandler); ok {
+		ps.nodeReadyPosted = append(ps.nodeReadyPosted, h)
 	}
 	if h, ok := part.(NodeReadyHandler); ok {
 		ps.nodeReady = append(ps.nodeReady, h)
@@ -290,6 +299,12 @@ func (w *World) nodeReachable(n *Node) {
 func (w *World) nodeUntainted(n *Node, key string, had bool) {
 	for _, h := range w.parts.nodeUntainted {
 		h.NodeUntainted(n, key, had)
+	}
+}
+
+func (w *World) nodeReadyPosted(n *Node) {
+	for _, h := range w.parts.nodeReadyPosted {
+		h.NodeReadyPosted(n)
 	}
 }
 

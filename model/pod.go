@@ -245,6 +245,10 @@ func (p *Pod) tolerates(t Taint) bool {
 	return false
 }
 
+// PinnedNode is the node a DaemonSet's pod is pinned to by node affinity,
+// "" if none.
+func (p *Pod) PinnedNode() string { return p.affinityNode }
+
 // Matches reports whether the toleration tolerates taint t.
 func (tol *Toleration) Matches(t Taint) bool {
 	if tol.Effect != "" && tol.Effect != t.Effect {

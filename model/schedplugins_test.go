@@ -173,23 +173,6 @@ func TestMinDomains(t *testing.T) {
 	}
 }
 
-// TestDaemonPodMessage: a daemon pod that does not fit on its node names the
-// other nodes as left out by NodeAffinity's PreFilter.
-func TestDaemonPodMessage(t *testing.T) {
-	w := newWorld(1, DefaultSettings())
-	for i := range 3 {
-		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
-	}
-	w.AddWorkload(WorkloadSpec{Kind: KindDaemonSet, Name: "ds", Template: appSpec(2000, nil, RestartAlways)})
-	w.Run(time.Second)
-	c, _ := w.Pod("ds-0").status.Condition(PodScheduled)
-	want := "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. " +
-		"preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
-	if c.Message != want {
-		t.Errorf("message %q\nwant    %q", c.Message, want)
-	}
-}
-
 // TestPodAffinityNamespaces: a pod affinity term selects pods of its own
 // pod's namespace, unless it names namespaces or a namespace selector
 // (getNamespacesFromPodAffinityTerm); the same labels in another namespace

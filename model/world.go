@@ -1,7 +1,7 @@
 // Package model holds Kubernetes semantics as event handlers on the sim
 // engine: the core (pods, nodes, workloads, the world and its streams) and
-// the parts it still holds (the kubelet, the scheduler, the workload,
-// disruption and node lifecycle controllers). Parts in packages of their
+// the parts it still holds (the kubelet, the scheduler, the workload and
+// disruption controllers). Parts in packages of their
 // own (model/controller/...) hear the core through World.Register;
 // model/cluster assembles a whole cluster. It knows nothing of YAML, files
 // or output formats: a World is built by calls, run, and read back.
@@ -37,12 +37,12 @@ type World struct {
 
 	parts parts // what hears of changes (parts.go)
 
-	sched         scheduler
-	controllers   workloadControllers
-	nodeLifecycle nodeLifecycle
+	sched       scheduler
+	controllers workloadControllers
 
-	workloads   []*Workload
-	workloadIdx map[string]*Workload
+	workloads       []*Workload
+	workloadIdx     map[string]*Workload
+	kindControllers map[string]WorkloadController // by workload kind (kinds.go)
 
 	disruption disruptionController // PodDisruptionBudgets (disruption.go)
 
@@ -69,19 +69,18 @@ func NewCore(seed uint64, s Settings) *World {
 	}
 	w.sched.init(w)
 	w.controllers.w = w
-	w.nodeLifecycle.w = w
 	return w
 }
 
 // RegisterCoreParts registers the parts the core still holds, in this
 // order: the scheduler, the disruption controller, the workload
-// controllers, the node lifecycle controller. As each moves to a package
+// controllers (and each kind's controller). As each moves to a package
 // of its own, cluster.New registers it in its place instead.
 func (w *World) RegisterCoreParts() {
 	w.Register(&w.sched)
 	w.Register(&w.disruption)
 	w.Register(&w.controllers)
-	w.Register(&w.nodeLifecycle)
+	w.registerCoreKinds()
 }
 
 // Now is the current virtual time.

@@ -2,11 +2,16 @@
 // parts it still holds) and the parts that live in packages of their own,
 // registered in a fixed order, as kube-controller-manager's
 // NewControllerDescriptors lists its controllers. Adding a controller is a
-// package under model/controller and one line in New.
+// package under model/controller and one line in New: w.Register for a
+// part that hears notifications (model/parts.go), or
+// w.RegisterWorkloadController for the controller of a workload kind.
 package cluster
 
 import (
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/controller/cronjob"
+	"github.com/podsim/podsim/model/controller/daemonset"
+	"github.com/podsim/podsim/model/controller/nodelifecycle"
 	"github.com/podsim/podsim/model/controller/podgc"
 	"github.com/podsim/podsim/model/controller/tainteviction"
 )
@@ -14,11 +19,15 @@ import (
 // New returns an empty cluster whose random streams derive from seed:
 // model.NewCore with every part registered. The order of registration is
 // the order in which parts hear a change (model.World.Register); it is
-// part of the model's behaviour.
+// part of the model's behaviour (a workload kind's controller hears
+// notifications in its place too, and syncs the workloads of its kind).
 func New(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
 	w.Register(tainteviction.New(w))
-	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers, the node lifecycle controller
+	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers
+	w.RegisterWorkloadController(model.KindDaemonSet, daemonset.New(w))
+	w.Register(nodelifecycle.New(w))
 	w.Register(podgc.New(w))
+	w.RegisterWorkloadController(model.KindCronJob, cronjob.New(w))
 	return w
 }

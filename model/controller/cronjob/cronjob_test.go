@@ -1,10 +1,20 @@
-package model
+package cronjob_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/cluster"
+	"github.com/podsim/podsim/model/controller/cronjob"
 )
+
+func appSpec(cpu int64, b *model.Behavior, policy model.RestartPolicy) *model.PodSpec {
+	return &model.PodSpec{RestartPolicy: policy, TerminationGracePeriod: 30 * time.Second,
+		Containers: []model.ContainerSpec{{Name: "app", Image: "img", PullPolicy: model.PullIfNotPresent, Behavior: b,
+			Requests: model.Resources{MilliCPU: cpu, Memory: 64 << 20}}}}
+}
 
 // period is a schedule that fires at every multiple of its period since
 // the Unix epoch (as "*/N * * * *" does for minutes), or never if 0.
@@ -42,7 +52,7 @@ func TestMostRecentScheduleTime(t *testing.T) {
 		{"never fires", period(0), 0, time.Hour, nil, -1, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, missed, err := mostRecentScheduleTime(tc.sched, at(tc.earliest), at(tc.now), tc.deadline)
+			got, missed, err := cronjob.MostRecentScheduleTime(tc.sched, at(tc.earliest), at(tc.now), tc.deadline)
 			if (err != "") != tc.err {
 				t.Fatalf("error %q, want error %v", err, tc.err)
 			}
@@ -61,31 +71,31 @@ func TestMostRecentScheduleTime(t *testing.T) {
 
 // cronWorld is one node and a CronJob "cj" whose Job runs one pod for run
 // (exit 0), or fails at once if fail.
-func cronWorld(t *testing.T, s CronJobSpec, run time.Duration, code int32) (*World, *Timeline) {
+func cronWorld(t *testing.T, s model.CronJobSpec, run time.Duration, code int32) (*model.World, *model.Timeline) {
 	t.Helper()
-	st := DefaultSettings()
+	st := model.DefaultSettings()
 	st.StartTime = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
-	w := newWorld(1, st)
-	tl := &Timeline{}
+	w := cluster.New(1, st)
+	tl := &model.Timeline{}
 	w.Subscribe(tl)
-	inv := NewInvariants(w)
+	inv := model.NewInvariants(w)
 	t.Cleanup(func() {
 		if err := inv.Err(); err != nil {
 			t.Error(err)
 		}
 	})
-	w.AddNode(NodeSpec{Name: "a", Capacity: Resources{MilliCPU: 64000, Memory: 64 << 30, Pods: 110}})
-	spec := appSpec(100, &Behavior{Runs: []RunSpec{{ExitAfter: run, ExitCode: code, Times: 1}}}, RestartNever)
-	s.Job = WorkloadSpec{Kind: KindJob, Template: spec, Completions: 1, Parallelism: 1}
-	w.AddWorkload(WorkloadSpec{Kind: KindCronJob, Name: "cj", Template: spec, CronJob: &s})
+	w.AddNode(model.NodeSpec{Name: "a", Capacity: model.Resources{MilliCPU: 64000, Memory: 64 << 30, Pods: 110}})
+	spec := appSpec(100, &model.Behavior{Runs: []model.RunSpec{{ExitAfter: run, ExitCode: code, Times: 1}}}, model.RestartNever)
+	s.Job = model.WorkloadSpec{Kind: model.KindJob, Template: spec, Completions: 1, Parallelism: 1}
+	w.AddWorkload(model.WorkloadSpec{Kind: model.KindCronJob, Name: "cj", Template: spec, CronJob: &s})
 	return w, tl
 }
 
 // cronEvents lists the CronJob's events as "T reason message".
-func cronEvents(tl *Timeline) string {
+func cronEvents(tl *model.Timeline) string {
 	var out []string
 	for _, c := range tl.Changes {
-		if c.Kind == ChangeEvent && c.Object == KindCronJob {
+		if c.Kind == model.ChangeEvent && c.Object == model.KindCronJob {
 			out = append(out, c.T.String()+" "+c.Reason+" "+c.Message)
 		}
 	}
@@ -93,7 +103,7 @@ func cronEvents(tl *Timeline) string {
 }
 
 func TestCronJobAllowRunsSideBySide(t *testing.T) {
-	w, tl := cronWorld(t, CronJobSpec{Schedule: period(time.Minute), SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1},
+	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(time.Minute), SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1},
 		150*time.Second, 0)
 	w.Run(3*time.Minute + time.Second)
 	// 12:01 is minute 28620721 since the epoch.
@@ -113,7 +123,7 @@ func TestCronJobAllowRunsSideBySide(t *testing.T) {
 }
 
 func TestCronJobForbidStartsTheMissedTimeLate(t *testing.T) {
-	w, tl := cronWorld(t, CronJobSpec{Schedule: period(time.Minute), ConcurrencyPolicy: ForbidConcurrent,
+	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(time.Minute), ConcurrencyPolicy: model.ForbidConcurrent,
 		SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1}, 130*time.Second, 0)
 	w.Run(4 * time.Minute)
 	const skip = "Not starting job because prior execution is running and concurrency policy is Forbid"
@@ -129,7 +139,7 @@ func TestCronJobForbidStartsTheMissedTimeLate(t *testing.T) {
 
 func TestCronJobForbidWithDeadlineSkipsTheMissedTime(t *testing.T) {
 	d := 5 * time.Second
-	w, tl := cronWorld(t, CronJobSpec{Schedule: period(time.Minute), ConcurrencyPolicy: ForbidConcurrent, StartingDeadline: &d,
+	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(time.Minute), ConcurrencyPolicy: model.ForbidConcurrent, StartingDeadline: &d,
 		SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1}, 130*time.Second, 0)
 	w.Run(4*time.Minute + time.Second)
 	if got := cronEvents(tl); strings.Contains(got, "cj-28620723") || !strings.Contains(got, "4m0.1s SuccessfulCreate Created job cj-28620724") {
@@ -138,7 +148,7 @@ func TestCronJobForbidWithDeadlineSkipsTheMissedTime(t *testing.T) {
 }
 
 func TestCronJobReplace(t *testing.T) {
-	w, tl := cronWorld(t, CronJobSpec{Schedule: period(2 * time.Minute), ConcurrencyPolicy: ReplaceConcurrent,
+	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(2 * time.Minute), ConcurrencyPolicy: model.ReplaceConcurrent,
 		SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1}, 3*time.Minute, 0)
 	w.Run(5 * time.Minute)
 	want := "2m0.1s SuccessfulCreate Created job cj-28620722\n" +
@@ -160,7 +170,7 @@ func TestCronJobHistoryLimits(t *testing.T) {
 		keep int
 	}{{"successful", 0, 2}, {"failed", 1, 1}} {
 		t.Run(tc.name, func(t *testing.T) {
-			w, tl := cronWorld(t, CronJobSpec{Schedule: period(time.Minute), SuccessfulJobsHistoryLimit: 2, FailedJobsHistoryLimit: 1},
+			w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(time.Minute), SuccessfulJobsHistoryLimit: 2, FailedJobsHistoryLimit: 1},
 				10*time.Second, tc.code)
 			w.Run(5*time.Minute + 20*time.Second)
 			cj := w.Workload("cj")
@@ -182,7 +192,7 @@ func TestCronJobHistoryLimits(t *testing.T) {
 }
 
 func TestCronJobSuspended(t *testing.T) {
-	w, tl := cronWorld(t, CronJobSpec{Schedule: period(time.Minute), Suspend: true}, 10*time.Second, 0)
+	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(time.Minute), Suspend: true}, 10*time.Second, 0)
 	w.Run(10 * time.Minute)
 	if got := cronEvents(tl); got != "" {
 		t.Errorf("a suspended CronJob logged:\n%s", got)
@@ -190,7 +200,7 @@ func TestCronJobSuspended(t *testing.T) {
 }
 
 func TestCronJobTooManyMissedTimes(t *testing.T) {
-	w, tl := cronWorld(t, CronJobSpec{Schedule: period(time.Minute), ConcurrencyPolicy: ForbidConcurrent,
+	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(time.Minute), ConcurrencyPolicy: model.ForbidConcurrent,
 		SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1}, 3*time.Hour, 0)
 	w.Run(3*time.Hour + 2*time.Minute)
 	got := cronEvents(tl)
@@ -202,7 +212,7 @@ func TestCronJobTooManyMissedTimes(t *testing.T) {
 }
 
 func TestCronJobInvalidSchedule(t *testing.T) {
-	w, tl := cronWorld(t, CronJobSpec{Schedule: period(0), ScheduleText: "0 0 31 2 *"}, 10*time.Second, 0)
+	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(0), ScheduleText: "0 0 31 2 *"}, 10*time.Second, 0)
 	w.Run(time.Hour)
 	want := "0s InvalidSchedule invalid schedule: 0 0 31 2 * : time difference between two schedules is less than 1 second"
 	if got := cronEvents(tl); got != want {
@@ -215,7 +225,7 @@ func TestCronJobInvalidSchedule(t *testing.T) {
 // next time of that minute takes it again: the new Job's pods are numbered
 // on from the old one's, which may still be terminating.
 func TestCronJobNameTakenAgainInAMinute(t *testing.T) {
-	w, tl := cronWorld(t, CronJobSpec{Schedule: period(20 * time.Second)}, time.Minute, 0)
+	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(20 * time.Second)}, time.Minute, 0)
 	deadline := 5 * time.Second
 	s := w.Workload("cj").Spec.CronJob
 	s.Job.ActiveDeadline = &deadline
@@ -237,7 +247,7 @@ func TestCronJobNameTakenAgainInAMinute(t *testing.T) {
 // is taken into the active list again rather than made a second time, as
 // the controller does when the create finds it exists.
 func TestCronJobAdoptsTheJobOfTheMinute(t *testing.T) {
-	w, tl := cronWorld(t, CronJobSpec{Schedule: period(20 * time.Second), SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1},
+	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(20 * time.Second), SuccessfulJobsHistoryLimit: 3, FailedJobsHistoryLimit: 1},
 		5*time.Second, 0)
 	w.Run(61 * time.Second)
 	want := "20.1s SuccessfulCreate Created job cj-28620720\n" +

@@ -1,0 +1,4 @@
+package cronjob
+
+// MostRecentScheduleTime is mostRecentScheduleTime, for the tests.
+var MostRecentScheduleTime = mostRecentScheduleTime
