@@ -31,6 +31,12 @@ type Settings struct {
 	// ProxyMinSyncPeriod, and syncs at least once per ProxySyncPeriod
 	// (service.go).
 	ProxyMinSyncPeriod, ProxySyncPeriod time.Duration
+
+	// The kubelet's eviction manager (evictionmanager.go): evictionHard's
+	// memory.available in bytes (0: none), and
+	// evictionPressureTransitionPeriod.
+	EvictionHardMemory               int64
+	EvictionPressureTransitionPeriod time.Duration
 }
 
 // Backoff is a delay that starts at Initial and doubles up to Max; an entry
@@ -50,6 +56,9 @@ func DefaultSettings() Settings {
 		TerminatedPodGCThreshold:  12500,
 		ProxyMinSyncPeriod:        time.Second,
 		ProxySyncPeriod:           30 * time.Second,
+
+		EvictionHardMemory:               100 << 20,
+		EvictionPressureTransitionPeriod: 5 * time.Minute,
 	}
 }
 

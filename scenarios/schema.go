@@ -53,6 +53,11 @@ type Settings struct {
 	Images                    []Image   `yaml:"images"`
 	KubeletSync               string    `yaml:"kubeletSync"` // exact (default) or realistic
 	KubeProxy                 KubeProxy `yaml:"kubeProxy"`
+	// The kubelet's eviction manager: thresholds by signal (only
+	// memory.available), and how long MemoryPressure stays after the last
+	// pressure.
+	EvictionHard                     map[string]Quantity `yaml:"evictionHard"`
+	EvictionPressureTransitionPeriod *Duration           `yaml:"evictionPressureTransitionPeriod"`
 }
 
 // Backoff is a doubling delay: initial, doubling up to max; resetAfter is
