@@ -43,6 +43,7 @@ type Node struct {
 	images     map[string]bool // images pulled onto this node
 	pods       []*Pod          // pods bound here, in binding order
 	events     eventLog        // about the node, in order of first occurrence
+	evict      *pressure       // the eviction manager's state (evictionmanager.go), once a pod uses memory
 
 	down, partitioned     bool
 	reportedUnschedulable bool // what the kubelet last saw of it (its NodeSchedulable events)

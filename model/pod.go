@@ -189,6 +189,7 @@ func (p *Pod) bind(n *Node) {
 	n.pods = append(n.pods, p)
 	if !p.phase.Terminal() {
 		n.hold(p)
+		n.watchMemory(p)
 	}
 	p.setCondition(PodScheduled, True, "", "")
 	p.w.podBound(p)

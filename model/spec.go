@@ -35,6 +35,11 @@ type Settings struct {
 	// MetricResolution is how often metrics-server scrapes the kubelets
 	// (metricsserver.go).
 	MetricResolution time.Duration
+	// The kubelet's eviction manager (evictionmanager.go): evictionHard's
+	// memory.available in bytes (0: none), and
+	// evictionPressureTransitionPeriod.
+	EvictionHardMemory               int64
+	EvictionPressureTransitionPeriod time.Duration
 }
 
 // Backoff is a delay that starts at Initial and doubles up to Max; an entry
@@ -46,15 +51,17 @@ type Backoff struct {
 // DefaultSettings returns Kubernetes' own defaults.
 func DefaultSettings() Settings {
 	return Settings{
-		CrashLoopBackOff:          Backoff{Initial: 10 * time.Second, Max: 300 * time.Second, ResetAfter: 10 * time.Minute},
-		ImagePullBackOff:          Backoff{Initial: 10 * time.Second, Max: 300 * time.Second, ResetAfter: 10 * time.Minute},
-		NodeMonitorGracePeriod:    40 * time.Second,
-		EvictionTimeout:           5 * time.Minute,
-		NodeStatusUpdateFrequency: 10 * time.Second,
-		TerminatedPodGCThreshold:  12500,
-		ProxyMinSyncPeriod:        time.Second,
-		ProxySyncPeriod:           30 * time.Second,
-		MetricResolution:          15 * time.Second,
+		CrashLoopBackOff:                 Backoff{Initial: 10 * time.Second, Max: 300 * time.Second, ResetAfter: 10 * time.Minute},
+		ImagePullBackOff:                 Backoff{Initial: 10 * time.Second, Max: 300 * time.Second, ResetAfter: 10 * time.Minute},
+		NodeMonitorGracePeriod:           40 * time.Second,
+		EvictionTimeout:                  5 * time.Minute,
+		NodeStatusUpdateFrequency:        10 * time.Second,
+		TerminatedPodGCThreshold:         12500,
+		ProxyMinSyncPeriod:               time.Second,
+		ProxySyncPeriod:                  30 * time.Second,
+		MetricResolution:                 15 * time.Second,
+		EvictionHardMemory:               100 << 20,
+		EvictionPressureTransitionPeriod: 5 * time.Minute,
 	}
 }
 

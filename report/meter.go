@@ -23,6 +23,7 @@ type podTrack struct {
 	crashSince map[string]time.Duration // containers in CrashLoopBackOff
 	crashTotal time.Duration
 	restarts   map[string]int32 // the latest restart count of each container
+	evictions  int              // its Evicted events (node-pressure eviction)
 	bound      bool             // holds resources on its node
 	node       int              // index of its node, or -1 until it is bound
 	wl         int              // index of its ReplicaSet, Deployment or StatefulSet, or -1
@@ -350,6 +351,11 @@ func (m *Meter) apply(c *model.Change) {
 	if c.Kind == model.ChangeEvent {
 		if c.Reason == "FailedScheduling" {
 			m.schedFailures++
+		}
+		if c.Reason == "Evicted" && c.Pod != "" {
+			if t := m.podTrack(c); t != nil {
+				t.evictions++
+			}
 		}
 		if !c.Dropped && c.Pod != "" {
 			if t := m.podTrack(c); t != nil && t.node >= 0 {

@@ -22,6 +22,7 @@ var Metrics = []Metric{
 	{"pod.restartsPerHour", "restarts/h", "pod", "the same per hour of the run"},
 	{"pod.crashLoopTime", "s", "pod", "time its containers spent waiting in CrashLoopBackOff, summed over containers"},
 	{"pod.notReadyTime", "s", "pod", "time without Ready=True from its creation until it ended (terminal phase or deletion) or the run did"},
+	{"pod.evictions", "count", "pod", "times the kubelet's eviction manager evicted the pod under node pressure (its Evicted events)"},
 	{"workload.unavailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - ready pods) while positive, once all replicas had first been ready (else from creation); ReplicaSets, Deployments and StatefulSets"},
 	{"workload.minReadyReplicas", "count", "workload", "fewest ready pods once all replicas had first been ready (else 0)"},
 	{"workload.notAvailableReplicaSeconds", "replica-s", "workload", "integral of (replicas - available pods) while positive, available as the controller counts them (Ready for minReadySeconds, not terminating), once all replicas had first been available (else from creation); ReplicaSets and Deployments"},
@@ -132,6 +133,7 @@ func (m *Meter) Finish() RunMetrics {
 		}
 		add("pod.crashLoopTime", crash.Seconds())
 		add("pod.notReadyTime", max(stop-t.p.CreatedAt-readyTotal, 0).Seconds())
+		add("pod.evictions", float64(t.evictions))
 	}
 	for i := range m.wls {
 		if m.wlFull[i] {

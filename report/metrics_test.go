@@ -262,3 +262,13 @@ func TestMetricsNodeDeleted(t *testing.T) {
 		t.Errorf("node.peakCPU has %d nodes, want node-a and node-b: %v", n, got["node.peakCPU"])
 	}
 }
+
+func TestMetricsEvictions(t *testing.T) {
+	// Pods in creation order: web-0, web-1, cache-0, leak-0, cache-1,
+	// leak-1, cache-2, leak-2; the first cache and leak pods and their
+	// replacements are evicted, the last ones still wait on the taint.
+	_, got := measure(t, "../scenarios/eviction/memory-pressure.yaml")
+	if want := []float64{0, 0, 1, 1, 1, 1, 0, 0}; !equal(got["pod.evictions"], want) {
+		t.Errorf("pod.evictions = %v, want %v", got["pod.evictions"], want)
+	}
+}

@@ -35,6 +35,10 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.ProxyMinSyncPeriod, in.KubeProxy.MinSyncPeriod)
 	setDur(&st.ProxySyncPeriod, in.KubeProxy.SyncPeriod)
 	setDur(&st.MetricResolution, in.MetricsServer.MetricResolution)
+	setDur(&st.EvictionPressureTransitionPeriod, in.EvictionPressureTransitionPeriod)
+	if q, ok := in.EvictionHard["memory.available"]; ok {
+		st.EvictionHardMemory = q.Value()
+	}
 	st.StartTime = s.startTime()
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold

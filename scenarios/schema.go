@@ -54,6 +54,11 @@ type Settings struct {
 	KubeletSync               string        `yaml:"kubeletSync"` // exact (default) or realistic
 	KubeProxy                 KubeProxy     `yaml:"kubeProxy"`
 	MetricsServer             MetricsServer `yaml:"metricsServer"`
+	// The kubelet's eviction manager: thresholds by signal (only
+	// memory.available), and how long MemoryPressure stays after the last
+	// pressure.
+	EvictionHard                     map[string]Quantity `yaml:"evictionHard"`
+	EvictionPressureTransitionPeriod *Duration           `yaml:"evictionPressureTransitionPeriod"`
 }
 
 // Backoff is a doubling delay: initial, doubling up to max; resetAfter is

@@ -175,6 +175,7 @@ func (v *validator) settings(st *Settings) {
 	if d := st.NodeStatusUpdateFrequency; d != nil && d.D() <= 0 {
 		v.at(d, "nodeStatusUpdateFrequency must be positive")
 	}
+	v.evictionSettings(st)
 	if _, ok := model.ParseKubeletSync(st.KubeletSync); st.KubeletSync != "" && !ok {
 		v.at(&st.KubeletSync, "kubeletSync %q: want exact or realistic", st.KubeletSync)
 	}
