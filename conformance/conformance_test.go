@@ -36,7 +36,7 @@ func cases(t *testing.T) (running, pending []string) {
 
 var (
 	upstreamLine = regexp.MustCompile(`(?m)^# Upstream: (test/e2e\S*|pkg/\S+)\.go\b`)
-	testLine     = regexp.MustCompile(`(?m)^#\s+(It|Test\w*|row)\b`)
+	testLine     = regexp.MustCompile(`(?m)^#.*\b(It\("|Test[A-Z]\w*)`)
 	readmeCounts = regexp.MustCompile(`holds \*\*(\d+)\*\* upstream test cases: \*\*(\d+)\*\* pass`)
 )
 
