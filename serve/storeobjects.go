@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/podsim/podsim/model"
@@ -88,7 +89,13 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 		}
 	default:
 		snap.owner = src.owner
-		if src.pods != nil {
+		switch _, indexed := p.CompletionIndex(); {
+		case indexed && seen:
+			snap.labels = old.labels
+		case indexed:
+			snap.labels = maps.Clone(src.pods) // the Job's, and its own completion index
+			snap.labels[model.LabelCompletionIndex] = p.Labels[model.LabelCompletionIndex]
+		case src.pods != nil:
 			snap.labels = src.pods
 		}
 	}
