@@ -427,12 +427,16 @@ func (wl *Workload) manageJob(nActive, nTerminating int) int {
 		}
 		return diff
 	}
-	made := 0
+	// The first diff pending indexes; of those, the ones past their
+	// backoff get a pod (getPodCreationInfoForIndependentIndexes); if none
+	// is, the Job syncs again when the first backoff ends.
+	made, pending := 0, 0
 	var wake time.Duration
-	for ix := 0; ix < s.Completions && made < diff; ix++ {
+	for ix := 0; ix < s.Completions && pending < diff; ix++ {
 		if !wl.indexPending(ix) {
 			continue
 		}
+		pending++
 		if at := wl.indexBackoffEnd(ix); at > now {
 			if wake == 0 || at < wake {
 				wake = at
