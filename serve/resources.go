@@ -194,7 +194,7 @@ var resources = []*apiResource{
 			col("Duration", "string", false, "Time required to complete the job."), ageCol, containersCol, imagesCol, selectorCol},
 		cells: func(m moment, s snapshot) []any {
 			w := s.(*workloadSnap)
-			status := jobStatusColumn(w.conditions)
+			status := report.JobStatusColumn(w.conditions)
 			end := m.now
 			if w.status.completed {
 				end = w.status.completedAt
@@ -396,17 +396,4 @@ func (w *workloadSnap) templateCells(selector bool) []any {
 		out = append(out, labelString(w.selector))
 	}
 	return out
-}
-
-// jobStatusColumn is printJob's STATUS: the first of Complete, Failed,
-// FailureTarget and SuccessCriteriaMet the Job has True, else Running.
-func jobStatusColumn(conds []model.Condition) string {
-	for _, t := range []string{model.JobComplete, model.JobFailed, model.JobFailureTarget, model.JobSuccessCriteriaMet} {
-		for _, c := range conds {
-			if c.Type == t && c.Status == model.True {
-				return t
-			}
-		}
-	}
-	return "Running"
 }
