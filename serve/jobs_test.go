@@ -7,6 +7,7 @@ import (
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -48,5 +49,30 @@ func TestJobKeepsItsCountWhenItsPodGoes(t *testing.T) {
 	}
 	if out := kubectl(t, p, "get", "jobs"); !strings.Contains(out, "Complete   1/1") {
 		t.Errorf("kubectl get jobs:\n%s", out)
+	}
+}
+
+// TestIndexedJobStatus: an Indexed Job's spec and status as the API writes
+// them (completionMode, backoffLimitPerIndex, completedIndexes and
+// failedIndexes as intervals), and each pod's completion index label
+// beside the Job's own labels.
+func TestIndexedJobStatus(t *testing.T) {
+	at := 2 * time.Minute
+	p := play(t, "../scenarios/jobs/indexed-backoff-per-index.yaml", Options{At: at})
+	p.freeze(t)
+	u := p.http.URL
+	var j batchv1.Job
+	call(t, "GET", u+"/apis/batch/v1/namespaces/default/jobs/shard", "", nil, &j)
+	sp, st := j.Spec, j.Status
+	if sp.CompletionMode == nil || *sp.CompletionMode != batchv1.IndexedCompletion || sp.BackoffLimitPerIndex == nil || *sp.BackoffLimitPerIndex != 1 {
+		t.Errorf("spec %+v", sp)
+	}
+	if st.CompletedIndexes != "0-3,5" || st.FailedIndexes == nil || *st.FailedIndexes != "4" || st.Succeeded != 5 || st.Failed != 4 {
+		t.Errorf("status %+v, want indexes 0-3,5 completed and 4 failed", st)
+	}
+	var pod corev1.Pod
+	call(t, "GET", u+"/api/v1/namespaces/default/pods/shard-4-7", "", nil, &pod)
+	if pod.Labels["batch.kubernetes.io/job-completion-index"] != "4" || pod.Labels["job-name"] != "shard" {
+		t.Errorf("shard-4-7 labels %v", pod.Labels)
 	}
 }
