@@ -52,6 +52,7 @@ type jobState struct {
 	// Indexed: completed and failed indexes, and the last failed pod of
 	// each index (its position in Workload.pods; -1: none).
 	succeededIdx, failedIdx   []bool
+	busyIdx                   []bool // scratch of manageJob: indexes with a pod
 	nSucceededIdx, nFailedIdx int
 	lastFailedOf              []int
 	completedIndexes          string // formatted (status.completedIndexes)
@@ -60,9 +61,8 @@ type jobState struct {
 	failuresSinceSuccess int // the backoff record: failures after the last success
 	lastFailure          time.Duration
 
-	target     *Condition // the interim FailureTarget or SuccessCriteriaMet, once set
-	finished   bool       // Complete or Failed is set
-	completion time.Duration
+	target   *Condition // the interim FailureTarget or SuccessCriteriaMet, once set
+	finished bool       // Complete or Failed is set
 }
 
 // newJobState is the state of a new Job of spec s.
@@ -70,6 +70,7 @@ func newJobState(s *WorkloadSpec) *jobState {
 	j := &jobState{}
 	if s.Indexed {
 		j.succeededIdx, j.failedIdx = make([]bool, s.Completions), make([]bool, s.Completions)
+		j.busyIdx = make([]bool, s.Completions)
 		j.lastFailedOf = make([]int, s.Completions)
 		for i := range j.lastFailedOf {
 			j.lastFailedOf[i] = -1
@@ -96,11 +97,7 @@ func (wl *Workload) JobStatus() JobStatus {
 	if j == nil {
 		return JobStatus{}
 	}
-	st := JobStatus{Succeeded: j.succeeded, Failed: j.failed, CompletedIndexes: j.completedIndexes,
-		CompletionTime: j.completion}
-	if wl.Spec.Indexed {
-		st.Succeeded = j.nSucceededIdx
-	}
+	st := JobStatus{Succeeded: wl.jobSucceeded(), Failed: j.failed, CompletedIndexes: j.completedIndexes}
 	if wl.Spec.BackoffLimitPerIndex != nil {
 		st.FailedIndexes, st.HasFailedIndexes = j.failedIndexes, true
 	}
@@ -119,6 +116,15 @@ func (wl *Workload) JobStatus() JobStatus {
 		}
 	}
 	return st
+}
+
+// jobSucceeded is status.succeeded: the succeeded pods counted, or an
+// Indexed Job's completed indexes.
+func (wl *Workload) jobSucceeded() int {
+	if wl.Spec.Indexed {
+		return wl.job.nSucceededIdx
+	}
+	return wl.job.succeeded
 }
 
 // terminating reports whether p is being deleted and has not finished
@@ -173,7 +179,7 @@ func (wl *Workload) syncJob() {
 	}
 	if j.target == nil {
 		nActive += wl.manageJob(nActive, nTerminating)
-		if succeeded := wl.JobStatus().Succeeded; succeeded >= s.Completions && nActive == 0 {
+		if wl.jobSucceeded() >= s.Completions && nActive == 0 {
 			j.target = &Condition{Type: JobSuccessCriteriaMet, Status: True, Reason: "CompletionsReached",
 				Message: "Reached expected number of succeeded pods", LastTransitionTime: wl.w.Now()}
 		}
@@ -368,13 +374,12 @@ func (wl *Workload) jobFinishing() bool {
 	wl.w.eng.Stop(&wl.waitTimer)
 	if t.Type == JobSuccessCriteriaMet {
 		t.Type = JobComplete
-		j.completion = t.LastTransitionTime
 	} else {
 		t.Type = JobFailed
 	}
 	wl.setJobCondition(t)
 	if t.Type == JobComplete {
-		if st := wl.JobStatus(); st.Succeeded > wl.Spec.Completions {
+		if wl.jobSucceeded() > wl.Spec.Completions {
 			wl.w.event(KindJob, wl.key, EventWarning, "TooManySucceededPods", "job-controller", "Too many succeeded pods running after completion count reached")
 		}
 		wl.w.event(KindJob, wl.key, EventNormal, "Completed", "job-controller", "Job completed")
@@ -407,7 +412,7 @@ func (wl *Workload) setJobCondition(c Condition) {
 func (wl *Workload) manageJob(nActive, nTerminating int) int {
 	j, s := wl.job, &wl.Spec
 	now := wl.w.Now()
-	want := max(min(s.Completions-wl.JobStatus().Succeeded, s.Parallelism), 0)
+	want := max(min(s.Completions-wl.jobSucceeded(), s.Parallelism), 0)
 	if !s.replaceFailedOnly() {
 		nTerminating = 0
 	}
@@ -432,8 +437,9 @@ func (wl *Workload) manageJob(nActive, nTerminating int) int {
 	// is, the Job syncs again when the first backoff ends.
 	made, pending := 0, 0
 	var wake time.Duration
+	wl.markBusyIndexes()
 	for ix := 0; ix < s.Completions && pending < diff; ix++ {
-		if !wl.indexPending(ix) {
+		if j.busyIdx[ix] || j.succeededIdx[ix] || j.failedIdx[ix] {
 			continue
 		}
 		pending++
@@ -465,20 +471,17 @@ func backoffDelay(n int) time.Duration {
 	return min(jobBackoffInitial<<min(n-1, 16), jobBackoffMax)
 }
 
-// indexPending reports whether index ix needs a pod (firstPendingIndexes):
-// not succeeded, not failed, no active pod, and, with podReplacementPolicy
-// Failed, no terminating pod.
-func (wl *Workload) indexPending(ix int) bool {
+// markBusyIndexes marks the indexes that have an active pod or, with
+// podReplacementPolicy Failed, a terminating one: they need no new pod
+// (firstPendingIndexes).
+func (wl *Workload) markBusyIndexes() {
 	j := wl.job
-	if j.succeededIdx[ix] || j.failedIdx[ix] {
-		return false
-	}
+	clear(j.busyIdx)
 	for i, p := range wl.pods {
-		if j.pods[i].index == ix && (active(p) || (terminating(p) && wl.Spec.replaceFailedOnly())) {
-			return false
+		if ix := j.pods[i].index; ix >= 0 && (active(p) || (terminating(p) && wl.Spec.replaceFailedOnly())) {
+			j.busyIdx[ix] = true
 		}
 	}
-	return true
 }
 
 // indexBackoffEnd is when index ix may get a new pod, with
