@@ -75,4 +75,7 @@ func TestIndexedJobStatus(t *testing.T) {
 	if pod.Labels["batch.kubernetes.io/job-completion-index"] != "4" || pod.Labels["job-name"] != "shard" {
 		t.Errorf("shard-4-7 labels %v", pod.Labels)
 	}
+	if pod.Annotations["batch.kubernetes.io/job-completion-index"] != "4" || pod.Spec.Hostname != "shard-4" {
+		t.Errorf("shard-4-7 annotations %v, hostname %q", pod.Annotations, pod.Spec.Hostname)
+	}
 }

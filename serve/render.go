@@ -65,6 +65,12 @@ func (m moment) pod(s *podSnap) *corev1.Pod {
 	}
 	p.Spec = podSpec(v.Spec)
 	p.Spec.NodeName = v.Node
+	if s.index != "" && s.owner != nil {
+		// An Indexed Job's pod: the index as an annotation too, and the
+		// hostname <job>-<index> (the Job controller's template changes).
+		p.Annotations = map[string]string{model.LabelCompletionIndex: s.index}
+		p.Spec.Hostname = s.owner.name + "-" + s.index
+	}
 	policy := corev1.PreemptionPolicy(s.policy)
 	p.Spec.Priority, p.Spec.PreemptionPolicy = &s.priority, &policy
 	st := &v.Status

@@ -38,6 +38,7 @@ type podSnap struct {
 	deleting bool
 	deadline time.Duration // deletionTimestamp, while deleting
 	grace    time.Duration
+	index    string // an Indexed Job's pod's completion index; "" none
 }
 
 type nodeSnap struct {

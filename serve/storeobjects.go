@@ -89,12 +89,15 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 		}
 	default:
 		snap.owner = src.owner
-		switch _, indexed := p.CompletionIndex(); {
+		_, indexed := p.CompletionIndex()
+		switch {
 		case indexed && seen:
-			snap.labels = old.labels
+			snap.labels, snap.index = old.labels, old.index
 		case indexed:
-			snap.labels = maps.Clone(src.pods) // the Job's, and its own completion index
-			snap.labels[model.LabelCompletionIndex] = p.Labels[model.LabelCompletionIndex]
+			// The Job's labels, and its own completion index.
+			snap.index = p.Labels[model.LabelCompletionIndex]
+			snap.labels = maps.Clone(src.pods)
+			snap.labels[model.LabelCompletionIndex] = snap.index
 		case src.pods != nil:
 			snap.labels = src.pods
 		}
