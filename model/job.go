@@ -350,7 +350,8 @@ func (wl *Workload) jobFinishing() bool {
 	if !wl.hasCondition(j.target.Type) {
 		wl.setJobCondition(*j.target)
 		for _, p := range wl.pods {
-			if active(p) {
+			if active(p) { // deleteActivePods, through podControl.DeletePod
+				wl.w.event(KindJob, wl.key, EventNormal, "SuccessfulDelete", "job-controller", "Deleted pod: %s", p.Name)
 				p.Delete(nil)
 			}
 		}
