@@ -3,6 +3,7 @@ package expect
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/podsim/podsim/model"
@@ -329,6 +330,27 @@ func (k *checker) workload(e *scenarios.Expect) {
 	if c := e.Condition; c != nil {
 		got, ok := wl.Condition(c.Type)
 		k.condition(c, got, ok, why)
+	}
+	if js := e.JobStatus; js != nil {
+		k.jobStatus(js, wl.JobStatus(), why)
+	}
+}
+
+// jobStatus checks a Job's status as its controller keeps it.
+func (k *checker) jobStatus(js *scenarios.JobStatusCheck, st model.JobStatus, why cause) {
+	k.num("jobStatus.active", js.Active, int64(st.Active), why)
+	k.num("jobStatus.ready", js.Ready, int64(st.Ready), why)
+	k.num("jobStatus.terminating", js.Terminating, int64(st.Terminating), why)
+	k.num("jobStatus.succeeded", js.Succeeded, int64(st.Succeeded), why)
+	k.num("jobStatus.failed", js.Failed, int64(st.Failed), why)
+	for _, f := range []struct {
+		name string
+		want *string
+		got  string
+	}{{"jobStatus.completedIndexes", js.CompletedIndexes, st.CompletedIndexes}, {"jobStatus.failedIndexes", js.FailedIndexes, st.FailedIndexes}} {
+		if f.want != nil && *f.want != f.got {
+			k.fail(f.name, strconv.Quote(*f.want), strconv.Quote(f.got), why)
+		}
 	}
 }
 

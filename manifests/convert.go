@@ -97,6 +97,7 @@ func jobSpec(js *batchv1.JobSpec) scenarios.WorkloadSpec {
 		BackoffLimit:          js.BackoffLimit,
 		ActiveDeadlineSeconds: js.ActiveDeadlineSeconds,
 		Suspend:               js.Suspend,
+		JobPolicies:           jobPolicies(js),
 	}
 }
 

@@ -15,13 +15,6 @@ const (
 	KindDaemonSet  = "DaemonSet"
 )
 
-// Job failed-pod backoff (pkg/controller/job): 10s doubling per failure,
-// capped at 10 minutes.
-const (
-	jobBackoffInitial = 10 * time.Second
-	jobBackoffMax     = 10 * time.Minute
-)
-
 // WorkloadSpec describes a controller object.
 type WorkloadSpec struct {
 	Kind     string
@@ -38,8 +31,17 @@ type WorkloadSpec struct {
 	MaxSurge, MaxUnavailable IntOrPercent // RollingUpdate
 	ProgressDeadline         *time.Duration
 
-	Completions, Parallelism, BackoffLimit int            // Job
+	Completions, Parallelism, BackoffLimit int            // Job (job.go)
 	ActiveDeadline                         *time.Duration // Job
+	// Job: completionMode Indexed, backoffLimitPerIndex and
+	// maxFailedIndexes (nil: none), the pod failure policy (nil: none),
+	// the success policy's rules, podReplacementPolicy Failed
+	// (jobpolicy.go).
+	Indexed                                bool
+	BackoffLimitPerIndex, MaxFailedIndexes *int
+	PodFailurePolicy                       *PodFailurePolicy
+	SuccessPolicy                          []SuccessPolicyRule
+	PodReplacementFailed                   bool
 
 	PodManagement PodManagementPolicy // StatefulSet (statefulset.go)
 	CronJob       *CronJobSpec        // CronJob (cronjob.go)
@@ -63,11 +65,7 @@ type Workload struct {
 
 	rc replicaControl // ReplicaSet, Deployment (replicaset.go)
 
-	failed     int           // Job: pods that failed (counted once each)
-	counted    map[*Pod]bool // Job: pods whose failure or success is counted
-	succeeded  int
-	lastFailed time.Duration
-	finished   bool
+	job *jobState // Job: its status as its controller keeps it (job.go)
 
 	ordinals []*Pod         // StatefulSet: the latest pod of each ordinal (statefulset.go)
 	cron     *CronJobStatus // CronJob: its status (cronjob.go)
@@ -81,10 +79,13 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	if s.Kind == KindDaemonSet {
 		s.Options.Tolerations = append(append([]Toleration(nil), s.Options.Tolerations...), daemonTolerations...)
 	}
-	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(), counted: map[*Pod]bool{},
+	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(),
 		id: len(w.workloads), ctl: w.kindControllers[s.Kind]}
 	wl.syncTimer.Init(wl.sync)
 	wl.waitTimer.Init(wl.sync)
+	if s.Kind == KindJob {
+		wl.job = newJobState(&wl.Spec)
+	}
 	w.workloads = append(w.workloads, wl)
 	w.workloadIdx[wl.key] = wl
 	w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectAdded, Workload: wl})
@@ -172,101 +173,21 @@ func (wl *Workload) CreatePod(t *PodSpec, node string) *Pod { return wl.createPo
 // createPod is CreatePod.
 func (wl *Workload) createPod(t *PodSpec, node string) *Pod {
 	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
+	o := wl.Spec.Options
+	o.affinityNode = node // the scheduler binds it there, if it fits
+	return wl.createNamedPod(t, name, o)
+}
+
+// createNamedPod creates the workload's next pod, called name, from
+// template t with options o now, with the event SuccessfulCreate from the
+// kind's controller.
+func (wl *Workload) createNamedPod(t *PodSpec, name string, o PodOptions) *Pod {
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
 		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
 	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
-	o := wl.Spec.Options
-	o.affinityNode = node // the scheduler binds it there, if it fits
 	p := wl.w.addPod(name, t, o, wl)
 	wl.pods = append(wl.pods, p)
 	return p
-}
-
-// syncJob runs pods until Completions succeeded, Parallelism at a time;
-// failures past BackoffLimit, or running past ActiveDeadline, fail the Job.
-func (wl *Workload) syncJob() {
-	if wl.finished {
-		return
-	}
-	now := wl.w.Now()
-	nActive, restarts := 0, 0
-	for _, p := range wl.pods {
-		switch {
-		case p.phase == Succeeded && !wl.counted[p]:
-			wl.counted[p] = true
-			wl.succeeded++
-		case p.phase == Failed && !wl.counted[p]:
-			wl.counted[p] = true
-			wl.failed++
-			wl.lastFailed = now
-		case active(p):
-			nActive++
-			for _, c := range p.all() {
-				restarts += int(c.status.RestartCount)
-			}
-		}
-	}
-	s := &wl.Spec
-	switch {
-	case wl.succeeded >= s.Completions:
-		wl.finish("Complete", "CompletionsReached", "Reached expected number of succeeded pods", EventNormal, "Completed", "Job completed")
-		return
-	case wl.failed > s.BackoffLimit || wl.pastBackoffLimitOnFailure(restarts):
-		wl.finish("Failed", "BackoffLimitExceeded", "Job has reached the specified backoff limit", EventWarning, "BackoffLimitExceeded", "Job has reached the specified backoff limit")
-		return
-	case s.ActiveDeadline != nil && now >= sim.AddSat(wl.created, *s.ActiveDeadline):
-		wl.finish("Failed", "DeadlineExceeded", "Job was active longer than specified deadline", EventWarning, "DeadlineExceeded", "Job was active longer than specified deadline")
-		return
-	}
-	if s.ActiveDeadline != nil && !wl.waitTimer.Pending() {
-		wl.w.eng.Schedule(&wl.waitTimer, sim.AddSat(wl.created, *s.ActiveDeadline), sim.Normal)
-	}
-	want := min(s.Parallelism, s.Completions-wl.succeeded) - nActive
-	if want <= 0 {
-		return
-	}
-	if wl.failed > 0 {
-		delay := jobBackoffInitial << min(wl.failed-1, 16)
-		if at := sim.AddSat(wl.lastFailed, min(delay, jobBackoffMax)); at > now {
-			if !wl.waitTimer.Pending() || wl.waitTimer.When() > at {
-				wl.w.eng.Schedule(&wl.waitTimer, at, sim.Normal)
-			}
-			return
-		}
-	}
-	for range want {
-		wl.createPod(s.Template, "")
-	}
-}
-
-// pastBackoffLimitOnFailure is the job controller's check for pods that
-// restart in place (restartPolicy OnFailure): their containers' restarts
-// reach backoffLimit (any restart, if the limit is 0).
-func (wl *Workload) pastBackoffLimitOnFailure(restarts int) bool {
-	if wl.Spec.Template.RestartPolicy != RestartOnFailure {
-		return false
-	}
-	if wl.Spec.BackoffLimit == 0 {
-		return restarts > 0
-	}
-	return restarts >= wl.Spec.BackoffLimit
-}
-
-// finish sets a Job's final condition and deletes its active pods.
-func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, evMsg string) {
-	wl.finished = true
-	wl.w.eng.Stop(&wl.waitTimer)
-	wl.Conditions = append(wl.Conditions, Condition{Type: cond, Status: True, Reason: reason, Message: msg, LastTransitionTime: wl.w.Now()})
-	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Type: cond, Status: string(True), Reason: reason})
-	wl.w.event(KindJob, wl.key, typ, evReason, "job-controller", "%s", evMsg)
-	for _, p := range wl.pods {
-		if active(p) {
-			p.Delete(nil)
-		}
-	}
-	if wl.parent != nil {
-		wl.parent.requestSync() // the CronJob controller watches its Jobs
-	}
 }
 
 // daemonTolerations are the tolerations the DaemonSet controller adds to

@@ -174,6 +174,7 @@ func workloadSpec(wl *Workload, behaviors map[behaviorKey]*model.Behavior) model
 			d := sim.Seconds(*sp.ActiveDeadlineSeconds)
 			out.ActiveDeadline = &d
 		}
+		jobPolicies(&sp.JobPolicies, sp.BackoffLimit == nil, &out)
 	}
 	return out
 }

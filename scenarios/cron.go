@@ -185,6 +185,7 @@ func (v *validator) jobTemplate(w *Workload, jt *JobTemplate) {
 	if d := js.ActiveDeadlineSeconds; d != nil && *d < 0 {
 		v.at(d, "activeDeadlineSeconds must not be negative")
 	}
+	v.jobPolicies(js)
 	if rp := js.Template.Spec.RestartPolicy; rp != "OnFailure" && rp != "Never" {
 		v.at(&js.Template.Spec, "a Job's pod template needs restartPolicy OnFailure or Never")
 	}

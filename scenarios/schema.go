@@ -219,13 +219,14 @@ type Workload struct {
 // WorkloadSpec is the union of the controller specs podsim reads, and of
 // a PodDisruptionBudget's.
 type WorkloadSpec struct {
-	Replicas              *int32      `yaml:"replicas"`
-	Completions           *int32      `yaml:"completions"`
-	Parallelism           *int32      `yaml:"parallelism"`
-	BackoffLimit          *int32      `yaml:"backoffLimit"`
-	ActiveDeadlineSeconds *int64      `yaml:"activeDeadlineSeconds"`
-	Selector              *Selector   `yaml:"selector"`
-	Template              PodTemplate `yaml:"template"`
+	Replicas              *int32           `yaml:"replicas"`
+	Completions           *int32           `yaml:"completions"`
+	Parallelism           *int32           `yaml:"parallelism"`
+	BackoffLimit          *int32           `yaml:"backoffLimit"`
+	ActiveDeadlineSeconds *int64           `yaml:"activeDeadlineSeconds"`
+	Selector              *Selector        `yaml:"selector"`
+	Template              PodTemplate      `yaml:"template"`
+	JobPolicies           `yaml:",inline"` // Job (schema_jobs.go)
 
 	// ReplicaSet and Deployment: how long a pod is Ready before it counts
 	// as available; Deployment: how new templates roll out.
@@ -476,8 +477,9 @@ type Expect struct {
 	AvailablePods *IntRange `yaml:"availablePods"` // Ready for minReadySeconds
 
 	// A CronJob's Jobs: those in the API, and those in status.active.
-	Jobs       *IntRange `yaml:"jobs"`
-	ActiveJobs *IntRange `yaml:"activeJobs"`
+	Jobs       *IntRange       `yaml:"jobs"`
+	ActiveJobs *IntRange       `yaml:"activeJobs"`
+	JobStatus  *JobStatusCheck `yaml:"jobStatus"` // a Job's (schema_jobs.go)
 
 	// A PodDisruptionBudget's status.
 	DisruptionsAllowed *IntRange `yaml:"disruptionsAllowed"`
@@ -583,13 +585,7 @@ func init() {
 	Unmodelled[WorkloadSpec](map[string]string{
 		"updateStrategy":          "there are no DaemonSet or StatefulSet updates",
 		"paused":                  "a paused Deployment still rolls out: every rollout fault takes effect at once",
-		"completionMode":          "Indexed Jobs are simulated as NonIndexed: pods get no index",
 		"ttlSecondsAfterFinished": "a finished Job and its pods are never cleaned up",
-		"podFailurePolicy":        "every failed pod counts toward backoffLimit",
-		"podReplacementPolicy":    "a failed pod is replaced once it is Failed",
-		"backoffLimitPerIndex":    "there are no Indexed Jobs",
-		"maxFailedIndexes":        "there are no Indexed Jobs",
-		"successPolicy":           "only completions completes a Job",
 		"managedBy":               "the built-in Job controller runs every Job",
 		"volumeClaimTemplates":    "a StatefulSet's pods get no PersistentVolumeClaims: a replacement starts as fast as the first pod",
 		"ordinals":                "a StatefulSet's pods are numbered from 0: ordinals.start is not applied",

@@ -220,6 +220,10 @@ func ownerOf(pod string, workloads map[string]*Workload) string {
 	if _, ok := workloads[pod[:i]]; ok {
 		return pod[:i]
 	}
+	// An Indexed Job's pod: <job>-<index>-<n>.
+	if o := ownerOf(pod[:i], workloads); o != "" && workloads[o] != nil && workloads[o].Spec.CompletionMode == "Indexed" {
+		return o
+	}
 	return ""
 }
 

@@ -166,6 +166,9 @@ func (v *validator) expectWorkloadFields(e *Expect) {
 			v.atKey(r, "jobs and activeJobs are checked on a CronJob (workload: its name)")
 		}
 	}
+	if e.JobStatus != nil && kind != "Job" && v.cronJobOf(wk) == nil {
+		v.atKey(e.JobStatus, "jobStatus is checked on a Job (workload: its name, or a CronJob's Job's)")
+	}
 	for _, r := range []*IntRange{e.DisruptionsAllowed, e.CurrentHealthy, e.DesiredHealthy, e.ExpectedPods} {
 		if r != nil && !pdb {
 			v.atKey(r, "disruptionsAllowed, currentHealthy, desiredHealthy and expectedPods are checked on a PodDisruptionBudget (workload: its name)")

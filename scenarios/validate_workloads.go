@@ -134,6 +134,11 @@ func (v *validator) controllerCounts(w *Workload) {
 	if sp.ActiveDeadlineSeconds != nil && *sp.ActiveDeadlineSeconds < 0 {
 		v.at(sp.ActiveDeadlineSeconds, "activeDeadlineSeconds must not be negative")
 	}
+	if w.Kind == "Job" {
+		v.jobPolicies(sp)
+	} else if jp := &sp.JobPolicies; *jp != (JobPolicies{}) {
+		v.atKey(jp, "only a Job has completionMode, backoffLimitPerIndex, maxFailedIndexes, podFailurePolicy, podReplacementPolicy and successPolicy")
+	}
 }
 
 // addWorkloadPods counts the pods a controller other than a CronJob starts

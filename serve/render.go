@@ -65,6 +65,12 @@ func (m moment) pod(s *podSnap) *corev1.Pod {
 	}
 	p.Spec = podSpec(v.Spec)
 	p.Spec.NodeName = v.Node
+	if s.index != "" && s.owner != nil {
+		// An Indexed Job's pod: the index as an annotation too, and the
+		// hostname <job>-<index> (the Job controller's template changes).
+		p.Annotations = map[string]string{model.LabelCompletionIndex: s.index}
+		p.Spec.Hostname = s.owner.name + "-" + s.index
+	}
 	policy := corev1.PreemptionPolicy(s.policy)
 	p.Spec.Priority, p.Spec.PreemptionPolicy = &s.priority, &policy
 	st := &v.Status
@@ -358,8 +364,13 @@ func (m moment) job(s *workloadSnap) *batchv1.Job {
 		Spec: batchv1.JobSpec{Completions: int32p(sp.Completions), Parallelism: int32p(sp.Parallelism), BackoffLimit: int32p(sp.BackoffLimit),
 			Selector: &metav1.LabelSelector{MatchLabels: s.selector}, Template: s.podTemplate()},
 		Status: batchv1.JobStatus{StartTime: m.tsp(s.created), Active: int32(st.active), Succeeded: int32(st.succeeded),
-			Failed: int32(st.failed), Ready: int32p(st.ready)},
+			Failed: int32(st.failed), Ready: int32p(st.ready), Terminating: int32p(st.terminating),
+			CompletedIndexes: st.completedIndexes, UncountedTerminatedPods: &batchv1.UncountedTerminatedPods{}},
 	}
+	if st.hasFailedIndexes {
+		j.Status.FailedIndexes = &st.failedIndexes
+	}
+	jobSpecPolicies(&j.Spec, sp)
 	if sp.ActiveDeadline != nil {
 		secs := int64(*sp.ActiveDeadline / time.Second)
 		j.Spec.ActiveDeadlineSeconds = &secs

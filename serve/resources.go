@@ -194,12 +194,7 @@ var resources = []*apiResource{
 			col("Duration", "string", false, "Time required to complete the job."), ageCol, containersCol, imagesCol, selectorCol},
 		cells: func(m moment, s snapshot) []any {
 			w := s.(*workloadSnap)
-			status := "Running"
-			for _, c := range w.conditions {
-				if c.Status == model.True && (c.Type == "Complete" || c.Type == "Failed") {
-					status = c.Type
-				}
-			}
+			status := report.JobStatusColumn(w.conditions)
 			end := m.now
 			if w.status.completed {
 				end = w.status.completedAt

@@ -38,6 +38,7 @@ type podSnap struct {
 	deleting bool
 	deadline time.Duration // deletionTimestamp, while deleting
 	grace    time.Duration
+	index    string // an Indexed Job's pod's completion index; "" none
 }
 
 type nodeSnap struct {
@@ -131,7 +132,11 @@ func (c *cronStatus) equal(o *cronStatus) bool {
 // workloadStatus counts a workload's pods as its controller reports them.
 type workloadStatus struct {
 	replicas, ready, scheduled int // pods not finished nor being deleted; those Ready; those bound
-	active, succeeded, failed  int // a Job's pods
+	active, succeeded, failed  int // a Job's pods (its controller's counts)
+	terminating                int
+	completedIndexes           string // an Indexed Job's
+	failedIndexes              string
+	hasFailedIndexes           bool // backoffLimitPerIndex: failedIndexes is set
 	completed                  bool
 	completedAt                time.Duration
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/podsim/podsim/model"
@@ -88,7 +89,16 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 		}
 	default:
 		snap.owner = src.owner
-		if src.pods != nil {
+		_, indexed := p.CompletionIndex()
+		switch {
+		case indexed && seen:
+			snap.labels, snap.index = old.labels, old.index
+		case indexed:
+			// The Job's labels, and its own completion index.
+			snap.index = p.Labels[model.LabelCompletionIndex]
+			snap.labels = maps.Clone(src.pods)
+			snap.labels[model.LabelCompletionIndex] = snap.index
+		case src.pods != nil:
 			snap.labels = src.pods
 		}
 	}

@@ -116,6 +116,13 @@ func (s *Store) workloadChanged(src *workloadSrc) bool {
 	if src.col != colDeployments && src.col != colReplicaSets {
 		st = s.countPods(src)
 	}
+	if src.col == colJobs {
+		// The Job controller's own counts: a finished pod deleted or
+		// drained stays counted, as its tracking finalizer keeps it.
+		js := wl.JobStatus()
+		st.active, st.ready, st.terminating, st.succeeded, st.failed = js.Active, js.Ready, js.Terminating, js.Succeeded, js.Failed
+		st.completedIndexes, st.failedIndexes, st.hasFailedIndexes = js.CompletedIndexes, js.FailedIndexes, js.HasFailedIndexes
+	}
 	conds := wl.Conditions
 	if c, ok := wl.Condition("Complete"); ok {
 		st.completed, st.completedAt = true, c.LastTransitionTime

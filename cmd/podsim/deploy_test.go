@@ -123,3 +123,39 @@ func TestIndexedJobMergesToTheSingleRun(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepJobRunsInPodsim: deploy/sweep-job.yaml as it is applied to a
+// cluster runs in podsim as the Indexed Job it is: no field of it is
+// warned of as not simulated (only its PersistentVolumeClaim is ignored),
+// and its first parallelism pods run one per index, named and labelled as
+// the Job controller makes them. scenarios/jobs/sweep-indexed.yaml runs it
+// to completion with retried shards.
+func TestSweepJobRunsInPodsim(t *testing.T) {
+	file := filepath.Join(root, "deploy", "sweep-job.yaml")
+	out, stderr, code := podsim(t, "run", file, "--duration", "1m", "--warnings", "all", "-o", "jsonl")
+	if code != 0 {
+		t.Fatalf("podsim run %s: exit %d: %s", file, code, stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if !strings.Contains(line, `PersistentVolumeClaim "podsim-results" is ignored`) {
+			t.Errorf("warning: %s", line)
+		}
+	}
+	var created []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, `"reason":"SuccessfulCreate"`) {
+			_, msg, _ := strings.Cut(line, `"message":"Created pod: `)
+			created = append(created, strings.TrimSuffix(msg, `"}`))
+		}
+	}
+	if got, want := strings.Join(created, ","), "podsim-sweep-0-0,podsim-sweep-1-1,podsim-sweep-2-2,podsim-sweep-3-3"; got != want {
+		t.Errorf("pods created %s, want %s (parallelism 4, one per index)", got, want)
+	}
+	desc, stderr, code := podsim(t, "describe", file, "podsim-sweep-2-2", "--at", "30s")
+	if code != 0 {
+		t.Fatalf("podsim describe: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(desc, "batch.kubernetes.io/job-completion-index=2") {
+		t.Errorf("podsim-sweep-2-2 lacks its completion index label:\n%s", desc)
+	}
+}

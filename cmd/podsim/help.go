@@ -20,7 +20,7 @@ type command struct {
 
 // commands lists every subcommand, in the order help lists them.
 var commands = []command{
-	{"run", "run [FILE] [flags]", "Simulate one scenario (no FILE: the embedded demo; FILE may also be Kubernetes manifests, a file or a folder as for kubectl apply -f, run as they are on the default cluster) and print its timeline and `kubectl get pods` at the end; or draw it (-o html, -o svg); or its Chrome trace (-o trace); or play it live on the wall clock as `kubectl get pods -w` (--follow). On a terminal, a long run shows its progress on stderr.",
+	{"run", "run [FILE] [flags]", "Simulate one scenario (no FILE: the embedded demo; FILE may also be Kubernetes manifests, a file or a folder as for kubectl apply -f, run as they are on the default cluster) and print its timeline and `kubectl get pods` (and `kubectl get jobs`, if it has Jobs) at the end; or draw it (-o html, -o svg); or its Chrome trace (-o trace); or play it live on the wall clock as `kubectl get pods -w` (--follow). On a terminal, a long run shows its progress on stderr.",
 		[]string{"podsim run scenarios/demo.yaml", "podsim run scenarios/demo.yaml --at 60s", "podsim run k8s/app.yaml -o jsonl > timeline.jsonl",
 			"podsim run scenarios/demo.yaml -o html > demo.html", "podsim run scenarios/demo.yaml -o svg > demo.svg",
 			"podsim run my-scenario.yaml -o trace > trace.json   # open in ui.perfetto.dev", "podsim run scenarios/demo.yaml --follow --speed 60",

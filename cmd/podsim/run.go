@@ -258,6 +258,12 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 	if err := report.WriteGetPods(bw, w); err != nil {
 		return 0, err
 	}
+	if hasJobs(w) {
+		fmt.Fprintf(bw, "\n$ kubectl get jobs   # at %s\n", sim.FormatTime(until))
+		if err := report.WriteGetJobs(bw, w); err != nil {
+			return 0, err
+		}
+	}
 	if vs := checks.Verdicts(); len(vs) > 0 && !opt.atSet && end == model.Finished {
 		fmt.Fprintln(bw)
 		writeVerdicts(bw, vs)
@@ -495,4 +501,14 @@ func estimateEvents(s *scenarios.Scenario, budget uint64) eventEstimate {
 	}
 	e.fits = e.events <= float64(budget)
 	return e
+}
+
+// hasJobs reports whether the world has a Job in the API.
+func hasJobs(w *model.World) bool {
+	for _, wl := range w.Workloads() {
+		if wl.Spec.Kind == model.KindJob && !wl.Deleted() {
+			return true
+		}
+	}
+	return false
 }

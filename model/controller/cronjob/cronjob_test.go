@@ -223,23 +223,24 @@ func TestCronJobInvalidSchedule(t *testing.T) {
 // Under a schedule finer than a minute two scheduled times share a Job
 // name. A Job deleted by the history limits leaves the name free, and the
 // next time of that minute takes it again: the new Job's pods are numbered
-// on from the old one's, which may still be terminating.
+// on from the old one's. (The old Job is Failed, and deleted, only once its
+// pod has terminated: FailureTarget at 25.1s, the pod stops in 2s.)
 func TestCronJobNameTakenAgainInAMinute(t *testing.T) {
 	w, tl := cronWorld(t, model.CronJobSpec{Schedule: period(20 * time.Second)}, time.Minute, 0)
 	deadline := 5 * time.Second
 	s := w.Workload("cj").Spec.CronJob
 	s.Job.ActiveDeadline = &deadline
-	s.Job.Template.Containers[0].Behavior.ShutdownTime = 30 * time.Second
+	s.Job.Template.Containers[0].Behavior.ShutdownTime = 2 * time.Second
 	w.Run(44 * time.Second)
 	got := cronEvents(tl)
 	want := "20.1s SuccessfulCreate Created job cj-28620720\n" +
-		"25.1s SuccessfulDelete Deleted job cj-28620720\n" +
+		"27.1s SuccessfulDelete Deleted job cj-28620720\n" +
 		"40.1s SuccessfulCreate Created job cj-28620720"
 	if got != want {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}
-	if p := w.Pod("cj-28620720-1"); p == nil || p.Owner() != w.Workload("cj-28620720") || !w.Pod("cj-28620720-0").Terminating() {
-		t.Errorf("the second Job's pod should be cj-28620720-1, beside the first's, terminating")
+	if p := w.Pod("cj-28620720-1"); p == nil || p.Owner() != w.Workload("cj-28620720") || p.Deleted() {
+		t.Errorf("the second Job's pod should be cj-28620720-1, numbered on from the first's")
 	}
 }
 
