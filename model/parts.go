@@ -135,6 +135,7 @@ type parts struct {
 	nodeDiskFailed    []NodeDiskFailedHandler
 	nodeDeleted       []NodeDeletedHandler
 	workloadScaled    []WorkloadScaledHandler
+	autoscalerAdded   []AutoscalerAddedHandler
 }
 
 // Register adds part to the parts that hear the notifications whose
@@ -175,6 +176,9 @@ func (w *World) Register(part any) {
 	w.registerNodeHandlers(part)
 	if h, ok := part.(WorkloadScaledHandler); ok {
 		ps.workloadScaled = append(ps.workloadScaled, h)
+	}
+	if h, ok := part.(AutoscalerAddedHandler); ok {
+		ps.autoscalerAdded = append(ps.autoscalerAdded, h)
 	}
 }
 
