@@ -40,6 +40,10 @@ type hpa struct {
 	ups, downs []scaleEvent
 	pods       []sample // reused by each metric
 
+	// By metric: its description in reasons and conditions, and the
+	// message of ScalingActive when it wins (built once).
+	names, valid []string
+
 	prev      model.AutoscalerStatus // the status as last announced
 	prevConds []model.Condition
 	prevMets  []model.MetricStatus
@@ -57,6 +61,11 @@ func New(w *model.World) *Controller {
 func (c *Controller) AutoscalerAdded(a *model.Autoscaler) {
 	c.w.EnableUsage()
 	h := &hpa{c: c, a: a}
+	for i := range a.Spec.Metrics {
+		n := metricName(&a.Spec.Metrics[i])
+		h.names = append(h.names, n)
+		h.valid = append(h.valid, "the HPA was able to successfully calculate a replica count from "+n)
+	}
 	h.timer.Init(h.sync)
 	for len(c.hpas) <= a.ID() {
 		c.hpas = append(c.hpas, nil)

@@ -26,14 +26,14 @@ func (h *hpa) computeReplicasForMetrics(wl *model.Workload, current int32) (int3
 		return current, "", nil // every metric is of a kind podsim does not simulate
 	}
 	var replicas int32
-	var metric string
+	metric := -1
 	invalid := 0
 	var firstErr error
 	var firstCond [2]string // its reason and message
 	for i := range a.Spec.Metrics {
 		ms := &a.Spec.Metrics[i]
 		a.Status.CurrentMetrics = append(a.Status.CurrentMetrics, model.MetricStatus{})
-		proposal, name, reason, err := h.computeReplicasForMetric(wl, ms, current, &a.Status.CurrentMetrics[i])
+		proposal, reason, err := h.computeReplicasForMetric(wl, ms, current, &a.Status.CurrentMetrics[i])
 		if err != nil {
 			if invalid == 0 {
 				firstErr = err
@@ -43,96 +43,96 @@ func (h *hpa) computeReplicasForMetrics(wl *model.Workload, current int32) (int3
 			continue
 		}
 		if replicas == 0 || proposal > replicas {
-			replicas, metric = proposal, name
+			replicas, metric = proposal, i
 		}
 	}
 	if invalid >= len(a.Spec.Metrics) || (invalid > 0 && replicas < current) {
 		a.Status.SetCondition(model.ScalingActive, model.False, firstCond[0], firstCond[1], now)
 		return -1, "", fmt.Errorf("invalid metrics (%d invalid out of %d), first error is: %w", invalid, len(a.Spec.Metrics), firstErr)
 	}
-	a.Status.SetCondition(model.ScalingActive, model.True, "ValidMetricFound", "the HPA was able to successfully calculate a replica count from "+metric, now)
-	return replicas, metric, nil
+	a.Status.SetCondition(model.ScalingActive, model.True, "ValidMetricFound", h.valid[metric], now)
+	return replicas, h.names[metric], nil
 }
 
-// computeReplicasForMetric proposes the replicas of one metric, with the
-// metric's description, and on failure the condition's reason (after
-// recording its event, getUnableComputeReplicaCountCondition).
-func (h *hpa) computeReplicasForMetric(wl *model.Workload, ms *model.MetricSpec, current int32, out *model.MetricStatus) (int32, string, string, error) {
+// computeReplicasForMetric proposes the replicas of one metric, and on
+// failure the condition's reason (after recording its event,
+// getUnableComputeReplicaCountCondition).
+func (h *hpa) computeReplicasForMetric(wl *model.Workload, ms *model.MetricSpec, current int32, out *model.MetricStatus) (int32, string, error) {
 	var (
-		replicas     int32
-		name, reason string
-		err, outer   error
+		replicas   int32
+		reason     string
+		err, outer error
 	)
 	switch ms.Source {
 	case model.MetricResource:
 		reason = "FailedGetResourceMetric"
-		replicas, name, err = h.resourceMetric(wl, ms, current, out)
+		replicas, err = h.resourceMetric(wl, ms, current, out)
 		outer = err
 	case model.MetricPods:
 		reason = "FailedGetPodsMetric"
-		replicas, name, err = h.podsMetric(wl, ms, current, out)
+		replicas, err = h.podsMetric(wl, ms, current, out)
 		if err != nil {
 			outer = fmt.Errorf("failed to get pods metric value: %w", err)
 		}
 	case model.MetricObject:
 		reason = "FailedGetObjectMetric"
-		replicas, name, err = h.objectMetric(wl, ms, current, out)
+		replicas, err = h.objectMetric(wl, ms, current, out)
 		if err != nil {
 			outer = fmt.Errorf("failed to get object metric value: %w", err)
 		}
 	}
 	if err != nil {
 		h.a.Event(model.EventWarning, reason, err.Error())
-		return 0, "", reason, outer
+		return 0, reason, outer
 	}
 	out.Valid = true
-	return replicas, name, "", nil
+	return replicas, "", nil
 }
 
 // resourceMetric is computeStatusForResourceMetricGeneric.
-func (h *hpa) resourceMetric(wl *model.Workload, ms *model.MetricSpec, current int32, out *model.MetricStatus) (int32, string, error) {
+func (h *hpa) resourceMetric(wl *model.Workload, ms *model.MetricSpec, current int32, out *model.MetricStatus) (int32, error) {
 	calc, tol := h.calculator(), h.tolerances()
 	if !h.sample(wl, ms) {
 		what := "usage"
 		if ms.Target == model.TargetUtilization {
 			what = "utilization"
 		}
-		return 0, "", fmt.Errorf("failed to get %s %s: unable to get metrics for resource %s: %w", ms.Resource, what, ms.Resource, errNoResourceMetrics)
+		return 0, fmt.Errorf("failed to get %s %s: unable to get metrics for resource %s: %w", ms.Resource, what, ms.Resource, errNoResourceMetrics)
 	}
 	if ms.Target == model.TargetAverageValue {
 		r, usage, err := calc.plainReplicas(current, ms.MilliValue, ms.Resource, tol, h.pods)
 		if err != nil {
-			return 0, "", fmt.Errorf("failed to get %s usage: %w", ms.Resource, err)
+			return 0, fmt.Errorf("failed to get %s usage: %w", ms.Resource, err)
 		}
 		out.Average = usage
-		return r, ms.Resource + " resource", nil
+		return r, nil
 	}
 	r, util, raw, err := calc.resourceReplicas(current, ms.Utilization, ms.Resource, tol, h.pods)
 	if err != nil {
-		return 0, "", fmt.Errorf("failed to get %s utilization: %w", ms.Resource, err)
+		return 0, fmt.Errorf("failed to get %s utilization: %w", ms.Resource, err)
 	}
 	out.Utilization, out.Average = util, raw
-	return r, ms.Resource + " resource utilization (percentage of request)", nil
+	return r, nil
 }
 
 // podsMetric is computeStatusForPodsMetric.
-func (h *hpa) podsMetric(wl *model.Workload, ms *model.MetricSpec, current int32, out *model.MetricStatus) (int32, string, error) {
+func (h *hpa) podsMetric(wl *model.Workload, ms *model.MetricSpec, current int32, out *model.MetricStatus) (int32, error) {
 	if !h.sample(wl, ms) {
-		return 0, "", fmt.Errorf("unable to get metric %s: %w", ms.Name, errNoCustomMetrics)
+		return 0, fmt.Errorf("unable to get metric %s: %w", ms.Name, errNoCustomMetrics)
 	}
 	calc := h.calculator()
 	r, usage, err := calc.plainReplicas(current, ms.MilliValue, "", h.tolerances(), h.pods)
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	out.Average = usage
-	return r, "pods metric " + ms.Name, nil
+	return r, nil
 }
 
 // objectMetric is computeStatusForObjectMetric: a Service's
 // requests_per_second as its Value or divided among the target's
 // replicas (AverageValue).
-func (h *hpa) objectMetric(wl *model.Workload, ms *model.MetricSpec, current int32, out *model.MetricStatus) (int32, string, error) {
+func (h *hpa) objectMetric(wl *model.Workload, ms *model.MetricSpec, current int32, out *model.MetricStatus) (int32, error) {
 	usage, ok := int64(0), false
 	key := model.Key(h.a.Spec.Namespace, ms.ObjectName)
 	for _, sm := range h.c.w.ServiceMetrics() {
@@ -141,21 +141,34 @@ func (h *hpa) objectMetric(wl *model.Workload, ms *model.MetricSpec, current int
 		}
 	}
 	if !ok {
-		return 0, "", fmt.Errorf("unable to get metric %s: %s on %s %s/%s", ms.Name, ms.ObjectKind, h.a.Namespace(), ms.ObjectName, errNoCustomMetrics)
+		return 0, fmt.Errorf("unable to get metric %s: %s on %s %s/%s", ms.Name, ms.ObjectKind, h.a.Namespace(), ms.ObjectName, errNoCustomMetrics)
 	}
-	name := ms.ObjectKind + " metric " + ms.Name
 	if ms.Target == model.TargetAverageValue {
 		r, avg := objectPerPodReplicas(int32(wl.ActivePods()), usage, ms.MilliValue, h.tolerances())
 		out.Average = avg
-		return r, name, nil
+		return r, nil
 	}
 	h.sample(wl, ms)
 	r, err := objectReplicas(current, usage, ms.MilliValue, h.tolerances(), h.pods)
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	out.Value = usage
-	return r, name, nil
+	return r, nil
+}
+
+// metricName describes a metric in reasons and conditions, as upstream's
+// computeStatusFor*Metric do.
+func metricName(ms *model.MetricSpec) string {
+	switch {
+	case ms.Source == model.MetricResource && ms.Target == model.TargetAverageValue:
+		return ms.Resource + " resource"
+	case ms.Source == model.MetricResource:
+		return ms.Resource + " resource utilization (percentage of request)"
+	case ms.Source == model.MetricPods:
+		return "pods metric " + ms.Name
+	}
+	return ms.ObjectKind + " metric " + ms.Name
 }
 
 // calculator is the replica calculator at this instant, with the last
