@@ -60,10 +60,13 @@ func (v *validator) hpa(w *Workload) {
 		v.at(h.MinReplicas, "minReplicas must be at least 1 (scaling to zero is the alpha HPAScaleToZero gate)")
 	}
 	v1 := w.APIVersion == hpaVersions[1]
-	for _, f := range []any{h.Metrics, h.Behavior} {
-		if v1 && !isNilPtr(f) && !reflect.ValueOf(f).IsZero() {
-			v.atKey(f, "autoscaling/v1 has no metrics or behavior: use autoscaling/v2, or targetCPUUtilizationPercentage")
+	if v1 && (len(h.Metrics) > 0 || h.Behavior != nil) {
+		var at any = &h.Metrics
+		if len(h.Metrics) == 0 {
+			at = h.Behavior
 		}
+		v.atKey(at, "autoscaling/v1 has no metrics or behavior: use autoscaling/v2, or targetCPUUtilizationPercentage")
+		return
 	}
 	if p := h.TargetCPUUtilizationPercentage; p != nil {
 		if !v1 {
