@@ -97,3 +97,16 @@ func TestAutoscalerSteadyStateAllocatesNothing(t *testing.T) {
 		t.Errorf("ScalingActive %+v", c)
 	}
 }
+
+// BenchmarkAutoscalerSteadyState runs the load step's world one sync
+// period of virtual time per op, after 20 minutes.
+func BenchmarkAutoscalerSteadyState(b *testing.B) {
+	w, _ := loadStep(nil)
+	w.Run(20 * time.Minute)
+	next := w.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		next += 15 * time.Second
+		w.Run(next)
+	}
+}
