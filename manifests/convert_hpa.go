@@ -46,11 +46,7 @@ func (c *converter) hpaMetric(m *autoscalingv2.MetricSpec) scenarios.HPAMetric {
 }
 
 func metricName(m *autoscalingv2.MetricIdentifier) scenarios.HPAMetricName {
-	out := scenarios.HPAMetricName{Name: m.Name}
-	if s := m.Selector; s != nil {
-		out.Selector = labelSelector(s)
-	}
-	return out
+	return scenarios.HPAMetricName{Name: m.Name}
 }
 
 func (c *converter) metricTarget(t *autoscalingv2.MetricTarget) scenarios.HPAMetricTarget {

@@ -57,8 +57,7 @@ type HPAObjectMetric struct {
 
 // HPAMetricName names a metric (a MetricIdentifier).
 type HPAMetricName struct {
-	Name     string         `yaml:"name"`
-	Selector *LabelSelector `yaml:"selector"`
+	Name string `yaml:"name"`
 }
 
 // HPAMetricTarget is a metric's target: its type and the value of that
@@ -113,10 +112,10 @@ type HPACheck struct {
 // The fields of an autoscaler podsim reads but does not simulate.
 func init() {
 	Unmodelled[HPAMetric](map[string]string{
-		"containerResource": "a ContainerResource metric is not simulated: it proposes no replicas",
-		"external":          "an External metric is not simulated: it proposes no replicas",
+		"containerResource": "the metric proposes no replicas: podsim reads no single container's use",
+		"external":          "the metric proposes no replicas: podsim serves no external metrics",
 	})
 	Unmodelled[HPAMetricName](map[string]string{
-		"selector": "a metric's selector is not applied: podsim's metrics have no labels",
+		"selector": "every pod's requests_per_second counts: podsim's metrics have no labels",
 	})
 }
