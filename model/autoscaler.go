@@ -137,11 +137,12 @@ func (s *AutoscalerStatus) Condition(t string) (Condition, bool) {
 // Autoscaler is a HorizontalPodAutoscaler. Its controller
 // (model/controller/podautoscaler) writes Status and announces it.
 type Autoscaler struct {
-	w      *World
-	Spec   AutoscalerSpec
-	Status AutoscalerStatus
-	key    string
-	id     int
+	w       *World
+	Spec    AutoscalerSpec
+	Status  AutoscalerStatus
+	key     string
+	id      int
+	created time.Duration
 }
 
 // AutoscalerAddedHandler hears of a new autoscaler, after its Added object
@@ -151,7 +152,7 @@ type AutoscalerAddedHandler interface{ AutoscalerAdded(a *Autoscaler) }
 // AddAutoscaler creates a HorizontalPodAutoscaler now; its controller, if
 // one is registered, hears of it.
 func (w *World) AddAutoscaler(s AutoscalerSpec) *Autoscaler {
-	a := &Autoscaler{w: w, Spec: s, key: Key(s.Namespace, s.Name), id: len(w.autoscalers)}
+	a := &Autoscaler{w: w, Spec: s, key: Key(s.Namespace, s.Name), id: len(w.autoscalers), created: w.Now()}
 	w.autoscalers = append(w.autoscalers, a)
 	w.object(ObjectChange{Kind: ObjectAutoscaler, Op: ObjectAdded, Autoscaler: a})
 	for _, h := range w.parts.autoscalerAdded {
@@ -176,6 +177,9 @@ func (w *World) Autoscaler(key string) *Autoscaler {
 
 // Key is the autoscaler's key (see Key).
 func (a *Autoscaler) Key() string { return a.key }
+
+// Created is when the autoscaler was added.
+func (a *Autoscaler) Created() time.Duration { return a.created }
 
 // ID numbers the autoscalers in the order added, from 0.
 func (a *Autoscaler) ID() int { return a.id }

@@ -14,7 +14,8 @@ package model
 // timers for the same instant decide the order in which those fire.
 // cluster.New registers the parts in this order: taint eviction, the
 // scheduler, the disruption controller, the workload controllers, the
-// DaemonSet controller, the node lifecycle controller, PodGC.
+// DaemonSet controller, the node lifecycle controller, PodGC, the CronJob
+// controller, the HorizontalPodAutoscaler controller.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.
