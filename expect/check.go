@@ -292,6 +292,10 @@ func (k *checker) transitions(e *scenarios.Expect, cause cause) {
 // Job, its Complete or Failed condition.
 func (k *checker) workload(e *scenarios.Expect) {
 	wl := k.w.Workload(model.Key(e.Namespace, e.Workload))
+	if a := k.w.Autoscaler(model.Key(e.Namespace, e.Workload)); a != nil && (e.IsAutoscalerCheck() || wl == nil) {
+		k.autoscaler(e, a)
+		return
+	}
 	if b := k.w.DisruptionBudget(model.Key(e.Namespace, e.Workload)); b != nil && wl == nil {
 		k.disruptionBudget(e, b)
 		return
@@ -371,6 +375,23 @@ func (k *checker) disruptionBudget(e *scenarios.Expect, b *model.DisruptionBudge
 	if c := e.Condition; c != nil {
 		got := b.Condition
 		k.condition(c, got, got.Type == c.Type, why)
+	}
+}
+
+// autoscaler checks a HorizontalPodAutoscaler's status and conditions.
+func (k *checker) autoscaler(e *scenarios.Expect, a *model.Autoscaler) {
+	why := func() string {
+		if ch := k.workloads[refOf(a.Spec.Namespace, a.Spec.Name)]; ch != nil {
+			return "since " + sim.FormatTime(ch.T) + ": " + object(ch) + " " + describe(ch)
+		}
+		return ""
+	}
+	st := &a.Status
+	k.num("desiredReplicas", e.DesiredReplicas, int64(st.DesiredReplicas), why)
+	k.num("currentReplicas", e.CurrentReplicas, int64(st.CurrentReplicas), why)
+	if c := e.Condition; c != nil {
+		got, ok := st.Condition(c.Type)
+		k.condition(c, got, ok, why)
 	}
 }
 

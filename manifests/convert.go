@@ -8,6 +8,8 @@ import (
 	"github.com/podsim/podsim/scenarios"
 	"go.yaml.in/yaml/v3"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -83,6 +85,10 @@ func (c *converter) object(obj any) any {
 		return c.cronJob(o)
 	case *corev1.Service:
 		return service(o)
+	case *autoscalingv2.HorizontalPodAutoscaler:
+		return c.hpaV2(o)
+	case *autoscalingv1.HorizontalPodAutoscaler:
+		return c.hpaV1(o)
 	}
 	return nil
 }

@@ -70,8 +70,8 @@ var kinds = map[gvk]kindInfo{
 	{"rbac.authorization.k8s.io/v1", "RoleBinding"}:        {typ: reflect.TypeFor[rbacv1.RoleBinding](), ignored: "podsim simulates no API access"},
 	{"rbac.authorization.k8s.io/v1", "ClusterRole"}:        {typ: reflect.TypeFor[rbacv1.ClusterRole](), ignored: "podsim simulates no API access"},
 	{"rbac.authorization.k8s.io/v1", "ClusterRoleBinding"}: {typ: reflect.TypeFor[rbacv1.ClusterRoleBinding](), ignored: "podsim simulates no API access"},
-	{"autoscaling/v2", "HorizontalPodAutoscaler"}:          {typ: reflect.TypeFor[autoscalingv2.HorizontalPodAutoscaler](), ignored: "podsim simulates no autoscaling: replicas stay as written"},
-	{"autoscaling/v1", "HorizontalPodAutoscaler"}:          {typ: reflect.TypeFor[autoscalingv1.HorizontalPodAutoscaler](), ignored: "podsim simulates no autoscaling: replicas stay as written"},
+	{"autoscaling/v2", "HorizontalPodAutoscaler"}:          {typ: reflect.TypeFor[autoscalingv2.HorizontalPodAutoscaler](), as: workloadType},
+	{"autoscaling/v1", "HorizontalPodAutoscaler"}:          {typ: reflect.TypeFor[autoscalingv1.HorizontalPodAutoscaler](), as: workloadType},
 	{"v1", "ResourceQuota"}:                                {typ: reflect.TypeFor[corev1.ResourceQuota](), ignored: "podsim simulates no admission: quotas are not enforced"},
 	{"v1", "LimitRange"}:                                   {typ: reflect.TypeFor[corev1.LimitRange](), ignored: "podsim simulates no admission: its default requests and limits are not applied"},
 }

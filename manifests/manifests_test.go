@@ -25,10 +25,10 @@ func TestShopAppRunsAsItIs(t *testing.T) {
 	for _, w := range s.Workloads() {
 		kinds = append(kinds, w.Kind+" "+w.Metadata.Namespace+"/"+w.Metadata.Name)
 	}
-	if got, want := strings.Join(kinds, ", "), "Service shop/web, Deployment shop/web, StatefulSet shop/db, PodDisruptionBudget shop/web, CronJob shop/orders-report"; s.File.Metadata.Name != "shop-app" || len(s.Pods()) != 0 || got != want {
+	if got, want := strings.Join(kinds, ", "), "Service shop/web, Deployment shop/web, StatefulSet shop/db, HorizontalPodAutoscaler shop/web, PodDisruptionBudget shop/web, CronJob shop/orders-report"; s.File.Metadata.Name != "shop-app" || len(s.Pods()) != 0 || got != want {
 		t.Fatalf("scenario %q with %d pods and workloads %s, want shop-app with %s", s.File.Metadata.Name, len(s.Pods()), got, want)
 	}
-	if b := s.Workloads()[3]; b.Spec.MinAvailable.String() != "2" || b.Spec.Selector.MatchLabels["app"] != "web" {
+	if b := s.Workloads()[4]; b.Spec.MinAvailable.String() != "2" || b.Spec.Selector.MatchLabels["app"] != "web" {
 		t.Errorf("budget %s %+v", b.Kind, b.Spec)
 	}
 	w := s.Workloads()[1]
@@ -60,7 +60,7 @@ func TestShopAppRunsAsItIs(t *testing.T) {
 	if db := s.Workloads()[2]; *db.Spec.Replicas != 1 || db.Spec.Template.Spec.Containers[0].Image != "postgres:16.4" {
 		t.Errorf("StatefulSet %+v", db.Spec)
 	}
-	cj := s.Workloads()[4]
+	cj := s.Workloads()[5]
 	jt := cj.Spec.JobTemplate
 	switch {
 	case cj.Spec.Schedule != "*/5 * * * *" || *cj.Spec.TimeZone != "Etc/UTC" || cj.Spec.ConcurrencyPolicy != "Forbid":
@@ -75,7 +75,6 @@ func TestShopAppRunsAsItIs(t *testing.T) {
 		":12:1: warning: v1 ConfigMap \"shop/web-config\" is ignored: podsim simulates no volumes and no environment",
 		":21:1: warning: v1 Secret \"shop/web-secret\" is ignored",
 		":115:3: warning: volumeClaimTemplates is not simulated: a StatefulSet's pods get no PersistentVolumeClaims",
-		":121:1: warning: autoscaling/v2 HorizontalPodAutoscaler \"shop/web\" is ignored",
 		":146:1: warning: networking.k8s.io/v1 Ingress \"shop/web\" is ignored",
 		":180:7: warning: ttlSecondsAfterFinished is not simulated: a finished Job and its pods are never cleaned up",
 	}

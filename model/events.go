@@ -67,6 +67,8 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 			c.Workload, c.Namespace = wl.Spec.Name, wl.Namespace()
 		} else if b := w.disruption.byName[object]; b != nil && kind == KindPodDisruptionBudget {
 			c.Workload, c.Namespace = b.Spec.Name, b.Spec.Namespace
+		} else if a := w.Autoscaler(object); a != nil && kind == KindHorizontalPodAutoscaler {
+			c.Workload, c.Namespace = a.Spec.Name, a.Spec.Namespace
 		}
 	}
 	w.recordEvent(w.eventLog(kind, object), typ, reason, source, msg, c)

@@ -26,6 +26,18 @@ type ContainerMetrics struct {
 type PodMetrics struct {
 	Pod        *Pod
 	Containers []ContainerMetrics
+	// MilliRPS is what the pod served at the scrape, in thousandths of a
+	// request per second: its requests_per_second, as a custom metrics
+	// adapter would serve it to the HorizontalPodAutoscaler.
+	MilliRPS int64
+}
+
+// ServiceMetrics is a Service's requests_per_second at a scrape: the
+// rate offered to it over the window, in thousandths of a request per
+// second.
+type ServiceMetrics struct {
+	Service  *Service
+	MilliRPS int64
 }
 
 // NodeMetrics is a node's values at a scrape: the sums of its pods'.
@@ -55,6 +67,8 @@ type metricsServer struct {
 	pods       []PodMetrics
 	containers []ContainerMetrics // backs the pods' Containers
 	nodes      []NodeMetrics
+	services   []ServiceMetrics
+	offered    []int64 // by Service, in the order added: offered up to the last scrape
 }
 
 // enableMetricsServer registers metrics-server, once; its first scrape
@@ -120,6 +134,7 @@ func (ms *metricsServer) scrape() {
 	for _, p := range w.pods {
 		ms.scrapePod(p, now)
 	}
+	ms.scrapeServices()
 	for _, pm := range ms.pods {
 		for _, c := range pm.Containers {
 			if nm := ms.node(pm.Pod.Node); nm != nil {
@@ -160,7 +175,25 @@ func (ms *metricsServer) scrapePod(p *Pod, now time.Duration) {
 	}
 	if k > 0 {
 		n := len(ms.containers) // a later append may move ms.containers: this slice keeps its values
-		ms.pods = append(ms.pods, PodMetrics{Pod: p, Containers: ms.containers[n-k : n : n]})
+		ms.pods = append(ms.pods, PodMetrics{Pod: p, Containers: ms.containers[n-k : n : n], MilliRPS: mrps})
+	}
+}
+
+// scrapeServices records the rate offered to each Service with traffic
+// over the window.
+func (ms *metricsServer) scrapeServices() {
+	ms.services = ms.services[:0]
+	for i, s := range ms.w.Services() {
+		if i == len(ms.offered) {
+			ms.offered = append(ms.offered, 0)
+		}
+		if s.flow == nil {
+			continue
+		}
+		s.flushFlow(ms.last)
+		d := s.flow.offered - ms.offered[i]
+		ms.offered[i] = s.flow.offered
+		ms.services = append(ms.services, ServiceMetrics{Service: s, MilliRPS: mulDiv(uint64(max(d, 0)), 1000, uint64(max(ms.window, 1)))})
 	}
 }
 
@@ -191,6 +224,15 @@ func (w *World) PodMetrics() []PodMetrics {
 		return nil
 	}
 	return w.metrics.pods
+}
+
+// ServiceMetrics returns the last scrape's Services with traffic, in the
+// order added. The slice is valid until the next scrape.
+func (w *World) ServiceMetrics() []ServiceMetrics {
+	if w.metrics == nil {
+		return nil
+	}
+	return w.metrics.services
 }
 
 // NodeMetrics returns the last scrape's reachable nodes in the order

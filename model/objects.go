@@ -13,6 +13,7 @@ const (
 	ObjectBudget
 	ObjectPriorityClass
 	ObjectService
+	ObjectAutoscaler
 )
 
 // ObjectOp says what happened to the object.
@@ -44,6 +45,9 @@ type ObjectChange struct {
 	Budget   *DisruptionBudget
 	Class    *PriorityClass
 	Service  *Service
+	// Autoscaler is a HorizontalPodAutoscaler: added, and updated when
+	// its controller writes a status that differs.
+	Autoscaler *Autoscaler
 }
 
 // An ObjectSink hears every ObjectChange at the instant the object

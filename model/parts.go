@@ -14,7 +14,8 @@ package model
 // timers for the same instant decide the order in which those fire.
 // cluster.New registers the parts in this order: taint eviction, the
 // scheduler, the disruption controller, the workload controllers, the
-// DaemonSet controller, the node lifecycle controller, PodGC.
+// DaemonSet controller, the node lifecycle controller, PodGC, the CronJob
+// controller, the HorizontalPodAutoscaler controller.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.
@@ -135,6 +136,7 @@ type parts struct {
 	nodeDiskFailed    []NodeDiskFailedHandler
 	nodeDeleted       []NodeDeletedHandler
 	workloadScaled    []WorkloadScaledHandler
+	autoscalerAdded   []AutoscalerAddedHandler
 }
 
 // Register adds part to the parts that hear the notifications whose
@@ -175,6 +177,9 @@ func (w *World) Register(part any) {
 	w.registerNodeHandlers(part)
 	if h, ok := part.(WorkloadScaledHandler); ok {
 		ps.workloadScaled = append(ps.workloadScaled, h)
+	}
+	if h, ok := part.(AutoscalerAddedHandler); ok {
+		ps.autoscalerAdded = append(ps.autoscalerAdded, h)
 	}
 }
 

@@ -40,6 +40,20 @@ type Settings struct {
 	// evictionPressureTransitionPeriod.
 	EvictionHardMemory               int64
 	EvictionPressureTransitionPeriod time.Duration
+
+	// HPA is the HorizontalPodAutoscaler controller's flags
+	// (model/controller/podautoscaler).
+	HPA HPASettings
+}
+
+// HPASettings are kube-controller-manager's
+// --horizontal-pod-autoscaler-* flags.
+type HPASettings struct {
+	SyncPeriod              time.Duration // how often each autoscaler syncs
+	Tolerance               float64       // the ratio's change below which it keeps the replicas
+	DownscaleStabilization  time.Duration // the window of recommendations a scale-down looks back on
+	CPUInitializationPeriod time.Duration // after a pod's start, when its CPU sample may be skipped
+	InitialReadinessDelay   time.Duration // after a pod's start, when a readiness change is its first
 }
 
 // Backoff is a delay that starts at Initial and doubles up to Max; an entry
@@ -62,6 +76,8 @@ func DefaultSettings() Settings {
 		MetricResolution:                 15 * time.Second,
 		EvictionHardMemory:               100 << 20,
 		EvictionPressureTransitionPeriod: 5 * time.Minute,
+		HPA: HPASettings{SyncPeriod: 15 * time.Second, Tolerance: 0.1, DownscaleStabilization: 5 * time.Minute,
+			CPUInitializationPeriod: 5 * time.Minute, InitialReadinessDelay: 30 * time.Second},
 	}
 }
 

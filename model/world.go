@@ -50,6 +50,8 @@ type World struct {
 
 	services *services      // Services, their endpoints and kube-proxy (service.go); nil if none
 	metrics  *metricsServer // metrics-server (metricsserver.go); nil if nothing uses resources
+
+	autoscalers []*Autoscaler // HorizontalPodAutoscalers (autoscaler.go)
 }
 
 // objectKey names an object that has no list of events of its own.

@@ -42,6 +42,7 @@ type Meter struct {
 	duration time.Duration
 	added    map[string]*model.Pod // the pods added, the last of each key
 	services []*model.Service      // the Services added, in order
+	hpas     []hpaTrack            // the HorizontalPodAutoscalers added, in order (meter_hpa.go)
 
 	tracks []*podTrack // in creation order
 	track  map[podRef]*podTrack
@@ -204,8 +205,13 @@ func (m *Meter) Object(o *model.ObjectChange) {
 			m.added[model.Key(o.Pod.Namespace, o.Pod.Name)] = o.Pod
 		case model.ObjectService:
 			m.services = append(m.services, o.Service)
+		case model.ObjectAutoscaler:
+			m.addAutoscaler(o.Autoscaler)
 		}
 		return
+	}
+	if o.Kind == model.ObjectAutoscaler && m.at(o.T) {
+		m.autoscalerUpdated(o.Autoscaler, o.T)
 	}
 	if o.Kind != model.ObjectWorkload || o.Op != model.ObjectUpdated {
 		return
@@ -446,6 +452,7 @@ func (m *Meter) after(now time.Duration) {
 		m.dirty[i] = false
 	}
 	m.dirtyNodes = m.dirtyNodes[:0]
+	m.afterHPAs(now)
 }
 
 // advance accounts for the time from prev to now, in the state after prev.
@@ -453,6 +460,7 @@ func (m *Meter) advance(prev, now time.Duration) {
 	if now <= prev {
 		return
 	}
+	m.advanceHPAs(prev, now)
 	for i := range m.wls {
 		a := &m.wlAvail[i]
 		if gap := a.desired - m.wlReady[i]; gap > 0 {

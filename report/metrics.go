@@ -11,7 +11,7 @@ import (
 type Metric struct {
 	Name  string // scope.name, as a study's metrics list names it
 	Unit  string
-	Scope string // pod, workload, node, service or cluster
+	Scope string // pod, workload, node, service, hpa or cluster
 	Help  string
 }
 
@@ -41,6 +41,10 @@ var Metrics = []Metric{
 	{"node.peakPods", "%", "node", "highest share of the node's pod capacity in use"},
 	{"service.failedRequests", "count", "service", "requests to the Service that failed by the end of the run: with no endpoint, past a pod's maxRPS, or sent to a pod no longer listening (Services with traffic)"},
 	{"service.availability", "%", "service", "requests served over requests offered by the end of the run (Services offered any)"},
+	{"hpa.rescales", "count", "hpa", "times the HorizontalPodAutoscaler changed its target's replicas (its SuccessfulRescale events): flaps show as many"},
+	{"hpa.maxReplicas", "count", "hpa", "most replicas its target had"},
+	{"hpa.replicaHours", "replica-h", "hpa", "integral of its target's replicas over the run: what the autoscaled capacity cost"},
+	{"hpa.timeToCapacity", "s", "hpa", "from its first scale-up until its target had as many ready pods as replicas after the last scale-up before a scale-down (autoscalers that never scaled up, or whose target never caught up, are left out)"},
 	{"cluster.schedulingFailures", "count", "cluster", "FailedScheduling events: a pod fitting no node (each new reason counts once)"},
 	{"cluster.podsNeverReady", "count", "cluster", "pods that never got Ready=True"},
 }
@@ -191,6 +195,7 @@ func (m *Meter) Finish() RunMetrics {
 			add("service.availability", share(served, offered))
 		}
 	}
+	m.finishHPAs(add)
 	add("cluster.schedulingFailures", float64(m.schedFailures))
 	add("cluster.podsNeverReady", float64(neverReady))
 	return out

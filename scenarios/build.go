@@ -36,6 +36,7 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.ProxySyncPeriod, in.KubeProxy.SyncPeriod)
 	setDur(&st.MetricResolution, in.MetricsServer.MetricResolution)
 	setDur(&st.EvictionPressureTransitionPeriod, in.EvictionPressureTransitionPeriod)
+	hpaSettings(&in.HorizontalPodAutoscaler, &st.HPA)
 	if q, ok := in.EvictionHard["memory.available"]; ok {
 		st.EvictionHardMemory = q.Value()
 	}
@@ -128,9 +129,12 @@ func (s *Scenario) Populate(w *model.World) {
 		case kindService:
 			w.AddService(serviceSpec(wl))
 			continue
+		case kindHPA:
+			continue // added after every workload
 		}
 		w.AddWorkload(workloadSpec(wl, behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]))
 	}
+	s.addAutoscalers(w)
 	for i := range sp.Faults {
 		s.scheduleFault(w, i, &sp.Faults[i], behaviors)
 	}

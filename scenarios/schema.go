@@ -59,6 +59,7 @@ type Settings struct {
 	// pressure.
 	EvictionHard                     map[string]Quantity `yaml:"evictionHard"`
 	EvictionPressureTransitionPeriod *Duration           `yaml:"evictionPressureTransitionPeriod"`
+	HorizontalPodAutoscaler          HPASettings         `yaml:"horizontalPodAutoscaler"`
 }
 
 // Backoff is a doubling delay: initial, doubling up to max; resetAfter is
@@ -243,14 +244,15 @@ type WorkloadSpec struct {
 	PodManagementPolicy string `yaml:"podManagementPolicy"`
 
 	// CronJob (batch/v1); Suspend is read on a CronJob only.
-	Schedule                   string       `yaml:"schedule"`
-	TimeZone                   *string      `yaml:"timeZone"`
-	ConcurrencyPolicy          string       `yaml:"concurrencyPolicy"`
-	StartingDeadlineSeconds    *int64       `yaml:"startingDeadlineSeconds"`
-	Suspend                    *bool        `yaml:"suspend"`
-	SuccessfulJobsHistoryLimit *int32       `yaml:"successfulJobsHistoryLimit"`
-	FailedJobsHistoryLimit     *int32       `yaml:"failedJobsHistoryLimit"`
-	JobTemplate                *JobTemplate `yaml:"jobTemplate"`
+	Schedule                   string           `yaml:"schedule"`
+	TimeZone                   *string          `yaml:"timeZone"`
+	ConcurrencyPolicy          string           `yaml:"concurrencyPolicy"`
+	StartingDeadlineSeconds    *int64           `yaml:"startingDeadlineSeconds"`
+	Suspend                    *bool            `yaml:"suspend"`
+	SuccessfulJobsHistoryLimit *int32           `yaml:"successfulJobsHistoryLimit"`
+	FailedJobsHistoryLimit     *int32           `yaml:"failedJobsHistoryLimit"`
+	JobTemplate                *JobTemplate     `yaml:"jobTemplate"`
+	HPASpec                    `yaml:",inline"` // HorizontalPodAutoscaler (schema_hpa.go)
 }
 
 // JobTemplate is a CronJob's jobTemplate: the Jobs it creates.
@@ -482,10 +484,11 @@ type Expect struct {
 	JobStatus  *JobStatusCheck `yaml:"jobStatus"` // a Job's (schema_jobs.go)
 
 	// A PodDisruptionBudget's status.
-	DisruptionsAllowed *IntRange `yaml:"disruptionsAllowed"`
-	CurrentHealthy     *IntRange `yaml:"currentHealthy"`
-	DesiredHealthy     *IntRange `yaml:"desiredHealthy"`
-	ExpectedPods       *IntRange `yaml:"expectedPods"`
+	DisruptionsAllowed *IntRange        `yaml:"disruptionsAllowed"`
+	CurrentHealthy     *IntRange        `yaml:"currentHealthy"`
+	DesiredHealthy     *IntRange        `yaml:"desiredHealthy"`
+	ExpectedPods       *IntRange        `yaml:"expectedPods"`
+	HPACheck           `yaml:",inline"` // a HorizontalPodAutoscaler's status (schema_hpa.go)
 
 	// Beyond the contract: when the checks above must hold (instead of at
 	// one instant, At), and phase transitions counted up to At.

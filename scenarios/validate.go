@@ -30,6 +30,7 @@ type validator struct {
 	budgets   map[string]*Workload // PodDisruptionBudgets by key
 	classes   map[string]*Workload // PriorityClasses by name (cluster-scoped)
 	services  map[string]*Workload // Services by key
+	hpas      []*Workload          // HorizontalPodAutoscalers, in order
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
@@ -138,6 +139,7 @@ func (s *Scenario) validate() ErrorList {
 		v.item(w)
 		v.workload(w)
 	}
+	v.autoscalerTargets()
 	v.hereFile, v.here = v.s.Path, v.s.root
 	v.admission()
 	for i := range sp.Behavior {
@@ -176,6 +178,7 @@ func (v *validator) settings(st *Settings) {
 		v.at(d, "nodeStatusUpdateFrequency must be positive")
 	}
 	v.evictionSettings(st)
+	v.hpaSettings(&st.HorizontalPodAutoscaler)
 	if _, ok := model.ParseKubeletSync(st.KubeletSync); st.KubeletSync != "" && !ok {
 		v.at(&st.KubeletSync, "kubeletSync %q: want exact or realistic", st.KubeletSync)
 	}

@@ -33,7 +33,7 @@ func (v *validator) expect(e *Expect) {
 		}
 	case e.Workload != "":
 		switch k := model.Key(e.Namespace, e.Workload); {
-		case v.workloads[k] != nil || v.budgets[k] != nil || v.cronJobOf(k) != nil:
+		case v.workloads[k] != nil || v.budgets[k] != nil || v.cronJobOf(k) != nil || v.hpaNamed(k) != nil:
 		case v.classes[e.Workload] != nil:
 			v.at(&e.Workload, "%q is a PriorityClass: it has no status to check", e.Workload)
 		default:
@@ -169,6 +169,7 @@ func (v *validator) expectWorkloadFields(e *Expect) {
 	if e.JobStatus != nil && kind != "Job" && v.cronJobOf(wk) == nil {
 		v.atKey(e.JobStatus, "jobStatus is checked on a Job (workload: its name, or a CronJob's Job's)")
 	}
+	v.expectHPAFields(e, wk)
 	for _, r := range []*IntRange{e.DisruptionsAllowed, e.CurrentHealthy, e.DesiredHealthy, e.ExpectedPods} {
 		if r != nil && !pdb {
 			v.atKey(r, "disruptionsAllowed, currentHealthy, desiredHealthy and expectedPods are checked on a PodDisruptionBudget (workload: its name)")

@@ -41,7 +41,7 @@ func (v *validator) service(w *Workload) {
 	for i := range rv.NumField() {
 		f, name := rv.Field(i), strings.Split(rv.Type().Field(i).Tag.Get("yaml"), ",")[0]
 		switch {
-		case name == "selector":
+		case name == "selector", name == "":
 		case name == "template":
 			if p := v.s.pos.Of(&sp.Template); !p.IsZero() {
 				v.atKey(&sp.Template, "a Service has no template: it selects pods by spec.selector")

@@ -13,6 +13,11 @@ var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "ap
 const kindPDB = "PodDisruptionBudget"
 
 func (v *validator) workload(w *Workload) {
+	if w.Kind == kindHPA {
+		v.hpa(w)
+		return
+	}
+	v.hpaFields(w)
 	if w.Kind == kindService {
 		v.service(w)
 		return
@@ -23,7 +28,7 @@ func (v *validator) workload(w *Workload) {
 	want, ok := workloadKinds[w.Kind]
 	switch {
 	case !ok:
-		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet, PodDisruptionBudget, PriorityClass or Service", w.Kind)
+		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet, PodDisruptionBudget, PriorityClass, Service or HorizontalPodAutoscaler", w.Kind)
 	case w.APIVersion != "" && w.APIVersion != want:
 		v.at(&w.APIVersion, "a %s's apiVersion is %s, not %q", w.Kind, want, w.APIVersion)
 	}

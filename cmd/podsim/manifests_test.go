@@ -20,8 +20,8 @@ var (
 // one per field it does not simulate, at the manifest's line and column.
 func checkShopWarnings(t *testing.T, stderr string) {
 	t.Helper()
-	want := shopApp + ": warning: 4 objects ignored: 1 ConfigMap, 1 Secret (no volumes and no environment); " +
-		"1 HorizontalPodAutoscaler (no autoscaling); 1 Ingress (no networking) (--warnings=all lists each)\n" +
+	want := shopApp + ": warning: 3 objects ignored: 1 ConfigMap, 1 Secret (no volumes and no environment); " +
+		"1 Ingress (no networking) (--warnings=all lists each)\n" +
 		shopApp + ":115:3: warning: volumeClaimTemplates is not simulated: a StatefulSet's pods get no PersistentVolumeClaims: a replacement starts as fast as the first pod\n" +
 		shopApp + ":180:7: warning: ttlSecondsAfterFinished is not simulated: a finished Job and its pods are never cleaned up\n"
 	if stderr != want {
@@ -37,15 +37,15 @@ func checkShopWarnings(t *testing.T, stderr string) {
 func checkShopWarningsAll(t *testing.T, stderr string) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	if len(lines) != 6 {
-		t.Fatalf("%d lines on stderr, want 6:\n%s", len(lines), stderr)
+	if len(lines) != 5 {
+		t.Fatalf("%d lines on stderr, want 5:\n%s", len(lines), stderr)
 	}
 	line := regexp.MustCompile(`^` + regexp.QuoteMeta(shopApp) + `:\d+:\d+: warning: `)
 	for _, l := range lines {
 		if !line.MatchString(l) {
 			t.Errorf("not a warning at the manifest's line and column: %s", l)
 		}
-		if strings.Contains(l, "StatefulSet \"shop/db\"") || strings.Contains(l, "Service \"shop/web\"") || strings.Contains(l, "CronJob \"shop/orders-report\"") || strings.Contains(l, "not simulated yet") || strings.Contains(l, "affinity") {
+		if strings.Contains(l, "StatefulSet \"shop/db\"") || strings.Contains(l, "Service \"shop/web\"") || strings.Contains(l, "CronJob \"shop/orders-report\"") || strings.Contains(l, "HorizontalPodAutoscaler") || strings.Contains(l, "not simulated yet") || strings.Contains(l, "affinity") {
 			t.Errorf("a simulated kind is ignored: %s", l)
 		}
 		if strings.Contains(l, ": strategy is not simulated") {
@@ -56,7 +56,6 @@ func checkShopWarningsAll(t *testing.T, stderr string) {
 		`:12:1: warning: v1 ConfigMap "shop/web-config" is ignored`,
 		`:21:1: warning: v1 Secret "shop/web-secret" is ignored`,
 		`:115:3: warning: volumeClaimTemplates is not simulated: a StatefulSet's pods get no PersistentVolumeClaims`,
-		`:121:1: warning: autoscaling/v2 HorizontalPodAutoscaler "shop/web" is ignored`,
 		`:146:1: warning: networking.k8s.io/v1 Ingress "shop/web" is ignored`,
 		`:180:7: warning: ttlSecondsAfterFinished is not simulated`,
 	} {
@@ -110,7 +109,7 @@ func TestRunManifestAsItIs(t *testing.T) {
 	if code := m.Run(context.Background(), []string{"run", "-", "-o", "jsonl"}); code != exitOK || !strings.Contains(stdout.String(), `"pod":"web-2"`) {
 		t.Errorf("run -: exit %d\n%s", code, stderr.String())
 	}
-	if !strings.HasPrefix(stderr.String(), "<stdin>: warning: 4 objects ignored: 1 ConfigMap") {
+	if !strings.HasPrefix(stderr.String(), "<stdin>: warning: 3 objects ignored: 1 ConfigMap") {
 		t.Errorf("run -: stderr %s", stderr.String())
 	}
 	out, errs, code = podsim(t, "describe", shopApp, "web-1", "-n", "shop")
@@ -132,7 +131,7 @@ func TestRunManifestAsItIs(t *testing.T) {
 		if _, errs, code := podsim(t, append(cmd, "--warnings=none")...); errs != "" || code != exitOK {
 			t.Errorf("%s --warnings=none: exit %d, stderr %s", cmd[0], code, errs)
 		}
-		if _, errs, _ := podsim(t, append(cmd, "--warnings=all")...); strings.Count(errs, "warning: ") != 6 {
+		if _, errs, _ := podsim(t, append(cmd, "--warnings=all")...); strings.Count(errs, "warning: ") != 5 {
 			t.Errorf("%s --warnings=all: stderr %s", cmd[0], errs)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/podsim/podsim/model/controller/cronjob"
 	"github.com/podsim/podsim/model/controller/daemonset"
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
+	"github.com/podsim/podsim/model/controller/podautoscaler"
 	"github.com/podsim/podsim/model/controller/podgc"
 	"github.com/podsim/podsim/model/controller/tainteviction"
 )
@@ -29,5 +30,6 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.Register(nodelifecycle.New(w))
 	w.Register(podgc.New(w))
 	w.RegisterWorkloadController(model.KindCronJob, cronjob.New(w))
+	w.Register(podautoscaler.New(w))
 	return w
 }
