@@ -74,6 +74,7 @@ func (w *World) enableMetricsServer() {
 // rates and takes their rates now: call it whenever p's use may have
 // changed.
 func (w *World) useChanged(p *Pod) {
+	w.memoryChanged(p)
 	if w.metrics == nil {
 		return
 	}

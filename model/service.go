@@ -106,9 +106,6 @@ type services struct {
 	lastSync time.Duration
 	synced   bool // it has synced once
 	changes  int  // syncs that changed a view, and rate steps
-
-	oomPending []*Pod    // pods whose memory to check against their limits (usage.go)
-	oomTimer   sim.Timer // checks them
 }
 
 // ensureServices registers the part, once.
@@ -116,7 +113,6 @@ func (w *World) ensureServices() {
 	if w.services == nil {
 		w.services = &services{w: w, idx: map[string]*Service{}}
 		w.services.sync.Init(w.services.proxySync)
-		w.services.oomTimer.Init(w.services.oomKill)
 		w.Register(w.services)
 	}
 }
@@ -283,9 +279,7 @@ func (s *Service) viewIs(n int, ready bool) bool {
 // started, got SIGTERM or exited, or the pod left the API): the traffic of
 // every Service whose view holds p is counted up to now at the old rates.
 func (ss *services) listener(p *Pod) {
-	if usesMemory(p) {
-		ss.checkMemory(p)
-	}
+	ss.w.memoryChanged(p)
 	for _, s := range ss.list {
 		if s.flow == nil {
 			continue

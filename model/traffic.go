@@ -93,9 +93,6 @@ func (s *Service) rateFlow() {
 		f.contrib = append(f.contrib, c)
 		f.servedN += c
 		s.w.useChanged(p)
-		if usesMemory(p) {
-			s.w.services.checkMemory(p)
-		}
 	}
 }
 
@@ -121,9 +118,6 @@ func (s *Service) endpointChanged(i int) {
 	f.servedN += c - f.contrib[i]
 	f.contrib[i] = c
 	s.w.useChanged(p)
-	if usesMemory(p) {
-		s.w.services.checkMemory(p)
-	}
 }
 
 // maxMilliRPS is what p can serve, in thousandths of a request per second:
