@@ -76,7 +76,9 @@ func (n *Node) nextPID() int32 {
 }
 
 // memoryChanged tells p's node that p's use of memory may have changed:
-// its check runs at this instant, once the change is over.
+// its check runs at this instant, once the change is over, before any
+// other event of the instant (the kernel acts on the allocation itself:
+// the kubelet's checks and metrics-server's scrapes see what it left).
 func (w *World) memoryChanged(p *Pod) {
 	n := p.Node
 	if n == nil || n.mem == nil || n.mem.checking {
@@ -84,7 +86,7 @@ func (w *World) memoryChanged(p *Pod) {
 	}
 	m := n.mem
 	if now := w.Now(); !m.timer.Pending() || m.timer.When() > now {
-		w.eng.Schedule(&m.timer, now, sim.Normal)
+		w.eng.Schedule(&m.timer, now, sim.Urgent)
 	}
 }
 
@@ -185,7 +187,7 @@ func (m *nodeMemory) arm() {
 		m.n.w.eng.Stop(&m.timer)
 		return
 	}
-	m.n.w.eng.Schedule(&m.timer, next, sim.Normal)
+	m.n.w.eng.Schedule(&m.timer, next, sim.Urgent)
 }
 
 // crossing is the first instant after now at which the node's memory in
