@@ -151,7 +151,7 @@ func (m *nodeMemory) take() {
 			for _, c := range cs {
 				steady := c.steadyMemory(mrps)
 				m.fixed = addSat(m.fixed, steady)
-				if b := c.spec.Behavior; b != nil && b.LeakMemory > 0 && b.LeakPer > 0 && c.processRunning() {
+				if b := c.spec.Behavior; b.leaks() && c.processRunning() {
 					m.leaks = append(m.leaks, leak{c: c, b: b, steady: steady, start: c.startedAt, limit: c.spec.Limits.Memory})
 				}
 			}

@@ -77,6 +77,7 @@ type Pod struct {
 	heardDelete   bool          // the kubelet has seen the deletion (a cut-off one hears when its node is back)
 
 	evictedMsg       string        // being evicted with a grace period: the eviction message (evictionmanager.go)
+	useQueued        bool          // in World.useQueue (usesinks.go)
 	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
 	sidecarDeadline  time.Duration // the end of their shared grace period
 	syncTimer        sim.Timer

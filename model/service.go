@@ -40,7 +40,8 @@ type Service struct {
 	view  []*Pod // the endpoints kube-proxy sends requests to since its last sync
 	ready int    // how many of them were ready then (0: the view holds serving, terminating ones)
 
-	flow *flow // its traffic (traffic.go); nil if none
+	flow   *flow // its traffic (traffic.go); nil if none
+	queued bool  // in World.trafficQueue (usesinks.go)
 }
 
 // Key is the Service's key (see Key).

@@ -94,6 +94,7 @@ func (s *Service) rateFlow() {
 		f.servedN += c
 		s.w.useChanged(p)
 	}
+	s.w.trafficChanged(s)
 }
 
 // rateOf is what endpoint p serves now, times n: its share (mrps/n) up to
@@ -118,6 +119,7 @@ func (s *Service) endpointChanged(i int) {
 	f.servedN += c - f.contrib[i]
 	f.contrib[i] = c
 	s.w.useChanged(p)
+	s.w.trafficChanged(s)
 }
 
 // maxMilliRPS is what p can serve, in thousandths of a request per second:

@@ -66,7 +66,7 @@ func (c *container) steadyMemory(mrps int64) int64 {
 
 // leaked is the memory a process of b leaked after running for d.
 func (b *Behavior) leaked(d time.Duration) int64 {
-	if b == nil || b.LeakMemory <= 0 || b.LeakPer <= 0 || d <= 0 {
+	if !b.leaks() || d <= 0 {
 		return 0
 	}
 	return mulDiv(uint64(b.LeakMemory), uint64(d), uint64(b.LeakPer))
