@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/rand/v2"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -107,6 +108,12 @@ type services struct {
 	lastSync time.Duration
 	synced   bool // it has synced once
 	changes  int  // syncs that changed a view, and rate steps
+
+	// With KubeletSync realistic, a sync's rules take effect a drawn
+	// while after it starts (proxyLatency): while it runs, a change only
+	// marks that another sync is wanted.
+	running, wanted bool
+	rand            *rand.Rand // "kube-proxy"
 }
 
 // ensureServices registers the part, once.
@@ -209,6 +216,10 @@ func indexOf(ps []*Pod, p *Pod) int {
 // request arranges kube-proxy's next sync: now, or minSyncPeriod after
 // the last one (BoundedFrequencyRunner.Run).
 func (ss *services) request() {
+	if ss.running {
+		ss.wanted = true
+		return
+	}
 	at := ss.w.Now()
 	if ss.synced {
 		at = max(at, sim.AddSat(ss.lastSync, ss.w.settings.ProxyMinSyncPeriod))
@@ -223,6 +234,12 @@ func (ss *services) request() {
 // one comes syncPeriod later unless a change asks for it sooner.
 func (ss *services) proxySync() {
 	now := ss.w.Now()
+	if ss.w.settings.KubeletSync == SyncRealistic && !ss.running {
+		ss.running = true
+		ss.w.eng.Schedule(&ss.sync, sim.AddSat(now, ss.proxyLatency()), sim.Normal)
+		return
+	}
+	ss.running = false
 	changed := false
 	for _, s := range ss.list {
 		ready, serving := 0, 0
@@ -260,6 +277,10 @@ func (ss *services) proxySync() {
 	}
 	ss.lastSync, ss.synced = now, true
 	ss.w.eng.Schedule(&ss.sync, sim.AddSat(now, ss.w.settings.ProxySyncPeriod), sim.Normal)
+	if ss.wanted {
+		ss.wanted = false
+		ss.request()
+	}
 }
 
 // viewIs reports whether the view already holds exactly the n endpoints
@@ -313,4 +334,21 @@ func listening(p *Pod) bool {
 		}
 	}
 	return true
+}
+
+// maxProxyLatency bounds the realistic delay from a kube-proxy sync's
+// start to its rules taking effect: the EndpointSlice's way through the
+// API server's watch and the rules' write (syncProxyRules, iptables-restore
+// or nft), a few hundred milliseconds on a small cluster (the
+// kubeproxy_sync_proxy_rules_duration_seconds and network programming
+// latency metrics; podsim's assumption, not an upstream constant).
+const maxProxyLatency = 500 * time.Millisecond
+
+// proxyLatency draws the realistic delay of one sync, uniform in [0,
+// maxProxyLatency), from the "kube-proxy" stream.
+func (ss *services) proxyLatency() time.Duration {
+	if ss.rand == nil {
+		ss.rand = ss.w.eng.Rand("kube-proxy")
+	}
+	return time.Duration(ss.rand.Int64N(int64(maxProxyLatency)))
 }

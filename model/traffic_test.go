@@ -92,3 +92,38 @@ func TestUsageOverLimitIsOOMKilled(t *testing.T) {
 		t.Errorf("busy uses %dm CPU, want 500m (its limit)", cpu)
 	}
 }
+
+// With KubeletSync realistic a kube-proxy sync's rules take effect a drawn
+// while (under maxProxyLatency) after it starts: the same for a seed,
+// different across seeds. (Here the realistic one is sooner: its first
+// sync, at 0, takes effect once the pod is ready; exact mode's first sync
+// found none, and the next may come only minSyncPeriod later.)
+func TestProxyLatencyRealistic(t *testing.T) {
+	appliedAt := func(seed uint64, mode KubeletSync) time.Duration {
+		st := DefaultSettings()
+		st.KubeletSync = mode
+		w := newWorld(seed, st)
+		w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}})
+		s := w.AddService(ServiceSpec{Name: "web", Selector: map[string]string{"app": "web"}})
+		w.AddPod("web", &PodSpec{NodeName: "n", RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+			Containers: []ContainerSpec{{Name: "app", Image: "i", PullPolicy: PullIfNotPresent}}},
+			PodOptions{Labels: map[string]string{"app": "web"}})
+		for w.Now() < 10*time.Second {
+			if s.Endpoints() == 1 {
+				return w.Now()
+			}
+			w.Run(w.Now() + time.Millisecond)
+		}
+		return -1
+	}
+	exact := appliedAt(1, SyncExact)
+	a, b, c := appliedAt(1, SyncRealistic), appliedAt(1, SyncRealistic), appliedAt(2, SyncRealistic)
+	if exact < 0 || a != b || a == c {
+		t.Fatalf("exact %v; realistic seed 1: %v, %v; seed 2: %v: want the same for a seed, another for another", exact, a, b, c)
+	}
+	for _, got := range []time.Duration{a, c} {
+		if got <= 0 || got > exact+maxProxyLatency {
+			t.Errorf("realistic: endpoint applied at %v (exact: %v)", got, exact)
+		}
+	}
+}

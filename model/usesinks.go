@@ -1,6 +1,10 @@
 package model
 
-import "github.com/podsim/podsim/sim"
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
 
 // Sinks of the use of resources and of traffic: what a picture or a trace
 // of a run needs beyond the timeline, pushed as it changes. Subscribe
@@ -14,13 +18,13 @@ import "github.com/podsim/podsim/sim"
 // every change of the instant (at a Late event): Pod.Usage then tells the
 // use the instant leaves.
 type UseSink interface {
-	UseChanged(p *Pod)
+	UseChanged(t time.Duration, p *Pod)
 }
 
 // A TrafficSink hears, as a UseSink does, that the rates offered to or
 // served by a Service changed; Service.Rates tells them.
 type TrafficSink interface {
-	TrafficChanged(s *Service)
+	TrafficChanged(t time.Duration, s *Service)
 }
 
 // queueUse queues p for the use sinks, once per instant.
@@ -56,7 +60,7 @@ func (w *World) flushSinks() {
 		p := w.useQueue[i]
 		p.useQueued = false
 		for _, s := range w.useSinks {
-			s.UseChanged(p)
+			s.UseChanged(w.Now(), p)
 		}
 	}
 	w.useQueue = w.useQueue[:0]
@@ -64,7 +68,7 @@ func (w *World) flushSinks() {
 		sv := w.trafficQueue[i]
 		sv.queued = false
 		for _, s := range w.trafficSinks {
-			s.TrafficChanged(sv)
+			s.TrafficChanged(w.Now(), sv)
 		}
 	}
 	w.trafficQueue = w.trafficQueue[:0]

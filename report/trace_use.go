@@ -2,6 +2,7 @@ package report
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/podsim/podsim/model"
 )
@@ -42,8 +43,8 @@ type traceService struct {
 
 // UseChanged marks p's use to be written at the end of the instant
 // (model.UseSink).
-func (t *Trace) UseChanged(p *model.Pod) {
-	t.advance()
+func (t *Trace) UseChanged(now time.Duration, p *model.Pod) {
+	t.advance(now)
 	pt := t.pod(p.Key())
 	if pt == nil {
 		return
@@ -66,8 +67,8 @@ func (t *Trace) dirtyPodUse(pt *tracePod) {
 
 // TrafficChanged marks s's rates to be written at the end of the instant
 // (model.TrafficSink).
-func (t *Trace) TrafficChanged(s *model.Service) {
-	t.advance()
+func (t *Trace) TrafficChanged(now time.Duration, s *model.Service) {
+	t.advance(now)
 	ts := t.services[s]
 	if ts == nil {
 		ts = &traceService{proc: *t.newProc("Service " + s.Key())}
@@ -81,8 +82,8 @@ func (t *Trace) TrafficChanged(s *model.Service) {
 }
 
 // advance ends the instant being collected if the world has moved on.
-func (t *Trace) advance() {
-	if now := t.world.Now(); now != t.instant {
+func (t *Trace) advance(now time.Duration) {
+	if now != t.instant {
 		t.counters()
 		t.instant = now
 	}
