@@ -191,21 +191,33 @@ func (m *nodeMemory) arm() {
 }
 
 // crossing is the first instant after now at which the node's memory in
-// use passes its capacity: use only grows between checks, so a doubling
-// search then a bisection find it. MaxInt64 if never.
+// use passes its capacity: use only grows between checks, so a bisection
+// finds it, between bounds the leaks' summed rate suggests (each leak's
+// floor is at most a byte under its line) and checked, widened by
+// doubling when they do not hold. MaxInt64 if never.
 func (m *nodeMemory) crossing(now time.Duration) time.Duration {
 	capacity := m.n.Capacity.Memory
 	if m.useAt(now) > capacity {
 		return now
 	}
+	rate := 0.0 // bytes per nanosecond
+	for i := range m.leaks {
+		rate += float64(m.leaks[i].b.LeakMemory) / float64(m.leaks[i].b.LeakPer)
+	}
 	lo, step := now, time.Second
-	hi := sim.AddSat(now, step)
+	if e := float64(capacity-m.useAt(now)) / rate; e+float64(len(m.leaks)+2)/rate < 1<<62 {
+		if t := sim.AddSat(now, time.Duration(e)); m.useAt(t) <= capacity {
+			lo = t
+		}
+		step = max(time.Duration(float64(len(m.leaks)+2)/rate), 1)
+	}
+	hi := sim.AddSat(lo, step)
 	for m.useAt(hi) <= capacity {
 		if hi == math.MaxInt64 {
 			return math.MaxInt64
 		}
 		lo, step = hi, sim.MulSat(step, 2)
-		hi = sim.AddSat(now, step)
+		hi = sim.AddSat(lo, step)
 	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2

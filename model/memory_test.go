@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +153,36 @@ func TestLeakIsOOMKilledAtItsLimit(t *testing.T) {
 	}
 	if e := log.find("SystemOOM"); e != "" {
 		t.Errorf("a cgroup OOM is no system OOM: %s", e)
+	}
+}
+
+// crossing is the first nanosecond the leaks take the node past its
+// capacity, whatever their rates: one before it the node still fits.
+func TestCrossingIsTheFirstInstantPast(t *testing.T) {
+	w := newWorld(1, DefaultSettings())
+	n := w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
+	n.watchMemoryUse()
+	m := n.mem
+	for _, c := range []struct {
+		fixed int64
+		leaks [][2]int64 // memory, per
+	}{
+		{800 << 20, [][2]int64{{10 << 20, int64(time.Minute)}}},
+		{100 << 20, [][2]int64{{7 << 20, int64(13 * time.Second)}, {3, int64(time.Hour)}, {1 << 20, int64(time.Minute)}}},
+		{1<<30 - 1, [][2]int64{{1, int64(time.Hour)}}},
+		{0, [][2]int64{{1, int64(time.Hour)}, {1, int64(time.Hour)}, {1, int64(time.Hour)}}}, // never: 7.7MB by the end of time
+	} {
+		m.fixed, m.leaks = c.fixed, m.leaks[:0]
+		for i, l := range c.leaks {
+			m.leaks = append(m.leaks, leak{b: &Behavior{LeakMemory: l[0], LeakPer: time.Duration(l[1])}, start: time.Duration(i) * time.Second})
+		}
+		now := 5 * time.Second
+		at := m.crossing(now)
+		if at == math.MaxInt64 && m.useAt(at) <= 1<<30 {
+			continue
+		}
+		if at <= now || m.useAt(at) <= 1<<30 || m.useAt(at-1) > 1<<30 {
+			t.Errorf("%+v: crossing at %v: use %d there, %d a nanosecond before", c, at, m.useAt(at), m.useAt(at-1))
+		}
 	}
 }

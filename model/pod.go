@@ -78,6 +78,7 @@ type Pod struct {
 
 	evictedMsg       string        // being evicted with a grace period: the eviction message (evictionmanager.go)
 	useQueued        bool          // in World.useQueue (usesinks.go)
+	inViews          []*Service    // the Services whose kube-proxy view holds it (service.go)
 	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
 	sidecarDeadline  time.Duration // the end of their shared grace period
 	syncTimer        sim.Timer

@@ -204,6 +204,16 @@ func (ss *services) PodStatusUpdated(p *Pod) {
 	}
 }
 
+// leaveView takes s off the Services whose view holds p.
+func (p *Pod) leaveView(s *Service) {
+	for i, v := range p.inViews {
+		if v == s {
+			p.inViews = append(p.inViews[:i], p.inViews[i+1:]...)
+			return
+		}
+	}
+}
+
 func indexOf(ps []*Pod, p *Pod) int {
 	for i, q := range ps {
 		if q == p {
@@ -263,10 +273,14 @@ func (ss *services) proxySync() {
 		for _, p := range s.view { // what they serve changes
 			ss.w.useChanged(p)
 		}
+		for _, p := range s.view {
+			p.leaveView(s)
+		}
 		s.view = s.view[:0]
 		for _, p := range s.pods {
 			if endpointOf(p) && p.ready() && (ready == 0 || !p.deleting) {
 				s.view = append(s.view, p)
+				p.inViews = append(p.inViews, s)
 			}
 		}
 		s.ready = ready

@@ -8,7 +8,12 @@ import (
 // trafficFleet is the crash-loop fleet behind a Service that takes a rate
 // changing every 10s: endpoints come and go with every crash and restart,
 // kube-proxy syncs, the counts are flushed at every change.
-func trafficFleet(mode KubeletSync) (*World, *Service) {
+func trafficFleet(mode KubeletSync) (*World, *Service) { return trafficFleetUsing(mode, Resources{}, 0) }
+
+// trafficFleetUsing is trafficFleet whose containers use memory: use
+// fixed, 1Mi per request per second and leak per hour, with no limit, on
+// nodes that never fill (the OOM killer's checks run, and kill no one).
+func trafficFleetUsing(mode KubeletSync, use Resources, leak int64) (*World, *Service) {
 	st := DefaultSettings()
 	st.KubeletSync = mode
 	w := newWorld(1, st)
@@ -18,7 +23,8 @@ func trafficFleet(mode KubeletSync) (*World, *Service) {
 	}
 	tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
 		Containers: []ContainerSpec{{Name: "c", Image: "c", PullPolicy: PullIfNotPresent,
-			Behavior: &Behavior{MaxRPS: 2, Runs: []RunSpec{{ExitAfter: time.Minute, ExitCode: 1, Times: 1}}}}}}
+			Behavior: &Behavior{MaxRPS: 2, Runs: []RunSpec{{ExitAfter: time.Minute, ExitCode: 1, Times: 1}},
+				Usage: use, PerRequest: Resources{Memory: use.Memory / 100}, LeakMemory: leak, LeakPer: time.Hour}}}}
 	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "app", Template: tmpl, Replicas: 1000,
 		Options: PodOptions{Labels: map[string]string{"app": "c"}}})
 	s := w.AddService(ServiceSpec{Name: "app", Selector: map[string]string{"app": "c"}})
@@ -36,6 +42,33 @@ func BenchmarkTrafficSteadyState(b *testing.B) {
 	w, _ := trafficFleet(SyncExact)
 	w.Run(time.Hour)
 	runSteady(b, w)
+}
+
+// BenchmarkTrafficMemorySteadyState is BenchmarkTrafficSteadyState with
+// containers that use and leak memory: every change of use runs its
+// node's OOM check.
+func BenchmarkTrafficMemorySteadyState(b *testing.B) {
+	w, _ := trafficFleetUsing(SyncExact, Resources{MilliCPU: 100, Memory: 100 << 20}, 1<<20)
+	w.Run(time.Hour)
+	runSteady(b, w)
+}
+
+// With memory in use and leaking, the steady state allocates nothing
+// either, and the nodes' peaks are kept.
+func TestTrafficMemorySteadyStateAllocatesNothing(t *testing.T) {
+	w, _ := trafficFleetUsing(SyncExact, Resources{MilliCPU: 100, Memory: 100 << 20}, 1<<20)
+	w.Run(time.Hour)
+	next := w.Now()
+	allocs := testing.AllocsPerRun(20, func() {
+		next += time.Second
+		w.Run(next)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per second of virtual time, want 0", allocs)
+	}
+	if peak := w.Node("n-a").PeakMemory(); peak < 100<<20 {
+		t.Errorf("node n-a's peak memory %d, want at least a pod's 100Mi", peak)
+	}
 }
 
 // A run with traffic allocates nothing per event in its steady state.

@@ -75,14 +75,13 @@ func (b *Behavior) leaked(d time.Duration) int64 {
 // servedMilliRPS is the rate p serves now, over every Service whose
 // kube-proxy view holds it, in thousandths of a request per second.
 func servedMilliRPS(p *Pod) int64 {
-	ss := p.w.services
-	if ss == nil || !listening(p) {
+	if len(p.inViews) == 0 || !listening(p) {
 		return 0
 	}
 	var out int64
-	for _, s := range ss.list {
+	for _, s := range p.inViews {
 		f := s.flow
-		if f == nil || indexOf(s.view, p) < 0 {
+		if f == nil {
 			continue
 		}
 		share := f.mrps / f.n
