@@ -8,7 +8,9 @@ import (
 // trafficFleet is the crash-loop fleet behind a Service that takes a rate
 // changing every 10s: endpoints come and go with every crash and restart,
 // kube-proxy syncs, the counts are flushed at every change.
-func trafficFleet(mode KubeletSync) (*World, *Service) { return trafficFleetUsing(mode, Resources{}, 0) }
+func trafficFleet(mode KubeletSync) (*World, *Service) {
+	return trafficFleetUsing(mode, Resources{}, 0)
+}
 
 // trafficFleetUsing is trafficFleet whose containers use memory: use
 // fixed, 1Mi per request per second and leak per hour, with no limit, on
