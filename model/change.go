@@ -74,6 +74,17 @@ func (w *World) Subscribe(s Sink) {
 	if o, ok := s.(ObjectSink); ok {
 		w.objectSinks = append(w.objectSinks, o)
 	}
+	u, ok1 := s.(UseSink)
+	t, ok2 := s.(TrafficSink)
+	if (ok1 || ok2) && len(w.useSinks)+len(w.trafficSinks) == 0 {
+		w.sinkFlush.Init(w.flushSinks)
+	}
+	if ok1 {
+		w.useSinks = append(w.useSinks, u)
+	}
+	if ok2 {
+		w.trafficSinks = append(w.trafficSinks, t)
+	}
 }
 
 // ChangeCount is how many changes the world has made so far: a state that

@@ -11,12 +11,30 @@ import (
 // (pkg/kubelet/eviction, docs/kubernetes-rules.md, Node-pressure
 // eviction) for the signal memory.available, the node's memory capacity
 // minus what its pods use now. A node with a pod whose behaviour uses
-// memory is checked every housekeeping interval (10 s) by one timer; below
-// the hard threshold (Settings.EvictionHardMemory) the node gets
-// MemoryPressure=True and the NoSchedule taint
-// node.kubernetes.io/memory-pressure, and one pod is evicted per check,
-// ranked as rankMemoryPressure ranks them. The condition clears after
-// Settings.EvictionPressureTransitionPeriod with no pressure.
+// memory is checked every housekeeping interval (10 s) by one timer. Below
+// a threshold (Settings.EvictionHard, or Settings.EvictionSoft) the node
+// gets MemoryPressure=True and the NoSchedule taint
+// node.kubernetes.io/memory-pressure at once; a pod is evicted, one per
+// check, ranked as rankMemoryPressure ranks them, once the hard threshold
+// is met or the soft one has been met at every check for its grace period.
+// The condition clears after Settings.EvictionPressureTransitionPeriod
+// with no threshold met.
+
+// MemoryThreshold is a memory.available threshold: Bytes, or when
+// Percentage is set, that share (0..1] of the node's memory capacity.
+type MemoryThreshold struct {
+	Bytes      int64
+	Percentage float32
+}
+
+// Of is the threshold in bytes on a node with capacity bytes of memory
+// (GetThresholdQuantity); 0: none.
+func (t MemoryThreshold) Of(capacity int64) int64 {
+	if t.Percentage > 0 {
+		return int64(float64(capacity) * float64(t.Percentage))
+	}
+	return t.Bytes
+}
 
 // TaintMemoryPressure is the taint of a node under memory pressure.
 const TaintMemoryPressure = "node.kubernetes.io/memory-pressure"
@@ -26,10 +44,12 @@ const housekeepingInterval = 10 * time.Second
 
 // pressure is a node's eviction manager state.
 type pressure struct {
-	n        *Node
-	timer    sim.Timer
-	on       bool          // MemoryPressure=True
-	lastSeen time.Duration // when memory.available was last below the threshold
+	n         *Node
+	timer     sim.Timer
+	on        bool          // MemoryPressure=True
+	lastSeen  time.Duration // when memory.available was last below a threshold
+	softMet   bool          // the soft threshold was met at the last check
+	softSince time.Duration // ... and at every check since this one (thresholdsFirstObservedAt)
 }
 
 // watchMemory arms n's housekeeping timer if p, just bound to n, uses
@@ -38,6 +58,7 @@ func (n *Node) watchMemory(p *Pod) {
 	if !behaviourUsesMemory(p) {
 		return
 	}
+	n.watchMemoryUse()
 	e := n.evict
 	if e == nil {
 		e = &pressure{n: n}
@@ -61,7 +82,7 @@ func (n *Node) nextHousekeeping() time.Duration {
 func behaviourUsesMemory(p *Pod) bool {
 	for _, cs := range [2][]*container{p.init, p.regular} {
 		for _, c := range cs {
-			if b := c.spec.Behavior; b != nil && (b.Usage.Memory > 0 || b.PerRequest.Memory > 0) {
+			if b := c.spec.Behavior; b != nil && (b.Usage.Memory > 0 || b.PerRequest.Memory > 0 || b.LeakMemory > 0) {
 				return true
 			}
 		}
@@ -89,9 +110,16 @@ func (e *pressure) housekeep() {
 		return
 	}
 	now := n.w.Now()
-	threshold := n.w.settings.EvictionHardMemory
+	st := &n.w.settings
 	avail := n.MemoryAvailable()
-	if threshold > 0 && avail < threshold {
+	hard, soft := st.EvictionHard.Of(n.Capacity.Memory), st.EvictionSoft.Of(n.Capacity.Memory)
+	hardMet, softMet := hard > 0 && avail < hard, soft > 0 && avail < soft
+	if softMet && !e.softMet {
+		e.softSince = now
+	}
+	e.softMet = softMet
+	switch {
+	case hardMet || softMet:
 		e.lastSeen = now
 		if !e.on {
 			e.on = true
@@ -100,10 +128,7 @@ func (e *pressure) housekeep() {
 				"Node %s status is now: NodeHasInsufficientMemory", n.Name)
 			n.AddTaint(Taint{Key: TaintMemoryPressure, Effect: "NoSchedule"})
 		}
-		if p := e.rank(); p != nil {
-			p.evictForPressure(threshold, avail)
-		}
-	} else if e.on && now-e.lastSeen >= n.w.settings.EvictionPressureTransitionPeriod {
+	case e.on && now-e.lastSeen >= st.EvictionPressureTransitionPeriod:
 		e.on = false
 		n.setCondition("MemoryPressure", False, "KubeletHasSufficientMemory", "kubelet has sufficient memory available")
 		n.w.event("Node", n.Name, EventNormal, "NodeHasSufficientMemory", "kubelet",
@@ -111,6 +136,25 @@ func (e *pressure) housekeep() {
 		n.removeTaint(TaintMemoryPressure, "NoSchedule")
 		n.w.sched.q.pending |= eventNodeTaintsRemoved
 		n.w.sched.kick()
+	}
+	// The thresholds whose grace periods are met, the hard one first
+	// (byEvictionPriority keeps the configured order: hard, then soft).
+	threshold, hardEviction := int64(0), false
+	switch {
+	case hardMet:
+		threshold, hardEviction = hard, true
+	case softMet && now-e.softSince >= st.EvictionSoftGracePeriod:
+		threshold = soft
+	}
+	if threshold > 0 {
+		n.w.eventMsg("Node", n.Name, EventWarning, "EvictionThresholdMet", "kubelet", "Attempting to reclaim memory")
+		if p := e.rank(); p != nil {
+			grace := time.Duration(0)
+			if !hardEviction {
+				grace = min(st.EvictionMaxPodGracePeriod, p.Spec.TerminationGracePeriod)
+			}
+			p.evictForPressure(threshold, avail, grace)
+		}
 	}
 	if e.on || n.anyUsesMemory() {
 		n.w.eng.Schedule(&e.timer, n.nextHousekeeping(), sim.Normal)
@@ -136,8 +180,8 @@ func (e *pressure) rank() *Pod {
 	var best *Pod
 	var bestOver int64
 	for _, p := range e.n.pods {
-		if p.phase.Terminal() || p.deleted {
-			continue
+		if p.phase.Terminal() || p.deleting || p.evictedMsg != "" {
+			continue // not active: finished or already terminating
 		}
 		_, mem, _ := p.Usage("")
 		over := mem - p.requests.Memory
@@ -160,10 +204,12 @@ func evictsBefore(over int64, prio int32, bOver int64, bPrio int32) bool {
 	return over > bOver
 }
 
-// evictForPressure is the eviction manager's evictPod for a hard
-// threshold: the pod's containers are killed with grace 0 and it goes
-// Failed with reason Evicted and upstream's message.
-func (p *Pod) evictForPressure(threshold, avail int64) {
+// evictForPressure is the eviction manager's evictPod: the Evicted event
+// with upstream's message and the condition DisruptionTarget; with grace 0
+// the pod's containers are killed at once and it goes Failed with reason
+// Evicted, otherwise they are stopped within grace (preStop, SIGTERM) and
+// it goes Failed once they have (syncEvicted).
+func (p *Pod) evictForPressure(threshold, avail int64, grace time.Duration) {
 	msg := "The node was low on resource: memory. Threshold quantity: " + formatBinarySI(threshold) +
 		", available: " + formatBinarySI(avail) + ". "
 	mrps := servedMilliRPS(p)
@@ -174,6 +220,19 @@ func (p *Pod) evictForPressure(threshold, avail int64) {
 		}
 	}
 	p.eventMsg(EventWarning, "Evicted", "kubelet", msg)
+	if grace > 0 {
+		p.setCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
+		p.evictedMsg = msg
+		for _, c := range p.all() {
+			p.w.eng.Stop(&c.restartTimer)
+			if c.processRunning() && !c.stopping {
+				c.stop(grace, "Stopping container "+c.spec.Name)
+			}
+		}
+		p.w.podChanged(p)
+		p.requestSync()
+		return
+	}
 	p.freeze()
 	for _, c := range p.all() {
 		if c.processRunning() {
@@ -182,8 +241,26 @@ func (p *Pod) evictForPressure(threshold, avail int64) {
 			c.terminate(137, ReasonError)
 		}
 	}
-	p.status.Reason, p.status.Message = "Evicted", msg
 	p.setCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
+	p.failEvicted(msg)
+}
+
+// syncEvicted is the pod worker's sync of a pod being evicted with a
+// grace period: nothing restarts, and once no container runs the pod goes
+// Failed (the status manager holds the terminal phase until then).
+func (p *Pod) syncEvicted() {
+	for _, c := range p.all() {
+		if c.processRunning() {
+			return
+		}
+	}
+	p.failEvicted(p.evictedMsg)
+}
+
+// failEvicted sets the phase Failed with reason Evicted and msg.
+func (p *Pod) failEvicted(msg string) {
+	p.evictedMsg = ""
+	p.status.Reason, p.status.Message = "Evicted", msg
 	if !p.phase.Terminal() {
 		p.setPhase(Failed)
 		p.updateConditions()

@@ -38,6 +38,10 @@ func (p *Pod) sync() {
 		p.syncTerminating()
 		return
 	}
+	if p.evictedMsg != "" {
+		p.syncEvicted()
+		return
+	}
 	if p.phase.Terminal() {
 		p.stopSidecars(p.Spec.TerminationGracePeriod)
 		return
@@ -377,6 +381,7 @@ func (p *Pod) run(c *container) {
 	after, exits := c.planRun(r)
 	c.runs++
 	c.startedAt = now
+	c.pid = p.Node.nextPID()
 	c.wakeProbers()
 	if exits {
 		p.w.eng.After(&c.exitTimer, after, sim.Normal)

@@ -88,6 +88,8 @@ func (w *World) enableMetricsServer() {
 // rates and takes their rates now: call it whenever p's use may have
 // changed.
 func (w *World) useChanged(p *Pod) {
+	w.memoryChanged(p)
+	w.queueUse(p)
 	if w.metrics == nil {
 		return
 	}
@@ -153,9 +155,10 @@ func (ms *metricsServer) scrapePod(p *Pod, now time.Duration) {
 		return
 	}
 	mrps := servedMilliRPS(p)
-	k := 0
+	k, grows := 0, false
 	for _, cs := range [2][]*container{p.init, p.regular} {
 		for _, c := range cs {
+			grows = grows || c.processRunning() && c.spec.Behavior.leaks()
 			u := c.cpuUse(now)
 			u.advance(now)
 			used := u.total - u.scraped
@@ -172,6 +175,9 @@ func (ms *metricsServer) scrapePod(p *Pod, now time.Duration) {
 			})
 			k++
 		}
+	}
+	if grows { // a leak's use moved since the last change
+		ms.w.queueUse(p)
 	}
 	if k > 0 {
 		n := len(ms.containers) // a later append may move ms.containers: this slice keeps its values

@@ -44,6 +44,7 @@ type Node struct {
 	pods       []*Pod          // pods bound here, in binding order
 	events     eventLog        // about the node, in order of first occurrence
 	evict      *pressure       // the eviction manager's state (evictionmanager.go), once a pod uses memory
+	mem        *nodeMemory     // its memory in use, for the OOM killer and the peak (memory.go), once a pod uses memory
 
 	down, partitioned     bool
 	reportedUnschedulable bool // what the kubelet last saw of it (its NodeSchedulable events)

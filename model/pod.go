@@ -76,6 +76,9 @@ type Pod struct {
 	killBy        time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
 	heardDelete   bool          // the kubelet has seen the deletion (a cut-off one hears when its node is back)
 
+	evictedMsg       string        // being evicted with a grace period: the eviction message (evictionmanager.go)
+	useQueued        bool          // in World.useQueue (usesinks.go)
+	inViews          []*Service    // the Services whose kube-proxy view holds it (service.go)
 	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
 	sidecarDeadline  time.Duration // the end of their shared grace period
 	syncTimer        sim.Timer
@@ -119,6 +122,7 @@ type container struct {
 	msgs        *containerMessages
 	reason      *syncReason // why a realistic sync could not start it (podworker.go)
 	cpu         *cpuUse     // its CPU integral for metrics-server (metricsserver.go); nil until it runs
+	pid         int32       // its process's id on the node (memory.go), for the kernel's OOM killer
 }
 
 type hookKind uint8

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/rand/v2"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -40,7 +41,8 @@ type Service struct {
 	view  []*Pod // the endpoints kube-proxy sends requests to since its last sync
 	ready int    // how many of them were ready then (0: the view holds serving, terminating ones)
 
-	flow *flow // its traffic (traffic.go); nil if none
+	flow   *flow // its traffic (traffic.go); nil if none
+	queued bool  // in World.trafficQueue (usesinks.go)
 }
 
 // Key is the Service's key (see Key).
@@ -107,8 +109,11 @@ type services struct {
 	synced   bool // it has synced once
 	changes  int  // syncs that changed a view, and rate steps
 
-	oomPending []*Pod    // pods whose memory to check against their limits (usage.go)
-	oomTimer   sim.Timer // checks them
+	// With KubeletSync realistic, a sync's rules take effect a drawn
+	// while after it starts (proxyLatency): while it runs, a change only
+	// marks that another sync is wanted.
+	running, wanted bool
+	rand            *rand.Rand // "kube-proxy"
 }
 
 // ensureServices registers the part, once.
@@ -116,7 +121,6 @@ func (w *World) ensureServices() {
 	if w.services == nil {
 		w.services = &services{w: w, idx: map[string]*Service{}}
 		w.services.sync.Init(w.services.proxySync)
-		w.services.oomTimer.Init(w.services.oomKill)
 		w.Register(w.services)
 	}
 }
@@ -200,6 +204,16 @@ func (ss *services) PodStatusUpdated(p *Pod) {
 	}
 }
 
+// leaveView takes s off the Services whose view holds p.
+func (p *Pod) leaveView(s *Service) {
+	for i, v := range p.inViews {
+		if v == s {
+			p.inViews = append(p.inViews[:i], p.inViews[i+1:]...)
+			return
+		}
+	}
+}
+
 func indexOf(ps []*Pod, p *Pod) int {
 	for i, q := range ps {
 		if q == p {
@@ -212,6 +226,10 @@ func indexOf(ps []*Pod, p *Pod) int {
 // request arranges kube-proxy's next sync: now, or minSyncPeriod after
 // the last one (BoundedFrequencyRunner.Run).
 func (ss *services) request() {
+	if ss.running {
+		ss.wanted = true
+		return
+	}
 	at := ss.w.Now()
 	if ss.synced {
 		at = max(at, sim.AddSat(ss.lastSync, ss.w.settings.ProxyMinSyncPeriod))
@@ -226,6 +244,12 @@ func (ss *services) request() {
 // one comes syncPeriod later unless a change asks for it sooner.
 func (ss *services) proxySync() {
 	now := ss.w.Now()
+	if ss.w.settings.KubeletSync == SyncRealistic && !ss.running {
+		ss.running = true
+		ss.w.eng.Schedule(&ss.sync, sim.AddSat(now, ss.proxyLatency()), sim.Normal)
+		return
+	}
+	ss.running = false
 	changed := false
 	for _, s := range ss.list {
 		ready, serving := 0, 0
@@ -249,10 +273,14 @@ func (ss *services) proxySync() {
 		for _, p := range s.view { // what they serve changes
 			ss.w.useChanged(p)
 		}
+		for _, p := range s.view {
+			p.leaveView(s)
+		}
 		s.view = s.view[:0]
 		for _, p := range s.pods {
 			if endpointOf(p) && p.ready() && (ready == 0 || !p.deleting) {
 				s.view = append(s.view, p)
+				p.inViews = append(p.inViews, s)
 			}
 		}
 		s.ready = ready
@@ -263,6 +291,10 @@ func (ss *services) proxySync() {
 	}
 	ss.lastSync, ss.synced = now, true
 	ss.w.eng.Schedule(&ss.sync, sim.AddSat(now, ss.w.settings.ProxySyncPeriod), sim.Normal)
+	if ss.wanted {
+		ss.wanted = false
+		ss.request()
+	}
 }
 
 // viewIs reports whether the view already holds exactly the n endpoints
@@ -283,9 +315,7 @@ func (s *Service) viewIs(n int, ready bool) bool {
 // started, got SIGTERM or exited, or the pod left the API): the traffic of
 // every Service whose view holds p is counted up to now at the old rates.
 func (ss *services) listener(p *Pod) {
-	if usesMemory(p) {
-		ss.checkMemory(p)
-	}
+	ss.w.memoryChanged(p)
 	for _, s := range ss.list {
 		if s.flow == nil {
 			continue
@@ -318,4 +348,21 @@ func listening(p *Pod) bool {
 		}
 	}
 	return true
+}
+
+// maxProxyLatency bounds the realistic delay from a kube-proxy sync's
+// start to its rules taking effect: the EndpointSlice's way through the
+// API server's watch and the rules' write (syncProxyRules, iptables-restore
+// or nft), a few hundred milliseconds on a small cluster (the
+// kubeproxy_sync_proxy_rules_duration_seconds and network programming
+// latency metrics; podsim's assumption, not an upstream constant).
+const maxProxyLatency = 500 * time.Millisecond
+
+// proxyLatency draws the realistic delay of one sync, uniform in [0,
+// maxProxyLatency), from the "kube-proxy" stream.
+func (ss *services) proxyLatency() time.Duration {
+	if ss.rand == nil {
+		ss.rand = ss.w.eng.Rand("kube-proxy")
+	}
+	return time.Duration(ss.rand.Int64N(int64(maxProxyLatency)))
 }

@@ -35,10 +35,13 @@ type Settings struct {
 	// MetricResolution is how often metrics-server scrapes the kubelets
 	// (metricsserver.go).
 	MetricResolution time.Duration
-	// The kubelet's eviction manager (evictionmanager.go): evictionHard's
-	// memory.available in bytes (0: none), and
-	// evictionPressureTransitionPeriod.
-	EvictionHardMemory               int64
+	// The kubelet's eviction manager (evictionmanager.go): the
+	// memory.available thresholds of evictionHard and evictionSoft (zero:
+	// none), evictionSoftGracePeriod's for memory.available,
+	// evictionMaxPodGracePeriod and evictionPressureTransitionPeriod.
+	EvictionHard, EvictionSoft       MemoryThreshold
+	EvictionSoftGracePeriod          time.Duration
+	EvictionMaxPodGracePeriod        time.Duration
 	EvictionPressureTransitionPeriod time.Duration
 
 	// HPA is the HorizontalPodAutoscaler controller's flags
@@ -74,7 +77,7 @@ func DefaultSettings() Settings {
 		ProxyMinSyncPeriod:               time.Second,
 		ProxySyncPeriod:                  30 * time.Second,
 		MetricResolution:                 15 * time.Second,
-		EvictionHardMemory:               100 << 20,
+		EvictionHard:                     MemoryThreshold{Bytes: 100 << 20},
 		EvictionPressureTransitionPeriod: 5 * time.Minute,
 		HPA: HPASettings{SyncPeriod: 15 * time.Second, Tolerance: 0.1, DownscaleStabilization: 5 * time.Minute,
 			CPUInitializationPeriod: 5 * time.Minute, InitialReadinessDelay: 30 * time.Second},
@@ -258,6 +261,10 @@ type Behavior struct {
 	// Usage is what the process uses with no traffic; PerRequest what each
 	// request per second it serves adds (usage.go).
 	Usage, PerRequest Resources
+	// LeakMemory is the memory the process leaks per LeakPer of running:
+	// its use grows linearly from its start (usage.go); 0: none.
+	LeakMemory int64
+	LeakPer    time.Duration
 
 	// If set, each run draws its startup time, and each SIGTERM its
 	// shutdown time, from these instead of the fixed values above.

@@ -93,10 +93,8 @@ func (s *Service) rateFlow() {
 		f.contrib = append(f.contrib, c)
 		f.servedN += c
 		s.w.useChanged(p)
-		if usesMemory(p) {
-			s.w.services.checkMemory(p)
-		}
 	}
+	s.w.trafficChanged(s)
 }
 
 // rateOf is what endpoint p serves now, times n: its share (mrps/n) up to
@@ -121,9 +119,7 @@ func (s *Service) endpointChanged(i int) {
 	f.servedN += c - f.contrib[i]
 	f.contrib[i] = c
 	s.w.useChanged(p)
-	if usesMemory(p) {
-		s.w.services.checkMemory(p)
-	}
+	s.w.trafficChanged(s)
 }
 
 // maxMilliRPS is what p can serve, in thousandths of a request per second:

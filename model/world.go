@@ -29,6 +29,11 @@ type World struct {
 
 	sinks         []Sink
 	objectSinks   []ObjectSink
+	useSinks      []UseSink     // hear a pod's use of resources change (usesinks.go)
+	trafficSinks  []TrafficSink // hear a Service's request rates change
+	useQueue      []*Pod        // pods whose use changed this instant, for the use sinks
+	trafficQueue  []*Service
+	sinkFlush     sim.Timer    // tells the use and traffic sinks at the end of the instant
 	currentObject ObjectChange // the object change being handed to the object sinks
 	lastEvent     *Event       // the API event of the last event change
 	apiEvents     int          // events that reached the API

@@ -39,6 +39,7 @@ var Metrics = []Metric{
 	{"node.peakCPU", "%", "node", "highest share of the node's cpu requested by the pods bound to it"},
 	{"node.peakMemory", "%", "node", "highest share of the node's memory requested"},
 	{"node.peakPods", "%", "node", "highest share of the node's pod capacity in use"},
+	{"node.peakMemoryUtilization", "%", "node", "highest share of the node's memory in use at any instant: what its pods' containers use by their behaviours (usage, perRequest, leak), not what they request"},
 	{"service.failedRequests", "count", "service", "requests to the Service that failed by the end of the run: with no endpoint, past a pod's maxRPS, or sent to a pod no longer listening (Services with traffic)"},
 	{"service.availability", "%", "service", "requests served over requests offered by the end of the run (Services offered any)"},
 	{"hpa.rescales", "count", "hpa", "times the HorizontalPodAutoscaler changed its target's replicas (its SuccessfulRescale events): flaps show as many"},
@@ -184,6 +185,7 @@ func (m *Meter) Finish() RunMetrics {
 		add("node.peakCPU", m.peak[i][0])
 		add("node.peakMemory", m.peak[i][1])
 		add("node.peakPods", m.peak[i][2])
+		add("node.peakMemoryUtilization", share(m.nodes[i].PeakMemory(), m.nodes[i].Capacity.Memory))
 	}
 	for _, s := range m.services {
 		if !s.HasTraffic() {

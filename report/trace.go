@@ -27,7 +27,10 @@ import (
 //     like, a counter "ready pods";
 //   - a thread per pod (its phases as "X" events; its events, conditions,
 //     Terminating and Deleted as "i" events) and per container (its states
-//     as "X" events), in the process of the pod's node once it is bound.
+//     as "X" events), in the process of the pod's node once it is bound;
+//   - counters of the use of resources per pod and per node, and a process
+//     per Service with traffic with its requests served and failed per
+//     second (trace_use.go).
 //
 // Every process and thread is named by a metadata ("M") event before it is
 // used. A complete event is written when its state ends (or at Close), so
@@ -56,6 +59,10 @@ type Trace struct {
 	dirtyNodes  []*traceNode
 	dirtyWls    []*traceWorkload
 	clusterEvts traceThread
+
+	services  map[*model.Service]*traceService // trace_use.go
+	dirtyUse  []*tracePod
+	dirtySvcs []*traceService
 }
 
 // traceProc is a process: its pid and whether its name is written.
@@ -90,6 +97,10 @@ type traceNode struct {
 	lastMem    int64
 	dirty      bool
 	everCounts bool
+
+	useCPU, useMem         int64 // what its pods use (trace_use.go)
+	lastUseCPU, lastUseMem int64
+	useWritten             bool
 }
 
 type traceCond struct {
@@ -121,6 +132,7 @@ type tracePod struct {
 	counted    bool           // it is among its workload's ready pods
 	deleted    bool
 	terminal   bool
+	use        traceUse // trace_use.go
 }
 
 type traceContainer struct {
@@ -134,7 +146,8 @@ type traceContainer struct {
 // before the world is populated; call Close when the run ends.
 func NewTrace(out io.Writer, world *model.World, scenario string, seed uint64, duration time.Duration) *Trace {
 	t := &Trace{out: out, world: world, buf: make([]byte, 0, 512), first: true, nextPid: 1, nextTid: 1,
-		nodes: map[string]*traceNode{}, wls: map[string]*traceWorkload{}, pods: map[string]*tracePod{}}
+		nodes: map[string]*traceNode{}, wls: map[string]*traceWorkload{}, pods: map[string]*tracePod{},
+		services: map[*model.Service]*traceService{}}
 	t.cluster = t.newProc("cluster")
 	t.clusterEvts = t.newThread("events")
 	b := append(t.buf[:0], `{"displayTimeUnit":"ms","otherData":{"scenario":`...)
@@ -256,6 +269,10 @@ func (t *Trace) podChange(c *model.Change) {
 		t.podInstant(pt, c)
 	}
 	t.account(pt)
+	if pt.deleted && pt.use.node != nil { // its use leaves its node
+		pt.use.nowCPU, pt.use.nowMem, pt.use.nowNode = 0, 0, nil
+		t.dirtyPodUse(pt)
+	}
 	if pt.deleted {
 		t.endPod(pt, c.T)
 		delete(t.pods, model.Key(c.Namespace, c.Pod))
@@ -355,8 +372,10 @@ func (t *Trace) dirtyNode(n *traceNode) {
 
 // counters writes the counters that changed in the instant just ended.
 func (t *Trace) counters() {
+	t.useCounters()
 	for _, n := range t.dirtyNodes {
 		n.dirty = false
+		t.nodeUseCounters(n)
 		if n.everCounts && n.cpu == n.lastCPU && n.mem == n.lastMem {
 			continue
 		}

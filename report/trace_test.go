@@ -245,3 +245,34 @@ func BenchmarkTraceSink(b *testing.B) {
 		})
 	}
 }
+
+// The trace counts the use of resources per pod and node and a Service's
+// requests: the api's memory at its start, the node's, the requests that
+// fail once the OOM-killed api leaves kube-proxy's view, and a leak's
+// growth at metrics-server's first scrape (200Mi and 20Mi a minute, 15s).
+func TestTraceOfUseAndTraffic(t *testing.T) {
+	for file, wants := range map[string][]string{
+		"../scenarios/eviction/system-oom.yaml": {
+			`{"name":"api-0 memory","ph":"C","pid":2,"ts":0,"args":{"bytes":419430400}}`,
+			`{"name":"memory in use","ph":"C","pid":2,"ts":0,"args":{"bytes":1468006400}}`,
+			`{"name":"memory in use","ph":"C","pid":2,"ts":61000000,"args":{"bytes":1048576000}}`,
+			`{"name":"process_name","ph":"M","pid":6,"args":{"name":"Service api"}}`,
+			`{"name":"requests per second","ph":"C","pid":6,"ts":60000000,"args":{"served":0,"failed":200}}`,
+		},
+		"../scenarios/studies/memory-leak-base.yaml": {
+			`{"name":"leaky-0 memory","ph":"C","pid":2,"ts":15000000,"args":{"bytes":214958080}}`,
+		},
+	} {
+		s, err := scenarios.LoadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, w := traceRun(t, s)
+		checkTrace(t, file, data, w, s.Duration)
+		for _, want := range wants {
+			if !bytes.Contains(data, []byte(want)) {
+				t.Errorf("%s: trace lacks %s", file, want)
+			}
+		}
+	}
+}

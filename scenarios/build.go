@@ -35,11 +35,8 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.ProxyMinSyncPeriod, in.KubeProxy.MinSyncPeriod)
 	setDur(&st.ProxySyncPeriod, in.KubeProxy.SyncPeriod)
 	setDur(&st.MetricResolution, in.MetricsServer.MetricResolution)
-	setDur(&st.EvictionPressureTransitionPeriod, in.EvictionPressureTransitionPeriod)
 	hpaSettings(&in.HorizontalPodAutoscaler, &st.HPA)
-	if q, ok := in.EvictionHard["memory.available"]; ok {
-		st.EvictionHardMemory = q.Value()
-	}
+	in.Eviction.settings(&st)
 	st.StartTime = s.startTime()
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
@@ -272,6 +269,10 @@ func behavior(b *Behavior) *model.Behavior {
 		mb.MaxRPS = *b.MaxRPS
 	}
 	mb.Usage, mb.PerRequest = b.Usage.model(), b.PerRequest.model()
+	if l := b.Leak; l != nil && l.Memory != nil {
+		mb.LeakMemory, mb.LeakPer = l.Memory.Value(), time.Minute
+		setDur(&mb.LeakPer, l.Per)
+	}
 	for _, r := range b.Runs {
 		rs := model.RunSpec{Times: 1, OOM: r.OOM}
 		if r.Times != nil {

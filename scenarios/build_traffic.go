@@ -44,7 +44,7 @@ func limits(r *Resources) model.Resources {
 // rate stepped up to the end of the run.
 func (s *Scenario) startTraffic(w *model.World) {
 	for i := range s.File.Spec.Behavior {
-		if b := &s.File.Spec.Behavior[i]; b.Usage != nil || b.PerRequest != nil {
+		if b := &s.File.Spec.Behavior[i]; b.Usage != nil || b.PerRequest != nil || b.Leak != nil {
 			w.EnableUsage()
 			break
 		}

@@ -75,6 +75,7 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[SleepAction]():   "Sleep action",
 	reflect.TypeFor[Traffic]():       "Traffic",
 	reflect.TypeFor[Usage]():         "Use of resources",
+	reflect.TypeFor[Leak]():          "Memory leak",
 
 	reflect.TypeFor[HPASettings]():       "HorizontalPodAutoscaler controller",
 	reflect.TypeFor[HPASpec]():           "HorizontalPodAutoscaler",

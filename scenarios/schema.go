@@ -44,22 +44,18 @@ type Spec struct {
 // Settings are the kubelet and control-plane knobs; unset ones take
 // Kubernetes' defaults (see Defaults).
 type Settings struct {
-	CrashLoopBackOff          Backoff       `yaml:"crashLoopBackOff"`
-	ImagePullBackOff          Backoff       `yaml:"imagePullBackOff"`
-	NodeMonitorGracePeriod    *Duration     `yaml:"nodeMonitorGracePeriod"`
-	EvictionTimeout           *Duration     `yaml:"evictionTimeout"`
-	TerminatedPodGCThreshold  *int          `yaml:"terminatedPodGCThreshold"`
-	NodeStatusUpdateFrequency *Duration     `yaml:"nodeStatusUpdateFrequency"`
-	Images                    []Image       `yaml:"images"`
-	KubeletSync               string        `yaml:"kubeletSync"` // exact (default) or realistic
-	KubeProxy                 KubeProxy     `yaml:"kubeProxy"`
-	MetricsServer             MetricsServer `yaml:"metricsServer"`
-	// The kubelet's eviction manager: thresholds by signal (only
-	// memory.available), and how long MemoryPressure stays after the last
-	// pressure.
-	EvictionHard                     map[string]Quantity `yaml:"evictionHard"`
-	EvictionPressureTransitionPeriod *Duration           `yaml:"evictionPressureTransitionPeriod"`
-	HorizontalPodAutoscaler          HPASettings         `yaml:"horizontalPodAutoscaler"`
+	CrashLoopBackOff          Backoff          `yaml:"crashLoopBackOff"`
+	ImagePullBackOff          Backoff          `yaml:"imagePullBackOff"`
+	NodeMonitorGracePeriod    *Duration        `yaml:"nodeMonitorGracePeriod"`
+	EvictionTimeout           *Duration        `yaml:"evictionTimeout"`
+	TerminatedPodGCThreshold  *int             `yaml:"terminatedPodGCThreshold"`
+	NodeStatusUpdateFrequency *Duration        `yaml:"nodeStatusUpdateFrequency"`
+	Images                    []Image          `yaml:"images"`
+	KubeletSync               string           `yaml:"kubeletSync"` // exact (default) or realistic
+	KubeProxy                 KubeProxy        `yaml:"kubeProxy"`
+	MetricsServer             MetricsServer    `yaml:"metricsServer"`
+	Eviction                  `yaml:",inline"` // the kubelet's eviction manager (schema_eviction.go)
+	HorizontalPodAutoscaler   HPASettings      `yaml:"horizontalPodAutoscaler"`
 }
 
 // Backoff is a doubling delay: initial, doubling up to max; resetAfter is
@@ -305,6 +301,7 @@ type Behavior struct {
 	MaxRPS           *int64        `yaml:"maxRPS"`     // requests per second one pod serves
 	Usage            *Usage        `yaml:"usage"`      // what the process uses with no traffic
 	PerRequest       *Usage        `yaml:"perRequest"` // what each request per second it serves adds
+	Leak             *Leak         `yaml:"leak"`       // memory it leaks as it runs (schema_traffic.go)
 }
 
 // Run is what one run (or Times runs) of a process does. Without ExitAfter

@@ -65,6 +65,13 @@ type Usage struct {
 	Memory *Quantity `yaml:"memory"`
 }
 
+// Leak is a memory leak: the process's memory grows by Memory for every
+// Per it runs (default 1m), from its start; a restart starts it over.
+type Leak struct {
+	Memory *Quantity `yaml:"memory"`
+	Per    *Duration `yaml:"per"`
+}
+
 // QuantityRange is a quantity (exactly it) or a range {min: Q, max: Q},
 // either bound optional.
 type QuantityRange struct {

@@ -1,19 +1,36 @@
 package scenarios
 
-import "sort"
+import (
+	"maps"
+	"slices"
+)
 
-// evictionSettings checks the eviction manager's settings: evictionHard
-// knows the signal memory.available only (quantities and durations are
-// never negative when decoded).
+// evictionSettings checks the eviction manager's settings as the kubelet's
+// ParseThresholdConfig does: the signal memory.available only, a grace
+// period for every soft threshold, and no negative grace period
+// (quantities, percentages and durations are checked when decoded).
 func (v *validator) evictionSettings(st *Settings) {
-	keys := make([]string, 0, len(st.EvictionHard))
-	for k := range st.EvictionHard {
-		keys = append(keys, k)
+	e := &st.Eviction
+	for _, k := range slices.Sorted(maps.Keys(e.EvictionHard)) {
+		v.evictionSignal(&e.EvictionHard, "evictionHard", k)
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if k != "memory.available" {
-			v.atMapKey(&st.EvictionHard, k, "evictionHard: unknown signal %q: podsim models memory.available only", k)
+	for _, k := range slices.Sorted(maps.Keys(e.EvictionSoft)) {
+		v.evictionSignal(&e.EvictionSoft, "evictionSoft", k)
+		if _, ok := e.EvictionSoftGracePeriod[k]; !ok && k == memorySignal {
+			v.atMapKey(&e.EvictionSoft, k, "evictionSoft: grace period must be specified for the soft eviction threshold %s: add evictionSoftGracePeriod: {%s: 1m30s}", k, k)
 		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(e.EvictionSoftGracePeriod)) {
+		v.evictionSignal(&e.EvictionSoftGracePeriod, "evictionSoftGracePeriod", k)
+	}
+	if g := e.EvictionMaxPodGracePeriod; g != nil && *g < 0 {
+		v.at(g, "evictionMaxPodGracePeriod: %d: want seconds >= 0", *g)
+	}
+}
+
+// evictionSignal checks one signal key of the map m called field.
+func (v *validator) evictionSignal(m any, field, k string) {
+	if k != memorySignal {
+		v.atMapKey(m, k, "%s: unknown signal %q: podsim models %s only", field, k, memorySignal)
 	}
 }

@@ -94,6 +94,14 @@ func (v *validator) traffic() {
 		if m := sp.Behavior[i].MaxRPS; m != nil && *m < 1 {
 			v.at(m, "maxRPS must be at least 1")
 		}
+		if l := sp.Behavior[i].Leak; l != nil {
+			if l.Memory == nil {
+				v.at(l, "leak: memory is required: what the process leaks every `per` (default 1m) it runs")
+			}
+			if l.Per != nil && l.Per.D() <= 0 {
+				v.at(l.Per, "leak: per must be positive")
+			}
+		}
 	}
 	seen := map[string]bool{}
 	for i := range sp.Traffic {

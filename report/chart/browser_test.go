@@ -124,6 +124,23 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("capacity-at-scale: body %v; want rendered=1, no errors, 31 rows (nodes, 30 workloads), at least 10 drawn", attrs)
 	}
 
+	// A rolling update's requests lane: served (teal) and, while kube-proxy
+	// still sends requests to pods that stopped listening, failed (magenta).
+	shot = filepath.Join(t.TempDir(), "requests.png")
+	attrs = rendered(t, bin, writePage(t, "../../scenarios/traffic/rolling-update-502.yaml", nil), "--window-size=1280,2400", "--screenshot="+shot)
+	if attrs["rendered"] != "1" || attrs["errors"] != "" {
+		t.Errorf("rolling-update-502: body %v; want rendered=1, no errors", attrs)
+	}
+	if img := decodePNG(t, shot); count(img, 220, servedColor) < 500 || count(img, 220, failedColor) < 20 {
+		t.Errorf("the requests lane has %d pixels of served (%s) and %d of failed (%s)", count(img, 220, servedColor), servedColor, count(img, 220, failedColor), failedColor)
+	}
+	if keep := os.Getenv("PODSIM_SCREENSHOT_REQUESTS"); keep != "" {
+		data, _ := os.ReadFile(shot)
+		if err := os.WriteFile(keep, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// The check can fail: a page whose data breaks the script.
 	broken := writePage(t, "../../scenarios/demo.yaml", func(p string) string {
 		return strings.Replace(p, `"pods":[`, `"pods":[null,`, 1)
@@ -158,6 +175,20 @@ func hover(page string) string {
 })();
 </script>
 </body>`, 1)
+}
+
+func decodePNG(t *testing.T, file string) image.Image {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }
 
 // count is how many pixels below top have the colour hex (within 3 of

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -325,5 +326,44 @@ func BenchmarkRunAlone(b *testing.B) {
 	for b.Loop() {
 		w := s.Build()
 		w.Run(s.Duration)
+	}
+}
+
+// The page has a requests lane per Service with traffic: its served and
+// failed requests per second as steps whose integral is the Service's
+// counts (the rolling update's 723 failed requests: 600 before any pod was
+// ready, 123 during the rollout).
+func TestRequestsLane(t *testing.T) {
+	r, w, m := record(t, load(t, "../../scenarios/traffic/rolling-update-502.yaml"))
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := splitPage(t, b.String())
+	var d struct {
+		Svcs []struct {
+			N string       `json:"n"`
+			R [][3]float64 `json:"r"`
+		} `json:"svcs"`
+	}
+	if err := json.Unmarshal([]byte(data), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Svcs) != 1 || d.Svcs[0].N != "web" {
+		t.Fatalf("svcs %+v, want the Service web", d.Svcs)
+	}
+	var served, failed float64
+	steps := d.Svcs[0].R
+	for i, s := range steps {
+		end := m.End.Seconds()
+		if i+1 < len(steps) {
+			end = steps[i+1][0]
+		}
+		served += s[1] * (end - s[0])
+		failed += s[2] * (end - s[0])
+	}
+	offered, wantServed := w.Service("web").Requests()
+	if math.Abs(served-float64(wantServed)) > 1 || math.Abs(failed-float64(offered-wantServed)) > 1 {
+		t.Errorf("the lane integrates to %.1f served and %.1f failed; the Service counted %d and %d", served, failed, wantServed, offered-wantServed)
 	}
 }

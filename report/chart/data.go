@@ -46,7 +46,7 @@ func (r *Recorder) appendData(b []byte, m Meta) []byte {
 	b = appendList(b, "statusColors", statusColors)
 	b = appendList(b, "faults", faultNames)
 	b = appendList(b, "faultColors", faultColors)
-	b = appendList(b, "colors", []string{taintColor, normalColor, warnColor, countColor, dipColor})
+	b = appendList(b, "colors", []string{taintColor, normalColor, warnColor, countColor, dipColor, servedColor, failedColor})
 	b = appendList(b, "str", r.strs)
 
 	b = append(b, `,"nodes":[`...)
@@ -81,6 +81,7 @@ func (r *Recorder) appendData(b []byte, m Meta) []byte {
 	}
 	b = append(b, `],"bare":`...)
 	b = appendSteps(b, r.bare.ready, false)
+	b = r.appendServices(b)
 	b = append(b, `,"pods":[`...)
 	for i, p := range r.pods {
 		b = comma(b, i)

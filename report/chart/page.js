@@ -14,7 +14,7 @@
 
   var D = JSON.parse(document.getElementById("data").textContent);
   var S = D.str;
-  var COLORS = { taint: D.colors[0], normal: D.colors[1], warn: D.colors[2], count: D.colors[3], dip: D.colors[4] };
+  var COLORS = { taint: D.colors[0], normal: D.colors[1], warn: D.colors[2], count: D.colors[3], dip: D.colors[4], served: D.colors[5], failed: D.colors[6] };
 
   // Layout constants (CSS pixels).
   var LABEL = 250, AXIS = 26, GROUP_H = 30, NODE_H = 28, POD_H = 24, CONT_H = 13, GAP = 4;
@@ -54,7 +54,7 @@
   }
 
   // ---- derived data ----
-  var pods = D.pods, nodes = D.nodes, wls = D.wls;
+  var pods = D.pods, nodes = D.nodes, wls = D.wls, svcs = D.svcs || [];
   var END = D.end > 0 ? D.end : 1;
   var byNode = nodes.map(function () { return []; }), unscheduled = [];
   var byWl = wls.map(function () { return []; }), bare = [];
@@ -75,7 +75,7 @@
     scroll: 0
   };
   var defaultGroupOpen = !many, defaultPodOpen = pods.length <= 24;
-  function groupOpen(key) { return key in state.open ? state.open[key] : (key === "nodes" ? nodes.length <= 12 : defaultGroupOpen); }
+  function groupOpen(key) { return key in state.open ? state.open[key] : (key === "nodes" ? nodes.length <= 12 : key === "services" || defaultGroupOpen); }
   function podOpen(i) { return i in state.podOpen ? state.podOpen[i] : defaultPodOpen; }
 
   // rows: the flat list of lanes for the current grouping and openings.
@@ -102,6 +102,11 @@
       }
       wls.forEach(function (w, i) { group("w" + i, w.k.toLowerCase() + "/" + w.n, "wl", i, byWl[i]); });
       if (bare.length) group("w-", "pods without a controller", "bare", -1, bare);
+    }
+    // A lane per Service with traffic: requests served and failed per second.
+    if (svcs.length) {
+      rows.push({ type: "section", key: "services", label: "requests per second (" + svcs.length + " Service" + (svcs.length > 1 ? "s" : "") + ")", h: 20 });
+      if (groupOpen("services")) svcs.forEach(function (s, i) { rows.push({ type: "group", key: "s" + i, label: "service/" + s.n, kind: "svc", idx: i, ids: [], h: GROUP_H + 10, leaf: true }); });
     }
     rowY = []; var y = 0;
     rows.forEach(function (r) { rowY.push(y); y += r.h; });
@@ -268,7 +273,26 @@
         ctx.stroke();
         if (r.kind === "wl") marks(wls[r.idx].ev, y + 1);
       });
+    } else if (r.kind === "svc") {
+      drawRequests(svcs[r.idx].r, y, r.h);
     }
+  }
+
+  // drawRequests stacks a Service's failed requests per second on its
+  // served ones, scaled to the most it was offered.
+  function drawRequests(series, y, rh) {
+    var top = 1;
+    series.forEach(function (s) { top = Math.max(top, s[1] + s[2]); });
+    clip(y, rh, function () {
+      var h = rh - 6, base = y + rh - 2;
+      for (var i = 0; i < series.length; i++) {
+        var e = i + 1 < series.length ? series[i + 1][0] : END;
+        if (e < state.t0 || series[i][0] > state.t1) continue;
+        var x0 = X(series[i][0]), w = Math.max(X(e) - x0, 0.5), hs = series[i][1] / top * h, hf = series[i][2] / top * h;
+        ctx.fillStyle = COLORS.served; ctx.fillRect(x0, base - hs, w, hs);
+        if (hf > 0) { ctx.fillStyle = COLORS.failed; ctx.fillRect(x0, base - hs - Math.max(hf, 1), w, Math.max(hf, 1)); }
+      }
+    });
   }
 
   function drawPod(i, y) {
@@ -371,6 +395,13 @@
       var c = stepAt(series, t, END), total = r.kind === "wl" ? wls[r.idx].p : bare.length, peak = 0;
       series.forEach(function (s) { peak = Math.max(peak, s[1]); });
       return "<div class=t>" + esc(r.label) + " at " + fmt(t) + "</div>" + line("ready pods", (c ? c.s[1] : 0) + " of at most " + peak + " at once (" + total + " created in all)");
+    }
+    if (r.type === "group" && r.kind === "svc") {
+      var sv = svcs[r.idx], q = stepAt(sv.r, t, END), most = 0;
+      sv.r.forEach(function (s) { most = Math.max(most, s[1] + s[2]); });
+      var served = q ? q.s[1] : 0, failed = q ? q.s[2] : 0;
+      return "<div class=t>service/" + esc(sv.n) + " at " + fmt(t) + "</div>" + line("served", served + " requests/s") + line("failed", failed + " requests/s") +
+        (q ? line("since", span(q.s[0], q.e)) : "") + line("most offered", most + " requests/s");
     }
     if (r.type !== "pod") return null;
     var pd = pods[r.pod], end = pd.g !== undefined ? pd.g : END;
@@ -529,6 +560,7 @@
   legendRow("Node", [swatch(D.statusColors[1], "Ready"), swatch(D.statusColors[0], "NotReady"), swatch(D.statusColors[2], "Unknown")]
     .concat(D.faults.map(function (f, i) { return swatch(D.faultColors[i], f, "hatch"); })).concat([swatch(COLORS.taint, "taint", "thin")]));
   legendRow("Events", [swatch(COLORS.normal, "Normal", "diamond"), swatch(COLORS.warn, "Warning", "tri"), swatch(COLORS.count, "ready pods of a group"), swatch(COLORS.dip, "fewer ready than its peak")]);
+  if (svcs.length) legendRow("Requests", [swatch(COLORS.served, "served per second"), swatch(COLORS.failed, "failed per second")]);
 
   window.addEventListener("resize", function () { resize(); build(); draw(); });
   resize();

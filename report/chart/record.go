@@ -1,8 +1,9 @@
 // Package chart draws a run as a picture: a lane per pod (a bar per
 // container, coloured by state and reason; the pod's phase and Ready
 // condition; its events as markers), grouped by node and by workload,
-// with a lane per node (Ready, taints, power, partition) and per workload
-// (ready pods over time). Recorder is the sink that keeps what the picture
+// with a lane per node (Ready, taints, power, partition), per workload
+// (ready pods over time) and, in the page, per Service with traffic
+// (requests served and failed per second). Recorder is the sink that keeps what the picture
 // needs while the run goes; WriteHTML writes one self-contained page
 // (zoom, pan, tooltips, groups that open on a click), WriteSVG a static
 // picture of the same chart.
@@ -42,14 +43,17 @@ type Recorder struct {
 	podIdx  map[string]*podRec
 	wls     []*wlRec
 	wlIdx   map[string]*wlRec
-	bare    wlRec // the pods without a controller, as one group
+	bare    wlRec     // the pods without a controller, as one group
+	svcs    []*svcRec // Services with traffic (requests.go)
+	svcIdx  map[*model.Service]*svcRec
 }
 
 // NewRecorder returns a recorder of a run. Subscribe it before the world
 // is populated.
 func NewRecorder() *Recorder {
 	r := &Recorder{added: map[string]*model.Pod{}, kinds: map[string]string{}, flagsOf: map[*model.Pod][]uint8{},
-		strIdx: map[string]int32{}, nodeIdx: map[string]*nodeRec{}, podIdx: map[string]*podRec{}, wlIdx: map[string]*wlRec{}}
+		strIdx: map[string]int32{}, nodeIdx: map[string]*nodeRec{}, podIdx: map[string]*podRec{}, wlIdx: map[string]*wlRec{},
+		svcIdx: map[*model.Service]*svcRec{}}
 	r.str("") // index 0 is the empty string
 	return r
 }

@@ -89,4 +89,6 @@ var (
 	warnColor    = "#d7301f"
 	countColor   = "#4c8cc9"
 	dipColor     = "#fbe3b4" // a group's lane while fewer pods are ready than at its peak
+	servedColor  = "#1b9e77" // a Service's requests served
+	failedColor  = "#c51b7d" // and failed
 )

@@ -1,0 +1,188 @@
+package model
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// eventLines is a sink keeping the events, as "T reason message".
+type eventLines []string
+
+func (l *eventLines) Change(c *Change) {
+	if c.Kind == ChangeEvent {
+		*l = append(*l, c.T.String()+" "+c.Reason+" "+c.Message)
+	}
+}
+
+// find returns the first entry with this reason, or "".
+func (l eventLines) find(reason string) string {
+	for _, e := range l {
+		if strings.Contains(e, " "+reason+" ") {
+			return e
+		}
+	}
+	return ""
+}
+
+// memoryWorld is a world with one node of 1Gi and a pod per use given (in
+// MiB, with a request of 100Mi), bound to it in order.
+func memoryWorld(st Settings, uses ...int64) (*World, *eventLines, []*Pod) {
+	w := newWorld(1, st)
+	log := new(eventLines)
+	w.Subscribe(log)
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
+	w.EnableUsage()
+	var pods []*Pod
+	for i, mib := range uses {
+		spec := &PodSpec{NodeName: "n", RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+			Containers: []ContainerSpec{{Name: "app", Image: "i", PullPolicy: PullIfNotPresent, Requests: Resources{Memory: 100 << 20},
+				Behavior: &Behavior{Usage: Resources{Memory: mib << 20}, ShutdownTime: time.Minute}}}}
+		pods = append(pods, w.AddPod(string(rune('a'+i)), spec, PodOptions{}))
+	}
+	return w, log, pods
+}
+
+// A soft threshold sets MemoryPressure at once but evicts only once it has
+// been met at every check for its grace period, and gives the pod
+// min(evictionMaxPodGracePeriod, its own) to stop: it goes Failed when its
+// container has.
+func TestSoftEvictionWaitsForItsGracePeriod(t *testing.T) {
+	st := DefaultSettings()
+	st.EvictionHard = MemoryThreshold{}
+	st.EvictionSoft = MemoryThreshold{Percentage: 0.25} // 256Mi of 1Gi
+	st.EvictionSoftGracePeriod = 30 * time.Second
+	st.EvictionMaxPodGracePeriod = 10 * time.Second
+	w, log, pods := memoryWorld(st, 400, 400) // 224Mi available
+	w.Run(35 * time.Second)
+	if c, ok := w.Node("n").Condition("MemoryPressure"); !ok || c.Status != True {
+		t.Fatalf("MemoryPressure %+v at 35s, want True since the check at 10s", c)
+	}
+	if e := log.find("Evicted"); e != "" {
+		t.Fatalf("evicted before the grace period: %s", e)
+	}
+	w.Run(45 * time.Second)
+	want := "40s Evicted The node was low on resource: memory. Threshold quantity: 256Mi, available: 224Mi. " +
+		"Container app was using 400Mi, request is 100Mi, has larger consumption of memory. "
+	if e := log.find("Evicted"); e != want {
+		t.Fatalf("got %q, want %q", e, want)
+	}
+	if e := log.find("EvictionThresholdMet"); !strings.HasPrefix(e, "40s ") {
+		t.Errorf("EvictionThresholdMet: %q, want at 40s", e)
+	}
+	if p := pods[0]; p.Phase() != Running || p.Status().Reason != "" {
+		t.Errorf("at 45s the evicted pod is %s (%q), want Running while its container stops", p.Phase(), p.Status().Reason)
+	}
+	w.Run(55 * time.Second)
+	p := pods[0]
+	ps := p.Status()
+	app, _ := ps.Container("app")
+	if p.Phase() != Failed || p.Status().Reason != "Evicted" || app.State.ExitCode != 137 || app.RestartCount != 0 {
+		t.Errorf("at 55s: %s %q, app %+v; want Failed Evicted, killed at the end of its 10s grace, not restarted", p.Phase(), p.Status().Reason, app)
+	}
+	if pods[1].Phase() != Running {
+		t.Errorf("the second pod is %s, want Running: one eviction per check, and the first freed enough", pods[1].Phase())
+	}
+}
+
+// When the node's memory in use passes its capacity the kernel kills the
+// container with the highest oom_badness: BestEffort before Burstable
+// before Guaranteed whatever they use, then by use.
+func TestSystemOOMKillsByOOMScore(t *testing.T) {
+	st := DefaultSettings()
+	st.EvictionHard = MemoryThreshold{}
+	w := newWorld(1, st)
+	log := new(eventLines)
+	w.Subscribe(log)
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
+	add := func(name string, use int64, req, lim Resources) *Pod {
+		return w.AddPod(name, &PodSpec{NodeName: "n", RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+			Containers: []ContainerSpec{{Name: name, Image: "i", PullPolicy: PullIfNotPresent, Requests: req, Limits: lim,
+				Behavior: &Behavior{Usage: Resources{Memory: use << 20}}}}}, PodOptions{})
+	}
+	g := Resources{MilliCPU: 100, Memory: 600 << 20}
+	add("guaranteed", 500, g, g)
+	add("burstable", 300, Resources{Memory: 100 << 20}, Resources{})
+	w.Run(time.Second)
+	if e := log.find("SystemOOM"); e != "" {
+		t.Fatalf("800Mi of 1Gi: %s", e)
+	}
+	add("besteffort", 300, Resources{}, Resources{}) // 1100Mi
+	w.Run(2 * time.Second)
+	if e := log.find("SystemOOM"); !strings.HasSuffix(e, "victim process: besteffort, pid: 1003") {
+		t.Fatalf("got %q, want the BestEffort container killed", e)
+	}
+	if adj := oomScoreAdj(w.Pod("burstable"), w.Pod("burstable").regular[0], 1<<30); adj != 903 {
+		t.Errorf("Burstable with 100Mi of 1Gi: oom_score_adj %d, want 1000 - 1000*100Mi/1Gi = 903", adj)
+	}
+	if adj := oomScoreAdj(w.Pod("guaranteed"), w.Pod("guaranteed").regular[0], 1<<30); adj != -997 {
+		t.Errorf("Guaranteed: oom_score_adj %d, want -997", adj)
+	}
+}
+
+// A leak grows the container's memory linearly from its start: it is
+// OOM-killed at the instant it passes its limit, and restarts from its
+// steady use; the node's peak is the most it used.
+func TestLeakIsOOMKilledAtItsLimit(t *testing.T) {
+	w := newWorld(1, DefaultSettings())
+	log := new(eventLines)
+	w.Subscribe(log)
+	n := w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
+	p := w.AddPod("leaky", &PodSpec{NodeName: "n", RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []ContainerSpec{{Name: "app", Image: "i", PullPolicy: PullIfNotPresent, Limits: Resources{Memory: 200 << 20},
+			Behavior: &Behavior{Usage: Resources{Memory: 100 << 20}, LeakMemory: 10 << 20, LeakPer: time.Minute}}}}, PodOptions{})
+	w.Run(5 * time.Minute)
+	if _, mem, _ := p.Usage(""); mem != 150<<20 {
+		t.Errorf("after 5m: %d bytes, want 150Mi", mem)
+	}
+	w.Run(11 * time.Minute)
+	ps := p.Status()
+	app, _ := ps.Container("app")
+	// 100Mi + 10Mi/min passes 200Mi one byte after 10m: the first instant
+	// floor(10Mi*t/1m) > 100Mi.
+	killed := app.LastState.FinishedAt
+	if app.RestartCount != 1 || app.LastState.Reason != ReasonOOMKilled || killed <= 10*time.Minute || killed > 10*time.Minute+time.Millisecond {
+		t.Errorf("app %+v: want OOM-killed just after 10m and restarted", app)
+	}
+	if peak := n.PeakMemory(); peak < 200<<20 || peak > 200<<20+1 {
+		t.Errorf("peak %d, want 200Mi (the use at the kill)", peak)
+	}
+	if _, mem, _ := p.Usage(""); mem >= 120<<20 {
+		t.Errorf("after the restart: %d bytes, want the leak started over", mem)
+	}
+	if e := log.find("SystemOOM"); e != "" {
+		t.Errorf("a cgroup OOM is no system OOM: %s", e)
+	}
+}
+
+// crossing is the first nanosecond the leaks take the node past its
+// capacity, whatever their rates: one before it the node still fits.
+func TestCrossingIsTheFirstInstantPast(t *testing.T) {
+	w := newWorld(1, DefaultSettings())
+	n := w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
+	n.watchMemoryUse()
+	m := n.mem
+	for _, c := range []struct {
+		fixed int64
+		leaks [][2]int64 // memory, per
+	}{
+		{800 << 20, [][2]int64{{10 << 20, int64(time.Minute)}}},
+		{100 << 20, [][2]int64{{7 << 20, int64(13 * time.Second)}, {3, int64(time.Hour)}, {1 << 20, int64(time.Minute)}}},
+		{1<<30 - 1, [][2]int64{{1, int64(time.Hour)}}},
+		{0, [][2]int64{{1, int64(time.Hour)}, {1, int64(time.Hour)}, {1, int64(time.Hour)}}}, // never: 7.7MB by the end of time
+	} {
+		m.fixed, m.leaks = c.fixed, m.leaks[:0]
+		for i, l := range c.leaks {
+			m.leaks = append(m.leaks, leak{b: &Behavior{LeakMemory: l[0], LeakPer: time.Duration(l[1])}, start: time.Duration(i) * time.Second})
+		}
+		now := 5 * time.Second
+		at := m.crossing(now)
+		if at == math.MaxInt64 && m.useAt(at) <= 1<<30 {
+			continue
+		}
+		if at <= now || m.useAt(at) <= 1<<30 || m.useAt(at-1) > 1<<30 {
+			t.Errorf("%+v: crossing at %v: use %d there, %d a nanosecond before", c, at, m.useAt(at), m.useAt(at-1))
+		}
+	}
+}
