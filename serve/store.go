@@ -112,7 +112,7 @@ func NewStore(w *model.World, history int) *Store {
 	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
 		wake: make(chan struct{}), pods: map[string]*model.Pod{}, nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
 		autoscalers: map[*model.Autoscaler]*hpaSrc{},
-		events: map[*model.Event]*eventSnap{}}
+		events:      map[*model.Event]*eventSnap{}}
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
 	}
