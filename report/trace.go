@@ -28,6 +28,8 @@ import (
 //   - a thread per pod (its phases as "X" events; its events, conditions,
 //     Terminating and Deleted as "i" events) and per container (its states
 //     as "X" events), in the process of the pod's node once it is bound.
+//   - a process per HorizontalPodAutoscaler with its events and counters
+//     of its replicas and metrics (trace_hpa.go).
 //
 // Every process and thread is named by a metadata ("M") event before it is
 // used. A complete event is written when its state ends (or at Close), so
@@ -50,7 +52,9 @@ type Trace struct {
 	nodes            map[string]*traceNode
 	wls              map[string]*traceWorkload
 	pods             map[string]*tracePod
-	podSeq           int // pods seen, for Close's order
+	podSeq           int         // pods seen, for Close's order
+	hpas             []*traceHPA // by Autoscaler.ID (trace_hpa.go)
+	dirtyHPAs        []*traceHPA
 
 	instant     time.Duration
 	dirtyNodes  []*traceNode
@@ -167,6 +171,8 @@ func (t *Trace) Change(c *model.Change) {
 		t.instantEvent(c, t.cluster.pid, t.clusterEvts.tid)
 	case c.Pod != "":
 		t.podChange(c)
+	case c.Object == model.KindHorizontalPodAutoscaler:
+		t.hpaEvent(c)
 	case c.Workload != "":
 		wl := t.workload(model.Key(c.Namespace, c.Workload))
 		t.use(&wl.proc, &wl.events)
@@ -380,6 +386,7 @@ func (t *Trace) counters() {
 		wl.everCounts, wl.last = true, wl.ready
 	}
 	t.dirtyWls = t.dirtyWls[:0]
+	t.hpaCounters()
 }
 
 func (t *Trace) counter(pid int, name, key string, v int64) {
