@@ -106,9 +106,9 @@ func metricSpecV2(ms *model.MetricSpec) autoscalingv2.MetricSpec {
 	case model.TargetUtilization:
 		t.AverageUtilization = new(ms.Utilization)
 	case model.TargetAverageValue:
-		t.AverageValue = resource.NewMilliQuantity(ms.MilliValue, resource.DecimalSI)
+		t.AverageValue = targetQuantity(ms)
 	case model.TargetValue:
-		t.Value = resource.NewMilliQuantity(ms.MilliValue, resource.DecimalSI)
+		t.Value = targetQuantity(ms)
 	}
 	switch ms.Source {
 	case model.MetricPods:
@@ -121,6 +121,16 @@ func metricSpecV2(ms *model.MetricSpec) autoscalingv2.MetricSpec {
 	}
 	return autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType,
 		Resource: &autoscalingv2.ResourceMetricSource{Name: corev1.ResourceName(ms.Resource), Target: t}}
+}
+
+// targetQuantity is a metric's target value. The model keeps no format:
+// a memory target of whole bytes is written in binary units (256Mi), as
+// such targets are mostly given; any other in decimal units.
+func targetQuantity(ms *model.MetricSpec) *resource.Quantity {
+	if ms.Resource == "memory" && ms.MilliValue%1000 == 0 {
+		return resource.NewQuantity(ms.MilliValue/1000, resource.BinarySI)
+	}
+	return resource.NewMilliQuantity(ms.MilliValue, resource.DecimalSI)
 }
 
 // metricStatusV2 is a metric's current value as the controller writes it:
@@ -247,7 +257,7 @@ func hpaTargets(sp *model.AutoscalerSpec, cur []model.MetricStatus) string {
 		if i < len(cur) && cur[i].Valid {
 			v = &cur[i]
 		}
-		current, target := "<unknown>", q(ms.MilliValue)
+		current, target := "<unknown>", targetQuantity(ms).String()
 		switch {
 		case ms.Source == model.MetricResource && ms.Target == model.TargetUtilization:
 			if v != nil {

@@ -196,3 +196,31 @@ func TestKubectlGetHPAWatch(t *testing.T) {
 		}
 	}
 }
+
+// TestHPATargets: TARGETS as formatHPAMetrics writes it for each kind of
+// metric podsim provides, a metric not computed, and more than two.
+func TestHPATargets(t *testing.T) {
+	cpu := model.MetricSpec{Source: model.MetricResource, Resource: "cpu", Target: model.TargetUtilization, Utilization: 50}
+	mem := model.MetricSpec{Source: model.MetricResource, Resource: "memory", Target: model.TargetAverageValue, MilliValue: 256 << 20 * 1000}
+	pods := model.MetricSpec{Source: model.MetricPods, Name: "requests_per_second", Target: model.TargetAverageValue, MilliValue: 10000}
+	obj := model.MetricSpec{Source: model.MetricObject, Name: "requests_per_second", ObjectKind: "Service", ObjectName: "web", Target: model.TargetValue, MilliValue: 100000}
+	objAvg := obj
+	objAvg.Target, objAvg.MilliValue = model.TargetAverageValue, 50000
+	for _, c := range []struct {
+		metrics []model.MetricSpec
+		cur     []model.MetricStatus
+		want    string
+	}{
+		{nil, nil, "<none>"},
+		{[]model.MetricSpec{cpu}, nil, "cpu: <unknown>/50%"},
+		{[]model.MetricSpec{cpu}, []model.MetricStatus{{Valid: true, Utilization: 85, Average: 170}}, "cpu: 85%/50%"},
+		{[]model.MetricSpec{mem}, []model.MetricStatus{{Valid: true, Average: 200 << 20 * 1000}}, "memory: 209715200/256Mi"},
+		{[]model.MetricSpec{pods, obj}, []model.MetricStatus{{Valid: true, Average: 12500}, {}}, "12500m/10, <unknown>/100"},
+		{[]model.MetricSpec{objAvg}, []model.MetricStatus{{Valid: true, Average: 30000, Value: 90000}}, "30/50 (avg)"},
+		{[]model.MetricSpec{cpu, pods, obj}, []model.MetricStatus{{Valid: true, Utilization: 40}, {Valid: true, Average: 9000}, {Valid: true, Value: 80000}}, "cpu: 40%/50%, 9/10 + 1 more..."},
+	} {
+		if got := hpaTargets(&model.AutoscalerSpec{Metrics: c.metrics}, c.cur); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.metrics, got, c.want)
+		}
+	}
+}
