@@ -30,7 +30,9 @@ import (
 //     as "X" events), in the process of the pod's node once it is bound;
 //   - counters of the use of resources per pod and per node, and a process
 //     per Service with traffic with its requests served and failed per
-//     second (trace_use.go).
+//     second (trace_use.go);
+//   - a process per HorizontalPodAutoscaler with its events and counters
+//     of its replicas and metrics (trace_hpa.go).
 //
 // Every process and thread is named by a metadata ("M") event before it is
 // used. A complete event is written when its state ends (or at Close), so
@@ -53,7 +55,9 @@ type Trace struct {
 	nodes            map[string]*traceNode
 	wls              map[string]*traceWorkload
 	pods             map[string]*tracePod
-	podSeq           int // pods seen, for Close's order
+	podSeq           int         // pods seen, for Close's order
+	hpas             []*traceHPA // by Autoscaler.ID (trace_hpa.go)
+	dirtyHPAs        []*traceHPA
 
 	instant     time.Duration
 	dirtyNodes  []*traceNode
@@ -180,6 +184,8 @@ func (t *Trace) Change(c *model.Change) {
 		t.instantEvent(c, t.cluster.pid, t.clusterEvts.tid)
 	case c.Pod != "":
 		t.podChange(c)
+	case c.Object == model.KindHorizontalPodAutoscaler:
+		t.hpaEvent(c)
 	case c.Workload != "":
 		wl := t.workload(model.Key(c.Namespace, c.Workload))
 		t.use(&wl.proc, &wl.events)
@@ -399,6 +405,7 @@ func (t *Trace) counters() {
 		wl.everCounts, wl.last = true, wl.ready
 	}
 	t.dirtyWls = t.dirtyWls[:0]
+	t.hpaCounters()
 }
 
 func (t *Trace) counter(pid int, name, key string, v int64) {

@@ -172,11 +172,18 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request, doc func() any) {
 func groupList() *metav1.APIGroupList {
 	l := &metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}}
 	for _, r := range resources {
-		if r.group == "" || slices.ContainsFunc(l.Groups, func(g metav1.APIGroup) bool { return g.Name == r.group }) {
+		if r.group == "" {
 			continue
 		}
 		v := metav1.GroupVersionForDiscovery{GroupVersion: r.groupVersion(), Version: r.version}
-		l.Groups = append(l.Groups, metav1.APIGroup{Name: r.group, Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
+		// A group's first version in resources is its preferred one.
+		i := slices.IndexFunc(l.Groups, func(g metav1.APIGroup) bool { return g.Name == r.group })
+		switch {
+		case i < 0:
+			l.Groups = append(l.Groups, metav1.APIGroup{Name: r.group, Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
+		case !slices.Contains(l.Groups[i].Versions, v):
+			l.Groups[i].Versions = append(l.Groups[i].Versions, v)
+		}
 	}
 	v := metav1.GroupVersionForDiscovery{GroupVersion: "authorization.k8s.io/v1", Version: "v1"}
 	l.Groups = append(l.Groups, metav1.APIGroup{Name: "authorization.k8s.io", Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v})
@@ -405,6 +412,8 @@ func zero(c collection) snapshot {
 		return &eventSnap{}
 	case colPDBs:
 		return &pdbSnap{}
+	case colHPAs:
+		return &hpaSnap{}
 	case colPriorityClasses:
 		return &priorityClassSnap{}
 	case colLeases:

@@ -193,13 +193,14 @@ func TestDiscovery(t *testing.T) {
 	call(t, "GET", p.http.URL+"/apis", "", nil, &groups)
 	want := map[string][]string{"v1": {"namespaces/ns", "nodes/no", "pods/po", "events/ev"},
 		"apps/v1":  {"deployments/deploy", "deployments/scale/", "replicasets/rs", "replicasets/scale/", "daemonsets/ds", "statefulsets/sts", "statefulsets/scale/"},
-		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"}, "scheduling.k8s.io/v1": {"priorityclasses/pc"}, "coordination.k8s.io/v1": {"leases/"},
+		"batch/v1": {"jobs/", "cronjobs/cj"}, "events.k8s.io/v1": {"events/ev"}, "policy/v1": {"poddisruptionbudgets/pdb"},
+		"autoscaling/v2": {"horizontalpodautoscalers/hpa"}, "autoscaling/v1": {"horizontalpodautoscalers/hpa"}, "scheduling.k8s.io/v1": {"priorityclasses/pc"}, "coordination.k8s.io/v1": {"leases/"},
 		"authorization.k8s.io/v1": {"selfsubjectaccessreviews/", "selfsubjectrulesreviews/"}, "metrics.k8s.io/v1beta1": {"nodes/", "pods/"}}
 	var gvs []string
 	for _, g := range groups.Groups {
 		gvs = append(gvs, g.PreferredVersion.GroupVersion)
 	}
-	if got := strings.Join(gvs, ","); got != "apps/v1,batch/v1,events.k8s.io/v1,policy/v1,coordination.k8s.io/v1,scheduling.k8s.io/v1,authorization.k8s.io/v1,metrics.k8s.io/v1beta1" {
+	if got := strings.Join(gvs, ","); got != "apps/v1,batch/v1,events.k8s.io/v1,policy/v1,autoscaling/v2,coordination.k8s.io/v1,scheduling.k8s.io/v1,authorization.k8s.io/v1,metrics.k8s.io/v1beta1" {
 		t.Errorf("groups %s", got)
 	}
 	for gv, rs := range want {
@@ -217,7 +218,7 @@ func TestDiscovery(t *testing.T) {
 			}
 			got = append(got, r.Name+"/"+short)
 			if inAll := slices.Contains(r.Categories, "all"); inAll != (gv != "metrics.k8s.io/v1beta1") && slices.Contains([]string{"pods", "deployments", "replicasets",
-				"daemonsets", "statefulsets", "jobs", "cronjobs"}, r.Name) {
+				"daemonsets", "statefulsets", "jobs", "cronjobs", "horizontalpodautoscalers"}, r.Name) {
 				t.Errorf("%s %s categories %v", gv, r.Name, r.Categories)
 			}
 			if v := strings.Join(r.Verbs, ","); v != "get,list,watch" && !(strings.HasSuffix(r.Name, "/scale") && v == "get") &&

@@ -16,6 +16,8 @@ type pending struct {
 	workloads  []*model.Workload         // added
 	budgets    []*model.DisruptionBudget // added
 	moved      []*budgetSrc              // whose status was written
+	hpas       []*model.Autoscaler       // added
+	scaled     []*hpaSrc                 // whose status was written
 	synced     []*workloadSrc            // whose replicas, status or rollouts were written
 	nodesMoved []*model.Node             // whose taints, power or network changed
 	nominated  []*model.Pod              // whose nominated node changed
@@ -23,7 +25,7 @@ type pending struct {
 
 // updated reports whether an object the store has was updated.
 func (p *pending) updated() bool {
-	return len(p.moved) > 0 || len(p.synced) > 0 || len(p.nodesMoved) > 0 || len(p.nominated) > 0
+	return len(p.moved) > 0 || len(p.scaled) > 0 || len(p.synced) > 0 || len(p.nodesMoved) > 0 || len(p.nominated) > 0
 }
 
 // Object hears an object the model changed (model.ObjectSink); it is
@@ -53,6 +55,13 @@ func (s *Store) Object(o *model.ObjectChange) {
 		} else if b := s.budgets[o.Budget]; b != nil && !b.queued {
 			b.queued = true
 			p.moved = append(p.moved, b)
+		}
+	case model.ObjectAutoscaler:
+		if o.Op == model.ObjectAdded {
+			p.hpas = append(p.hpas, o.Autoscaler)
+		} else if h := s.autoscalers[o.Autoscaler]; h != nil && !h.queued {
+			h.queued = true
+			p.scaled = append(p.scaled, h)
 		}
 	case model.ObjectPod:
 		if o.Op == model.ObjectAdded {
@@ -98,6 +107,14 @@ func (s *Store) flush(t time.Duration, updates bool) bool {
 	}
 	clear(p.moved)
 	p.moved = p.moved[:0]
+	for _, h := range p.scaled { // in the order of the controller's syncs
+		h.queued = false
+		if h.moved() {
+			s.putAutoscaler(h)
+		}
+	}
+	clear(p.scaled)
+	p.scaled = p.scaled[:0]
 	synced := p.synced
 	p.synced = nil
 	for _, src := range synced {
@@ -147,6 +164,11 @@ func (s *Store) flushAdded(t time.Duration) {
 		s.budgets[b] = src
 		s.putBudget(src)
 	}
+	for _, a := range p.hpas {
+		s.addAutoscaler(a, t)
+	}
+	clear(p.hpas)
+	p.hpas = p.hpas[:0]
 	clear(p.classes)
 	clear(p.nodes)
 	clear(p.workloads)

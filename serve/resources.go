@@ -255,6 +255,7 @@ var resources = []*apiResource{
 				int64(b.status.DisruptionsAllowed), report.HumanDuration(m.now - b.created)}
 		},
 		fields: metaFields},
+	hpaResource("v2"), hpaResource("v1"),
 	{group: "coordination.k8s.io", version: "v1", name: "leases", singular: "lease", kind: "Lease", namespaced: true, col: colLeases,
 		object:  func(m moment, s snapshot) runtime.Object { return m.lease(s.(*leaseSnap)) },
 		columns: []metav1.TableColumnDefinition{nameCol, col("Holder", "string", false, "holderIdentity contains the identity of the holder of a current lease."), ageCol},

@@ -38,6 +38,7 @@ const (
 	colPDBs
 	colPriorityClasses
 	colLeases
+	colHPAs
 	numCollections
 )
 
@@ -64,6 +65,7 @@ type Store struct {
 	nodes        map[string]*model.Node  // the nodes added, by name
 	workloads    map[string]*workloadSrc // by the workload's key (model.Key)
 	budgets      map[*model.DisruptionBudget]*budgetSrc
+	autoscalers  map[*model.Autoscaler]*hpaSrc
 	rsScratch    []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
 	pending      pending
 	writes       uint64 // calls of put so far
@@ -109,7 +111,8 @@ const DefaultHistory = 1 << 16
 func NewStore(w *model.World, history int) *Store {
 	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
 		wake: make(chan struct{}), pods: map[string]*model.Pod{}, nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
-		events: map[*model.Event]*eventSnap{}}
+		autoscalers: map[*model.Autoscaler]*hpaSrc{},
+		events:      map[*model.Event]*eventSnap{}}
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
 	}

@@ -125,6 +125,9 @@ func (s *Store) event(c *model.Change) {
 	switch {
 	case c.Object != "":
 		kind, object = c.Object, c.Workload
+		if ns == "" { // a budget's or an autoscaler's, in the default namespace
+			ns = model.DefaultNamespace
+		}
 	case c.Pod == "" && c.Node != "":
 		kind, object, ns = "Node", c.Node, ""
 	}
@@ -180,6 +183,8 @@ func (s *Store) ref(kind, namespace, name string) owner {
 		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: u}
 	case model.KindPodDisruptionBudget:
 		return owner{apiVersion: "policy/v1", kind: kind, name: name, uid: u}
+	case model.KindHorizontalPodAutoscaler:
+		return owner{apiVersion: "autoscaling/v2", kind: kind, name: name, uid: u}
 	}
 	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: u}
 }

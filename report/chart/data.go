@@ -27,6 +27,7 @@ func (r *Recorder) appendData(b []byte, m Meta) []byte {
 	b = strconv.AppendUint(b, m.Seed, 10)
 	b = append(b, `,"end":`...)
 	b = appendT(b, m.End)
+	b = r.appendHPAs(b)
 
 	b = append(b, `,"styles":[`...)
 	for i, s := range styles {

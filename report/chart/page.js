@@ -16,8 +16,11 @@
   var S = D.str;
   var COLORS = { taint: D.colors[0], normal: D.colors[1], warn: D.colors[2], count: D.colors[3], dip: D.colors[4], served: D.colors[5], failed: D.colors[6] };
 
+  // HorizontalPodAutoscalers: a lane each, above the others.
+  var hpas = D.hpas || [], HPA = { desired: D.hpaColors[0], current: D.hpaColors[1], metric: D.hpaColors[2] };
+
   // Layout constants (CSS pixels).
-  var LABEL = 250, AXIS = 26, GROUP_H = 30, NODE_H = 28, POD_H = 24, CONT_H = 13, GAP = 4;
+  var LABEL = 250, AXIS = 26, GROUP_H = 30, NODE_H = 28, POD_H = 24, CONT_H = 13, GAP = 4, HPA_H = 92;
 
   // ---- time formatting: the scenario's units (0s, 45s, 1m30s, 2h0m5s) ----
   function fmt(t) {
@@ -75,7 +78,7 @@
     scroll: 0
   };
   var defaultGroupOpen = !many, defaultPodOpen = pods.length <= 24;
-  function groupOpen(key) { return key in state.open ? state.open[key] : (key === "nodes" ? nodes.length <= 12 : key === "services" || defaultGroupOpen); }
+  function groupOpen(key) { return key in state.open ? state.open[key] : (key === "nodes" ? nodes.length <= 12 : key === "services" || key === "hpas" || defaultGroupOpen); }
   function podOpen(i) { return i in state.podOpen ? state.podOpen[i] : defaultPodOpen; }
 
   // rows: the flat list of lanes for the current grouping and openings.
@@ -88,6 +91,10 @@
   }
   function build() {
     rows = [];
+    if (hpas.length) {
+      rows.push({ type: "section", key: "hpas", label: "autoscalers (" + hpas.length + ")", h: 20 });
+      if (groupOpen("hpas")) hpas.forEach(function (a, i) { rows.push({ type: "group", key: "a" + i, label: "hpa/" + a.n, kind: "hpa", idx: i, ids: [], h: HPA_H, leaf: true }); });
+    }
     function group(key, label, kind, idx, ids) {
       rows.push({ type: "group", key: key, label: label, kind: kind, idx: idx, ids: ids, h: kind === "node" ? NODE_H : GROUP_H });
       if (groupOpen(key)) ids.forEach(function (i) { rows.push({ type: "pod", pod: i, h: podHeight(i) }); });
@@ -218,6 +225,7 @@
       label((groupOpen(r.key) ? "▾ " : "▸ ") + r.label, 6, y + r.h / 2, { font: "bold 12px sans-serif" });
       return;
     }
+    if (r.type === "group" && r.kind === "hpa") return drawHPA(hpas[r.idx], r, y);
     if (r.type === "group") return drawGroup(r, y);
     drawPod(r.pod, y);
   }
@@ -292,6 +300,54 @@
         ctx.fillStyle = COLORS.served; ctx.fillRect(x0, base - hs, w, hs);
         if (hf > 0) { ctx.fillStyle = COLORS.failed; ctx.fillRect(x0, base - hs - Math.max(hf, 1), w, Math.max(hf, 1)); }
       }
+    });
+  }
+
+  // drawHPA draws an autoscaler's lane: in its upper band its first
+  // metric (a line) against its target (dashed), in its lower band its
+  // current replicas (an area) and desired replicas (a line), on a scale
+  // up to its maxReplicas; its events as markers.
+  function drawHPA(a, r, y) {
+    ctx.fillStyle = "#f3f5f8"; ctx.fillRect(0, y, W, r.h);
+    ctx.strokeStyle = "#d5dae1"; ctx.beginPath(); ctx.moveTo(0, y + 0.5); ctx.lineTo(W, y + 0.5); ctx.stroke();
+    label(r.label, 14, y + 13, { font: "bold 12px sans-serif" });
+    label("→ " + a.ref, 14, y + 28, { font: "11px sans-serif", color: "#555" });
+    if (a.m) label(a.m + ", target " + a.mt + (a.pct ? "%" : ""), 14, y + 46, { font: "11px sans-serif", color: HPA.metric });
+    label("replicas (min " + a.min + ", max " + a.max + ")", 14, y + 72, { font: "11px sans-serif", color: HPA.desired });
+    var s = a.s, mTop = y + 10, mH = 36, rTop = mTop + mH + 4, rH = r.h - (rTop - y) - 4;
+    var vmax = a.mt * 2;
+    s.forEach(function (x) { if (x[3] !== null) vmax = Math.max(vmax, x[3]); });
+    var rmax = Math.max(a.max, 1);
+    s.forEach(function (x) { rmax = Math.max(rmax, x[1], x[2]); });
+    function end(i) { return i + 1 < s.length ? s[i + 1][0] : END; }
+    function stepLine(col, yOf, color, dash) {
+      ctx.strokeStyle = color; ctx.lineWidth = 1.5; ctx.setLineDash(dash || []); ctx.beginPath();
+      var pen = false;
+      for (var i = 0; i < s.length; i++) {
+        if (s[i][col] === null) { pen = false; continue; }
+        var x0 = X(s[i][0]), x1 = X(end(i)), yy = yOf(s[i][col]);
+        if (pen) ctx.lineTo(x0, yy); else ctx.moveTo(x0, yy);
+        ctx.lineTo(x1, yy); pen = true;
+      }
+      ctx.stroke(); ctx.setLineDash([]); ctx.lineWidth = 1;
+    }
+    var mY = function (v) { return mTop + mH - v / vmax * mH; }, rY = function (v) { return rTop + rH - v / rmax * rH; };
+    clip(y, r.h, function () {
+      ctx.fillStyle = "#fff"; ctx.fillRect(LABEL, mTop, W - LABEL, mH); ctx.fillRect(LABEL, rTop, W - LABEL, rH);
+      if (a.m) {
+        var ty = Math.round(mY(a.mt)) + 0.5;
+        ctx.strokeStyle = HPA.metric; ctx.setLineDash([4, 3]); ctx.beginPath(); ctx.moveTo(LABEL, ty); ctx.lineTo(W, ty); ctx.stroke(); ctx.setLineDash([]);
+        stepLine(3, mY, HPA.metric);
+      }
+      ctx.fillStyle = HPA.current; ctx.globalAlpha = 0.6;
+      for (var i = 0; i < s.length; i++) {
+        if (end(i) < state.t0 || s[i][0] > state.t1) continue;
+        var hh = s[i][2] / rmax * rH;
+        ctx.fillRect(X(s[i][0]), rTop + rH - hh, X(end(i)) - X(s[i][0]), hh);
+      }
+      ctx.globalAlpha = 1;
+      stepLine(1, rY, HPA.desired);
+      marks(a.ev, y + 1);
     });
   }
 
@@ -378,6 +434,17 @@
       if (r.type === "pod") { var p = pods[r.pod]; return "<div class=t>pod/" + esc(p.n) + "</div>" + line("node", p.node >= 0 ? nodes[p.node].n : "none") + (p.wl >= 0 ? line("owner", wls[p.wl].k + "/" + wls[p.wl].n) : "") + line("created", fmt(p.c)) + (p.g !== undefined ? line("deleted", fmt(p.g)) : "") + "<div class=msg>click to " + (podOpen(r.pod) ? "close" : "open") + "</div>"; }
       if (r.type === "group" && !r.leaf) return "<div class=msg>click to " + (groupOpen(r.key) ? "close" : "open") + "</div>";
       return null;
+    }
+    if (r.type === "group" && r.kind === "hpa") {
+      var a = hpas[r.idx], am = dy < 9 ? near(a.ev, px, 5) : null;
+      if (am) return evTip("hpa/" + a.n, am);
+      var q = stepAt(a.s, t, END);
+      var ho = "<div class=t>hpa/" + esc(a.n) + " at " + fmt(t) + "</div>";
+      if (!q) return ho + "<div class=msg>not synced yet</div>";
+      var unit = a.pct ? "%" : "";
+      ho += line("replicas", q.s[2] + " current, " + q.s[1] + " desired (" + a.min + "–" + a.max + ")");
+      if (a.m) ho += line(a.m, (q.s[3] === null ? "<unknown>" : q.s[3] + unit) + " / " + a.mt + unit);
+      return ho + line("since", span(q.s[0], q.e));
     }
     if (r.type === "group" && r.kind === "node") {
       var n = nodes[r.idx], m = dy < 9 ? near(n.ev, px, 5) : null;
@@ -559,6 +626,7 @@
   legendRow("Pod", D.phases.map(function (p, i) { return swatch(D.phaseColors[i], p); }).concat([swatch(D.statusColors[1], "Ready (thin line)", "thin"), swatch("#000", "Terminating", "tick")]));
   legendRow("Node", [swatch(D.statusColors[1], "Ready"), swatch(D.statusColors[0], "NotReady"), swatch(D.statusColors[2], "Unknown")]
     .concat(D.faults.map(function (f, i) { return swatch(D.faultColors[i], f, "hatch"); })).concat([swatch(COLORS.taint, "taint", "thin")]));
+  if (hpas.length) legendRow("Autoscaler", [swatch(HPA.metric, "metric (dashed: its target)", "thin"), swatch(HPA.current, "current replicas"), swatch(HPA.desired, "desired replicas", "thin")]);
   legendRow("Events", [swatch(COLORS.normal, "Normal", "diamond"), swatch(COLORS.warn, "Warning", "tri"), swatch(COLORS.count, "ready pods of a group"), swatch(COLORS.dip, "fewer ready than its peak")]);
   if (svcs.length) legendRow("Requests", [swatch(COLORS.served, "served per second"), swatch(COLORS.failed, "failed per second")]);
 

@@ -36,6 +36,7 @@ type Recorder struct {
 
 	strs   []string
 	strIdx map[string]int32
+	hpas   []*hpaRec // by Autoscaler.ID (hpa.go)
 
 	nodes   []*nodeRec
 	nodeIdx map[string]*nodeRec
@@ -203,6 +204,7 @@ func (r *Recorder) Change(c *model.Change) {
 		case c.Node != "":
 			n := r.node(c.Node)
 			n.marks = append(n.marks, m)
+		case c.Object == model.KindHorizontalPodAutoscaler && r.hpaMark(c, m):
 		case c.Workload != "":
 			wl := r.workload(model.Key(c.Namespace, c.Workload), c.Object)
 			wl.marks = append(wl.marks, m)
@@ -247,6 +249,8 @@ func (r *Recorder) Object(o *model.ObjectChange) {
 	case o.Kind == model.ObjectNode && o.Op != model.ObjectDeleted:
 		r.faults(o.Node, o.T)
 		r.taints(o.Node, o.T)
+	case o.Kind == model.ObjectAutoscaler:
+		r.autoscaler(o.Autoscaler, o.T)
 	}
 }
 
