@@ -110,6 +110,9 @@ func (p *Pod) syncInit() bool {
 			}
 			if st.State.Kind != StateRunning {
 				p.syncContainer(c)
+				if p.busy {
+					return false // in its postStart hook (or a pull): nothing else starts
+				}
 			}
 			if st.State.Kind == StateRunning && st.Started || p.regularStarted() {
 				continue // initialized before; a restarting sidecar holds nothing up
@@ -244,7 +247,10 @@ func (c *container) backOffWaiting() string {
 }
 
 // startContainer pulls the image as the policy says, then creates and starts
-// the container. It reports whether the pod worker is blocked by a pull.
+// the container. It reports whether the pod worker is blocked: by a pull, or
+// by the postStart hook, which upstream's startContainer runs before it
+// returns (kuberuntime_container.go), so the pod's next container starts
+// only after it.
 func (p *Pod) startContainer(c *container) bool {
 	img := c.spec.Image
 	spec, listed := p.w.settings.Images[img]
@@ -269,7 +275,7 @@ func (p *Pod) startContainer(c *container) bool {
 	if present && c.spec.PullPolicy != PullAlways {
 		p.eventMsg(EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
-		return false
+		return p.busy
 	}
 	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	var d time.Duration
