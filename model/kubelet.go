@@ -476,7 +476,7 @@ func (c *container) terminate(code int32, reason string) {
 		}
 	}
 	p := c.pod
-	for _, t := range []*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
+	for _, t := range [...]*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.turnTimer} {
 		p.w.eng.Stop(t)
 	}
 	if c.inHook == hookPostStart {
@@ -491,7 +491,8 @@ func (c *container) terminate(code int32, reason string) {
 		st.LastState = st.State
 		c.setState(ContainerState{Kind: StateWaiting, Reason: c.killedFor})
 	}
-	c.killedFor = ""
+	c.killedFor, c.ordered = "", false
+	p.turnsCame()
 	if !c.probeKilled || p.deleting || (!c.spec.Sidecar && p.Spec.RestartPolicy == RestartNever) {
 		// (After a probe kill the kubelet restarts in the same sync, with
 		// no status published in between.)
@@ -538,6 +539,7 @@ func (p *Pod) container(name string) *container {
 // repeat on every run, built once (a crash loop would build them each time).
 type containerMessages struct {
 	created, started, present, backOff string
+	stopping                           string // the Killing event's message when its pod is killed
 	backOffWaiting                     string // the CrashLoopBackOff state's message, for backOffDelay
 	backOffDelay                       time.Duration
 }
@@ -547,10 +549,11 @@ func (c *container) messages() *containerMessages {
 	if c.msgs == nil {
 		name, p := c.spec.Name, c.pod
 		c.msgs = &containerMessages{
-			created: "Created container: " + name,
-			started: "Started container " + name,
-			present: fmt.Sprintf("Container image %q already present on machine", c.spec.Image),
-			backOff: "Back-off restarting failed container " + name + " in pod " + p.String(),
+			created:  "Created container: " + name,
+			started:  "Started container " + name,
+			present:  fmt.Sprintf("Container image %q already present on machine", c.spec.Image),
+			backOff:  "Back-off restarting failed container " + name + " in pod " + p.String(),
+			stopping: "Stopping container " + name,
 		}
 	}
 	return c.msgs

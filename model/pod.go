@@ -76,8 +76,7 @@ type Pod struct {
 	killBy        time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
 	heardDelete   bool          // the kubelet has seen the deletion (a cut-off one hears when its node is back)
 
-	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
-	sidecarDeadline  time.Duration // the end of their shared grace period
+	sidecarsStopping bool // the kubelet is stopping the sidecars: none restarts
 	syncTimer        sim.Timer
 	worker           *podWorker // the realistic pod worker (podworker.go); nil in exact mode
 	busy             bool       // the pod worker is blocked (pulling an image, running postStart)
@@ -105,17 +104,20 @@ type container struct {
 	hookTimer    sim.Timer // a postStart or preStop hook finishes
 	termTimer    sim.Timer // the process exits after SIGTERM
 	killTimer    sim.Timer // SIGKILL at the end of the grace period
+	turnTimer    sim.Timer // a sidecar's wait for its turn to get SIGTERM runs out (termination.go)
 	crash        backoff
 	pullBackoff  backoff // the image pull backoff (per pod and image in the kubelet)
 
-	probes      []*prober // liveness, readiness, startup workers, if any
-	stopping    bool      // being killed (preStop, SIGTERM, SIGKILL)
-	inHook      hookKind  // which hook is running
-	graceLeft   time.Duration
-	killedFor   string // why the kubelet killed it: "", "FailedPostStartHook", ...
-	probeKilled bool   // killed for a failed liveness or startup probe; restart decided in the next sync
-	rerun       bool   // an init container that must run again in a new sandbox
-	draws       draws  // what it drew from its random stream (dist.go)
+	probes      []*prober     // liveness, readiness, startup workers, if any
+	stopping    bool          // being killed (preStop, SIGTERM, SIGKILL)
+	inHook      hookKind      // which hook is running
+	graceLeft   time.Duration // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
+	ordered     bool          // killed with its pod: as a sidecar it waits for its turn after preStop
+	waitFrom    time.Duration // when it began to wait for its turn
+	killedFor   string        // why the kubelet killed it: "", "FailedPostStartHook", ...
+	probeKilled bool          // killed for a failed liveness or startup probe; restart decided in the next sync
+	rerun       bool          // an init container that must run again in a new sandbox
+	draws       draws         // what it drew from its random stream (dist.go)
 	msgs        *containerMessages
 	reason      *syncReason // why a realistic sync could not start it (podworker.go)
 	cpu         *cpuUse     // its CPU integral for metrics-server (metricsserver.go); nil until it runs
@@ -180,6 +182,7 @@ func (p *Pod) newContainer(s *ContainerSpec) *container {
 	c.hookTimer.Init(c.hookDone)
 	c.termTimer.Init(c.exitAfterSigterm)
 	c.killTimer.Init(c.sigkill)
+	c.turnTimer.Init(c.turnCame)
 	return c
 }
 
