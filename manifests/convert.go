@@ -142,6 +142,7 @@ func (c *converter) podSpec(ps *corev1.PodSpec) scenarios.PodSpec {
 		RestartPolicy:                 string(ps.RestartPolicy),
 		TerminationGracePeriodSeconds: ps.TerminationGracePeriodSeconds,
 	}
+	out.ActiveDeadlineSeconds = ps.ActiveDeadlineSeconds
 	out.InitContainers = c.containers(ps.InitContainers)
 	out.Containers = c.containers(ps.Containers)
 	for _, t := range ps.Tolerations {

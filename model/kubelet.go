@@ -42,6 +42,14 @@ func (p *Pod) sync() {
 		p.stopSidecars(p.Spec.TerminationGracePeriod)
 		return
 	}
+	if p.stopReason == "" && p.pastActiveDeadline() {
+		p.eventMsg(EventNormal, ReasonDeadlineExceeded, "kubelet", msgDeadlineExceeded)
+		p.stopForKubelet(ReasonDeadlineExceeded, msgDeadlineExceeded, p.Spec.TerminationGracePeriod)
+	}
+	if p.stopReason != "" {
+		p.syncStopping()
+		return
+	}
 	realistic := p.realistic()
 	if realistic {
 		p.beginSync()
@@ -96,6 +104,7 @@ func (p *Pod) setupSandbox() {
 	for _, c := range p.all() {
 		c.startProbers()
 	}
+	p.armActiveDeadline()
 }
 
 // syncInit runs init containers in order; it reports whether the pod is

@@ -76,7 +76,11 @@ type Pod struct {
 	killBy        time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
 	heardDelete   bool          // the kubelet has seen the deletion (a cut-off one hears when its node is back)
 
-	sidecarsStopping bool // the kubelet is stopping the sidecars: none restarts
+	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
+	deadlineTimer    sim.Timer     // spec.activeDeadlineSeconds passes (activedeadline.go)
+	stopReason       string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
+	stopMessage      string        // the pod's status message once it is Failed for stopReason
+	stopGrace        time.Duration // the grace period its containers are killed with
 	syncTimer        sim.Timer
 	worker           *podWorker // the realistic pod worker (podworker.go); nil in exact mode
 	busy             bool       // the pod worker is blocked (pulling an image, running postStart)
@@ -148,6 +152,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
 	p.status.Conditions = make([]Condition, 0, len(conditionOrder)) // the kubelet's conditions, in one allocation
 	p.syncTimer.Init(p.sync)
+	p.deadlineTimer.Init(p.requestSync)
 	for i := range spec.InitContainers {
 		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
 	}

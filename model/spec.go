@@ -85,6 +85,7 @@ type PodSpec struct {
 	NodeSelector           map[string]string
 	RestartPolicy          RestartPolicy
 	TerminationGracePeriod time.Duration
+	ActiveDeadline         *time.Duration // spec.activeDeadlineSeconds (activedeadline.go); nil: none
 	InitContainers         []ContainerSpec
 	Containers             []ContainerSpec
 	ReadinessGates         []string

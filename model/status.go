@@ -14,7 +14,11 @@ func (p *Pod) updateStatus() {
 			p.w.podChanged(p)
 		}
 	}()
-	if !p.phase.Terminal() {
+	switch {
+	case p.phase.Terminal():
+	case p.stopReason != "":
+		p.stoppedPhase()
+	default:
 		if ph := p.computePhase(); !ph.Terminal() || !p.processRuns() {
 			p.setPhase(ph)
 		}

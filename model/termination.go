@@ -291,6 +291,7 @@ func (p *Pod) remove() {
 	p.deleted, p.deletedAt = true, p.w.Now()
 	p.terminated = true
 	p.stopWorker()
+	p.w.eng.Stop(&p.deadlineTimer)
 	for _, c := range p.all() {
 		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.turnTimer} {
 			p.w.eng.Stop(t)

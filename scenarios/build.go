@@ -319,6 +319,10 @@ func podSpec(ps *PodSpec, behaviors map[behaviorKey]*model.Behavior) *model.PodS
 	if g := ps.TerminationGracePeriodSeconds; g != nil {
 		out.TerminationGracePeriod = sim.Seconds(*g)
 	}
+	if d := ps.ActiveDeadlineSeconds; d != nil {
+		ad := sim.Seconds(*d)
+		out.ActiveDeadline = &ad
+	}
 	for i := range ps.InitContainers {
 		c := containerSpec(&ps.InitContainers[i], behaviors)
 		c.Behavior = initBehavior(&c)

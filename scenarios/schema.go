@@ -134,6 +134,8 @@ type PodSpec struct {
 	TopologySpreadConstraints []TopologySpreadConstraint `yaml:"topologySpreadConstraints"`
 	PriorityClassName         string                     `yaml:"priorityClassName"`
 	PreemptionPolicy          string                     `yaml:"preemptionPolicy"`
+
+	PodKubelet `yaml:",inline"` // schema_kubelet.go
 }
 
 // NameOnly is a list entry that only has a name (schedulingGates).
@@ -557,12 +559,11 @@ func init() {
 		"hostnameOverride", "subdomain", "hostAliases", "imagePullSecrets", "enableServiceLinks",
 		"shareProcessNamespace", "os", "setHostnameAsFQDN", "ephemeralContainers", "hostUsers")
 	Unmodelled[PodSpec](map[string]string{
-		"schedulerName":         "every pod goes to the one default scheduler",
-		"runtimeClassName":      "there is one runtime: its overhead and node selector are not applied",
-		"overhead":              "not added to the pod's request",
-		"resources":             "pod-level resources are not added to the request",
-		"resourceClaims":        "dynamic resource allocation is not simulated: the pod never waits for a claim",
-		"activeDeadlineSeconds": "the kubelet never fails the pod with DeadlineExceeded (a Job's own activeDeadlineSeconds is simulated)",
+		"schedulerName":    "every pod goes to the one default scheduler",
+		"runtimeClassName": "there is one runtime: its overhead and node selector are not applied",
+		"overhead":         "not added to the pod's request",
+		"resources":        "pod-level resources are not added to the request",
+		"resourceClaims":   "dynamic resource allocation is not simulated: the pod never waits for a claim",
 	})
 	Ignore[Container]("command", "args", "workingDir", "ports", "env", "envFrom", "volumeMounts",
 		"volumeDevices", "securityContext", "stdin", "stdinOnce", "tty", "terminationMessagePath",

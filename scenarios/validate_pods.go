@@ -21,6 +21,7 @@ func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
 	}
 	v.scheduling(ps)
 	v.sleepActions(ps)
+	v.podKubelet(ps)
 	names := map[string]bool{}
 	for i := range ps.InitContainers {
 		c := &ps.InitContainers[i]
