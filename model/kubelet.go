@@ -28,6 +28,13 @@ func (p *Pod) sync() {
 		return
 	}
 	if !p.sandbox {
+		switch {
+		case p.phase.Terminal(): // rejected at admission, or failed before it ran
+			return
+		case p.Node.shutdown != nil && !p.deleting:
+			p.rejectForShutdown()
+			return
+		}
 		p.setupSandbox()
 	}
 	if p.resandbox {

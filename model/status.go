@@ -25,6 +25,9 @@ func (p *Pod) updateStatus() {
 	}
 	p.updateConditions()
 	p.w.podStatusUpdated(p)
+	if p.stopReason == ReasonNodeShutdownTerminated && p.phase != was {
+		p.Node.shutdownPodStopped() // it has just stopped: the next group may start
+	}
 }
 
 // processRuns reports whether any container's process runs (published or

@@ -84,7 +84,8 @@ func (s *Scenario) NewWorld() *model.World { return cluster.New(s.Seed, s.Settin
 func (s *Scenario) Populate(w *model.World) {
 	sp := &s.File.Spec
 	if len(sp.Nodes) == 0 {
-		w.AddNode(model.NodeSpec{Name: DefaultNodeName, Capacity: defaultCapacity})
+		w.AddNode(model.NodeSpec{Name: DefaultNodeName, Capacity: defaultCapacity,
+			Shutdown: effectiveShutdown(&NodeShutdown{}, &sp.Settings.NodeShutdown)})
 	}
 	for i := range sp.Nodes {
 		n := &sp.Nodes[i]
@@ -107,7 +108,8 @@ func (s *Scenario) Populate(w *model.World) {
 			taints = append(taints, model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
 		}
 		for _, name := range ExpandNodeNames(n.Name, count) {
-			w.AddNode(model.NodeSpec{Name: name, Labels: n.Labels, Capacity: capacity, Taints: taints})
+			w.AddNode(model.NodeSpec{Name: name, Labels: n.Labels, Capacity: capacity, Taints: taints,
+				Shutdown: effectiveShutdown(&n.NodeShutdown, &sp.Settings.NodeShutdown)})
 		}
 	}
 	for _, c := range s.priorityClasses() {

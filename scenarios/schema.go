@@ -59,6 +59,7 @@ type Settings struct {
 	// pressure.
 	EvictionHard                     map[string]Quantity `yaml:"evictionHard"`
 	EvictionPressureTransitionPeriod *Duration           `yaml:"evictionPressureTransitionPeriod"`
+	NodeShutdown                     `yaml:",inline"`    // every node's default (schema_kubelet.go)
 }
 
 // Backoff is a doubling delay: initial, doubling up to max; resetAfter is
@@ -89,6 +90,8 @@ type Node struct {
 	// after RepairTime (none: the first failure is for good).
 	MTBF       *Duration     `yaml:"mtbf"`
 	RepairTime *DurationDist `yaml:"repairTime"`
+
+	NodeShutdown `yaml:",inline"` // its own, over settings' (schema_kubelet.go)
 }
 
 // Taint is a node taint as in the Kubernetes API.
@@ -136,16 +139,6 @@ type PodSpec struct {
 	PreemptionPolicy          string                     `yaml:"preemptionPolicy"`
 
 	PodKubelet `yaml:",inline"` // schema_kubelet.go
-}
-
-// NameOnly is a list entry that only has a name (schedulingGates).
-type NameOnly struct {
-	Name string `yaml:"name"`
-}
-
-// ReadinessGate names a pod condition that must be True for Ready.
-type ReadinessGate struct {
-	ConditionType string `yaml:"conditionType"`
 }
 
 // Toleration is a pod toleration as in the Kubernetes API.
@@ -358,6 +351,7 @@ type Fault struct {
 	DiskFailure  *NodeFault    `yaml:"diskFailure"`
 	Partition    *NodeFault    `yaml:"partition"`
 	NodeFailure  *NodeFault    `yaml:"nodeFailure"`
+	Shutdown     *NodeFault    `yaml:"shutdown"`
 	SetCondition *SetCondition `yaml:"setCondition"`
 	Cordon       *NodeRef      `yaml:"cordon"`
 	Uncordon     *NodeRef      `yaml:"uncordon"`

@@ -7,3 +7,21 @@ type PodKubelet struct {
 	// been active this long since its startTime.
 	ActiveDeadlineSeconds *int64 `yaml:"activeDeadlineSeconds"`
 }
+
+// NameOnly is a list entry that only has a name (schedulingGates).
+type NameOnly struct {
+	Name string `yaml:"name"`
+}
+
+// ReadinessGate names a pod condition that must be True for Ready.
+type ReadinessGate struct {
+	ConditionType string `yaml:"conditionType"`
+}
+
+// NodeShutdown is the kubelet's graceful node shutdown configuration, of a
+// node (spec.nodes) or of every node (settings): how long a shutdown is
+// held back for the pods, and the part of it kept for critical pods.
+type NodeShutdown struct {
+	ShutdownGracePeriod             *Duration `yaml:"shutdownGracePeriod"`
+	ShutdownGracePeriodCriticalPods *Duration `yaml:"shutdownGracePeriodCriticalPods"`
+}

@@ -176,6 +176,7 @@ func (v *validator) settings(st *Settings) {
 		v.at(d, "nodeStatusUpdateFrequency must be positive")
 	}
 	v.evictionSettings(st)
+	v.nodeShutdown(&NodeShutdown{}, &st.NodeShutdown)
 	if _, ok := model.ParseKubeletSync(st.KubeletSync); st.KubeletSync != "" && !ok {
 		v.at(&st.KubeletSync, "kubeletSync %q: want exact or realistic", st.KubeletSync)
 	}

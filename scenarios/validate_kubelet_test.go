@@ -23,3 +23,28 @@ func TestActiveDeadlineSeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestNodeShutdownSettings(t *testing.T) {
+	const head = "apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: t}\nspec:\n"
+	s, err := Parse("t.yaml", []byte(head+"  settings: {shutdownGracePeriod: 30s, shutdownGracePeriodCriticalPods: 10s}\n"+
+		"  nodes:\n    - {name: a}\n    - {name: b, shutdownGracePeriod: 1m30500ms}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &s.File.Spec.Settings.NodeShutdown
+	if got := effectiveShutdown(&s.File.Spec.Nodes[0].NodeShutdown, st); got.GracePeriod != 30*time.Second || got.CriticalPods != 10*time.Second {
+		t.Errorf("node a: %+v, want settings' 30s, 10s", got)
+	}
+	if got := effectiveShutdown(&s.File.Spec.Nodes[1].NodeShutdown, st); got.GracePeriod != 90*time.Second || got.CriticalPods != 10*time.Second {
+		t.Errorf("node b: %+v, want its own 90s (whole seconds), settings' 10s", got)
+	}
+	for body, want := range map[string]string{
+		"  settings: {shutdownGracePeriod: 10s, shutdownGracePeriodCriticalPods: 20s}\n":                       "t.yaml:5:73: shutdownGracePeriodCriticalPods (20s) must not exceed shutdownGracePeriod (10s)",
+		"  settings: {shutdownGracePeriodCriticalPods: 20s}\n  nodes: [{name: a, shutdownGracePeriod: 10s}]\n": "t.yaml:5:47: shutdownGracePeriodCriticalPods (20s) must not exceed shutdownGracePeriod",
+		"  faults: [{at: 1s, shutdown: {node: nope}}]\n":                                                       `t.yaml:5:38: no node called "nope"`,
+	} {
+		if _, err := Parse("t.yaml", []byte(head+body)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", strings.TrimSpace(body), err, want)
+		}
+	}
+}
