@@ -278,6 +278,13 @@ func (c *converter) containers(in []corev1.Container) []scenarios.Container {
 		if k.RestartPolicy != nil {
 			o.RestartPolicy = string(*k.RestartPolicy)
 		}
+		for _, r := range k.RestartPolicyRules {
+			rule := scenarios.ContainerRestartRule{Action: string(r.Action)}
+			if e := r.ExitCodes; e != nil {
+				rule.ExitCodes = &scenarios.ExitCodesMatch{Operator: string(e.Operator), Values: e.Values}
+			}
+			o.RestartPolicyRules = append(o.RestartPolicyRules, rule)
+		}
 		o.Resources.Requests = c.quantities(k.Resources.Requests, o)
 		o.Resources.Limits = c.quantities(k.Resources.Limits, o)
 		if l := k.Lifecycle; l != nil {

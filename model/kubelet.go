@@ -80,7 +80,7 @@ func (p *Pod) sync() {
 // regularDone reports whether every regular container has exited for good
 // (none will restart): then the kubelet stops the sidecars.
 func (p *Pod) regularDone() bool {
-	if p.Spec.RestartPolicy == RestartAlways {
+	if p.Spec.RestartPolicy == RestartAlways && !p.ownPolicies {
 		return false
 	}
 	for _, c := range p.regular {
@@ -183,7 +183,7 @@ func (p *Pod) syncContainer(c *container) bool {
 		// the pod as it was before the kill, so it weighs the run before
 		// this one, and restarts whatever the exit code unless Never.
 		c.probeKilled = false
-		if !c.spec.Sidecar && p.Spec.RestartPolicy == RestartNever {
+		if !c.restartsAfterProbeKill() {
 			return false
 		}
 		prev := st.LastState
@@ -209,21 +209,6 @@ func (p *Pod) syncContainer(c *container) bool {
 	}
 	c.crash.next(cfg, last.FinishedAt, now)
 	return p.startContainer(c)
-}
-
-// shouldRestart is the kubelet's restart rule for a container that exited
-// with code: sidecars always; otherwise by the pod's restartPolicy.
-func (c *container) shouldRestart(code int32) bool {
-	if c.spec.Sidecar {
-		return true
-	}
-	switch c.pod.Spec.RestartPolicy {
-	case RestartAlways:
-		return true
-	case RestartOnFailure:
-		return code != 0
-	}
-	return false
 }
 
 // waitBackoff is doBackOff refusing a restart: in exact mode the container
@@ -509,7 +494,7 @@ func (c *container) terminate(code int32, reason string) {
 	}
 	c.killedFor, c.ordered = "", false
 	p.turnsCame()
-	if !c.probeKilled || p.deleting || (!c.spec.Sidecar && p.Spec.RestartPolicy == RestartNever) {
+	if !c.probeKilled || p.deleting || !c.restartsAfterProbeKill() {
 		// (After a probe kill the kubelet restarts in the same sync, with
 		// no status published in between.)
 		p.updateStatus()

@@ -57,6 +57,7 @@ type Pod struct {
 	requests        Resources
 	priority        int32 // spec.priority, from admission (priority.go)
 	preemptNever    bool  // spec.preemptionPolicy Never, from admission
+	ownPolicies     bool  // a regular container has its own restartPolicy (shouldRestart)
 
 	phase      Phase
 	status     PodStatus // phase and conditions; container statuses live in init/regular
@@ -158,6 +159,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	}
 	for i := range spec.Containers {
 		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
+		p.ownPolicies = p.ownPolicies || spec.Containers[i].RestartPolicy != ""
 	}
 	w.admitPriority(p)
 	p.id = len(w.pods)

@@ -123,6 +123,9 @@ func (p *Pod) computePhase() Phase {
 			}
 			return Failed
 		}
+		if p.ownPolicies {
+			return p.phaseByOwnPolicies(stopped == succeeded)
+		}
 		if p.Spec.RestartPolicy == RestartAlways {
 			return Running
 		}
@@ -257,3 +260,19 @@ func (p *Pod) listMessage() string {
 
 // maxPodMessages bounds the condition messages a pod keeps for reuse.
 const maxPodMessages = 8
+
+// phaseByOwnPolicies is getPhase for a pod whose every regular container
+// has stopped, when some container has its own restartPolicy: Running while
+// one of them will restart (shouldRestart on its last exit), else Succeeded
+// if all exited 0, else Failed.
+func (p *Pod) phaseByOwnPolicies(allSucceeded bool) Phase {
+	for _, c := range p.regular {
+		if t, ok := c.status.Terminated(); ok && c.shouldRestart(t.ExitCode) {
+			return Running
+		}
+	}
+	if allSucceeded {
+		return Succeeded
+	}
+	return Failed
+}

@@ -331,7 +331,10 @@ func podSpec(ps *PodSpec, behaviors map[behaviorKey]*model.Behavior) *model.PodS
 		out.InitContainers = append(out.InitContainers, c)
 	}
 	for i := range ps.Containers {
-		out.Containers = append(out.Containers, containerSpec(&ps.Containers[i], behaviors))
+		c := containerSpec(&ps.Containers[i], behaviors)
+		c.Sidecar = false
+		c.RestartPolicy, c.RestartRules = model.RestartPolicy(ps.Containers[i].RestartPolicy), restartRules(&ps.Containers[i])
+		out.Containers = append(out.Containers, c)
 	}
 	for _, g := range ps.ReadinessGates {
 		out.ReadinessGates = append(out.ReadinessGates, g.ConditionType)
@@ -526,4 +529,15 @@ func isNilPtr(x any) bool {
 func isNilNode(x any) bool {
 	n, ok := x.(*yaml.Node)
 	return ok && (n == nil || n.Tag == "!!null")
+}
+
+// restartRules converts a regular container's restartPolicyRules.
+func restartRules(c *Container) []model.RestartRule {
+	var out []model.RestartRule
+	for _, r := range c.RestartPolicyRules {
+		if e := r.ExitCodes; e != nil {
+			out = append(out, model.RestartRule{NotIn: e.Operator == "NotIn", ExitCodes: e.Values})
+		}
+	}
+	return out
 }

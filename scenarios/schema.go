@@ -161,6 +161,8 @@ type Container struct {
 	ReadinessProbe  *Probe     `yaml:"readinessProbe"`
 	StartupProbe    *Probe     `yaml:"startupProbe"`
 	Lifecycle       *Lifecycle `yaml:"lifecycle"`
+
+	ContainerKubelet `yaml:",inline"` // schema_kubelet.go
 }
 
 // Resources are a container's requests and limits.
@@ -562,9 +564,6 @@ func init() {
 	Ignore[Container]("command", "args", "workingDir", "ports", "env", "envFrom", "volumeMounts",
 		"volumeDevices", "securityContext", "stdin", "stdinOnce", "tty", "terminationMessagePath",
 		"terminationMessagePolicy", "resizePolicy")
-	Unmodelled[Container](map[string]string{
-		"restartPolicyRules": "the pod's restartPolicy alone decides whether a container restarts",
-	})
 	Unmodelled[PodAffinityTerm](map[string]string{
 		"matchLabelKeys":    "the term selects pods by its labelSelector alone: the pod's values of these keys are not added to it",
 		"mismatchLabelKeys": "the term selects pods by its labelSelector alone: the pod's values of these keys are not excluded",

@@ -25,3 +25,24 @@ type NodeShutdown struct {
 	ShutdownGracePeriod             *Duration `yaml:"shutdownGracePeriod"`
 	ShutdownGracePeriodCriticalPods *Duration `yaml:"shutdownGracePeriodCriticalPods"`
 }
+
+// ContainerKubelet holds a container's fields the kubelet acts on beyond
+// running it (inline in Container).
+type ContainerKubelet struct {
+	// RestartPolicyRules decide, in order, whether a regular container
+	// with its own restartPolicy restarts after an exit (KEP-5307).
+	RestartPolicyRules []ContainerRestartRule `yaml:"restartPolicyRules"`
+}
+
+// ContainerRestartRule is one of a container's restartPolicyRules: its
+// action when the exit code matches.
+type ContainerRestartRule struct {
+	Action    string          `yaml:"action"`
+	ExitCodes *ExitCodesMatch `yaml:"exitCodes"`
+}
+
+// ExitCodesMatch matches an exit code In or NotIn the values.
+type ExitCodesMatch struct {
+	Operator string  `yaml:"operator"`
+	Values   []int32 `yaml:"values"`
+}

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -44,4 +45,50 @@ func effectiveShutdown(own, def *NodeShutdown) model.NodeShutdown {
 	}
 	return model.NodeShutdown{GracePeriod: pick(own.ShutdownGracePeriod, def.ShutdownGracePeriod),
 		CriticalPods: pick(own.ShutdownGracePeriodCriticalPods, def.ShutdownGracePeriodCriticalPods)}
+}
+
+// containerRestart checks a container's restartPolicy and
+// restartPolicyRules as ValidatePodSpec does with ContainerRestartRules:
+// an init container's policy can only be Always (a sidecar); a regular
+// container's Always, OnFailure or Never; rules need the container's own
+// policy, and each has the action Restart and exit codes In or NotIn a
+// list of distinct values.
+func (v *validator) containerRestart(c *Container, init bool) {
+	switch {
+	case c.RestartPolicy != "" && init && c.RestartPolicy != "Always":
+		v.at(&c.RestartPolicy, "an init container's restartPolicy can only be Always (a sidecar)")
+	case c.RestartPolicy != "" && !slices.Contains([]string{"Always", "OnFailure", "Never"}, c.RestartPolicy):
+		v.at(&c.RestartPolicy, "restartPolicy %q: want Always, OnFailure or Never", c.RestartPolicy)
+	}
+	if len(c.RestartPolicyRules) == 0 {
+		return
+	}
+	switch {
+	case init:
+		v.atKey(&c.RestartPolicyRules, "restartPolicyRules are allowed on regular containers only")
+	case c.RestartPolicy == "":
+		v.atKey(&c.RestartPolicyRules, "restartPolicyRules need the container's own restartPolicy")
+	}
+	for i := range c.RestartPolicyRules {
+		r := &c.RestartPolicyRules[i]
+		if r.Action != "Restart" {
+			v.at(&r.Action, "restart rule action %q: want Restart", r.Action)
+		}
+		e := r.ExitCodes
+		if e == nil {
+			v.at(r, "a restart rule needs exitCodes")
+			continue
+		}
+		if e.Operator != "In" && e.Operator != "NotIn" {
+			v.at(&e.Operator, "exitCodes operator %q: want In or NotIn", e.Operator)
+		}
+		if len(e.Values) == 0 {
+			v.at(e, "exitCodes: values must list at least one exit code")
+		}
+		for j, x := range e.Values {
+			if slices.Contains(e.Values[:j], x) {
+				v.at(&e.Values[j], "exitCodes: duplicate value %d", x)
+			}
+		}
+	}
 }

@@ -48,3 +48,28 @@ func TestNodeShutdownSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestRestartPolicyRules(t *testing.T) {
+	const head = "apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: t}\nspec:\n  pods:\n" +
+		"    - metadata: {name: p}\n      spec:\n        restartPolicy: Never\n        containers:\n          - name: app\n            image: img\n"
+	s, err := Parse("t.yaml", []byte(head+"            restartPolicy: OnFailure\n"+
+		"            restartPolicyRules: [{action: Restart, exitCodes: {operator: NotIn, values: [0, 1]}}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := podSpec(&s.File.Spec.Pods[0].Spec, nil).Containers[0]
+	if c.Sidecar || c.RestartPolicy != "OnFailure" || len(c.RestartRules) != 1 || !c.RestartRules[0].NotIn {
+		t.Errorf("container %+v", c)
+	}
+	for body, want := range map[string]string{
+		"            restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [1]}}]\n":                                      "t.yaml:12:13: restartPolicyRules need the container's own restartPolicy",
+		"            restartPolicy: Never\n            restartPolicyRules: [{action: Stop, exitCodes: {operator: In, values: [1]}}]\n":       `t.yaml:13:43: restart rule action "Stop": want Restart`,
+		"            restartPolicy: Never\n            restartPolicyRules: [{action: Restart, exitCodes: {operator: Is, values: [1]}}]\n":    `exitCodes operator "Is": want In or NotIn`,
+		"            restartPolicy: Never\n            restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [1, 1]}}]\n": "exitCodes: duplicate value 1",
+		"            restartPolicy: Sometimes\n": `restartPolicy "Sometimes": want Always, OnFailure or Never`,
+	} {
+		if _, err := Parse("t.yaml", []byte(head+body)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", strings.TrimSpace(body), err, want)
+		}
+	}
+}
