@@ -533,7 +533,10 @@ type EventCheck struct {
 	Reason   string    `yaml:"reason"`
 	Type     string    `yaml:"type"`
 	Message  string    `yaml:"message"`
-	Count    *IntRange `yaml:"count"`
+	Count    *IntRange `yaml:"count"`   // what reached the API (after the spam filter)
+	Emitted  *IntRange `yaml:"emitted"` // what the components recorded, dropped ones included
+
+	Namespace string `yaml:"namespace"` // of its pod or workload; see EventNamespace
 }
 
 // How each Kubernetes field that podsim does not simulate is treated, for
