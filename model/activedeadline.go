@@ -32,7 +32,9 @@ func (p *Pod) armActiveDeadline() {
 	if p.realistic() && at%syncLoopTick != 0 {
 		at = sim.AddSat(at-at%syncLoopTick, syncLoopTick)
 	}
-	p.w.eng.Schedule(&p.deadlineTimer, max(at, p.w.Now()), sim.Normal)
+	// A sync that finds the pod gone or stopped does nothing: no timer
+	// to keep (and none allocated for the pods without a deadline).
+	p.w.eng.At(max(at, p.w.Now()), sim.Normal, p.requestSync)
 }
 
 // pastActiveDeadline is pastActiveDeadline: the pod has a start time and has
@@ -51,7 +53,6 @@ func (p *Pod) stopForKubelet(reason, msg string, grace time.Duration) {
 		return
 	}
 	p.stopReason, p.stopMessage, p.stopGrace = reason, msg, grace
-	p.w.eng.Stop(&p.deadlineTimer)
 	for _, c := range p.all() {
 		p.w.eng.Stop(&c.restartTimer)
 	}

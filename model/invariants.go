@@ -302,7 +302,7 @@ func (v *Invariants) checkPod(p *Pod, now time.Duration) {
 			continue
 		}
 		if p.Node.down {
-			for _, t := range []*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.pullTimer, &c.turnTimer} {
+			for _, t := range []*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.pullTimer} {
 				if t.Pending() {
 					v.fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
 					break

@@ -430,6 +430,8 @@ func (c *container) hookDone() {
 	case hookPostStart:
 		c.inHook = hookNone
 		c.postStartDone()
+	case hookTurn:
+		c.turnCame()
 	}
 }
 
@@ -477,7 +479,7 @@ func (c *container) terminate(code int32, reason string) {
 		}
 	}
 	p := c.pod
-	for _, t := range [...]*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.turnTimer} {
+	for _, t := range [...]*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
 		p.w.eng.Stop(t)
 	}
 	if c.inHook == hookPostStart {

@@ -126,7 +126,7 @@ func (p *Pod) freeze() {
 	p.busy = false
 	p.stopWorker()
 	for _, c := range p.all() {
-		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.turnTimer} {
+		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
 			p.w.eng.Stop(t)
 		}
 		c.inHook, c.ordered = hookNone, false

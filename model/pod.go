@@ -78,7 +78,6 @@ type Pod struct {
 	heardDelete   bool          // the kubelet has seen the deletion (a cut-off one hears when its node is back)
 
 	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
-	deadlineTimer    sim.Timer     // spec.activeDeadlineSeconds passes (activedeadline.go)
 	stopReason       string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
 	stopMessage      string        // the pod's status message once it is Failed for stopReason
 	stopGrace        time.Duration // the grace period its containers are killed with
@@ -106,10 +105,9 @@ type container struct {
 	exitTimer    sim.Timer // the process exits on its own
 	restartTimer sim.Timer // the crash backoff ends
 	pullTimer    sim.Timer // an image pull finishes
-	hookTimer    sim.Timer // a postStart or preStop hook finishes
+	hookTimer    sim.Timer // a postStart or preStop hook finishes, or a sidecar's wait for its turn runs out
 	termTimer    sim.Timer // the process exits after SIGTERM
 	killTimer    sim.Timer // SIGKILL at the end of the grace period
-	turnTimer    sim.Timer // a sidecar's wait for its turn to get SIGTERM runs out (termination.go)
 	crash        backoff
 	pullBackoff  backoff // the image pull backoff (per pod and image in the kubelet)
 
@@ -134,6 +132,7 @@ const (
 	hookNone hookKind = iota
 	hookPostStart
 	hookPreStop
+	hookTurn // not a hook: after its preStop, a sidecar waits for its turn (termination.go)
 )
 
 // AddPod creates a pod now. A pod whose spec names a node is bound to it at
@@ -153,7 +152,6 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
 	p.status.Conditions = make([]Condition, 0, len(conditionOrder)) // the kubelet's conditions, in one allocation
 	p.syncTimer.Init(p.sync)
-	p.deadlineTimer.Init(p.requestSync)
 	for i := range spec.InitContainers {
 		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
 	}
@@ -189,7 +187,6 @@ func (p *Pod) newContainer(s *ContainerSpec) *container {
 	c.hookTimer.Init(c.hookDone)
 	c.termTimer.Init(c.exitAfterSigterm)
 	c.killTimer.Init(c.sigkill)
-	c.turnTimer.Init(c.turnCame)
 	return c
 }
 

@@ -69,8 +69,8 @@ func (c *container) awaitTurn(grace time.Duration) {
 		c.sigterm(grace)
 		return
 	}
-	c.graceLeft, c.waitFrom = grace, c.pod.w.Now()
-	c.pod.w.eng.Schedule(&c.turnTimer, sim.AddSat(c.waitFrom, grace), sim.Normal)
+	c.graceLeft, c.waitFrom, c.inHook = grace, c.pod.w.Now(), hookTurn
+	c.pod.w.eng.Schedule(&c.hookTimer, sim.AddSat(c.waitFrom, grace), sim.Normal)
 }
 
 // turnReady reports whether the sidecar c may get SIGTERM: no regular
@@ -99,7 +99,8 @@ func (c *container) turnReady() bool {
 // out): SIGTERM with what is left, the wait counted in whole seconds.
 func (c *container) turnCame() {
 	p := c.pod
-	p.w.eng.Stop(&c.turnTimer)
+	p.w.eng.Stop(&c.hookTimer)
+	c.inHook = hookNone
 	waited := (p.w.Now() - c.waitFrom).Truncate(time.Second)
 	c.sigterm(c.graceLeft - waited)
 }
@@ -108,7 +109,7 @@ func (c *container) turnCame() {
 // turn has come; a container of the pod has just exited.
 func (p *Pod) turnsCame() {
 	for i := len(p.init) - 1; i >= 0; i-- {
-		if c := p.init[i]; c.turnTimer.Pending() && c.turnReady() {
+		if c := p.init[i]; c.inHook == hookTurn && c.turnReady() {
 			c.turnCame()
 		}
 	}
@@ -163,10 +164,9 @@ func (p *Pod) Delete(grace *time.Duration) {
 			for _, c := range p.all() {
 				// A shorter deadline brings SIGKILL forward.
 				late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
-				if late(&c.termTimer) || late(&c.killTimer) || late(&c.turnTimer) || late(&c.hookTimer) && c.inHook == hookPreStop {
+				if late(&c.termTimer) || late(&c.killTimer) || late(&c.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
 					p.w.eng.Stop(&c.termTimer)
 					p.w.eng.Stop(&c.hookTimer)
-					p.w.eng.Stop(&c.turnTimer)
 					p.w.eng.Schedule(&c.killTimer, p.deadline, sim.Normal)
 				}
 			}
@@ -291,9 +291,8 @@ func (p *Pod) remove() {
 	p.deleted, p.deletedAt = true, p.w.Now()
 	p.terminated = true
 	p.stopWorker()
-	p.w.eng.Stop(&p.deadlineTimer)
 	for _, c := range p.all() {
-		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.turnTimer} {
+		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
 			p.w.eng.Stop(t)
 		}
 		for _, pr := range c.probes {
