@@ -542,7 +542,7 @@ func (p *Pod) container(name string) *container {
 // repeat on every run, built once (a crash loop would build them each time).
 type containerMessages struct {
 	created, started, present, backOff string
-	stopping                           string // the Killing event's message when its pod is killed
+	stopping                           string // the Killing event's message when its pod is killed, built at the first
 	backOffWaiting                     string // the CrashLoopBackOff state's message, for backOffDelay
 	backOffDelay                       time.Duration
 }
@@ -552,11 +552,10 @@ func (c *container) messages() *containerMessages {
 	if c.msgs == nil {
 		name, p := c.spec.Name, c.pod
 		c.msgs = &containerMessages{
-			created:  "Created container: " + name,
-			started:  "Started container " + name,
-			present:  fmt.Sprintf("Container image %q already present on machine", c.spec.Image),
-			backOff:  "Back-off restarting failed container " + name + " in pod " + p.String(),
-			stopping: "Stopping container " + name,
+			created: "Created container: " + name,
+			started: "Started container " + name,
+			present: fmt.Sprintf("Container image %q already present on machine", c.spec.Image),
+			backOff: "Back-off restarting failed container " + name + " in pod " + p.String(),
 		}
 	}
 	return c.msgs

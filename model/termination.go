@@ -45,7 +45,11 @@ func (c *container) stopWithPod(grace time.Duration) {
 		return
 	}
 	c.ordered = c.spec.Sidecar
-	c.stop(grace, c.messages().stopping)
+	m := c.messages()
+	if m.stopping == "" {
+		m.stopping = "Stopping container " + c.spec.Name
+	}
+	c.stop(grace, m.stopping)
 }
 
 // preStopDone ends the preStop hook (or gives up on it when the grace
