@@ -79,7 +79,7 @@ func (c *Checks) check(e *scenarios.Expect, v *Verdict) {
 	case e.Node != "":
 		k.node(e)
 	case e.Event != nil:
-		k.events(e.Event, e.Namespace)
+		k.events(e.Event, e.EventNamespace())
 	case e.Workload != "":
 		k.workload(e)
 	case e.Service != "":
@@ -223,9 +223,9 @@ func EventMatches(ev *scenarios.EventCheck, ns string, c *model.Change) bool {
 // its pod or workload.
 func (k *checker) events(ev *scenarios.EventCheck, ns string) {
 	ec := k.eventCounts[ev]
-	n, last := ec.n, ec.last
+	last := ec.last
 	want := ev.Count
-	if want == nil {
+	if want == nil && ev.Emitted == nil {
 		r := scenarios.IntRange{Min: 1, HasMin: true}
 		want = &r
 	}
@@ -245,12 +245,18 @@ func (k *checker) events(ev *scenarios.EventCheck, ns string) {
 	if ev.Message != "" {
 		field += fmt.Sprintf(" with message %q", ev.Message)
 	}
-	k.num(field+" count", want, n, func() string {
+	cause := func() string {
 		if last == nil {
 			return ""
 		}
 		return fmt.Sprintf("last at %s: %s %s", sim.FormatTime(last.T), object(last), describe(last))
-	})
+	}
+	if want != nil {
+		k.num(field+" count", want, ec.api, cause)
+	}
+	if ev.Emitted != nil {
+		k.num(field+" emitted", ev.Emitted, ec.emitted, cause)
+	}
 }
 
 // transitions checks the count of the pod's phase changes that match

@@ -88,14 +88,45 @@ type Checks struct {
 	eventCounts map[*scenarios.EventCheck]*eventCount
 }
 
-// eventCount counts one event expectation's occurrences as they come: the
-// component recorded each, whatever the event recorder's correlator then
-// did with it (combined, dropped by the spam filter).
+// eventCount counts one event expectation's occurrences as they come:
+// emitted counts every one the components recorded, whatever the event
+// recorder's correlator then did with it (combined, dropped by the spam
+// filter); api those that reached the API, as the API events' counts hold
+// them: an occurrence the spam filter dropped counts once a later one of
+// the same API event gets through (its count carries it).
 type eventCount struct {
-	check *scenarios.EventCheck
-	ns    string // of the check's pod or workload
-	n     int64
-	last  *model.Change
+	check   *scenarios.EventCheck
+	ns      string // of the check's pod or workload
+	emitted int64
+	api     int64
+	held    []heldEvents // per API event matched, its occurrences not yet in the API
+	last    *model.Change
+}
+
+// heldEvents are the occurrences of one API event that the spam filter kept
+// from the API so far.
+type heldEvents struct {
+	ev *model.Event
+	n  int64
+}
+
+// count adds the matching occurrence ch, which counted into the API event
+// ev.
+func (ec *eventCount) count(ch *model.Change, ev *model.Event) {
+	ec.emitted++
+	i := 0
+	for i < len(ec.held) && ec.held[i].ev != ev {
+		i++
+	}
+	if i == len(ec.held) {
+		ec.held = append(ec.held, heldEvents{ev: ev})
+	}
+	ec.held[i].n++
+	if !ch.Dropped {
+		ec.api += ec.held[i].n
+		ec.held[i].n = 0
+	}
+	keep(&ec.last, ch)
 }
 
 // span is an expectation that must hold at some moment (within) or at every
@@ -195,7 +226,7 @@ func Arm(s *scenarios.Scenario, w *model.World) *Checks {
 // watch registers what e will need to explain itself.
 func (c *Checks) watch(e *scenarios.Expect) {
 	if e.Event != nil {
-		ec := &eventCount{check: e.Event, ns: e.Namespace}
+		ec := &eventCount{check: e.Event, ns: e.EventNamespace()}
 		c.events = append(c.events, ec)
 		c.eventCounts[e.Event] = ec
 	}
@@ -222,8 +253,7 @@ func (c *Checks) Change(ch *model.Change) {
 	if ch.Kind == model.ChangeEvent {
 		for _, ec := range c.events {
 			if EventMatches(ec.check, ec.ns, ch) {
-				ec.n++
-				keep(&ec.last, ch)
+				ec.count(ch, c.w.CurrentEvent())
 			}
 		}
 	}

@@ -149,6 +149,7 @@ func (c *converter) podSpec(ps *corev1.PodSpec) scenarios.PodSpec {
 		RestartPolicy:                 string(ps.RestartPolicy),
 		TerminationGracePeriodSeconds: ps.TerminationGracePeriodSeconds,
 	}
+	out.ActiveDeadlineSeconds = ps.ActiveDeadlineSeconds
 	out.InitContainers = c.containers(ps.InitContainers)
 	out.Containers = c.containers(ps.Containers)
 	for _, t := range ps.Tolerations {
@@ -283,6 +284,13 @@ func (c *converter) containers(in []corev1.Container) []scenarios.Container {
 		}
 		if k.RestartPolicy != nil {
 			o.RestartPolicy = string(*k.RestartPolicy)
+		}
+		for _, r := range k.RestartPolicyRules {
+			rule := scenarios.ContainerRestartRule{Action: string(r.Action)}
+			if e := r.ExitCodes; e != nil {
+				rule.ExitCodes = &scenarios.ExitCodesMatch{Operator: string(e.Operator), Values: e.Values}
+			}
+			o.RestartPolicyRules = append(o.RestartPolicyRules, rule)
 		}
 		o.Resources.Requests = c.quantities(k.Resources.Requests, o)
 		o.Resources.Limits = c.quantities(k.Resources.Limits, o)

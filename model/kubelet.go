@@ -28,6 +28,13 @@ func (p *Pod) sync() {
 		return
 	}
 	if !p.sandbox {
+		switch {
+		case p.phase.Terminal(): // rejected at admission, or failed before it ran
+			return
+		case p.Node.shutdown != nil && !p.deleting:
+			p.rejectForShutdown()
+			return
+		}
 		p.setupSandbox()
 	}
 	if p.resandbox {
@@ -44,6 +51,14 @@ func (p *Pod) sync() {
 	}
 	if p.phase.Terminal() {
 		p.stopSidecars(p.Spec.TerminationGracePeriod)
+		return
+	}
+	if p.stopReason == "" && p.pastActiveDeadline() {
+		p.eventMsg(EventNormal, ReasonDeadlineExceeded, "kubelet", msgDeadlineExceeded)
+		p.stopForKubelet(ReasonDeadlineExceeded, msgDeadlineExceeded, p.Spec.TerminationGracePeriod)
+	}
+	if p.stopReason != "" {
+		p.syncStopping()
 		return
 	}
 	realistic := p.realistic()
@@ -69,7 +84,7 @@ func (p *Pod) sync() {
 // regularDone reports whether every regular container has exited for good
 // (none will restart): then the kubelet stops the sidecars.
 func (p *Pod) regularDone() bool {
-	if p.Spec.RestartPolicy == RestartAlways {
+	if p.Spec.RestartPolicy == RestartAlways && !p.ownPolicies {
 		return false
 	}
 	for _, c := range p.regular {
@@ -100,6 +115,7 @@ func (p *Pod) setupSandbox() {
 	for _, c := range p.all() {
 		c.startProbers()
 	}
+	p.armActiveDeadline()
 }
 
 // syncInit runs init containers in order; it reports whether the pod is
@@ -114,6 +130,9 @@ func (p *Pod) syncInit() bool {
 			}
 			if st.State.Kind != StateRunning {
 				p.syncContainer(c)
+				if p.busy {
+					return false // in its postStart hook (or a pull): nothing else starts
+				}
 			}
 			if st.State.Kind == StateRunning && st.Started || p.regularStarted() {
 				continue // initialized before; a restarting sidecar holds nothing up
@@ -168,7 +187,7 @@ func (p *Pod) syncContainer(c *container) bool {
 		// the pod as it was before the kill, so it weighs the run before
 		// this one, and restarts whatever the exit code unless Never.
 		c.probeKilled = false
-		if !c.spec.Sidecar && p.Spec.RestartPolicy == RestartNever {
+		if !c.restartsAfterProbeKill() {
 			return false
 		}
 		prev := st.LastState
@@ -194,21 +213,6 @@ func (p *Pod) syncContainer(c *container) bool {
 	}
 	c.crash.next(cfg, last.FinishedAt, now)
 	return p.startContainer(c)
-}
-
-// shouldRestart is the kubelet's restart rule for a container that exited
-// with code: sidecars always; otherwise by the pod's restartPolicy.
-func (c *container) shouldRestart(code int32) bool {
-	if c.spec.Sidecar {
-		return true
-	}
-	switch c.pod.Spec.RestartPolicy {
-	case RestartAlways:
-		return true
-	case RestartOnFailure:
-		return code != 0
-	}
-	return false
 }
 
 // waitBackoff is doBackOff refusing a restart: in exact mode the container
@@ -248,7 +252,10 @@ func (c *container) backOffWaiting() string {
 }
 
 // startContainer pulls the image as the policy says, then creates and starts
-// the container. It reports whether the pod worker is blocked by a pull.
+// the container. It reports whether the pod worker is blocked: by a pull, or
+// by the postStart hook, which upstream's startContainer runs before it
+// returns (kuberuntime_container.go), so the pod's next container starts
+// only after it.
 func (p *Pod) startContainer(c *container) bool {
 	img := c.spec.Image
 	spec, listed := p.w.settings.Images[img]
@@ -273,7 +280,7 @@ func (p *Pod) startContainer(c *container) bool {
 	if present && c.spec.PullPolicy != PullAlways {
 		p.eventMsg(EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
-		return false
+		return p.busy
 	}
 	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	var d time.Duration
@@ -428,6 +435,8 @@ func (c *container) hookDone() {
 	case hookPostStart:
 		c.inHook = hookNone
 		c.postStartDone()
+	case hookTurn:
+		c.turnCame()
 	}
 }
 
@@ -475,7 +484,7 @@ func (c *container) terminate(code int32, reason string) {
 		}
 	}
 	p := c.pod
-	for _, t := range []*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
+	for _, t := range [...]*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
 		p.w.eng.Stop(t)
 	}
 	if c.inHook == hookPostStart {
@@ -490,8 +499,9 @@ func (c *container) terminate(code int32, reason string) {
 		st.LastState = st.State
 		c.setState(ContainerState{Kind: StateWaiting, Reason: c.killedFor})
 	}
-	c.killedFor = ""
-	if !c.probeKilled || p.deleting || (!c.spec.Sidecar && p.Spec.RestartPolicy == RestartNever) {
+	c.killedFor, c.ordered = "", false
+	p.turnsCame()
+	if !c.probeKilled || p.deleting || !c.restartsAfterProbeKill() {
 		// (After a probe kill the kubelet restarts in the same sync, with
 		// no status published in between.)
 		p.updateStatus()
@@ -537,6 +547,7 @@ func (p *Pod) container(name string) *container {
 // repeat on every run, built once (a crash loop would build them each time).
 type containerMessages struct {
 	created, started, present, backOff string
+	stopping                           string // the Killing event's message when its pod is killed, built at the first
 	backOffWaiting                     string // the CrashLoopBackOff state's message, for backOffDelay
 	backOffDelay                       time.Duration
 }

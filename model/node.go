@@ -16,6 +16,7 @@ type NodeSpec struct {
 	Labels   map[string]string
 	Capacity Resources
 	Taints   []Taint
+	Shutdown NodeShutdown // the kubelet's graceful node shutdown (nodeshutdown.go)
 }
 
 // Node is a machine with a kubelet.
@@ -46,6 +47,9 @@ type Node struct {
 	evict      *pressure       // the eviction manager's state (evictionmanager.go), once a pod uses memory
 	mem        *nodeMemory     // its memory in use, for the OOM killer and the peak (memory.go), once a pod uses memory
 
+	ShutdownConfig NodeShutdown  // the kubelet's shutdownGracePeriod settings
+	shutdown       *nodeShutdown // while a graceful shutdown runs (nodeshutdown.go)
+
 	down, partitioned     bool
 	reportedUnschedulable bool // what the kubelet last saw of it (its NodeSchedulable events)
 	gone                  bool // the Node object was deleted (nodedelete.go)
@@ -57,7 +61,7 @@ type Node struct {
 // AddNode adds a Ready node now.
 func (w *World) AddNode(s NodeSpec) *Node {
 	n := &Node{w: w, Name: s.Name, Labels: registeredLabels(s.Name, s.Labels), Capacity: s.Capacity,
-		Taints: s.Taints, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
+		Taints: s.Taints, ShutdownConfig: s.Shutdown, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
 	n.id = w.nodesAdded
 	w.nodesAdded++
 	w.nodes = append(w.nodes, n)

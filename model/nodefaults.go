@@ -126,10 +126,10 @@ func (p *Pod) freeze() {
 	p.busy = false
 	p.stopWorker()
 	for _, c := range p.all() {
-		for _, t := range []*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
+		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
 			p.w.eng.Stop(t)
 		}
-		c.inHook = hookNone
+		c.inHook, c.ordered = hookNone, false
 		for _, pr := range c.probes {
 			pr.halt()
 		}

@@ -57,6 +57,7 @@ type Pod struct {
 	requests        Resources
 	priority        int32 // spec.priority, from admission (priority.go)
 	preemptNever    bool  // spec.preemptionPolicy Never, from admission
+	ownPolicies     bool  // a regular container has its own restartPolicy (shouldRestart)
 
 	phase      Phase
 	status     PodStatus // phase and conditions; container statuses live in init/regular
@@ -80,7 +81,9 @@ type Pod struct {
 	useQueued        bool          // in World.useQueue (usesinks.go)
 	inViews          []*Service    // the Services whose kube-proxy view holds it (service.go)
 	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
-	sidecarDeadline  time.Duration // the end of their shared grace period
+	stopReason       string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
+	stopMessage      string        // the pod's status message once it is Failed for stopReason
+	stopGrace        time.Duration // the grace period its containers are killed with
 	syncTimer        sim.Timer
 	worker           *podWorker // the realistic pod worker (podworker.go); nil in exact mode
 	busy             bool       // the pod worker is blocked (pulling an image, running postStart)
@@ -105,20 +108,22 @@ type container struct {
 	exitTimer    sim.Timer // the process exits on its own
 	restartTimer sim.Timer // the crash backoff ends
 	pullTimer    sim.Timer // an image pull finishes
-	hookTimer    sim.Timer // a postStart or preStop hook finishes
+	hookTimer    sim.Timer // a postStart or preStop hook finishes, or a sidecar's wait for its turn runs out
 	termTimer    sim.Timer // the process exits after SIGTERM
 	killTimer    sim.Timer // SIGKILL at the end of the grace period
 	crash        backoff
 	pullBackoff  backoff // the image pull backoff (per pod and image in the kubelet)
 
-	probes      []*prober // liveness, readiness, startup workers, if any
-	stopping    bool      // being killed (preStop, SIGTERM, SIGKILL)
-	inHook      hookKind  // which hook is running
-	graceLeft   time.Duration
-	killedFor   string // why the kubelet killed it: "", "FailedPostStartHook", ...
-	probeKilled bool   // killed for a failed liveness or startup probe; restart decided in the next sync
-	rerun       bool   // an init container that must run again in a new sandbox
-	draws       draws  // what it drew from its random stream (dist.go)
+	probes      []*prober     // liveness, readiness, startup workers, if any
+	stopping    bool          // being killed (preStop, SIGTERM, SIGKILL)
+	inHook      hookKind      // which hook is running
+	graceLeft   time.Duration // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
+	ordered     bool          // killed with its pod: as a sidecar it waits for its turn after preStop
+	waitFrom    time.Duration // when it began to wait for its turn
+	killedFor   string        // why the kubelet killed it: "", "FailedPostStartHook", ...
+	probeKilled bool          // killed for a failed liveness or startup probe; restart decided in the next sync
+	rerun       bool          // an init container that must run again in a new sandbox
+	draws       draws         // what it drew from its random stream (dist.go)
 	msgs        *containerMessages
 	reason      *syncReason // why a realistic sync could not start it (podworker.go)
 	cpu         *cpuUse     // its CPU integral for metrics-server (metricsserver.go); nil until it runs
@@ -131,6 +136,7 @@ const (
 	hookNone hookKind = iota
 	hookPostStart
 	hookPreStop
+	hookTurn // not a hook: after its preStop, a sidecar waits for its turn (termination.go)
 )
 
 // AddPod creates a pod now. A pod whose spec names a node is bound to it at
@@ -155,6 +161,7 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	}
 	for i := range spec.Containers {
 		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
+		p.ownPolicies = p.ownPolicies || spec.Containers[i].RestartPolicy != ""
 	}
 	w.admitPriority(p)
 	p.id = len(w.pods)

@@ -231,7 +231,7 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 	}
 	st := &c.status
 	if st.State.Kind != StateRunning {
-		if pr.result != resultFailure || st.State.Kind == StateTerminated && p.Spec.RestartPolicy == RestartNever {
+		if pr.result != resultFailure || !c.probedAgain() {
 			return from
 		}
 		return never
@@ -295,7 +295,7 @@ func (pr *prober) doProbe() bool {
 	st := &c.status
 	if st.State.Kind != StateRunning {
 		pr.publish(resultFailure)
-		return st.State.Kind != StateTerminated || p.Spec.RestartPolicy != RestartNever
+		return c.probedAgain()
 	}
 	if p.deleting && pr.kind != Readiness {
 		pr.publish(resultSuccess)
@@ -388,7 +388,7 @@ func (c *container) killForProbe(pr *prober) {
 	switch {
 	case c.spec.Sidecar:
 		msg = "Init container " + c.spec.Name + " failed " + kind + " probe"
-	case p.Spec.RestartPolicy != RestartNever:
+	case c.restartsAfterProbeKill():
 		msg = "Container " + c.spec.Name + " failed " + kind + " probe, will be restarted"
 	default:
 		msg = "Container " + c.spec.Name + " failed " + kind + " probe"
@@ -470,4 +470,19 @@ func (w *World) SetProbeEveryTick(on bool) {
 		panic("model: SetProbeEveryTick after the world ran")
 	}
 	w.settings.ProbeEveryTick = on
+}
+
+// probedAgain is the probe worker's keepGoing for a container that does not
+// run: it is not terminated, or it will run again (the pod's restartPolicy
+// is not Never; with a container's own restartPolicy, ContainerShouldRestart
+// on its exit code).
+func (c *container) probedAgain() bool {
+	st := &c.status
+	if st.State.Kind != StateTerminated {
+		return true
+	}
+	if c.pod.ownPolicies {
+		return c.shouldRestart(st.State.ExitCode)
+	}
+	return c.pod.Spec.RestartPolicy != RestartNever
 }

@@ -104,6 +104,7 @@ type PodSpec struct {
 	NodeSelector           map[string]string
 	RestartPolicy          RestartPolicy
 	TerminationGracePeriod time.Duration
+	ActiveDeadline         *time.Duration // spec.activeDeadlineSeconds (activedeadline.go); nil: none
 	InitContainers         []ContainerSpec
 	Containers             []ContainerSpec
 	ReadinessGates         []string
@@ -168,15 +169,26 @@ type ContainerSpec struct {
 	Image      string
 	PullPolicy PullPolicy
 	Sidecar    bool // an init container with restartPolicy Always
-	Requests   Resources
-	Limits     Resources // 0: none (usage.go: CPU is capped at it, memory past it is OOM-killed)
-	Behavior   *Behavior // nil: runs until stopped, probes pass
+	// RestartPolicy is a regular container's own restartPolicy ("": the
+	// pod's), and RestartRules its restartPolicyRules (KEP-5307).
+	RestartPolicy RestartPolicy
+	RestartRules  []RestartRule
+	Requests      Resources
+	Limits        Resources // 0: none (usage.go: CPU is capped at it, memory past it is OOM-killed)
+	Behavior      *Behavior // nil: runs until stopped, probes pass
 
 	Liveness, Readiness, Startup *ProbeSpec
 	PostStart, PreStop           string // the hook's handler kind ("exec", "httpGet", ...); "" if none
 	// PostStartSleep and PreStopSleep are a sleep action's seconds: the
 	// hook's duration unless the behaviour gives one.
 	PostStartSleep, PreStopSleep time.Duration
+}
+
+// RestartRule is a container's restart rule with the action Restart: it
+// matches an exit code in ExitCodes (NotIn: not in them).
+type RestartRule struct {
+	NotIn     bool
+	ExitCodes []int32
 }
 
 // ProbeKind is liveness, readiness or startup.

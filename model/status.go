@@ -14,13 +14,20 @@ func (p *Pod) updateStatus() {
 			p.w.podChanged(p)
 		}
 	}()
-	if !p.phase.Terminal() {
+	switch {
+	case p.phase.Terminal():
+	case p.stopReason != "":
+		p.stoppedPhase()
+	default:
 		if ph := p.computePhase(); !ph.Terminal() || !p.processRuns() {
 			p.setPhase(ph)
 		}
 	}
 	p.updateConditions()
 	p.w.podStatusUpdated(p)
+	if p.stopReason == ReasonNodeShutdownTerminated && p.phase != was {
+		p.Node.shutdownPodStopped() // it has just stopped: the next group may start
+	}
 }
 
 // processRuns reports whether any container's process runs (published or
@@ -115,6 +122,9 @@ func (p *Pod) computePhase() Phase {
 				return Succeeded
 			}
 			return Failed
+		}
+		if p.ownPolicies {
+			return p.phaseByOwnPolicies(stopped == succeeded)
 		}
 		if p.Spec.RestartPolicy == RestartAlways {
 			return Running
@@ -250,3 +260,19 @@ func (p *Pod) listMessage() string {
 
 // maxPodMessages bounds the condition messages a pod keeps for reuse.
 const maxPodMessages = 8
+
+// phaseByOwnPolicies is getPhase for a pod whose every regular container
+// has stopped, when some container has its own restartPolicy: Running while
+// one of them will restart (shouldRestart on its last exit), else Succeeded
+// if all exited 0, else Failed.
+func (p *Pod) phaseByOwnPolicies(allSucceeded bool) Phase {
+	for _, c := range p.regular {
+		if t, ok := c.status.Terminated(); ok && c.shouldRestart(t.ExitCode) {
+			return Running
+		}
+	}
+	if allSucceeded {
+		return Succeeded
+	}
+	return Failed
+}

@@ -10,9 +10,14 @@ import (
 // between SIGTERM and SIGKILL, whatever the preStop hook used up.
 const minimumGracePeriod = 2 * time.Second
 
-// The kubelet's killContainer: event Killing, then the preStop hook (its
-// time taken from the grace period), then SIGTERM, then SIGKILL (exit 137)
-// once the rest of the grace period (at least 2s) has run out.
+// The kubelet's killContainer (kuberuntime_container.go): event Killing,
+// then the preStop hook (its time taken from the grace period); a sidecar
+// killed with its pod then waits for its turn (kuberuntime_termination_order.go:
+// every regular container and the next sidecar declared after it have
+// exited), its wait taken from the grace period too; then SIGTERM, then
+// SIGKILL (exit 137) once the rest of the grace period (at least 2s) has run
+// out. killContainersWithSyncResult starts this for every container of the
+// pod at once.
 
 // stop kills the running container c gracefully within grace; msg is the
 // Killing event's message. When the process has exited, c.terminate runs
@@ -30,11 +35,26 @@ func (c *container) stop(grace time.Duration, msg string) {
 		p.w.eng.Schedule(&c.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
 		return
 	}
-	c.sigterm(grace)
+	c.awaitTurn(grace)
+}
+
+// stopWithPod is killContainer called by killContainersWithSyncResult: c
+// is killed with the rest of its pod, under the termination ordering.
+func (c *container) stopWithPod(grace time.Duration) {
+	if c.stopping {
+		return
+	}
+	c.ordered = c.spec.Sidecar
+	m := c.messages()
+	if m.stopping == "" {
+		m.stopping = "Stopping container " + c.spec.Name
+	}
+	c.stop(grace, m.stopping)
 }
 
 // preStopDone ends the preStop hook (or gives up on it when the grace
-// period ran out) and sends SIGTERM with what is left of the grace period.
+// period ran out); SIGTERM follows, with what is left of the grace period,
+// when it is the container's turn.
 func (c *container) preStopDone() {
 	p := c.pod
 	h := c.spec.Behavior.hook(true)
@@ -43,7 +63,60 @@ func (c *container) preStopDone() {
 	}
 	// The kubelet counts the hook's time in whole seconds.
 	used := min(c.draws.hook, c.graceLeft).Truncate(time.Second)
-	c.sigterm(c.graceLeft - used)
+	c.awaitTurn(c.graceLeft - used)
+}
+
+// awaitTurn is waitForTurn: a sidecar killed with its pod waits, while
+// grace lasts, for its turn (turnReady); anything else gets SIGTERM now.
+func (c *container) awaitTurn(grace time.Duration) {
+	if !c.ordered || grace <= 0 || c.turnReady() {
+		c.sigterm(grace)
+		return
+	}
+	c.graceLeft, c.waitFrom, c.inHook = grace, c.pod.w.Now(), hookTurn
+	c.pod.w.eng.Schedule(&c.hookTimer, sim.AddSat(c.waitFrom, grace), sim.Normal)
+}
+
+// turnReady reports whether the sidecar c may get SIGTERM: no regular
+// container runs, nor the next sidecar declared after it (which waits in
+// turn for the one after it).
+func (c *container) turnReady() bool {
+	p := c.pod
+	for _, r := range p.regular {
+		if r.processRunning() {
+			return false
+		}
+	}
+	after := false
+	for _, x := range p.init {
+		switch {
+		case x == c:
+			after = true
+		case after && x.spec.Sidecar:
+			return !x.processRunning()
+		}
+	}
+	return true
+}
+
+// turnCame ends the sidecar's wait (its turn, or the grace period ran
+// out): SIGTERM with what is left, the wait counted in whole seconds.
+func (c *container) turnCame() {
+	p := c.pod
+	p.w.eng.Stop(&c.hookTimer)
+	c.inHook = hookNone
+	waited := (p.w.Now() - c.waitFrom).Truncate(time.Second)
+	c.sigterm(c.graceLeft - waited)
+}
+
+// turnsCame gives SIGTERM to every sidecar waiting for its turn whose
+// turn has come; a container of the pod has just exited.
+func (p *Pod) turnsCame() {
+	for i := len(p.init) - 1; i >= 0; i-- {
+		if c := p.init[i]; c.inHook == hookTurn && c.turnReady() {
+			c.turnCame()
+		}
+	}
 }
 
 // sigterm asks the process to stop: it exits after its shutdownTime, or is
@@ -95,7 +168,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 			for _, c := range p.all() {
 				// A shorter deadline brings SIGKILL forward.
 				late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
-				if late(&c.termTimer) || late(&c.killTimer) || late(&c.hookTimer) && c.inHook == hookPreStop {
+				if late(&c.termTimer) || late(&c.killTimer) || late(&c.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
 					p.w.eng.Stop(&c.termTimer)
 					p.w.eng.Stop(&c.hookTimer)
 					p.w.eng.Schedule(&c.killTimer, p.deadline, sim.Normal)
@@ -148,44 +221,42 @@ func (p *Pod) all() []*container {
 	return append(append(out, p.init...), p.regular...)
 }
 
-// syncTerminating is the pod worker's sync for a pod being deleted: stop
-// regular and init containers, then sidecars one by one in reverse order,
-// then finish.
-// The grace period runs from when the kubelet heard of the deletion
+// syncTerminating is the pod worker's sync for a pod being deleted: kill
+// every running container at once (sidecars then wait for their turn), then
+// finish. The grace period runs from when the kubelet heard of the deletion
 // (hearDelete).
 func (p *Pod) syncTerminating() {
-	grace := max(p.killBy-p.w.Now(), 0)
-	busy := false
-	for _, c := range p.all() {
-		if c.spec.Sidecar || c.status.State.Kind != StateRunning {
-			continue
-		}
-		busy = true
-		c.stop(grace, "Stopping container "+c.spec.Name)
-	}
-	if busy || p.stopSidecars(grace) {
+	if p.killAll(max(p.killBy-p.w.Now(), 0)) {
 		return
 	}
 	p.finishTermination()
 }
 
-// stopSidecars stops running sidecars one at a time, last declared first;
-// it reports whether one is still running.
-// Once begun, no sidecar is started again, and all of them share one grace
-// period that started with the first.
-func (p *Pod) stopSidecars(grace time.Duration) bool {
-	now := p.w.Now()
-	if !p.sidecarsStopping {
-		p.sidecarsStopping, p.sidecarDeadline = true, sim.AddSat(now, grace)
-	}
-	for i := len(p.init) - 1; i >= 0; i-- {
-		c := p.init[i]
-		if c.spec.Sidecar && c.status.State.Kind == StateRunning {
-			c.stop(max(p.sidecarDeadline-now, 0), "Stopping container "+c.spec.Name)
-			return true
+// killAll is killContainersWithSyncResult: every running container is
+// stopped within grace at once. It reports whether one still runs.
+func (p *Pod) killAll(grace time.Duration) bool {
+	running := false
+	for _, cs := range [...][]*container{p.init, p.regular} {
+		for _, c := range cs {
+			if c.status.State.Kind == StateRunning {
+				running = true
+				c.stopWithPod(grace)
+			}
 		}
 	}
-	return false
+	return running
+}
+
+// stopSidecars stops the running sidecars of a pod whose regular containers
+// are done for good, all at once, each in its turn, last declared first.
+// Once begun, no sidecar is started again.
+func (p *Pod) stopSidecars(grace time.Duration) {
+	p.sidecarsStopping = true
+	for _, c := range p.init {
+		if c.spec.Sidecar && c.status.State.Kind == StateRunning {
+			c.stopWithPod(grace)
+		}
+	}
 }
 
 // finishTermination settles the final status of a deleted pod and removes
@@ -225,7 +296,7 @@ func (p *Pod) remove() {
 	p.terminated = true
 	p.stopWorker()
 	for _, c := range p.all() {
-		for _, t := range []*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
+		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
 			p.w.eng.Stop(t)
 		}
 		for _, pr := range c.probes {

@@ -82,7 +82,8 @@ func (s *Scenario) NewWorld() *model.World { return cluster.New(s.Seed, s.Settin
 func (s *Scenario) Populate(w *model.World) {
 	sp := &s.File.Spec
 	if len(sp.Nodes) == 0 {
-		w.AddNode(model.NodeSpec{Name: DefaultNodeName, Capacity: defaultCapacity})
+		w.AddNode(model.NodeSpec{Name: DefaultNodeName, Capacity: defaultCapacity,
+			Shutdown: effectiveShutdown(&NodeShutdown{}, &sp.Settings.NodeShutdown)})
 	}
 	for i := range sp.Nodes {
 		n := &sp.Nodes[i]
@@ -105,7 +106,8 @@ func (s *Scenario) Populate(w *model.World) {
 			taints = append(taints, model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
 		}
 		for _, name := range ExpandNodeNames(n.Name, count) {
-			w.AddNode(model.NodeSpec{Name: name, Labels: n.Labels, Capacity: capacity, Taints: taints})
+			w.AddNode(model.NodeSpec{Name: name, Labels: n.Labels, Capacity: capacity, Taints: taints,
+				Shutdown: effectiveShutdown(&n.NodeShutdown, &sp.Settings.NodeShutdown)})
 		}
 	}
 	for _, c := range s.priorityClasses() {
@@ -325,13 +327,20 @@ func podSpec(ps *PodSpec, behaviors map[behaviorKey]*model.Behavior) *model.PodS
 	if g := ps.TerminationGracePeriodSeconds; g != nil {
 		out.TerminationGracePeriod = sim.Seconds(*g)
 	}
+	if d := ps.ActiveDeadlineSeconds; d != nil {
+		ad := sim.Seconds(*d)
+		out.ActiveDeadline = &ad
+	}
 	for i := range ps.InitContainers {
 		c := containerSpec(&ps.InitContainers[i], behaviors)
 		c.Behavior = initBehavior(&c)
 		out.InitContainers = append(out.InitContainers, c)
 	}
 	for i := range ps.Containers {
-		out.Containers = append(out.Containers, containerSpec(&ps.Containers[i], behaviors))
+		c := containerSpec(&ps.Containers[i], behaviors)
+		c.Sidecar = false
+		c.RestartPolicy, c.RestartRules = model.RestartPolicy(ps.Containers[i].RestartPolicy), restartRules(&ps.Containers[i])
+		out.Containers = append(out.Containers, c)
 	}
 	for _, g := range ps.ReadinessGates {
 		out.ReadinessGates = append(out.ReadinessGates, g.ConditionType)
@@ -526,4 +535,15 @@ func isNilPtr(x any) bool {
 func isNilNode(x any) bool {
 	n, ok := x.(*yaml.Node)
 	return ok && (n == nil || n.Tag == "!!null")
+}
+
+// restartRules converts a regular container's restartPolicyRules.
+func restartRules(c *Container) []model.RestartRule {
+	var out []model.RestartRule
+	for _, r := range c.RestartPolicyRules {
+		if e := r.ExitCodes; e != nil {
+			out = append(out, model.RestartRule{NotIn: e.Operator == "NotIn", ExitCodes: e.Values})
+		}
+	}
+	return out
 }

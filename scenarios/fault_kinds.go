@@ -24,6 +24,8 @@ var faultKinds = []FaultKind{
 		check: (*validator).nodeFault, act: partitionAction, random: randomNodeFault(true)},
 	&faultKind[NodeFault]{name: "nodeFailure", field: func(f *Fault) **NodeFault { return &f.NodeFailure },
 		check: (*validator).nodeFault, act: nodeFailureAction, random: randomNodeFault(true)},
+	&faultKind[NodeFault]{name: "shutdown", field: func(f *Fault) **NodeFault { return &f.Shutdown },
+		check: (*validator).nodeFault, act: shutdownAction, random: randomNodeFault(true)},
 	&faultKind[SetCondition]{name: "setCondition", field: func(f *Fault) **SetCondition { return &f.SetCondition },
 		check: (*validator).setConditionFault, act: setConditionAction},
 	&faultKind[NodeRef]{name: "cordon", field: func(f *Fault) **NodeRef { return &f.Cordon },
@@ -109,6 +111,11 @@ func partitionAction(c *faultWorld, nf *NodeFault) func() {
 func nodeFailureAction(c *faultWorld, nf *NodeFault) func() {
 	d := c.draw(nf.For)
 	return func() { c.w.Node(nf.Node).PowerOff(d) }
+}
+
+func shutdownAction(c *faultWorld, nf *NodeFault) func() {
+	d := c.draw(nf.For)
+	return func() { c.w.Node(nf.Node).Shutdown(d) }
 }
 
 // randomNodeFault draws a node fault on one of the nodes, lasting for

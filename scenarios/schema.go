@@ -56,6 +56,7 @@ type Settings struct {
 	MetricsServer             MetricsServer    `yaml:"metricsServer"`
 	Eviction                  `yaml:",inline"` // the kubelet's eviction manager (schema_eviction.go)
 	HorizontalPodAutoscaler   HPASettings      `yaml:"horizontalPodAutoscaler"`
+	NodeShutdown              `yaml:",inline"` // every node's default (schema_kubelet.go)
 }
 
 // Backoff is a doubling delay: initial, doubling up to max; resetAfter is
@@ -86,6 +87,8 @@ type Node struct {
 	// after RepairTime (none: the first failure is for good).
 	MTBF       *Duration     `yaml:"mtbf"`
 	RepairTime *DurationDist `yaml:"repairTime"`
+
+	NodeShutdown `yaml:",inline"` // its own, over settings' (schema_kubelet.go)
 }
 
 // Taint is a node taint as in the Kubernetes API.
@@ -131,16 +134,8 @@ type PodSpec struct {
 	TopologySpreadConstraints []TopologySpreadConstraint `yaml:"topologySpreadConstraints"`
 	PriorityClassName         string                     `yaml:"priorityClassName"`
 	PreemptionPolicy          string                     `yaml:"preemptionPolicy"`
-}
 
-// NameOnly is a list entry that only has a name (schedulingGates).
-type NameOnly struct {
-	Name string `yaml:"name"`
-}
-
-// ReadinessGate names a pod condition that must be True for Ready.
-type ReadinessGate struct {
-	ConditionType string `yaml:"conditionType"`
+	PodKubelet `yaml:",inline"` // schema_kubelet.go
 }
 
 // Toleration is a pod toleration as in the Kubernetes API.
@@ -163,6 +158,8 @@ type Container struct {
 	ReadinessProbe  *Probe     `yaml:"readinessProbe"`
 	StartupProbe    *Probe     `yaml:"startupProbe"`
 	Lifecycle       *Lifecycle `yaml:"lifecycle"`
+
+	ContainerKubelet `yaml:",inline"` // schema_kubelet.go
 }
 
 // Resources are a container's requests and limits.
@@ -356,6 +353,7 @@ type Fault struct {
 	DiskFailure  *NodeFault    `yaml:"diskFailure"`
 	Partition    *NodeFault    `yaml:"partition"`
 	NodeFailure  *NodeFault    `yaml:"nodeFailure"`
+	Shutdown     *NodeFault    `yaml:"shutdown"`
 	SetCondition *SetCondition `yaml:"setCondition"`
 	Cordon       *NodeRef      `yaml:"cordon"`
 	Uncordon     *NodeRef      `yaml:"uncordon"`
@@ -537,7 +535,10 @@ type EventCheck struct {
 	Reason   string    `yaml:"reason"`
 	Type     string    `yaml:"type"`
 	Message  string    `yaml:"message"`
-	Count    *IntRange `yaml:"count"`
+	Count    *IntRange `yaml:"count"`   // what reached the API (after the spam filter)
+	Emitted  *IntRange `yaml:"emitted"` // what the components recorded, dropped ones included
+
+	Namespace string `yaml:"namespace"` // of its pod or workload; see EventNamespace
 }
 
 // How each Kubernetes field that podsim does not simulate is treated, for
@@ -559,19 +560,15 @@ func init() {
 		"hostnameOverride", "subdomain", "hostAliases", "imagePullSecrets", "enableServiceLinks",
 		"shareProcessNamespace", "os", "setHostnameAsFQDN", "ephemeralContainers", "hostUsers")
 	Unmodelled[PodSpec](map[string]string{
-		"schedulerName":         "every pod goes to the one default scheduler",
-		"runtimeClassName":      "there is one runtime: its overhead and node selector are not applied",
-		"overhead":              "not added to the pod's request",
-		"resources":             "pod-level resources are not added to the request",
-		"resourceClaims":        "dynamic resource allocation is not simulated: the pod never waits for a claim",
-		"activeDeadlineSeconds": "the kubelet never fails the pod with DeadlineExceeded (a Job's own activeDeadlineSeconds is simulated)",
+		"schedulerName":    "every pod goes to the one default scheduler",
+		"runtimeClassName": "there is one runtime: its overhead and node selector are not applied",
+		"overhead":         "not added to the pod's request",
+		"resources":        "pod-level resources are not added to the request",
+		"resourceClaims":   "dynamic resource allocation is not simulated: the pod never waits for a claim",
 	})
 	Ignore[Container]("command", "args", "workingDir", "ports", "env", "envFrom", "volumeMounts",
 		"volumeDevices", "securityContext", "stdin", "stdinOnce", "tty", "terminationMessagePath",
 		"terminationMessagePolicy", "resizePolicy")
-	Unmodelled[Container](map[string]string{
-		"restartPolicyRules": "the pod's restartPolicy alone decides whether a container restarts",
-	})
 	Unmodelled[PodAffinityTerm](map[string]string{
 		"matchLabelKeys":    "the term selects pods by its labelSelector alone: the pod's values of these keys are not added to it",
 		"mismatchLabelKeys": "the term selects pods by its labelSelector alone: the pod's values of these keys are not excluded",

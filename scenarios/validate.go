@@ -179,6 +179,7 @@ func (v *validator) settings(st *Settings) {
 	}
 	v.evictionSettings(st)
 	v.hpaSettings(&st.HorizontalPodAutoscaler)
+	v.nodeShutdown(&NodeShutdown{}, &st.NodeShutdown)
 	if _, ok := model.ParseKubeletSync(st.KubeletSync); st.KubeletSync != "" && !ok {
 		v.at(&st.KubeletSync, "kubeletSync %q: want exact or realistic", st.KubeletSync)
 	}

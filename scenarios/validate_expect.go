@@ -45,7 +45,10 @@ func (v *validator) expect(e *Expect) {
 			v.at(e, "a node expectation checks a condition")
 		}
 	case e.Event != nil:
-		v.expectEvent(e.Event, e.Namespace)
+		if ns := e.Event.Namespace; ns != "" && e.Namespace != "" && ns != e.Namespace {
+			v.at(&e.Event.Namespace, "event: namespace %q, but the expectation's is %q: give one", ns, e.Namespace)
+		}
+		v.expectEvent(e.Event, e.EventNamespace())
 	}
 }
 
@@ -241,4 +244,13 @@ func (v *validator) expectEvent(ev *EventCheck, ns string) {
 	if ev.Type != "" && ev.Type != "Normal" && ev.Type != "Warning" {
 		v.at(&ev.Type, "event type %q: want Normal or Warning", ev.Type)
 	}
+}
+
+// EventNamespace is the namespace of an event expectation's pod or
+// workload: the event check's own, else the expectation's ("" is default).
+func (e *Expect) EventNamespace() string {
+	if e.Event != nil && e.Event.Namespace != "" {
+		return e.Event.Namespace
+	}
+	return e.Namespace
 }

@@ -45,6 +45,7 @@ func (v *validator) node(n *Node) {
 	if n.MTBF != nil && n.MTBF.D() < time.Second {
 		v.at(n.MTBF, "mtbf must be at least 1s")
 	}
+	v.nodeShutdown(&n.NodeShutdown, &v.s.File.Spec.Settings.NodeShutdown)
 	if n.RepairTime != nil && n.MTBF == nil {
 		v.atKey(&n.RepairTime, "repairTime goes with mtbf (a nodeFailure fault takes for)")
 	}

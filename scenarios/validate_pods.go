@@ -21,6 +21,7 @@ func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
 	}
 	v.scheduling(ps)
 	v.sleepActions(ps)
+	v.podKubelet(ps)
 	names := map[string]bool{}
 	for i := range ps.InitContainers {
 		c := &ps.InitContainers[i]
@@ -62,12 +63,7 @@ func (v *validator) container(c *Container, names map[string]bool, init bool) {
 	if c.ImagePullPolicy != "" && !slices.Contains([]string{"Always", "IfNotPresent", "Never"}, c.ImagePullPolicy) {
 		v.at(&c.ImagePullPolicy, "imagePullPolicy %q: want Always, IfNotPresent or Never", c.ImagePullPolicy)
 	}
-	switch {
-	case c.RestartPolicy != "" && !init:
-		v.at(&c.RestartPolicy, "restartPolicy on a container is only allowed on init containers (sidecars)")
-	case c.RestartPolicy != "" && c.RestartPolicy != "Always":
-		v.at(&c.RestartPolicy, "an init container's restartPolicy can only be Always (a sidecar)")
-	}
+	v.containerRestart(c, init)
 	sidecar := init && c.RestartPolicy == "Always"
 	for _, r := range []map[string]Quantity{c.Resources.Requests, c.Resources.Limits} {
 		for k := range r {

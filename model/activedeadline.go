@@ -1,0 +1,76 @@
+package model
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// The kubelet's activeDeadlineHandler (pkg/kubelet/active_deadline.go):
+// once a pod has been active for spec.activeDeadlineSeconds since its
+// status.startTime, every sync's generateAPIPodStatus fails it with reason
+// DeadlineExceeded (ShouldEvict, which records a Normal event of that
+// reason), and the pod worker kills its containers with the pod's grace
+// period. The status manager's mergePodStatus holds the phase Failed back
+// until no container runs. The sync loop (ShouldSync) syncs such a pod at
+// its first tick past the deadline.
+
+// Upstream's reason and message (active_deadline.go).
+const (
+	ReasonDeadlineExceeded = "DeadlineExceeded"
+	msgDeadlineExceeded    = "Pod was active on the node longer than the specified deadline"
+)
+
+// armActiveDeadline asks for a sync when the pod's active deadline
+// passes: at once in exact mode, at the sync loop's next tick in realistic.
+func (p *Pod) armActiveDeadline() {
+	d := p.Spec.ActiveDeadline
+	if d == nil || p.stopReason != "" {
+		return
+	}
+	at := sim.AddSat(p.status.StartTime, *d)
+	if p.realistic() && at%syncLoopTick != 0 {
+		at = sim.AddSat(at-at%syncLoopTick, syncLoopTick)
+	}
+	// A sync that finds the pod gone or stopped does nothing: no timer
+	// to keep (and none allocated for the pods without a deadline).
+	p.w.eng.At(max(at, p.w.Now()), sim.Normal, p.requestSync)
+}
+
+// pastActiveDeadline is pastActiveDeadline: the pod has a start time and has
+// been active for its whole activeDeadlineSeconds.
+func (p *Pod) pastActiveDeadline() bool {
+	d := p.Spec.ActiveDeadline
+	return d != nil && p.status.Started && p.w.Now() >= sim.AddSat(p.status.StartTime, *d)
+}
+
+// stopForKubelet is the kubelet deciding the pod must stop for good
+// (reason and msg become the pod's once it is Failed): every running
+// container is killed within grace, nothing restarts, and the pod goes
+// Failed when none runs (updateStatus).
+func (p *Pod) stopForKubelet(reason, msg string, grace time.Duration) {
+	if p.stopReason != "" || p.phase.Terminal() {
+		return
+	}
+	p.stopReason, p.stopMessage, p.stopGrace = reason, msg, grace
+	for _, c := range p.all() {
+		p.w.eng.Stop(&c.restartTimer)
+	}
+}
+
+// syncStopping is the pod worker's sync of a pod the kubelet stops
+// (stopForKubelet): kill what runs, then publish the status.
+func (p *Pod) syncStopping() {
+	p.killAll(p.stopGrace)
+	p.updateStatus()
+}
+
+// stoppedPhase is the phase of a pod the kubelet stops: Failed once no
+// container runs, with the stop's reason and message; until then as it was.
+func (p *Pod) stoppedPhase() {
+	if p.processRuns() {
+		return
+	}
+	p.status.Reason, p.status.Message = p.stopReason, p.stopMessage
+	p.setPhase(Failed)
+}
