@@ -15,6 +15,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	storagev1 "k8s.io/api/storage/v1"
 )
 
@@ -73,7 +74,26 @@ var kinds = map[gvk]kindInfo{
 	{"autoscaling/v2", "HorizontalPodAutoscaler"}:          {typ: reflect.TypeFor[autoscalingv2.HorizontalPodAutoscaler](), ignored: "podsim simulates no autoscaling: replicas stay as written"},
 	{"autoscaling/v1", "HorizontalPodAutoscaler"}:          {typ: reflect.TypeFor[autoscalingv1.HorizontalPodAutoscaler](), ignored: "podsim simulates no autoscaling: replicas stay as written"},
 	{"v1", "ResourceQuota"}:                                {typ: reflect.TypeFor[corev1.ResourceQuota](), ignored: "podsim simulates no admission: quotas are not enforced"},
+	{"scheduling.k8s.io/v1alpha3", "Workload"}:             {typ: reflect.TypeFor[schedulingv1alpha3.Workload](), ignored: "podsim simulates no workload-aware (gang) scheduling: pods are scheduled one by one"},
+	{"scheduling.k8s.io/v1alpha3", "PodGroup"}:             {typ: reflect.TypeFor[schedulingv1alpha3.PodGroup](), ignored: "podsim simulates no workload-aware (gang) scheduling: pods are scheduled one by one"},
+	{"scheduling.k8s.io/v1alpha3", "CompositePodGroup"}:    {typ: reflect.TypeFor[schedulingv1alpha3.CompositePodGroup](), ignored: "podsim simulates no workload-aware (gang) scheduling: pods are scheduled one by one"},
 	{"v1", "LimitRange"}:                                   {typ: reflect.TypeFor[corev1.LimitRange](), ignored: "podsim simulates no admission: its default requests and limits are not applied"},
+}
+
+// fieldOf is a field of a k8s.io/api type, by its JSON name.
+type fieldOf struct {
+	typ  reflect.Type
+	name string
+}
+
+// removedFields are fields an earlier Kubernetes release served and
+// v1.37 does not: the API server refuses them as unknown fields (kubectl
+// validates strictly by default), and so does podsim, saying what took
+// their place.
+var removedFields = map[fieldOf]string{
+	// core/v1 types.go: "This field got replaced with the SchedulingGroup
+	// field in Kubernetes 1.36" (an alpha field of 1.35).
+	{reflect.TypeFor[corev1.PodSpec](), "workloadRef"}: "an alpha field of Kubernetes 1.35 only, replaced in 1.36 by schedulingGroup (schedulingGroup: {podGroupName: NAME} names the pod's PodGroup)",
 }
 
 // servedAs returns the apiVersions at which kind is known, sorted.

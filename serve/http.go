@@ -149,7 +149,7 @@ func notFound(path string) *apierrors.StatusError {
 
 // serverVersion is what /version says: the Kubernetes version of the API
 // types podsim serves.
-var serverVersion = &k8sversion.Info{Major: "1", Minor: "34", GitVersion: KubeletVersion + "+podsim", GitTreeState: "clean",
+var serverVersion = &k8sversion.Info{Major: "1", Minor: "37", GitVersion: KubeletVersion + "+podsim", GitTreeState: "clean",
 	GoVersion: runtimeVersion(), Compiler: "gc", Platform: "linux/amd64"}
 
 func runtimeVersion() string {

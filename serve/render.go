@@ -165,7 +165,7 @@ func qosClass(s *model.PodSpec) corev1.PodQOSClass {
 
 // KubeletVersion is the version podsim's nodes report: the Kubernetes
 // version whose API types it serves.
-const KubeletVersion = "v1.34.1"
+const KubeletVersion = "v1.37.2"
 
 func (m moment) node(s *nodeSnap) *corev1.Node {
 	n := &corev1.Node{TypeMeta: metav1.TypeMeta{Kind: "Node", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta)}
