@@ -24,6 +24,11 @@ func TestPublicManifests(t *testing.T) {
 				"loadgenerator-0", "paymentservice-0", "productcatalogservice-0", "recommendationservice-0", "redis-cart-0", "shippingservice-0"}},
 		{"metrics-server.yaml", []string{": warning: 7 objects ignored: 1 ServiceAccount, 2 ClusterRoles, 1 RoleBinding, 2 ClusterRoleBindings (no API access); 1 APIService (unknown kind) (--warnings=all lists each)"},
 			[]string{"kube-system +metrics-server-0"}},
+		{"argo-cd-install.yaml", []string{": warning: 41 objects ignored: 7 ServiceAccounts, 6 Roles, 3 ClusterRoles, 6 RoleBindings, 3 ClusterRoleBindings (no API access); 7 ConfigMaps, 2 Secrets (no volumes and no environment); 7 NetworkPolicies (no networking) (--warnings=all lists each)"},
+			[]string{"argocd-application-controller-0", "argocd-applicationset-controller-0", "argocd-dex-server-0", "argocd-notifications-controller-0",
+				"argocd-redis-0", "argocd-repo-server-0", "argocd-server-0"}},
+		// A folder, as kubectl apply -f DIR reads it: ReplicationControllers.
+		{"guestbook-go", nil, []string{"guestbook-0", "guestbook-1", "guestbook-2", "redis-master-0", "redis-replica-0", "redis-replica-1"}},
 		// helm template's output of the ingress-nginx chart.
 		{"ingress-nginx-helm.yaml", []string{
 			": warning: 13 objects ignored: 2 ServiceAccounts, 2 Roles, 2 ClusterRoles, 2 RoleBindings, 2 ClusterRoleBindings (no API access); 1 ConfigMap (no volumes and no environment); 1 IngressClass (no networking); 1 ValidatingWebhookConfiguration (no admission) (--warnings=all lists each)",
