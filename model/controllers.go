@@ -257,7 +257,7 @@ func (wl *Workload) finish(cond, reason, msg string, typ EventType, evReason, ev
 	wl.finished = true
 	wl.w.eng.Stop(&wl.waitTimer)
 	wl.Conditions = append(wl.Conditions, Condition{Type: cond, Status: True, Reason: reason, Message: msg, LastTransitionTime: wl.w.Now()})
-	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Type: cond, Status: string(True), Reason: reason})
+	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Object: wl.Spec.Kind, Type: cond, Status: string(True), Reason: reason})
 	wl.w.event(KindJob, wl.key, typ, evReason, "job-controller", "%s", evMsg)
 	for _, p := range wl.pods {
 		if active(p) {

@@ -73,7 +73,7 @@ func TestPublicManifestsIngressNginxReady(t *testing.T) {
 	}
 	for _, want := range []string{
 		"10s    ingress-nginx/pod/ingress-nginx-controller-0                Ready=True\n",
-		"ingress-nginx/workload/ingress-nginx-controller             Progressing=True (NewReplicaSetAvailable)\n",
+		"ingress-nginx/deployment/ingress-nginx-controller           Progressing=True (NewReplicaSetAvailable)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
