@@ -8,12 +8,12 @@ import (
 )
 
 // builtinKinds are the kinds of every API group built into Kubernetes, at
-// any version (k8s.io/api v0.34, a test keeps them in step; and the
+// any version (k8s.io/api v0.37, a test keeps them in step; and the
 // apiextensions and apiregistration groups every cluster serves too). A
 // kind outside this list in one of these groups is a typo, not a custom
 // resource.
 var builtinKinds = map[string]string{
-	"":                             "Binding ComponentStatus ConfigMap Endpoints Event LimitRange Namespace Node PersistentVolume PersistentVolumeClaim Pod PodStatusResult PodTemplate RangeAllocation ReplicationController ResourceQuota Secret SerializedReference Service ServiceAccount",
+	"":                             "Binding ComponentStatus ConfigMap Endpoints Event LimitRange Namespace Node PersistentVolume PersistentVolumeClaim Pod PodTemplate RangeAllocation ReplicationController ResourceQuota Secret SerializedReference Service ServiceAccount",
 	"admission.k8s.io":             "AdmissionReview",
 	"admissionregistration.k8s.io": "MutatingAdmissionPolicy MutatingAdmissionPolicyBinding MutatingWebhookConfiguration ValidatingAdmissionPolicy ValidatingAdmissionPolicyBinding ValidatingWebhookConfiguration",
 	"apidiscovery.k8s.io":          "APIGroupDiscovery",
@@ -31,12 +31,14 @@ var builtinKinds = map[string]string{
 	"extensions":                   "DaemonSet Deployment DeploymentRollback Ingress NetworkPolicy ReplicaSet Scale",
 	"flowcontrol.apiserver.k8s.io": "FlowSchema PriorityLevelConfiguration",
 	"imagepolicy.k8s.io":           "ImageReview",
+	"internal.apiserver.k8s.io":    "StorageVersion",
+	"lifecycle.k8s.io":             "Eviction EvictionRequest",
 	"networking.k8s.io":            "IPAddress Ingress IngressClass NetworkPolicy ServiceCIDR",
 	"node.k8s.io":                  "RuntimeClass",
 	"policy":                       "Eviction PodDisruptionBudget",
 	"rbac.authorization.k8s.io":    "ClusterRole ClusterRoleBinding Role RoleBinding",
-	"resource.k8s.io":              "DeviceClass DeviceTaintRule ResourceClaim ResourceClaimTemplate ResourceSlice",
-	"scheduling.k8s.io":            "PriorityClass",
+	"resource.k8s.io":              "DeviceClass DeviceTaintRule ResourceClaim ResourceClaimTemplate ResourcePoolStatusRequest ResourceSlice",
+	"scheduling.k8s.io":            "CompositePodGroup PodGroup PriorityClass Workload",
 	"storage.k8s.io":               "CSIDriver CSINode CSIStorageCapacity StorageClass VolumeAttachment VolumeAttributesClass",
 	"storagemigration.k8s.io":      "StorageVersionMigration",
 }
@@ -47,6 +49,16 @@ func apiGroup(apiVersion string) string {
 		return apiVersion[:i]
 	}
 	return ""
+}
+
+// isBuiltinGroup reports whether apiVersion is of an API group built into
+// Kubernetes: a kind podsim knows under another of its versions is one no
+// longer served (extensions/v1beta1 Deployment), while the same kind in
+// another group is a custom resource's (serving.knative.dev/v1 Service,
+// kueue.x-k8s.io/v1beta1 Workload).
+func isBuiltinGroup(apiVersion string) bool {
+	_, ok := builtinKinds[apiGroup(apiVersion)]
+	return ok
 }
 
 // unknownBuiltinKind returns an error message if kind is not a kind of

@@ -100,6 +100,10 @@ func (c *checker) object(n *yaml.Node, t, s reflect.Type) {
 		ft, ok := fields.byName[key]
 		if !ok {
 			msg := fmt.Sprintf("unknown field %q in %s", key, typeName(t))
+			if why := removedFields[fieldOf{t, key}]; why != "" {
+				c.errs.Add(c.file, yamlstrict.NodePos(p.Key), "%s: %s", msg, why)
+				continue
+			}
 			if sug := yamlstrict.SuggestName(key, fields.names); sug != "" {
 				msg += fmt.Sprintf("; did you mean %q?", sug)
 			}

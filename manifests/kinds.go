@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/podsim/podsim/scenarios"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -15,6 +16,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	storagev1 "k8s.io/api/storage/v1"
 )
 
@@ -56,24 +58,45 @@ var kinds = map[gvk]kindInfo{
 	{"v1", "Namespace"}:                       {typ: reflect.TypeFor[corev1.Namespace]()},
 	{"v1", "Service"}:                         {typ: reflect.TypeFor[corev1.Service](), as: workloadType},
 
-	{"discovery.k8s.io/v1", "EndpointSlice"}:               {typ: reflect.TypeFor[discoveryv1.EndpointSlice](), ignored: "podsim simulates no networking"},
-	{"networking.k8s.io/v1", "Ingress"}:                    {typ: reflect.TypeFor[networkingv1.Ingress](), ignored: "podsim simulates no networking"},
-	{"networking.k8s.io/v1", "IngressClass"}:               {typ: reflect.TypeFor[networkingv1.IngressClass](), ignored: "podsim simulates no networking"},
-	{"networking.k8s.io/v1", "NetworkPolicy"}:              {typ: reflect.TypeFor[networkingv1.NetworkPolicy](), ignored: "podsim simulates no networking"},
-	{"v1", "ConfigMap"}:                                    {typ: reflect.TypeFor[corev1.ConfigMap](), ignored: "podsim simulates no volumes and no environment"},
-	{"v1", "Secret"}:                                       {typ: reflect.TypeFor[corev1.Secret](), ignored: "podsim simulates no volumes and no environment"},
-	{"v1", "PersistentVolumeClaim"}:                        {typ: reflect.TypeFor[corev1.PersistentVolumeClaim](), ignored: "podsim simulates no volumes: a pod never waits for its claim"},
-	{"v1", "PersistentVolume"}:                             {typ: reflect.TypeFor[corev1.PersistentVolume](), ignored: "podsim simulates no volumes"},
-	{"storage.k8s.io/v1", "StorageClass"}:                  {typ: reflect.TypeFor[storagev1.StorageClass](), ignored: "podsim simulates no volumes"},
-	{"v1", "ServiceAccount"}:                               {typ: reflect.TypeFor[corev1.ServiceAccount](), ignored: "podsim simulates no API access"},
-	{"rbac.authorization.k8s.io/v1", "Role"}:               {typ: reflect.TypeFor[rbacv1.Role](), ignored: "podsim simulates no API access"},
-	{"rbac.authorization.k8s.io/v1", "RoleBinding"}:        {typ: reflect.TypeFor[rbacv1.RoleBinding](), ignored: "podsim simulates no API access"},
-	{"rbac.authorization.k8s.io/v1", "ClusterRole"}:        {typ: reflect.TypeFor[rbacv1.ClusterRole](), ignored: "podsim simulates no API access"},
-	{"rbac.authorization.k8s.io/v1", "ClusterRoleBinding"}: {typ: reflect.TypeFor[rbacv1.ClusterRoleBinding](), ignored: "podsim simulates no API access"},
-	{"autoscaling/v2", "HorizontalPodAutoscaler"}:          {typ: reflect.TypeFor[autoscalingv2.HorizontalPodAutoscaler](), as: workloadType},
-	{"autoscaling/v1", "HorizontalPodAutoscaler"}:          {typ: reflect.TypeFor[autoscalingv1.HorizontalPodAutoscaler](), as: workloadType},
-	{"v1", "ResourceQuota"}:                                {typ: reflect.TypeFor[corev1.ResourceQuota](), ignored: "podsim simulates no admission: quotas are not enforced"},
-	{"v1", "LimitRange"}:                                   {typ: reflect.TypeFor[corev1.LimitRange](), ignored: "podsim simulates no admission: its default requests and limits are not applied"},
+	{"discovery.k8s.io/v1", "EndpointSlice"}:                              {typ: reflect.TypeFor[discoveryv1.EndpointSlice](), ignored: "podsim simulates no networking"},
+	{"networking.k8s.io/v1", "Ingress"}:                                   {typ: reflect.TypeFor[networkingv1.Ingress](), ignored: "podsim simulates no networking"},
+	{"networking.k8s.io/v1", "IngressClass"}:                              {typ: reflect.TypeFor[networkingv1.IngressClass](), ignored: "podsim simulates no networking"},
+	{"networking.k8s.io/v1", "NetworkPolicy"}:                             {typ: reflect.TypeFor[networkingv1.NetworkPolicy](), ignored: "podsim simulates no networking"},
+	{"v1", "ConfigMap"}:                                                   {typ: reflect.TypeFor[corev1.ConfigMap](), ignored: "podsim simulates no volumes and no environment"},
+	{"v1", "Secret"}:                                                      {typ: reflect.TypeFor[corev1.Secret](), ignored: "podsim simulates no volumes and no environment"},
+	{"v1", "PersistentVolumeClaim"}:                                       {typ: reflect.TypeFor[corev1.PersistentVolumeClaim](), ignored: "podsim simulates no volumes: a pod never waits for its claim"},
+	{"v1", "PersistentVolume"}:                                            {typ: reflect.TypeFor[corev1.PersistentVolume](), ignored: "podsim simulates no volumes"},
+	{"storage.k8s.io/v1", "StorageClass"}:                                 {typ: reflect.TypeFor[storagev1.StorageClass](), ignored: "podsim simulates no volumes"},
+	{"v1", "ServiceAccount"}:                                              {typ: reflect.TypeFor[corev1.ServiceAccount](), ignored: "podsim simulates no API access"},
+	{"rbac.authorization.k8s.io/v1", "Role"}:                              {typ: reflect.TypeFor[rbacv1.Role](), ignored: "podsim simulates no API access"},
+	{"rbac.authorization.k8s.io/v1", "RoleBinding"}:                       {typ: reflect.TypeFor[rbacv1.RoleBinding](), ignored: "podsim simulates no API access"},
+	{"rbac.authorization.k8s.io/v1", "ClusterRole"}:                       {typ: reflect.TypeFor[rbacv1.ClusterRole](), ignored: "podsim simulates no API access"},
+	{"rbac.authorization.k8s.io/v1", "ClusterRoleBinding"}:                {typ: reflect.TypeFor[rbacv1.ClusterRoleBinding](), ignored: "podsim simulates no API access"},
+	{"autoscaling/v2", "HorizontalPodAutoscaler"}:                         {typ: reflect.TypeFor[autoscalingv2.HorizontalPodAutoscaler](), as: workloadType},
+	{"autoscaling/v1", "HorizontalPodAutoscaler"}:                         {typ: reflect.TypeFor[autoscalingv1.HorizontalPodAutoscaler](), as: workloadType},
+	{"v1", "ResourceQuota"}:                                               {typ: reflect.TypeFor[corev1.ResourceQuota](), ignored: "podsim simulates no admission: quotas are not enforced"},
+	{"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"}: {typ: reflect.TypeFor[admissionregistrationv1.ValidatingWebhookConfiguration](), ignored: "podsim simulates no admission: webhooks are never called"},
+	{"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration"}:   {typ: reflect.TypeFor[admissionregistrationv1.MutatingWebhookConfiguration](), ignored: "podsim simulates no admission: webhooks are never called"},
+	{"scheduling.k8s.io/v1alpha3", "Workload"}:                            {typ: reflect.TypeFor[schedulingv1alpha3.Workload](), ignored: "podsim simulates no workload-aware (gang) scheduling: pods are scheduled one by one"},
+	{"scheduling.k8s.io/v1alpha3", "PodGroup"}:                            {typ: reflect.TypeFor[schedulingv1alpha3.PodGroup](), ignored: "podsim simulates no workload-aware (gang) scheduling: pods are scheduled one by one"},
+	{"scheduling.k8s.io/v1alpha3", "CompositePodGroup"}:                   {typ: reflect.TypeFor[schedulingv1alpha3.CompositePodGroup](), ignored: "podsim simulates no workload-aware (gang) scheduling: pods are scheduled one by one"},
+	{"v1", "LimitRange"}:                                                  {typ: reflect.TypeFor[corev1.LimitRange](), ignored: "podsim simulates no admission: its default requests and limits are not applied"},
+}
+
+// fieldOf is a field of a k8s.io/api type, by its JSON name.
+type fieldOf struct {
+	typ  reflect.Type
+	name string
+}
+
+// removedFields are fields an earlier Kubernetes release served and
+// v1.37 does not: the API server refuses them as unknown fields (kubectl
+// validates strictly by default), and so does podsim, saying what took
+// their place.
+var removedFields = map[fieldOf]string{
+	// core/v1 types.go: "This field got replaced with the SchedulingGroup
+	// field in Kubernetes 1.36" (an alpha field of 1.35).
+	{reflect.TypeFor[corev1.PodSpec](), "workloadRef"}: "an alpha field of Kubernetes 1.35 only, replaced in 1.36 by schedulingGroup (schedulingGroup: {podGroupName: NAME} names the pod's PodGroup)",
 }
 
 // servedAs returns the apiVersions at which kind is known, sorted.

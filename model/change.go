@@ -38,7 +38,7 @@ type Change struct {
 	Container string
 	Node      string
 	Workload  string // a workload's name (events about it, its conditions)
-	Object    string // the kind of object an event is about, if not a pod or node
+	Object    string // the kind of object an event or a workload condition is about, if not a pod or node
 
 	From, To Phase // phase; From is "" when the pod was created
 

@@ -532,6 +532,6 @@ func (wl *Workload) setCondition(t string, s ConditionStatus, reason, msg string
 }
 
 func (wl *Workload) recordCondition(c Condition) {
-	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Type: c.Type, Status: string(c.Status),
+	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Object: wl.Spec.Kind, Type: c.Type, Status: string(c.Status),
 		Reason: c.Reason, Message: c.Message})
 }

@@ -402,7 +402,7 @@ func (wl *Workload) hasCondition(t string) bool {
 // setJobCondition appends c to the Job's conditions and records it.
 func (wl *Workload) setJobCondition(c Condition) {
 	wl.Conditions = append(wl.Conditions, c)
-	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Type: c.Type, Status: string(c.Status), Reason: c.Reason})
+	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Object: wl.Spec.Kind, Type: c.Type, Status: string(c.Status), Reason: c.Reason})
 }
 
 // manageJob creates the pods the Job lacks, as manageJob does: up to

@@ -2,9 +2,9 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/url"
 	"slices"
@@ -15,19 +15,20 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/sim"
 )
 
 // WriteDescribePod prints `kubectl describe pod` for p as of world.Now(),
 // in the layout of kubectl's describer (k8s.io/kubectl/pkg/describe,
 // describePod): key/value lines aligned by a tabwriter, two spaces per
-// level, then the Conditions and Events tables. Times are virtual: Start
-// Time and a container's Started/Finished are durations since the start of
-// the scenario (FormatTime); ages are kubectl's (HumanDuration).
+// level, then the Conditions and Events tables. Start Time and a
+// container's Started/Finished are dates, as kubectl prints them
+// (RFC1123Z), of the wall clock the scenario's spec.startTime sets
+// (World.WallTime); ages are kubectl's (HumanDuration).
 //
-// Fields podsim does not model (IP, Container ID, Port, Volumes, QoS Class,
-// ...) are left out rather than invented. Tolerations include the default
-// not-ready and unreachable ones the API server adds. A deleted pod shows its last status.
+// Fields podsim does not model (IP, Container ID, Port, Volumes, ...) are
+// left out rather than invented; docs/describe-vs-kubectl.md lists them.
+// Tolerations include the default not-ready and unreachable ones the API
+// server adds. A deleted pod shows its last status.
 func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 	now := world.Now()
 	st := p.Status()
@@ -35,7 +36,7 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 	var buf bytes.Buffer
 	// kubectl's tabbedString: tabwriter.NewWriter(buf, 0, 8, 2, ' ', 0).
 	tw := tabwriter.NewWriter(&buf, 0, 8, 2, ' ', 0)
-	d := &describer{w: tw}
+	d := &describer{w: tw, world: world}
 
 	d.line(0, "Name:\t%s", p.Name)
 	d.line(0, "Namespace:\t%s", p.Namespace)
@@ -49,9 +50,10 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 		d.line(0, "Node:\t%s", p.Node.Name)
 	}
 	if st.Started {
-		d.line(0, "Start Time:\t%s", sim.FormatTime(st.StartTime))
+		d.line(0, "Start Time:\t%s", d.date(st.StartTime))
 	}
-	d.labels("Labels", p.Labels)
+	kind, owner := ControlledBy(p)
+	d.labels("Labels", podLabels(p, kind, owner))
 	if ts, grace, ok := p.DeletionTimestamp(); ok && !st.Phase.Terminal() {
 		// kubectl: "Terminating (lasts <age of deletionTimestamp>)"; the API
 		// server sets deletionTimestamp to the delete's time plus the grace
@@ -66,6 +68,9 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 	}
 	if st.Message != "" {
 		d.line(0, "Message:\t%s", st.Message)
+	}
+	if kind != "" {
+		d.line(0, "Controlled By:\t%s/%s", kind, owner)
 	}
 	if n := p.NominatedNodeName(); n != "" {
 		d.line(0, "NominatedNodeName:\t%s", n)
@@ -93,6 +98,7 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 			d.line(1, "%s \t%s", c.Type, c.Status)
 		}
 	}
+	d.line(0, "QoS Class:\t%s", QOSClass(p.Spec))
 	d.labels("Node-Selectors", p.Spec.NodeSelector)
 	d.tolerations(podTolerations(p, world.Settings().EvictionTimeout))
 	d.events(sortedEvents(world.EventsFor("Pod", p.Key())), now)
@@ -117,8 +123,14 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 
 // describer is kubectl's PrefixWriter: each level indents two spaces.
 type describer struct {
-	w   *tabwriter.Writer
-	err error
+	w     *tabwriter.Writer
+	world *model.World
+	err   error
+}
+
+// date is virtual time t as kubectl prints a timestamp (time.RFC1123Z).
+func (d *describer) date(t time.Duration) string {
+	return d.world.WallTime(t).Format(time.RFC1123Z)
 }
 
 func (d *describer) line(level int, format string, args ...any) {
@@ -151,6 +163,19 @@ func (d *describer) labels(title string, m map[string]string) {
 			d.line(0, "\t%s=%s", k, m[k])
 		}
 	}
+}
+
+// podLabels are the pod's labels as the API has them: a Deployment's pod
+// carries its ReplicaSet's pod-template-hash too.
+func podLabels(p *model.Pod, kind, owner string) map[string]string {
+	wl := p.Owner()
+	if kind != model.KindReplicaSet || wl == nil || wl.Spec.Kind != model.KindDeployment {
+		return p.Labels
+	}
+	out := make(map[string]string, len(p.Labels)+1)
+	maps.Copy(out, p.Labels)
+	out["pod-template-hash"] = strings.TrimPrefix(owner, wl.Spec.Name+"-")
+	return out
 }
 
 // podTolerations are p's tolerations as the API has them: its own, and
@@ -224,15 +249,8 @@ func (d *describer) containers(label string, specs []model.ContainerSpec, status
 			d.line(2, "Ready:\t%s", boolWord(s.Ready))
 			d.line(2, "Restart Count:\t%d", s.RestartCount)
 		}
-		if c.Requests.MilliCPU != 0 || c.Requests.Memory != 0 {
-			d.line(2, "Requests:")
-			if c.Requests.MilliCPU != 0 {
-				d.line(3, "cpu:\t%s", FormatCPU(c.Requests.MilliCPU))
-			}
-			if c.Requests.Memory != 0 {
-				d.line(3, "memory:\t%s", FormatMemory(c.Requests.Memory))
-			}
-		}
+		d.resources("Limits", c.Limits)
+		d.resources("Requests", c.Requests)
 		for _, pr := range []struct {
 			name string
 			spec *model.ProbeSpec
@@ -241,6 +259,21 @@ func (d *describer) containers(label string, specs []model.ContainerSpec, status
 				d.line(2, "%s:\t%s", pr.name, DescribeProbe(pr.spec))
 			}
 		}
+	}
+}
+
+// resources prints a container's limits or requests, cpu then memory as
+// kubectl sorts resource names (describeResources); nothing if none.
+func (d *describer) resources(title string, r model.Resources) {
+	if r.MilliCPU == 0 && r.Memory == 0 {
+		return
+	}
+	d.line(2, "%s:", title)
+	if r.MilliCPU != 0 {
+		d.line(3, "cpu:\t%s", FormatCPU(r.MilliCPU))
+	}
+	if r.Memory != 0 {
+		d.line(3, "memory:\t%s", FormatMemory(r.Memory))
 	}
 }
 
@@ -263,7 +296,7 @@ func (d *describer) state(name string, s model.ContainerState) {
 	switch s.Kind {
 	case model.StateRunning:
 		d.line(2, "%s:\tRunning", name)
-		d.line(3, "Started:\t%s", sim.FormatTime(s.StartedAt))
+		d.line(3, "Started:\t%s", d.date(s.StartedAt))
 	case model.StateTerminated:
 		d.line(2, "%s:\tTerminated", name)
 		if s.Reason != "" {
@@ -276,8 +309,8 @@ func (d *describer) state(name string, s model.ContainerState) {
 		if s.Signal > 0 {
 			d.line(3, "Signal:\t%d", s.Signal)
 		}
-		d.line(3, "Started:\t%s", sim.FormatTime(s.StartedAt))
-		d.line(3, "Finished:\t%s", sim.FormatTime(s.FinishedAt))
+		d.line(3, "Started:\t%s", d.date(s.StartedAt))
+		d.line(3, "Finished:\t%s", d.date(s.FinishedAt))
 	default: // Waiting
 		d.line(2, "%s:\tWaiting", name)
 		if s.Reason != "" {
@@ -333,10 +366,11 @@ func EventAge(e *model.Event, now time.Duration) string {
 
 // DescribeProbe formats a probe as kubectl's DescribeProbe does, with what
 // its handler checks: "http-get http://:8080/healthz delay=0s timeout=1s
-// period=10s #success=1 #failure=3", "exec [cat /tmp/healthy] ...",
+// period=10s successThreshold=1 failureThreshold=3" (kubectl 1.37's words;
+// before, "#success=1 #failure=3"), "exec [cat /tmp/healthy] ...",
 // "tcp-socket :80 ...", "grpc <pod>:9090 ...".
 func DescribeProbe(p *model.ProbeSpec) string {
-	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds #success=%d #failure=%d",
+	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds successThreshold=%d failureThreshold=%d",
 		int64(p.InitialDelay/time.Second), int64(p.Timeout/time.Second), int64(p.Period/time.Second),
 		p.SuccessThreshold, p.FailureThreshold)
 	switch p.Handler {
@@ -393,168 +427,4 @@ func FormatMemory(b int64) string {
 		best = dec
 	}
 	return best
-}
-
-// JSON view of `podsim describe -o json`: the pod's metadata, node and
-// status under the Kubernetes API's field names, plus its events. Times
-// are virtual seconds since the start of the scenario (numbers).
-
-type describeJSON struct {
-	At       float64        `json:"at"` // the virtual time of the view
-	Deleted  bool           `json:"deleted,omitempty"`
-	Metadata podMetaJSON    `json:"metadata"`
-	Spec     podSpecJSON    `json:"spec"`
-	Status   podStatusJSON  `json:"status"`
-	Events   []podEventJSON `json:"events"`
-}
-
-type podMetaJSON struct {
-	Name              string            `json:"name"`
-	Namespace         string            `json:"namespace"`
-	Labels            map[string]string `json:"labels,omitempty"`
-	CreationTimestamp float64           `json:"creationTimestamp"`
-	DeletionTimestamp *float64          `json:"deletionTimestamp,omitempty"`
-}
-
-type podSpecJSON struct {
-	NodeName string `json:"nodeName,omitempty"`
-}
-
-type podStatusJSON struct {
-	Phase                 string                `json:"phase"`
-	Reason                string                `json:"reason,omitempty"`
-	Message               string                `json:"message,omitempty"`
-	StartTime             *float64              `json:"startTime,omitempty"`
-	Conditions            []podConditionJSON    `json:"conditions"`
-	InitContainerStatuses []containerStatusJSON `json:"initContainerStatuses,omitempty"`
-	ContainerStatuses     []containerStatusJSON `json:"containerStatuses"`
-}
-
-type podConditionJSON struct {
-	Type               string  `json:"type"`
-	Status             string  `json:"status"`
-	Reason             string  `json:"reason,omitempty"`
-	Message            string  `json:"message,omitempty"`
-	LastTransitionTime float64 `json:"lastTransitionTime"`
-}
-
-type containerStatusJSON struct {
-	Name         string             `json:"name"`
-	Image        string             `json:"image"`
-	State        containerStateJSON `json:"state"`
-	LastState    containerStateJSON `json:"lastState"`
-	Ready        bool               `json:"ready"`
-	Started      bool               `json:"started"`
-	RestartCount int32              `json:"restartCount"`
-}
-
-type containerStateJSON struct {
-	Waiting    *stateWaitingJSON    `json:"waiting,omitempty"`
-	Running    *stateRunningJSON    `json:"running,omitempty"`
-	Terminated *stateTerminatedJSON `json:"terminated,omitempty"`
-}
-
-type stateWaitingJSON struct {
-	Reason  string `json:"reason,omitempty"`
-	Message string `json:"message,omitempty"`
-}
-
-type stateRunningJSON struct {
-	StartedAt float64 `json:"startedAt"`
-}
-
-type stateTerminatedJSON struct {
-	ExitCode   int32   `json:"exitCode"`
-	Signal     int32   `json:"signal,omitempty"`
-	Reason     string  `json:"reason,omitempty"`
-	Message    string  `json:"message,omitempty"`
-	StartedAt  float64 `json:"startedAt"`
-	FinishedAt float64 `json:"finishedAt"`
-}
-
-type podEventJSON struct {
-	Type           string          `json:"type"`
-	Reason         string          `json:"reason"`
-	Message        string          `json:"message"`
-	Source         eventSourceJSON `json:"source"`
-	Count          int             `json:"count"`
-	FirstTimestamp float64         `json:"firstTimestamp"`
-	LastTimestamp  float64         `json:"lastTimestamp"`
-}
-
-type eventSourceJSON struct {
-	Component string `json:"component"`
-}
-
-// WriteDescribePodJSON writes the pod as `podsim describe -o json` shows
-// it: metadata, spec.nodeName, status (phase, conditions, container
-// statuses with state, lastState, ready, restartCount) and events, with the
-// Kubernetes API's field names; times are virtual seconds (numbers).
-func WriteDescribePodJSON(w io.Writer, world *model.World, p *model.Pod) error {
-	st := p.Status()
-	doc := describeJSON{
-		At: Seconds(world.Now()),
-		Metadata: podMetaJSON{Name: p.Name, Namespace: p.Namespace, Labels: p.Labels,
-			CreationTimestamp: Seconds(p.CreatedAt)},
-		Status: podStatusJSON{Phase: string(st.Phase), Reason: st.Reason, Message: st.Message,
-			Conditions: []podConditionJSON{}, ContainerStatuses: []containerStatusJSON{}},
-		Events:  []podEventJSON{},
-		Deleted: p.Deleted(),
-	}
-	if ts, _, ok := p.DeletionTimestamp(); ok {
-		t := Seconds(ts)
-		doc.Metadata.DeletionTimestamp = &t
-	}
-	if p.Node != nil {
-		doc.Spec.NodeName = p.Node.Name
-	}
-	if st.Started {
-		t := Seconds(st.StartTime)
-		doc.Status.StartTime = &t
-	}
-	for _, c := range st.Conditions {
-		doc.Status.Conditions = append(doc.Status.Conditions, podConditionJSON{Type: c.Type,
-			Status: string(c.Status), Reason: c.Reason, Message: c.Message,
-			LastTransitionTime: Seconds(c.LastTransitionTime)})
-	}
-	doc.Status.InitContainerStatuses = containerStatusesJSON(st.InitContainerStatuses)
-	if cs := containerStatusesJSON(st.ContainerStatuses); cs != nil {
-		doc.Status.ContainerStatuses = cs
-	}
-	for _, e := range sortedEvents(world.EventsFor("Pod", p.Key())) {
-		doc.Events = append(doc.Events, podEventJSON{Type: string(e.Type), Reason: e.Reason,
-			Message: e.Message, Source: eventSourceJSON{e.Source}, Count: e.Count,
-			FirstTimestamp: Seconds(e.FirstSeen), LastTimestamp: Seconds(e.LastSeen)})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
-}
-
-func containerStatusesJSON(ss []model.ContainerStatus) []containerStatusJSON {
-	var out []containerStatusJSON
-	for i := range ss {
-		s := &ss[i]
-		if s.State.Kind == model.StateNone {
-			continue // not reported by the kubelet yet
-		}
-		out = append(out, containerStatusJSON{Name: s.Name, Image: s.Image,
-			State: stateJSON(s.State), LastState: stateJSON(s.LastState),
-			Ready: s.Ready, Started: s.Started, RestartCount: s.RestartCount})
-	}
-	return out
-}
-
-func stateJSON(s model.ContainerState) containerStateJSON {
-	switch s.Kind {
-	case model.StateWaiting:
-		return containerStateJSON{Waiting: &stateWaitingJSON{Reason: s.Reason, Message: s.Message}}
-	case model.StateRunning:
-		return containerStateJSON{Running: &stateRunningJSON{StartedAt: Seconds(s.StartedAt)}}
-	case model.StateTerminated:
-		return containerStateJSON{Terminated: &stateTerminatedJSON{ExitCode: s.ExitCode, Signal: s.Signal,
-			Reason: s.Reason, Message: s.Message, StartedAt: Seconds(s.StartedAt), FinishedAt: Seconds(s.FinishedAt)}}
-	}
-	return containerStateJSON{}
 }

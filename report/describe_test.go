@@ -58,7 +58,7 @@ func TestSortedEventsByLastSeen(t *testing.T) {
 }
 
 func TestDescribeProbe(t *testing.T) {
-	attrs := " delay=5s timeout=1s period=10s #success=1 #failure=3"
+	attrs := " delay=5s timeout=1s period=10s successThreshold=1 failureThreshold=3"
 	for _, c := range []struct {
 		p    model.ProbeSpec
 		want string
@@ -148,13 +148,14 @@ func TestDescribePodLayout(t *testing.T) {
 		"Name:        web\n",
 		"Namespace:   default\n",
 		"Node:        node-a\n",
-		"Start Time:  0s\n",
+		"Start Time:  Thu, 01 Jan 1970 00:00:00 +0000\n",
 		// labels sorted by key, the second one under the first value
 		"Labels:      app=web\n             tier=front\n",
-		"Init Containers:\n  setup:\n    Image:          busybox:1\n    State:          Terminated\n      Reason:       Completed\n      Exit Code:    0\n      Started:      0s\n      Finished:     5s\n    Ready:          False\n    Restart Count:  0\n",
+		"Init Containers:\n  setup:\n    Image:          busybox:1\n    State:          Terminated\n      Reason:       Completed\n      Exit Code:    0\n      Started:      Thu, 01 Jan 1970 00:00:00 +0000\n      Finished:     Thu, 01 Jan 1970 00:00:05 +0000\n    Ready:          False\n    Restart Count:  0\n",
 		"Containers:\n  app:\n",
-		"    State:          Running\n      Started:      5s\n",
-		"    Requests:\n      cpu:     1\n      memory:  64Mi\n    Liveness:  http-get http://:8080/healthz delay=0s timeout=1s period=10s #success=1 #failure=3\n",
+		"    State:          Running\n      Started:      Thu, 01 Jan 1970 00:00:05 +0000\n",
+		"    Requests:\n      cpu:     1\n      memory:  64Mi\n    Liveness:  http-get http://:8080/healthz delay=0s timeout=1s period=10s successThreshold=1 failureThreshold=3\n",
+		"QoS Class:                    Burstable\n",
 		"Readiness Gates:\n  Type               Status\n  example.com/gate   <none>\n",
 		"Conditions:\n  Type",
 		"\nEvents:\n  Type    Reason     Age   From               Message\n  ----    ------     ----  ----               -------\n",

@@ -110,10 +110,25 @@ func (s *Scenario) Populate(w *model.World) {
 				Shutdown: effectiveShutdown(&n.NodeShutdown, &sp.Settings.NodeShutdown)})
 		}
 	}
+	behaviors := s.behaviors()
+	s.addObjects(w, behaviors)
+	for i := range sp.Faults {
+		s.scheduleFault(w, i, &sp.Faults[i], behaviors)
+	}
+	s.startTraffic(w)
+	s.scheduleRandomFailures(w)
+}
+
+// AddObjects adds the scenario's priority classes, pods, workloads,
+// budgets and Services to w at its current time, as Populate adds them at
+// 0, without nodes, behaviours or faults: the objects of manifests a
+// client creates in a running world (podsim serve's kubectl apply).
+func (s *Scenario) AddObjects(w *model.World) { s.addObjects(w, nil) }
+
+func (s *Scenario) addObjects(w *model.World, behaviors map[string]map[behaviorKey]*model.Behavior) {
 	for _, c := range s.priorityClasses() {
 		w.AddPriorityClass(c)
 	}
-	behaviors := s.behaviors()
 	for _, p := range s.pods {
 		spec := podSpec(&p.Spec, behaviors[model.Key(p.Metadata.Namespace, p.Metadata.Name)])
 		w.AddPod(p.Metadata.Name, spec, podOptions(&p.Metadata, &p.Spec))
@@ -134,11 +149,6 @@ func (s *Scenario) Populate(w *model.World) {
 		w.AddWorkload(workloadSpec(wl, behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]))
 	}
 	s.addAutoscalers(w)
-	for i := range sp.Faults {
-		s.scheduleFault(w, i, &sp.Faults[i], behaviors)
-	}
-	s.startTraffic(w)
-	s.scheduleRandomFailures(w)
 }
 
 // workloadSpec converts a controller object with Kubernetes' defaults.

@@ -67,6 +67,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "ok")
 		return
 	}
+	if path == "openapi/v2" || path == "openapi/v3" || strings.HasPrefix(path, "openapi/v3/") {
+		s.openAPI(w, r, path)
+		return
+	}
 	segs := strings.Split(path, "/")
 	var gv string
 	switch {
@@ -149,7 +153,7 @@ func notFound(path string) *apierrors.StatusError {
 
 // serverVersion is what /version says: the Kubernetes version of the API
 // types podsim serves.
-var serverVersion = &k8sversion.Info{Major: "1", Minor: "34", GitVersion: KubeletVersion + "+podsim", GitTreeState: "clean",
+var serverVersion = &k8sversion.Info{Major: "1", Minor: "37", GitVersion: KubeletVersion + "+podsim", GitTreeState: "clean",
 	GoVersion: runtimeVersion(), Compiler: "gc", Platform: "linux/amd64"}
 
 func runtimeVersion() string {
@@ -531,7 +535,7 @@ func podRowConditions(p *podSnap) []metav1.TableRowCondition {
 func simulation(method, path string) *apierrors.StatusError {
 	return statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 		fmt.Sprintf("podsim serve is a simulation: %s %s is not something it can do (it serves get, list and watch; "+
-			"with --allow-writes, kubectl delete pod, cordon, uncordon, drain, scale, set image and rollout undo)", method, path))
+			"with --allow-writes, kubectl create and apply -f, delete pod, cordon, uncordon, drain, scale, set image and rollout undo)", method, path))
 }
 
 // statusError is an API error whose message is msg (the API machinery's

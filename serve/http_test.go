@@ -135,7 +135,7 @@ func TestWritesAndTheRest(t *testing.T) {
 	for _, path := range []string{
 		"PATCH /api/v1/namespaces/default/pods/api-0",
 		"PUT /api/v1/nodes/node-a",
-		"POST /apis/apps/v1/namespaces/default/deployments",
+		"POST /api/v1/namespaces/default/events",
 		"DELETE /api/v1/namespaces/default/pods?labelSelector=app%3Dapi",
 		"DELETE /api/v1/nodes/node-a",
 	} {

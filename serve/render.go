@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/report"
 )
 
 // moment is the instant a response shows: the world's virtual time and the
@@ -148,30 +149,32 @@ func container(c *model.ContainerSpec) corev1.Container {
 		out.RestartPolicy = &always
 	}
 	out.LivenessProbe, out.ReadinessProbe, out.StartupProbe = probe(c.Liveness), probe(c.Readiness), probe(c.Startup)
-	if c.Requests.MilliCPU > 0 || c.Requests.Memory > 0 {
-		out.Resources.Requests = corev1.ResourceList{}
-		if c.Requests.MilliCPU > 0 {
-			out.Resources.Requests[corev1.ResourceCPU] = *resource.NewMilliQuantity(c.Requests.MilliCPU, resource.DecimalSI)
-		}
-		if c.Requests.Memory > 0 {
-			out.Resources.Requests[corev1.ResourceMemory] = *resource.NewQuantity(c.Requests.Memory, resource.BinarySI)
-		}
+	out.Resources.Requests, out.Resources.Limits = computeResources(c.Requests), computeResources(c.Limits)
+	return out
+}
+
+// computeResources is a container's cpu and memory requests or limits; nil if
+// none.
+func computeResources(r model.Resources) corev1.ResourceList {
+	if r.MilliCPU <= 0 && r.Memory <= 0 {
+		return nil
+	}
+	out := corev1.ResourceList{}
+	if r.MilliCPU > 0 {
+		out[corev1.ResourceCPU] = *resource.NewMilliQuantity(r.MilliCPU, resource.DecimalSI)
+	}
+	if r.Memory > 0 {
+		out[corev1.ResourceMemory] = *resource.NewQuantity(r.Memory, resource.BinarySI)
 	}
 	return out
 }
 
-// qosClass is BestEffort for a pod without requests, else Burstable (the
-// model keeps no limits, so it never claims Guaranteed).
-func qosClass(s *model.PodSpec) corev1.PodQOSClass {
-	if r := s.Requests(); r.MilliCPU == 0 && r.Memory == 0 {
-		return corev1.PodQOSBestEffort
-	}
-	return corev1.PodQOSBurstable
-}
+// qosClass is the pod's QoS class (report.QOSClass: ComputePodQOS).
+func qosClass(s *model.PodSpec) corev1.PodQOSClass { return corev1.PodQOSClass(report.QOSClass(s)) }
 
 // KubeletVersion is the version podsim's nodes report: the Kubernetes
 // version whose API types it serves.
-const KubeletVersion = "v1.34.1"
+const KubeletVersion = "v1.37.2"
 
 func (m moment) node(s *nodeSnap) *corev1.Node {
 	n := &corev1.Node{TypeMeta: metav1.TypeMeta{Kind: "Node", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta)}

@@ -75,6 +75,10 @@ type writeReq struct {
 
 // write answers a request that would change the cluster.
 func (s *Server) write(w http.ResponseWriter, r *http.Request, q *request) {
+	if r.Method == http.MethodPost && q.name == "" {
+		s.create(w, r, q)
+		return
+	}
 	var route *writeRoute
 	for i := range writeRoutes {
 		rt := &writeRoutes[i]
@@ -111,6 +115,12 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, q *request) {
 		return
 	}
 	req.gone = apierrors.NewNotFound(q.gr(), q.name)
+	s.submit(w, r, q, req)
+}
+
+// submit hands a write to the goroutine that runs the world and answers
+// it once it is done.
+func (s *Server) submit(w http.ResponseWriter, r *http.Request, q *request, req *writeReq) {
 	req.done = make(chan *apierrors.StatusError, 1)
 	select {
 	case s.writes <- req:

@@ -143,12 +143,34 @@ spec:
 	}
 	for _, want := range []string{
 		"Status:      Succeeded\n",
-		"    Liveness:       http-get http://:8080/healthz delay=5s timeout=1s period=10s #success=1 #failure=3\n",
-		"    Readiness:      exec [cat /tmp/ready] delay=0s timeout=1s period=10s #success=1 #failure=3\n",
+		"    Liveness:       http-get http://:8080/healthz delay=5s timeout=1s period=10s successThreshold=1 failureThreshold=3\n",
+		"    Readiness:      exec [cat /tmp/ready] delay=0s timeout=1s period=10s successThreshold=1 failureThreshold=3\n",
 		"Killing    90s   kubelet            Stopping container app\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// docs/describe-vs-kubectl.md shows podsim describe of the documentation's
+// nginx pod as podsim prints it today.
+func TestDescribeVsKubectlDoc(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "describe-vs-kubectl.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(doc), "<!-- podsim describe output")
+	_, after, ok := strings.Cut(after, "```text\n")
+	if !ok {
+		t.Fatal("the page has no podsim describe output block")
+	}
+	block, _, _ := strings.Cut(after, "```")
+	out, errs, code := podsim(t, "describe", filepath.Join(root, "testdata", "manifests", "nginx-with-request.yaml"), "nginx-deployment-1", "--at", "34s")
+	if code != exitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if out != block {
+		t.Errorf("docs/describe-vs-kubectl.md shows:\n%s\npodsim describe prints:\n%s", block, out)
 	}
 }

@@ -72,7 +72,7 @@ var negativeDuration = regexp.MustCompile(`(^|[ (=])-[0-9][0-9.]*(h|m|s|ms|µs|n
 func TestHostileRunsSaturate(t *testing.T) {
 	cases := []struct{ file, want string }{
 		{"grace-huge.yaml", "Terminating (grace period 2562047h47m16.854775807s)"},
-		{"deadline-huge.yaml", "workload/batch     Complete=True (CompletionsReached)"},
+		{"deadline-huge.yaml", "job/batch          Complete=True (CompletionsReached)"},
 		{"fault-for-overflow.yaml", "Ready=Unknown"},
 		{"dist-huge.yaml", "Running"},
 		{"backoff-huge.yaml", "CrashLoopBackOff   2 (178y ago)   292y"},

@@ -113,7 +113,8 @@ func TestRunManifestAsItIs(t *testing.T) {
 		t.Errorf("run -: stderr %s", stderr.String())
 	}
 	out, errs, code = podsim(t, "describe", shopApp, "web-1", "-n", "shop")
-	if code != exitOK || !strings.Contains(out, "Namespace:   shop\n") || !strings.Contains(out, "Image:          registry.example.com/shop/web:1.4.2") {
+	if code != exitOK || !strings.Contains(squeeze(out), "Namespace: shop\n") || !strings.Contains(out, "Image:          registry.example.com/shop/web:1.4.2") ||
+		!strings.Contains(squeeze(out), "Controlled By: ReplicaSet/web-") {
 		t.Errorf("describe: exit %d\n%s%s", code, out, errs)
 	}
 	_, errs, code = podsim(t, "describe", shopApp, "web-1")

@@ -134,7 +134,7 @@ func TestRealManifestsMicroservicesDemo(t *testing.T) {
 // kubectl describe does.
 func TestRealManifestsDescribeProbeTargets(t *testing.T) {
 	out, errs, code := podsim(t, "describe", shopApp, "web-1", "-n", "shop")
-	if code != exitOK || !strings.Contains(out, "Liveness:   http-get http://:http/healthz delay=15s timeout=1s period=10s #success=1 #failure=3\n") ||
+	if code != exitOK || !strings.Contains(out, "Liveness:   http-get http://:http/healthz delay=15s timeout=1s period=10s successThreshold=1 failureThreshold=3\n") ||
 		!strings.Contains(out, "Readiness:  http-get http://:http/ready delay=0s") {
 		t.Errorf("manifest: exit %d\n%s%s", code, out, errs)
 	}
