@@ -348,7 +348,7 @@ func (v *Invariants) checkState(where string, s ContainerState, now time.Duratio
 }
 
 func (v *Invariants) checkTime(what string, t, now time.Duration) {
-	if t < 0 || t > now {
+	if t < v.w.past || t > now {
 		v.fail(RuleTime, "%s is %s, now is %s", what, t, now)
 	}
 }

@@ -14,8 +14,9 @@ type Taint struct {
 type NodeSpec struct {
 	Name     string
 	Labels   map[string]string
-	Capacity Resources
+	Capacity Resources // what the scheduler counts: status.allocatable
 	Taints   []Taint
+	Total    Resources // status.capacity, before the kubelet's reservations; zero: Capacity
 }
 
 // Node is a machine with a kubelet.
@@ -23,8 +24,9 @@ type Node struct {
 	w        *World
 	Name     string
 	Labels   map[string]string
-	Capacity Resources
+	Capacity Resources // what the scheduler counts: status.allocatable
 	Taints   []Taint
+	Total    Resources // status.capacity; zero: Capacity
 
 	// What the scheduler reads of every node it filters, together.
 
@@ -56,7 +58,7 @@ type Node struct {
 // AddNode adds a Ready node now.
 func (w *World) AddNode(s NodeSpec) *Node {
 	n := &Node{w: w, Name: s.Name, Labels: registeredLabels(s.Name, s.Labels), Capacity: s.Capacity,
-		Taints: s.Taints, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
+		Taints: s.Taints, Total: s.Total, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
 	n.id = w.nodesAdded
 	w.nodesAdded++
 	w.nodes = append(w.nodes, n)

@@ -50,6 +50,8 @@ type World struct {
 
 	services *services      // Services, their endpoints and kube-proxy (service.go); nil if none
 	metrics  *metricsServer // metrics-server (metricsserver.go); nil if nothing uses resources
+
+	past time.Duration // the earliest time a restored object names (restore.go); 0 if none
 }
 
 // objectKey names an object that has no list of events of its own.

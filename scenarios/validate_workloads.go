@@ -96,7 +96,7 @@ func (v *validator) controllerName(w *Workload, key string) {
 		v.atKey(&sp.UnhealthyPodEvictionPolicy, "only a PodDisruptionBudget has unhealthyPodEvictionPolicy")
 	}
 	for p := range v.pods {
-		if ownerOf(p, map[string]*Workload{key: w}) != "" {
+		if ownerOf(p, map[string]*Workload{key: w}) != "" && !v.adopted[p] {
 			v.at(&w.Metadata.Name, "workload %q would name its pods like the bare pod %q", name, p)
 		}
 	}
@@ -105,7 +105,7 @@ func (v *validator) controllerName(w *Workload, key string) {
 	}
 	if w.Kind == kindCronJob {
 		for other := range v.workloads {
-			if ownerOf(other, map[string]*Workload{key: w}) != "" {
+			if ownerOf(other, map[string]*Workload{key: w}) != "" && !v.adopted[other] {
 				v.at(&w.Metadata.Name, "CronJob %q would name a Job like workload %q", name, other)
 			}
 		}
