@@ -207,6 +207,7 @@ func parse(file string, data []byte, objs *scenarios.Objects) ErrorList {
 		if len(doc.Content) == 0 || yamlstrict.IsNull(doc.Content[0]) {
 			continue // empty documents are skipped, as kubectl does
 		}
+		takenAt(&doc, objs)
 		p.object(doc.Content[0], false)
 	}
 	objs.Sources = append(objs.Sources, src)

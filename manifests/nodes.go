@@ -1,10 +1,12 @@
 package manifests
 
 import (
+	"regexp"
 	"time"
 
 	"github.com/podsim/podsim/internal/yamlstrict"
 	"github.com/podsim/podsim/scenarios"
+	"go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -105,4 +107,25 @@ func (c *converter) stamp(t *metav1.Time) string {
 	}
 	c.saw(*t)
 	return t.UTC().Format(time.RFC3339)
+}
+
+// takenLine is the comment podsim snapshot starts its file with: where
+// and when (the API server's Date) the snapshot was taken.
+var takenLine = regexp.MustCompile(`(?m)^# podsim snapshot of \S+ at (\S+)$`)
+
+// takenAt dates objs by the comment podsim snapshot writes before a
+// document, if it has one: the instant the server answered, later than
+// any time its objects hold.
+func takenAt(doc *yaml.Node, objs *scenarios.Objects) {
+	comment := doc.HeadComment // or, as yaml.v3 reads it, its first key's
+	if root := doc.Content[0]; len(root.Content) > 0 {
+		comment += "\n" + root.HeadComment + "\n" + root.Content[0].HeadComment
+	}
+	m := takenLine.FindStringSubmatch(comment)
+	if m == nil {
+		return
+	}
+	if t, err := time.Parse(time.RFC3339, m[1]); err == nil && t.After(objs.Instant) {
+		objs.Instant = t.UTC()
+	}
 }

@@ -100,7 +100,7 @@ func (v *validator) controllerName(w *Workload, key string) {
 			v.at(&w.Metadata.Name, "workload %q would name its pods like the bare pod %q", name, p)
 		}
 	}
-	if cj := v.cronJobOf(key); cj != nil {
+	if cj := v.cronJobOf(key); cj != nil && !v.adopted[key] {
 		v.at(&w.Metadata.Name, "workload %q is named like a Job of CronJob %q", name, cj.Metadata.Name)
 	}
 	if w.Kind == kindCronJob {
