@@ -51,7 +51,7 @@ func init() {
 // and whether it was Ready. Its conditions' heartbeats date the snapshot.
 func (c *converter) node(o *corev1.Node) *scenarios.Node {
 	out := &scenarios.Node{Name: o.Name, Labels: o.Labels}
-	c.saw(o.CreationTimestamp)
+	out.CreationTimestamp = c.stamp(&o.CreationTimestamp)
 	for _, t := range o.Spec.Taints {
 		out.Taints = append(out.Taints, scenarios.Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)})
 	}

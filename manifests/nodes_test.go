@@ -88,7 +88,7 @@ func TestNodesOfASnapshot(t *testing.T) {
 	if a.Capacity.MilliCPU != 3800 || a.Total.MilliCPU != 4000 || a.Capacity.Memory != 15<<30 {
 		t.Errorf("node a: allocatable %+v, capacity %+v", a.Capacity, a.Total)
 	}
-	if !a.Ready() || a.Labels["topology.kubernetes.io/zone"] != "a" {
+	if !a.Ready() || a.Labels["topology.kubernetes.io/zone"] != "a" || a.CreatedAt != -10*time.Hour {
 		t.Errorf("node a: ready %v, labels %v", a.Ready(), a.Labels)
 	}
 	if !b.Unschedulable() || !b.Ready() {
@@ -176,5 +176,30 @@ spec: {containers: [{name: app, image: example/web:1}]}
 	}
 	if w.Pod("lonely").Owner() != nil {
 		t.Error("lonely has an owner")
+	}
+}
+
+// A pod on a NotReady node keeps the status the API held: running, its
+// Ready condition False as the node controller left it.
+func TestPodOnANotReadyNode(t *testing.T) {
+	src := nodeList + `- apiVersion: v1
+  kind: Pod
+  metadata: {name: cut-off, creationTimestamp: "2026-01-01T09:00:00Z"}
+  spec:
+    nodeName: c
+    containers: [{name: app, image: example/web:1}]
+  status:
+    phase: Running
+    startTime: "2026-01-01T09:00:01Z"
+    conditions: [{type: Ready, status: "False", lastTransitionTime: "2026-01-01T09:50:00Z"}]
+    containerStatuses: [{name: app, ready: true, state: {running: {startedAt: "2026-01-01T09:00:02Z"}}}]
+`
+	s, _ := parseOK(t, src)
+	w := s.Build()
+	w.Run(0)
+	p := w.Pod("cut-off")
+	st := p.Status()
+	if c, _ := st.Condition(model.Ready); p.Phase() != model.Running || c.Status != model.False {
+		t.Errorf("cut-off: %s, Ready %s", p.Phase(), c.Status)
 	}
 }

@@ -38,6 +38,10 @@ type PodSnapshot struct {
 	CreatedAt  time.Duration
 	StartTime  *time.Duration
 	ReadySince time.Duration
+	// NotReady says its Ready condition was not True although its
+	// containers were ready: the node controller marked it (its node
+	// NotReady).
+	NotReady   bool
 	Containers []ContainerSnapshot // init and regular, by name
 	ReplicaSet string              // a Deployment's pod: the ReplicaSet that owns it
 }
@@ -228,11 +232,18 @@ func (p *Pod) restore(s *PodSnapshot) {
 	w.podBound(p)
 	if p.phase.Terminal() {
 		p.terminated = true
+		p.updateConditions() // Ready False, PodCompleted or PodFailed
 	} else {
 		for _, c := range p.all() {
 			c.updateReady()
 		}
 		p.updateStatus()
+		if !n.Reachable() { // its last status, as the API holds it
+			p.updateConditions()
+		}
+		if s.NotReady {
+			p.MarkNotReady()
+		}
 		p.requestSync()
 	}
 	p.backdate(s)

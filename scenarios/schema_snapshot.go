@@ -19,6 +19,9 @@ type NodeState struct {
 	// kubelet silent, as the node controller sees it), as a NotReady node
 	// of a snapshot.
 	NotReady bool `yaml:"notReady"`
+	// CreationTimestamp is when the Node was created (RFC 3339), before
+	// the snapshot's instant: the node's age.
+	CreationTimestamp string `yaml:"creationTimestamp"`
 }
 
 // SnapshotMeta is the metadata of an object of a snapshot that podsim

@@ -32,6 +32,7 @@ func (s *Scenario) addNodes(w *model.World, n *Node) {
 	}
 	for _, name := range ExpandNodeNames(n.Name, count) {
 		node := w.AddNode(model.NodeSpec{Name: name, Labels: n.Labels, Capacity: capacity, Taints: taints, Total: total})
+		node.CreatedAt = s.since(n.CreationTimestamp)
 		if n.Unschedulable {
 			node.Cordon()
 		}
@@ -140,8 +141,12 @@ func (s *Scenario) podSnapshot(p *Pod, spec *model.PodSpec, o model.PodOptions) 
 		out.StartTime = &d
 	}
 	for _, c := range st.Conditions {
-		if c.Type == model.Ready && c.Status == string(model.True) {
+		switch {
+		case c.Type != model.Ready:
+		case c.Status == string(model.True):
 			out.ReadySince = s.since(c.LastTransitionTime)
+		default:
+			out.NotReady = true
 		}
 	}
 	for _, list := range [][]ContainerStatus{st.InitContainerStatuses, st.ContainerStatuses} {
@@ -268,6 +273,9 @@ func (v *validator) snapshotChecks() {
 	}
 	for _, wl := range v.s.workloads {
 		v.times(&wl.Metadata.CreationTimestamp)
+	}
+	for _, n := range v.s.nodes {
+		v.times(&n.CreationTimestamp)
 	}
 }
 
