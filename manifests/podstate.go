@@ -1,6 +1,8 @@
 package manifests
 
 import (
+	"time"
+
 	"github.com/podsim/podsim/scenarios"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -9,7 +11,12 @@ import (
 // snapshotMeta converts what podsim reads of a snapshot's metadata: when
 // the object was created, and its owners.
 func (c *converter) snapshotMeta(m *metav1.ObjectMeta) scenarios.SnapshotMeta {
-	out := scenarios.SnapshotMeta{CreationTimestamp: c.stamp(&m.CreationTimestamp)}
+	out := scenarios.SnapshotMeta{CreationTimestamp: c.stamp(&m.CreationTimestamp), DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds}
+	if t := m.DeletionTimestamp; t != nil {
+		// The end of a grace period, perhaps after the snapshot: it does
+		// not date it.
+		out.DeletionTimestamp = t.UTC().Format(time.RFC3339)
+	}
 	for _, r := range m.OwnerReferences {
 		out.OwnerReferences = append(out.OwnerReferences, scenarios.OwnerReference{APIVersion: r.APIVersion,
 			Kind: r.Kind, Name: r.Name, Controller: r.Controller})

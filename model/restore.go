@@ -41,9 +41,13 @@ type PodSnapshot struct {
 	// NotReady says its Ready condition was not True although its
 	// containers were ready: the node controller marked it (its node
 	// NotReady).
-	NotReady   bool
-	Containers []ContainerSnapshot // init and regular, by name
-	ReplicaSet string              // a Deployment's pod: the ReplicaSet that owns it
+	NotReady bool
+	// DeleteAt is metadata.deletionTimestamp (nil: not being deleted),
+	// DeletionGrace its deletionGracePeriodSeconds.
+	DeleteAt      *time.Duration
+	DeletionGrace time.Duration
+	Containers    []ContainerSnapshot // init and regular, by name
+	ReplicaSet    string              // a Deployment's pod: the ReplicaSet that owns it
 }
 
 // ReplicaSetSnapshot is one of a Deployment's ReplicaSets in a snapshot.
@@ -247,6 +251,26 @@ func (p *Pod) restore(s *PodSnapshot) {
 		p.requestSync()
 	}
 	p.backdate(s)
+	p.restoreDeletion(s)
+}
+
+// restoreDeletion deletes a pod that was being deleted, with what is
+// left of its grace period (its kubelet, if it hears, kills what still
+// runs within a second once it is past), and shows the snapshot's
+// deletionTimestamp. A pod on a node cut off stays Terminating.
+func (p *Pod) restoreDeletion(s *PodSnapshot) {
+	if s.DeleteAt == nil || p.phase.Terminal() {
+		return
+	}
+	g := *s.DeleteAt - p.w.Now()
+	if g <= 0 {
+		g = time.Second
+	}
+	p.Delete(&g)
+	if p.deleting {
+		p.deadline, p.deletionGrace = *s.DeleteAt, max(s.DeletionGrace, 0)
+		p.w.past = min(p.w.past, *s.DeleteAt)
+	}
 }
 
 // restore sets the container's status from the pod's snapshot, starts

@@ -549,8 +549,7 @@ type EventCheck struct {
 // Kubernetes would do, accepted with a warning at their line and column
 // that says what is lost. Any other field is an error.
 func init() {
-	Ignore[ObjectMeta]("generateName", "uid", "resourceVersion", "generation",
-		"deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink")
+	Ignore[ObjectMeta]("generateName", "uid", "resourceVersion", "generation", "managedFields", "selfLink")
 	Unmodelled[ObjectMeta](map[string]string{
 		"finalizers": "deletion never waits for a finalizer",
 	})

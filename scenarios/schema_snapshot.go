@@ -29,6 +29,9 @@ type NodeState struct {
 type SnapshotMeta struct {
 	CreationTimestamp string           `yaml:"creationTimestamp"`
 	OwnerReferences   []OwnerReference `yaml:"ownerReferences"`
+	// A pod being deleted: when its grace period ends, and how long it was.
+	DeletionTimestamp          string `yaml:"deletionTimestamp"`
+	DeletionGracePeriodSeconds *int64 `yaml:"deletionGracePeriodSeconds"`
 }
 
 // OwnerReference names an object's owner; the one with controller: true

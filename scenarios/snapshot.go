@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsim/podsim/internal/yamlstrict"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
 )
 
 // Building a run from a snapshot of a cluster (schema_snapshot.go): its
@@ -128,6 +129,16 @@ func (s *Scenario) since(ts string) time.Duration {
 	return min(t.Sub(s.startTime()), 0)
 }
 
+// deletionSince is a deletionTimestamp as virtual time: the end of a
+// grace period, which may be after the snapshot's instant.
+func (s *Scenario) deletionSince(ts string) time.Duration {
+	t, err := time.Parse(time.RFC3339, ts)
+	if err != nil {
+		return 0
+	}
+	return t.Sub(s.startTime())
+}
+
 // podSnapshot is p as its status has it, with spec and options as built.
 func (s *Scenario) podSnapshot(p *Pod, spec *model.PodSpec, o model.PodOptions) model.PodSnapshot {
 	st := p.Status
@@ -139,6 +150,13 @@ func (s *Scenario) podSnapshot(p *Pod, spec *model.PodSpec, o model.PodOptions) 
 	if st.StartTime != "" {
 		d := s.since(st.StartTime)
 		out.StartTime = &d
+	}
+	if m := &p.Metadata; m.DeletionTimestamp != "" {
+		d := s.deletionSince(m.DeletionTimestamp)
+		out.DeleteAt = &d
+		if g := m.DeletionGracePeriodSeconds; g != nil {
+			out.DeletionGrace = sim.Seconds(*g)
+		}
 	}
 	for _, c := range st.Conditions {
 		switch {
@@ -242,7 +260,7 @@ func (v *validator) snapshotChecks() {
 			file, at := v.s.locate(&p.Metadata, false)
 			v.s.Warnings.Add(file, at, "warning: pod %s: its controller %s %s is not among the objects: it runs as a bare pod, and nothing replaces it", p.Metadata.Name, r.Kind, r.Name)
 		}
-		v.times(&p.Metadata.CreationTimestamp)
+		v.times(&p.Metadata.CreationTimestamp, &p.Metadata.DeletionTimestamp)
 		st := p.Status
 		if st == nil {
 			continue
