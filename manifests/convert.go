@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/podsim/podsim/scenarios"
 	"go.yaml.in/yaml/v3"
@@ -23,7 +24,8 @@ import (
 // cannot convert (a quantity out of podsim's range) it reports against
 // the converted value, whose position is found once it is located.
 type converter struct {
-	errs []convError
+	errs   []convError
+	latest time.Time // the latest time the objects hold: the snapshot's instant (nodes.go)
 }
 
 type convError struct {
@@ -38,7 +40,11 @@ type convError struct {
 func (c *converter) object(obj any) any {
 	switch o := obj.(type) {
 	case *corev1.Pod:
-		return &scenarios.Pod{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: c.podSpec(&o.Spec)}
+		m := meta(&o.ObjectMeta)
+		m.SnapshotMeta = c.snapshotMeta(&o.ObjectMeta)
+		return &scenarios.Pod{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: m, Spec: c.podSpec(&o.Spec), Status: c.podStatus(&o.Status)}
+	case *corev1.Node:
+		return c.node(o)
 	case *appsv1.Deployment:
 		sp := &o.Spec
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: sp.Replicas,
@@ -131,7 +137,9 @@ func (c *converter) cronJob(o *batchv1.CronJob) *scenarios.Workload {
 
 func (c *converter) workload(tm *metav1.TypeMeta, om *metav1.ObjectMeta, spec scenarios.WorkloadSpec, tmpl *corev1.PodTemplateSpec) *scenarios.Workload {
 	spec.Template = c.template(tmpl)
-	return &scenarios.Workload{APIVersion: tm.APIVersion, Kind: tm.Kind, Metadata: meta(om), Spec: spec}
+	m := meta(om)
+	m.SnapshotMeta = c.snapshotMeta(om)
+	return &scenarios.Workload{APIVersion: tm.APIVersion, Kind: tm.Kind, Metadata: m, Spec: spec}
 }
 
 func (c *converter) template(t *corev1.PodTemplateSpec) scenarios.PodTemplate {

@@ -38,6 +38,7 @@ type kindInfo struct {
 var (
 	podType      = reflect.TypeFor[scenarios.Pod]()
 	workloadType = reflect.TypeFor[scenarios.Workload]()
+	nodeType     = reflect.TypeFor[nodeObject]() // a scenarios.Node (nodes.go)
 )
 
 // kinds are the kinds podsim knows, as served by Kubernetes v1.30 and
@@ -55,6 +56,7 @@ var kinds = map[gvk]kindInfo{
 	{"batch/v1", "CronJob"}:                   {typ: reflect.TypeFor[batchv1.CronJob](), as: workloadType},
 	{"policy/v1", "PodDisruptionBudget"}:      {typ: reflect.TypeFor[policyv1.PodDisruptionBudget](), as: workloadType},
 	{"scheduling.k8s.io/v1", "PriorityClass"}: {typ: reflect.TypeFor[schedulingv1.PriorityClass](), as: workloadType},
+	{"v1", "Node"}:                            {typ: reflect.TypeFor[corev1.Node](), as: nodeType},
 	{"v1", "Namespace"}:                       {typ: reflect.TypeFor[corev1.Namespace]()},
 	{"v1", "Service"}:                         {typ: reflect.TypeFor[corev1.Service](), as: workloadType},
 

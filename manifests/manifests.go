@@ -207,6 +207,7 @@ func parse(file string, data []byte, objs *scenarios.Objects) ErrorList {
 		if len(doc.Content) == 0 || yamlstrict.IsNull(doc.Content[0]) {
 			continue // empty documents are skipped, as kubectl does
 		}
+		takenAt(&doc, objs)
 		p.object(doc.Content[0], false)
 	}
 	objs.Sources = append(objs.Sources, src)
@@ -305,6 +306,12 @@ func (p *parser) object(n *yaml.Node, inList bool) {
 	case *scenarios.Workload:
 		p.src.Pos.Locate(n, out)
 		p.objs.Workloads = append(p.objs.Workloads, out)
+	case *scenarios.Node:
+		p.src.Pos.Locate(n, out)
+		p.objs.Nodes = append(p.objs.Nodes, out)
+	}
+	if conv.latest.After(p.objs.Instant) {
+		p.objs.Instant = conv.latest
 	}
 	for _, e := range conv.errs {
 		p.errs.Add(p.file, p.src.Pos.Of(e.at), "%s", e.msg)

@@ -45,6 +45,8 @@ type WorkloadSpec struct {
 
 	PodManagement PodManagementPolicy // StatefulSet (statefulset.go)
 	CronJob       *CronJobSpec        // CronJob (cronjob.go)
+
+	Snapshot *WorkloadSnapshot // its pods in a snapshot of a cluster, adopted when it is added (restore.go)
 }
 
 // Workload is a controller and the pods it made. Its pods are named
@@ -89,6 +91,9 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	w.workloads = append(w.workloads, wl)
 	w.workloadIdx[wl.key] = wl
 	w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectAdded, Workload: wl})
+	if s.Snapshot != nil {
+		wl.restorePods()
+	}
 	if h, ok := wl.ctl.(WorkloadAddedHandler); ok {
 		h.WorkloadAdded(wl)
 	}
@@ -173,6 +178,10 @@ func (wl *Workload) CreatePod(t *PodSpec, node string) *Pod { return wl.createPo
 // createPod is CreatePod.
 func (wl *Workload) createPod(t *PodSpec, node string) *Pod {
 	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
+	for p := wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)]; p != nil && !p.deleted && wl.Spec.Snapshot != nil; p = wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)] {
+		wl.podBase++ // an adopted pod has the name
+		name = fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
+	}
 	o := wl.Spec.Options
 	o.affinityNode = node // the scheduler binds it there, if it fits
 	return wl.createNamedPod(t, name, o)

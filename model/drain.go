@@ -62,6 +62,7 @@ type drain struct {
 	node    *Node
 	pending int      // pods not yet gone or given up on
 	errs    []string // evictions that failed for good
+	then    func()   // what kubectl does next when the drain ends (DrainAll); nil: nothing
 }
 
 // Drain is `kubectl drain NODE --ignore-daemonsets --force`: it cordons
@@ -73,7 +74,33 @@ type drain struct {
 // drained"), or with an error if an eviction failed otherwise.
 func (k Kubectl) Drain(n *Node) {
 	k.Cordon(n)
+	k.evictAll(n, nil)
+}
+
+// DrainAll is `kubectl drain -l SELECTOR` of nodes ns: as kubectl's
+// RunDrain, it cordons every node first, then drains them one at a time
+// in order, each once the one before it is drained or has failed
+// ("continuing command...").
+func (k Kubectl) DrainAll(ns []*Node) {
+	for _, n := range ns {
+		k.Cordon(n)
+	}
+	var from func(i int)
+	from = func(i int) {
+		if i < len(ns) {
+			k.evictAll(ns[i], func() { from(i + 1) })
+		}
+	}
+	from(0)
+}
+
+// evictAll is Drain's work after the cordon; then (if not nil) runs when
+// it ends.
+func (k Kubectl) evictAll(n *Node, then func()) {
 	if n.gone {
+		if then != nil {
+			then()
+		}
 		return
 	}
 	var evict, daemons, bare []*Pod
@@ -101,7 +128,7 @@ func (k Kubectl) Drain(n *Node) {
 		byName(bare)
 		k.say(n.Name, "Drain", "", "Warning: deleting Pods that declare no controller: "+qualified(bare))
 	}
-	d := &drain{k: k, node: n, pending: len(evict)}
+	d := &drain{k: k, node: n, pending: len(evict), then: then}
 	if d.pending == 0 {
 		d.finish()
 		return
@@ -170,7 +197,10 @@ func (d *drain) finish() {
 	n := d.node
 	if len(d.errs) > 0 {
 		d.k.say(n.Name, "Drain", "", fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...", n.Name, strings.Join(d.errs, ", ")))
-		return
+	} else {
+		d.k.say(n.Name, "Drain", "", "node/"+n.Name+" drained")
 	}
-	d.k.say(n.Name, "Drain", "", "node/"+n.Name+" drained")
+	if d.then != nil {
+		d.then()
+	}
 }

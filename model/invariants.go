@@ -328,7 +328,7 @@ func (v *Invariants) checkPod(p *Pod, now time.Duration) {
 			v.fail(RuleDuration, "pod %s deleted at %s, before its creation at %s", p.Name, p.deletedAt, p.CreatedAt)
 		}
 	}
-	if p.deleting && (p.deletionGrace < 0 || p.deadline < 0) {
+	if p.deleting && (p.deletionGrace < 0 || p.deadline < v.w.past) {
 		v.fail(RuleDuration, "pod %s deletion grace %s, deadline %s", p.Name, p.deletionGrace, p.deadline)
 	}
 	v.checkEvents("pod "+p.Name, p.events.list, now)
@@ -348,7 +348,7 @@ func (v *Invariants) checkState(where string, s ContainerState, now time.Duratio
 }
 
 func (v *Invariants) checkTime(what string, t, now time.Duration) {
-	if t < 0 || t > now {
+	if t < v.w.past || t > now {
 		v.fail(RuleTime, "%s is %s, now is %s", what, t, now)
 	}
 }

@@ -14,9 +14,10 @@ type Taint struct {
 type NodeSpec struct {
 	Name     string
 	Labels   map[string]string
-	Capacity Resources
+	Capacity Resources // what the scheduler counts: status.allocatable
 	Taints   []Taint
 	Shutdown NodeShutdown // the kubelet's graceful node shutdown (nodeshutdown.go)
+	Total    Resources    // status.capacity, before the kubelet's reservations; zero: Capacity
 }
 
 // Node is a machine with a kubelet.
@@ -24,8 +25,9 @@ type Node struct {
 	w        *World
 	Name     string
 	Labels   map[string]string
-	Capacity Resources
+	Capacity Resources // what the scheduler counts: status.allocatable
 	Taints   []Taint
+	Total    Resources // status.capacity; zero: Capacity
 
 	// What the scheduler reads of every node it filters, together.
 
@@ -61,7 +63,7 @@ type Node struct {
 // AddNode adds a Ready node now.
 func (w *World) AddNode(s NodeSpec) *Node {
 	n := &Node{w: w, Name: s.Name, Labels: registeredLabels(s.Name, s.Labels), Capacity: s.Capacity,
-		Taints: s.Taints, ShutdownConfig: s.Shutdown, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
+		Taints: s.Taints, ShutdownConfig: s.Shutdown, Total: s.Total, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
 	n.id = w.nodesAdded
 	w.nodesAdded++
 	w.nodes = append(w.nodes, n)

@@ -148,6 +148,20 @@ func (w *World) AddPod(name string, spec *PodSpec, o PodOptions) *Pod {
 // addPod creates a pod owned by owner (nil for a bare pod): the owner is
 // known from the pod's first change on.
 func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload) *Pod {
+	p := w.newPod(name, spec, o, owner)
+	p.setPhase(Pending)
+	if spec.NodeName != "" {
+		if n := w.nodeIdx[spec.NodeName]; n != nil {
+			p.bind(n)
+			return p
+		}
+	}
+	w.podUnbound(p)
+	return p
+}
+
+// newPod creates the pod object and announces it, with no phase yet.
+func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload) *Pod {
 	ns := o.Namespace
 	if ns == "" {
 		ns = DefaultNamespace
@@ -172,14 +186,6 @@ func (w *World) addPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	w.podIdx[p.key] = p
 	w.object(ObjectChange{Kind: ObjectPod, Op: ObjectAdded, Pod: p})
 	w.podAdded(p)
-	p.setPhase(Pending)
-	if spec.NodeName != "" {
-		if n := w.nodeIdx[spec.NodeName]; n != nil {
-			p.bind(n)
-			return p
-		}
-	}
-	w.podUnbound(p)
 	return p
 }
 

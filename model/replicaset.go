@@ -152,6 +152,9 @@ func (wl *Workload) Template() *PodSpec { return wl.Spec.Template }
 func (wl *Workload) initReplicas() {
 	wl.rc.availTimer.Init(wl.sync)
 	wl.rc.progressTimer.Init(wl.sync)
+	if len(wl.rc.rss) > 0 {
+		return // restored from a snapshot (restore.go)
+	}
 	switch wl.Spec.Kind {
 	case KindReplicaSet:
 		wl.rc.rss = []*replicaSet{{name: wl.Spec.Name, template: wl.Spec.Template, replicas: wl.Spec.Replicas,

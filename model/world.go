@@ -57,6 +57,7 @@ type World struct {
 	metrics  *metricsServer // metrics-server (metricsserver.go); nil if nothing uses resources
 
 	autoscalers []*Autoscaler // HorizontalPodAutoscalers (autoscaler.go)
+	past        time.Duration // the earliest time a restored object names (restore.go); 0 if none
 }
 
 // objectKey names an object that has no list of events of its own.

@@ -81,34 +81,12 @@ func (s *Scenario) NewWorld() *model.World { return cluster.New(s.Seed, s.Settin
 // to w, a world from NewWorld, at time 0.
 func (s *Scenario) Populate(w *model.World) {
 	sp := &s.File.Spec
-	if len(sp.Nodes) == 0 {
+	if len(s.nodes) == 0 {
 		w.AddNode(model.NodeSpec{Name: DefaultNodeName, Capacity: defaultCapacity,
 			Shutdown: effectiveShutdown(&NodeShutdown{}, &sp.Settings.NodeShutdown)})
 	}
-	for i := range sp.Nodes {
-		n := &sp.Nodes[i]
-		count := 1
-		if n.Count != nil {
-			count = *n.Count
-		}
-		capacity := defaultCapacity
-		if q, ok := n.Capacity["cpu"]; ok {
-			capacity.MilliCPU = q.MilliValue()
-		}
-		if q, ok := n.Capacity["memory"]; ok {
-			capacity.Memory = q.Value()
-		}
-		if q, ok := n.Capacity["pods"]; ok {
-			capacity.Pods = q.Value()
-		}
-		var taints []model.Taint
-		for _, t := range n.Taints {
-			taints = append(taints, model.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
-		}
-		for _, name := range ExpandNodeNames(n.Name, count) {
-			w.AddNode(model.NodeSpec{Name: name, Labels: n.Labels, Capacity: capacity, Taints: taints,
-				Shutdown: effectiveShutdown(&n.NodeShutdown, &sp.Settings.NodeShutdown)})
-		}
+	for _, n := range s.nodes {
+		s.addNodes(w, n)
 	}
 	behaviors := s.behaviors()
 	s.addObjects(w, behaviors)
@@ -129,11 +107,16 @@ func (s *Scenario) addObjects(w *model.World, behaviors map[string]map[behaviorK
 	for _, c := range s.priorityClasses() {
 		w.AddPriorityClass(c)
 	}
+	own := s.owners()
 	for _, p := range s.pods {
-		spec := podSpec(&p.Spec, behaviors[model.Key(p.Metadata.Namespace, p.Metadata.Name)])
-		w.AddPod(p.Metadata.Name, spec, podOptions(&p.Metadata, &p.Spec))
+		if own.owner[p] == nil { // an owned pod is adopted by its workload
+			s.addPod(w, p, behaviors[model.Key(p.Metadata.Namespace, p.Metadata.Name)])
+		}
 	}
 	for _, wl := range s.workloads {
+		if own.folded[wl] != nil {
+			continue // a Deployment's ReplicaSet: the Deployment adopts it
+		}
 		switch wl.Kind {
 		case kindPDB:
 			w.AddPodDisruptionBudget(pdbSpec(wl))
@@ -146,7 +129,10 @@ func (s *Scenario) addObjects(w *model.World, behaviors map[string]map[behaviorK
 		case kindHPA:
 			continue // added after every workload
 		}
-		w.AddWorkload(workloadSpec(wl, behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]))
+		b := behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]
+		spec := workloadSpec(wl, b)
+		spec.Snapshot = s.workloadSnapshot(wl, &spec, own, b)
+		w.AddWorkload(spec)
 	}
 	s.addAutoscalers(w)
 }
@@ -509,8 +495,7 @@ const maxRandomFailures = 100000
 // start after the node is repaired (repairTime; none: it stays down). Each
 // node draws from its own stream, "node/<name>/failures".
 func (s *Scenario) scheduleRandomFailures(w *model.World) {
-	for i := range s.File.Spec.Nodes {
-		n := &s.File.Spec.Nodes[i]
+	for _, n := range s.nodes {
 		if n.MTBF == nil || n.MTBF.D() <= 0 {
 			continue
 		}

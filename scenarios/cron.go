@@ -33,6 +33,9 @@ func (s *Scenario) startTime() time.Time {
 			return t.UTC()
 		}
 	}
+	if !s.instant.IsZero() {
+		return s.instant // a snapshot's
+	}
 	return time.Unix(0, 0).UTC()
 }
 

@@ -93,6 +93,15 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[HPAScalingPolicy]():  "Scaling policies",
 	reflect.TypeFor[HPACheck]():          "9. Expectations",
 
+	reflect.TypeFor[OwnerReference]():  "Owner references",
+	reflect.TypeFor[PodStatus]():       "Pod status",
+	reflect.TypeFor[PodCondition]():    "Pod conditions",
+	reflect.TypeFor[ContainerStatus](): "Container statuses",
+	reflect.TypeFor[ContainerState]():  "Container states",
+	reflect.TypeFor[StateRunning]():    "Container states",
+	reflect.TypeFor[StateWaiting]():    "Container states",
+	reflect.TypeFor[StateTerminated](): "Container states",
+
 	reflect.TypeFor[Affinity]():                 "Affinity",
 	reflect.TypeFor[NodeAffinity]():             "Node affinity",
 	reflect.TypeFor[NodeSelector]():             "Node selector",

@@ -33,7 +33,7 @@ var faultKinds = []FaultKind{
 	&faultKind[NodeRef]{name: "uncordon", field: func(f *Fault) **NodeRef { return &f.Uncordon },
 		check: (*validator).nodeAction, act: kubectlAction(model.Kubectl.Uncordon)},
 	&faultKind[NodeRef]{name: "drain", field: func(f *Fault) **NodeRef { return &f.Drain },
-		check: (*validator).nodeAction, act: kubectlAction(model.Kubectl.Drain)},
+		check: (*validator).nodeAction, act: drainAction},
 	&faultKind[NodeRef]{name: "deleteNode", field: func(f *Fault) **NodeRef { return &f.DeleteNode },
 		check: (*validator).nodeAction, act: deleteNodeAction},
 	&faultKind[TaintFault]{name: "taint", field: func(f *Fault) **TaintFault { return &f.Taint },
@@ -99,18 +99,17 @@ func setConditionAction(c *faultWorld, sc *SetCondition) func() {
 }
 
 func diskFailureAction(c *faultWorld, nf *NodeFault) func() {
-	name := nf.Node
-	return func() { c.w.Node(name).DiskFailure() }
+	return eachNode(c, &nf.NodeRef, (*model.Node).DiskFailure)
 }
 
 func partitionAction(c *faultWorld, nf *NodeFault) func() {
 	d := c.draw(nf.For)
-	return func() { c.w.Node(nf.Node).Partition(d) }
+	return eachNode(c, &nf.NodeRef, func(n *model.Node) { n.Partition(d) })
 }
 
 func nodeFailureAction(c *faultWorld, nf *NodeFault) func() {
 	d := c.draw(nf.For)
-	return func() { c.w.Node(nf.Node).PowerOff(d) }
+	return eachNode(c, &nf.NodeRef, func(n *model.Node) { n.PowerOff(d) })
 }
 
 func shutdownAction(c *faultWorld, nf *NodeFault) func() {
@@ -130,18 +129,25 @@ func randomNodeFault(timed bool) func(d *FaultDraw) string {
 	}
 }
 
-// kubectlAction is a node action that kubectl does (cordon, uncordon,
-// drain).
+// kubectlAction is a node action that kubectl does (cordon, uncordon),
+// on each node in turn.
 func kubectlAction(do func(k model.Kubectl, n *model.Node)) func(c *faultWorld, r *NodeRef) func() {
 	return func(c *faultWorld, r *NodeRef) func() {
-		name := r.Node
-		return func() { do(c.w.Kubectl(), c.w.Node(name)) }
+		return eachNode(c, r, func(n *model.Node) { do(c.w.Kubectl(), n) })
 	}
 }
 
+// drainAction is kubectl drain of a node, or of the nodes a selector
+// picks: cordoned all first, then drained one at a time.
+func drainAction(c *faultWorld, r *NodeRef) func() {
+	if len(r.Selector) == 0 {
+		return kubectlAction(model.Kubectl.Drain)(c, r)
+	}
+	return func() { c.w.Kubectl().DrainAll(nodesOf(c.w, r)) }
+}
+
 func deleteNodeAction(c *faultWorld, r *NodeRef) func() {
-	name := r.Node
-	return func() { c.w.Node(name).Delete() }
+	return eachNode(c, r, (*model.Node).Delete)
 }
 
 func taintAction(c *faultWorld, t *TaintFault) func() {

@@ -33,6 +33,8 @@ type Scenario struct {
 	pos       *Positions
 	root      Pos         // where the document's root mapping starts
 	sources   []Source    // the manifests included, for positions
+	nodes     []*Node     // spec.nodes, then the included Nodes
+	instant   time.Time   // the latest time the included objects hold (Objects.Instant)
 	pods      []*Pod      // spec.pods, then the included pods
 	workloads []*Workload // spec.workloads, then the included workloads
 }
@@ -86,6 +88,10 @@ func (s *Scenario) locateMapKey(m any, key string) (string, Pos) {
 	return s.Path, Pos{}
 }
 
+// Nodes returns the node entries: the scenario's own, then the Nodes of
+// the manifests it includes.
+func (s *Scenario) Nodes() []*Node { return s.nodes }
+
 // Pods returns the bare pods: the scenario's own, then those of the
 // manifests it includes.
 func (s *Scenario) Pods() []*Pod { return s.pods }
@@ -118,10 +124,14 @@ type Includer interface {
 // Objects are the Kubernetes objects of manifests that podsim simulates,
 // in the scenario's own types.
 type Objects struct {
+	Nodes     []*Node // a cluster's Nodes (schema_snapshot.go)
 	Pods      []*Pod
 	Workloads []*Workload
-	Sources   []Source  // the files they were read from
-	Warnings  ErrorList // kinds and fields accepted and not simulated
+	// Instant is the latest time the objects hold (a Node's heartbeat, a
+	// container's start): the instant of a snapshot, zero if none.
+	Instant  time.Time
+	Sources  []Source  // the files they were read from
+	Warnings ErrorList // kinds and fields accepted and not simulated
 }
 
 // Source is a manifest file and where each value read from it was written.
@@ -132,6 +142,10 @@ type Source struct {
 
 // add appends objs to the scenario's objects.
 func (s *Scenario) add(objs *Objects) {
+	s.nodes = append(s.nodes, objs.Nodes...)
+	if objs.Instant.After(s.instant) {
+		s.instant = objs.Instant
+	}
 	s.pods = append(s.pods, objs.Pods...)
 	s.workloads = append(s.workloads, objs.Workloads...)
 	s.sources = append(s.sources, objs.Sources...)
@@ -142,6 +156,9 @@ func (s *Scenario) add(objs *Objects) {
 // to the scenario file, after the scenario's own pods and workloads.
 func (s *Scenario) include(inc Includer) ErrorList {
 	sp := &s.File.Spec
+	for i := range sp.Nodes {
+		s.nodes = append(s.nodes, &sp.Nodes[i])
+	}
 	for i := range sp.Pods {
 		s.pods = append(s.pods, &sp.Pods[i])
 	}

@@ -76,11 +76,12 @@ type Image struct {
 
 // Node is a node, or with Count > 1 a group of identical nodes.
 type Node struct {
-	Name     string              `yaml:"name"`
-	Capacity map[string]Quantity `yaml:"capacity"`
-	Labels   map[string]string   `yaml:"labels"`
-	Taints   []Taint             `yaml:"taints"`
-	Count    *int                `yaml:"count"`
+	Name      string              `yaml:"name"`
+	Capacity  map[string]Quantity `yaml:"capacity"`
+	Labels    map[string]string   `yaml:"labels"`
+	Taints    []Taint             `yaml:"taints"`
+	Count     *int                `yaml:"count"`
+	NodeState `yaml:",inline"`    // read from a cluster (schema_snapshot.go)
 
 	// Random failures (beyond the contract): each node of the entry powers
 	// off at exponentially distributed times with this mean, and comes back
@@ -100,10 +101,11 @@ type Taint struct {
 
 // ObjectMeta is the part of Kubernetes' metadata that podsim reads.
 type ObjectMeta struct {
-	Name        string            `yaml:"name"`
-	Namespace   string            `yaml:"namespace"`
-	Labels      map[string]string `yaml:"labels"`
-	Annotations map[string]string `yaml:"annotations"`
+	Name         string            `yaml:"name"`
+	Namespace    string            `yaml:"namespace"`
+	Labels       map[string]string `yaml:"labels"`
+	Annotations  map[string]string `yaml:"annotations"`
+	SnapshotMeta `yaml:",inline"`  // read from a cluster (schema_snapshot.go)
 }
 
 // Pod is a bare pod: a Kubernetes Pod object.
@@ -112,6 +114,7 @@ type Pod struct {
 	Kind       string     `yaml:"kind"`
 	Metadata   ObjectMeta `yaml:"metadata"`
 	Spec       PodSpec    `yaml:"spec"`
+	Status     *PodStatus `yaml:"status"` // its state in a snapshot of a cluster (schema_snapshot.go)
 }
 
 // PodSpec holds the Kubernetes PodSpec fields podsim simulates; the others
@@ -373,9 +376,10 @@ type RolloutFault struct {
 	Container string `yaml:"container"` // may be left out when the template has one container
 }
 
-// NodeRef names a node (cordon, uncordon, drain, deleteNode).
+// NodeRef names a node, or by Selector the nodes with these labels.
 type NodeRef struct {
-	Node string `yaml:"node"`
+	Node     string            `yaml:"node"`
+	Selector map[string]string `yaml:"selector"`
 }
 
 // TaintFault puts a taint on a node, as `kubectl taint` does.
@@ -414,10 +418,10 @@ type DeleteFault struct {
 	GracePeriodSeconds *int64 `yaml:"gracePeriodSeconds"`
 }
 
-// NodeFault acts on a node; For bounds it in time (nil: forever).
+// NodeFault acts on a node (or nodes); For bounds it (nil: forever).
 type NodeFault struct {
-	Node string        `yaml:"node"`
-	For  *DurationDist `yaml:"for"` // a distribution is drawn once, when the world is built
+	NodeRef `yaml:",inline"`
+	For     *DurationDist `yaml:"for"` // a distribution is drawn once, when the world is built
 }
 
 // SetCondition sets a pod condition (for readiness gates).
@@ -548,12 +552,10 @@ type EventCheck struct {
 // Kubernetes would do, accepted with a warning at their line and column
 // that says what is lost. Any other field is an error.
 func init() {
-	Ignore[ObjectMeta]("generateName", "uid", "resourceVersion", "generation", "creationTimestamp",
-		"deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "managedFields", "selfLink")
+	Ignore[ObjectMeta]("generateName", "uid", "resourceVersion", "generation", "managedFields", "selfLink")
 	Unmodelled[ObjectMeta](map[string]string{
 		"finalizers": "deletion never waits for a finalizer",
 	})
-	Ignore[Pod]("status")
 	Ignore[Workload]("status")
 	Ignore[PodSpec]("volumes", "serviceAccountName", "serviceAccount", "automountServiceAccountToken",
 		"securityContext", "dnsPolicy", "dnsConfig", "hostNetwork", "hostPID", "hostIPC", "hostname",

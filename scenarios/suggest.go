@@ -50,7 +50,7 @@ func (v *validator) hint(name, ns string, withPods bool) string {
 // nodeHint is the closest node name to name.
 func (v *validator) nodeHint(name string) string {
 	names := slices.Collect(maps.Keys(v.nodes))
-	if len(v.s.File.Spec.Nodes) == 0 {
+	if len(v.s.nodes) == 0 {
 		names = append(names, DefaultNodeName)
 	}
 	return didYouMean(name, names)

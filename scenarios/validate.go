@@ -31,6 +31,7 @@ type validator struct {
 	classes   map[string]*Workload // PriorityClasses by name (cluster-scoped)
 	services  map[string]*Workload // Services by key
 	hpas      []*Workload          // HorizontalPodAutoscalers, in order
+	adopted   map[string]bool      // keys of the pods and Jobs of a snapshot that their controller adopts (snapshot.go)
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
@@ -98,6 +99,7 @@ func (v *validator) name(ptr *string, parent any, what string) {
 // names and references between parts of the file.
 func (s *Scenario) validate() ErrorList {
 	v := &validator{s: s, here: s.root, hereFile: s.Path, nodes: map[string]bool{}, pods: map[string]*PodSpec{}, workloads: map[string]*Workload{}, budgets: map[string]*Workload{}, classes: map[string]*Workload{}}
+	v.adopted = s.adoptedKeys()
 	f := &s.File
 	if f.APIVersion != APIVersion {
 		v.atKey(&f.APIVersion, "apiVersion must be %q, not %q", APIVersion, f.APIVersion)
@@ -116,9 +118,9 @@ func (s *Scenario) validate() ErrorList {
 			v.at(st, "startTime %q: want an RFC 3339 time such as 2024-01-01T00:00:00Z", *st)
 		}
 	}
-	for i := range sp.Nodes {
-		v.item(&sp.Nodes[i])
-		v.node(&sp.Nodes[i])
+	for _, n := range s.nodes {
+		v.item(n)
+		v.node(n)
 	}
 	for _, p := range s.pods {
 		v.item(p)
@@ -140,6 +142,7 @@ func (s *Scenario) validate() ErrorList {
 		v.workload(w)
 	}
 	v.autoscalerTargets()
+	v.snapshotChecks()
 	v.hereFile, v.here = v.s.Path, v.s.root
 	v.admission()
 	for i := range sp.Behavior {

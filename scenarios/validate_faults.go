@@ -80,7 +80,7 @@ func (v *validator) nodeFault(nf *NodeFault) { v.nodeFaultOn(nf) }
 // nodeFaultOn is nodeFault, reporting whether the node is one of the
 // scenario's (a for is checked only then).
 func (v *validator) nodeFaultOn(nf *NodeFault) bool {
-	if !v.nodeRef(&nf.Node, nf) {
+	if !v.nodeTarget(&nf.NodeRef, nf) {
 		return false
 	}
 	if nf.For != nil {
@@ -99,7 +99,7 @@ func (v *validator) diskFailureFault(nf *NodeFault) {
 }
 
 // nodeAction checks a cordon, uncordon, drain or deleteNode.
-func (v *validator) nodeAction(r *NodeRef) { v.nodeRef(&r.Node, r) }
+func (v *validator) nodeAction(r *NodeRef) { v.nodeTarget(r, r) }
 
 func (v *validator) taintFault(t *TaintFault) {
 	v.nodeRef(&t.Node, t)

@@ -7,7 +7,7 @@ import (
 
 func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
 	what = strings.TrimSpace(what) // "pod", not "pod ", for a pod without a name
-	if ps.NodeName != "" && !v.nodes[ps.NodeName] && !(len(v.s.File.Spec.Nodes) == 0 && ps.NodeName == DefaultNodeName) {
+	if ps.NodeName != "" && !v.nodes[ps.NodeName] && !(len(v.s.nodes) == 0 && ps.NodeName == DefaultNodeName) {
 		v.at(&ps.NodeName, "%s: nodeName %q is not a node of this scenario", what, ps.NodeName)
 	}
 	if ps.RestartPolicy != "" && !slices.Contains([]string{"Always", "OnFailure", "Never"}, ps.RestartPolicy) {

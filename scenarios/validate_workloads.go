@@ -101,16 +101,16 @@ func (v *validator) controllerName(w *Workload, key string) {
 		v.atKey(&sp.UnhealthyPodEvictionPolicy, "only a PodDisruptionBudget has unhealthyPodEvictionPolicy")
 	}
 	for p := range v.pods {
-		if ownerOf(p, map[string]*Workload{key: w}) != "" {
+		if ownerOf(p, map[string]*Workload{key: w}) != "" && !v.adopted[p] {
 			v.at(&w.Metadata.Name, "workload %q would name its pods like the bare pod %q", name, p)
 		}
 	}
-	if cj := v.cronJobOf(key); cj != nil {
+	if cj := v.cronJobOf(key); cj != nil && !v.adopted[key] {
 		v.at(&w.Metadata.Name, "workload %q is named like a Job of CronJob %q", name, cj.Metadata.Name)
 	}
 	if w.Kind == kindCronJob {
 		for other := range v.workloads {
-			if ownerOf(other, map[string]*Workload{key: w}) != "" {
+			if ownerOf(other, map[string]*Workload{key: w}) != "" && !v.adopted[other] {
 				v.at(&w.Metadata.Name, "CronJob %q would name a Job like workload %q", name, other)
 			}
 		}

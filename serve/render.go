@@ -172,6 +172,15 @@ func computeResources(r model.Resources) corev1.ResourceList {
 // qosClass is the pod's QoS class (report.QOSClass: ComputePodQOS).
 func qosClass(s *model.PodSpec) corev1.PodQOSClass { return corev1.PodQOSClass(report.QOSClass(s)) }
 
+// nodeResources is a node's resources as the API lists them.
+func nodeResources(r model.Resources) corev1.ResourceList {
+	return corev1.ResourceList{
+		corev1.ResourceCPU:    *resource.NewMilliQuantity(r.MilliCPU, resource.DecimalSI),
+		corev1.ResourceMemory: *resource.NewQuantity(r.Memory, resource.BinarySI),
+		corev1.ResourcePods:   *resource.NewQuantity(r.Pods, resource.DecimalSI),
+	}
+}
+
 // KubeletVersion is the version podsim's nodes report: the Kubernetes
 // version whose API types it serves.
 const KubeletVersion = "v1.37.2"
@@ -186,12 +195,11 @@ func (m moment) node(s *nodeSnap) *corev1.Node {
 		}
 		n.Spec.Taints = append(n.Spec.Taints, taint)
 	}
-	res := corev1.ResourceList{
-		corev1.ResourceCPU:    *resource.NewMilliQuantity(s.capacity.MilliCPU, resource.DecimalSI),
-		corev1.ResourceMemory: *resource.NewQuantity(s.capacity.Memory, resource.BinarySI),
-		corev1.ResourcePods:   *resource.NewQuantity(s.capacity.Pods, resource.DecimalSI),
+	n.Status.Allocatable = nodeResources(s.capacity)
+	n.Status.Capacity = n.Status.Allocatable
+	if s.total != (model.Resources{}) {
+		n.Status.Capacity = nodeResources(s.total)
 	}
-	n.Status.Capacity, n.Status.Allocatable = res, res
 	// The kubelet posts its status when it changes and every
 	// nodeStatusReportFrequency; the node controller's Unknown keeps the
 	// kubelet's last.

@@ -45,6 +45,7 @@ type nodeSnap struct {
 	meta
 	unschedulable bool // cordoned
 	capacity      model.Resources
+	total         model.Resources // status.capacity; zero: capacity
 	taints        []model.Taint
 	conditions    []model.Condition
 	beats         heartbeats

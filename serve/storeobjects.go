@@ -29,7 +29,7 @@ func (s *Store) node(n *model.Node) {
 		return
 	}
 	snap := &nodeSnap{meta: meta{name: n.Name, uid: uid("Node", n.Name), labels: n.Labels, created: n.CreatedAt},
-		unschedulable: n.Unschedulable(), capacity: n.Capacity, taints: append([]model.Taint(nil), n.Taints...),
+		unschedulable: n.Unschedulable(), capacity: n.Capacity, total: n.Total, taints: append([]model.Taint(nil), n.Taints...),
 		conditions: append([]model.Condition(nil), n.Conditions...), beats: s.nodeBeats(n)}
 	s.put(colNodes, snap, false)
 	s.put(colLeases, &leaseSnap{meta: meta{name: n.Name, namespace: nodeLeaseNamespace, uid: uid("Lease", n.Name), created: n.CreatedAt},

@@ -1,0 +1,368 @@
+package model
+
+import (
+	"strings"
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// A run that starts from a snapshot of a cluster: virtual time 0 is the
+// snapshot's instant, and what the snapshot holds was there before it. A
+// pod of the snapshot is created as it was (on its node, in its phase,
+// its containers running since their start with their restart counts),
+// not through the scheduler and the kubelet's first sync; a workload
+// adopts its pods (and a Deployment its ReplicaSets) instead of creating
+// them. Times before the snapshot are negative.
+
+// ContainerSnapshot is one container's status in a snapshot: its state
+// (Running since StartedAt, Waiting, or Terminated), its last
+// termination, its restart count and its Started and Ready flags.
+type ContainerSnapshot struct {
+	Name           string
+	State          ContainerState
+	LastState      ContainerState
+	RestartCount   int32
+	Started, Ready bool
+}
+
+// PodSnapshot is a pod as a snapshot holds it.
+type PodSnapshot struct {
+	Name    string
+	Spec    *PodSpec // Spec.NodeName is the node it is bound to ("" unscheduled)
+	Options PodOptions
+	Phase   Phase
+	// CreatedAt is metadata.creationTimestamp; StartTime status.startTime,
+	// nil if the kubelet had not set the pod up; ReadySince the Ready
+	// condition's lastTransitionTime.
+	CreatedAt  time.Duration
+	StartTime  *time.Duration
+	ReadySince time.Duration
+	// NotReady says its Ready condition was not True although its
+	// containers were ready: the node controller marked it (its node
+	// NotReady).
+	NotReady bool
+	// DeleteAt is metadata.deletionTimestamp (nil: not being deleted),
+	// DeletionGrace its deletionGracePeriodSeconds.
+	DeleteAt      *time.Duration
+	DeletionGrace time.Duration
+	Containers    []ContainerSnapshot // init and regular, by name
+	ReplicaSet    string              // a Deployment's pod: the ReplicaSet that owns it
+}
+
+// ReplicaSetSnapshot is one of a Deployment's ReplicaSets in a snapshot.
+type ReplicaSetSnapshot struct {
+	Name     string
+	Template *PodSpec
+	Replicas int
+	Revision int // deployment.kubernetes.io/revision; 0: by its order
+	Created  time.Duration
+}
+
+// WorkloadSnapshot is what a workload had in a snapshot: its pods, and a
+// Deployment's ReplicaSets.
+type WorkloadSnapshot struct {
+	Created     time.Duration
+	ReplicaSets []ReplicaSetSnapshot
+	Pods        []PodSnapshot
+}
+
+// RestorePod creates a bare pod as the snapshot s holds it (see
+// PodSnapshot): on its node, in its phase, with its containers' states.
+// A pod bound to a node the world does not have goes to the scheduler.
+func (w *World) RestorePod(s *PodSnapshot) *Pod {
+	p := w.newPod(s.Name, s.Spec, s.Options, nil)
+	p.restore(s)
+	return p
+}
+
+// restorePods creates the pods of the workload's snapshot, owned by it:
+// a ReplicaSet's into its ReplicaSet, a Deployment's into the ReplicaSet
+// named in each, made from the snapshot's ReplicaSets. It runs when the
+// workload is added, before its controller hears of it.
+func (wl *Workload) restorePods() {
+	snap := wl.Spec.Snapshot
+	wl.created = snap.Created
+	wl.w.past = min(wl.w.past, snap.Created)
+	switch wl.Spec.Kind {
+	case KindReplicaSet:
+		wl.rc.rss = []*replicaSet{{name: wl.Spec.Name, template: wl.Spec.Template, replicas: wl.Spec.Replicas, created: snap.Created}}
+	case KindDeployment:
+		wl.restoreReplicaSets(snap.ReplicaSets)
+	}
+	for i := range snap.Pods {
+		ps := &snap.Pods[i]
+		var rs *replicaSet
+		switch wl.Spec.Kind {
+		case KindReplicaSet:
+			rs = wl.rc.rss[0]
+		case KindDeployment:
+			if rs = wl.replicaSetNamed(ps.ReplicaSet); rs == nil {
+				rs = wl.currentReplicaSet(ps.ReplicaSet, snap.Created)
+			}
+		}
+		if rs != nil {
+			ps.Spec = withNode(rs.template, ps.Spec.NodeName)
+		}
+		if wl.Spec.Kind == KindDaemonSet {
+			ps.Options.affinityNode = ps.Spec.NodeName
+		}
+		p := wl.w.newPod(ps.Name, ps.Spec, ps.Options, wl)
+		wl.pods = append(wl.pods, p)
+		if rs != nil {
+			rs.pods = append(rs.pods, p)
+		}
+		if wl.Spec.Kind == KindStatefulSet {
+			wl.restoreOrdinal(p)
+		}
+		p.restore(ps) // its owner counts it from its first change
+	}
+}
+
+// restoreReplicaSets makes a Deployment's ReplicaSets of its snapshot.
+// The one whose template is the Deployment's is its current one; with
+// none such, the controller makes one at its first sync (a rollout).
+func (wl *Workload) restoreReplicaSets(rss []ReplicaSetSnapshot) {
+	s := &wl.Spec
+	want := replicaSetName(s.Name, s.Template)
+	wl.rc.current = want
+	for i := range rss {
+		r := &rss[i]
+		rev := r.Revision
+		if rev == 0 {
+			rev = i + 1
+		}
+		rs := &replicaSet{name: r.Name, template: r.Template, replicas: r.Replicas, created: r.Created,
+			desired: s.Replicas, maxReplicas: s.Replicas + s.maxSurge(), revision: rev}
+		if replicaSetName(s.Name, r.Template) == want {
+			wl.rc.current, rs.template = r.Name, s.Template
+		}
+		wl.rc.rss = append(wl.rc.rss, rs)
+		wl.rc.revision = max(wl.rc.revision, rev)
+		wl.w.past = min(wl.w.past, r.Created)
+	}
+}
+
+// currentReplicaSet is the Deployment's current ReplicaSet, made (named
+// name, if not "") for a pod whose ReplicaSet the snapshot does not hold.
+func (wl *Workload) currentReplicaSet(name string, created time.Duration) *replicaSet {
+	if rs := wl.findNewReplicaSet(); rs != nil {
+		return rs
+	}
+	s := &wl.Spec
+	if name != "" {
+		wl.rc.current = name
+	}
+	rs := &replicaSet{name: wl.rc.current, template: s.Template, replicas: s.Replicas, created: created,
+		desired: s.Replicas, maxReplicas: s.Replicas + s.maxSurge(), revision: wl.rc.revision + 1}
+	wl.rc.revision = rs.revision
+	wl.rc.rss = append(wl.rc.rss, rs)
+	return rs
+}
+
+func (wl *Workload) replicaSetNamed(name string) *replicaSet {
+	for _, rs := range wl.rc.rss {
+		if rs.name == name {
+			return rs
+		}
+	}
+	return nil
+}
+
+// restoreOrdinal records a StatefulSet's pod under the ordinal its name
+// ends with (<set>-<ordinal>).
+func (wl *Workload) restoreOrdinal(p *Pod) {
+	ord, ok := 0, false
+	if rest, found := strings.CutPrefix(p.Name, wl.Spec.Name+"-"); found && rest != "" {
+		ok = true
+		for _, r := range rest {
+			if r < '0' || r > '9' || ord > 1<<20 {
+				ok = false
+				break
+			}
+			ord = ord*10 + int(r-'0')
+		}
+	}
+	if !ok {
+		return
+	}
+	for len(wl.ordinals) <= ord {
+		wl.ordinals = append(wl.ordinals, nil)
+	}
+	wl.ordinals[ord] = p
+}
+
+// withNode is t with NodeName set to node (t itself if it names it).
+func withNode(t *PodSpec, node string) *PodSpec {
+	if t.NodeName == node {
+		return t
+	}
+	c := *t
+	c.NodeName = node
+	return &c
+}
+
+// restore puts p, just created, where its snapshot s has it.
+func (p *Pod) restore(s *PodSnapshot) {
+	w := p.w
+	p.CreatedAt = s.CreatedAt
+	w.past = min(w.past, s.CreatedAt)
+	n := w.nodeIdx[s.Spec.NodeName]
+	switch {
+	case n == nil:
+		p.setPhase(Pending)
+		w.podUnbound(p)
+		return
+	case s.StartTime == nil:
+		p.setPhase(Pending)
+		p.bind(n)
+		return
+	}
+	p.setPhase(s.Phase)
+	p.Node = n
+	n.pods = append(n.pods, p)
+	if !p.phase.Terminal() {
+		n.hold(p)
+		n.watchMemory(p)
+	}
+	p.setCondition(PodScheduled, True, "", "")
+	p.sandbox = true
+	p.status.StartTime, p.status.Started = *s.StartTime, true
+	w.past = min(w.past, *s.StartTime)
+	p.setCondition(PodReadyToStartContainers, True, "", "")
+	for _, c := range p.all() {
+		c.restore(s)
+	}
+	w.podBound(p)
+	if p.phase.Terminal() {
+		p.terminated = true
+		p.updateConditions() // Ready False, PodCompleted or PodFailed
+	} else {
+		for _, c := range p.all() {
+			c.updateReady()
+		}
+		p.updateStatus()
+		if !n.Reachable() { // its last status, as the API holds it
+			p.updateConditions()
+		}
+		if s.NotReady {
+			p.MarkNotReady()
+		}
+		p.requestSync()
+	}
+	p.backdate(s)
+	p.restoreDeletion(s)
+}
+
+// restoreDeletion deletes a pod that was being deleted, with what is
+// left of its grace period (its kubelet, if it hears, kills what still
+// runs within a second once it is past), and shows the snapshot's
+// deletionTimestamp. A pod on a node cut off stays Terminating.
+func (p *Pod) restoreDeletion(s *PodSnapshot) {
+	if s.DeleteAt == nil || p.phase.Terminal() {
+		return
+	}
+	g := *s.DeleteAt - p.w.Now()
+	if g <= 0 {
+		g = time.Second
+	}
+	p.Delete(&g)
+	if p.deleting {
+		p.deadline, p.deletionGrace = *s.DeleteAt, max(s.DeletionGrace, 0)
+		p.w.past = min(p.w.past, *s.DeleteAt)
+	}
+}
+
+// restore sets the container's status from the pod's snapshot, starts
+// its probe workers with the results the snapshot shows, and plans the
+// end of a running process by its behaviour's run.
+func (c *container) restore(s *PodSnapshot) {
+	p := c.pod
+	var cs *ContainerSnapshot
+	for i := range s.Containers {
+		if s.Containers[i].Name == c.spec.Name {
+			cs = &s.Containers[i]
+		}
+	}
+	if cs == nil { // no status: an init container of a started pod has finished
+		cs = &ContainerSnapshot{State: ContainerState{Kind: StateWaiting, Reason: ReasonContainerCreating}}
+		if c.isInit() && !c.spec.Sidecar && s.Phase != Pending {
+			cs.State = ContainerState{Kind: StateTerminated, Reason: ReasonCompleted, StartedAt: *s.StartTime, FinishedAt: *s.StartTime}
+		}
+	}
+	c.startProbers()
+	st := &c.status
+	st.RestartCount, st.LastState = cs.RestartCount, cs.LastState
+	if cs.State.Kind != StateWaiting || cs.RestartCount > 0 || cs.LastState.Kind == StateTerminated {
+		c.runs = cs.RestartCount + 1
+	}
+	c.setState(cs.State)
+	c.restoreBackoff(cs)
+	for _, t := range []time.Duration{cs.State.StartedAt, cs.State.FinishedAt, cs.LastState.StartedAt, cs.LastState.FinishedAt} {
+		p.w.past = min(p.w.past, t)
+	}
+	if cs.State.Kind != StateRunning {
+		return
+	}
+	p.Node.images[c.spec.Image] = true
+	c.startedAt = cs.State.StartedAt
+	for _, pr := range c.probes {
+		pr.seen = c.runs
+		switch {
+		case pr.kind == Liveness, pr.kind == Startup && cs.Started, pr.kind == Readiness && cs.Ready:
+			pr.result, pr.last = resultSuccess, resultSuccess
+		case pr.kind == Readiness:
+			pr.result = resultFailure
+		}
+	}
+	c.wakeProbers()
+	if after, exits := c.planRun(c.spec.Behavior.run(c.runs - 1)); exits {
+		p.w.eng.Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
+	}
+}
+
+// restoreBackoff sets the crash backoff of a container that restarted as
+// the kubelet left it: the delay doubled at each restart from Initial (up
+// to Max), moved on when its latest run started.
+func (c *container) restoreBackoff(cs *ContainerSnapshot) {
+	if cs.RestartCount < 1 {
+		return
+	}
+	cfg := c.pod.w.settings.CrashLoopBackOff
+	delay := cfg.Initial
+	for i := int32(1); i < cs.RestartCount && delay < cfg.Max; i++ {
+		delay = sim.MulSat(delay, 2)
+	}
+	last := cs.State.StartedAt
+	if cs.State.Kind != StateRunning {
+		last = cs.LastState.StartedAt
+	}
+	c.crash = backoff{set: true, delay: min(delay, cfg.Max), lastUpdate: last}
+}
+
+// backdate moves the times of the pod's conditions to the snapshot's:
+// scheduled when created, Ready since ReadySince.
+func (p *Pod) backdate(s *PodSnapshot) {
+	for i := range p.status.Conditions {
+		c := &p.status.Conditions[i]
+		switch {
+		case c.Type == PodScheduled:
+			c.LastTransitionTime = s.CreatedAt
+		case c.Type == PodReadyToStartContainers || c.Type == Initialized:
+			c.LastTransitionTime = *s.StartTime
+		case c.Status == True && (c.Type == Ready || c.Type == ContainersReady):
+			c.LastTransitionTime = min(s.ReadySince, 0)
+		}
+	}
+	p.w.past = min(p.w.past, s.ReadySince)
+}
+
+// StartNotReady makes a node of a snapshot whose Ready condition was not
+// True start that way: its kubelet cut off from the control plane (its
+// containers run on, unseen), Ready Unknown from now and the unreachable
+// taints on, as the node lifecycle controller leaves a silent node.
+func (n *Node) StartNotReady() {
+	n.Partition(nil)
+	n.setCondition(Ready, StatusUnknown, "NodeStatusUnknown", "Kubelet stopped posting node status.")
+	n.Taint(TaintUnreachable)
+}
