@@ -40,7 +40,8 @@ type nodeCondition struct {
 
 // The fields of a Node that change nothing podsim simulates.
 func init() {
-	yamlstrict.Ignore[nodeSpec]("podCIDR", "podCIDRs", "providerID", "externalID", "configSource")
+	yamlstrict.Ignore[nodeSpec]("podCIDR", "podCIDRs", "providerID", "externalID", "configSource",
+		"podPreemptionPolicy") // alpha in 1.37 (InPlacePodVerticalScalingSchedulerPreemption): no in-place resizes
 	yamlstrict.Ignore[nodeStatus]("nodeInfo", "addresses", "daemonEndpoints", "images", "volumesInUse",
 		"volumesAttached", "config", "phase", "runtimeHandlers", "features", "declaredFeatures")
 	yamlstrict.Ignore[nodeCondition]("reason", "message", "lastHeartbeatTime", "lastTransitionTime")

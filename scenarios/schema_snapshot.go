@@ -101,7 +101,8 @@ func init() {
 	Ignore[Taint]("timeAdded")
 	Ignore[PodStatus]("hostIP", "hostIPs", "podIP", "podIPs", "qosClass", "nominatedNodeName", "message",
 		"reason", "resize", "resourceClaimStatuses", "ephemeralContainerStatuses", "observedGeneration",
-		"extendedResourceClaimStatus")
+		"extendedResourceClaimStatus", "allocatedResources", "resources", "nodeAllocatableResourceClaimStatuses",
+		"volumeHealth")
 	Ignore[PodCondition]("lastProbeTime", "reason", "message", "observedGeneration")
 	Ignore[ContainerStatus]("image", "imageID", "containerID", "allocatedResources", "resources",
 		"volumeMounts", "user", "allocatedResourcesStatus", "stopSignal")
