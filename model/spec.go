@@ -235,7 +235,7 @@ type Behavior struct {
 	Runs             []RunSpec     // the last one repeats forever; empty: run forever
 	ShutdownTime     time.Duration // from SIGTERM to exit
 	ShutdownExitCode int32         // the exit code of a graceful exit after SIGTERM
-	ProbeFailures    [3][]Window   // by ProbeKind: when that probe fails
+	ProbeFailures    [3][]Window   // by ProbeKind: when that probe fails (NormalizeWindows)
 	PostStart        HookBehavior
 	PreStop          HookBehavior
 	MaxRPS           int64 // the requests per second the pod can serve (traffic.go); 0: no limit
@@ -257,12 +257,7 @@ func (b *Behavior) probeFails(k ProbeKind, now, startedAt, startup time.Duration
 	if now-startedAt < startup {
 		return true
 	}
-	for _, w := range b.ProbeFailures[k] {
-		if w.Contains(now, startedAt) {
-			return true
-		}
-	}
-	return false
+	return anyContains(b.ProbeFailures[k], now, startedAt)
 }
 
 func (b *Behavior) startupTime() time.Duration {

@@ -254,6 +254,7 @@ func behavior(b *Behavior) *model.Behavior {
 			setDur(&mw.To, w.To)
 			mb.ProbeFailures[kind] = append(mb.ProbeFailures[kind], mw)
 		}
+		mb.ProbeFailures[kind] = model.NormalizeWindows(mb.ProbeFailures[kind])
 	}
 	if h := b.Hooks.PostStart; h != nil {
 		mb.PostStart = model.HookBehavior{Fail: h.Fail}
