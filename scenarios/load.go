@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -213,6 +214,10 @@ func LoadFile(path string) (*Scenario, error) {
 // ReadFile reads a whole podsim file through the size limit
 // (yamlstrict.MaxFileSize). Its error is an ErrorList naming the file.
 func ReadFile(path string) ([]byte, error) { return yamlstrict.ReadFile(path) }
+
+// OpenRegular opens a file for reading if it is a regular one (a named
+// pipe, a device or a folder is refused before it is opened).
+func OpenRegular(path string) (*os.File, error) { return yamlstrict.OpenRegular(path) }
 
 // ReadAll reads a whole podsim file from r (standard input) through the
 // same size limit; name names it in the error.

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -52,14 +55,26 @@ func TestHostileInput(t *testing.T) {
 	}
 }
 
+// Endless input is read up to the size limit and refused there; a device
+// is refused before it is opened.
 func TestEndlessInputIsRefused(t *testing.T) {
 	for _, cmd := range []string{"validate", "run"} {
 		_, errs, code := podsim(t, cmd, "/dev/zero")
-		if code != exitBadInput || !strings.Contains(errs, "/dev/zero:1:16777217: file too large: more than 16 MiB") {
+		if code != exitBadInput || !strings.Contains(errs, "/dev/zero: not a regular file (a character device)") {
 			t.Errorf("%s /dev/zero: exit %d, stderr %q", cmd, code, errs)
 		}
 	}
+	var errb bytes.Buffer
+	code := (&Main{Stdin: zeros{}, Stdout: io.Discard, Stderr: &errb}).Run(context.Background(), []string{"run", "-"})
+	if code != exitBadInput || !strings.Contains(errb.String(), "<stdin>:1:16777217: file too large: more than 16 MiB") {
+		t.Errorf("run - of endless zeros: exit %d, stderr %q", code, errb.String())
+	}
 }
+
+// zeros is an endless reader of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 
 var positioned = regexp.MustCompile(`^[^:]+:[0-9]+:[0-9]+: `)
 

@@ -139,7 +139,7 @@ func (m *Main) sweep(args []string) (int, error) {
 	opt := sweep.Options{Parallel: *parallel, Shard: shard.i, Shards: shard.n, Progress: progress.Bar(m.progressOut(), m.clock(), st.Header.Study),
 		MaxEvents: *maxEvents, Interrupted: m.interrupted}
 	if *resume != "" {
-		f, err := os.Open(*resume)
+		f, err := scenarios.OpenRegular(*resume)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", *resume, scenarios.ErrText(err))
 		}
@@ -265,7 +265,7 @@ func (m *Main) merge(args []string) (int, error) {
 	// One file at a time: the Merger keeps the runs' samples, not the files.
 	var mg sweep.Merger
 	for _, name := range files {
-		f, err := os.Open(name)
+		f, err := scenarios.OpenRegular(name)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", name, scenarios.ErrText(err))
 		}
