@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/podsim/podsim/model"
 )
@@ -108,6 +110,17 @@ func (v *validator) controllerName(w *Workload, key string) {
 			if ownerOf(other, map[string]*Workload{key: w}) != "" {
 				v.at(&w.Metadata.Name, "CronJob %q would name a Job like workload %q", name, other)
 			}
+		}
+		var clash []string // a Job's pod <cronjob>-<minutes>-<n> named as a bare pod
+		for p := range v.pods {
+			if i := strings.LastIndexByte(p, '-'); i > 0 && ownerOf(p, map[string]*Workload{p[:i]: nil}) != "" &&
+				ownerOf(p[:i], map[string]*Workload{key: w}) != "" {
+				clash = append(clash, p)
+			}
+		}
+		slices.Sort(clash)
+		for _, p := range clash {
+			v.at(&w.Metadata.Name, "CronJob %q would name a Job's pod like the bare pod %q", name, p)
 		}
 	}
 }
