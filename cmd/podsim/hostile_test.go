@@ -32,6 +32,8 @@ func TestHostileInput(t *testing.T) {
 		{"alias-pods.yaml", ":8:10: pod: spec.containers must list at least one container"},
 		{"no-api-version.yaml", ":2:1: apiVersion must be"},
 		{"seed-2-64.yaml", `:6:9: cannot use "18446744073709551616" as an integer: out of range`},
+		{"cronjob-pod-clash.yaml", `:9:70: CronJob "c" would name a Job's pod like the bare pod "c-1-0"`},
+		{"study-same-field-twice.yaml", ":14:13: path workloads[0].spec.replicas names what path workloads[web].spec.replicas names in tiny-base.yaml"},
 	}
 	for _, c := range cases {
 		path := filepath.Join(root, "testdata", "hostile", c.file)
