@@ -39,7 +39,7 @@ func (s *Scenario) Settings() model.Settings {
 	if q, ok := in.EvictionHard["memory.available"]; ok {
 		st.EvictionHardMemory = q.Value()
 	}
-	st.StartTime = s.startTime()
+	st.StartTime, st.StartTimeSet = s.startTime(), true
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
 	}
