@@ -132,6 +132,10 @@ func (v *validator) scaleFault(sc *ScaleFault) {
 	case *sc.Replicas < 0:
 		v.at(sc.Replicas, "replicas must not be negative")
 	default:
-		v.addPods(sc.Replicas, int(*sc.Replicas))
+		var t *PodTemplate
+		if w != nil {
+			t = templateOf(w)
+		}
+		v.addPods(sc.Replicas, int(*sc.Replicas), t)
 	}
 }

@@ -151,5 +151,5 @@ func (v *validator) rollout(ro *RolloutFault) {
 	if w.Spec.Replicas != nil {
 		replicas = int(max(*w.Spec.Replicas, 0))
 	}
-	v.addPods(ro, replicas)
+	v.addPods(ro, replicas, &w.Spec.Template)
 }

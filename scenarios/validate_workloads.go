@@ -152,22 +152,22 @@ func (v *validator) controllerCounts(w *Workload) {
 // addWorkloadPods counts the pods a controller other than a CronJob starts
 // with.
 func (v *validator) addWorkloadPods(w *Workload) {
-	sp := &w.Spec
+	sp, t := &w.Spec, &w.Spec.Template
 	switch w.Kind {
 	case "ReplicaSet", "Deployment", kindStatefulSet:
 		if sp.Replicas == nil {
-			v.addPods(w, 1)
+			v.addPods(w, 1, t)
 		} else {
-			v.addPods(sp.Replicas, int(max(*sp.Replicas, 0)))
+			v.addPods(sp.Replicas, int(max(*sp.Replicas, 0)), t)
 		}
 	case "Job":
 		if sp.Completions == nil {
-			v.addPods(w, 1)
+			v.addPods(w, 1, t)
 		} else {
-			v.addPods(sp.Completions, int(max(*sp.Completions, 0)))
+			v.addPods(sp.Completions, int(max(*sp.Completions, 0)), t)
 		}
 	case "DaemonSet":
-		v.addPods(w, max(v.nodeCount, 1))
+		v.addPods(w, max(v.nodeCount, 1), t)
 	}
 }
 
