@@ -90,13 +90,13 @@ func (m *Main) serve(args []string) (int, error) {
 	}
 	fmt.Fprintln(m.Stderr, "; Ctrl-C stops it")
 
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	hs := serve.HTTPServer(srv, ctx)
 	go srv.Play(ctx)
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(serve.LimitListener(ln, serve.MaxConnections)) }()
 	select {
 	case <-ctx.Done():
-		shutdown, stop := context.WithTimeout(context.Background(), 2*time.Second)
+		shutdown, stop := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer stop()
 		hs.Shutdown(shutdown)
 		return exitOK, nil
