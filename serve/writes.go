@@ -217,8 +217,12 @@ func deletePod(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.S
 		return nil, err
 	}
 	if len(body) > 0 {
-		if _, err := decodeBody(body, nil, &opts); err != nil {
+		obj, err := decodeBody(body, nil, &opts)
+		if err != nil {
 			return nil, apierrors.NewBadRequest("DeleteOptions: " + err.Error())
+		}
+		if obj != bodyObject(&opts) { // an Eviction, say (handlers/delete.go)
+			return nil, apierrors.NewBadRequest("decoded object cannot be converted to DeleteOptions")
 		}
 	}
 	if g := r.URL.Query().Get("gracePeriodSeconds"); g != "" {
