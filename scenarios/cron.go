@@ -194,6 +194,7 @@ func (v *validator) jobTemplate(w *Workload, jt *JobTemplate) {
 		v.addPods(js.Completions, int(max(*js.Completions, 0)), &js.Template)
 	}
 	v.podSpec(&js.Template.Spec, &js.Template, "workload "+w.Metadata.Name)
+	v.labels(&js.Template.Metadata.Labels)
 }
 
 // warnSuspend warns of suspend: true where podsim does not read it (a Job,

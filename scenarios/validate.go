@@ -135,6 +135,7 @@ func (s *Scenario) validate() ErrorList {
 		v.pods[key] = &p.Spec
 		v.addPods(p, 1, &PodTemplate{Metadata: p.Metadata, Spec: p.Spec})
 		v.podSpec(&p.Spec, &p.Metadata, "pod "+p.Metadata.Name)
+		v.labels(&p.Metadata.Labels)
 	}
 	for _, w := range s.workloads {
 		v.item(w)

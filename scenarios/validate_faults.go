@@ -105,6 +105,8 @@ func (v *validator) taintFault(t *TaintFault) {
 	v.nodeRef(&t.Node, t)
 	if t.Key == "" {
 		v.at(t, "taint: key is required")
+	} else if p := keyProblem(t.Key); p != "" {
+		v.at(&t.Key, "taint key %s: %s", quoteValue(t.Key), p)
 	}
 	if !slices.Contains([]string{"NoSchedule", "PreferNoSchedule", "NoExecute"}, t.Effect) {
 		v.at(t, "taint effect %q: want NoSchedule, PreferNoSchedule or NoExecute", t.Effect)

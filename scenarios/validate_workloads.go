@@ -75,6 +75,7 @@ func (v *validator) workload(w *Workload) {
 		v.at(&sp.Template.Spec.RestartPolicy, "a %s's pods must have restartPolicy Always", w.Kind)
 	}
 	v.podSpec(&sp.Template.Spec, &sp.Template, "workload "+name)
+	v.labels(&sp.Template.Metadata.Labels)
 }
 
 // controllerName checks that a controller, to be known by key, has a name
