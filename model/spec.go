@@ -16,9 +16,9 @@ type Settings struct {
 	TerminatedPodGCThreshold  int
 	Images                    map[string]ImageSpec // by image name; absent: present everywhere, pulls in 0s
 	// StartTime is the wall-clock time of virtual time 0, for CronJob
-	// schedules (WallTime), if StartTimeSet; else the Unix epoch.
+	// schedules (WallTime); zero: the Unix epoch, unless StartTimeSet.
 	StartTime    time.Time
-	StartTimeSet bool // the zero time, 0001-01-01, is a start time too
+	StartTimeSet bool // the zero time, 0001-01-01, is the start time
 
 	// KubeletSync says when the kubelet's pod worker syncs a pod (podworker.go).
 	KubeletSync KubeletSync
