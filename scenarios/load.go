@@ -32,10 +32,11 @@ type Scenario struct {
 	Warnings ErrorList
 
 	pos       *Positions
-	root      Pos         // where the document's root mapping starts
-	sources   []Source    // the manifests included, for positions
-	pods      []*Pod      // spec.pods, then the included pods
-	workloads []*Workload // spec.workloads, then the included workloads
+	root      Pos          // where the document's root mapping starts
+	sources   []Source     // the manifests included, for positions
+	pods      []*Pod       // spec.pods, then the included pods
+	workloads []*Workload  // spec.workloads, then the included workloads
+	undecoded map[Pos]bool // where a value could not be decoded (it is zero)
 }
 
 // Pos returns where the value ptr points to was written in the scenario
@@ -275,6 +276,10 @@ func parseDoc(path string, doc *yaml.Node, inc Includer) (*Scenario, error) {
 		// objects would only add noise.
 		errs = append(errs, incErrs...)
 	} else {
+		s.undecoded = map[Pos]bool{}
+		for _, e := range errs {
+			s.undecoded[e.Pos] = true
+		}
 		errs = mergeErrors(errs, s.validate())
 	}
 	errs.Sort()

@@ -113,3 +113,14 @@ func TestHostileRunsSaturate(t *testing.T) {
 		})
 	}
 }
+
+// A value that cannot be decoded gets its own error and no other built on
+// its zero value.
+func TestUndecodableValueOneMessage(t *testing.T) {
+	path := filepath.Join(root, "testdata", "hostile", "max-surge-unparseable.yaml")
+	_, errs, code := podsim(t, "validate", path)
+	want := path + `:7:133: cannot use "abc": want an integer or a percentage such as "50%"` + "\n"
+	if code != exitBadInput || errs != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and only:\n%s", code, errs, want)
+	}
+}
