@@ -35,6 +35,7 @@ func TestHostileInput(t *testing.T) {
 		{"containers-1e7.yaml", ":7:93: 50000 pods of 200 containers: a scenario runs at most 400000 containers and init containers in all"},
 		{"labels-per-pod.yaml", ":13:19: 5000 pods of 2000 labels: a scenario's pods carry at most 4000000 labels in all"},
 		{"label-keys.yaml", `:8:36: taint key "a b/c/d": a key is a name, optionally after a prefix and a slash`},
+		{"tab-indent.yaml", ":7:1: invalid YAML: found a tab character that violates indentation"},
 		{"cronjob-pod-clash.yaml", `:9:70: CronJob "c" would name a Job's pod like the bare pod "c-1-0"`},
 		{"study-same-field-twice.yaml", ":14:13: path workloads[0].spec.replicas names what path workloads[web].spec.replicas names in tiny-base.yaml"},
 	}
