@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -123,5 +124,21 @@ func TestUndecodableValueOneMessage(t *testing.T) {
 	want := path + `:7:133: cannot use "abc": want an integer or a percentage such as "50%"` + "\n"
 	if code != exitBadInput || errs != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and only:\n%s", code, errs, want)
+	}
+}
+
+// An include of a file that is not YAML objects (a password file) quotes
+// nothing of it.
+func TestIncludeOfPlainTextQuotesNothing(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "passwd")
+	if err := os.WriteFile(secret, []byte("root:x:0:0:hunter2:/root:/bin/bash\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sc := filepath.Join(dir, "s.yaml")
+	os.WriteFile(sc, []byte("apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  include: [passwd]\n"), 0o600)
+	_, errs, code := podsim(t, "validate", sc)
+	if code != exitBadInput || strings.Contains(errs, "hunter2") || strings.Contains(errs, "root:x") || !strings.Contains(errs, "found plain text: not a manifest") {
+		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
