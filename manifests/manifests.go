@@ -232,6 +232,12 @@ func (p *parser) object(n *yaml.Node, inList bool) {
 		n = n.Alias
 	}
 	at := yamlstrict.NodePos(n)
+	if n.Kind == yaml.ScalarNode && !inList {
+		// A whole document that is one string is a file of another
+		// kind (/etc/passwd): quote nothing of it.
+		p.errs.Add(p.file, at, "want a Kubernetes object (a mapping with apiVersion and kind), found plain text: not a manifest")
+		return
+	}
 	if n.Kind != yaml.MappingNode {
 		p.errs.Add(p.file, at, "want a Kubernetes object (a mapping with apiVersion and kind), found %s", yamlstrict.DescribeNode(n))
 		return

@@ -70,6 +70,7 @@ type Workload struct {
 	job *jobState // Job: its status as its controller keeps it (job.go)
 
 	ordinals []*Pod         // StatefulSet: the latest pod of each ordinal (statefulset.go)
+	sts      *statefulState // StatefulSet: its ordinals by state (statefulset.go)
 	cron     *CronJobStatus // CronJob: its status (cronjob.go)
 	parent   *Workload      // a CronJob's Job: the CronJob
 	gone     bool           // a CronJob's Job: deleted

@@ -45,10 +45,10 @@ type CronJobSpec struct {
 }
 
 // WallTime is the wall-clock time of the virtual time t: Settings.StartTime
-// (the Unix epoch if unset) plus t.
+// (the Unix epoch if it is zero and not StartTimeSet) plus t.
 func (w *World) WallTime(t time.Duration) time.Time {
 	start := w.settings.StartTime
-	if start.IsZero() {
+	if start.IsZero() && !w.settings.StartTimeSet {
 		start = time.Unix(0, 0)
 	}
 	return start.UTC().Add(t)

@@ -265,12 +265,27 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 	if t-startedAt < c.startupTime() {
 		return t
 	}
+	return pr.firstTickIn(b.ProbeFailures[pr.kind], t, startedAt)
+}
+
+// firstTickIn is the first tick of the grid at or after t (a tick) that a
+// window of normalized ws holds, for a process started at startedAt, or
+// never: from the first window that ends after t (a binary search), the
+// first whose span holds a tick.
+func (pr *prober) firstTickIn(ws []Window, t, startedAt time.Duration) time.Duration {
 	next := never
-	for _, win := range b.ProbeFailures[pr.kind] {
-		from, to := win.Span(startedAt)
-		f := pr.gridCeil(t, from)
-		if f < next && (to == 0 || f < to) {
-			next = f
+	abs, since := windowGroups(ws)
+	for _, g := range [2][]Window{abs, since} {
+		for i := searchEnd(g, t, startedAt); i < len(g); i++ {
+			from, to := g[i].Span(startedAt)
+			f := pr.gridCeil(t, from)
+			if f >= next {
+				break
+			}
+			if to == 0 || f < to {
+				next = f
+				break
+			}
 		}
 	}
 	return next

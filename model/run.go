@@ -25,10 +25,10 @@ const (
 
 // checkEvery is how many events a checked run fires between two looks at
 // its budget and its interrupt.
-const checkEvery = 1 << 14
+const checkEvery = 1 << 8
 
 // RunChecked is Run with a way out: it fires at most budget events in all
-// (0: no limit) and, every few thousand events, asks interrupted (if not
+// (0: no limit) and, every few hundred events, asks interrupted (if not
 // nil) whether to stop. What the sinks got until then is complete up to
 // Now. A run that does not finish leaves the world where it stopped.
 func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func() bool) RunEnd {

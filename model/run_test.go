@@ -21,3 +21,18 @@ func TestRunCheckedBudgetSpentButNothingLeft(t *testing.T) {
 		t.Fatalf("third run: %v at %v, want OverBudget at 5s", end, w.Now())
 	}
 }
+
+// RunChecked asks whether to stop every few hundred events, so that
+// Ctrl-C ends even a run whose events are slow within a fraction of a
+// second (it asked every 16,384).
+func TestRunCheckedAsksOften(t *testing.T) {
+	w := newWorld(1, DefaultSettings())
+	for i := range 10_000 {
+		w.Schedule(time.Duration(i)*time.Millisecond, func() {})
+	}
+	asked := 0
+	w.RunChecked(time.Minute, 0, func() bool { asked++; return false })
+	if fired := w.Engine().Fired(); asked < int(fired)/512 {
+		t.Errorf("asked %d times in %d events, want at least every 512", asked, fired)
+	}
+}

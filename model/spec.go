@@ -16,8 +16,9 @@ type Settings struct {
 	TerminatedPodGCThreshold  int
 	Images                    map[string]ImageSpec // by image name; absent: present everywhere, pulls in 0s
 	// StartTime is the wall-clock time of virtual time 0, for CronJob
-	// schedules (WallTime); zero: the Unix epoch.
-	StartTime time.Time
+	// schedules (WallTime); zero: the Unix epoch, unless StartTimeSet.
+	StartTime    time.Time
+	StartTimeSet bool // the zero time, 0001-01-01, is the start time
 
 	// KubeletSync says when the kubelet's pod worker syncs a pod (podworker.go).
 	KubeletSync KubeletSync
@@ -266,7 +267,7 @@ type Behavior struct {
 	Runs             []RunSpec     // the last one repeats forever; empty: run forever
 	ShutdownTime     time.Duration // from SIGTERM to exit
 	ShutdownExitCode int32         // the exit code of a graceful exit after SIGTERM
-	ProbeFailures    [3][]Window   // by ProbeKind: when that probe fails
+	ProbeFailures    [3][]Window   // by ProbeKind: when that probe fails (NormalizeWindows)
 	PostStart        HookBehavior
 	PreStop          HookBehavior
 	MaxRPS           int64 // the requests per second the pod can serve (traffic.go); 0: no limit
@@ -292,12 +293,7 @@ func (b *Behavior) probeFails(k ProbeKind, now, startedAt, startup time.Duration
 	if now-startedAt < startup {
 		return true
 	}
-	for _, w := range b.ProbeFailures[k] {
-		if w.Contains(now, startedAt) {
-			return true
-		}
-	}
-	return false
+	return anyContains(b.ProbeFailures[k], now, startedAt)
 }
 
 func (b *Behavior) startupTime() time.Duration {

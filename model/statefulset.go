@@ -46,28 +46,30 @@ func (p PodManagementPolicy) String() string {
 func (wl *Workload) syncStatefulSet() {
 	monotonic := wl.Spec.PodManagement == OrderedReady
 	n := wl.Spec.Replicas
-	for ord := range n {
+	st := wl.statefulState()
+	st.grow(n)
+	// processReplica for ordinals [0, n): only the ordinals that are not
+	// Running and Ready (or have no pod) can stop the sync or need action.
+	for ord := st.unhealthy.next(0); ord >= 0 && ord < n; ord = st.unhealthy.next(ord + 1) {
+		if !monotonic {
+			ord = st.actionable.next(ord)
+			if ord < 0 || ord >= n {
+				break
+			}
+		}
 		p := wl.podAt(ord)
 		switch {
 		case p == nil:
 			wl.createStatefulPod(ord)
-			if monotonic {
-				return
-			}
-			continue
 		case p.phase.Terminal():
 			// A finished pod is deleted; its replacement comes at the sync
 			// after the old object is gone.
 			if !p.deleting {
 				wl.deleteStatefulPod(p)
 			}
-			if monotonic {
-				return
-			}
-			continue
 		}
-		if monotonic && (p.deleting || !runningAndReady(p)) {
-			return
+		if monotonic {
+			return // not Running and Ready, or being deleted
 		}
 	}
 	// Every pod in range is Running and Ready (under OrderedReady): the
@@ -75,29 +77,96 @@ func (wl *Workload) syncStatefulSet() {
 	// lowest unhealthy one may go while unhealthy, and each must be gone
 	// before the next is deleted.
 	var firstUnhealthy *Pod
-	for ord := n; ord < len(wl.ordinals); ord++ {
-		if p := wl.podAt(ord); p != nil && unavailable(p) {
-			firstUnhealthy = p
-			break
-		}
+	if ord := st.presentUnhealthy.next(n); ord >= 0 {
+		firstUnhealthy = wl.podAt(ord)
 	}
-	for ord := len(wl.ordinals) - 1; ord >= n; ord-- {
+	if monotonic {
+		ord := st.present.prev(len(wl.ordinals) - 1)
+		if ord < n {
+			return
+		}
 		p := wl.podAt(ord)
-		switch {
-		case p == nil:
-			continue
-		case p.deleting:
-			if monotonic {
-				return
-			}
-			continue
-		case monotonic && !runningAndReady(p) && p != firstUnhealthy:
+		if p.deleting || (!runningAndReady(p) && p != firstUnhealthy) {
 			return
 		}
 		wl.deleteStatefulPod(p)
-		if monotonic {
-			return
-		}
+		return
+	}
+	for ord := st.live.prev(len(wl.ordinals) - 1); ord >= n; ord = st.live.prev(ord - 1) {
+		wl.deleteStatefulPod(wl.podAt(ord))
+	}
+}
+
+// statefulState is what the StatefulSet controller keeps of a set's
+// ordinals, so that a sync looks only at the ordinals that may need it
+// (a scan of every pod per sync is quadratic in the replicas): each set
+// holds the ordinals whose pod (podAt) is as it says. Ordinals past the
+// room made have no pod.
+type statefulState struct {
+	unhealthy        bitset // no pod, or not Running and Ready, or being deleted
+	actionable       bitset // no pod, or finished and not being deleted
+	present          bitset // a pod
+	presentUnhealthy bitset // a pod, unhealthy
+	live             bitset // a pod not being deleted
+	room             int
+}
+
+// statefulState returns wl's, made on first use.
+func (wl *Workload) statefulState() *statefulState {
+	if wl.sts == nil {
+		wl.sts = &statefulState{}
+	}
+	return wl.sts
+}
+
+// grow makes room for ordinals below n: new ones have no pod.
+func (st *statefulState) grow(n int) {
+	if n <= st.room {
+		return
+	}
+	for _, b := range []*bitset{&st.unhealthy, &st.actionable, &st.present, &st.presentUnhealthy, &st.live} {
+		b.grow(n)
+	}
+	for ord := st.room; ord < n; ord++ {
+		st.unhealthy.setTo(ord, true)
+		st.actionable.setTo(ord, true)
+	}
+	st.room = n
+}
+
+// track files ordinal ord by its pod now.
+func (wl *Workload) track(ord int) {
+	st := wl.statefulState()
+	st.grow(ord + 1)
+	p := wl.podAt(ord)
+	has := p != nil
+	bad := !has || unavailable(p)
+	st.unhealthy.setTo(ord, bad)
+	st.actionable.setTo(ord, !has || (p.phase.Terminal() && !p.deleting))
+	st.present.setTo(ord, has)
+	st.presentUnhealthy.setTo(ord, has && bad)
+	st.live.setTo(ord, has && !p.deleting)
+}
+
+// PodChanged files the ordinal of a StatefulSet's pod anew.
+func (statefulSetController) PodChanged(p *Pod) { trackStateful(p) }
+
+// PodConditionAdded files it anew when it gets its Ready condition (a
+// later change of it comes as PodChanged).
+func (statefulSetController) PodConditionAdded(p *Pod, t string) {
+	if t == Ready {
+		trackStateful(p)
+	}
+}
+
+// trackStateful files the ordinal of p, if a StatefulSet's pod, anew.
+func trackStateful(p *Pod) {
+	wl := p.owner
+	if wl == nil || wl.Spec.Kind != KindStatefulSet {
+		return
+	}
+	if ord, err := strconv.Atoi(p.Name[len(wl.Spec.Name)+1:]); err == nil && ord < len(wl.ordinals) {
+		wl.track(ord)
 	}
 }
 
@@ -140,6 +209,7 @@ func (wl *Workload) createStatefulPod(ord int) {
 		wl.ordinals = append(wl.ordinals, nil)
 	}
 	wl.ordinals[ord] = p
+	wl.track(ord)
 }
 
 // deleteStatefulPod deletes p through the API with its own grace period

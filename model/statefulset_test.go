@@ -127,3 +127,44 @@ func TestStatefulSetReplacesFailedPodUnderItsName(t *testing.T) {
 		t.Errorf("db-1 created %d times, want 2", created)
 	}
 }
+
+// The controller's index of ordinals (statefulState) agrees with the pods
+// at every instant of a run that scales up and down, fails readiness,
+// deletes pods and kills a node, under both policies: a sync looks only at
+// the ordinals the index names, so a stale bit would be a missed action.
+func TestStatefulSetIndexAgreesWithPods(t *testing.T) {
+	for _, policy := range []PodManagementPolicy{OrderedReady, Parallel} {
+		w, _ := stsWorld(t, 5, policy, 10*time.Second)
+		wl := w.Workload("db")
+		wl.Spec.Template.Containers[0].Behavior.ProbeFailures[Readiness] = []Window{{From: 2 * time.Minute, To: 3 * time.Minute}}
+		w.Schedule(time.Minute, func() { wl.Scale(40) })
+		w.Schedule(150*time.Second, func() { w.Pod("db-1").Delete(nil) })
+		w.Schedule(4*time.Minute, func() { w.Node("a").DiskFailure() })
+		w.Schedule(6*time.Minute, func() { wl.Scale(3) })
+		w.Schedule(8*time.Minute, func() { wl.Scale(70) })
+		for at := time.Duration(0); at <= 12*time.Minute; at += 500 * time.Millisecond {
+			w.Observe(at, func() { checkStatefulIndex(t, wl, at) })
+		}
+		w.Run(12 * time.Minute)
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+func checkStatefulIndex(t *testing.T, wl *Workload, at time.Duration) {
+	t.Helper()
+	st := wl.statefulState()
+	for ord := range max(st.room, len(wl.ordinals)) {
+		p := wl.podAt(ord)
+		has := p != nil
+		bad := !has || unavailable(p)
+		got := [5]bool{st.unhealthy.next(ord) == ord, st.actionable.next(ord) == ord, st.present.next(ord) == ord,
+			st.presentUnhealthy.next(ord) == ord, st.live.next(ord) == ord}
+		want := [5]bool{bad, !has || (p.phase.Terminal() && !p.deleting), has, has && bad, has && !p.deleting}
+		if got != want {
+			t.Errorf("%s at %s ordinal %d: index %v, pods say %v", wl.Spec.PodManagement, at, ord, got, want)
+			return
+		}
+	}
+}

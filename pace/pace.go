@@ -8,6 +8,7 @@
 package pace
 
 import (
+	"math"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -36,9 +37,22 @@ func New(clk clock.Clock, speed float64, done <-chan struct{}) *Pacer {
 	return &Pacer{clk: clk, speed: speed, start: clk.Now(), done: done}
 }
 
-// Wall is the wall instant at which virtual time t is due.
+// Wall is the wall instant at which virtual time t is due; past about
+// 292 years from the start, it saturates there.
 func (p *Pacer) Wall(t time.Duration) time.Time {
-	return p.start.Add(time.Duration(float64(t) / p.speed))
+	return p.start.Add(durationSat(float64(t) / p.speed))
+}
+
+// durationSat converts nanoseconds to a Duration, saturating at its
+// bounds (a float64 past them converts to an undefined value).
+func durationSat(ns float64) time.Duration {
+	switch {
+	case ns >= math.MaxInt64:
+		return math.MaxInt64
+	case ns <= math.MinInt64:
+		return math.MinInt64
+	}
+	return time.Duration(ns)
 }
 
 // Virtual is the virtual time the wall clock has reached (0 before start).
@@ -47,7 +61,7 @@ func (p *Pacer) Virtual() time.Duration {
 	if d < 0 {
 		return 0
 	}
-	return time.Duration(float64(d) * p.speed)
+	return durationSat(float64(d) * p.speed)
 }
 
 // Wait blocks until virtual time t is due on the wall clock, or done is

@@ -56,3 +56,13 @@ func TestPacerPastAndDone(t *testing.T) {
 		t.Fatal("a wait after done should report false")
 	}
 }
+
+// At a very slow speed the wall time of a late virtual time saturates
+// rather than wraps to the past (it played the whole replay at once).
+func TestWallSaturates(t *testing.T) {
+	clk := clock.NewMock()
+	p := New(clk, 1e-6, nil)
+	if w := p.Wall(100 * 365 * 24 * time.Hour); !w.After(clk.Now().Add(100 * 365 * 24 * time.Hour)) {
+		t.Errorf("wall instant of 100 years at speed 1e-6: %v, before now + 100 years", w)
+	}
+}

@@ -37,7 +37,7 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.MetricResolution, in.MetricsServer.MetricResolution)
 	hpaSettings(&in.HorizontalPodAutoscaler, &st.HPA)
 	in.Eviction.settings(&st)
-	st.StartTime = s.startTime()
+	st.StartTime, st.StartTimeSet = s.startTime(), true
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
 	}
@@ -254,6 +254,7 @@ func behavior(b *Behavior) *model.Behavior {
 			setDur(&mw.To, w.To)
 			mb.ProbeFailures[kind] = append(mb.ProbeFailures[kind], mw)
 		}
+		mb.ProbeFailures[kind] = model.NormalizeWindows(mb.ProbeFailures[kind])
 	}
 	if h := b.Hooks.PostStart; h != nil {
 		mb.PostStart = model.HookBehavior{Fail: h.Fail}

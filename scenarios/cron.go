@@ -193,11 +193,12 @@ func (v *validator) jobTemplate(w *Workload, jt *JobTemplate) {
 		v.at(&js.Template.Spec, "a Job's pod template needs restartPolicy OnFailure or Never")
 	}
 	if js.Completions == nil {
-		v.addPods(jt, 1)
+		v.addPods(jt, 1, &js.Template)
 	} else {
-		v.addPods(js.Completions, int(max(*js.Completions, 0)))
+		v.addPods(js.Completions, int(max(*js.Completions, 0)), &js.Template)
 	}
 	v.podSpec(&js.Template.Spec, &js.Template, "workload "+w.Metadata.Name)
+	v.labels(&js.Template.Metadata.Labels)
 }
 
 // warnSuspend warns of suspend: true where podsim does not read it (a Job,

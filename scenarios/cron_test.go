@@ -44,7 +44,7 @@ func TestParseScheduleMacros(t *testing.T) {
 // spec.startTime, written bare (YAML reads it as a timestamp) or quoted,
 // sets the wall clock: the Jobs are named after it.
 func TestStartTimeNamesTheJobs(t *testing.T) {
-	for _, st := range []string{"2024-06-01T12:00:00Z", `"2024-06-01T14:00:00+02:00"`, ""} {
+	for _, st := range []string{"2024-06-01T12:00:00Z", `"2024-06-01T14:00:00+02:00"`, "", "0001-01-01T00:00:00Z"} {
 		src := `apiVersion: podsim/v1
 kind: Scenario
 metadata: {name: x}
@@ -66,8 +66,11 @@ spec:
 		w := s.Build()
 		w.Run(s.Duration)
 		want := "cj-28620722" // 12:02 UTC, in minutes since the epoch
-		if st == "" {
+		switch st {
+		case "":
 			want = "cj-2"
+		case "0001-01-01T00:00:00Z": // the zero time is a start time, not unset
+			want = "cj--1035593278"
 		}
 		j := w.Workload(want)
 		if j == nil || j.Spec.Kind != model.KindJob || j.Parent() != w.Workload("cj") {

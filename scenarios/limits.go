@@ -9,7 +9,13 @@ const (
 	// MaxPods is the most pods a scenario may create: bare pods, the
 	// replicas of ReplicaSets and Deployments, Jobs' completions and one
 	// pod per node for each DaemonSet.
-	MaxPods = 1_000_000
+	MaxPods = 200_000
+	// MaxContainers is the most containers and init containers those pods
+	// have in all.
+	MaxContainers = 400_000
+	// MaxLabels is the most labels those pods carry in all (a selector
+	// reads them per pod: 20,000 labels on 50,000 pods ran for minutes).
+	MaxLabels = 4_000_000
 	// MaxCells is the most cells a study's grid may have.
 	MaxCells = 10_000
 	// MaxSeeds is the most runs per cell.

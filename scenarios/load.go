@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -31,12 +32,13 @@ type Scenario struct {
 	Warnings ErrorList
 
 	pos       *Positions
-	root      Pos         // where the document's root mapping starts
-	sources   []Source    // the manifests included, for positions
-	nodes     []*Node     // spec.nodes, then the included Nodes
-	instant   time.Time   // the latest time the included objects hold (Objects.Instant)
-	pods      []*Pod      // spec.pods, then the included pods
-	workloads []*Workload // spec.workloads, then the included workloads
+	root      Pos          // where the document's root mapping starts
+	sources   []Source     // the manifests included, for positions
+	nodes     []*Node      // spec.nodes, then the included Nodes
+	instant   time.Time    // the latest time the included objects hold (Objects.Instant)
+	pods      []*Pod       // spec.pods, then the included pods
+	workloads []*Workload  // spec.workloads, then the included workloads
+	undecoded map[Pos]bool // where a value could not be decoded (it is zero)
 }
 
 // Pos returns where the value ptr points to was written in the scenario
@@ -231,6 +233,10 @@ func LoadFile(path string) (*Scenario, error) {
 // (yamlstrict.MaxFileSize). Its error is an ErrorList naming the file.
 func ReadFile(path string) ([]byte, error) { return yamlstrict.ReadFile(path) }
 
+// OpenRegular opens a file for reading if it is a regular one (a named
+// pipe, a device or a folder is refused before it is opened).
+func OpenRegular(path string) (*os.File, error) { return yamlstrict.OpenRegular(path) }
+
 // ReadAll reads a whole podsim file from r (standard input) through the
 // same size limit; name names it in the error.
 func ReadAll(name string, r io.Reader) ([]byte, error) {
@@ -287,6 +293,10 @@ func parseDoc(path string, doc *yaml.Node, inc Includer) (*Scenario, error) {
 		// objects would only add noise.
 		errs = append(errs, incErrs...)
 	} else {
+		s.undecoded = map[Pos]bool{}
+		for _, e := range errs {
+			s.undecoded[e.Pos] = true
+		}
 		errs = mergeErrors(errs, s.validate())
 	}
 	errs.Sort()

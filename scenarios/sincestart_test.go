@@ -54,7 +54,7 @@ spec:
 		t.Fatal(err)
 	}
 	b := behavior(&s.File.Spec.Behavior[0])
-	want := []model.Window{{From: 12e9, To: 40e9, SinceStart: true}, {From: 60e9}}
+	want := []model.Window{{From: 60e9}, {From: 12e9, To: 40e9, SinceStart: true}} // normalized: scenario time first
 	if got := b.ProbeFailures[model.Liveness]; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("windows %+v, want %+v", got, want)
 	}

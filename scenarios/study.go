@@ -153,6 +153,9 @@ func LoadStudy(path string, metrics []string, inc Includer) (*Study, error) {
 	if st.Base, err = parseDoc(base, bdoc, inc); err != nil {
 		return nil, err
 	}
+	if err := st.sameTargets(bdoc).Err(); err != nil {
+		return nil, err
+	}
 	if err := st.buildCells(base, bdoc, inc); err != nil {
 		return nil, err
 	}

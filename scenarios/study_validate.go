@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -59,7 +60,20 @@ func (s *Study) validate(metrics []string, root Pos) ErrorList {
 	if r := sp.Output.Restarts; r != "" && r != RestartsPerPod && r != RestartsTotal {
 		c.at(&sp.Output.Restarts, "output restarts %q: want %s or %s", r, RestartsPerPod, RestartsTotal)
 	}
+	if err := CheckPlotsFolder(sp.Output.Plots); err != nil {
+		c.at(&sp.Output.Plots, "%v", err)
+	}
 	return c.errs
+}
+
+// CheckPlotsFolder checks a study's output.plots (of a study file or a
+// shard's header): a folder inside the working folder, so that a file
+// from elsewhere cannot write outside it. The --plots flag is free.
+func CheckPlotsFolder(dir string) error {
+	if dir != "" && !filepath.IsLocal(dir) {
+		return fmt.Errorf("output plots %q: want a folder inside the working folder (relative, without ..); --plots writes anywhere", dir)
+	}
+	return nil
 }
 
 // studyCheck collects the problems of a study file.
@@ -168,4 +182,85 @@ func (c *studyCheck) metrics(list, known []string) {
 		}
 		seen[*m] = true
 	}
+}
+
+// sameTargets refuses two parameters whose paths name the same value of
+// the base scenario by different spellings (workloads[api] and
+// workloads[0], or through an alias): the last one set would win in every
+// cell while the table showed both. Paths that fail to resolve are left
+// to the cells' own errors.
+func (s *Study) sameTargets(bdoc *yaml.Node) ErrorList {
+	var errs ErrorList
+	seen := map[string]string{}
+	sp := &s.File.Spec
+	for i := range sp.Parameters {
+		p := &sp.Parameters[i]
+		for j, ph := range p.paths() {
+			ptr := &p.Path
+			if p.Paths != nil {
+				ptr = &p.Paths[j]
+			}
+			steps, err := parsePath(ph)
+			if err != nil {
+				continue
+			}
+			t := target(bdoc, steps)
+			if first, ok := seen[t]; ok && first != ph {
+				errs.Add(s.Path, s.pos.Of(ptr), "path %s names what path %s names in %s: a value is varied once", ph, first, filepath.Base(sp.Scenario))
+				continue
+			}
+			seen[t] = ph
+		}
+	}
+	return errs
+}
+
+// target names the value steps lead to in the scenario document doc: the
+// deepest node that exists on the way (by identity, so that an index, a
+// name and an alias that reach it agree) and the steps left.
+func target(doc *yaml.Node, steps []pathStep) string {
+	cur := doc
+	if cur.Kind == yaml.DocumentNode && len(cur.Content) > 0 {
+		cur = cur.Content[0]
+	}
+	steps = append([]pathStep{{field: "spec"}}, steps...)
+	for i, st := range steps {
+		next := step(resolveAliasChain(cur), st)
+		if next == nil {
+			var rest []string
+			for _, r := range steps[i:] {
+				rest = append(rest, fmt.Sprintf("%s[%d:%s]", r.field, r.index, r.name))
+			}
+			return fmt.Sprintf("%p/%s", cur, strings.Join(rest, "/"))
+		}
+		cur = next
+	}
+	return fmt.Sprintf("%p", resolveAliasChain(cur))
+}
+
+// step is the node st selects in n, or nil.
+func step(n *yaml.Node, st pathStep) *yaml.Node {
+	switch {
+	case n == nil:
+		return nil
+	case !st.sel && n.Kind == yaml.MappingNode:
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			if k := resolveAliasChain(n.Content[j]); k != nil && k.Value == st.field && !isNull(n.Content[j+1]) {
+				return n.Content[j+1]
+			}
+		}
+	case st.sel && n.Kind == yaml.SequenceNode:
+		if st.index >= 0 {
+			if st.index < len(n.Content) {
+				return n.Content[st.index]
+			}
+			return nil
+		}
+		for _, it := range n.Content {
+			if itemName(it) == st.name {
+				return it
+			}
+		}
+	}
+	return nil
 }

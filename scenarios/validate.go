@@ -22,16 +22,18 @@ type validator struct {
 	here     Pos
 	hereFile string
 
-	nodes     map[string]bool      // node names after count expansion
-	nodeCount int                  // nodes after count expansion, at most MaxNodes+1
-	podCount  int                  // pods the scenario creates, at most MaxPods+1
-	pods      map[string]*PodSpec  // by key: name, or namespace/name outside default (model.Key)
-	workloads map[string]*Workload // controllers by key
-	budgets   map[string]*Workload // PodDisruptionBudgets by key
-	classes   map[string]*Workload // PriorityClasses by name (cluster-scoped)
-	services  map[string]*Workload // Services by key
-	hpas      []*Workload          // HorizontalPodAutoscalers, in order
-	adopted   map[string]bool      // keys of the pods and Jobs of a snapshot that their controller adopts (snapshot.go)
+	nodes     map[string]bool // node names after count expansion
+	nodeCount int             // nodes after count expansion, at most MaxNodes+1
+	podCount  int             // pods the scenario creates, at most MaxPods+1
+	// containers and labels of those pods, counted while at most MaxPods
+	containerCount, labelCount int
+	pods                       map[string]*PodSpec  // by key: name, or namespace/name outside default (model.Key)
+	workloads                  map[string]*Workload // controllers by key
+	budgets                    map[string]*Workload // PodDisruptionBudgets by key
+	classes                    map[string]*Workload // PriorityClasses by name (cluster-scoped)
+	services                   map[string]*Workload // Services by key
+	hpas                       []*Workload          // HorizontalPodAutoscalers, in order
+	adopted                    map[string]bool      // keys of the pods and Jobs of a snapshot that their controller adopts (snapshot.go)
 }
 
 func (v *validator) at(ptr any, format string, args ...any) {
@@ -134,8 +136,9 @@ func (s *Scenario) validate() ErrorList {
 			v.at(&p.Metadata.Name, "duplicate pod name %q%s", p.Metadata.Name, inNamespace(p.Metadata.Namespace))
 		}
 		v.pods[key] = &p.Spec
-		v.addPods(p, 1)
+		v.addPods(p, 1, &PodTemplate{Metadata: p.Metadata, Spec: p.Spec})
 		v.podSpec(&p.Spec, &p.Metadata, "pod "+p.Metadata.Name)
+		v.labels(&p.Metadata.Labels)
 	}
 	for _, w := range s.workloads {
 		v.item(w)
@@ -199,9 +202,10 @@ func (v *validator) settings(st *Settings) {
 	}
 }
 
-// addPods counts n more pods of the scenario, written at ptr, and reports
-// the first value that takes the scenario past MaxPods.
-func (v *validator) addPods(ptr any, n int) {
+// addPods counts n more pods of the scenario made from t (nil: not
+// known), written at ptr, and reports the first value that takes the
+// scenario past MaxPods, MaxContainers or MaxLabels.
+func (v *validator) addPods(ptr any, n int, t *PodTemplate) {
 	before := v.podCount
 	if before > MaxPods {
 		return
@@ -209,6 +213,20 @@ func (v *validator) addPods(ptr any, n int) {
 	v.podCount = min(before+n, MaxPods+1)
 	if v.podCount > MaxPods {
 		v.at(ptr, "%d pods: a scenario creates at most %d pods (bare pods, replicas, Job completions, DaemonSet pods)", before+n, MaxPods)
+		return
+	}
+	if t == nil {
+		return
+	}
+	c := len(t.Spec.Containers) + len(t.Spec.InitContainers)
+	if v.containerCount += c * n; v.containerCount > MaxContainers {
+		v.at(ptr, "%d pods of %d containers: a scenario runs at most %d containers and init containers in all", n, c, MaxContainers)
+		v.podCount = MaxPods + 1 // one message
+		return
+	}
+	if v.labelCount += len(t.Metadata.Labels) * n; v.labelCount > MaxLabels {
+		v.at(ptr, "%d pods of %d labels: a scenario's pods carry at most %d labels in all", n, len(t.Metadata.Labels), MaxLabels)
+		v.podCount = MaxPods + 1
 	}
 }
 

@@ -105,6 +105,8 @@ func (v *validator) taintFault(t *TaintFault) {
 	v.nodeRef(&t.Node, t)
 	if t.Key == "" {
 		v.at(t, "taint: key is required")
+	} else if p := keyProblem(t.Key); p != "" {
+		v.at(&t.Key, "taint key %s: %s", quoteValue(t.Key), p)
 	}
 	if !slices.Contains([]string{"NoSchedule", "PreferNoSchedule", "NoExecute"}, t.Effect) {
 		v.at(t, "taint effect %q: want NoSchedule, PreferNoSchedule or NoExecute", t.Effect)
@@ -132,6 +134,10 @@ func (v *validator) scaleFault(sc *ScaleFault) {
 	case *sc.Replicas < 0:
 		v.at(sc.Replicas, "replicas must not be negative")
 	default:
-		v.addPods(sc.Replicas, int(*sc.Replicas))
+		var t *PodTemplate
+		if w != nil {
+			t = templateOf(w)
+		}
+		v.addPods(sc.Replicas, int(*sc.Replicas), t)
 	}
 }

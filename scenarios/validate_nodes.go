@@ -49,10 +49,13 @@ func (v *validator) node(n *Node) {
 	if n.RepairTime != nil && n.MTBF == nil {
 		v.atKey(&n.RepairTime, "repairTime goes with mtbf (a nodeFailure fault takes for)")
 	}
+	v.labels(&n.Labels)
 	for i := range n.Taints {
 		t := &n.Taints[i]
 		if t.Key == "" {
 			v.at(t, "taint: key is required")
+		} else if p := keyProblem(t.Key); p != "" {
+			v.at(&t.Key, "taint key %s: %s", quoteValue(t.Key), p)
 		}
 		if !slices.Contains([]string{"NoSchedule", "PreferNoSchedule", "NoExecute"}, t.Effect) {
 			v.at(t, "taint effect %q: want NoSchedule, PreferNoSchedule or NoExecute", t.Effect)

@@ -84,7 +84,9 @@ func (v *validator) rollingFields(w *Workload) {
 			*f.out = *x
 		}
 	}
-	if surge.Value == 0 && unavailable.Value == 0 {
+	// An undecodable value is zero: its own error says enough.
+	undecoded := func(x *IntOrPercent) bool { return x != nil && v.s.undecoded[v.s.pos.Of(x)] }
+	if surge.Value == 0 && unavailable.Value == 0 && !undecoded(ru.MaxSurge) && !undecoded(ru.MaxUnavailable) {
 		v.at(ru, "maxUnavailable may not be 0 when maxSurge is 0: the rollout could never move")
 	}
 }
@@ -151,5 +153,5 @@ func (v *validator) rollout(ro *RolloutFault) {
 	if w.Spec.Replicas != nil {
 		replicas = int(max(*w.Spec.Replicas, 0))
 	}
-	v.addPods(ro, replicas)
+	v.addPods(ro, replicas, &w.Spec.Template)
 }

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -126,9 +125,9 @@ func (v *validator) traffic() {
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(filepath.Dir(v.s.Path), path)
 			}
-			data, err := os.ReadFile(path)
+			data, err := ReadFile(path) // a regular file, within the size limit
 			if err != nil {
-				v.at(&t.RPS, "csv: %s", ErrText(err))
+				v.at(&t.RPS, "csv: %s", strings.TrimPrefix(err.Error(), path+": "))
 				continue
 			}
 			v.errs = append(v.errs, t.RPS.ReadCSV(path, data)...)

@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/podsim/podsim/model"
 )
@@ -78,6 +80,7 @@ func (v *validator) workload(w *Workload) {
 		v.at(&sp.Template.Spec.RestartPolicy, "a %s's pods must have restartPolicy Always", w.Kind)
 	}
 	v.podSpec(&sp.Template.Spec, &sp.Template, "workload "+name)
+	v.labels(&sp.Template.Metadata.Labels)
 }
 
 // controllerName checks that a controller, to be known by key, has a name
@@ -114,6 +117,17 @@ func (v *validator) controllerName(w *Workload, key string) {
 				v.at(&w.Metadata.Name, "CronJob %q would name a Job like workload %q", name, other)
 			}
 		}
+		var clash []string // a Job's pod <cronjob>-<minutes>-<n> named as a bare pod
+		for p := range v.pods {
+			if i := strings.LastIndexByte(p, '-'); i > 0 && ownerOf(p, map[string]*Workload{p[:i]: nil}) != "" &&
+				ownerOf(p[:i], map[string]*Workload{key: w}) != "" {
+				clash = append(clash, p)
+			}
+		}
+		slices.Sort(clash)
+		for _, p := range clash {
+			v.at(&w.Metadata.Name, "CronJob %q would name a Job's pod like the bare pod %q", name, p)
+		}
 	}
 }
 
@@ -149,22 +163,22 @@ func (v *validator) controllerCounts(w *Workload) {
 // addWorkloadPods counts the pods a controller other than a CronJob starts
 // with.
 func (v *validator) addWorkloadPods(w *Workload) {
-	sp := &w.Spec
+	sp, t := &w.Spec, &w.Spec.Template
 	switch w.Kind {
 	case "ReplicaSet", "Deployment", kindStatefulSet:
 		if sp.Replicas == nil {
-			v.addPods(w, 1)
+			v.addPods(w, 1, t)
 		} else {
-			v.addPods(sp.Replicas, int(max(*sp.Replicas, 0)))
+			v.addPods(sp.Replicas, int(max(*sp.Replicas, 0)), t)
 		}
 	case "Job":
 		if sp.Completions == nil {
-			v.addPods(w, 1)
+			v.addPods(w, 1, t)
 		} else {
-			v.addPods(sp.Completions, int(max(*sp.Completions, 0)))
+			v.addPods(sp.Completions, int(max(*sp.Completions, 0)), t)
 		}
 	case "DaemonSet":
-		v.addPods(w, max(v.nodeCount, 1))
+		v.addPods(w, max(v.nodeCount, 1), t)
 	}
 }
 

@@ -105,6 +105,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req.gv = gv
 	// [namespaces NS] RESOURCE [NAME [SUBRESOURCE]]
 	if segs[0] == "namespaces" && len(segs) >= 3 {
+		if segs[1] == "" { // namespaces//pods: no namespace is not every namespace
+			writeError(w, notFound(path))
+			return
+		}
 		req.namespace, segs = segs[1], segs[2:]
 	}
 	req.res = findResource(gv, segs[0])
@@ -312,12 +316,21 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 	}
 	snaps, rv := s.store.list(q.res.col)
 	snaps = sel.filter(q, snaps)
-	m := s.moment()
-	if form.table {
-		writeJSON(w, http.StatusOK, m.table(q.res, snaps, rv, query.Get("includeObject"), true))
+	snaps, cont, left, perr := listPage(snaps, query, rv)
+	if perr != nil {
+		writeError(w, perr)
 		return
 	}
-	writeJSON(w, http.StatusOK, m.list(q.res, form, snaps, rv))
+	m := s.moment()
+	if form.table {
+		t := m.table(q.res, snaps, rv, query.Get("includeObject"), true)
+		t.Continue, t.RemainingItemCount = cont, left
+		writeJSON(w, http.StatusOK, t)
+		return
+	}
+	l := m.list(q.res, form, snaps, rv)
+	l.Metadata.Continue, l.Metadata.RemainingItemCount = cont, left
+	writeJSON(w, http.StatusOK, l)
 }
 
 func (s *Server) getObject(w http.ResponseWriter, q *request, form format, include string) {
@@ -466,7 +479,7 @@ type list struct {
 	Items           []runtime.Object `json:"items"`
 }
 
-func (m moment) list(res *apiResource, form format, snaps []snapshot, rv uint64) any {
+func (m moment) list(res *apiResource, form format, snaps []snapshot, rv uint64) *list {
 	l := &list{TypeMeta: metav1.TypeMeta{Kind: res.kind + "List", APIVersion: res.groupVersion()},
 		Metadata: metav1.ListMeta{ResourceVersion: strconv.FormatUint(rv, 10)}, Items: []runtime.Object{}}
 	if form.partial {

@@ -2,13 +2,15 @@ package serve
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
+
+	"github.com/podsim/podsim/scenarios"
 )
 
 // WriteKubeconfig writes a kubeconfig whose one context, podsim, points at
 // the server at http://addr in namespace default, without credentials
-// (the server asks for none). It replaces path atomically.
+// (the server asks for none). It replaces a file atomically and writes
+// through to anything else (scenarios.WriteFile).
 func WriteKubeconfig(path, addr string) error {
 	doc := fmt.Sprintf(`apiVersion: v1
 kind: Config
@@ -27,17 +29,8 @@ users:
 - name: podsim
   user: {}
 `, addr)
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".kubeconfig-*")
-	if err != nil {
+	return scenarios.WriteFile(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, doc)
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(doc); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }

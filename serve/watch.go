@@ -61,8 +61,13 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q *request, sel s
 			return
 		}
 		last = n
-		if _, _, _, expired := s.store.since(n, nil); expired {
+		_, newest, _, expired := s.store.since(n, nil)
+		switch {
+		case expired:
 			writeError(w, s.expired(n))
+			return
+		case n > newest: // the API server: a version it has not reached
+			writeError(w, tooLarge(n, newest))
 			return
 		}
 	}

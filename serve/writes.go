@@ -227,8 +227,12 @@ func deletePod(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.S
 		return nil, err
 	}
 	if len(body) > 0 {
-		if _, err := decodeBody(body, nil, &opts); err != nil {
+		obj, err := decodeBody(body, nil, &opts)
+		if err != nil {
 			return nil, apierrors.NewBadRequest("DeleteOptions: " + err.Error())
+		}
+		if obj != bodyObject(&opts) { // an Eviction, say (handlers/delete.go)
+			return nil, apierrors.NewBadRequest("decoded object cannot be converted to DeleteOptions")
 		}
 	}
 	if g := r.URL.Query().Get("gracePeriodSeconds"); g != "" {
@@ -403,6 +407,11 @@ func putScale(q *request, r *http.Request, snap snapshot) (*writeReq, *apierrors
 	return scale(q, snap, json.RawMessage(strconv.Itoa(int(sc.Spec.Replicas))))
 }
 
+// MaxScaleReplicas is the most replicas a write sets: a served run grows
+// from a request that nothing checked in advance, so serve's writes have
+// a limit of their own, below a file's (scenarios.MaxPods).
+const MaxScaleReplicas = 10_000
+
 // scale is the scale fault that sets the workload's replicas to v, a
 // number from a request, answered with its Scale.
 func scale(q *request, snap snapshot, v json.RawMessage) (*writeReq, *apierrors.StatusError) {
@@ -413,8 +422,8 @@ func scale(q *request, snap snapshot, v json.RawMessage) (*writeReq, *apierrors.
 		return nil, invalid(q.res.kind, q.name, field, "want a number of replicas, not "+string(v))
 	case n < 0:
 		return nil, invalid(q.res.kind, q.name, field, "must be greater than or equal to 0")
-	case n > scenarios.MaxPods:
-		return nil, invalid(q.res.kind, q.name, field, fmt.Sprintf("podsim serve takes at most %d replicas", scenarios.MaxPods))
+	case n > MaxScaleReplicas:
+		return nil, invalid(q.res.kind, q.name, field, fmt.Sprintf("podsim serve takes at most %d replicas", MaxScaleReplicas))
 	}
 	if o := snap.(*workloadSnap).owner; o != nil {
 		return nil, statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,

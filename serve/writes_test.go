@@ -307,7 +307,7 @@ func TestScaleIsTheFault(t *testing.T) {
 	}{
 		{"PATCH", "/scale", mergePatch, `{"spec":{"replicas":-1}}`, 422, metav1.StatusReasonInvalid, "spec.replicas: must be greater than or equal to 0"},
 		{"PATCH", "/scale", mergePatch, `{"spec":{"replicas":"x"}}`, 422, metav1.StatusReasonInvalid, `want a number of replicas, not "x"`},
-		{"PATCH", "/scale", mergePatch, `{"spec":{"replicas":10000000}}`, 422, metav1.StatusReasonInvalid, "at most 1000000 replicas"},
+		{"PATCH", "/scale", mergePatch, `{"spec":{"replicas":10000000}}`, 422, metav1.StatusReasonInvalid, "at most 10000 replicas"},
 		{"PATCH", "", mergePatch, `{"spec":{"paused":true}}`, 422, metav1.StatusReasonInvalid, "spec.paused: podsim serve is a simulation: a patch may set only spec.replicas (kubectl scale)"},
 		{"PUT", "/scale", "application/json", `{"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{"name":"api"}}`, 400, metav1.StatusReasonBadRequest, "does not match the name on the URL"},
 	} {

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"runtime"
 	"slices"
@@ -385,6 +386,12 @@ func (f *ShardFile) check() error {
 			return fmt.Errorf("cell %d has %d values for %d parameters", c, len(labels), len(h.Params))
 		}
 	}
+	if err := scenarios.CheckPlotsFolder(h.Output.Plots); err != nil {
+		return err
+	}
+	if err := checkMetricNames(h.Metrics); err != nil {
+		return err
+	}
 	// Run k is in shard k % Shards.
 	n := h.Runs()
 	want := n / f.Shards
@@ -408,6 +415,70 @@ func (f *ShardFile) check() error {
 		if len(r.Ready) != report.SeriesPoints || len(r.Restarts) != report.SeriesPoints || len(r.Pods) != report.SeriesPoints {
 			return fmt.Errorf("run %d has series of %d, %d and %d points, want %d", r.Index, len(r.Ready), len(r.Restarts), len(r.Pods), report.SeriesPoints)
 		}
+		if err := checkSamples(&r); err != nil {
+			return fmt.Errorf("run %d: %v", r.Index, err)
+		}
+	}
+	_, err := checkSeeds(f.Runs, h.Seeds, nil)
+	return err
+}
+
+// MaxSample bounds every number of a shard file: no metric of a run
+// comes near it, and 100,000 runs of samples this large still sum to a
+// finite mean.
+const MaxSample = 1e15
+
+// checkSamples checks a run's samples and series: one list (or null, no
+// sample) per metric, each number in [0, MaxSample].
+func checkSamples(r *Run) error {
+	if len(r.Values) != len(report.Metrics) {
+		return fmt.Errorf("%d metrics, want %d (made by another podsim version?)", len(r.Values), len(report.Metrics))
+	}
+	for i, vs := range r.Values {
+		for _, v := range vs {
+			if !(v >= 0 && v <= MaxSample) {
+				return fmt.Errorf("metric %s has the sample %g: want 0 to %g", report.Metrics[i].Name, v, MaxSample)
+			}
+		}
+	}
+	for _, s := range [][]float64{r.Ready, r.Restarts, r.Pods} {
+		for _, v := range s {
+			if !(v >= 0 && v <= MaxSample) {
+				return fmt.Errorf("a series has the point %g: want 0 to %g", v, MaxSample)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSeeds checks that the runs of each cell have consecutive seeds, as
+// a sweep gives them (the cell's seed plus the run's place in the cell),
+// among themselves and against seen (by cell: its seed), and returns the
+// seeds of the runs' cells.
+func checkSeeds(runs []Run, seeds int, seen map[int]uint64) (map[int]uint64, error) {
+	own := map[int]uint64{}
+	for _, r := range runs {
+		b := r.Seed - uint64(r.Index%seeds)
+		want, ok := own[r.Cell]
+		if !ok {
+			want, ok = seen[r.Cell]
+		}
+		if ok && b != want {
+			return nil, fmt.Errorf("run %d (cell %d) has seed %d, want %d: the seeds of a cell follow each other", r.Index, r.Cell, r.Seed, want+uint64(r.Index%seeds))
+		}
+		own[r.Cell] = b
+	}
+	return own, nil
+}
+
+// checkMetricNames checks the metrics a header shows: each known, once.
+func checkMetricNames(names []string) error {
+	seen := map[string]bool{}
+	for _, n := range names {
+		if report.MetricIndex(n) < 0 || seen[n] {
+			return fmt.Errorf("metric %q: unknown or listed twice", n)
+		}
+		seen[n] = true
 	}
 	return nil
 }
@@ -444,6 +515,7 @@ type Merger struct {
 	seen  []string // by shard: the file that brought it
 	keep  []bool   // by metric index: whether Aggregate reads it
 	runs  []Run
+	bases map[int]uint64 // by cell: its seed (checkSeeds)
 }
 
 // Add checks the shard file f, named name in errors, against those added
@@ -478,6 +550,15 @@ func (m *Merger) Add(name string, f *ShardFile) error {
 		return fmt.Errorf("%s is shard %d of %d, %s one of %d shards", name, f.Shard, f.Shards, m.first, len(m.seen))
 	case m.seen[f.Shard] != "":
 		return fmt.Errorf("%s and %s are both shard %d of %d", m.seen[f.Shard], name, f.Shard, f.Shards)
+	}
+	bases, err := checkSeeds(f.Runs, f.Header.Seeds, m.bases)
+	if err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	if m.bases == nil {
+		m.bases = bases
+	} else {
+		maps.Copy(m.bases, bases)
 	}
 	m.seen[f.Shard] = name
 	for _, r := range f.Runs {

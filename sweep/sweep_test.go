@@ -203,6 +203,12 @@ func TestMergeRefusesMalformedShards(t *testing.T) {
 		{"a short series", func(f *ShardFile) { f.Runs[3].Ready = f.Runs[3].Ready[:10] }, "run 3 has series of 10, 241 and 241 points, want 241"},
 		{"an unknown output format", func(f *ShardFile) { f.Header.Output.Format = "yaml" }, `output format "yaml": want one of`},
 		{"an unknown restarts count", func(f *ShardFile) { f.Header.Output.Restarts = "perNode" }, `output restarts "perNode": want perPod or total`},
+		{"plots outside the working folder", func(f *ShardFile) { f.Header.Output.Plots = "../x" }, `output plots "../x": want a folder inside the working folder`},
+		{"plots at an absolute path", func(f *ShardFile) { f.Header.Output.Plots = "/tmp/x" }, `output plots "/tmp/x"`},
+		{"a null metric", func(f *ShardFile) { f.Header.Metrics = append(slices.Clone(f.Header.Metrics), "") }, `metric "": unknown or listed twice`},
+		{"a negative sample", func(f *ShardFile) { spoilSample(&f.Runs[2], -1) }, "run 2: metric pod.timeToReady has the sample -1: want 0 to 1e+15"},
+		{"a sample of 1e308", func(f *ShardFile) { spoilSample(&f.Runs[2], 1e308) }, "run 2: metric pod.timeToReady has the sample 1e+308"},
+		{"a seed out of its cell's order", func(f *ShardFile) { f.Runs[1].Seed = 99 }, "run 1 (cell 0) has seed 99, want 2: the seeds of a cell follow each other"},
 	}
 	for _, tc := range cases {
 		var b bytes.Buffer
@@ -219,6 +225,12 @@ func TestMergeRefusesMalformedShards(t *testing.T) {
 			t.Errorf("%s: Merge: %v, want %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+// spoilSample gives run r's first metric one sample v, on copies.
+func spoilSample(r *Run, v float64) {
+	r.Values = slices.Clone(r.Values)
+	r.Values[0] = []float64{v}
 }
 
 func TestReadShardStopsAtTheLimit(t *testing.T) {

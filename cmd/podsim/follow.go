@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
@@ -16,7 +15,15 @@ import (
 	"github.com/podsim/podsim/scenarios"
 )
 
-// speedFlag is --speed: virtual seconds played per wall second.
+// Speeds a live replay takes: slower, a second of virtual time would
+// take weeks; faster, there is nothing left to pace.
+const (
+	minSpeed = 1e-6
+	maxSpeed = 1e9
+)
+
+// speedFlag is --speed: virtual seconds played per wall second, in
+// [minSpeed, maxSpeed] (NaN and infinities refused).
 type speedFlag struct {
 	x   float64
 	set bool
@@ -25,8 +32,8 @@ type speedFlag struct {
 func (f *speedFlag) String() string { return strconv.FormatFloat(f.x, 'g', -1, 64) }
 func (f *speedFlag) Set(s string) error {
 	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(x > 0) || math.IsInf(x, 0) {
-		return fmt.Errorf("want a speed above 0 such as 1, 60 or 0.5, not %q", s)
+	if err != nil || !(x >= minSpeed && x <= maxSpeed) {
+		return fmt.Errorf("want a speed from %g to %g such as 1, 60 or 0.5, not %q", minSpeed, maxSpeed, s)
 	}
 	f.x, f.set = x, true
 	return nil

@@ -287,7 +287,8 @@ func TestFollowInterrupted(t *testing.T) {
 	}
 }
 
-// --follow prints text or jsonl; --speed needs --follow and a positive number.
+// --follow prints text or jsonl; --speed needs --follow and a speed from
+// 1e-6 to 1e9, for run and serve.
 func TestFollowUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "--follow", "-o", "json"},
@@ -296,6 +297,12 @@ func TestFollowUsage(t *testing.T) {
 		{"run", "--follow", "--speed", "0"},
 		{"run", "--follow", "--speed", "-1"},
 		{"run", "--follow", "--speed", "fast"},
+		{"run", "--follow", "--speed", "NaN"},
+		{"run", "--follow", "--speed", "1e-11"}, // the replay's wall time overflowed: all at once
+		{"run", "--follow", "--speed", "+Inf"},
+		{"serve", "--speed", "NaN"}, // played at NaNx, frozen for ever
+		{"serve", "--speed", "0"},
+		{"serve", "--speed", "1e10"},
 	} {
 		if _, errs, code := podsim(t, args...); code != exitBadInput || !strings.Contains(errs, "speed") && !strings.Contains(errs, "follow") {
 			t.Errorf("%v: exit %d, %s", args, code, errs)

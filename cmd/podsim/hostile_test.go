@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,8 +23,8 @@ func TestHostileInput(t *testing.T) {
 		{"node-count-1e9.yaml", ":6:28: count 1000000000: a scenario has at most 50000 nodes"},
 		{"node-count-1e7.yaml", ":6:28: count 10000000: a scenario has at most 50000 nodes"},
 		{"nodes-total.yaml", ":6:36: 60000 nodes: a scenario has at most 50000 nodes, counts expanded"},
-		{"replicas-1e9.yaml", ":6:93: 1000000000 pods: a scenario creates at most 1000000 pods"},
-		{"replicas-int32-max.yaml", ":6:93: 2147483647 pods: a scenario creates at most 1000000 pods"},
+		{"replicas-1e9.yaml", ":6:93: 1000000000 pods: a scenario creates at most 200000 pods"},
+		{"replicas-int32-max.yaml", ":6:93: 2147483647 pods: a scenario creates at most 200000 pods"},
 		{"deadline-negative.yaml", ":6:100: activeDeadlineSeconds must not be negative"},
 		{"study-grid-2-63.yaml", ":9:5: the grid has more than 10000 cells"},
 		{"study-grid-2-64.yaml", ":9:5: the grid has more than 10000 cells"},
@@ -29,6 +33,12 @@ func TestHostileInput(t *testing.T) {
 		{"alias-pods.yaml", ":8:10: pod: spec.containers must list at least one container"},
 		{"no-api-version.yaml", ":2:1: apiVersion must be"},
 		{"seed-2-64.yaml", `:6:9: cannot use "18446744073709551616" as an integer: out of range`},
+		{"containers-1e7.yaml", ":7:93: 50000 pods of 200 containers: a scenario runs at most 400000 containers and init containers in all"},
+		{"labels-per-pod.yaml", ":13:19: 5000 pods of 2000 labels: a scenario's pods carry at most 4000000 labels in all"},
+		{"label-keys.yaml", `:8:36: taint key "a b/c/d": a key is a name, optionally after a prefix and a slash`},
+		{"tab-indent.yaml", ":7:1: invalid YAML: found a tab character that violates indentation"},
+		{"cronjob-pod-clash.yaml", `:9:70: CronJob "c" would name a Job's pod like the bare pod "c-1-0"`},
+		{"study-same-field-twice.yaml", ":14:13: path workloads[0].spec.replicas names what path workloads[web].spec.replicas names in tiny-base.yaml"},
 	}
 	for _, c := range cases {
 		path := filepath.Join(root, "testdata", "hostile", c.file)
@@ -52,14 +62,26 @@ func TestHostileInput(t *testing.T) {
 	}
 }
 
+// Endless input is read up to the size limit and refused there; a device
+// is refused before it is opened.
 func TestEndlessInputIsRefused(t *testing.T) {
 	for _, cmd := range []string{"validate", "run"} {
 		_, errs, code := podsim(t, cmd, "/dev/zero")
-		if code != exitBadInput || !strings.Contains(errs, "/dev/zero:1:16777217: file too large: more than 16 MiB") {
+		if code != exitBadInput || !strings.Contains(errs, "/dev/zero: not a regular file (a character device)") {
 			t.Errorf("%s /dev/zero: exit %d, stderr %q", cmd, code, errs)
 		}
 	}
+	var errb bytes.Buffer
+	code := (&Main{Stdin: zeros{}, Stdout: io.Discard, Stderr: &errb}).Run(context.Background(), []string{"run", "-"})
+	if code != exitBadInput || !strings.Contains(errb.String(), "<stdin>:1:16777217: file too large: more than 16 MiB") {
+		t.Errorf("run - of endless zeros: exit %d, stderr %q", code, errb.String())
+	}
 }
+
+// zeros is an endless reader of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 
 var positioned = regexp.MustCompile(`^[^:]+:[0-9]+:[0-9]+: `)
 
@@ -91,5 +113,32 @@ func TestHostileRunsSaturate(t *testing.T) {
 				t.Errorf("want %q in:\n%s", c.want, out)
 			}
 		})
+	}
+}
+
+// A value that cannot be decoded gets its own error and no other built on
+// its zero value.
+func TestUndecodableValueOneMessage(t *testing.T) {
+	path := filepath.Join(root, "testdata", "hostile", "max-surge-unparseable.yaml")
+	_, errs, code := podsim(t, "validate", path)
+	want := path + `:7:133: cannot use "abc": want an integer or a percentage such as "50%"` + "\n"
+	if code != exitBadInput || errs != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and only:\n%s", code, errs, want)
+	}
+}
+
+// An include of a file that is not YAML objects (a password file) quotes
+// nothing of it.
+func TestIncludeOfPlainTextQuotesNothing(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "passwd")
+	if err := os.WriteFile(secret, []byte("root:x:0:0:hunter2:/root:/bin/bash\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sc := filepath.Join(dir, "s.yaml")
+	os.WriteFile(sc, []byte("apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  include: [passwd]\n"), 0o600)
+	_, errs, code := podsim(t, "validate", sc)
+	if code != exitBadInput || strings.Contains(errs, "hunter2") || strings.Contains(errs, "root:x") || !strings.Contains(errs, "found plain text: not a manifest") {
+		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }

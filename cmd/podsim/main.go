@@ -42,9 +42,35 @@ func main() {
 	// Ctrl-C stops a run cleanly: what it wrote so far is flushed and
 	// complete, a summary goes to stderr, and podsim exits 130.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	done := make(chan struct{})
+	go exitAfterInterrupt(ctx, done, interruptGrace, os.Stderr, os.Exit)
 	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
+	close(done)
 	stop()
 	os.Exit(code)
+}
+
+// interruptGrace is how long a command may take to stop cleanly after
+// Ctrl-C before podsim exits anyway.
+const interruptGrace = 900 * time.Millisecond
+
+// exitAfterInterrupt is the guarantee behind Ctrl-C: once ctx is canceled,
+// a command that has not returned (done) within grace, whatever it is
+// doing, is ended with exit 130 and a note that its output may be cut.
+func exitAfterInterrupt(ctx context.Context, done <-chan struct{}, grace time.Duration, stderr io.Writer, exit func(int)) {
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		fmt.Fprintf(stderr, "\npodsim: interrupted: stopped after %s without finishing; the output may be cut short\n", grace)
+		exit(exitSIGINT)
+	}
 }
 
 // Main is the command line; only main calls os.Exit.
@@ -153,6 +179,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	}
 	var ue usageError
 	switch {
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(m.Stderr, "podsim: interrupted")
+		return exitSIGINT
 	case errors.As(err, &ue):
 		fmt.Fprintf(m.Stderr, "podsim: %s\nRun 'podsim help' for usage.\n", ue.msg)
 		return exitBadInput
@@ -254,6 +283,29 @@ func (m *Main) readFile(path string) ([]byte, string, error) {
 	if m.Stdin == nil {
 		return nil, stdinName, fmt.Errorf("%s: no standard input", stdinName)
 	}
-	data, err := scenarios.ReadAll(stdinName, m.Stdin)
-	return data, stdinName, err
+	// A read of a pipe blocks until its writer writes or ends: read it
+	// aside, so that Ctrl-C ends the wait.
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		data, err := scenarios.ReadAll(stdinName, m.Stdin)
+		done <- read{data, err}
+	}()
+	var ctxDone <-chan struct{}
+	if m.ctx != nil {
+		ctxDone = m.ctx.Done()
+	}
+	select {
+	case r := <-done:
+		return r.data, stdinName, r.err
+	case <-ctxDone:
+		return nil, stdinName, errInterrupted
+	}
 }
+
+// errInterrupted is the error of a command that Ctrl-C stopped before it
+// had anything to show: exit 130.
+var errInterrupted = errors.New("interrupted")

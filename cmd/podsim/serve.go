@@ -21,7 +21,8 @@ const defaultServeAddr = "127.0.0.1:8001"
 
 func (m *Main) serve(args []string) (int, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	speed := fs.Float64("speed", 1, "play the run at this many virtual seconds per wall second (30: half a minute of cluster time a second)")
+	speed := speedFlag{x: 1}
+	fs.Var(&speed, "speed", "play the run at this many virtual seconds per wall second (30: half a minute of cluster time a second)")
 	var at durationFlag
 	fs.Var(&at, "at", "run to this virtual time at once and serve the cluster frozen there (instead of --speed)")
 	addr := fs.String("addr", defaultServeAddr, "listen on this address (an address other than loopback serves the cluster to the network, without authentication)")
@@ -33,13 +34,9 @@ func (m *Main) serve(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	speedSet := false
-	fs.Visit(func(f *flag.Flag) { speedSet = speedSet || f.Name == "speed" })
 	switch {
-	case speedSet && at.set:
+	case speed.set && at.set:
 		return 0, usageError{"serve takes --speed or --at, not both"}
-	case *speed <= 0 || *speed > 1e9:
-		return 0, usageError{fmt.Sprintf("--speed %g: want a speed above 0 and at most 1e9", *speed)}
 	case len(files) != 1:
 		return 0, usageError{"serve takes one scenario file"}
 	}
@@ -48,7 +45,7 @@ func (m *Main) serve(args []string) (int, error) {
 		return 0, err
 	}
 	over.apply(s)
-	o := serve.Options{Speed: *speed, Until: s.Duration, AllowWrites: *allowWrites, Clock: clock.New(), MaxEvents: *maxEvents, Log: m.Stderr}
+	o := serve.Options{Speed: speed.x, Until: s.Duration, AllowWrites: *allowWrites, Clock: clock.New(), MaxEvents: *maxEvents, Log: m.Stderr}
 	if at.set {
 		if o.At, err = at.until(s); err != nil {
 			return 0, err
@@ -93,13 +90,13 @@ func (m *Main) serve(args []string) (int, error) {
 	}
 	fmt.Fprintln(m.Stderr, "; Ctrl-C stops it")
 
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	hs := serve.HTTPServer(srv, ctx)
 	go srv.Play(ctx)
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(serve.LimitListener(ln, serve.MaxConnections)) }()
 	select {
 	case <-ctx.Done():
-		shutdown, stop := context.WithTimeout(context.Background(), 2*time.Second)
+		shutdown, stop := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer stop()
 		hs.Shutdown(shutdown)
 		return exitOK, nil

@@ -139,7 +139,7 @@ func (m *Main) sweep(args []string) (int, error) {
 	opt := sweep.Options{Parallel: *parallel, Shard: shard.i, Shards: shard.n, Progress: progress.Bar(m.progressOut(), m.clock(), st.Header.Study),
 		MaxEvents: *maxEvents, Interrupted: m.interrupted}
 	if *resume != "" {
-		f, err := os.Open(*resume)
+		f, err := scenarios.OpenRegular(*resume)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", *resume, scenarios.ErrText(err))
 		}
@@ -175,39 +175,13 @@ func (m *Main) sweep(args []string) (int, error) {
 	return 0, m.writeStudy(res, format, plots)
 }
 
-// writeAtomic writes path whole or not at all: write fills a temp file in
-// path's folder (named .NAME.tmp*, which merge's *.json does not match),
-// synced to disk and then renamed over path. A process killed midway
-// leaves at most the temp file, never a half path.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+// writeAtomic writes path as scenarios.WriteFile does (whole or not at
+// all; a device or a pipe written through); its error names path.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	if err := scenarios.WriteFile(path, write); err != nil {
 		return fmt.Errorf("%s: %v", path, scenarios.ErrText(err))
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("%s: %v", path, scenarios.ErrText(err))
-		}
-	}()
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 // keepPartial writes the finished runs of an interrupted sweep to a partial
@@ -265,7 +239,7 @@ func (m *Main) merge(args []string) (int, error) {
 	// One file at a time: the Merger keeps the runs' samples, not the files.
 	var mg sweep.Merger
 	for _, name := range files {
-		f, err := os.Open(name)
+		f, err := scenarios.OpenRegular(name)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", name, scenarios.ErrText(err))
 		}

@@ -30,14 +30,61 @@ const (
 const expansionMessage = "document too large: aliases and merge keys (<<) expand to too many values"
 
 // ReadFile reads a whole file of at most MaxFileSize bytes. Its error is
-// an ErrorList naming the file.
+// an ErrorList naming the file. Anything but a regular file (a named
+// pipe, a device, a socket, a folder) is refused before it is opened:
+// opening a pipe blocks until a writer comes, and no signal ends it.
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, ErrorList{{File: path, Msg: ErrText(err)}}
 	}
 	defer f.Close()
 	return ReadAll(path, f, MaxFileSize)
+}
+
+// OpenRegular opens path for reading if it is a regular file (through
+// symbolic links), and refuses anything else before opening it.
+func OpenRegular(path string) (*os.File, error) {
+	if err := regular(os.Stat(path)); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := regular(f.Stat()); err != nil { // replaced since the first look
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// regular is the error of a file that is not a regular one, if fi is not.
+func regular(fi os.FileInfo, err error) error {
+	switch {
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return errors.New("is a directory")
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("not a regular file (%s): podsim reads files, and standard input as -", fileKind(fi.Mode()))
+	}
+	return nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.Type().String()
 }
 
 // ReadAll reads r to its end, or fails once it has more than limit bytes

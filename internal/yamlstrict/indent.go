@@ -13,6 +13,13 @@ import (
 // one space too few or too many), the error points at that line instead.
 func SyntaxErrorIn(path string, data []byte, err error) Error {
 	e := SyntaxError(path, err)
+	if strings.Contains(e.Msg, "found a tab character") {
+		// The parser names the line before the tab's: point at the tab.
+		if line, col := firstIndentTab(data, e.Pos.Line); line > 0 {
+			e.Pos = Pos{line, col}
+		}
+		return e
+	}
 	if !strings.HasSuffix(e.Msg, "did not find expected key") && !strings.HasSuffix(e.Msg, "did not find expected '-' indicator") {
 		return e
 	}
@@ -106,4 +113,20 @@ func misindented(data []byte, from int) (int, int, []level) {
 // brackets is how many more [ and { than ] and } s has.
 func brackets(s string) int {
 	return strings.Count(s, "[") + strings.Count(s, "{") - strings.Count(s, "]") - strings.Count(s, "}")
+}
+
+// firstIndentTab returns the line (1-based, at or after from) and column
+// of the first tab in a line's indentation, or 0.
+func firstIndentTab(data []byte, from int) (int, int) {
+	for i, l := range strings.Split(string(data), "\n") {
+		if i+1 < from {
+			continue
+		}
+		for j := 0; j < len(l) && (l[j] == ' ' || l[j] == '\t'); j++ {
+			if l[j] == '\t' {
+				return i + 1, j + 1
+			}
+		}
+	}
+	return 0, 0
 }

@@ -6,6 +6,7 @@
 package podgc
 
 import (
+	"container/heap"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -26,6 +27,70 @@ type Controller struct {
 	timer sim.Timer
 
 	orphanNodes []orphanNode // deleted nodes that may still have pods
+	finished    finishedPods // finished pods not yet deleted, oldest first
+}
+
+// finishedPods is a min-heap of finished pods by Pod.ID (creation order),
+// with the IDs of those still in the API: a pod deleted by someone else
+// stays in the heap until it reaches the top or the heap is compacted, so
+// a pass never looks at the pods deleted long ago.
+type finishedPods struct {
+	heap podHeap
+	live map[int]bool // by Pod.ID: finished, in the heap, not deleted
+}
+
+// podHeap orders pods by Pod.ID.
+type podHeap []*model.Pod
+
+func (h podHeap) Len() int           { return len(h) }
+func (h podHeap) Less(i, j int) bool { return h[i].ID() < h[j].ID() }
+func (h podHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *podHeap) Push(x any)        { *h = append(*h, x.(*model.Pod)) }
+func (h *podHeap) Pop() any {
+	old := *h
+	p := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return p
+}
+
+// track notes that p changed: a finished pod joins the heap once; a
+// deleted one leaves the live set. A heap more than twice the live pods
+// (and 64) is compacted.
+func (f *finishedPods) track(p *model.Pod) {
+	switch {
+	case p.Deleted():
+		delete(f.live, p.ID())
+	case p.Phase().Terminal() && !f.live[p.ID()]:
+		if f.live == nil {
+			f.live = map[int]bool{}
+		}
+		f.live[p.ID()] = true
+		heap.Push(&f.heap, p)
+	}
+	if len(f.heap) > 2*len(f.live)+64 {
+		keep := f.heap[:0]
+		for _, q := range f.heap {
+			if !q.Deleted() {
+				keep = append(keep, q)
+			}
+		}
+		clear(f.heap[len(keep):])
+		f.heap = keep
+		heap.Init(&f.heap)
+	}
+}
+
+// oldest removes and returns the oldest finished pod still in the API, or
+// nil.
+func (f *finishedPods) oldest() *model.Pod {
+	for len(f.heap) > 0 {
+		if p := heap.Pop(&f.heap).(*model.Pod); !p.Deleted() {
+			delete(f.live, p.ID())
+			return p
+		}
+	}
+	return nil
 }
 
 // orphanNode is a deleted node that may still have pods.
@@ -42,9 +107,13 @@ func New(w *model.World) *Controller {
 	return g
 }
 
-// PodChanged arms a pass when a pod finished.
+// PodChanged keeps the finished pods and arms a pass when a pod finished.
 func (g *Controller) PodChanged(p *model.Pod) {
-	if p.Phase().Terminal() && g.w.Settings().TerminatedPodGCThreshold > 0 {
+	if g.w.Settings().TerminatedPodGCThreshold <= 0 {
+		return
+	}
+	g.finished.track(p)
+	if p.Phase().Terminal() {
 		g.arm()
 	}
 }
@@ -82,17 +151,15 @@ func (g *Controller) run() {
 	}
 }
 
-// gcTerminated deletes the oldest finished pods past the threshold.
+// gcTerminated deletes the oldest finished pods past the threshold, in
+// creation order. It looks only at the finished pods still in the API.
 func (g *Controller) gcTerminated() {
-	var finished []*model.Pod
-	for _, p := range g.w.Pods() {
-		if !p.Deleted() && p.Phase().Terminal() {
-			finished = append(finished, p)
+	for excess := len(g.finished.live) - g.w.Settings().TerminatedPodGCThreshold; excess > 0; excess-- {
+		p := g.finished.oldest()
+		if p == nil {
+			return
 		}
-	}
-	excess := len(finished) - g.w.Settings().TerminatedPodGCThreshold
-	for i := 0; i < excess; i++ { // Pods is in creation order: oldest first
-		finished[i].Delete(new(time.Duration))
+		p.Delete(new(time.Duration))
 	}
 }
 
