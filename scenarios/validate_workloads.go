@@ -119,7 +119,7 @@ func (v *validator) controllerName(w *Workload, key string) {
 		}
 		var clash []string // a Job's pod <cronjob>-<minutes>-<n> named as a bare pod
 		for p := range v.pods {
-			if i := strings.LastIndexByte(p, '-'); i > 0 && ownerOf(p, map[string]*Workload{p[:i]: nil}) != "" &&
+			if i := strings.LastIndexByte(p, '-'); i > 0 && !v.adopted[p] && ownerOf(p, map[string]*Workload{p[:i]: nil}) != "" &&
 				ownerOf(p[:i], map[string]*Workload{key: w}) != "" {
 				clash = append(clash, p)
 			}
