@@ -203,6 +203,14 @@ func (r *Recorder) WriteSVG(w io.Writer, m Meta) error {
 			y = s.pod(p, y, openPods, m.End)
 		}
 	}
+	if r.hpaCount() > 0 {
+		s.section(&y, "autoscalers")
+		for _, h := range r.hpas {
+			if h != nil {
+				y = s.hpa(h, y)
+			}
+		}
+	}
 	var left []string
 	if len(shownNodes) < len(r.nodes) {
 		left = append(left, strconv.Itoa(len(shownNodes))+" of "+strconv.Itoa(len(r.nodes))+" nodes")
@@ -326,6 +334,13 @@ func (s *svg) legend(y float64) float64 {
 		title string
 		items []item
 	}{"Marks", events})
+	if s.r.hpaCount() > 0 {
+		rows = append(rows, struct {
+			title string
+			items []item
+		}{"Autoscaler", []item{{desiredColor, "desired replicas", "thin"}, {currentColor, "current replicas", "box"},
+			{metricColor, "metric (its target dashed)", "thin"}}})
+	}
 	for _, row := range rows {
 		s.text(14, y+10, ` font-weight="bold"`, row.title)
 		x := 100.0
