@@ -203,7 +203,8 @@ func (k *checker) node(e *scenarios.Expect) {
 // EventMatches reports whether the event occurrence c (a change of kind
 // event) is one that ev counts: its reason, and if given its type, its
 // message (the component's), the pod it is about, the node it is about (the
-// node itself, as `kubectl describe node` lists them) or the workload.
+// node itself, as `kubectl describe node` lists them) or the workload (a
+// Deployment's also counts the events of its ReplicaSets: Change.Owner).
 //
 // ns is the namespace of ev's pod or workload ("" is default).
 func EventMatches(ev *scenarios.EventCheck, ns string, c *model.Change) bool {
@@ -213,7 +214,7 @@ func EventMatches(ev *scenarios.EventCheck, ns string, c *model.Change) bool {
 		ev.Message != "" && c.Message != ev.Message,
 		ev.Pod != "" && (c.Pod != ev.Pod || refOf(c.Namespace, "") != refOf(ns, "")),
 		ev.Node != "" && (c.Pod != "" || c.Workload != "" || c.Node != ev.Node),
-		ev.Workload != "" && (c.Workload != ev.Workload || refOf(c.Namespace, "") != refOf(ns, "")):
+		ev.Workload != "" && (c.Workload != ev.Workload && c.Owner != ev.Workload || refOf(c.Namespace, "") != refOf(ns, "")):
 		return false
 	}
 	return true

@@ -298,6 +298,9 @@ func (c *Checks) workloadChange(ch *model.Change) {
 	var wl ref
 	var owner *model.Workload
 	switch {
+	case ch.Owner != "": // a Deployment's ReplicaSet's event explains the Deployment
+		wl = refOf(ch.Namespace, ch.Owner)
+		owner = c.w.Workload(model.Key(ch.Namespace, ch.Owner))
 	case ch.Workload != "":
 		wl = refOf(ch.Namespace, ch.Workload)
 		owner = c.w.Workload(model.Key(ch.Namespace, ch.Workload))

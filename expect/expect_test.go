@@ -193,7 +193,8 @@ func TestFinishFailsUncheckedExpectations(t *testing.T) {
 func TestEventMatches(t *testing.T) {
 	podEv := &model.Change{Kind: model.ChangeEvent, Pod: "web", Type: "Warning", Reason: "BackOff", Message: "m", Combined: true, Dropped: true}
 	nodeEv := &model.Change{Kind: model.ChangeEvent, Node: "node-a", Type: "Normal", Reason: "NodeNotReady"}
-	rsEv := &model.Change{Kind: model.ChangeEvent, Workload: "web", Object: "ReplicaSet", Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: web-12", Combined: true}
+	// A Deployment web's ReplicaSet's event: on the ReplicaSet, owned by web.
+	rsEv := &model.Change{Kind: model.ChangeEvent, Workload: "web-5f4d9ddb9b", Object: "ReplicaSet", Owner: "web", Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: web-12", Combined: true}
 	tests := []struct {
 		check scenarios.EventCheck
 		ev    *model.Change
@@ -214,6 +215,7 @@ func TestEventMatches(t *testing.T) {
 		{scenarios.EventCheck{Reason: "BackOff", Message: "m"}, podEv, true},
 		{scenarios.EventCheck{Reason: "SuccessfulCreate", Workload: "web", Message: "Created pod: web-12"}, rsEv, true},
 		{scenarios.EventCheck{Reason: "SuccessfulCreate", Workload: "api"}, rsEv, false},
+		{scenarios.EventCheck{Reason: "SuccessfulCreate", Workload: "web-5f4d9ddb9b"}, rsEv, true},
 		{scenarios.EventCheck{Reason: "SuccessfulCreate", Node: "web"}, rsEv, false},
 	}
 	for _, tc := range tests {

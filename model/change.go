@@ -39,6 +39,10 @@ type Change struct {
 	Node      string
 	Workload  string // a workload's name (events about it, its conditions)
 	Object    string // the kind of object an event or a workload condition is about, if not a pod or node
+	// Owner is the Deployment of the ReplicaSet (Workload, Object
+	// ReplicaSet) an event is about: its pods' SuccessfulCreate and
+	// SuccessfulDelete, which the API records on the ReplicaSet; "" otherwise.
+	Owner string
 
 	From, To Phase // phase; From is "" when the pod was created
 

@@ -187,7 +187,11 @@ func (t *Trace) Change(c *model.Change) {
 	case c.Object == model.KindHorizontalPodAutoscaler:
 		t.hpaEvent(c)
 	case c.Workload != "":
-		wl := t.workload(model.Key(c.Namespace, c.Workload))
+		key := model.Key(c.Namespace, c.Workload)
+		if c.Owner != "" { // a Deployment's ReplicaSet's: on the Deployment's thread
+			key = model.Key(c.Namespace, c.Owner)
+		}
+		wl := t.workload(key)
 		t.use(&wl.proc, &wl.events)
 		t.instantEvent(c, wl.proc.pid, wl.events.tid)
 	case c.Node != "":

@@ -276,3 +276,20 @@ func TestTraceOfUseAndTraffic(t *testing.T) {
 		}
 	}
 }
+
+// A rolling update's pod creations and deletions, events of the
+// Deployment's ReplicaSets in the timeline, are on the Deployment's
+// process: no process per ReplicaSet.
+func TestTraceReplicaSetEventsOnDeployment(t *testing.T) {
+	s, err := scenarios.LoadFile("../scenarios/rollouts/rolling-update.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := traceRun(t, s)
+	if n := bytes.Count(data, []byte(`"name":"process_name"`)); n != 4 {
+		t.Errorf("%d processes, want 4: cluster, node-a, node-b, Deployment web", n)
+	}
+	if !bytes.Contains(data, []byte(`"args":{"name":"Deployment web"}}`)) || !bytes.Contains(data, []byte(`{"name":"SuccessfulCreate","cat":"event","ph":"i","pid":4,`)) {
+		t.Errorf("web's SuccessfulCreate events are not on its process:\n%s", data)
+	}
+}

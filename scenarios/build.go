@@ -166,6 +166,7 @@ func workloadSpec(wl *Workload, behaviors map[behaviorKey]*model.Behavior) model
 		out.PodManagement = model.Parallel
 	}
 	if wl.Kind == model.KindJob {
+		jobContainers(out.Template)
 		out.Completions = num(sp.Completions, 1)
 		out.Parallelism = num(sp.Parallelism, 1)
 		out.BackoffLimit = num(sp.BackoffLimit, 6)
@@ -217,24 +218,40 @@ func behaviorOf(behaviors map[behaviorKey]*model.Behavior, container, image stri
 	return behaviors[behaviorKey{container, ""}]
 }
 
-// completes is the behaviour of an init container that says nothing of
-// its runs: it exits 0 at once, as an init container is there to finish.
+// completes is the behaviour of a process that is there to finish (an
+// init container's, a Job's container's) and says nothing of its runs: it
+// exits 0 at once.
 var completes = []model.RunSpec{{Times: 1}}
 
 // initBehavior returns init container c's behaviour: c's own, with
 // completes for runs if it has none (and is not a sidecar, which runs on).
 func initBehavior(c *model.ContainerSpec) *model.Behavior {
-	switch {
-	case c.Sidecar:
+	if c.Sidecar {
 		return c.Behavior
-	case c.Behavior == nil:
-		return &model.Behavior{Runs: completes}
-	case len(c.Behavior.Runs) == 0:
-		b := *c.Behavior
-		b.Runs = completes
-		return &b
 	}
-	return c.Behavior
+	return completing(c.Behavior)
+}
+
+// completing returns b with completes for runs if it has none.
+func completing(b *model.Behavior) *model.Behavior {
+	switch {
+	case b == nil:
+		return &model.Behavior{Runs: completes}
+	case len(b.Runs) == 0:
+		c := *b
+		c.Runs = completes
+		return &c
+	}
+	return b
+}
+
+// jobContainers gives each regular container of a Job's pod template that
+// says nothing of its runs completes: a Job's pod runs its command and
+// exits, as on a cluster, instead of running until its deadline.
+func jobContainers(t *model.PodSpec) {
+	for i := range t.Containers {
+		t.Containers[i].Behavior = completing(t.Containers[i].Behavior)
+	}
 }
 
 func behavior(b *Behavior) *model.Behavior {

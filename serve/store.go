@@ -153,7 +153,11 @@ func (s *Store) Change(c *model.Change) {
 		// A Deployment's controller that acted (scaled a ReplicaSet, made
 		// or deleted a pod) may have written its ReplicaSets' replicas and
 		// annotations and its own status: they are looked at again here.
-		if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == model.KindDeployment {
+		if c.Owner != "" { // a pod made or deleted by one of its ReplicaSets
+			if src := s.workloads[model.Key(c.Namespace, c.Owner)]; src != nil {
+				s.workloadChanged(src)
+			}
+		} else if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == model.KindDeployment {
 			s.workloadChanged(src)
 		}
 	case model.ChangeClient:

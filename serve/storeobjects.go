@@ -131,14 +131,6 @@ func (s *Store) event(c *model.Change) {
 	case c.Pod == "" && c.Node != "":
 		kind, object, ns = "Node", c.Node, ""
 	}
-	if kind == model.KindDeployment {
-		// A ReplicaSet's own pod creations and deletions are recorded on it.
-		if src := s.workloads[model.Key(ns, object)]; src != nil {
-			if rs := src.wl.ActingReplicaSet(); rs != "" {
-				kind, object = model.KindReplicaSet, rs
-			}
-		}
-	}
 	e := s.w.CurrentEvent()
 	if c.Dropped || e == nil {
 		return // the spam filter kept it from the API

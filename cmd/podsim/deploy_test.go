@@ -127,8 +127,9 @@ func TestIndexedJobMergesToTheSingleRun(t *testing.T) {
 // TestSweepJobRunsInPodsim: deploy/sweep-job.yaml as it is applied to a
 // cluster runs in podsim as the Indexed Job it is: no field of it is
 // warned of as not simulated (only its PersistentVolumeClaim is ignored),
-// and its first parallelism pods run one per index, named and labelled as
-// the Job controller makes them. scenarios/jobs/sweep-indexed.yaml runs it
+// and its pods run one per index, parallelism at a time, named and
+// labelled as the Job controller makes them (with no behaviour each
+// completes at once, so all eight are made at 0s). scenarios/jobs/sweep-indexed.yaml runs it
 // to completion with retried shards.
 func TestSweepJobRunsInPodsim(t *testing.T) {
 	file := filepath.Join(root, "deploy", "sweep-job.yaml")
@@ -148,8 +149,9 @@ func TestSweepJobRunsInPodsim(t *testing.T) {
 			created = append(created, strings.TrimSuffix(msg, `"}`))
 		}
 	}
-	if got, want := strings.Join(created, ","), "podsim-sweep-0-0,podsim-sweep-1-1,podsim-sweep-2-2,podsim-sweep-3-3"; got != want {
-		t.Errorf("pods created %s, want %s (parallelism 4, one per index)", got, want)
+	if got, want := strings.Join(created, ","), "podsim-sweep-0-0,podsim-sweep-1-1,podsim-sweep-2-2,podsim-sweep-3-3,"+
+		"podsim-sweep-4-4,podsim-sweep-5-5,podsim-sweep-6-6,podsim-sweep-7-7"; got != want {
+		t.Errorf("pods created %s, want %s (one per index)", got, want)
 	}
 	desc, stderr, code := podsim(t, "describe", file, "podsim-sweep-2-2", "--at", "30s")
 	if code != 0 {

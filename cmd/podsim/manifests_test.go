@@ -84,12 +84,14 @@ func TestRunManifestAsItIs(t *testing.T) {
 			t.Errorf("%s is not Running and ready at the end:\n%s", pod, get)
 		}
 	}
-	// The CronJob's Jobs run every 5 minutes in its namespace; their pods
-	// run until the Job's activeDeadlineSeconds (240) fails it.
+	// The CronJob's Jobs run every 5 minutes in its namespace; their pods,
+	// with no behaviour, run their command and exit 0 at once, so each Job
+	// completes and the CronJob keeps its successfulJobsHistoryLimit (2).
 	for _, want := range []string{
 		"5m0.1s shop/cronjob/orders-report Normal SuccessfulCreate: Created job orders-report-5\n",
-		"9m0.1s shop/job/orders-report-5 Warning DeadlineExceeded: Job was active longer than specified deadline\n",
-		"55m0.1s shop/pod/orders-report-55-0/report Running (restarts 0)\n",
+		"5m0.1s shop/pod/orders-report-5-0/report Terminated (Completed, exit 0)\n",
+		"5m0.1s shop/job/orders-report-5 Normal Completed: Job completed\n",
+		"15m0.1s shop/cronjob/orders-report Normal SuccessfulDelete: Deleted job orders-report-5\n",
 	} {
 		if !strings.Contains(squeeze(out), want) {
 			t.Errorf("output lacks %q", want)
@@ -217,7 +219,7 @@ spec:
 		"0s data/statefulset/db Normal SuccessfulCreate: create Pod db-1 in StatefulSet db successful\n",
 		"10m0.1s data/cronjob/backup Normal SuccessfulCreate: Created job backup-10\n",
 		"data db-1 1/1 Running 0 15m\n",
-		"data backup-10-0 1/1 Running 0 4m59s\n",
+		"data backup-10-0 0/1 Completed 0 4m59s\n",
 	} {
 		if !strings.Contains(squeeze(out), want) {
 			t.Errorf("output lacks %q", want)

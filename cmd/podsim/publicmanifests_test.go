@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -72,11 +73,56 @@ func TestPublicManifestsIngressNginxReady(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
 	for _, want := range []string{
-		"10s    ingress-nginx/pod/ingress-nginx-controller-0                Ready=True\n",
-		"ingress-nginx/deployment/ingress-nginx-controller           Progressing=True (NewReplicaSetAvailable)\n",
+		"10s ingress-nginx/pod/ingress-nginx-controller-0 Ready=True\n",
+		"ingress-nginx/deployment/ingress-nginx-controller Progressing=True (NewReplicaSetAvailable)\n",
 	} {
-		if !strings.Contains(out, want) {
+		if !strings.Contains(squeeze(out), want) {
 			t.Errorf("output lacks %q", want)
+		}
+	}
+}
+
+// ingress-nginx's two admission Jobs, whose containers have no behaviour,
+// run their command and exit 0 as on a cluster, so both Jobs complete;
+// runs: [{}] keeps a Job's container running, its Job active.
+func TestPublicManifestsIngressNginxJobsComplete(t *testing.T) {
+	fixture, err := filepath.Abs(filepath.Join(root, "testdata", "manifests", "public", "ingress-nginx-helm.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := podsim(t, "run", fixture)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	for _, want := range []string{
+		`(?m)^ingress-nginx +ingress-nginx-admission-create-0 +0/1 +Completed +0 +60m$`,
+		`(?m)^ingress-nginx +ingress-nginx-admission-patch-0 +0/1 +Completed +0 +60m$`,
+		`(?m)^ingress-nginx +ingress-nginx-admission-create +Complete +1/1 +0s +60m$`,
+		`(?m)^ingress-nginx +ingress-nginx-admission-patch +Complete +1/1 +0s +60m$`,
+		`(?m)^0s +ingress-nginx/pod/ingress-nginx-admission-create-0/create +Terminated \(Completed, exit 0\)$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+
+	path := filepath.Join(t.TempDir(), "hang.yaml")
+	scenario := "apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: hang}\nspec:\n  duration: 10m\n  include: [" + fixture + "]\n" +
+		"  behavior:\n  - {namespace: ingress-nginx, pod: ingress-nginx-admission-create, container: create, runs: [{}]}\n"
+	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code = podsim(t, "run", path)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	for _, want := range []string{
+		`(?m)^ingress-nginx +ingress-nginx-admission-create-0 +1/1 +Running +0 +10m$`,
+		`(?m)^ingress-nginx +ingress-nginx-admission-create +Running +0/1 +10m +10m$`,
+		`(?m)^ingress-nginx +ingress-nginx-admission-patch +Complete +1/1 +0s +10m$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("runs: [{}]: output lacks %s:\n%s", want, out)
 		}
 	}
 }

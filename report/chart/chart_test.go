@@ -367,3 +367,26 @@ func TestRequestsLane(t *testing.T) {
 		t.Errorf("the lane integrates to %.1f served and %.1f failed; the Service counted %d and %d", served, failed, wantServed, offered-wantServed)
 	}
 }
+
+// TestReplicaSetEventsOnDeploymentLane: a rolling update's pod creations
+// and deletions, which the timeline names by their ReplicaSet, are marks
+// on the one lane of the Deployment.
+func TestReplicaSetEventsOnDeploymentLane(t *testing.T) {
+	r, _, _ := record(t, load(t, "../../scenarios/rollouts/rolling-update.yaml"))
+	var names []string
+	for _, wl := range r.wls {
+		names = append(names, wl.kind+"/"+wl.name)
+	}
+	if len(r.wls) != 1 || r.wls[0].name != "web" || r.wls[0].kind != "Deployment" {
+		t.Fatalf("lanes %v, want Deployment/web alone", names)
+	}
+	created := 0
+	for _, m := range r.wls[0].marks {
+		if r.strs[m.reason] == "SuccessfulCreate" {
+			created++
+		}
+	}
+	if created == 0 {
+		t.Errorf("web's lane has no SuccessfulCreate mark: %+v", r.wls[0].marks)
+	}
+}

@@ -205,6 +205,9 @@ func (r *Recorder) Change(c *model.Change) {
 			n := r.node(c.Node)
 			n.marks = append(n.marks, m)
 		case c.Object == model.KindHorizontalPodAutoscaler && r.hpaMark(c, m):
+		case c.Owner != "": // a Deployment's ReplicaSet's: on the Deployment's lane
+			wl := r.workload(model.Key(c.Namespace, c.Owner), model.KindDeployment)
+			wl.marks = append(wl.marks, m)
 		case c.Workload != "":
 			wl := r.workload(model.Key(c.Namespace, c.Workload), c.Object)
 			wl.marks = append(wl.marks, m)
