@@ -71,7 +71,6 @@ type Pod struct {
 	deletedAt  time.Duration
 	terminated bool       // the pod's containers are all stopped for good (terminal or deleted)
 	superseded bool       // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
-	ownSpec    bool       // Spec is the pod's own, not its template's (resize.go)
 	resize     *podResize // a resize not yet allocated or actuated (resize.go)
 
 	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)

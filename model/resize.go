@@ -92,10 +92,7 @@ func (p *Pod) dropResize() {
 // Infeasible, Deferred, or allocated and actuated.
 func (p *Pod) tryResize() {
 	r, n := p.resize, p.Node
-	old := r.c.spec.Requests
-	r.c.spec.Requests = r.requests // the pod's requests with the new ones (restored below)
-	want := p.Spec.Requests()
-	r.c.spec.Requests = old
+	want := p.specWith(r.c, r.requests, r.c.spec.Limits).Requests()
 	alloc := n.Capacity
 	reason, msg := "", ""
 	switch others := n.used; {
@@ -210,22 +207,31 @@ func (n *Node) retryResizes(freed *Pod) {
 // holds reports whether p's requests are in its node's running totals.
 func (p *Pod) holds() bool { return p.boundNode() != nil && !p.phase.Terminal() }
 
-// setResources gives c these requests and limits, on a spec of p's own
-// (a pod made from a template shares its spec until then).
+// setResources gives c these requests and limits. The pod gets a new
+// spec: a spec is never changed once made, as it may be its template's
+// and views taken of the pod hold it.
 func (p *Pod) setResources(c *container, requests, limits Resources) {
-	if !p.ownSpec {
-		s := *p.Spec
-		s.InitContainers = slices.Clone(s.InitContainers)
-		s.Containers = slices.Clone(s.Containers)
-		for i, ic := range p.init {
-			ic.spec = &s.InitContainers[i]
-		}
-		for i, rc := range p.regular {
-			rc.spec = &s.Containers[i]
-		}
-		p.Spec, p.ownSpec = &s, true
+	p.Spec = p.specWith(c, requests, limits)
+	for i, ic := range p.init {
+		ic.spec = &p.Spec.InitContainers[i]
 	}
-	c.spec.Requests, c.spec.Limits = requests, limits
+	for i, rc := range p.regular {
+		rc.spec = &p.Spec.Containers[i]
+	}
+}
+
+// specWith is a copy of p's spec where c has these requests and limits.
+func (p *Pod) specWith(c *container, requests, limits Resources) *PodSpec {
+	s := *p.Spec
+	s.InitContainers = slices.Clone(s.InitContainers)
+	s.Containers = slices.Clone(s.Containers)
+	cs := &s.Containers
+	i := slices.Index(p.regular, c)
+	if i < 0 {
+		cs, i = &s.InitContainers, slices.Index(p.init, c)
+	}
+	(*cs)[i].Requests, (*cs)[i].Limits = requests, limits
+	return &s
 }
 
 // removeCondition drops p's condition of type t, if any: the change has
