@@ -170,7 +170,9 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	}
 	p := &Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Spec: spec, CreatedAt: w.Now(), owner: owner,
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
-	p.status.Conditions = make([]Condition, 0, len(conditionOrder)) // the kubelet's conditions, in one allocation
+	// The kubelet's conditions, in one allocation (the two of a resize are
+	// rare: they take another when they come).
+	p.status.Conditions = make([]Condition, 0, len(conditionOrder)-2)
 	p.syncTimer.Init(p.sync)
 	for i := range spec.InitContainers {
 		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
