@@ -300,6 +300,9 @@ func (c *converter) containers(in []corev1.Container) []scenarios.Container {
 			}
 			o.RestartPolicyRules = append(o.RestartPolicyRules, rule)
 		}
+		for _, p := range k.ResizePolicy {
+			o.ResizePolicy = append(o.ResizePolicy, scenarios.ContainerResizePolicy{ResourceName: string(p.ResourceName), RestartPolicy: string(p.RestartPolicy)})
+		}
 		o.Resources.Requests = c.quantities(k.Resources.Requests, o)
 		o.Resources.Limits = c.quantities(k.Resources.Limits, o)
 		if l := k.Lifecycle; l != nil {

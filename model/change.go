@@ -54,7 +54,7 @@ type Change struct {
 	RestartCount int32
 
 	Type   string // condition type, event type (Normal/Warning), node condition type
-	Status string // condition status
+	Status string // condition status; "" for a pod condition removed
 
 	// An event's Message is the component's. Combined marks an occurrence
 	// that the event recorder's correlator put into the combined event of

@@ -65,6 +65,9 @@ func (p *Pod) sync() {
 	if realistic {
 		p.beginSync()
 	}
+	if p.resize != nil {
+		p.retryActuation()
+	}
 	if p.syncInit() {
 		for _, c := range p.regular {
 			if p.syncContainer(c) {
@@ -177,6 +180,9 @@ func (p *Pod) syncContainer(c *container) bool {
 		return p.startContainer(c)
 	case c.rerun: // a new sandbox: the init container runs again
 		c.rerun = false
+		return p.startContainer(c)
+	case c.resizeRestart: // computePodResizeAction starts it in the sync that killed it
+		c.resizeRestart = false
 		return p.startContainer(c)
 	}
 	last, _ := st.Terminated()

@@ -49,8 +49,9 @@ type Node struct {
 	evict      *pressure       // the eviction manager's state (evictionmanager.go), once a pod uses memory
 	mem        *nodeMemory     // its memory in use, for the OOM killer and the peak (memory.go), once a pod uses memory
 
-	ShutdownConfig NodeShutdown  // the kubelet's shutdownGracePeriod settings
-	shutdown       *nodeShutdown // while a graceful shutdown runs (nodeshutdown.go)
+	ShutdownConfig  NodeShutdown  // the kubelet's shutdownGracePeriod settings
+	shutdown        *nodeShutdown // while a graceful shutdown runs (nodeshutdown.go)
+	deferredResizes int           // its pods' resizes pending with reason Deferred (resize.go)
 
 	down, partitioned     bool
 	reportedUnschedulable bool // what the kubelet last saw of it (its NodeSchedulable events)
@@ -135,6 +136,9 @@ func (n *Node) hold(p *Pod) {
 func (n *Node) release(p *Pod) {
 	n.used.sub(p.requests)
 	n.w.podReleased(p, n)
+	if n.deferredResizes > 0 {
+		n.retryResizes(p)
+	}
 }
 
 // boundNode returns the node whose pods include p (p.Node until p leaves

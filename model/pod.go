@@ -69,8 +69,9 @@ type Pod struct {
 	deleting   bool // deletionTimestamp is set
 	deleted    bool // gone from the API
 	deletedAt  time.Duration
-	terminated bool // the pod's containers are all stopped for good (terminal or deleted)
-	superseded bool // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
+	terminated bool       // the pod's containers are all stopped for good (terminal or deleted)
+	superseded bool       // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
+	resize     *podResize // a resize not yet allocated or actuated (resize.go)
 
 	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)
 	deletionGrace time.Duration // while deleting: deletionGracePeriodSeconds
@@ -114,20 +115,21 @@ type container struct {
 	crash        backoff
 	pullBackoff  backoff // the image pull backoff (per pod and image in the kubelet)
 
-	probes      []*prober     // liveness, readiness, startup workers, if any
-	stopping    bool          // being killed (preStop, SIGTERM, SIGKILL)
-	inHook      hookKind      // which hook is running
-	graceLeft   time.Duration // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
-	ordered     bool          // killed with its pod: as a sidecar it waits for its turn after preStop
-	waitFrom    time.Duration // when it began to wait for its turn
-	killedFor   string        // why the kubelet killed it: "", "FailedPostStartHook", ...
-	probeKilled bool          // killed for a failed liveness or startup probe; restart decided in the next sync
-	rerun       bool          // an init container that must run again in a new sandbox
-	draws       draws         // what it drew from its random stream (dist.go)
-	msgs        *containerMessages
-	reason      *syncReason // why a realistic sync could not start it (podworker.go)
-	cpu         *cpuUse     // its CPU integral for metrics-server (metricsserver.go); nil until it runs
-	pid         int32       // its process's id on the node (memory.go), for the kernel's OOM killer
+	probes        []*prober     // liveness, readiness, startup workers, if any
+	stopping      bool          // being killed (preStop, SIGTERM, SIGKILL)
+	inHook        hookKind      // which hook is running
+	graceLeft     time.Duration // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
+	ordered       bool          // killed with its pod: as a sidecar it waits for its turn after preStop
+	waitFrom      time.Duration // when it began to wait for its turn
+	killedFor     string        // why the kubelet killed it: "", "FailedPostStartHook", ...
+	probeKilled   bool          // killed for a failed liveness or startup probe; restart decided in the next sync
+	resizeRestart bool          // killed to apply a resize (resize.go): the next sync starts it again
+	rerun         bool          // an init container that must run again in a new sandbox
+	draws         draws         // what it drew from its random stream (dist.go)
+	msgs          *containerMessages
+	reason        *syncReason // why a realistic sync could not start it (podworker.go)
+	cpu           *cpuUse     // its CPU integral for metrics-server (metricsserver.go); nil until it runs
+	pid           int32       // its process's id on the node (memory.go), for the kernel's OOM killer
 }
 
 type hookKind uint8
@@ -168,7 +170,9 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	}
 	p := &Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Spec: spec, CreatedAt: w.Now(), owner: owner,
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
-	p.status.Conditions = make([]Condition, 0, len(conditionOrder)) // the kubelet's conditions, in one allocation
+	// The kubelet's conditions, in one allocation (the two of a resize are
+	// rare: they take another when they come).
+	p.status.Conditions = make([]Condition, 0, len(conditionOrder)-2)
 	p.syncTimer.Init(p.sync)
 	for i := range spec.InitContainers {
 		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
@@ -328,7 +332,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 }
 
 // conditionOrder is the order in which the kubelet lists pod conditions.
-var conditionOrder = []string{DisruptionTarget, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
+var conditionOrder = []string{DisruptionTarget, PodResizePending, PodResizeInProgress, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
 
 func (p *Pod) sortConditions() {
 	rank := func(t string) int {

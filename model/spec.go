@@ -175,8 +175,9 @@ type ContainerSpec struct {
 	RestartPolicy RestartPolicy
 	RestartRules  []RestartRule
 	Requests      Resources
-	Limits        Resources // 0: none (usage.go: CPU is capped at it, memory past it is OOM-killed)
-	Behavior      *Behavior // nil: runs until stopped, probes pass
+	Limits        Resources    // 0: none (usage.go: CPU is capped at it, memory past it is OOM-killed)
+	ResizePolicy  ResizePolicy // what an in-place resize of each resource does (resize.go)
+	Behavior      *Behavior    // nil: runs until stopped, probes pass
 
 	Liveness, Readiness, Startup *ProbeSpec
 	PostStart, PreStop           string // the hook's handler kind ("exec", "httpGet", ...); "" if none

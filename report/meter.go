@@ -20,6 +20,7 @@ type podTrack struct {
 	readyTotal time.Duration
 	ended      bool
 	endedAt    time.Duration
+	held       model.Resources          // the requests addUse counted on its node (a resize changes them)
 	crashSince map[string]time.Duration // containers in CrashLoopBackOff
 	crashTotal time.Duration
 	restarts   map[string]int32 // the latest restart count of each container
@@ -275,7 +276,11 @@ func (m *Meter) setReady(t *podTrack, now time.Duration, ready bool) {
 }
 
 func (m *Meter) addUse(t *podTrack, sign int64) {
-	r := t.p.Spec.Requests()
+	r := t.held
+	if sign > 0 {
+		r = t.p.Spec.Requests()
+		t.held = r
+	}
 	u := &m.used[t.node]
 	u.cpu, u.mem, u.pods = u.cpu+sign*r.MilliCPU, u.mem+sign*r.Memory, u.pods+sign
 	if !m.dirty[t.node] {
@@ -399,6 +404,9 @@ func (m *Meter) apply(c *model.Change) {
 			m.markReady(t, c.Status == string(model.True))
 		case c.Type == model.PodScheduled && c.Status == string(model.True) && !t.bound && !t.ended && t.node >= 0:
 			t.bound = true
+			m.addUse(t, 1)
+		case c.Type == model.PodResizeInProgress && c.Status == string(model.True) && c.Reason == "" && t.bound:
+			m.addUse(t, -1) // a resize was allocated: its node counts the new requests
 			m.addUse(t, 1)
 		}
 	case model.ChangeContainer:

@@ -271,6 +271,9 @@ func Describe(c *model.Change) string {
 		}
 		return b.String()
 	case model.ChangeCondition, model.ChangeNode, model.ChangeWorkload:
+		if c.Status == "" {
+			return c.Type + " removed"
+		}
 		s := c.Type + "=" + c.Status
 		if c.Reason != "" {
 			s += " (" + c.Reason + ")"

@@ -266,8 +266,13 @@ func (t *Trace) podChange(c *model.Change) {
 		t.closeSpan(&ct.span, t.procOf(pt), &ct.thread, c.T)
 		ct.span = traceSpan{open: true, c: *c}
 	case model.ChangeCondition:
-		if c.Type == model.Ready {
+		switch c.Type {
+		case model.Ready:
 			pt.ready = c.Status == string(model.True)
+		case model.PodResizeInProgress: // a resize was allocated: the node counts its requests
+			if c.Status == string(model.True) && c.Reason == "" {
+				t.reRequest(pt)
+			}
 		}
 		t.podInstant(pt, c)
 	case model.ChangePod:
@@ -331,6 +336,18 @@ func (t *Trace) procOf(pt *tracePod) *traceProc {
 		return &t.node(n.Name).proc
 	}
 	return t.cluster
+}
+
+// reRequest takes the pod's requests anew (a resize was allocated) and
+// moves its node's allocation by the difference.
+func (t *Trace) reRequest(pt *tracePod) {
+	r := pt.p.Spec.Requests()
+	if n := pt.held; n != nil {
+		n.cpu += r.MilliCPU - pt.requests.MilliCPU
+		n.mem += r.Memory - pt.requests.Memory
+		t.dirtyNode(n)
+	}
+	pt.requests = r
 }
 
 // account moves the pod's requests onto or off its node's allocation, and

@@ -365,14 +365,15 @@ func podSpec(ps *PodSpec, behaviors map[behaviorKey]*model.Behavior) *model.PodS
 
 func containerSpec(c *Container, behaviors map[behaviorKey]*model.Behavior) model.ContainerSpec {
 	out := model.ContainerSpec{
-		Name:       c.Name,
-		Image:      c.Image,
-		PullPolicy: model.PullPolicy(c.ImagePullPolicy),
-		Sidecar:    c.RestartPolicy == "Always",
-		Behavior:   behaviorOf(behaviors, c.Name, c.Image),
-		Liveness:   probeSpec(c.LivenessProbe),
-		Readiness:  probeSpec(c.ReadinessProbe),
-		Startup:    probeSpec(c.StartupProbe),
+		Name:         c.Name,
+		Image:        c.Image,
+		PullPolicy:   model.PullPolicy(c.ImagePullPolicy),
+		Sidecar:      c.RestartPolicy == "Always",
+		Behavior:     behaviorOf(behaviors, c.Name, c.Image),
+		Liveness:     probeSpec(c.LivenessProbe),
+		Readiness:    probeSpec(c.ReadinessProbe),
+		Startup:      probeSpec(c.StartupProbe),
+		ResizePolicy: resizePolicy(c),
 	}
 	if l := c.Lifecycle; l != nil {
 		out.PostStart = handlerKind(l.PostStart)

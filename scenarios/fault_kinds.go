@@ -42,6 +42,8 @@ var faultKinds = []FaultKind{
 		check: (*validator).scaleFault, act: scaleAction},
 	&faultKind[RolloutFault]{name: "rollout", field: func(f *Fault) **RolloutFault { return &f.Rollout },
 		check: (*validator).rollout, act: rolloutAction, random: randomRollout},
+	&faultKind[ResizeFault]{name: "resize", field: func(f *Fault) **ResizeFault { return &f.Resize },
+		check: (*validator).resizeFault, act: resizeAction},
 }
 
 func exitAction(c *faultWorld, e *ExitFault) func() {
@@ -191,4 +193,28 @@ func podsNamed(w *model.World, key string) []*model.Pod {
 		}
 	}
 	return out
+}
+
+// resizeAction resizes the container of each pod the fault names: the
+// requests and limits it gives over the container's own at that moment.
+func resizeAction(c *faultWorld, r *ResizeFault) func() {
+	return func() {
+		for _, p := range podsNamed(c.w, model.Key(r.Namespace, r.Pod)) {
+			req, lim, ok := p.ContainerResources(r.Container)
+			if !ok {
+				continue
+			}
+			over := func(out *model.Resources, m map[string]Quantity) {
+				if q, ok := m["cpu"]; ok {
+					out.MilliCPU = q.MilliValue()
+				}
+				if q, ok := m["memory"]; ok {
+					out.Memory = q.Value()
+				}
+			}
+			over(&req, r.Requests)
+			over(&lim, r.Limits)
+			p.Resize(r.Container, req, lim)
+		}
+	}
 }

@@ -365,6 +365,7 @@ type Fault struct {
 	Taint        *TaintFault   `yaml:"taint"`
 	Scale        *ScaleFault   `yaml:"scale"`
 	Rollout      *RolloutFault `yaml:"rollout"`
+	Resize       *ResizeFault  `yaml:"resize"` // schema_resize.go
 }
 
 // RolloutFault gives a Deployment's container a new image, as `kubectl
@@ -570,7 +571,7 @@ func init() {
 	})
 	Ignore[Container]("command", "args", "workingDir", "ports", "env", "envFrom", "volumeMounts",
 		"volumeDevices", "securityContext", "stdin", "stdinOnce", "tty", "terminationMessagePath",
-		"terminationMessagePolicy", "resizePolicy")
+		"terminationMessagePolicy")
 	Unmodelled[PodAffinityTerm](map[string]string{
 		"matchLabelKeys":    "the term selects pods by its labelSelector alone: the pod's values of these keys are not added to it",
 		"mismatchLabelKeys": "the term selects pods by its labelSelector alone: the pod's values of these keys are not excluded",

@@ -32,6 +32,9 @@ type ContainerKubelet struct {
 	// RestartPolicyRules decide, in order, whether a regular container
 	// with its own restartPolicy restarts after an exit (KEP-5307).
 	RestartPolicyRules []ContainerRestartRule `yaml:"restartPolicyRules"`
+	// ResizePolicy says, per resource, whether an in-place resize restarts
+	// the container (schema_resize.go).
+	ResizePolicy []ContainerResizePolicy `yaml:"resizePolicy"`
 }
 
 // ContainerRestartRule is one of a container's restartPolicyRules: its

@@ -14,6 +14,7 @@ func (v *validator) podKubelet(ps *PodSpec) {
 	if d := ps.ActiveDeadlineSeconds; d != nil && (*d < 1 || *d > math.MaxInt32) {
 		v.at(d, "activeDeadlineSeconds must be between 1 and %d, inclusive", math.MaxInt32)
 	}
+	v.resizePolicies(ps)
 }
 
 // nodeShutdown checks a node's graceful shutdown configuration, own over

@@ -241,7 +241,8 @@ func resourceList(gv string, writes bool) *metav1.APIResourceList {
 		if writes && r.col == colPods {
 			// So that kubectl drain evicts rather than deletes pods.
 			l.APIResources = append(l.APIResources, metav1.APIResource{Name: "pods/eviction", Namespaced: true,
-				Group: "policy", Version: "v1", Kind: "Eviction", Verbs: metav1.Verbs{"create"}})
+				Group: "policy", Version: "v1", Kind: "Eviction", Verbs: metav1.Verbs{"create"}},
+				metav1.APIResource{Name: "pods/resize", Namespaced: true, Kind: "Pod", Verbs: metav1.Verbs{"patch"}})
 		}
 		if r.scalable() {
 			// kubectl scale finds the Scale's kind here.
@@ -548,7 +549,7 @@ func podRowConditions(p *podSnap) []metav1.TableRowCondition {
 func simulation(method, path string) *apierrors.StatusError {
 	return statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 		fmt.Sprintf("podsim serve is a simulation: %s %s is not something it can do (it serves get, list and watch; "+
-			"with --allow-writes, kubectl create and apply -f, delete pod, cordon, uncordon, drain, scale, set image and rollout undo)", method, path))
+			"with --allow-writes, kubectl create and apply -f, delete pod, cordon, uncordon, drain, scale, set image, rollout undo and patch --subresource resize)", method, path))
 }
 
 // statusError is an API error whose message is msg (the API machinery's

@@ -38,6 +38,7 @@ var writeRoutes = []writeRoute{
 	{method: http.MethodDelete, resource: "pods", what: "kubectl delete pod", prepare: deletePod},
 	{method: http.MethodPatch, resource: "nodes", what: "kubectl cordon / uncordon", prepare: patchNode},
 	{method: http.MethodPost, resource: "pods", sub: "eviction", what: "kubectl drain (the eviction subresource)", prepare: evictPod},
+	{method: http.MethodPatch, resource: "pods", sub: "resize", what: "kubectl patch --subresource resize", prepare: patchResize},
 	{method: http.MethodPatch, group: "apps", resource: "deployments", sub: "scale", what: "kubectl scale", prepare: patchScale},
 	{method: http.MethodPut, group: "apps", resource: "deployments", sub: "scale", what: "kubectl scale", prepare: putScale},
 	{method: http.MethodPatch, group: "apps", resource: "replicasets", sub: "scale", what: "kubectl scale", prepare: patchScale},

@@ -131,7 +131,7 @@ Usage:
   podsim describe FILE POD [-n NS] [--at T]         the pod as kubectl describe pod shows it (default: at the end)
   podsim serve FILE [--speed X | --at T]            serve the run through the Kubernetes API (kubectl, k9s, client-go)
       [--addr 127.0.0.1:8001] [--kubeconfig OUT]    where to listen; write a kubeconfig pointing at it
-      [--allow-writes]                              take kubectl delete pod, (un)cordon, drain, scale, set image and rollout undo as faults
+      [--allow-writes]                              take kubectl delete pod, (un)cordon, drain, scale, set image, rollout undo and resize as faults
   podsim snapshot [-n NS | -A] [-l SELECTOR]        read a live cluster (read-only) into a manifest file podsim runs from where it is
       [--kubeconfig FILE] [--context C] [-o FILE]   which cluster (default: kubectl's); where to write it (default: stdout)
   podsim completion bash|zsh|fish                   print a shell completion script

@@ -27,7 +27,7 @@ func (m *Main) serve(args []string) (int, error) {
 	fs.Var(&at, "at", "run to this virtual time at once and serve the cluster frozen there (instead of --speed)")
 	addr := fs.String("addr", defaultServeAddr, "listen on this address (an address other than loopback serves the cluster to the network, without authentication)")
 	kubeconfig := fs.String("kubeconfig", "", "write a kubeconfig pointing at the server to this file")
-	allowWrites := fs.Bool("allow-writes", false, "take kubectl apply -f and create -f of new pods and workloads, and delete pod, cordon, uncordon, drain (evictions, which disruption budgets may refuse), scale, set image and rollout undo as the scenario's faults, at the current virtual time (else every write is refused)")
+	allowWrites := fs.Bool("allow-writes", false, "take kubectl apply -f and create -f of new pods and workloads, and delete pod, cordon, uncordon, drain (evictions, which disruption budgets may refuse), scale, set image, rollout undo and patch --subresource resize as the scenario's faults, at the current virtual time (else every write is refused)")
 	maxEvents := maxEventsFlag(fs)
 	over := overrideFlags(fs)
 	files, err := parseArgs(fs, args)

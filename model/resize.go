@@ -1,0 +1,261 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// In-place pod resize (KEP-1287, GA in 1.35), as the kubelet's allocation
+// manager (pkg/kubelet/allocation/allocation_manager.go: canResizePod) and
+// its runtime manager (pkg/kubelet/kuberuntime/kuberuntime_manager.go:
+// computePodResizeAction, doPodResizeAction) do it:
+//   - a resize bigger than the node's allocatable is Infeasible, one that
+//     fits the node but not beside its other pods' requests is Deferred
+//     (condition PodResizePending), retried when a pod on the node stops
+//     holding resources or shrinks;
+//   - an admitted resize is allocated at once (the node's and the
+//     scheduler's accounting use the new requests) and actuated with zero
+//     latency: PodResizeInProgress is set and cleared at the same instant;
+//   - a container whose resizePolicy says RestartContainer for a changed
+//     resource (CPU request or limit, memory limit) is killed ("Container
+//     NAME resize requires restart") and started again at once;
+//   - a memory limit lowered below what the container uses (NotRequired)
+//     is not actuated: PodResizeInProgress stays True with reason Error,
+//     and the kubelet tries again at each sync of the pod.
+
+// ResizeRestart is a container's resizePolicy restartPolicy for one
+// resource.
+type ResizeRestart uint8
+
+// Resize restart policies.
+const (
+	ResizeNotRequired      ResizeRestart = iota // applied in place (the default)
+	ResizeRestartContainer                      // the container restarts to apply it
+)
+
+// ResizePolicy is a container's resizePolicy, per resource.
+type ResizePolicy struct {
+	CPU, Memory ResizeRestart
+}
+
+// Resize conditions and reasons (pkg/apis/core/types.go).
+const (
+	PodResizePending    = "PodResizePending"
+	PodResizeInProgress = "PodResizeInProgress"
+	ReasonDeferred      = "Deferred"
+	ReasonInfeasible    = "Infeasible"
+	reasonResizeError   = "Error"
+)
+
+// podResize is a container's desired resources the kubelet has not yet
+// allocated (pending), or allocated but not actuated (a memory limit below
+// use).
+type podResize struct {
+	c                *container
+	requests, limits Resources
+	deferred         bool // PodResizePending Deferred: counted in Node.deferredResizes
+	actuating        bool // allocated; the limits wait for the next sync
+}
+
+// Resize asks for new requests and limits of the container called name,
+// as `kubectl patch --subresource resize` does. A pod not yet bound takes
+// them at once (the scheduler places it with them); a bound pod's kubelet
+// admits, defers or refuses them. It reports whether the pod took the
+// request: false for no such container, an init container that is not a
+// sidecar, or a pod that has finished or left the API.
+func (p *Pod) Resize(name string, requests, limits Resources) bool {
+	c := p.container(name)
+	if c == nil || c.isInit() && !c.spec.Sidecar || p.terminated || p.deleted || p.phase.Terminal() {
+		return false
+	}
+	if p.Node == nil {
+		p.setResources(c, requests, limits)
+		p.requests = p.Spec.Requests()
+		p.sched.request = p.w.sched.requestOf(p.requests, p.Spec)
+		return true
+	}
+	p.dropResize()
+	p.resize = &podResize{c: c, requests: requests, limits: limits}
+	p.tryResize()
+	return true
+}
+
+// dropResize forgets p's pending resize, if any.
+func (p *Pod) dropResize() {
+	if r := p.resize; r != nil && r.deferred {
+		p.Node.deferredResizes--
+	}
+	p.resize = nil
+}
+
+// tryResize is the allocation manager's check of the pending resize:
+// Infeasible, Deferred, or allocated and actuated.
+func (p *Pod) tryResize() {
+	r, n := p.resize, p.Node
+	want := p.specWith(r.c, r.requests, r.c.spec.Limits).Requests()
+	alloc := n.Capacity
+	reason, msg := "", ""
+	switch others := n.used; {
+	case want.Memory > alloc.Memory:
+		reason, msg = ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: memory, requested: %d, capacity: %d", want.Memory, alloc.Memory)
+	case want.MilliCPU > alloc.MilliCPU:
+		reason, msg = ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: cpu, requested: %d, capacity: %d", want.MilliCPU, alloc.MilliCPU)
+	default:
+		if p.holds() {
+			others.sub(p.requests)
+		}
+		switch {
+		case others.MilliCPU+want.MilliCPU > alloc.MilliCPU:
+			reason, msg = ReasonDeferred, fmt.Sprintf("Node didn't have enough resource: cpu, requested: %d, used: %d, capacity: %d", want.MilliCPU, others.MilliCPU, alloc.MilliCPU)
+		case others.Memory+want.Memory > alloc.Memory:
+			reason, msg = ReasonDeferred, fmt.Sprintf("Node didn't have enough resource: memory, requested: %d, used: %d, capacity: %d", want.Memory, others.Memory, alloc.Memory)
+		}
+	}
+	if reason != "" {
+		if !r.deferred && reason == ReasonDeferred {
+			n.deferredResizes++
+		} else if r.deferred && reason != ReasonDeferred {
+			n.deferredResizes--
+		}
+		r.deferred = reason == ReasonDeferred
+		p.setCondition(PodResizePending, True, reason, msg)
+		return
+	}
+	p.dropResize()
+	s := r.c.spec
+	restart := r.c.processRunning() &&
+		(s.ResizePolicy.CPU == ResizeRestartContainer && (r.requests.MilliCPU != s.Requests.MilliCPU || r.limits.MilliCPU != s.Limits.MilliCPU) ||
+			s.ResizePolicy.Memory == ResizeRestartContainer && r.limits.Memory != s.Limits.Memory)
+	p.removeCondition(PodResizePending)
+	p.allocate(r.c, r.requests, want)
+	p.setCondition(PodResizeInProgress, True, "", "")
+	p.actuate(r, restart)
+}
+
+// allocate makes c's requests the allocated ones: the pod's, the node's
+// and the scheduler's accounting change; a shrink lets deferred resizes
+// of the node's pods try again.
+func (p *Pod) allocate(c *container, requests, podRequests Resources) {
+	p.setResources(c, requests, c.spec.Limits)
+	n, shrunk := p.Node, podRequests.MilliCPU < p.requests.MilliCPU || podRequests.Memory < p.requests.Memory
+	if !p.holds() {
+		p.requests = podRequests
+		p.sched.request = p.w.sched.requestOf(p.requests, p.Spec)
+		return
+	}
+	n.used.sub(p.requests)
+	p.w.podReleased(p, n)
+	p.requests = podRequests
+	p.sched.request = p.w.sched.requestOf(p.requests, p.Spec)
+	n.used.add(p.requests)
+	p.w.podHeld(p, n)
+	p.w.sched.q.pending |= eventAssignedPodUpdated
+	p.w.sched.kick()
+	if shrunk {
+		n.retryResizes(p)
+	}
+}
+
+// actuate applies r's limits to its container, allocated already: by a
+// restart where the resize policy asks for one, else in place, unless a
+// memory limit would fall below the container's use (then r waits for the
+// pod's next sync).
+func (p *Pod) actuate(r *podResize, restart bool) {
+	c, s := r.c, r.c.spec
+	if !restart && c.processRunning() && r.limits.Memory > 0 && (s.Limits.Memory == 0 || r.limits.Memory < s.Limits.Memory) {
+		if _, mem := c.usage(servedMilliRPS(p)); mem >= r.limits.Memory {
+			r.actuating, p.resize = true, r
+			p.setCondition(PodResizeInProgress, True, reasonResizeError,
+				"Aborting attempt to set pod memory limit less than current memory usage for pod "+p.Name)
+			return
+		}
+	}
+	p.setResources(c, s.Requests, r.limits)
+	p.w.memoryChanged(p)
+	if restart {
+		c.resizeRestart = true
+		c.stop(p.Spec.TerminationGracePeriod, "Container "+s.Name+" resize requires restart")
+	}
+	p.removeCondition(PodResizeInProgress)
+	p.updateStatus()
+}
+
+// retryActuation is the pod sync's new attempt at limits that were left
+// unactuated.
+func (p *Pod) retryActuation() {
+	if r := p.resize; r != nil && r.actuating {
+		p.resize = nil
+		p.actuate(r, false)
+	}
+}
+
+// retryResizes is the kubelet's RetryPendingResizes after freed released
+// its resources (it gives its own resize up) or shrank: the node's
+// deferred resizes try again, in the order their pods were bound.
+func (n *Node) retryResizes(freed *Pod) {
+	for i := 0; n.deferredResizes > 0 && i < len(n.pods); i++ {
+		switch p := n.pods[i]; {
+		case p.resize == nil || !p.resize.deferred:
+		case p == freed:
+			p.dropResize()
+		default:
+			p.tryResize()
+		}
+	}
+}
+
+// holds reports whether p's requests are in its node's running totals.
+func (p *Pod) holds() bool { return p.boundNode() != nil && !p.phase.Terminal() }
+
+// setResources gives c these requests and limits. The pod gets a new
+// spec: a spec is never changed once made, as it may be its template's
+// and views taken of the pod hold it.
+func (p *Pod) setResources(c *container, requests, limits Resources) {
+	p.Spec = p.specWith(c, requests, limits)
+	for i, ic := range p.init {
+		ic.spec = &p.Spec.InitContainers[i]
+	}
+	for i, rc := range p.regular {
+		rc.spec = &p.Spec.Containers[i]
+	}
+}
+
+// specWith is a copy of p's spec where c has these requests and limits.
+func (p *Pod) specWith(c *container, requests, limits Resources) *PodSpec {
+	s := *p.Spec
+	s.InitContainers = slices.Clone(s.InitContainers)
+	s.Containers = slices.Clone(s.Containers)
+	cs := &s.Containers
+	i := slices.Index(p.regular, c)
+	if i < 0 {
+		cs, i = &s.InitContainers, slices.Index(p.init, c)
+	}
+	(*cs)[i].Requests, (*cs)[i].Limits = requests, limits
+	return &s
+}
+
+// removeCondition drops p's condition of type t, if any: the change has
+// Status "".
+func (p *Pod) removeCondition(t string) {
+	conds := p.status.Conditions
+	for i := range conds {
+		if conds[i].Type == t {
+			p.status.Conditions = slices.Delete(conds, i, i+1)
+			p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t})
+			return
+		}
+	}
+}
+
+// ContainerResources returns the desired requests and limits of p's
+// container called name: a pending resize's, else its spec's.
+func (p *Pod) ContainerResources(name string) (requests, limits Resources, ok bool) {
+	c := p.container(name)
+	switch {
+	case c == nil:
+		return Resources{}, Resources{}, false
+	case p.resize != nil && p.resize.c == c:
+		return p.resize.requests, p.resize.limits, true
+	}
+	return c.spec.Requests, c.spec.Limits, true
+}
