@@ -158,6 +158,7 @@ func (c *converter) podSpec(ps *corev1.PodSpec) scenarios.PodSpec {
 		TerminationGracePeriodSeconds: ps.TerminationGracePeriodSeconds,
 	}
 	out.ActiveDeadlineSeconds = ps.ActiveDeadlineSeconds
+	out.SchedulerName = ps.SchedulerName
 	out.InitContainers = c.containers(ps.InitContainers)
 	out.Containers = c.containers(ps.Containers)
 	for _, t := range ps.Tolerations {

@@ -288,6 +288,48 @@ spec:
 	}
 }
 
+// schedulerName: default-scheduler, as every pod of kubectl get -o yaml (and
+// of a snapshot) carries it, names the scheduler podsim runs: no warning,
+// in a scenario or in a manifest.
+func TestDefaultSchedulerNameIsQuiet(t *testing.T) {
+	s, err := scenarios.Parse("s.yaml", []byte(`apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: w}
+spec:
+  pods:
+    - metadata: {name: p}
+      spec:
+        schedulerName: default-scheduler
+        containers: [{name: c, image: i}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Warnings) != 0 {
+		t.Errorf("warnings: %s", s.Warnings.Error())
+	}
+	_, warnings := parseOK(t, `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  schedulerName: default-scheduler
+  containers: [{name: c, image: i}]
+`)
+	if warnings != "" {
+		t.Errorf("manifest warnings: %s", warnings)
+	}
+	_, warnings = parseOK(t, `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  schedulerName: my-scheduler
+  containers: [{name: c, image: i}]
+`)
+	if !strings.Contains(warnings, "x.yaml:5:3: warning: schedulerName is not simulated") {
+		t.Errorf("another scheduler: warnings %q", warnings)
+	}
+}
+
 func TestScenarioName(t *testing.T) {
 	for in, want := range map[string]string{"k8s/app.yaml": "app", "My_App.yml": "my-app", "-.yaml": "manifests", "<stdin>": "stdin", "k8s/": "k8s"} {
 		if got := ScenarioName(in); got != want {

@@ -137,6 +137,9 @@ type PodSpec struct {
 	TopologySpreadConstraints []TopologySpreadConstraint `yaml:"topologySpreadConstraints"`
 	PriorityClassName         string                     `yaml:"priorityClassName"`
 	PreemptionPolicy          string                     `yaml:"preemptionPolicy"`
+	// SchedulerName is read only to warn when it names another scheduler
+	// than the one podsim runs (default-scheduler).
+	SchedulerName string `yaml:"schedulerName"`
 
 	PodKubelet `yaml:",inline"` // schema_kubelet.go
 }
@@ -563,7 +566,6 @@ func init() {
 		"hostnameOverride", "subdomain", "hostAliases", "imagePullSecrets", "enableServiceLinks",
 		"shareProcessNamespace", "os", "setHostnameAsFQDN", "ephemeralContainers", "hostUsers")
 	Unmodelled[PodSpec](map[string]string{
-		"schedulerName":    "every pod goes to the one default scheduler",
 		"runtimeClassName": "there is one runtime: its overhead and node selector are not applied",
 		"overhead":         "not added to the pod's request",
 		"resources":        "pod-level resources are not added to the request",

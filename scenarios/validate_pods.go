@@ -3,7 +3,16 @@ package scenarios
 import (
 	"slices"
 	"strings"
+
+	"github.com/podsim/podsim/internal/yamlstrict"
 )
+
+// DefaultSchedulerName is the scheduler a pod names when it names none: the
+// one podsim runs.
+const DefaultSchedulerName = "default-scheduler"
+
+// lostSchedulerName is what a pod naming another scheduler loses.
+const lostSchedulerName = "every pod goes to the one default scheduler"
 
 func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
 	what = strings.TrimSpace(what) // "pod", not "pod ", for a pod without a name
@@ -12,6 +21,10 @@ func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
 	}
 	if ps.RestartPolicy != "" && !slices.Contains([]string{"Always", "OnFailure", "Never"}, ps.RestartPolicy) {
 		v.at(&ps.RestartPolicy, "restartPolicy %q: want Always, OnFailure or Never", ps.RestartPolicy)
+	}
+	if ps.SchedulerName != "" && ps.SchedulerName != DefaultSchedulerName {
+		file, p := v.s.locate(&ps.SchedulerName, true)
+		v.s.Warnings.Add(file, p, "%s", yamlstrict.UnmodelledMessage("schedulerName", lostSchedulerName))
 	}
 	if g := ps.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		v.at(g, "terminationGracePeriodSeconds must not be negative")
