@@ -301,6 +301,9 @@ func (c *converter) containers(in []corev1.Container) []scenarios.Container {
 			}
 			o.RestartPolicyRules = append(o.RestartPolicyRules, rule)
 		}
+		for _, p := range k.Ports {
+			o.Ports = append(o.Ports, scenarios.ContainerPort{Name: p.Name, ContainerPort: p.ContainerPort})
+		}
 		for _, p := range k.ResizePolicy {
 			o.ResizePolicy = append(o.ResizePolicy, scenarios.ContainerResizePolicy{ResourceName: string(p.ResourceName), RestartPolicy: string(p.RestartPolicy)})
 		}

@@ -39,6 +39,7 @@ func (p *Pod) sync() {
 	}
 	if p.resandbox {
 		p.resandbox = false
+		p.assignIP() // a new sandbox, a new address
 		p.setCondition(PodReadyToStartContainers, True, "", "")
 	}
 	if p.deleting && p.Node.Reachable() {
@@ -103,6 +104,7 @@ func (p *Pod) regularDone() bool {
 // and every container gets its default waiting status.
 func (p *Pod) setupSandbox() {
 	p.sandbox = true
+	p.assignIP()
 	p.status.StartTime, p.status.Started = p.w.Now(), true
 	p.setCondition(PodReadyToStartContainers, True, "", "")
 	reason := ReasonContainerCreating

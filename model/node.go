@@ -51,6 +51,7 @@ type Node struct {
 
 	ShutdownConfig  NodeShutdown  // the kubelet's shutdownGracePeriod settings
 	shutdown        *nodeShutdown // while a graceful shutdown runs (nodeshutdown.go)
+	nextIP          int           // the next pod address of its range to give, from 0 for .2 (podip.go)
 	deferredResizes int           // its pods' resizes pending with reason Deferred (resize.go)
 
 	down, partitioned     bool

@@ -43,6 +43,8 @@ type prober struct {
 	firstKey sim.Key
 	chain    uint64
 	halted   bool // the ticks were stopped (node down, pod removed) until startTicks
+
+	refused, refusedIP string // refusedOutput, made for the pod address refusedIP
 }
 
 // Skipping ticks. Unless Settings.ProbeEveryTick, a worker runs only the
@@ -332,7 +334,7 @@ func (pr *prober) doProbe() bool {
 	if c.probeFails(pr.kind, now, startedAt) {
 		res = resultFailure
 		p.event(EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
-			pr.kind, probeOutput(pr.spec.Handler, now-startedAt < c.startupTime()))
+			pr.kind, pr.output(now-startedAt < c.startupTime()))
 	}
 	if res == pr.last {
 		pr.streak++
@@ -350,15 +352,17 @@ func (pr *prober) doProbe() bool {
 	return true
 }
 
-// probeOutput is what a failing probe of handler kind reports.
-func probeOutput(handler string, starting bool) string {
-	switch {
+// output is what a failing probe reports: while the process starts, an
+// httpGet or tcpSocket probe finds nothing listening; after, an httpGet gets
+// an error status.
+func (pr *prober) output(starting bool) string {
+	switch handler := pr.spec.Handler; {
 	case handler == "grpc":
 		return `service unhealthy (responded with "NOT_SERVING")`
 	case handler == "exec":
 		return "command terminated with exit code 1"
 	case starting || handler == "tcpSocket":
-		return "dial tcp: connect: connection refused"
+		return pr.refusedOutput()
 	}
 	return "HTTP probe failed with statuscode: 500"
 }

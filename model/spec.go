@@ -178,12 +178,20 @@ type ContainerSpec struct {
 	Limits        Resources    // 0: none (usage.go: CPU is capped at it, memory past it is OOM-killed)
 	ResizePolicy  ResizePolicy // what an in-place resize of each resource does (resize.go)
 	Behavior      *Behavior    // nil: runs until stopped, probes pass
+	Ports         []ContainerPort
 
 	Liveness, Readiness, Startup *ProbeSpec
 	PostStart, PreStop           string // the hook's handler kind ("exec", "httpGet", ...); "" if none
 	// PostStartSleep and PreStopSleep are a sleep action's seconds: the
 	// hook's duration unless the behaviour gives one.
 	PostStartSleep, PreStopSleep time.Duration
+}
+
+// ContainerPort is one of a container's ports: what a probe's named port
+// resolves to.
+type ContainerPort struct {
+	Name string
+	Port int
 }
 
 // RestartRule is a container's restart rule with the action Restart: it

@@ -136,7 +136,8 @@ type PodStatus struct {
 	InitContainerStatuses []ContainerStatus
 	ContainerStatuses     []ContainerStatus
 	StartTime             time.Duration
-	Started               bool // StartTime is set
+	Started               bool   // StartTime is set
+	PodIP                 string // its sandbox's address (podip.go), "" before it has one
 }
 
 // Condition returns the condition of type t, if set.

@@ -69,6 +69,14 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 	if st.Message != "" {
 		d.line(0, "Message:\t%s", st.Message)
 	}
+	// kubectl's describePod: IP always, IPs one line each or <none>.
+	d.line(0, "IP:\t%s", st.PodIP)
+	if st.PodIP == "" {
+		d.line(0, "IPs:\t<none>")
+	} else {
+		d.line(0, "IPs:")
+		d.line(1, "IP:\t%s", st.PodIP)
+	}
 	if kind != "" {
 		d.line(0, "Controlled By:\t%s/%s", kind, owner)
 	}

@@ -51,11 +51,14 @@ func GetPod(p *model.Pod, now time.Duration) PodRow {
 
 // Row computes the pod's `kubectl get pods -o wide` columns as of now, by
 // the rules of kubectl's printer (pkg/printers/internalversion printPod).
-// podsim models no pod IPs: IP is always <none>.
+// IP is status.podIP, <none> before the pod has a sandbox.
 func (v *PodView) Row(now time.Duration) PodRow {
 	ready, status, restarts := printPod(v, now)
 	r := PodRow{Name: v.Name, Ready: ready, Status: status, Restarts: restarts, Age: HumanDuration(now - v.CreatedAt),
 		IP: none, Node: v.Node, NominatedNode: v.Nominated, ReadinessGates: none}
+	if v.Status.PodIP != "" {
+		r.IP = v.Status.PodIP
+	}
 	if r.Node == "" {
 		r.Node = none
 	}

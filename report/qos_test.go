@@ -54,7 +54,9 @@ func TestDescribeLimitsQOSAndController(t *testing.T) {
 	rs := pods[0].Owner().ReplicaSetOf(pods[0])
 	for _, want := range []string{
 		"Controlled By:  ReplicaSet/" + rs + "\n",
-		"Labels:         app=api\n                pod-template-hash=" + strings.TrimPrefix(rs, "api-") + "\n",
+		"Labels:      app=api\n             pod-template-hash=" + strings.TrimPrefix(rs, "api-") + "\n",
+		// kubectl's IPs list ends the tabwriter's block, as in its output.
+		"Status:      Running\nIP:          10.244.0.2\nIPs:\n  IP:           10.244.0.2\n",
 		"    Limits:\n      cpu:     500m\n      memory:  128Mi\n    Requests:\n      cpu:     500m\n      memory:  128Mi\n",
 	} {
 		if !strings.Contains(out, want) {

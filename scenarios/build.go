@@ -375,6 +375,9 @@ func containerSpec(c *Container, behaviors map[behaviorKey]*model.Behavior) mode
 		Startup:      probeSpec(c.StartupProbe),
 		ResizePolicy: resizePolicy(c),
 	}
+	for _, p := range c.Ports {
+		out.Ports = append(out.Ports, model.ContainerPort{Name: p.Name, Port: int(p.ContainerPort)})
+	}
 	if l := c.Lifecycle; l != nil {
 		out.PostStart = handlerKind(l.PostStart)
 		out.PreStop = handlerKind(l.PreStop)

@@ -571,7 +571,7 @@ func init() {
 		"resources":        "pod-level resources are not added to the request",
 		"resourceClaims":   "dynamic resource allocation is not simulated: the pod never waits for a claim",
 	})
-	Ignore[Container]("command", "args", "workingDir", "ports", "env", "envFrom", "volumeMounts",
+	Ignore[Container]("command", "args", "workingDir", "env", "envFrom", "volumeMounts",
 		"volumeDevices", "securityContext", "stdin", "stdinOnce", "tty", "terminationMessagePath",
 		"terminationMessagePolicy")
 	Unmodelled[PodAffinityTerm](map[string]string{

@@ -35,6 +35,8 @@ type ContainerKubelet struct {
 	// ResizePolicy says, per resource, whether an in-place resize restarts
 	// the container (schema_resize.go).
 	ResizePolicy []ContainerResizePolicy `yaml:"resizePolicy"`
+	// Ports are the container's ports; probes may name one (schema_ports.go).
+	Ports []ContainerPort `yaml:"ports"`
 }
 
 // ContainerRestartRule is one of a container's restartPolicyRules: its

@@ -80,6 +80,9 @@ func (m moment) pod(s *podSnap) *corev1.Pod {
 	if st.Started {
 		p.Status.StartTime = m.tsp(st.StartTime)
 	}
+	if st.PodIP != "" {
+		p.Status.PodIP, p.Status.PodIPs = st.PodIP, []corev1.PodIP{{IP: st.PodIP}}
+	}
 	for _, c := range st.Conditions {
 		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.PodConditionType(c.Type),
 			Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: m.ts(c.LastTransitionTime)})

@@ -129,7 +129,7 @@ var resources = []*apiResource{
 			f["spec.serviceAccountName"] = ""
 			f["spec.hostNetwork"] = "false"
 			f["status.phase"] = string(p.view.Status.Phase)
-			f["status.podIP"] = ""
+			f["status.podIP"] = p.view.Status.PodIP
 			f["status.nominatedNodeName"] = p.view.Nominated
 			return f
 		}},

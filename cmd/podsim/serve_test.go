@@ -141,8 +141,8 @@ func TestKubectlAgainstFrozenServe(t *testing.T) {
 					t.Errorf("wide row %v, podsim's %v", r, want[i+1])
 				}
 				g := report.GetPod(w.Pod(r[0]), at)
-				if r[6] != g.Node || r[8] != g.ReadinessGates || r[5] != "<none>" {
-					t.Errorf("wide row %v: node %s, readiness gates %s in podsim's world", r, g.Node, g.ReadinessGates)
+				if r[5] != g.IP || r[6] != g.Node || r[8] != g.ReadinessGates {
+					t.Errorf("wide row %v: IP %s, node %s, readiness gates %s in podsim's world", r, g.IP, g.Node, g.ReadinessGates)
 				}
 			}
 

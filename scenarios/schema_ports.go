@@ -1,0 +1,13 @@
+package scenarios
+
+// ContainerPort is an entry of a container's ports. podsim simulates no
+// network; a port's name is what an httpGet or tcpSocket probe may name
+// as its port, and its number is what the probe's message shows.
+type ContainerPort struct {
+	Name          string `yaml:"name"`
+	ContainerPort int32  `yaml:"containerPort"`
+}
+
+func init() {
+	Ignore[ContainerPort]("protocol", "hostPort", "hostIP")
+}
