@@ -63,7 +63,7 @@ func (t *Trace) Object(o *model.ObjectChange) {
 		m := &h.metrics[i]
 		m.seen = i < len(st.CurrentMetrics) && st.CurrentMetrics[i].Valid
 		if m.seen {
-			m.now = metricValue(&o.Autoscaler.Spec.Metrics[i], &st.CurrentMetrics[i])
+			m.now = o.Autoscaler.Spec.Metrics[i].Current(&st.CurrentMetrics[i])
 		}
 	}
 	if !h.dirty {
@@ -87,7 +87,7 @@ func (t *Trace) autoscaler(a *model.Autoscaler) *traceHPA {
 		if ms.Target == model.TargetUtilization {
 			target = int64(ms.Utilization)
 		}
-		h.metrics = append(h.metrics, traceMetric{name: traceMetricName(ms), percent: ms.Target == model.TargetUtilization, target: target})
+		h.metrics = append(h.metrics, traceMetric{name: ms.Label(), percent: ms.Target == model.TargetUtilization, target: target})
 	}
 	t.hpas[a.ID()] = h
 	return h
@@ -104,27 +104,6 @@ func (t *Trace) hpaEvent(c *model.Change) {
 	h := t.autoscaler(a)
 	t.use(&h.proc, &h.events)
 	t.instantEvent(c, h.proc.pid, h.events.tid)
-}
-
-func traceMetricName(ms *model.MetricSpec) string {
-	switch {
-	case ms.Source == model.MetricResource && ms.Target == model.TargetUtilization:
-		return ms.Resource + " utilization (% of request)"
-	case ms.Source == model.MetricResource || ms.Source == model.MetricPods:
-		return ms.Resource + ms.Name + " per pod"
-	}
-	return ms.ObjectKind + " " + ms.ObjectName + " " + ms.Name
-}
-
-// metricValue is a metric's current value in the unit of its target.
-func metricValue(ms *model.MetricSpec, v *model.MetricStatus) int64 {
-	switch {
-	case ms.Target == model.TargetUtilization:
-		return int64(v.Utilization)
-	case ms.Source == model.MetricObject && ms.Target == model.TargetValue:
-		return v.Value
-	}
-	return v.Average
 }
 
 // hpaCounters writes the autoscalers' counters that moved in the instant

@@ -49,7 +49,7 @@ func (r *Recorder) autoscaler(a *model.Autoscaler, t time.Duration) {
 		rec = &hpaRec{name: a.Key(), ref: a.Spec.TargetKind + "/" + a.Spec.TargetName, min: a.Spec.MinReplicas, max: a.Spec.MaxReplicas}
 		if len(a.Spec.Metrics) > 0 {
 			ms := &a.Spec.Metrics[0]
-			rec.metric, rec.percent, rec.target = hpaMetricName(ms), ms.Target == model.TargetUtilization, ms.MilliValue
+			rec.metric, rec.percent, rec.target = ms.Label(), ms.Target == model.TargetUtilization, ms.MilliValue
 			if rec.percent {
 				rec.target = int64(ms.Utilization)
 			}
@@ -62,7 +62,7 @@ func (r *Recorder) autoscaler(a *model.Autoscaler, t time.Duration) {
 	}
 	s := hpaStep{t: t, desired: st.DesiredReplicas, current: st.CurrentReplicas}
 	if len(st.CurrentMetrics) > 0 && st.CurrentMetrics[0].Valid && len(a.Spec.Metrics) > 0 {
-		s.valid, s.value = true, hpaMetricValue(&a.Spec.Metrics[0], &st.CurrentMetrics[0])
+		s.valid, s.value = true, a.Spec.Metrics[0].Current(&st.CurrentMetrics[0])
 	}
 	if n := len(rec.steps); n > 0 {
 		last := &rec.steps[n-1]
@@ -88,27 +88,6 @@ func (r *Recorder) hpaMark(c *model.Change, m mark) bool {
 		}
 	}
 	return false
-}
-
-func hpaMetricName(ms *model.MetricSpec) string {
-	switch {
-	case ms.Source == model.MetricResource && ms.Target == model.TargetUtilization:
-		return ms.Resource + " utilization (% of request)"
-	case ms.Source == model.MetricResource || ms.Source == model.MetricPods:
-		return ms.Resource + ms.Name + " per pod"
-	}
-	return ms.ObjectKind + " " + ms.ObjectName + " " + ms.Name
-}
-
-// hpaMetricValue is a metric's current value in the unit of its target.
-func hpaMetricValue(ms *model.MetricSpec, v *model.MetricStatus) int64 {
-	switch {
-	case ms.Target == model.TargetUtilization:
-		return int64(v.Utilization)
-	case ms.Source == model.MetricObject && ms.Target == model.TargetValue:
-		return v.Value
-	}
-	return v.Average
 }
 
 // appendHPAs appends "hpas": each autoscaler's name, target, bounds, its
