@@ -18,6 +18,11 @@ type NodeSpec struct {
 	Taints   []Taint
 	Shutdown NodeShutdown // the kubelet's graceful node shutdown (nodeshutdown.go)
 	Total    Resources    // status.capacity, before the kubelet's reservations; zero: Capacity
+
+	// Group is the node group (or Karpenter NodePool) that made the node,
+	// "" for a node of spec.nodes; PricePerHour is what it costs to run.
+	Group        string
+	PricePerHour float64
 }
 
 // Node is a machine with a kubelet.
@@ -28,6 +33,9 @@ type Node struct {
 	Capacity Resources // what the scheduler counts: status.allocatable
 	Taints   []Taint
 	Total    Resources // status.capacity; zero: Capacity
+
+	Group        string  // the node group or NodePool that made it, "" if none (NodeSpec.Group)
+	PricePerHour float64 // what it costs to run (NodeSpec.PricePerHour)
 
 	// What the scheduler reads of every node it filters, together.
 
@@ -57,6 +65,7 @@ type Node struct {
 	down, partitioned     bool
 	reportedUnschedulable bool // what the kubelet last saw of it (its NodeSchedulable events)
 	gone                  bool // the Node object was deleted (nodedelete.go)
+	booting               bool // provisioned, its kubelet not yet Ready (nodeprovision.go)
 	downAt                time.Duration
 	joinedAt              time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
 	silentAt              time.Duration // ... until here, when it lost contact
@@ -64,15 +73,22 @@ type Node struct {
 
 // AddNode adds a Ready node now.
 func (w *World) AddNode(s NodeSpec) *Node {
+	n := w.newNode(s)
+	n.setCondition(Ready, True, "KubeletReady", "kubelet is posting ready status")
+	w.nodeAdded(n)
+	return n
+}
+
+// newNode puts a node of spec s in the API, with no condition yet.
+func (w *World) newNode(s NodeSpec) *Node {
 	n := &Node{w: w, Name: s.Name, Labels: registeredLabels(s.Name, s.Labels), Capacity: s.Capacity,
-		Taints: s.Taints, ShutdownConfig: s.Shutdown, Total: s.Total, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{}}
+		Taints: s.Taints, ShutdownConfig: s.Shutdown, Total: s.Total, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{},
+		Group: s.Group, PricePerHour: s.PricePerHour}
 	n.id = w.nodesAdded
 	w.nodesAdded++
 	w.nodes = append(w.nodes, n)
 	w.nodeIdx[n.Name] = n
 	w.object(ObjectChange{Kind: ObjectNode, Op: ObjectAdded, Node: n})
-	n.setCondition(Ready, True, "KubeletReady", "kubelet is posting ready status")
-	w.nodeAdded(n)
 	return n
 }
 

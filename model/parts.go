@@ -21,6 +21,12 @@ package model
 // phase not yet set, not yet bound.
 type PodAddedHandler interface{ PodAdded(p *Pod) }
 
+// PodUnschedulableHandler hears that the scheduler found no node for p
+// and parked it: its PodScheduled condition is False, reason
+// Unschedulable, as node autoscalers watch for (every try, whether or not
+// the message changed).
+type PodUnschedulableHandler interface{ PodUnschedulable(p *Pod) }
+
 // PodUnboundHandler hears of a new pod that names no node it can be bound
 // to, after its first phase (Pending) is recorded: it waits for the
 // scheduler.
@@ -64,8 +70,9 @@ type PodTerminatingHandler interface{ PodTerminating(p *Pod) }
 // pod left its node's pods and before the change is recorded.
 type PodDeletedHandler interface{ PodDeleted(p *Pod) }
 
-// NodeAddedHandler hears of a new node, Ready, after its condition is
-// recorded.
+// NodeAddedHandler hears of a new node, after its Ready condition is
+// recorded: Ready, or NotReady while a provisioned node boots
+// (World.ProvisionNode).
 type NodeAddedHandler interface{ NodeAdded(n *Node) }
 
 // NodeTaintedHandler hears that taint t is on n now: added by a user
@@ -117,6 +124,8 @@ type WorkloadScaledHandler interface{ WorkloadScaled(wl *Workload) }
 type parts struct {
 	podAdded          []PodAddedHandler
 	podUnbound        []PodUnboundHandler
+	podUnschedulable  []PodUnschedulableHandler
+	explainers        []ScaleExplainer
 	podBound          []PodBoundHandler
 	podHeld           []PodHeldHandler
 	podReleased       []PodReleasedHandler
@@ -146,6 +155,12 @@ func (w *World) Register(part any) {
 	ps := &w.parts
 	if h, ok := part.(PodAddedHandler); ok {
 		ps.podAdded = append(ps.podAdded, h)
+	}
+	if h, ok := part.(PodUnschedulableHandler); ok {
+		ps.podUnschedulable = append(ps.podUnschedulable, h)
+	}
+	if h, ok := part.(ScaleExplainer); ok {
+		ps.explainers = append(ps.explainers, h)
 	}
 	if h, ok := part.(PodUnboundHandler); ok {
 		ps.podUnbound = append(ps.podUnbound, h)
@@ -274,6 +289,12 @@ func (w *World) podTerminating(p *Pod) {
 func (w *World) podDeleted(p *Pod) {
 	for _, h := range w.parts.podDeleted {
 		h.PodDeleted(p)
+	}
+}
+
+func (w *World) podUnschedulable(p *Pod) {
+	for _, h := range w.parts.podUnschedulable {
+		h.PodUnschedulable(p)
 	}
 }
 

@@ -291,6 +291,7 @@ func (s *scheduler) scheduleOne(p *Pod) {
 		p.event(EventWarning, "FailedScheduling", "default-scheduler", "%s", msg)
 	}
 	s.q.park(p, rejectors, s.w.Now())
+	s.w.podUnschedulable(p)
 }
 
 // nominate sets p's nominated node (nil: none).
