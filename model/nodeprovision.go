@@ -146,6 +146,10 @@ type ScaleExplainer interface {
 	ExplainNode(n *Node) string
 }
 
+// HasScaleExplainer reports whether a registered part is a node
+// autoscaler that can explain itself (a ScaleExplainer).
+func (w *World) HasScaleExplainer() bool { return len(w.parts.explainers) > 0 }
+
 // ExplainPod asks the registered node autoscalers why p did not make them
 // add a node; "" if none says.
 func (w *World) ExplainPod(p *Pod) string {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
-	"github.com/podsim/podsim/scenarios"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -35,20 +34,11 @@ func (m *Main) describe(args []string) (int, error) {
 		return 0, err
 	}
 	file, name := pos[0], pos[1]
-	s, err := m.loadFile(file)
-	if err != nil {
-		return 0, err
+	w, code, err := m.runTo(file, &at, over, *maxEvents)
+	if w == nil || code != exitOK {
+		return code, err
 	}
-	over.apply(s)
-	until, err := at.until(s)
-	if err != nil {
-		return 0, err
-	}
-	r := s.Start(scenarios.RunOptions{Until: until, MaxEvents: *maxEvents})
-	w := r.World
-	if code := m.runEnd(r, r.Run(m.interrupted)); code != exitOK {
-		return code, nil
-	}
+	until := w.Now()
 
 	p := w.Pod(model.Key(*ns, name))
 	if p == nil {

@@ -1,0 +1,120 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
+)
+
+// NoAutoscaler is what explain and describe say of a world with no node
+// autoscaler: nothing adds a node for a Pending pod.
+const NoAutoscaler = "no node autoscaler in this scenario (spec.clusterAutoscaler with spec.nodeGroups, or a Karpenter NodePool): " +
+	"nothing adds a node for a Pending pod or removes an idle one"
+
+// PendingUnscheduled reports whether p waits for a node: Pending, bound
+// to none, not being deleted (as the pendingPods check counts it).
+func PendingUnscheduled(p *model.Pod) bool {
+	return !p.Deleted() && !p.Terminating() && p.Node == nil && p.Phase() == model.Pending
+}
+
+// SchedulerSays is the scheduler's last word on p: the message of its
+// latest FailedScheduling event, or else of its PodScheduled condition
+// when not True (a gated pod), or "" when it has not tried yet.
+func SchedulerSays(world *model.World, p *model.Pod) string {
+	var last *model.Event
+	for _, e := range world.EventsFor("Pod", p.Key()) {
+		if e.Reason == "FailedScheduling" && (last == nil || e.LastOccurred >= last.LastOccurred) {
+			last = e
+		}
+	}
+	if last != nil {
+		return strings.TrimSpace(last.Message)
+	}
+	st := p.Status()
+	if c, ok := st.Condition(model.PodScheduled); ok && c.Status != model.True && c.Message != "" {
+		return c.Reason + ": " + c.Message
+	}
+	return ""
+}
+
+// WriteExplain writes `podsim explain`: why, at the world's instant, each
+// Pending unscheduled pod waits (what the scheduler said of it last, and
+// what the node autoscaler says: World.ExplainPod), and why each node the
+// autoscaler has something to say of is not removed (World.ExplainNode).
+// Pods and nodes are in namespace and name order. With no autoscaler it
+// says so.
+func WriteExplain(w io.Writer, world *model.World) error {
+	now := world.Now()
+	var b strings.Builder
+	var pending []*model.Pod
+	for _, p := range world.Pods() {
+		if PendingUnscheduled(p) {
+			pending = append(pending, p)
+		}
+	}
+	slices.SortFunc(pending, func(a, b *model.Pod) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	auto := world.HasScaleExplainer()
+	fmt.Fprintf(&b, "At %s: %s Pending and not scheduled.\n", sim.FormatTime(now), countOf(len(pending), "pod", "pods"))
+	for _, p := range pending {
+		fmt.Fprintf(&b, "\nPod %s/%s (Pending for %s)\n", p.Namespace, p.Name, HumanDuration(now-p.CreatedAt))
+		said := SchedulerSays(world, p)
+		if said == "" {
+			said = "<not tried yet>"
+		}
+		explainField(&b, "Scheduler:", said)
+		if auto {
+			explainField(&b, "Autoscaler:", cmp.Or(world.ExplainPod(p), "<none>"))
+		}
+	}
+	if !auto {
+		fmt.Fprintf(&b, "\n%s.\n", strings.ToUpper(NoAutoscaler[:1])+NoAutoscaler[1:])
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	nodes := slices.Clone(world.Nodes())
+	slices.SortFunc(nodes, func(a, b *model.Node) int { return cmp.Compare(a.Name, b.Name) })
+	said := 0
+	for _, n := range nodes {
+		if s := world.ExplainNode(n); s != "" {
+			fmt.Fprintf(&b, "\nNode %s\n", n.Name)
+			explainField(&b, "Autoscaler:", s)
+			said++
+		}
+	}
+	if said == 0 {
+		fmt.Fprintf(&b, "\nNodes: the autoscaler says nothing of any of the %s.\n", countOf(len(nodes), "node", "nodes"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// explainField writes "  Label:      text", its text's further lines aligned
+// under its first.
+func explainField(b *strings.Builder, label, text string) {
+	pad := strings.Repeat(" ", 14)
+	for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if i == 0 {
+			fmt.Fprintf(b, "  %-12s%s\n", label, line)
+		} else {
+			fmt.Fprintf(b, "%s%s\n", pad, line)
+		}
+	}
+}
+
+// countOf is "1 pod", "3 pods", "no pods".
+func countOf(n int, one, many string) string {
+	switch n {
+	case 0:
+		return "no " + many
+	case 1:
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
