@@ -95,6 +95,29 @@ func WriteExplain(w io.Writer, world *model.World) error {
 	return err
 }
 
+// PodAutoscalerSays is the node autoscaler's account of p if p is
+// Pending unscheduled (World.ExplainPod), else "": describe's Autoscaler
+// section.
+func PodAutoscalerSays(world *model.World, p *model.Pod) string {
+	if !PendingUnscheduled(p) {
+		return ""
+	}
+	return world.ExplainPod(p)
+}
+
+// autoscaler prints describe's "Autoscaler:" section, a node autoscaler's
+// account (podsim's own: kubectl has none), if there is one: its lines
+// indented one level.
+func (d *describer) autoscaler(text string) {
+	if text == "" {
+		return
+	}
+	d.line(0, "Autoscaler:")
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		d.line(1, "%s", line)
+	}
+}
+
 // explainField writes "  Label:      text", its text's further lines aligned
 // under its first.
 func explainField(b *strings.Builder, label, text string) {

@@ -107,3 +107,37 @@ spec:
 		t.Errorf("a gated pod:\n%s", got)
 	}
 }
+
+// describe shows the autoscaler's account of a Pending pod in a section
+// of its own before the events, and nothing for a bound pod or with no
+// autoscaler.
+func TestDescribeAutoscalerSection(t *testing.T) {
+	describe := func(w *model.World, name string) (string, string) {
+		p := w.Pod(model.Key(model.DefaultNamespace, name))
+		var text, js strings.Builder
+		if err := WriteDescribePod(&text, w, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteDescribePodJSON(&js, w, p); err != nil {
+			t.Fatal(err)
+		}
+		return text.String(), js.String()
+	}
+	w := runTooBig(t, 30*time.Second, true)
+	text, js := describe(w, "big")
+	want := "Autoscaler:\n  node group g: max node group size reached (3/3)\n  node group h: Insufficient cpu\nEvents:\n"
+	if !strings.Contains(text, want) {
+		t.Errorf("describe big:\n%s\nwant the section\n%s", text, want)
+	}
+	if !strings.Contains(js, `"autoscaler": "node group g: max node group size reached (3/3)\nnode group h: Insufficient cpu"`) {
+		t.Errorf("describe big -o json:\n%s\nwant its autoscaler", js)
+	}
+	for _, name := range []string{"small", "gone"} {
+		if text, js := describe(w, name); strings.Contains(text, "Autoscaler") || strings.Contains(js, "autoscaler") {
+			t.Errorf("describe %s (bound, or of which the autoscaler says nothing) has an Autoscaler section:\n%s\n%s", name, text, js)
+		}
+	}
+	if text, js := describe(runTooBig(t, 30*time.Second, false), "big"); strings.Contains(text, "Autoscaler") || strings.Contains(js, "autoscaler") {
+		t.Errorf("describe big with no autoscaler has an Autoscaler section:\n%s\n%s", text, js)
+	}
+}
