@@ -141,3 +141,60 @@ func TestDescribeAutoscalerSection(t *testing.T) {
 		t.Errorf("describe big with no autoscaler has an Autoscaler section:\n%s\n%s", text, js)
 	}
 }
+
+// describe node/NAME: kubectl's view of what podsim models, with the
+// autoscaler's account of the node in its own section.
+func TestDescribeNodeAutoscalerSection(t *testing.T) {
+	w := runTooBig(t, 30*time.Second, true)
+	var b strings.Builder
+	if err := WriteDescribeNode(&b, w, w.Node("node-1")); err != nil {
+		t.Fatal(err)
+	}
+	want := `Name:               node-1
+Roles:              <none>
+Labels:             beta.kubernetes.io/arch=amd64
+                    beta.kubernetes.io/os=linux
+                    kubernetes.io/arch=amd64
+                    kubernetes.io/hostname=node-1
+                    kubernetes.io/os=linux
+Annotations:        <none>
+CreationTimestamp:  Thu, 01 Jan 1970 00:00:00 +0000
+Taints:             <none>
+Unschedulable:      false
+Conditions:
+  Type    Status  LastTransitionTime                Reason         Message
+  ----    ------  ------------------                ------         -------
+  Ready   True    Thu, 01 Jan 1970 00:00:00 +0000   KubeletReady   kubelet is posting ready status
+Capacity:
+  cpu:     4
+  memory:  16Gi
+  pods:    110
+Allocatable:
+  cpu:                4
+  memory:             16Gi
+  pods:               110
+Non-terminated Pods:  (1 in total)
+  Namespace           Name     CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+  ---------           ----     ------------  ----------  ---------------  -------------  ---
+  default             small    1 (25%)       0 (0%)      0 (0%)           0 (0%)         30s
+Allocated resources:
+  (Total limits may be over 100 percent, i.e., overcommitted.)
+  Resource  Requests  Limits
+  --------  --------  ------
+  cpu       1 (25%)   0 (0%)
+  memory    0 (0%)    0 (0%)
+Autoscaler:
+  pod default/small blocks its removal: not replicated (no controller)
+Events:  <none>
+`
+	if got := b.String(); got != want {
+		t.Errorf("describe node-1:\n%s\nwant:\n%s", got, want)
+	}
+	b.Reset()
+	if err := WriteDescribeNode(&b, runTooBig(t, 30*time.Second, false), w.Node("node-1")); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Autoscaler") {
+		t.Errorf("describe node-1 with no autoscaler:\n%s", b.String())
+	}
+}

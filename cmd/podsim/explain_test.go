@@ -47,3 +47,33 @@ func TestExplainBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestDescribeNode(t *testing.T) {
+	file := filepath.Join(root, "scenarios", "cluster", "out-of-capacity.yaml")
+	out, errs, code := podsim(t, "describe", file, "node/node-0", "--at", "1m")
+	if code != exitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{"Name:               node-0\n", "Non-terminated Pods:  (2 in total)\n",
+		"  default             batch    1 (50%)       0 (0%)      0 (0%)           0 (0%)         60s\n", "  cpu       2 (100%)  0 (0%)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("describe node/node-0 at 1m lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Autoscaler") {
+		t.Errorf("describe node/node-0 with no autoscaler has an Autoscaler section:\n%s", out)
+	}
+	if pod, _, _ := podsim(t, "describe", file, "pod/api-3", "--at", "1m"); !strings.HasPrefix(pod, "Name:           api-3\n") {
+		t.Errorf("describe pod/api-3:\n%s", pod)
+	}
+	for _, args := range [][]string{
+		{"describe", file, "node/nope"},
+		{"describe", file, "node/node-0", "-o", "json"},
+		{"describe", file, "service/api"},
+	} {
+		out, errs, code := podsim(t, args...)
+		if code != exitBadInput || out != "" || errs == "" {
+			t.Errorf("podsim %v: exit %d, stdout %q, stderr %q; want 2, a message, nothing on stdout", args, code, out, errs)
+		}
+	}
+}
