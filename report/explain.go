@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -42,6 +43,40 @@ func SchedulerSays(world *model.World, p *model.Pod) string {
 	return ""
 }
 
+// explained is what explain says at one instant: the Pending
+// unscheduled pods in namespace and name order, the nodes the node
+// autoscaler explains in name order with what it says of each, and
+// whether there is an autoscaler at all.
+type explained struct {
+	pods  []*model.Pod
+	nodes []*model.Node
+	says  []string // of nodes[i]
+	auto  bool
+	all   int // nodes in the cluster
+}
+
+func explainNow(world *model.World) explained {
+	var e explained
+	for _, p := range world.Pods() {
+		if PendingUnscheduled(p) {
+			e.pods = append(e.pods, p)
+		}
+	}
+	slices.SortFunc(e.pods, func(a, b *model.Pod) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	e.auto = world.HasScaleExplainer()
+	nodes := slices.Clone(world.Nodes())
+	e.all = len(nodes)
+	slices.SortFunc(nodes, func(a, b *model.Node) int { return cmp.Compare(a.Name, b.Name) })
+	for _, n := range nodes {
+		if s := world.ExplainNode(n); s != "" {
+			e.nodes, e.says = append(e.nodes, n), append(e.says, s)
+		}
+	}
+	return e
+}
+
 // WriteExplain writes `podsim explain`: why, at the world's instant, each
 // Pending unscheduled pod waits (what the scheduler said of it last, and
 // what the node autoscaler says: World.ExplainPod), and why each node the
@@ -50,49 +85,67 @@ func SchedulerSays(world *model.World, p *model.Pod) string {
 // says so.
 func WriteExplain(w io.Writer, world *model.World) error {
 	now := world.Now()
+	e := explainNow(world)
 	var b strings.Builder
-	var pending []*model.Pod
-	for _, p := range world.Pods() {
-		if PendingUnscheduled(p) {
-			pending = append(pending, p)
-		}
-	}
-	slices.SortFunc(pending, func(a, b *model.Pod) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	auto := world.HasScaleExplainer()
-	fmt.Fprintf(&b, "At %s: %s Pending and not scheduled.\n", sim.FormatTime(now), countOf(len(pending), "pod", "pods"))
-	for _, p := range pending {
+	fmt.Fprintf(&b, "At %s: %s Pending and not scheduled.\n", sim.FormatTime(now), countOf(len(e.pods), "pod", "pods"))
+	for _, p := range e.pods {
 		fmt.Fprintf(&b, "\nPod %s/%s (Pending for %s)\n", p.Namespace, p.Name, HumanDuration(now-p.CreatedAt))
-		said := SchedulerSays(world, p)
-		if said == "" {
-			said = "<not tried yet>"
-		}
-		explainField(&b, "Scheduler:", said)
-		if auto {
+		explainField(&b, "Scheduler:", cmp.Or(SchedulerSays(world, p), "<not tried yet>"))
+		if e.auto {
 			explainField(&b, "Autoscaler:", cmp.Or(world.ExplainPod(p), "<none>"))
 		}
 	}
-	if !auto {
+	switch {
+	case !e.auto:
 		fmt.Fprintf(&b, "\n%s.\n", strings.ToUpper(NoAutoscaler[:1])+NoAutoscaler[1:])
-		_, err := io.WriteString(w, b.String())
-		return err
+	case len(e.nodes) == 0:
+		fmt.Fprintf(&b, "\nNodes: the autoscaler says nothing of any of the %s.\n", countOf(e.all, "node", "nodes"))
 	}
-	nodes := slices.Clone(world.Nodes())
-	slices.SortFunc(nodes, func(a, b *model.Node) int { return cmp.Compare(a.Name, b.Name) })
-	said := 0
-	for _, n := range nodes {
-		if s := world.ExplainNode(n); s != "" {
-			fmt.Fprintf(&b, "\nNode %s\n", n.Name)
-			explainField(&b, "Autoscaler:", s)
-			said++
-		}
-	}
-	if said == 0 {
-		fmt.Fprintf(&b, "\nNodes: the autoscaler says nothing of any of the %s.\n", countOf(len(nodes), "node", "nodes"))
+	for i, n := range e.nodes {
+		fmt.Fprintf(&b, "\nNode %s\n", n.Name)
+		explainField(&b, "Autoscaler:", e.says[i])
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// explainJSON is `podsim explain -o json`.
+type explainJSON struct {
+	At            float64           `json:"at"`            // the virtual time, seconds
+	HasAutoscaler bool              `json:"hasAutoscaler"` // a node autoscaler is in the scenario
+	Pods          []explainPodJSON  `json:"pods"`
+	Nodes         []explainNodeJSON `json:"nodes"` // those the autoscaler explains
+}
+
+type explainPodJSON struct {
+	Namespace      string  `json:"namespace"`
+	Name           string  `json:"name"`
+	PendingSeconds float64 `json:"pendingSeconds"`
+	Scheduler      string  `json:"scheduler,omitempty"`
+	Autoscaler     string  `json:"autoscaler,omitempty"`
+}
+
+type explainNodeJSON struct {
+	Name       string `json:"name"`
+	Autoscaler string `json:"autoscaler"`
+}
+
+// WriteExplainJSON writes what WriteExplain says as one JSON document.
+func WriteExplainJSON(w io.Writer, world *model.World) error {
+	now := world.Now()
+	e := explainNow(world)
+	doc := explainJSON{At: Seconds(now), HasAutoscaler: e.auto, Pods: []explainPodJSON{}, Nodes: []explainNodeJSON{}}
+	for _, p := range e.pods {
+		doc.Pods = append(doc.Pods, explainPodJSON{Namespace: p.Namespace, Name: p.Name, PendingSeconds: Seconds(now - p.CreatedAt),
+			Scheduler: SchedulerSays(world, p), Autoscaler: world.ExplainPod(p)})
+	}
+	for i, n := range e.nodes {
+		doc.Nodes = append(doc.Nodes, explainNodeJSON{Name: n.Name, Autoscaler: e.says[i]})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }
 
 // PodAutoscalerSays is the node autoscaler's account of p if p is

@@ -9,11 +9,12 @@ import (
 	"github.com/podsim/podsim/scenarios"
 )
 
-// explain is `podsim explain FILE [--at T]`: why, at T (default: the end
-// of the run), each Pending pod waits for a node and each node the node
-// autoscaler keeps is not removed.
+// explain is `podsim explain FILE [--at T] [-o text|json]`: why, at T
+// (default: the end of the run), each Pending pod waits for a node and
+// each node the node autoscaler keeps is not removed.
 func (m *Main) explain(args []string) (int, error) {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	out := outputFlag(fs, "text or json")
 	var at durationFlag
 	fs.Var(&at, "at", "explain the cluster as of this virtual time (e.g. 4m) instead of the end")
 	m.addWarningsFlag(fs)
@@ -24,7 +25,10 @@ func (m *Main) explain(args []string) (int, error) {
 		return 0, err
 	}
 	if len(pos) != 1 {
-		return 0, usageError{"explain takes one scenario file: podsim explain FILE [--at T]"}
+		return 0, usageError{"explain takes one scenario file: podsim explain FILE [--at T] [-o text|json]"}
+	}
+	if err := checkOutput(*out, "text", "json"); err != nil {
+		return 0, err
 	}
 	w, code, err := m.runTo(pos[0], &at, over, *maxEvents)
 	if w == nil || code != exitOK {
@@ -32,6 +36,9 @@ func (m *Main) explain(args []string) (int, error) {
 	}
 	bw := bufio.NewWriter(m.Stdout)
 	defer bw.Flush()
+	if *out == "json" {
+		return exitOK, report.WriteExplainJSON(bw, w)
+	}
 	return exitOK, report.WriteExplain(bw, w)
 }
 

@@ -24,6 +24,23 @@ No node autoscaler in this scenario (spec.clusterAutoscaler with spec.nodeGroups
 	if out != want {
 		t.Errorf("explain at 1m:\n%s\nwant:\n%s", out, want)
 	}
+	out, _, code = podsim(t, "explain", file, "--at", "1m", "-o", "json")
+	if want := `{
+  "at": 60,
+  "hasAutoscaler": false,
+  "pods": [
+    {
+      "namespace": "default",
+      "name": "api-3",
+      "pendingSeconds": 60,
+      "scheduler": "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."
+    }
+  ],
+  "nodes": []
+}
+`; code != exitOK || out != want {
+		t.Errorf("explain -o json: exit %d:\n%s\nwant:\n%s", code, out, want)
+	}
 	// At the end the batch pod has finished and api-3 runs.
 	out, _, code = podsim(t, "explain", file)
 	if code != exitOK || !strings.HasPrefix(out, "At 5m: no pods Pending and not scheduled.\n") {
@@ -40,6 +57,7 @@ func TestExplainBadInput(t *testing.T) {
 		{"explain", file, "--at", "soon"},
 		{"explain", "no-such-file.yaml"},
 		{"explain", file, "--max-events", "10"},
+		{"explain", file, "-o", "yaml"},
 	} {
 		out, errs, code := podsim(t, args...)
 		if code != exitBadInput || out != "" || errs == "" {
