@@ -91,6 +91,9 @@ func WriteExplain(w io.Writer, world *model.World) error {
 	for _, p := range e.pods {
 		fmt.Fprintf(&b, "\nPod %s/%s (Pending for %s)\n", p.Namespace, p.Name, HumanDuration(now-p.CreatedAt))
 		explainField(&b, "Scheduler:", cmp.Or(SchedulerSays(world, p), "<not tried yet>"))
+		if n := p.NominatedNodeName(); n != "" {
+			explainField(&b, "Nominated:", n+" (preemption: waiting for its victims to go)")
+		}
 		if e.auto {
 			explainField(&b, "Autoscaler:", cmp.Or(world.ExplainPod(p), "<none>"))
 		}
@@ -122,6 +125,7 @@ type explainPodJSON struct {
 	Name           string  `json:"name"`
 	PendingSeconds float64 `json:"pendingSeconds"`
 	Scheduler      string  `json:"scheduler,omitempty"`
+	NominatedNode  string  `json:"nominatedNode,omitempty"`
 	Autoscaler     string  `json:"autoscaler,omitempty"`
 }
 
@@ -137,7 +141,7 @@ func WriteExplainJSON(w io.Writer, world *model.World) error {
 	doc := explainJSON{At: Seconds(now), HasAutoscaler: e.auto, Pods: []explainPodJSON{}, Nodes: []explainNodeJSON{}}
 	for _, p := range e.pods {
 		doc.Pods = append(doc.Pods, explainPodJSON{Namespace: p.Namespace, Name: p.Name, PendingSeconds: Seconds(now - p.CreatedAt),
-			Scheduler: SchedulerSays(world, p), Autoscaler: world.ExplainPod(p)})
+			Scheduler: SchedulerSays(world, p), NominatedNode: p.NominatedNodeName(), Autoscaler: world.ExplainPod(p)})
 	}
 	for i, n := range e.nodes {
 		doc.Nodes = append(doc.Nodes, explainNodeJSON{Name: n.Name, Autoscaler: e.says[i]})

@@ -95,3 +95,17 @@ func TestDescribeNode(t *testing.T) {
 		}
 	}
 }
+
+// A pod the scheduler nominated a node for, after preempting its victims,
+// says so: it waits for them to go, not for a new node.
+func TestExplainNominated(t *testing.T) {
+	file := filepath.Join(root, "scenarios", "scheduling", "preemption.yaml")
+	out, errs, code := podsim(t, "explain", file, "--at", "1m9s")
+	want := "Pod default/urgent-0 (Pending for 9s)\n  Scheduler:  0/2 nodes are available: 2 Insufficient cpu.\n  Nominated:  node-b (preemption: waiting for its victims to go)\n"
+	if code != exitOK || errs != "" || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q:\n%s\nwant\n%s", code, errs, out, want)
+	}
+	if js, _, _ := podsim(t, "explain", file, "--at", "1m9s", "-o", "json"); !strings.Contains(js, `"nominatedNode": "node-b"`) {
+		t.Errorf("-o json has no nominatedNode:\n%s", js)
+	}
+}
