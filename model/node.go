@@ -66,6 +66,7 @@ type Node struct {
 	reportedUnschedulable bool // what the kubelet last saw of it (its NodeSchedulable events)
 	gone                  bool // the Node object was deleted (nodedelete.go)
 	booting               bool // provisioned, its kubelet not yet Ready (nodeprovision.go)
+	provisioned           bool // added by ProvisionNode (nodeprovision.go)
 	downAt                time.Duration
 	joinedAt              time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
 	silentAt              time.Duration // ... until here, when it lost contact

@@ -29,7 +29,7 @@ const (
 func (w *World) ProvisionNode(s NodeSpec, boot time.Duration) *Node {
 	s.Taints = append(append([]Taint(nil), s.Taints...), Taint{Key: TaintNotReady, Effect: "NoSchedule", TimeAdded: w.Now()})
 	n := w.newNode(s)
-	n.booting = true
+	n.booting, n.provisioned = true, true
 	n.setCondition(Ready, False, reasonKubeletNotReady, msgNetworkNotReady)
 	w.nodeAdded(n)
 	n.w.nodeReadyPosted(n)
@@ -51,6 +51,10 @@ func (w *World) ProvisionNode(s NodeSpec, boot time.Duration) *Node {
 // Booting reports whether n was provisioned and its kubelet has not yet
 // posted Ready.
 func (n *Node) Booting() bool { return n.booting }
+
+// Provisioned reports whether n was added by ProvisionNode (a node
+// autoscaler's scale-up), not as one of the scenario's nodes.
+func (n *Node) Provisioned() bool { return n.provisioned }
 
 // SimNode is a node as a node autoscaler's estimator sees it: a copy of a
 // real node (Node.Simulate) or of a node group's template
@@ -141,6 +145,10 @@ type ScaleExplainer interface {
 	// which rule, or which threshold it is above), or "".
 	ExplainNode(n *Node) string
 }
+
+// HasScaleExplainer reports whether a registered part is a node
+// autoscaler that can explain itself (a ScaleExplainer).
+func (w *World) HasScaleExplainer() bool { return len(w.parts.explainers) > 0 }
 
 // ExplainPod asks the registered node autoscalers why p did not make them
 // add a node; "" if none says.

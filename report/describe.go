@@ -109,6 +109,7 @@ func WriteDescribePod(w io.Writer, world *model.World, p *model.Pod) error {
 	d.line(0, "QoS Class:\t%s", QOSClass(p.Spec))
 	d.labels("Node-Selectors", p.Spec.NodeSelector)
 	d.tolerations(podTolerations(p, world.Settings().EvictionTimeout))
+	d.autoscaler(PodAutoscalerSays(world, p))
 	d.events(sortedEvents(world.EventsFor("Pod", p.Key())), now)
 	if d.err != nil {
 		return d.err

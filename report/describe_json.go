@@ -18,6 +18,9 @@ type describeJSON struct {
 	Spec     podSpecJSON    `json:"spec"`
 	Status   podStatusJSON  `json:"status"`
 	Events   []podEventJSON `json:"events"`
+	// Autoscaler is the node autoscaler's account of a Pending pod
+	// (PodAutoscalerSays), if it has one.
+	Autoscaler string `json:"autoscaler,omitempty"`
 }
 
 type podMetaJSON struct {
@@ -110,8 +113,9 @@ func WriteDescribePodJSON(w io.Writer, world *model.World, p *model.Pod) error {
 			CreationTimestamp: Seconds(p.CreatedAt)},
 		Status: podStatusJSON{Phase: string(st.Phase), Reason: st.Reason, Message: st.Message,
 			Conditions: []podConditionJSON{}, ContainerStatuses: []containerStatusJSON{}},
-		Events:  []podEventJSON{},
-		Deleted: p.Deleted(),
+		Events:     []podEventJSON{},
+		Deleted:    p.Deleted(),
+		Autoscaler: PodAutoscalerSays(world, p),
 	}
 	if ts, _, ok := p.DeletionTimestamp(); ok {
 		t := Seconds(ts)

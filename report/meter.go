@@ -44,6 +44,7 @@ type Meter struct {
 	added    map[string]*model.Pod // the pods added, the last of each key
 	services []*model.Service      // the Services added, in order
 	hpas     []hpaTrack            // the HorizontalPodAutoscalers added, in order (meter_hpa.go)
+	cluster  clusterMeter          // the cluster.* metrics of node autoscaling (metrics_cluster.go)
 
 	tracks []*podTrack // in creation order
 	track  map[podRef]*podTrack
@@ -179,6 +180,9 @@ func (m *Meter) podTrack(c *model.Change) *podTrack {
 // Change applies one change (model.Sink). Changes come in time order; an
 // instant is complete when a later one starts, or at Finish.
 func (m *Meter) Change(c *model.Change) {
+	if c.T <= m.duration {
+		m.cluster.change(c)
+	}
 	if m.at(c.T) {
 		m.apply(c)
 	}
@@ -196,6 +200,9 @@ type replicasHeard struct {
 // at which a ReplicaSet's or Deployment's counts changed with no change of
 // the timeline (model.ObjectSink).
 func (m *Meter) Object(o *model.ObjectChange) {
+	if o.T <= m.duration {
+		m.cluster.object(o)
+	}
 	if o.Op == model.ObjectAdded {
 		switch o.Kind {
 		case model.ObjectNode:

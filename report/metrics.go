@@ -48,6 +48,13 @@ var Metrics = []Metric{
 	{"hpa.timeToCapacity", "s", "hpa", "from its first scale-up until its target had as many ready pods as replicas after the last scale-up before a scale-down (autoscalers that never scaled up, or whose target never caught up, are left out)"},
 	{"cluster.schedulingFailures", "count", "cluster", "FailedScheduling events: a pod fitting no node (each new reason counts once)"},
 	{"cluster.podsNeverReady", "count", "cluster", "pods that never got Ready=True"},
+	{"cluster.pendingPodSeconds", "pod-s", "cluster", "integral of the pods that are Pending and not yet bound to a node (not being deleted): how long pods waited for a place, summed over pods"},
+	{"cluster.timeToSchedule", "s", "pod", "from a pod's creation to its binding to a node (pods never bound are left out): the wait a scale-up shortens"},
+	{"cluster.nodeHours", "node-h", "cluster", "sum of the nodes' lifetimes in the run, from their creation to their deletion or the end of the run"},
+	{"cluster.cost", "$", "cluster", "sum of each node's lifetime in hours times its pricePerHour"},
+	{"cluster.peakNodes", "count", "cluster", "most nodes in the cluster at once, booting ones included"},
+	{"cluster.scaleUps", "count", "cluster", "nodes a node autoscaler provisioned during the run"},
+	{"cluster.evictions", "count", "cluster", "pods evicted through the Eviction API (kubectl drain, an autoscaler's drain), each once: their DisruptionTarget condition EvictionByEvictionAPI"},
 }
 
 // MetricNames lists the names of Metrics, in order.
@@ -200,6 +207,7 @@ func (m *Meter) Finish() RunMetrics {
 	m.finishHPAs(add)
 	add("cluster.schedulingFailures", float64(m.schedFailures))
 	add("cluster.podsNeverReady", float64(neverReady))
+	m.cluster.finish(add, duration)
 	return out
 }
 

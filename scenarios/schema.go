@@ -90,6 +90,7 @@ type Node struct {
 	RepairTime *DurationDist `yaml:"repairTime"`
 
 	NodeShutdown `yaml:",inline"` // its own, over settings' (schema_kubelet.go)
+	NodeCost     `yaml:",inline"` // pricePerHour (schema_cost.go)
 }
 
 // Taint is a node taint as in the Kubernetes API.

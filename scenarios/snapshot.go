@@ -33,7 +33,7 @@ func (s *Scenario) addNodes(w *model.World, n *Node) {
 	}
 	for _, name := range ExpandNodeNames(n.Name, count) {
 		node := w.AddNode(model.NodeSpec{Name: name, Labels: n.Labels, Capacity: capacity, Taints: taints, Total: total,
-			Shutdown: effectiveShutdown(&n.NodeShutdown, &s.File.Spec.Settings.NodeShutdown)})
+			Shutdown: effectiveShutdown(&n.NodeShutdown, &s.File.Spec.Settings.NodeShutdown), PricePerHour: n.price()})
 		node.CreatedAt = s.since(n.CreationTimestamp)
 		if n.Unschedulable {
 			node.Cordon()

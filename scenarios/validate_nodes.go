@@ -46,6 +46,9 @@ func (v *validator) node(n *Node) {
 		v.at(n.MTBF, "mtbf must be at least 1s")
 	}
 	v.nodeShutdown(&n.NodeShutdown, &v.s.File.Spec.Settings.NodeShutdown)
+	if p := n.PricePerHour; p != nil && !(*p >= 0 && *p <= maxPricePerHour) {
+		v.at(p, "pricePerHour must be a number from 0 to 1e9")
+	}
 	if n.RepairTime != nil && n.MTBF == nil {
 		v.atKey(&n.RepairTime, "repairTime goes with mtbf (a nodeFailure fault takes for)")
 	}

@@ -8,12 +8,12 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/report"
-	"github.com/podsim/podsim/scenarios"
 	"github.com/podsim/podsim/sim"
 )
 
 // describe is `podsim describe FILE POD [-n NS] [--at T] [-o text|json]`: the pod as
-// `kubectl describe pod` shows it at T (default: the end of the run).
+// `kubectl describe pod` shows it at T (default: the end of the run); or,
+// for node/NAME, the node as `kubectl describe node` shows it (text).
 func (m *Main) describe(args []string) (int, error) {
 	fs := flag.NewFlagSet("describe", flag.ContinueOnError)
 	out := outputFlag(fs, "text or json")
@@ -35,20 +35,23 @@ func (m *Main) describe(args []string) (int, error) {
 		return 0, err
 	}
 	file, name := pos[0], pos[1]
-	s, err := m.loadFile(file)
-	if err != nil {
-		return 0, err
+	kind, rest, typed := strings.Cut(name, "/")
+	switch {
+	case typed && (kind == "node" || kind == "nodes"):
+		if *out != "text" {
+			return 0, usageError{"describe of a node writes text only: drop -o " + *out}
+		}
+		return m.describeNode(file, rest, &at, over, *maxEvents)
+	case typed && (kind == "pod" || kind == "pods"):
+		name = rest
+	case typed:
+		return 0, usageError{fmt.Sprintf("describe shows a pod or a node, not %q: podsim describe FILE POD, pod/POD or node/NODE", kind)}
 	}
-	over.apply(s)
-	until, err := at.until(s)
-	if err != nil {
-		return 0, err
+	w, code, err := m.runTo(file, &at, over, *maxEvents)
+	if w == nil || code != exitOK {
+		return code, err
 	}
-	r := s.Start(scenarios.RunOptions{Until: until, MaxEvents: *maxEvents})
-	w := r.World
-	if code := m.runEnd(r, r.Run(m.interrupted)); code != exitOK {
-		return code, nil
-	}
+	until := w.Now()
 
 	p := w.Pod(model.Key(*ns, name))
 	if p == nil {
@@ -93,4 +96,27 @@ func inNamespace(ns string) string {
 		return ""
 	}
 	return " in namespace " + ns
+}
+
+// describeNode is `podsim describe FILE node/NAME`: the node at --at as
+// `kubectl describe node` shows it.
+func (m *Main) describeNode(file, name string, at *durationFlag, over *overrides, maxEvents uint64) (int, error) {
+	w, code, err := m.runTo(file, at, over, maxEvents)
+	if w == nil || code != exitOK {
+		return code, err
+	}
+	n := w.Node(name)
+	if n == nil {
+		var names []string
+		for _, x := range w.Nodes() {
+			names = append(names, x.Name)
+		}
+		return 0, fmt.Errorf("%s: node %q not found at %s; nodes: %s", file, name, sim.FormatTime(w.Now()), strings.Join(names, ", "))
+	}
+	if n.Gone() {
+		fmt.Fprintf(m.Stderr, "podsim: node %s was deleted; showing its last status\n", name)
+	}
+	bw := bufio.NewWriter(m.Stdout)
+	defer bw.Flush()
+	return exitOK, report.WriteDescribeNode(bw, w, n)
 }

@@ -3,7 +3,8 @@
 //	podsim run [FILE] [-o text|jsonl|json|html|svg|trace] [--at T] [--follow [--speed X]]
 //	podsim test PATH... [-o text|jsonl|json] [--junit FILE] [--golden DIR [--update]]
 //	podsim validate FILE...
-//	podsim describe FILE POD [-n NS] [--at T]
+//	podsim describe FILE POD|node/NODE [-n NS] [--at T]
+//	podsim explain FILE [--at T] [-o text|json]
 //	podsim sweep STUDY [-o text|markdown|csv|json] [--plots DIR] [--shard i/n] [--parallel N]
 //	podsim merge SHARD... [-o text|markdown|csv|json] [--plots DIR]
 //	podsim serve FILE [--speed X | --at T] [--addr A] [--kubeconfig OUT] [--allow-writes]
@@ -129,6 +130,8 @@ Usage:
       [--shard i/n]                                 run one shard of the runs and print them raw (JSON) for merge
   podsim merge SHARD... [-o ...] [--plots DIR]      combine the shards of a study into its result
   podsim describe FILE POD [-n NS] [--at T]         the pod as kubectl describe pod shows it (default: at the end)
+  podsim describe FILE node/NODE [--at T]           the node as kubectl describe node shows it
+  podsim explain FILE [--at T] [-o text|json]       why Pending pods wait for a node and nodes are kept (the node autoscaler's reasons)
   podsim serve FILE [--speed X | --at T]            serve the run through the Kubernetes API (kubectl, k9s, client-go)
       [--addr 127.0.0.1:8001] [--kubeconfig OUT]    where to listen; write a kubeconfig pointing at it
       [--allow-writes]                              take kubectl delete pod, (un)cordon, drain, scale, set image, rollout undo and resize as faults
