@@ -3,6 +3,7 @@ package scenarios
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/podsim/podsim/model"
 )
@@ -186,5 +187,52 @@ spec:
 	}
 	if !found {
 		t.Error("web-0 was not evicted by the expiry")
+	}
+}
+
+// A NodePool replaced by one with another template (a new label) drifts
+// the nodes launched from the old one: each is replaced by a node of the
+// new template, then drained and deleted (Drifted).
+func TestKarpenterReplacesDriftedNodes(t *testing.T) {
+	s, err := LoadFile("karpenter/burst.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Start(RunOptions{Until: s.Duration})
+	r.To(2*time.Minute, nil)
+	w := r.World
+	old := w.Node("default-mstd4")
+	if old == nil || old.Gone() {
+		t.Fatal("no node default-mstd4 at 2m")
+	}
+	var pool *Workload
+	for _, wl := range s.workloads {
+		if wl.Kind == kindNodePool {
+			pool = wl
+		}
+	}
+	np := nodePoolSpec(pool)
+	np.Labels = map[string]string{"team": "web"}
+	np.Hash = templateHash(np)
+	w.AddNodePool(np)
+	r.To(5*time.Minute, nil)
+	if !old.Gone() {
+		t.Fatal("the drifted node is still there at 5m")
+	}
+	var repl *model.Node
+	for _, n := range w.Nodes() {
+		if n.Group == "default" {
+			repl = n
+		}
+	}
+	if repl == nil || repl.Labels["team"] != "web" || len(repl.Pods()) != 8 {
+		t.Fatalf("replacement %v", repl)
+	}
+	found := false
+	for _, e := range w.EventsFor("Node", old.Name) {
+		found = found || e.Reason == "DisruptionTerminating" && e.Message == "Disrupting Node: Drifted"
+	}
+	if !found {
+		t.Error("no DisruptionTerminating Drifted event")
 	}
 }

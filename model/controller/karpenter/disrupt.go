@@ -22,12 +22,17 @@ const (
 )
 
 // command is a disruption decided: its reason, the nodes it removes and
-// the instance type of the one replacement it launches, if any.
+// the replacements it launches first (at most one but for drift).
 type command struct {
-	reason      string
-	candidates  []*claim
-	replacement *model.InstanceType
-	pool        *model.NodePool
+	reason       string
+	candidates   []*claim
+	replacements []replacement
+}
+
+// replacement is a node to launch: its NodePool and instance type.
+type replacement struct {
+	pool *model.NodePool
+	it   *model.InstanceType
 }
 
 // disrupt is one pass of the disruption loop (disruption/controller.go
@@ -41,6 +46,13 @@ func (c *Controller) disrupt() {
 	}
 	if len(c.claims) == 0 {
 		return
+	}
+	for _, cl := range c.claims { // a NodePool replaced: its nodes follow the new one
+		for _, p := range c.w.NodePools() {
+			if p.Name == cl.pool.Name {
+				cl.pool = p
+			}
+		}
 	}
 	for _, m := range []func() *command{c.emptiness, c.drift, c.consolidation} {
 		if cmd := m(); cmd != nil {
@@ -269,12 +281,12 @@ func (c *Controller) simulate(cl *claim, reason string) *command {
 	case len(s.fresh) > 1 && reason != reasonDrifted:
 		return nil
 	}
-	nc := s.fresh[0]
-	best := nc.cheapest()
-	if reason == reasonUnderutilized && best.PricePerHour >= cl.price() {
+	for _, nc := range s.fresh {
+		cmd.replacements = append(cmd.replacements, replacement{pool: nc.pool, it: nc.cheapest()})
+	}
+	if reason == reasonUnderutilized && cmd.replacements[0].it.PricePerHour >= cl.price() {
 		return nil
 	}
-	cmd.replacement, cmd.pool = best, nc.pool
 	return cmd
 }
 
@@ -321,22 +333,21 @@ func (c *Controller) execute() {
 		}
 	}
 	if cmd.reason == reasonUnderutilized {
-		if again := c.simulate(cmd.candidates[0], cmd.reason); again == nil || (again.replacement == nil) != (cmd.replacement == nil) {
+		if again := c.simulate(cmd.candidates[0], cmd.reason); again == nil || len(again.replacements) != len(cmd.replacements) {
 			return
 		}
-	}
-	var repl *claim
-	if cmd.replacement != nil {
-		repl = c.create(cmd.pool, cmd.replacement)
 	}
 	for _, cl := range cmd.candidates {
 		cl.disrupting = cmd.reason
 		cl.node.AddTaint(model.Taint{Key: TaintDisrupted, Effect: "NoSchedule", TimeAdded: c.w.Now()})
-		if repl == nil {
+		cl.awaiting = len(cmd.replacements)
+		if cl.awaiting == 0 {
 			c.terminate(cl)
-		} else {
-			repl.replaces = append(repl.replaces, cl)
 		}
+	}
+	for _, r := range cmd.replacements {
+		repl := c.create(r.pool, r.it)
+		repl.replaces = cmd.candidates
 	}
 }
 
@@ -350,7 +361,9 @@ func (c *Controller) NodeReadyPosted(n *model.Node) {
 	}
 	cl.nominated = max(cl.nominated, c.w.Now()+nominationWindow)
 	for _, old := range cl.replaces {
-		c.terminate(old)
+		if old.awaiting--; old.awaiting == 0 {
+			c.terminate(old)
+		}
 	}
 	cl.replaces = nil
 }

@@ -92,6 +92,7 @@ type claim struct {
 	drainTimer sim.Timer
 	expiry     sim.Timer
 	replaces   []*claim // the nodes it replaces, terminated once it is Ready
+	awaiting   int      // replacements of it not yet Ready
 }
 
 // marked reports whether the node is being disrupted or deleted.

@@ -189,7 +189,7 @@ func simulate(n *model.Node) *model.SimNode {
 // add places one pod (Scheduler.add), or records why it cannot.
 func (s *solver) add(p *model.Pod) {
 	for i := range s.existing {
-		if e := &s.existing[i]; fits(e.sim, p) {
+		if e := &s.existing[i]; roomFor(e.sim, p) && fits(e.sim, p) {
 			e.sim.Add(p)
 			if !s.dry {
 				s.c.nominate(p, e.node, e.claim)
@@ -227,6 +227,13 @@ func (s *solver) cannot(p *model.Pod, why string) {
 	if !s.dry {
 		s.c.cannot(p, why)
 	}
+}
+
+// roomFor is the cheap half of NodeResourcesFit: whether n has p's
+// requests free, before the filters run.
+func roomFor(n *model.SimNode, p *model.Pod) bool {
+	c, a, r := n.Capacity(), n.Allocated(), p.Requests()
+	return a.MilliCPU+r.MilliCPU <= c.MilliCPU && a.Memory+r.Memory <= c.Memory && a.Pods+r.Pods <= c.Pods
 }
 
 // fits is SimNode.Fits without its reasons.
