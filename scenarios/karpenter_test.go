@@ -236,3 +236,70 @@ func TestKarpenterReplacesDriftedNodes(t *testing.T) {
 		t.Error("no DisruptionTerminating Drifted event")
 	}
 }
+
+// A pod nominated to a node still booting says so; once bound, nothing.
+func TestKarpenterExplainsNomination(t *testing.T) {
+	s, err := LoadFile("karpenter/burst.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Start(RunOptions{Until: s.Duration})
+	r.To(30*time.Second, nil)
+	w := r.World
+	want := "Karpenter: nominated to nodeclaim/default-mstd4, node/default-mstd4, which is booting"
+	if got := w.ExplainPod(w.Pod("web-2")); got != want {
+		t.Errorf("at 30s ExplainPod = %q, want %q", got, want)
+	}
+	r.To(time.Minute, nil)
+	if got := w.ExplainPod(w.Pod("web-2")); got != "" {
+		t.Errorf("at 1m ExplainPod = %q, want none", got)
+	}
+}
+
+// NodePools are tried heaviest first; a pod that does not tolerate a
+// NodePool's taint goes to the next one; a label requirement labels the
+// node and the pod's nodeSelector finds it. (The tolerant pod is too big to
+// join the first NodeClaim, which would come before a new one.)
+func TestKarpenterWeightTaintsRequirements(t *testing.T) {
+	const src = `apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: t}
+spec:
+  duration: 2m
+  instanceTypes: [{name: m5.large, capacity: {cpu: "2", memory: 8Gi}, pricePerHour: 0.1, bootTime: 10s}]
+  workloads:
+    - apiVersion: karpenter.sh/v1
+      kind: NodePool
+      metadata: {name: general}
+      spec: {template: {spec: {requirements: [{key: team, operator: In, values: [web]}]}}}
+    - apiVersion: karpenter.sh/v1
+      kind: NodePool
+      metadata: {name: special}
+      spec:
+        weight: 50
+        template: {spec: {taints: [{key: special, effect: NoSchedule}]}}
+  pods:
+    - metadata: {name: plain}
+      spec: {nodeSelector: {team: web}, containers: [{name: app, image: x, resources: {requests: {cpu: "1"}}}]}
+    - metadata: {name: tolerant}
+      spec:
+        tolerations: [{key: special, operator: Exists}]
+        containers: [{name: app, image: x, resources: {requests: {cpu: 1500m}}}]
+`
+	s, err := Parse("s.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Start(RunOptions{Until: s.Duration})
+	r.Run(nil)
+	w := r.World
+	for pod, pool := range map[string]string{"plain": "general", "tolerant": "special"} {
+		p := w.Pod(pod)
+		if p.Node == nil || p.Node.Group != pool {
+			t.Errorf("%s on %v, want a node of %s", pod, p.Node, pool)
+		}
+	}
+	if n := w.Pod("plain").Node; n != nil && n.Labels["team"] != "web" {
+		t.Errorf("general's node labels %v", n.Labels)
+	}
+}

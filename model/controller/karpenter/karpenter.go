@@ -63,7 +63,7 @@ type Controller struct {
 
 	claims []*claim                 // launched and not yet gone, in launch order
 	byNode map[int]*claim           // by Node.ID
-	why    map[int]string           // by Pod.ID: why the last provisioning left it pending
+	why    map[int]string           // by Pod.ID: why the last provisioning left it pending, or the node in flight it was nominated to
 	said   map[sayKey]time.Duration // when each event was last published, for the recorder's dedupe
 	poll   sim.Timer
 	cmd    *command // a disruption waiting for its validation delay
@@ -204,8 +204,12 @@ func (c *Controller) publish(key sayKey, timeout time.Duration, emit func()) {
 	emit()
 }
 
-// ExplainPod says why a pending pod got no node from Karpenter.
+// ExplainPod says why a pending pod got no node from Karpenter, or which
+// node in flight it waits for.
 func (c *Controller) ExplainPod(p *model.Pod) string {
+	if p.Node != nil {
+		return ""
+	}
 	if why := c.why[p.ID()]; why != "" {
 		return "Karpenter: " + why
 	}

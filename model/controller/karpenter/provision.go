@@ -331,13 +331,13 @@ func (c *Controller) cannot(p *model.Pod, why string) {
 // nominate says on p where it should go (NominatePodEvent, deduped by pod)
 // and keeps that node from being disrupted for the nomination window.
 func (c *Controller) nominate(p *model.Pod, n *model.Node, cl *claim) {
-	delete(c.why, p.ID())
 	target := "node/" + n.Name
 	if cl != nil {
 		target = "nodeclaim/" + n.Name + ", " + target
 		cl.nominated = c.w.Now() + nominationWindow
 	}
 	msg := "Pod should schedule on: " + target
+	c.why[p.ID()] = "nominated to " + target + ", which is booting"
 	c.publish(sayKey{reason: "Nominated", id: p.ID()}, dedupeTimeout, func() { p.Event(model.EventNormal, "Nominated", source, msg) })
 }
 
@@ -348,7 +348,7 @@ func (c *Controller) launch(nc *newClaim) *claim {
 	cl := c.create(nc.pool, nc.cheapest())
 	msg := "Pod should schedule on: nodeclaim/" + cl.node.Name
 	for _, p := range nc.pods {
-		delete(c.why, p.ID())
+		c.why[p.ID()] = "nominated to nodeclaim/" + cl.node.Name + ", which is booting"
 		c.publish(sayKey{reason: "Nominated", id: p.ID()}, dedupeTimeout, func() { p.Event(model.EventNormal, "Nominated", source, msg) })
 	}
 	return cl
