@@ -249,11 +249,19 @@ func scenarioStruct(t reflect.Type) reflect.Type {
 }
 
 func typeName(t reflect.Type) string {
+	if t.PkgPath() == ownTypes {
+		// A NodePool's types (nodepool.go), named as karpenter's v1.
+		return "v1." + strings.ToUpper(t.Name()[:1]) + t.Name()[1:]
+	}
 	if p := t.PkgPath(); p != "" {
 		return p[strings.LastIndexByte(p, '/')+1:] + "." + t.Name() // v1.Container
 	}
 	return t.String()
 }
+
+// ownTypes is this package's path: the Go types of the kinds k8s.io/api
+// does not have.
+var ownTypes = reflect.TypeFor[nodePool]().PkgPath()
 
 // structFields are a struct type's JSON field names and their types.
 type structFields struct {

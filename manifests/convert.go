@@ -45,6 +45,8 @@ func (c *converter) object(obj any) any {
 		return &scenarios.Pod{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: m, Spec: c.podSpec(&o.Spec), Status: c.podStatus(&o.Status)}
 	case *corev1.Node:
 		return c.node(o)
+	case *nodePool:
+		return c.nodePool(o)
 	case *appsv1.Deployment:
 		sp := &o.Spec
 		return c.workload(&o.TypeMeta, &o.ObjectMeta, scenarios.WorkloadSpec{Replicas: sp.Replicas,

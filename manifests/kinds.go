@@ -59,6 +59,7 @@ var kinds = map[gvk]kindInfo{
 	{"v1", "Node"}:                            {typ: reflect.TypeFor[corev1.Node](), as: nodeType},
 	{"v1", "Namespace"}:                       {typ: reflect.TypeFor[corev1.Namespace]()},
 	{"v1", "Service"}:                         {typ: reflect.TypeFor[corev1.Service](), as: workloadType},
+	{"karpenter.sh/v1", "NodePool"}:           {typ: reflect.TypeFor[nodePool](), as: workloadType}, // nodepool.go
 
 	{"discovery.k8s.io/v1", "EndpointSlice"}:                              {typ: reflect.TypeFor[discoveryv1.EndpointSlice](), ignored: "podsim simulates no networking"},
 	{"networking.k8s.io/v1", "Ingress"}:                                   {typ: reflect.TypeFor[networkingv1.Ingress](), ignored: "podsim simulates no networking"},

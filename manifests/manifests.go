@@ -4,7 +4,7 @@
 // API types (k8s.io/api), reporting every problem as FILE:LINE:COL, and
 // turns the objects podsim simulates (Pods, Deployments, ReplicaSets,
 // StatefulSets, DaemonSets, Jobs, CronJobs, PodDisruptionBudgets, PriorityClasses,
-// Services) into the
+// Services, HorizontalPodAutoscalers, Karpenter's NodePools) into the
 // scenario's own types; every other kind is ignored with one warning, and
 // every field that Kubernetes would act on and podsim does not simulate
 // gets a warning at its line and column.

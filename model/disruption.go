@@ -107,6 +107,11 @@ func (dc *disruptionController) budgetsOf(p *Pod) []*DisruptionBudget {
 	return nil
 }
 
+// DisruptionBudgets returns the PodDisruptionBudgets that select p, in
+// creation order, as a node autoscaler checks them before it drains p's
+// node.
+func (p *Pod) DisruptionBudgets() []*DisruptionBudget { return p.w.disruption.budgetsOf(p) }
+
 // AddPodDisruptionBudget creates a PodDisruptionBudget now; the disruption
 // controller writes its status at once.
 func (w *World) AddPodDisruptionBudget(s PDBSpec) *DisruptionBudget {

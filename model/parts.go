@@ -15,7 +15,7 @@ package model
 // cluster.New registers the parts in this order: taint eviction, the
 // scheduler, the disruption controller, the workload controllers, the
 // DaemonSet controller, the node lifecycle controller, PodGC, the CronJob
-// controller, the HorizontalPodAutoscaler controller.
+// controller, the HorizontalPodAutoscaler controller, Karpenter.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.

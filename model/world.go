@@ -57,6 +57,8 @@ type World struct {
 	metrics  *metricsServer // metrics-server (metricsserver.go); nil if nothing uses resources
 
 	autoscalers []*Autoscaler // HorizontalPodAutoscalers (autoscaler.go)
+	nodePools   []*NodePool   // Karpenter's NodePools and the instance types they launch (nodepool.go)
+	instTypes   []InstanceType
 	past        time.Duration // the earliest time a restored object names (restore.go); 0 if none
 }
 

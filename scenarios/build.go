@@ -81,7 +81,7 @@ func (s *Scenario) NewWorld() *model.World { return cluster.New(s.Seed, s.Settin
 // to w, a world from NewWorld, at time 0.
 func (s *Scenario) Populate(w *model.World) {
 	sp := &s.File.Spec
-	if len(s.nodes) == 0 {
+	if len(s.nodes) == 0 && !s.hasNodePools() {
 		w.AddNode(model.NodeSpec{Name: DefaultNodeName, Capacity: defaultCapacity,
 			Shutdown: effectiveShutdown(&NodeShutdown{}, &sp.Settings.NodeShutdown)})
 	}
@@ -126,7 +126,7 @@ func (s *Scenario) addObjects(w *model.World, behaviors map[string]map[behaviorK
 		case kindService:
 			w.AddService(serviceSpec(wl))
 			continue
-		case kindHPA:
+		case kindHPA, kindNodePool:
 			continue // added after every workload
 		}
 		b := behaviors[model.Key(wl.Metadata.Namespace, wl.Metadata.Name)]
@@ -135,6 +135,7 @@ func (s *Scenario) addObjects(w *model.World, behaviors map[string]map[behaviorK
 		w.AddWorkload(spec)
 	}
 	s.addAutoscalers(w)
+	s.addNodePools(w)
 }
 
 // workloadSpec converts a controller object with Kubernetes' defaults.
@@ -315,7 +316,7 @@ func behavior(b *Behavior) *model.Behavior {
 }
 
 func podOptions(m *ObjectMeta, ps *PodSpec) model.PodOptions {
-	o := model.PodOptions{Namespace: m.Namespace, Labels: m.Labels}
+	o := model.PodOptions{Namespace: m.Namespace, Labels: m.Labels, Annotations: m.Annotations}
 	for _, t := range ps.Tolerations {
 		o.Tolerations = append(o.Tolerations, model.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value,
 			Effect: t.Effect, Seconds: t.TolerationSeconds})

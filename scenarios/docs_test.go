@@ -96,6 +96,14 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[HPAScalingPolicy]():  "Scaling policies",
 	reflect.TypeFor[HPACheck]():          "9. Expectations",
 
+	reflect.TypeFor[InstanceType]():          "Instance types",
+	reflect.TypeFor[NodePoolSpec]():          "Karpenter NodePool",
+	reflect.TypeFor[NodeClaimTemplateSpec](): "Karpenter NodePool",
+	reflect.TypeFor[NodePoolRequirement]():   "NodePool requirements",
+	reflect.TypeFor[NodePoolDisruption]():    "NodePool disruption",
+	reflect.TypeFor[NodePoolBudget]():        "NodePool budgets",
+	reflect.TypeFor[NodeClassRef]():          "Node class reference",
+
 	reflect.TypeFor[OwnerReference]():  "Owner references",
 	reflect.TypeFor[PodStatus]():       "Pod status",
 	reflect.TypeFor[PodCondition]():    "Pod conditions",

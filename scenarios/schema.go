@@ -27,18 +27,19 @@ type Metadata struct {
 
 // Spec is the body of a scenario.
 type Spec struct {
-	Duration  *Duration  `yaml:"duration"`
-	Seed      *uint64    `yaml:"seed"`
-	StartTime string     `yaml:"startTime"` // RFC 3339: the wall-clock time of virtual time 0
-	Settings  Settings   `yaml:"settings"`
-	Nodes     []Node     `yaml:"nodes"`
-	Pods      []Pod      `yaml:"pods"`
-	Workloads []Workload `yaml:"workloads"`
-	Include   []string   `yaml:"include"` // Kubernetes manifests (files, folders), relative to the scenario file
-	Behavior  []Behavior `yaml:"behavior"`
-	Faults    []Fault    `yaml:"faults"`
-	Traffic   []Traffic  `yaml:"traffic"` // requests to Services (schema_traffic.go)
-	Expect    []Expect   `yaml:"expect"`
+	Duration      *Duration      `yaml:"duration"`
+	Seed          *uint64        `yaml:"seed"`
+	StartTime     string         `yaml:"startTime"` // RFC 3339: the wall-clock time of virtual time 0
+	Settings      Settings       `yaml:"settings"`
+	Nodes         []Node         `yaml:"nodes"`
+	Pods          []Pod          `yaml:"pods"`
+	Workloads     []Workload     `yaml:"workloads"`
+	Include       []string       `yaml:"include"` // Kubernetes manifests (files, folders), relative to the scenario file
+	Behavior      []Behavior     `yaml:"behavior"`
+	Faults        []Fault        `yaml:"faults"`
+	Traffic       []Traffic      `yaml:"traffic"`       // requests to Services (schema_traffic.go)
+	InstanceTypes []InstanceType `yaml:"instanceTypes"` // what Karpenter's NodePools launch (schema_karpenter.go)
+	Expect        []Expect       `yaml:"expect"`
 }
 
 // Settings are the kubelet and control-plane knobs; unset ones take
@@ -142,7 +143,8 @@ type PodSpec struct {
 	// than the one podsim runs (default-scheduler).
 	SchedulerName string `yaml:"schedulerName"`
 
-	PodKubelet `yaml:",inline"` // schema_kubelet.go
+	PodKubelet            `yaml:",inline"` // schema_kubelet.go
+	NodeClaimTemplateSpec `yaml:",inline"` // a NodePool's template (schema_karpenter.go)
 }
 
 // Toleration is a pod toleration as in the Kubernetes API.
@@ -253,6 +255,7 @@ type WorkloadSpec struct {
 	FailedJobsHistoryLimit     *int32           `yaml:"failedJobsHistoryLimit"`
 	JobTemplate                *JobTemplate     `yaml:"jobTemplate"`
 	HPASpec                    `yaml:",inline"` // HorizontalPodAutoscaler (schema_hpa.go)
+	NodePoolSpec               `yaml:",inline"` // Karpenter's NodePool (schema_karpenter.go)
 }
 
 // JobTemplate is a CronJob's jobTemplate: the Jobs it creates.

@@ -33,6 +33,7 @@ type validator struct {
 	classes                    map[string]*Workload // PriorityClasses by name (cluster-scoped)
 	services                   map[string]*Workload // Services by key
 	hpas                       []*Workload          // HorizontalPodAutoscalers, in order
+	nodePools                  []*Workload          // Karpenter's NodePools, in order
 	adopted                    map[string]bool      // keys of the pods and Jobs of a snapshot that their controller adopts (snapshot.go)
 }
 
@@ -140,6 +141,7 @@ func (s *Scenario) validate() ErrorList {
 		v.podSpec(&p.Spec, &p.Metadata, "pod "+p.Metadata.Name)
 		v.labels(&p.Metadata.Labels)
 	}
+	v.instanceTypes(sp.InstanceTypes)
 	for _, w := range s.workloads {
 		v.item(w)
 		v.workload(w)

@@ -229,7 +229,7 @@ func (v *validator) expectEvent(ev *EventCheck, ns string) {
 	if ev.Node != "" {
 		v.nodeRef(&ev.Node, ev)
 	}
-	if k := model.Key(ns, ev.Workload); ev.Workload != "" && v.workloads[k] == nil && v.budgets[k] == nil && v.cronJobOf(k) == nil {
+	if k := model.Key(ns, ev.Workload); ev.Workload != "" && v.workloads[k] == nil && v.budgets[k] == nil && v.cronJobOf(k) == nil && !v.nodePoolNamed(ev.Workload) {
 		v.at(&ev.Workload, "no workload called %q%s%s", ev.Workload, inNamespace(ns), v.hint(ev.Workload, ns, false))
 	}
 	objects := 0

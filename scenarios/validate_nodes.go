@@ -84,7 +84,7 @@ func (v *validator) nodeRef(name *string, parent any) bool {
 	case *name == "":
 		v.at(parent, "node is required")
 		return false
-	case !v.nodes[*name] && !(len(v.s.nodes) == 0 && *name == DefaultNodeName):
+	case !v.nodes[*name] && !(len(v.s.nodes) == 0 && *name == DefaultNodeName) && !v.karpenterNode(*name):
 		v.at(name, "no node called %q%s", *name, v.nodeHint(*name))
 		return false
 	}

@@ -33,6 +33,7 @@ func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
 		v.at(parent, "%s: spec.containers must list at least one container", what)
 	}
 	v.scheduling(ps)
+	v.nodeClaimFields(ps)
 	v.sleepActions(ps)
 	v.podKubelet(ps)
 	names := map[string]bool{}

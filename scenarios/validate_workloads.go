@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -15,6 +16,11 @@ var workloadKinds = map[string]string{"ReplicaSet": "apps/v1", "Deployment": "ap
 const kindPDB = "PodDisruptionBudget"
 
 func (v *validator) workload(w *Workload) {
+	if w.Kind == kindNodePool {
+		v.nodePool(w)
+		return
+	}
+	v.onlyFields(reflect.ValueOf(&w.Spec.NodePoolSpec).Elem(), "a "+w.Kind+" (only a NodePool)")
 	if w.Kind == kindHPA {
 		v.hpa(w)
 		return
@@ -30,7 +36,7 @@ func (v *validator) workload(w *Workload) {
 	want, ok := workloadKinds[w.Kind]
 	switch {
 	case !ok:
-		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet, PodDisruptionBudget, PriorityClass, Service or HorizontalPodAutoscaler", w.Kind)
+		v.atKey(&w.Kind, "workload kind %q: want ReplicaSet, Deployment, StatefulSet, Job, CronJob, DaemonSet, PodDisruptionBudget, PriorityClass, Service, HorizontalPodAutoscaler or NodePool", w.Kind)
 	case w.APIVersion != "" && w.APIVersion != want:
 		v.at(&w.APIVersion, "a %s's apiVersion is %s, not %q", w.Kind, want, w.APIVersion)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/cronjob"
 	"github.com/podsim/podsim/model/controller/daemonset"
+	"github.com/podsim/podsim/model/controller/karpenter"
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
 	"github.com/podsim/podsim/model/controller/podautoscaler"
 	"github.com/podsim/podsim/model/controller/podgc"
@@ -31,5 +32,6 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.Register(podgc.New(w))
 	w.RegisterWorkloadController(model.KindCronJob, cronjob.New(w))
 	w.Register(podautoscaler.New(w))
+	w.Register(karpenter.New(w))
 	return w
 }
