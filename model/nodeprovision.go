@@ -24,10 +24,13 @@ const (
 // every new node (plugin/pkg/admission/nodetaint), and the node lifecycle
 // controller hears it NotReady (it adds NoExecute). It becomes Ready
 // after boot, as a kubelet posting its first ready status makes it
-// (sim.MaxDuration: it never does, a node that fails to boot). A node deleted
-// before then stays deleted.
+// (sim.MaxDuration, or its group is failing, World.FailNodeBoot: it never
+// does). A node deleted before then stays deleted.
 func (w *World) ProvisionNode(s NodeSpec, boot time.Duration) *Node {
 	s.Taints = append(append([]Taint(nil), s.Taints...), Taint{Key: TaintNotReady, Effect: "NoSchedule", TimeAdded: w.Now()})
+	if w.bootFailing[s.Group] {
+		boot = sim.MaxDuration
+	}
 	n := w.newNode(s)
 	n.booting = true
 	n.setCondition(Ready, False, reasonKubeletNotReady, msgNetworkNotReady)
@@ -163,3 +166,7 @@ func (w *World) ExplainNode(n *Node) string {
 	}
 	return ""
 }
+
+// DisruptionBudgets returns the PodDisruptionBudgets that select p, in
+// creation order (shared: do not modify).
+func (p *Pod) DisruptionBudgets() []*DisruptionBudget { return p.w.disruption.budgetsOf(p) }

@@ -29,6 +29,7 @@ func Key(namespace, name string) string {
 type PodOptions struct {
 	Namespace       string // "" is DefaultNamespace
 	Labels          map[string]string
+	Annotations     map[string]string // metadata.annotations (what node autoscalers read of them)
 	Tolerations     []Toleration
 	SchedulingGates []string
 
@@ -48,6 +49,8 @@ type Pod struct {
 	Spec      *PodSpec
 	Node      *Node
 	CreatedAt time.Duration
+
+	Annotations map[string]string // PodOptions.Annotations
 
 	id              int // see ID
 	owner           *Workload
@@ -168,7 +171,7 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	if ns == "" {
 		ns = DefaultNamespace
 	}
-	p := &Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Spec: spec, CreatedAt: w.Now(), owner: owner,
+	p := &Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Annotations: o.Annotations, Spec: spec, CreatedAt: w.Now(), owner: owner,
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
 	// The kubelet's conditions, in one allocation (the two of a resize are
 	// rare: they take another when they come).
