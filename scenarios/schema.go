@@ -39,6 +39,8 @@ type Spec struct {
 	Faults    []Fault    `yaml:"faults"`
 	Traffic   []Traffic  `yaml:"traffic"` // requests to Services (schema_traffic.go)
 	Expect    []Expect   `yaml:"expect"`
+
+	NodeAutoscaling `yaml:",inline"` // node groups, the Cluster Autoscaler (schema_nodegroups.go)
 }
 
 // Settings are the kubelet and control-plane knobs; unset ones take
@@ -369,6 +371,8 @@ type Fault struct {
 	Scale        *ScaleFault   `yaml:"scale"`
 	Rollout      *RolloutFault `yaml:"rollout"`
 	Resize       *ResizeFault  `yaml:"resize"` // schema_resize.go
+
+	NodeGroupBootFailure *NodeGroupFault `yaml:"nodeGroupBootFailure"` // schema_nodegroups.go
 }
 
 // RolloutFault gives a Deployment's container a new image, as `kubectl
@@ -492,6 +496,7 @@ type Expect struct {
 	DesiredHealthy     *IntRange        `yaml:"desiredHealthy"`
 	ExpectedPods       *IntRange        `yaml:"expectedPods"`
 	HPACheck           `yaml:",inline"` // a HorizontalPodAutoscaler's status (schema_hpa.go)
+	NodeGroupCheck     `yaml:",inline"` // a node group's nodes, Pending pods (schema_nodegroups.go)
 
 	// Beyond the contract: when the checks above must hold (instead of at
 	// one instant, At), and phase transitions counted up to At.
