@@ -112,9 +112,8 @@ func (c *Controller) NodeAdded(n *model.Node) {
 // NodeDeleted forgets a deleted node of a group.
 func (c *Controller) NodeDeleted(n *model.Node) {
 	delete(c.unneededSince, n.ID())
-	if c.deleting[n.ID()] {
-		delete(c.deleting, n.ID())
-	}
+	delete(c.deleting, n.ID())
+	delete(c.why, n.ID())
 	g := c.groupOf(n.Group)
 	if g == nil {
 		return
