@@ -139,3 +139,37 @@ func TestScaleDown(t *testing.T) {
 		}
 	}
 }
+
+// Each drain rule keeps an underutilized node, with upstream's words.
+func TestDrainRulesBlock(t *testing.T) {
+	spec := &model.PodSpec{Containers: []model.ContainerSpec{{Name: "c", Image: "img", Requests: model.Resources{MilliCPU: 100}}}}
+	for _, tc := range []struct {
+		name string
+		add  func(w *model.World)
+		want string
+	}{
+		{"bare pod", func(w *model.World) { w.AddPod("p", spec, model.PodOptions{}) }, "cannot be removed: default/p is not replicated"},
+		{"safe-to-evict true", func(w *model.World) {
+			w.AddPod("p", spec, model.PodOptions{Annotations: map[string]string{"cluster-autoscaler.kubernetes.io/safe-to-evict": "true"}})
+		}, ""},
+		{"safe-to-evict false", func(w *model.World) {
+			w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: "rs", Replicas: 1, Template: spec,
+				Options: model.PodOptions{Annotations: map[string]string{"cluster-autoscaler.kubernetes.io/safe-to-evict": "false"}}})
+		}, "cannot be removed: pod annotated as not safe to evict present: rs-0"},
+		{"kube-system", func(w *model.World) {
+			w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: "dns", Replicas: 1, Template: spec,
+				Options: model.PodOptions{Namespace: "kube-system"}})
+		}, "cannot be removed: non-daemonset, non-mirrored, non-pdb-assigned kube-system pod present: dns-0"},
+	} {
+		w := world(t, model.NodeGroup{Name: "pool", Min: 1, Max: 3, Template: twoCores}, nil)
+		w.AddNode(model.NodeSpec{Name: "other", Capacity: twoCores.Capacity, Taints: []model.Taint{{Key: "k", Effect: "NoSchedule"}}})
+		tc.add(w)
+		w.Run(30 * time.Second)
+		w.Node("other").Untaint("k")
+		w.Run(time.Minute)
+		got := w.ExplainNode(w.Node("pool-0"))
+		if tc.want == "" && strings.HasPrefix(got, "cannot") || tc.want != "" && got != tc.want {
+			t.Errorf("%s: ExplainNode = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
