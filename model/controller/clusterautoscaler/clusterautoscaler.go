@@ -63,7 +63,9 @@ type group struct {
 	spec  model.NodeGroup
 	nodes []*model.Node // not deleted, in creation order
 	next  int           // the number of its next node's name
-	boot  *rand.Rand
+	// deleting counts its nodes the autoscaler is deleting (Controller.deleting).
+	deleting int
+	boot     *rand.Rand
 
 	backoffUntil, backoff, lastFail time.Duration
 }
@@ -112,11 +114,14 @@ func (c *Controller) NodeAdded(n *model.Node) {
 // NodeDeleted forgets a deleted node of a group.
 func (c *Controller) NodeDeleted(n *model.Node) {
 	delete(c.unneededSince, n.ID())
-	delete(c.deleting, n.ID())
 	delete(c.why, n.ID())
 	g := c.groupOf(n.Group)
 	if g == nil {
 		return
+	}
+	if c.deleting[n.ID()] {
+		delete(c.deleting, n.ID())
+		g.deleting--
 	}
 	for i, m := range g.nodes {
 		if m == n {

@@ -88,15 +88,7 @@ func (c *Controller) cooldown() bool {
 }
 
 // deletingIn counts g's nodes being deleted.
-func (c *Controller) deletingIn(g *group) int {
-	k := 0
-	for _, n := range g.nodes {
-		if c.deleting[n.ID()] {
-			k++
-		}
-	}
-	return k
-}
+func (c *Controller) deletingIn(g *group) int { return g.deleting }
 
 // newPass simulates every Ready node not being deleted, as destinations.
 func (c *Controller) newPass() *pass {
@@ -215,6 +207,7 @@ func (c *Controller) blocks(p *model.Pod) string {
 // Unix time) and says so (ScaleDown).
 func (c *Controller) markToBeDeleted(n *model.Node) {
 	c.deleting[n.ID()] = true
+	c.groupOf(n.Group).deleting++
 	delete(c.unneededSince, n.ID())
 	c.lastDelete = c.w.Now()
 	at := strconv.FormatInt(c.w.WallTime(c.w.Now()).Unix(), 10)
@@ -291,6 +284,7 @@ func (c *Controller) awaitGone(n *model.Node, pods []*model.Pod, deadline time.D
 func (c *Controller) abort(n *model.Node) {
 	c.draining--
 	delete(c.deleting, n.ID())
+	c.groupOf(n.Group).deleting--
 	c.lastFailure = c.w.Now()
 	n.Untaint(taintToBeDeleted)
 	n.Event(model.EventWarning, "ScaleDownFailed", source, "failed to drain the node, aborting ScaleDown")
