@@ -65,6 +65,10 @@ func subject(e *scenarios.Expect) string {
 		return "workload " + model.Key(e.Namespace, e.Workload)
 	case e.Service != "":
 		return "service " + model.Key(e.Namespace, e.Service)
+	case e.NodeGroup != "":
+		return "node group " + e.NodeGroup
+	case e.PendingPods != nil:
+		return "pending pods"
 	}
 	return "nothing"
 }
@@ -84,6 +88,10 @@ func (c *Checks) check(e *scenarios.Expect, v *Verdict) {
 		k.workload(e)
 	case e.Service != "":
 		k.service(e)
+	case e.NodeGroup != "":
+		k.nodeGroup(e)
+	case e.PendingPods != nil:
+		k.pendingPods(e)
 	}
 }
 

@@ -24,10 +24,13 @@ const (
 // every new node (plugin/pkg/admission/nodetaint), and the node lifecycle
 // controller hears it NotReady (it adds NoExecute). It becomes Ready
 // after boot, as a kubelet posting its first ready status makes it
-// (sim.MaxDuration: it never does, a node that fails to boot). A node deleted
-// before then stays deleted.
+// (sim.MaxDuration, or its group is failing, World.FailNodeBoot: it never
+// does). A node deleted before then stays deleted.
 func (w *World) ProvisionNode(s NodeSpec, boot time.Duration) *Node {
 	s.Taints = append(append([]Taint(nil), s.Taints...), Taint{Key: TaintNotReady, Effect: "NoSchedule", TimeAdded: w.Now()})
+	if w.bootFailing[s.Group] {
+		boot = sim.MaxDuration
+	}
 	n := w.newNode(s)
 	n.booting, n.provisioned = true, true
 	n.setCondition(Ready, False, reasonKubeletNotReady, msgNetworkNotReady)
@@ -137,6 +140,9 @@ func (p *Pod) Requests() Resources { return p.requests }
 // it add a node, why a node is not removed. A registered part that
 // implements it is asked in registration order.
 type ScaleExplainer interface {
+	// Active reports whether the autoscaler acts in this world (it has
+	// node groups, or NodePools).
+	Active() bool
 	// ExplainPod says why p, Pending and unschedulable, did not trigger a
 	// scale-up (for each group or NodePool: which could fit it and why it
 	// did not scale), or "" if the autoscaler has nothing to say of it.
@@ -146,9 +152,16 @@ type ScaleExplainer interface {
 	ExplainNode(n *Node) string
 }
 
-// HasScaleExplainer reports whether a registered part is a node
-// autoscaler that can explain itself (a ScaleExplainer).
-func (w *World) HasScaleExplainer() bool { return len(w.parts.explainers) > 0 }
+// HasScaleExplainer reports whether a registered node autoscaler that
+// can explain itself (a ScaleExplainer) acts in this world.
+func (w *World) HasScaleExplainer() bool {
+	for _, e := range w.parts.explainers {
+		if e.Active() {
+			return true
+		}
+	}
+	return false
+}
 
 // ExplainPod asks the registered node autoscalers why p did not make them
 // add a node; "" if none says.

@@ -29,7 +29,7 @@ func Key(namespace, name string) string {
 type PodOptions struct {
 	Namespace       string // "" is DefaultNamespace
 	Labels          map[string]string
-	Annotations     map[string]string
+	Annotations     map[string]string // metadata.annotations (what node autoscalers read of them)
 	Tolerations     []Toleration
 	SchedulingGates []string
 
@@ -50,7 +50,7 @@ type Pod struct {
 	Node      *Node
 	CreatedAt time.Duration
 	// Annotations are metadata.annotations: only node autoscalers read
-	// them (karpenter.sh/do-not-disrupt).
+	// them (karpenter.sh/do-not-disrupt, cluster-autoscaler's safe-to-evict).
 	Annotations map[string]string
 
 	id              int // see ID

@@ -48,6 +48,11 @@ type Settings struct {
 	// HPA is the HorizontalPodAutoscaler controller's flags
 	// (model/controller/podautoscaler).
 	HPA HPASettings
+
+	// NodeGroups are the cloud's node groups; ClusterAutoscaler, if set,
+	// resizes them (model/controller/clusterautoscaler).
+	NodeGroups        []NodeGroup
+	ClusterAutoscaler *ClusterAutoscalerSettings
 }
 
 // HPASettings are kube-controller-manager's

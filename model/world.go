@@ -60,6 +60,8 @@ type World struct {
 	nodePools   []*NodePool   // Karpenter's NodePools and the instance types they launch (nodepool.go)
 	instTypes   []InstanceType
 	past        time.Duration // the earliest time a restored object names (restore.go); 0 if none
+
+	bootFailing map[string]bool // node groups whose new nodes never boot (World.FailNodeBoot)
 }
 
 // objectKey names an object that has no list of events of its own.

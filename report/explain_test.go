@@ -13,6 +13,8 @@ import (
 // else.
 type fakeAutoscaler struct{}
 
+func (fakeAutoscaler) Active() bool { return true }
+
 func (fakeAutoscaler) ExplainPod(p *model.Pod) string {
 	if p.Name == "big" {
 		return "node group g: max node group size reached (3/3)\nnode group h: Insufficient cpu"

@@ -37,6 +37,7 @@ func (s *Scenario) Settings() model.Settings {
 	setDur(&st.MetricResolution, in.MetricsServer.MetricResolution)
 	hpaSettings(&in.HorizontalPodAutoscaler, &st.HPA)
 	in.Eviction.settings(&st)
+	s.File.Spec.NodeAutoscaling.settings(&st)
 	st.StartTime, st.StartTimeSet = s.startTime(), true
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
@@ -81,13 +82,14 @@ func (s *Scenario) NewWorld() *model.World { return cluster.New(s.Seed, s.Settin
 // to w, a world from NewWorld, at time 0.
 func (s *Scenario) Populate(w *model.World) {
 	sp := &s.File.Spec
-	if len(s.nodes) == 0 && !s.hasNodePools() {
+	if len(s.nodes) == 0 && len(sp.NodeGroups) == 0 && !s.hasNodePools() {
 		w.AddNode(model.NodeSpec{Name: DefaultNodeName, Capacity: defaultCapacity,
 			Shutdown: effectiveShutdown(&NodeShutdown{}, &sp.Settings.NodeShutdown)})
 	}
 	for _, n := range s.nodes {
 		s.addNodes(w, n)
 	}
+	addGroupNodes(w)
 	behaviors := s.behaviors()
 	s.addObjects(w, behaviors)
 	for i := range sp.Faults {

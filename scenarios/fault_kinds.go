@@ -44,6 +44,8 @@ var faultKinds = []FaultKind{
 		check: (*validator).rollout, act: rolloutAction, random: randomRollout},
 	&faultKind[ResizeFault]{name: "resize", field: func(f *Fault) **ResizeFault { return &f.Resize },
 		check: (*validator).resizeFault, act: resizeAction},
+	&faultKind[NodeGroupFault]{name: "nodeGroupBootFailure", field: func(f *Fault) **NodeGroupFault { return &f.NodeGroupBootFailure },
+		check: (*validator).nodeGroupFault, act: nodeGroupBootFailureAction},
 }
 
 func exitAction(c *faultWorld, e *ExitFault) func() {

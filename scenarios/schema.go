@@ -27,19 +27,20 @@ type Metadata struct {
 
 // Spec is the body of a scenario.
 type Spec struct {
-	Duration      *Duration      `yaml:"duration"`
-	Seed          *uint64        `yaml:"seed"`
-	StartTime     string         `yaml:"startTime"` // RFC 3339: the wall-clock time of virtual time 0
-	Settings      Settings       `yaml:"settings"`
-	Nodes         []Node         `yaml:"nodes"`
-	Pods          []Pod          `yaml:"pods"`
-	Workloads     []Workload     `yaml:"workloads"`
-	Include       []string       `yaml:"include"` // Kubernetes manifests (files, folders), relative to the scenario file
-	Behavior      []Behavior     `yaml:"behavior"`
-	Faults        []Fault        `yaml:"faults"`
-	Traffic       []Traffic      `yaml:"traffic"`       // requests to Services (schema_traffic.go)
-	InstanceTypes []InstanceType `yaml:"instanceTypes"` // what Karpenter's NodePools launch (schema_karpenter.go)
-	Expect        []Expect       `yaml:"expect"`
+	Duration  *Duration  `yaml:"duration"`
+	Seed      *uint64    `yaml:"seed"`
+	StartTime string     `yaml:"startTime"` // RFC 3339: the wall-clock time of virtual time 0
+	Settings  Settings   `yaml:"settings"`
+	Nodes     []Node     `yaml:"nodes"`
+	Pods      []Pod      `yaml:"pods"`
+	Workloads []Workload `yaml:"workloads"`
+	Include   []string   `yaml:"include"` // Kubernetes manifests (files, folders), relative to the scenario file
+	Behavior  []Behavior `yaml:"behavior"`
+	Faults    []Fault    `yaml:"faults"`
+	Traffic   []Traffic  `yaml:"traffic"` // requests to Services (schema_traffic.go)
+	Expect    []Expect   `yaml:"expect"`
+
+	NodeAutoscaling `yaml:",inline"` // node groups, the Cluster Autoscaler (schema_nodegroups.go)
 }
 
 // Settings are the kubelet and control-plane knobs; unset ones take
@@ -373,6 +374,8 @@ type Fault struct {
 	Scale        *ScaleFault   `yaml:"scale"`
 	Rollout      *RolloutFault `yaml:"rollout"`
 	Resize       *ResizeFault  `yaml:"resize"` // schema_resize.go
+
+	NodeGroupBootFailure *NodeGroupFault `yaml:"nodeGroupBootFailure"` // schema_nodegroups.go
 }
 
 // RolloutFault gives a Deployment's container a new image, as `kubectl
@@ -496,6 +499,7 @@ type Expect struct {
 	DesiredHealthy     *IntRange        `yaml:"desiredHealthy"`
 	ExpectedPods       *IntRange        `yaml:"expectedPods"`
 	HPACheck           `yaml:",inline"` // a HorizontalPodAutoscaler's status (schema_hpa.go)
+	NodeGroupCheck     `yaml:",inline"` // a node group's nodes, Pending pods (schema_nodegroups.go)
 
 	// Beyond the contract: when the checks above must hold (instead of at
 	// one instant, At), and phase transitions counted up to At.

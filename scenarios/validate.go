@@ -125,6 +125,7 @@ func (s *Scenario) validate() ErrorList {
 		v.item(n)
 		v.node(n)
 	}
+	v.nodeAutoscaling(&sp.NodeAutoscaling)
 	for _, p := range s.pods {
 		v.item(p)
 		v.name(&p.Metadata.Name, &p.Metadata, "pod")

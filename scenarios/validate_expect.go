@@ -107,7 +107,7 @@ func (v *validator) expectTransition(e *Expect) {
 func (v *validator) expectSubjects(e *Expect) bool {
 	subjects := 0
 	v.serviceExpect(e)
-	for _, s := range []string{e.Pod, e.Workload, e.Node, e.Service} {
+	for _, s := range []string{e.Pod, e.Workload, e.Node, e.Service, e.NodeGroup} {
 		if s != "" {
 			subjects++
 		}
@@ -115,8 +115,12 @@ func (v *validator) expectSubjects(e *Expect) bool {
 	if e.Event != nil {
 		subjects++
 	}
+	if e.PendingPods != nil && e.NodeGroup == "" {
+		subjects++
+	}
+	v.expectNodeGroup(e)
 	if subjects != 1 {
-		v.at(e, "an expectation is about exactly one of pod, workload, node, service or event; found %d", subjects)
+		v.at(e, "an expectation is about exactly one of pod, workload, node, service, event, nodeGroup or pendingPods; found %d", subjects)
 		return false
 	}
 	return true

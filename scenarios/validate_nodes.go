@@ -53,8 +53,13 @@ func (v *validator) node(n *Node) {
 		v.atKey(&n.RepairTime, "repairTime goes with mtbf (a nodeFailure fault takes for)")
 	}
 	v.labels(&n.Labels)
-	for i := range n.Taints {
-		t := &n.Taints[i]
+	v.taints(n.Taints)
+}
+
+// taints checks a node's taints: a key and a known effect.
+func (v *validator) taints(ts []Taint) {
+	for i := range ts {
+		t := &ts[i]
 		if t.Key == "" {
 			v.at(t, "taint: key is required")
 		} else if p := keyProblem(t.Key); p != "" {
@@ -84,7 +89,8 @@ func (v *validator) nodeRef(name *string, parent any) bool {
 	case *name == "":
 		v.at(parent, "node is required")
 		return false
-	case !v.nodes[*name] && !(len(v.s.nodes) == 0 && *name == DefaultNodeName) && !v.karpenterNode(*name):
+	case !v.nodes[*name] && !(len(v.s.nodes) == 0 && len(v.s.File.Spec.NodeGroups) == 0 && !v.s.hasNodePools() && *name == DefaultNodeName) &&
+		!v.karpenterNode(*name) && v.groupOfNode(*name) == nil:
 		v.at(name, "no node called %q%s", *name, v.nodeHint(*name))
 		return false
 	}

@@ -68,7 +68,7 @@ spec:
 		"s.yaml:29:27: a rate must be between 0 and 1e+09 requests per second, not -3",
 		"s.yaml:30:27: csv: ",
 		"s.yaml:32:56: requests are counted up to at; servedRequests and failedRequests take no within or always",
-		"s.yaml:33:7: an expectation is about exactly one of pod, workload, node, service or event; found 2",
+		"s.yaml:33:7: an expectation is about exactly one of pod, workload, node, service, event, nodeGroup or pendingPods; found 2",
 		"s.yaml:34:28: cpu and memory are checked on a pod (and its container, if given)",
 		"s.yaml:35:17: no Service called \"nope\"",
 	} {

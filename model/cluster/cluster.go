@@ -9,6 +9,7 @@ package cluster
 
 import (
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/controller/clusterautoscaler"
 	"github.com/podsim/podsim/model/controller/cronjob"
 	"github.com/podsim/podsim/model/controller/daemonset"
 	"github.com/podsim/podsim/model/controller/karpenter"
@@ -32,6 +33,7 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.Register(podgc.New(w))
 	w.RegisterWorkloadController(model.KindCronJob, cronjob.New(w))
 	w.Register(podautoscaler.New(w))
+	w.Register(clusterautoscaler.New(w))
 	w.Register(karpenter.New(w))
 	return w
 }

@@ -204,6 +204,9 @@ func (c *Controller) publish(key sayKey, timeout time.Duration, emit func()) {
 	emit()
 }
 
+// Active reports whether Karpenter has a NodePool to act for.
+func (c *Controller) Active() bool { return len(c.w.NodePools()) > 0 }
+
 // ExplainPod says why a pending pod got no node from Karpenter, or which
 // node in flight it waits for.
 func (c *Controller) ExplainPod(p *model.Pod) string {
