@@ -142,3 +142,22 @@ func TestIncludeOfPlainTextQuotesNothing(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
+
+// A picture of a run keeps no more than a picture needs: a crash loop of
+// 292 years (stopped by its event budget) draws a page and an SVG of a
+// bounded size, and the text timeline's rows are all there.
+func TestLongRunsDrawABoundedPicture(t *testing.T) {
+	path := filepath.Join(root, "testdata", "hostile", "crashloop-centuries.yaml")
+	for _, c := range []struct {
+		out      string
+		maxBytes int
+	}{{"svg", 3 << 20}, {"html", 1 << 20}} {
+		out, errs, code := podsim(t, "run", path, "-o", c.out, "--max-events", "400000")
+		if code != exitBadInput || !strings.Contains(errs, "it used its budget of 400000 events") {
+			t.Errorf("-o %s: exit %d, stderr %q", c.out, code, errs)
+		}
+		if len(out) > c.maxBytes {
+			t.Errorf("-o %s: %d bytes, want at most %d", c.out, len(out), c.maxBytes)
+		}
+	}
+}

@@ -199,6 +199,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 		switch opt.out {
 		case "html", "svg":
 			pic = chart.NewRecorder()
+			pic.Bound(until)
 			w.Subscribe(pic)
 		case "trace":
 			trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)
