@@ -271,3 +271,42 @@ func appendDescribe(b []byte, c *model.Change) []byte {
 	}
 	return append(b, c.Kind.String()...)
 }
+
+// AppendIndented appends flat, one JSON object of one level as AppendJSON
+// writes it, indented as json.Indent(dst, flat, prefix, indent) indents
+// it, without its cost.
+func AppendIndented(b, flat []byte, prefix, indent string) []byte {
+	inString := false
+	for i := 0; i < len(flat); i++ {
+		ch := flat[i]
+		switch {
+		case inString:
+			b = append(b, ch)
+			if ch == '\\' && i+1 < len(flat) {
+				i++
+				b = append(b, flat[i])
+			} else if ch == '"' {
+				inString = false
+			}
+		case ch == '"':
+			inString = true
+			b = append(b, ch)
+		case ch == '{' && i+1 < len(flat) && flat[i+1] == '}':
+			b = append(b, '{', '}')
+			i++
+		case ch == '{':
+			b = append(b, '{', '\n')
+			b = append(append(b, prefix...), indent...)
+		case ch == ',':
+			b = append(b, ',', '\n')
+			b = append(append(b, prefix...), indent...)
+		case ch == ':':
+			b = append(b, ':', ' ')
+		case ch == '}':
+			b = append(append(append(b, '\n'), prefix...), '}')
+		default:
+			b = append(b, ch)
+		}
+	}
+	return b
+}

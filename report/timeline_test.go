@@ -178,3 +178,21 @@ func TestTextTimelineSpillsToAFile(t *testing.T) {
 		t.Errorf("spilled table differs:\n%s\nwant:\n%s", got.String(), want.String())
 	}
 }
+
+// AppendIndented indents a change as json.Indent does.
+func TestAppendIndentedMatchesJSONIndent(t *testing.T) {
+	for _, c := range []model.Change{
+		{T: 1500 * time.Millisecond, Kind: model.ChangeEvent, Pod: "web", Type: "Warning", Reason: "BackOff", Message: `Back-off {restarting}, "failed": a\b, [x]`},
+		{T: 0, Kind: model.ChangeContainer, Pod: "p", Container: "c", State: model.StateTerminated, ExitCode: -1, HasExitCode: true, Combined: true},
+		{T: time.Hour, Kind: model.ChangePod, Pod: "naïve\n\t", Reason: "Deleted", Message: "\u2028<&>"},
+	} {
+		flat := AppendJSON(nil, &c)
+		var want bytes.Buffer
+		if err := json.Indent(&want, flat, "    ", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendIndented(nil, flat, "    ", "  "); string(got) != want.String() {
+			t.Errorf("got\n%s\nwant\n%s", got, want.String())
+		}
+	}
+}

@@ -301,7 +301,7 @@ func writeVerdicts(w io.Writer, vs []expect.Verdict) {
 type runJSON struct {
 	w    io.Writer
 	line []byte
-	ind  bytes.Buffer
+	ind  []byte
 	n    int
 	err  error
 }
@@ -326,16 +326,15 @@ func (r *runJSON) Change(c *model.Change) {
 		return
 	}
 	r.line = report.AppendJSON(r.line[:0], c)
-	r.ind.Reset()
+	b := r.ind[:0]
 	if r.n == 0 {
-		r.ind.WriteString("[\n    ")
+		b = append(b, "[\n    "...)
 	} else {
-		r.ind.WriteString(",\n    ")
+		b = append(b, ",\n    "...)
 	}
 	r.n++
-	if r.err = json.Indent(&r.ind, r.line, "    ", "  "); r.err == nil {
-		_, r.err = r.w.Write(r.ind.Bytes())
-	}
+	r.ind = report.AppendIndented(b, r.line, "    ", "  ")
+	_, r.err = r.w.Write(r.ind)
 }
 
 // finish closes the timeline and writes the pods and verdicts.
