@@ -67,8 +67,9 @@ type Meter struct {
 	dirty               []bool // used changed at this instant
 	dirtyNodes          []int
 	windows             int
-	writes              [][]int
-	restartsIn          [][]int // by window ending at k*10s: (k*10s-10s, k*10s]
+	writes              []windowCounts // by window starting at k*10s
+	writesTotal         []int
+	restartsIn          []windowCounts // by window ending at k*10s: (k*10s-10s, k*10s]
 	updates             []int
 	eventWrites         []int
 	touched             []*podTrack
@@ -122,8 +123,9 @@ func (m *Meter) addNode(n *model.Node) {
 	m.used = append(m.used, use{})
 	m.peak = append(m.peak, [3]float64{})
 	m.dirty = append(m.dirty, false)
-	m.writes = append(m.writes, make([]int, max(m.windows, 1)))
-	m.restartsIn = append(m.restartsIn, make([]int, m.windows+1))
+	m.writes = append(m.writes, windowCounts{})
+	m.writesTotal = append(m.writesTotal, 0)
+	m.restartsIn = append(m.restartsIn, windowCounts{})
 	m.updates = append(m.updates, 0)
 	m.eventWrites = append(m.eventWrites, 0)
 }
@@ -343,11 +345,29 @@ func (m *Meter) write(t *podTrack, now time.Duration) {
 		}
 		return
 	}
-	ws := m.writes[t.node]
-	ws[min(w, len(ws)-1)]++
+	m.countWrites(t.node, w, 1)
 	if update {
 		m.updates[t.node]++
 	}
+}
+
+// countWrites counts d status writes of a pod on node in window w. When
+// the node keeps many windows, those before the oldest write of a pod not
+// yet bound fold away: no write can come in them any more.
+func (m *Meter) countWrites(node, w, d int) {
+	ws := &m.writes[node]
+	ws.add(min(w, max(m.windows, 1)-1), d)
+	m.writesTotal[node] += d
+	if !ws.full() {
+		return
+	}
+	oldest := w
+	for _, t := range m.tracks {
+		if t.node < 0 && !t.ended && len(t.unboundWrites) > 0 {
+			oldest = min(oldest, t.unboundWrites[0])
+		}
+	}
+	ws.fold(oldest)
 }
 
 // bindTo learns the node of a pod that was just bound and counts the
@@ -357,9 +377,8 @@ func (m *Meter) bindTo(t *podTrack) {
 		return
 	}
 	t.node = m.nodeIndex(t.p.Node)
-	ws := m.writes[t.node]
 	for _, w := range t.unboundWrites {
-		ws[min(w, len(ws)-1)]++
+		m.countWrites(t.node, w, 1)
 	}
 	m.updates[t.node] += t.unboundUpdates
 	t.unboundWrites, t.unboundUpdates = nil, 0
@@ -423,7 +442,11 @@ func (m *Meter) apply(c *model.Change) {
 			t.restarts[c.Container] = c.RestartCount
 			if t.node >= 0 {
 				k := int((c.T + 10*time.Second - 1) / (10 * time.Second))
-				m.restartsIn[t.node][min(k, len(m.restartsIn[t.node])-1)] += d
+				rs := &m.restartsIn[t.node]
+				rs.add(min(k, m.windows), d)
+				if rs.full() {
+					rs.fold(k) // restarts come in time order
+				}
 			}
 		}
 		since, crashing := t.crashSince[c.Container]

@@ -1,9 +1,6 @@
 package report
 
-import (
-	"slices"
-	"time"
-)
+import "time"
 
 // Metric is one quantity measured on every run of a study. A run gives a
 // metric one sample per object of its scope: per pod, per workload, per node,
@@ -173,17 +170,13 @@ func (m *Meter) Finish() RunMetrics {
 	}
 	secs := duration.Seconds()
 	for i := range m.nodes {
-		total, top := 0, 0
-		for _, n := range m.writes[i] {
-			total += n
-			top = max(top, n)
-		}
+		total, top := m.writesTotal[i], m.writes[i].peak()
 		if secs > 0 {
 			add("node.statusWritesPerSecond", float64(total)/secs)
 			add("node.statusWritesPer10s", float64(total)*10/secs)
 		}
 		add("node.peakStatusWritesPer10s", float64(top))
-		add("node.peakRestartsPer10s", float64(slices.Max(m.restartsIn[i])))
+		add("node.peakRestartsPer10s", float64(m.restartsIn[i].peak()))
 		if secs > 0 {
 			add("node.statusUpdatesPer10s", float64(m.updates[i])*10/secs)
 			add("node.eventWritesPer10s", float64(m.eventWrites[i])*10/secs)

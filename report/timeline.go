@@ -10,9 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/sim"
 )
 
 // JSONL is a sink that writes each change as one line of JSON as the run
@@ -171,130 +169,144 @@ func WriteJSONL(w io.Writer, changes []model.Change) error {
 	return j.Err()
 }
 
-// TimelineWidths is a sink that measures the columns of the timeline
-// table (TIME, OBJECT) without keeping any row: run a scenario once with
-// it, then again with a TextTimeline of those widths. Runs are
-// deterministic, so the second run has the same rows.
-type TimelineWidths struct{ time, object int }
-
-// Change widens the columns to fit c's row.
-func (tw *TimelineWidths) Change(c *model.Change) {
-	tw.time = max(tw.time, runewidth.StringWidth(sim.FormatTime(c.T)))
-	tw.object = max(tw.object, runewidth.StringWidth(Object(c)))
-}
-
-// TextTimeline is a sink that writes the timeline table row by row as the
-// run goes, byte for byte what WriteTimeline writes for the same changes,
-// given the widths a TimelineWidths measured. The first write error stops
-// it; Err returns it.
-type TextTimeline struct {
-	w                   io.Writer
-	timeWidth, objWidth int
-	line                []byte
-	err                 error
-}
-
-// NewTextTimeline writes the table's header to w and returns the sink.
-func NewTextTimeline(w io.Writer, widths TimelineWidths) *TextTimeline {
-	t := &TextTimeline{w: w, timeWidth: max(widths.time, len("TIME")), objWidth: max(widths.object, len("OBJECT"))}
-	t.row("TIME", "OBJECT", "CHANGE")
-	return t
-}
-
-// Change writes c's row.
-func (t *TextTimeline) Change(c *model.Change) { t.row(sim.FormatTime(c.T), Object(c), Describe(c)) }
-
-// Err is the first error writing failed with, if any.
-func (t *TextTimeline) Err() error { return t.err }
-
-// row writes one line: cells padded to their column and three spaces
-// apart, trailing blanks trimmed (as writeTable renders it).
-func (t *TextTimeline) row(when, obj, change string) {
-	if t.err != nil {
-		return
-	}
-	b := append(t.line[:0], when...)
-	b = append(b, strings.Repeat(" ", t.timeWidth-runewidth.StringWidth(when)+3)...)
-	b = append(b, obj...)
-	b = append(b, strings.Repeat(" ", t.objWidth-runewidth.StringWidth(obj)+3)...)
-	b = append(b, change...)
-	b = append(bytes.TrimRight(b, " "), '\n')
-	t.line = b
-	_, t.err = t.w.Write(b)
-}
-
 // Object names what a change is about: pod/web, pod/web/app, node/n,
 // job/migrate, ...; an object of a namespace other than default is
 // prefixed with it: shop/pod/web.
-func Object(c *model.Change) string {
+func Object(c *model.Change) string { return string(appendObject(nil, c)) }
+
+// appendObject appends what Object returns to b.
+func appendObject(b []byte, c *model.Change) []byte {
 	if c.Namespace != "" && c.Namespace != model.DefaultNamespace {
-		d := *c
-		d.Namespace = ""
-		return c.Namespace + "/" + Object(&d)
+		b = append(b, c.Namespace...)
+		b = append(b, '/')
 	}
 	switch {
 	case c.Workload != "" && c.Object != "":
-		return strings.ToLower(c.Object) + "/" + c.Workload
+		for i := 0; i < len(c.Object); i++ { // strings.ToLower, without a string
+			ch := c.Object[i]
+			if ch >= utf8.RuneSelf {
+				b = append(b, strings.ToLower(c.Object[i:])...)
+				break
+			}
+			if 'A' <= ch && ch <= 'Z' {
+				ch += 'a' - 'A'
+			}
+			b = append(b, ch)
+		}
+		b = append(b, '/')
+		return append(b, c.Workload...)
 	case c.Workload != "":
-		return "workload/" + c.Workload
+		return append(append(b, "workload/"...), c.Workload...)
 	case c.Kind == model.ChangeNode || (c.Node != "" && c.Pod == ""):
-		return "node/" + c.Node
-	case c.Container != "":
-		return "pod/" + c.Pod + "/" + c.Container
+		return append(append(b, "node/"...), c.Node...)
 	}
-	return "pod/" + c.Pod
+	b = append(append(b, "pod/"...), c.Pod...)
+	if c.Container != "" {
+		b = append(append(b, '/'), c.Container...)
+	}
+	return b
 }
 
 // Describe says in words what one change was.
-func Describe(c *model.Change) string {
+func Describe(c *model.Change) string { return string(appendDescribe(nil, c)) }
+
+// appendDescribe appends what Describe returns to b.
+func appendDescribe(b []byte, c *model.Change) []byte {
 	switch c.Kind {
 	case model.ChangePhase:
-		if c.From == "" {
-			return "phase " + string(c.To)
+		b = append(b, "phase "...)
+		if c.From != "" {
+			b = append(append(b, c.From...), " -> "...)
 		}
-		return "phase " + string(c.From) + " -> " + string(c.To)
+		return append(b, c.To...)
 	case model.ChangeContainer:
-		var b strings.Builder
-		b.WriteString(c.State.String())
-		var details []string
+		b = append(b, c.State.String()...)
+		sep := " ("
 		if c.Reason != "" {
-			details = append(details, c.Reason)
+			b = append(append(b, sep...), c.Reason...)
+			sep = ", "
 		}
 		if c.HasExitCode {
-			details = append(details, "exit "+strconv.Itoa(int(c.ExitCode)))
+			b = append(append(b, sep...), "exit "...)
+			b = strconv.AppendInt(b, int64(c.ExitCode), 10)
+			sep = ", "
 		}
 		if c.State == model.StateRunning || c.RestartCount > 0 {
-			details = append(details, "restarts "+strconv.Itoa(int(c.RestartCount)))
+			b = append(append(b, sep...), "restarts "...)
+			b = strconv.AppendInt(b, int64(c.RestartCount), 10)
+			sep = ", "
 		}
-		if len(details) > 0 {
-			b.WriteString(" (" + strings.Join(details, ", ") + ")")
+		if sep == ", " {
+			b = append(b, ')')
 		}
-		return b.String()
+		return b
 	case model.ChangeCondition, model.ChangeNode, model.ChangeWorkload:
+		b = append(b, c.Type...)
 		if c.Status == "" {
-			return c.Type + " removed"
+			return append(b, " removed"...)
 		}
-		s := c.Type + "=" + c.Status
+		b = append(append(b, '='), c.Status...)
 		if c.Reason != "" {
-			s += " (" + c.Reason + ")"
+			b = append(append(append(b, " ("...), c.Reason...), ')')
 		}
-		return s
+		return b
 	case model.ChangeEvent:
-		s := c.Type + " " + c.Reason + ": " + c.Message
+		b = append(append(append(append(b, c.Type...), ' '), c.Reason...), ": "...)
 		if c.Combined {
-			s = c.Type + " " + c.Reason + ": (combined from similar events): " + c.Message
+			b = append(b, "(combined from similar events): "...)
 		}
+		b = append(b, c.Message...)
 		if c.Dropped {
-			s += " (dropped by the spam filter)"
+			b = append(b, " (dropped by the spam filter)"...)
 		}
-		return s
+		return b
 	case model.ChangePod:
+		b = append(b, c.Reason...)
 		if c.Message != "" {
-			return c.Reason + " (" + c.Message + ")"
+			b = append(append(append(b, " ("...), c.Message...), ')')
 		}
-		return c.Reason
+		return b
 	case model.ChangeClient:
-		return c.Object + ": " + c.Message
+		return append(append(append(b, c.Object...), ": "...), c.Message...)
 	}
-	return c.Kind.String()
+	return append(b, c.Kind.String()...)
+}
+
+// AppendIndented appends flat, one JSON object of one level as AppendJSON
+// writes it, indented as json.Indent(dst, flat, prefix, indent) indents
+// it, without its cost.
+func AppendIndented(b, flat []byte, prefix, indent string) []byte {
+	inString := false
+	for i := 0; i < len(flat); i++ {
+		ch := flat[i]
+		switch {
+		case inString:
+			b = append(b, ch)
+			if ch == '\\' && i+1 < len(flat) {
+				i++
+				b = append(b, flat[i])
+			} else if ch == '"' {
+				inString = false
+			}
+		case ch == '"':
+			inString = true
+			b = append(b, ch)
+		case ch == '{' && i+1 < len(flat) && flat[i+1] == '}':
+			b = append(b, '{', '}')
+			i++
+		case ch == '{':
+			b = append(b, '{', '\n')
+			b = append(append(b, prefix...), indent...)
+		case ch == ',':
+			b = append(b, ',', '\n')
+			b = append(append(b, prefix...), indent...)
+		case ch == ':':
+			b = append(b, ':', ' ')
+		case ch == '}':
+			b = append(append(append(b, '\n'), prefix...), '}')
+		default:
+			b = append(b, ch)
+		}
+	}
+	return b
 }

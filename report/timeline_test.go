@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -87,19 +88,20 @@ func TestTextTimelineMatchesTheTable(t *testing.T) {
 		{T: 3 * time.Hour, Kind: model.ChangePod, Pod: "a-much-longer-pod-name", Reason: "Deleted"},
 	}
 	var rows [][]string
-	var widths TimelineWidths
 	for i := range changes {
 		c := &changes[i]
 		rows = append(rows, []string{sim.FormatTime(c.T), Object(c), Describe(c)})
-		widths.Change(c)
 	}
 	var want, got bytes.Buffer
 	if err := writeTable(&want, []string{"TIME", "OBJECT", "CHANGE"}, rows); err != nil {
 		t.Fatal(err)
 	}
-	tt := NewTextTimeline(&got, widths)
+	tt := NewTextTimeline(&got)
 	for i := range changes {
 		tt.Change(&changes[i])
+	}
+	if err := tt.Close(); err != nil {
+		t.Fatal(err)
 	}
 	if got.String() != want.String() {
 		t.Errorf("streamed:\n%s\ntable:\n%s", got.String(), want.String())
@@ -141,6 +143,56 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 		want := "x" + strings.TrimSuffix(buf.String(), "\n")
 		if got := string(appendString([]byte("x"), s)); got != want {
 			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// Rows past the memory spool go to a temporary file and come back in
+// order: the table is the same.
+func TestTextTimelineSpillsToAFile(t *testing.T) {
+	defer func(n, c int) { textSpoolMemory, textSpoolChunk = n, c }(textSpoolMemory, textSpoolChunk)
+	textSpoolMemory, textSpoolChunk = 300, 100
+	var rows [][]string
+	var changes []model.Change
+	for i := range 500 {
+		c := model.Change{T: time.Duration(i) * 7 * time.Millisecond, Kind: model.ChangeContainer, Pod: "web-" + strconv.Itoa(i%13),
+			Container: "app", State: model.StateRunning, RestartCount: int32(i)}
+		changes = append(changes, c)
+		rows = append(rows, []string{sim.FormatTime(c.T), Object(&c), Describe(&c)})
+	}
+	var want, got bytes.Buffer
+	if err := writeTable(&want, []string{"TIME", "OBJECT", "CHANGE"}, rows); err != nil {
+		t.Fatal(err)
+	}
+	tt := NewTextTimeline(&got)
+	for i := range changes {
+		tt.Change(&changes[i])
+	}
+	if tt.file == nil {
+		t.Fatal("500 rows past a 100-byte spool: no file")
+	}
+	if err := tt.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("spilled table differs:\n%s\nwant:\n%s", got.String(), want.String())
+	}
+}
+
+// AppendIndented indents a change as json.Indent does.
+func TestAppendIndentedMatchesJSONIndent(t *testing.T) {
+	for _, c := range []model.Change{
+		{T: 1500 * time.Millisecond, Kind: model.ChangeEvent, Pod: "web", Type: "Warning", Reason: "BackOff", Message: `Back-off {restarting}, "failed": a\b, [x]`},
+		{T: 0, Kind: model.ChangeContainer, Pod: "p", Container: "c", State: model.StateTerminated, ExitCode: -1, HasExitCode: true, Combined: true},
+		{T: time.Hour, Kind: model.ChangePod, Pod: "naïve\n\t", Reason: "Deleted", Message: "\u2028<&>"},
+	} {
+		flat := AppendJSON(nil, &c)
+		var want bytes.Buffer
+		if err := json.Indent(&want, flat, "    ", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendIndented(nil, flat, "    ", "  "); string(got) != want.String() {
+			t.Errorf("got\n%s\nwant\n%s", got, want.String())
 		}
 	}
 }

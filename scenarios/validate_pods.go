@@ -15,7 +15,7 @@ const DefaultSchedulerName = "default-scheduler"
 const lostSchedulerName = "every pod goes to the one default scheduler"
 
 func (v *validator) podSpec(ps *PodSpec, parent any, what string) {
-	what = strings.TrimSpace(what) // "pod", not "pod ", for a pod without a name
+	what = yamlstrict.CutValue(strings.TrimSpace(what)) // "pod", not "pod ", for a pod without a name; a huge name cut
 	if ps.NodeName != "" && !v.nodes[ps.NodeName] && !(len(v.s.nodes) == 0 && ps.NodeName == DefaultNodeName) {
 		v.at(&ps.NodeName, "%s: nodeName %q is not a node of this scenario", what, ps.NodeName)
 	}

@@ -142,3 +142,38 @@ func TestIncludeOfPlainTextQuotesNothing(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
+
+// A picture of a run keeps no more than a picture needs: a crash loop of
+// 292 years (stopped by its event budget) draws a page and an SVG of a
+// bounded size, and the text timeline's rows are all there.
+func TestLongRunsDrawABoundedPicture(t *testing.T) {
+	path := filepath.Join(root, "testdata", "hostile", "runaway", "crashloop-centuries.yaml")
+	for _, c := range []struct {
+		out      string
+		maxBytes int
+	}{{"svg", 3 << 20}, {"html", 1 << 20}} {
+		out, errs, code := podsim(t, "run", path, "-o", c.out, "--max-events", "400000")
+		if code != exitBadInput || !strings.Contains(errs, "it used its budget of 400000 events") {
+			t.Errorf("-o %s: exit %d, stderr %q", c.out, code, errs)
+		}
+		if len(out) > c.maxBytes {
+			t.Errorf("-o %s: %d bytes, want at most %d", c.out, len(out), c.maxBytes)
+		}
+	}
+}
+
+// A huge value is cut in messages, never echoed whole: a name of a
+// megabyte gives a line of a hundred-odd bytes.
+func TestHugeNamesAreCutInMessages(t *testing.T) {
+	big := strings.Repeat("a", 1<<20)
+	path := filepath.Join(t.TempDir(), "huge-name.yaml")
+	doc := "apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  nodes: [{name: n, capacity: {cpu: \"4\", memory: 8Gi, pods: 110}}]\n" +
+		"  pods:\n    - metadata: {name: " + big + "}\n      spec: {containers: [{name: app, image: x:1}], nodeName: " + big + "}\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := podsim(t, "validate", path)
+	if code != exitBadInput || len(errs) > 800 || !strings.Contains(errs, `pod name "`+strings.Repeat("a", 37)+`..."`) {
+		t.Errorf("exit %d, %d bytes on stderr: %.300q", code, len(errs), errs)
+	}
+}

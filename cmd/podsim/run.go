@@ -181,15 +181,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 	name := s.File.Metadata.Name
 	prog := progress.NewRuns(m.progressOut(), m.clock(), 0)
 	o := scenarios.RunOptions{Until: until, MaxEvents: opt.maxEvents, ProbeEveryTick: opt.everyTick}
-	var widths report.TimelineWidths
 	if opt.out == "text" {
-		// A table's columns are as wide as their widest cell: a first run
-		// measures them (it keeps no row), the second writes the rows as
-		// they come.
-		first := o
-		first.Attach = func(w *model.World) { w.Subscribe(&widths) }
-		r := s.Start(first)
-		r.Run(m.ticking(prog, name+" (measuring the table)", r.World, until))
 		fmt.Fprintf(bw, "Scenario %s (seed %d, %s of virtual time)\n", s.File.Metadata.Name, s.Seed, sim.FormatTime(until))
 		if d := s.File.Metadata.Description; d != "" {
 			fmt.Fprintf(bw, "%s\n", d)
@@ -207,6 +199,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 		switch opt.out {
 		case "html", "svg":
 			pic = chart.NewRecorder()
+			pic.Bound(until)
 			w.Subscribe(pic)
 		case "trace":
 			trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)
@@ -218,7 +211,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 			doc = newRunJSON(bw, s, until)
 			w.Subscribe(doc)
 		default:
-			table = report.NewTextTimeline(bw, widths)
+			table = report.NewTextTimeline(bw) // written when the run ends: its columns fit every row
 			w.Subscribe(table)
 		}
 	}
@@ -251,7 +244,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 		}
 		return code, pic.WriteHTML(bw, meta)
 	}
-	if err := table.Err(); err != nil {
+	if err := table.Close(); err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(bw, "\n$ kubectl get pods   # at %s\n", sim.FormatTime(until))
@@ -308,7 +301,7 @@ func writeVerdicts(w io.Writer, vs []expect.Verdict) {
 type runJSON struct {
 	w    io.Writer
 	line []byte
-	ind  bytes.Buffer
+	ind  []byte
 	n    int
 	err  error
 }
@@ -333,16 +326,15 @@ func (r *runJSON) Change(c *model.Change) {
 		return
 	}
 	r.line = report.AppendJSON(r.line[:0], c)
-	r.ind.Reset()
+	b := r.ind[:0]
 	if r.n == 0 {
-		r.ind.WriteString("[\n    ")
+		b = append(b, "[\n    "...)
 	} else {
-		r.ind.WriteString(",\n    ")
+		b = append(b, ",\n    "...)
 	}
 	r.n++
-	if r.err = json.Indent(&r.ind, r.line, "    ", "  "); r.err == nil {
-		_, r.err = r.w.Write(r.ind.Bytes())
-	}
+	r.ind = report.AppendIndented(b, r.line, "    ", "  ")
+	_, r.err = r.w.Write(r.ind)
 }
 
 // finish closes the timeline and writes the pods and verdicts.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -33,8 +34,33 @@ func (e Error) Error() string {
 	if b.Len() > 0 {
 		b.WriteByte(' ')
 	}
-	b.WriteString(e.Msg)
+	writeCut(&b, e.Msg)
 	return b.String()
+}
+
+// writeCut writes msg with every quoted value in it longer than 40
+// characters shortened as QuoteValue shortens it: a message never echoes
+// a huge value whole.
+func writeCut(b *strings.Builder, msg string) {
+	for {
+		i := strings.IndexByte(msg, '"')
+		if i < 0 {
+			b.WriteString(msg)
+			return
+		}
+		b.WriteString(msg[:i])
+		q, err := strconv.QuotedPrefix(msg[i:])
+		if err != nil {
+			b.WriteByte('"')
+			msg = msg[i+1:]
+			continue
+		}
+		msg = msg[i+len(q):]
+		if v, err := strconv.Unquote(q); err == nil && utf8.RuneCountInString(v) > 40 {
+			q = QuoteValue(v)
+		}
+		b.WriteString(q)
+	}
 }
 
 // ErrorList holds every problem found in a file or a suite.
@@ -162,12 +188,16 @@ func DescribeNode(n *yaml.Node) string {
 }
 
 // QuoteValue quotes a user's scalar for a message, shortening long ones.
-func QuoteValue(s string) string {
+func QuoteValue(s string) string { return strconv.Quote(CutValue(s)) }
+
+// CutValue shortens a user's value for a message to 40 characters, the
+// last three "...".
+func CutValue(s string) string {
 	const max = 40
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max-3]) + "..."
+	if len(s) > max && utf8.RuneCountInString(s) > max {
+		s = string([]rune(s)[:max-3]) + "..."
 	}
-	return strconv.Quote(s)
+	return s
 }
 
 // adoptError reports an error returned by UnmarshalYAML for node n. An Error

@@ -17,8 +17,9 @@ type Meta struct {
 // appendData appends the chart's data as one compact JSON document: the
 // page's script reads it. Times are seconds; strings (reasons, messages)
 // are indices into "str"; every interval is an array. Its bytes depend on
-// the run alone.
-func (r *Recorder) appendData(b []byte, m Meta) []byte {
+// the run alone. flush (if not nil) may write out what b holds between
+// pods and return what is left of it.
+func (r *Recorder) appendData(b []byte, m Meta, flush func([]byte) []byte) []byte {
 	b = append(b, `{"title":`...)
 	b = appendStr(b, m.Title)
 	b = append(b, `,"desc":`...)
@@ -87,6 +88,9 @@ func (r *Recorder) appendData(b []byte, m Meta) []byte {
 	for i, p := range r.pods {
 		b = comma(b, i)
 		b = p.appendData(b, m.End)
+		if flush != nil {
+			b = flush(b)
+		}
 	}
 	return append(b, "]}"...)
 }

@@ -69,12 +69,14 @@ func (r *Recorder) autoscaler(a *model.Autoscaler, t time.Duration) {
 		if last.desired == s.desired && last.current == s.current && last.valid == s.valid && last.value == s.value {
 			return
 		}
-		if last.t == t {
+		if last.t == t || r.merges(n, last.t, t) {
+			s.t = last.t
 			*last = s
 			return
 		}
 	}
 	rec.steps = append(rec.steps, s)
+	r.kept()
 }
 
 // hpaMark records an event about an autoscaler on its lane; false if
@@ -83,7 +85,7 @@ func (r *Recorder) hpaMark(c *model.Change, m mark) bool {
 	key := model.Key(c.Namespace, c.Workload)
 	for _, rec := range r.hpas {
 		if rec != nil && rec.name == key {
-			rec.marks = append(rec.marks, m)
+			rec.marks = r.mark(rec.marks, m)
 			return true
 		}
 	}

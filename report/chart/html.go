@@ -25,8 +25,18 @@ func (r *Recorder) WriteHTML(w io.Writer, m Meta) error {
 	rest = strings.Replace(rest, "{{JS}}", pageJS, 1)
 	b := make([]byte, 0, len(head)+len(rest)+64<<10)
 	b = append(b, head...)
-	b = r.appendData(b, m)
+	var err error
+	b = r.appendData(b, m, func(b []byte) []byte { // a page of many pods goes out a megabyte at a time
+		if len(b) < 1<<20 || err != nil {
+			return b
+		}
+		_, err = w.Write(b)
+		return b[:0]
+	})
+	if err != nil {
+		return err
+	}
 	b = append(b, rest...)
-	_, err := w.Write(b)
+	_, err = w.Write(b)
 	return err
 }

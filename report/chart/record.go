@@ -47,6 +47,13 @@ type Recorder struct {
 	bare    wlRec     // the pods without a controller, as one group
 	svcs    []*svcRec // Services with traffic (requests.go)
 	svcIdx  map[*model.Service]*svcRec
+
+	// The bound on what it keeps (bound.go); quantum 0: none.
+	quantum     time.Duration
+	detail      int
+	items       int
+	nextCoarsen int
+	merged      bool
 }
 
 // NewRecorder returns a recorder of a run. Subscribe it before the world
@@ -179,7 +186,7 @@ func (r *Recorder) Change(c *model.Change) {
 	switch c.Kind {
 	case model.ChangePhase:
 		p := r.pod(model.Key(c.Namespace, c.Pod), c.T)
-		p.phases = addStep(p.phases, step{t: c.T, v: indexOf(phaseNames, string(c.To))})
+		p.phases = r.step(p.phases, step{t: c.T, v: indexOf(phaseNames, string(c.To))})
 	case model.ChangeContainer:
 		r.container(c)
 	case model.ChangeCondition:
@@ -192,7 +199,7 @@ func (r *Recorder) Change(c *model.Change) {
 				}
 			}
 		case model.Ready:
-			p.ready = addStep(p.ready, step{t: c.T, v: indexOf(statusNames, c.Status), reason: r.str(c.Reason)})
+			p.ready = r.step(p.ready, step{t: c.T, v: indexOf(statusNames, c.Status), reason: r.str(c.Reason)})
 			r.setPodReady(p, c.T, c.Status == string(model.True))
 		}
 	case model.ChangeEvent:
@@ -200,28 +207,28 @@ func (r *Recorder) Change(c *model.Change) {
 		switch {
 		case c.Pod != "":
 			p := r.pod(model.Key(c.Namespace, c.Pod), c.T)
-			p.marks = append(p.marks, m)
+			p.marks = r.mark(p.marks, m)
 		case c.Node != "":
 			n := r.node(c.Node)
-			n.marks = append(n.marks, m)
+			n.marks = r.mark(n.marks, m)
 		case c.Object == model.KindHorizontalPodAutoscaler && r.hpaMark(c, m):
 		case c.Owner != "": // a Deployment's ReplicaSet's: on the Deployment's lane
 			wl := r.workload(model.Key(c.Namespace, c.Owner), model.KindDeployment)
-			wl.marks = append(wl.marks, m)
+			wl.marks = r.mark(wl.marks, m)
 		case c.Workload != "":
 			wl := r.workload(model.Key(c.Namespace, c.Workload), c.Object)
-			wl.marks = append(wl.marks, m)
+			wl.marks = r.mark(wl.marks, m)
 		}
 	case model.ChangeNode:
 		n := r.node(c.Node)
 		if c.Type == model.Ready {
-			n.ready = addStep(n.ready, step{t: c.T, v: indexOf(statusNames, c.Status), reason: r.str(c.Reason)})
+			n.ready = r.step(n.ready, step{t: c.T, v: indexOf(statusNames, c.Status), reason: r.str(c.Reason)})
 		}
 	case model.ChangeWorkload:
 		// The workload's conditions (Complete, Failed) are events too:
 		// a marker with the condition as its reason.
 		wl := r.workload(model.Key(c.Namespace, c.Workload), c.Object) // Object: a PodDisruptionBudget's kind
-		wl.marks = append(wl.marks, mark{t: c.T, warning: c.Type == "Failed", reason: r.str(c.Type + "=" + c.Status), message: r.str(c.Reason)})
+		wl.marks = r.mark(wl.marks, mark{t: c.T, warning: c.Type == "Failed", reason: r.str(c.Type + "=" + c.Status), message: r.str(c.Reason)})
 	case model.ChangePod:
 		p := r.pod(model.Key(c.Namespace, c.Pod), c.T)
 		switch c.Reason {
@@ -306,7 +313,7 @@ func (r *Recorder) flip(pod, container string, started, ready bool, t time.Durat
 	if !ct.open || n == 0 || ct.segs[n-1].style < styleRunning || ct.segs[n-1].style > styleReady {
 		return
 	}
-	if last := &ct.segs[n-1]; last.start == t {
+	if last := &ct.segs[n-1]; last.start == t || r.merges(n, last.start, t) {
 		last.style = runningStyle(ct.started, ct.ready) // flags set as it started: one interval
 		return
 	}
@@ -314,6 +321,7 @@ func (r *Recorder) flip(pod, container string, started, ready bool, t time.Durat
 	ct.close(t)
 	s.start, s.style = t, runningStyle(ct.started, ct.ready)
 	ct.segs = append(ct.segs, s)
+	r.kept()
 	ct.open, ct.split = true, true
 }
 
@@ -419,7 +427,7 @@ func (r *Recorder) container(c *model.Change) {
 	if c.State == model.StateTerminated {
 		ct.lastExit, ct.lastReason, ct.hasLast = c.ExitCode, s.reason, true
 	}
-	ct.segs = addSeg(ct.segs, s)
+	ct.segs = r.seg(ct.segs, s)
 	ct.open = true
 }
 
@@ -471,7 +479,7 @@ func (r *Recorder) setPodReady(p *podRec, t time.Duration, ready bool) {
 	} else {
 		wl.readyNow--
 	}
-	wl.ready = addStep(wl.ready, step{t: t, v: wl.readyNow})
+	wl.ready = r.step(wl.ready, step{t: t, v: wl.readyNow})
 }
 
 // pod returns the record of the pod called name, made at its first change.

@@ -40,12 +40,14 @@ func (r *Recorder) TrafficChanged(t time.Duration, s *model.Service) {
 		if last.served == st.served && last.failed == st.failed {
 			return
 		}
-		if last.t == t {
+		if last.t == t || r.merges(n, last.t, t) {
+			st.t = last.t
 			*last = st
 			return
 		}
 	}
 	rec.rates = append(rec.rates, st)
+	r.kept()
 }
 
 // appendServices appends "svcs": each Service's name and its steps as

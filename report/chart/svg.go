@@ -226,6 +226,12 @@ func (r *Recorder) WriteSVG(w io.Writer, m Meta) error {
 		s.text(14, y, ` font-size="12" fill="#a33"`, "Showing "+strings.Join(left, ", ")+"; podsim run FILE -o html shows them all.")
 		y += 6
 	}
+	if r.merged {
+		y += 18
+		s.text(14, y, ` font-size="12" fill="#a33"`, "A long run: past "+strconv.Itoa(laneDetail)+" intervals or events, a lane shows one per "+
+			sim.FormatTime(r.quantum)+" (the worst state, a Warning over a Normal event).")
+		y += 6
+	}
 	lanes := s.b
 	s.b = body
 	s.axis(top, y)
