@@ -86,6 +86,7 @@ type queue struct {
 	runs     []run
 	freeRuns []int32 // indices of runs without items, for reuse
 	one      []item  // the items alone
+	onePos   []int32 // the heap index of each item alone
 	freeOnes []int32 // indices of free slots in one
 	// Item arrays of freed runs, for reuse: those of at most smallRun
 	// items, which new runs take, and larger ones, which runs take as
@@ -151,7 +152,8 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 		r.items = append(r.items, it)
 		q.open[alone].id, r.open = ref, alone+1
 	} else {
-		ref = ^q.newOne(it)
+		i := q.newOne(it)
+		t.alone, ref = i+1, ^i
 		if o := q.open[q.nextOpen].id; o >= 0 && o != none {
 			q.runs[o].open = 0
 		}
@@ -175,13 +177,55 @@ func (q *queue) newOne(it item) int32 {
 		panic("sim: too many pending events")
 	}
 	q.one = append(q.one, it)
+	q.onePos = append(q.onePos, 0)
 	return int32(len(q.one) - 1)
+}
+
+// moveAlone moves t, whose item is alone, to (at, k) in place.
+func (q *queue) moveAlone(t *Timer, at int64, k tie) {
+	i := t.alone - 1
+	q.one[i].tie = k
+	q.unopen(i)
+	j := int(q.onePos[i])
+	q.heap[j].at, q.heap[j].tie = at, k
+	q.fix(j)
+}
+
+// removeAlone takes t's item, which is alone, out of the queue.
+func (q *queue) removeAlone(t *Timer) {
+	i := t.alone - 1
+	t.ticket, t.alone = 0, 0
+	q.live--
+	j := int(q.onePos[i])
+	q.freeOne(i)
+	n := len(q.heap) - 1
+	last := q.heap[n]
+	q.heap = q.heap[:n]
+	if j != n {
+		q.heap[j] = last
+		q.fix(j)
+	}
+}
+
+// fix restores heap order after the entry at index i changed.
+func (q *queue) fix(i int) {
+	x := q.heap[i]
+	if i > root && x.less(&q.heap[i/4+2]) {
+		q.up(i, x)
+		return
+	}
+	q.down(i, x)
 }
 
 // freeOne frees the slot i of an item alone.
 func (q *queue) freeOne(i int32) {
 	q.one[i] = item{}
 	q.freeOnes = append(q.freeOnes, i)
+	q.unopen(i)
+}
+
+// unopen takes the item alone i out of the open runs.
+func (q *queue) unopen(i int32) {
 	for j := range q.open {
 		if q.open[j].id == ^i {
 			q.open[j].id = none
@@ -195,6 +239,7 @@ func (q *queue) pop() (at int64, it item) {
 	at = x.at
 	if x.r < 0 {
 		it = q.one[^x.r]
+		it.t.alone = 0
 		q.freeOne(^x.r)
 		q.popRoot()
 	} else {
@@ -282,9 +327,13 @@ func (q *queue) freeRun(id int32) {
 	q.freeRuns = append(q.freeRuns, id)
 }
 
-// cancel takes t's item out of the pending events; t is pending. The item
-// stays queued until settle or compact skips it.
+// cancel takes t's item out of the pending events; t is pending. An item
+// in a run stays queued until settle or compact skips it.
 func (q *queue) cancel(t *Timer) {
+	if t.alone != 0 {
+		q.removeAlone(t)
+		return
+	}
 	t.ticket = 0
 	q.live--
 	q.stale++
@@ -374,9 +423,15 @@ func (q *queue) up(i int, x entry) {
 			break
 		}
 		h[i] = h[p]
+		if r := h[i].r; r < 0 {
+			q.onePos[^r] = int32(i)
+		}
 		i = p
 	}
 	h[i] = x
+	if x.r < 0 {
+		q.onePos[^x.r] = int32(i)
+	}
 }
 
 // down places x at index i or, moving smallest children up, below it.
@@ -410,9 +465,15 @@ func (q *queue) down(i int, x entry) {
 			break
 		}
 		h[i] = h[m]
+		if r := h[i].r; r < 0 {
+			q.onePos[^r] = int32(i)
+		}
 		i = m
 	}
 	h[i] = x
+	if x.r < 0 {
+		q.onePos[^x.r] = int32(i)
+	}
 	q.touch = touch
 }
 

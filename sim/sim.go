@@ -44,6 +44,7 @@ type Timer struct {
 	at      time.Duration
 	tie     tie     // breaks ties on at: priority, then Key
 	ticket  uint64  // the ticket of its item in the queue; 0 means not pending
+	alone   int32   // 1 + the index of its item in queue.one if it is alone
 	eng     *Engine // the engine it is (or was last) pending on
 	oneshot bool    // owned by the engine's At free list
 }
@@ -206,6 +207,12 @@ func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 	if t.ticket != 0 {
 		if t.eng != e {
 			panic("sim: Timer is pending on another Engine")
+		}
+		if t.alone != 0 {
+			t.tie, t.at = k, at
+			e.moveAlone(t, int64(at), k)
+			e.settle()
+			return
 		}
 		e.cancel(t)
 	}
