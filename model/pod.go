@@ -95,6 +95,11 @@ type Pod struct {
 	fullName         string     // String(), built once
 	scratch          []byte     // for building condition messages without allocating
 	messages         []string   // condition messages built so far, for reuse
+	// What updateConditions last read (condInputs) and the count of
+	// condition changes (setCondition) after it ran: while both hold,
+	// running it again would change nothing.
+	condSig          uint64
+	condSet, condGen uint32
 
 	events eventLog  // about the pod, in order of first occurrence
 	queue  queuedPod // the scheduler's bookkeeping while it is unscheduled
@@ -320,6 +325,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 		}
 		changed := c.Status != s || c.Reason != reason
 		c.Status, c.Reason, c.Message = s, reason, msg
+		p.condGen++
 		if changed {
 			p.w.current = Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason}
 			p.w.emit()
@@ -330,6 +336,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 		return
 	}
 	p.status.Conditions = append(conds, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: p.w.Now()})
+	p.condGen++
 	p.sortConditions()
 	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
 	p.w.podConditionAdded(p, t)

@@ -151,8 +151,65 @@ func (p *Pod) regularStatusStarted() bool {
 	return false
 }
 
-// updateConditions regenerates Initialized, ContainersReady and Ready.
+// updateConditions regenerates Initialized, ContainersReady and Ready,
+// unless nothing it reads changed since it last ran and no condition
+// changed after it.
 func (p *Pod) updateConditions() {
+	sig, ok := p.condInputs()
+	if ok && sig == p.condSig && p.condSet == p.condGen {
+		return
+	}
+	p.generateConditions()
+	if ok {
+		p.condSig, p.condSet = sig, p.condGen
+	} else {
+		p.condSig = 0 // no signature is 0: the next call runs
+	}
+}
+
+// condInputs packs what generateConditions reads: whether the phase is
+// Succeeded or Failed, and each container's state as it reads it. ok is false when they do not fit in 64
+// bits or the pod has readiness gates (they read other conditions).
+func (p *Pod) condInputs() (sig uint64, ok bool) {
+	if len(p.Spec.ReadinessGates) > 0 || len(p.init) > 8 || len(p.regular) > 16 {
+		return 0, false
+	}
+	sig = 1<<63 | uint64(len(p.init))<<4 | uint64(len(p.regular))<<8
+	switch p.phase { // the only phases it tells apart
+	case Succeeded:
+		sig |= 1
+	case Failed:
+		sig |= 2
+	}
+	if p.regularStatusStarted() {
+		sig |= 1 << 13
+	}
+	sh := 14
+	for _, c := range p.init {
+		st := &c.status
+		if st.State.Kind == StateTerminated && st.State.ExitCode == 0 {
+			sig |= 1 << sh
+		}
+		if st.Started {
+			sig |= 2 << sh
+		}
+		if st.Ready {
+			sig |= 4 << sh
+		}
+		sh += 3
+	}
+	for _, c := range p.regular {
+		if c.status.Ready {
+			sig |= 1 << sh
+		}
+		sh++
+	}
+	return sig, true
+}
+
+// generateConditions sets Initialized, ContainersReady and Ready from the
+// pod's phase and containers, as status/generate.go does.
+func (p *Pod) generateConditions() {
 	// Initialized
 	incomplete := p.startList("containers with incomplete status: [")
 	for _, c := range p.init {

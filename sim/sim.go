@@ -19,7 +19,6 @@ package sim
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"time"
 )
@@ -43,9 +42,11 @@ const (
 type Timer struct {
 	fn      func()
 	at      time.Duration
-	tie     tie   // breaks ties on at: priority, then Key
-	index   int32 // position in the engine's heap slice; 0 means not pending
-	oneshot bool  // owned by the engine's At free list
+	tie     tie     // breaks ties on at: priority, then Key
+	ticket  uint64  // the ticket of its item in the queue; 0 means not pending
+	alone   int32   // 1 + the index of its item in queue.one if it is alone
+	eng     *Engine // the engine it is (or was last) pending on
+	oneshot bool    // owned by the engine's At free list
 }
 
 // tie packs (priority, Key.At, Key.Seq) into 128 bits that compare as one
@@ -102,7 +103,7 @@ func (t *Timer) Init(fn func()) {
 	if fn == nil {
 		panic("sim: Timer.Init with nil func")
 	}
-	if t.index != 0 {
+	if t.ticket != 0 {
 		panic("sim: Timer.Init on a pending Timer")
 	}
 	*t = Timer{fn: fn}
@@ -110,7 +111,7 @@ func (t *Timer) Init(fn func()) {
 
 // Pending reports whether t is scheduled and has not yet fired or been
 // stopped. A Timer is no longer pending when its function starts running.
-func (t *Timer) Pending() bool { return t.index != 0 }
+func (t *Timer) Pending() bool { return t.ticket != 0 }
 
 // When returns the virtual time t is (or was last) scheduled for. It is
 // meaningful while t is pending; inside t's own function it equals the
@@ -123,33 +124,7 @@ func (t *Timer) Priority() Priority { return t.tie.prio() }
 // Key returns the Key t is (or was last) scheduled with.
 func (t *Timer) Key() Key { return t.tie.key() }
 
-// entry is one heap slot: the event time and its tie-break (priority and
-// Key) inline, so that sifting reads only the heap slice, never a Timer,
-// even when many events share an instant (a fleet's pods crash together);
-// and the Timer. Timer.index is kept equal to the entry's index.
-//
-// The heap is 4-ary and 32-byte entries put the four children of a node in
-// two 64-byte cache lines. The root is at index root=3 (slots 0-2 are unused)
-// so that every group of siblings starts at an index that is a multiple of
-// four: the children of the node at index i are at 4i-8 .. 4i-5, and its
-// parent is at i/4+2. With the slice's backing array 64-byte aligned (as the
-// Go allocator makes large arrays) each group is exactly two cache lines.
-type entry struct {
-	at  int64
-	tie tie
-	t   *Timer
-}
-
-func (a *entry) less(b *entry) bool {
-	return a.at < b.at || (a.at == b.at && a.tie.less(b.tie))
-}
-
 const (
-	// root is the heap index of the minimum; see entry.
-	root = 3
-	// prefetchMin is the heap length from which down loads the next
-	// level ahead of time; below it the heap is mostly in cache.
-	prefetchMin = 1 << 15
 	// freeChunk is how many one-shot Timers At allocates at once when its
 	// free list is empty.
 	freeChunk = 64
@@ -158,7 +133,7 @@ const (
 // Engine is a discrete-event simulator: a virtual clock plus the set of
 // pending Timers. The zero Engine is not usable; create one with New.
 type Engine struct {
-	heap  []entry // heap[root:] holds the pending events
+	queue
 	now   time.Duration
 	seq   uint64
 	fired uint64
@@ -168,14 +143,13 @@ type Engine struct {
 	seed  uint64
 	free  []*Timer // recycled one-shot timers for At
 	rands map[string]*rand.Rand
-	touch int64 // sink for prefetching loads in down
 }
 
 // New returns an Engine at virtual time 0 with no pending events. seed is the
 // scenario seed from which every stream returned by Rand is derived.
 func New(seed uint64) *Engine {
 	return &Engine{
-		heap:  make([]entry, root, 64),
+		queue: newQueue(),
 		seed:  seed,
 		cur:   tie{}, // before everything: nothing has run
 		rands: make(map[string]*rand.Rand),
@@ -190,7 +164,7 @@ func (e *Engine) Now() time.Duration { return e.now }
 func (e *Engine) Seed() uint64 { return e.seed }
 
 // Pending returns the number of scheduled events.
-func (e *Engine) Pending() int { return len(e.heap) - root }
+func (e *Engine) Pending() int { return e.live }
 
 // Fired returns the number of events run so far.
 func (e *Engine) Fired() uint64 { return e.fired }
@@ -230,21 +204,21 @@ func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 	if t.fn == nil {
 		panic("sim: Schedule of an uninitialised Timer (use NewTimer or Init)")
 	}
-	t.tie, t.at = k, at
-	if i := int(t.index); i != 0 {
-		if i >= len(e.heap) || e.heap[i].t != t {
+	if t.ticket != 0 {
+		if t.eng != e {
 			panic("sim: Timer is pending on another Engine")
 		}
-		e.heap[i].at, e.heap[i].tie = int64(at), k
-		e.fix(i)
-		return
+		if t.alone != 0 {
+			t.tie, t.at = k, at
+			e.moveAlone(t, int64(at), k)
+			e.settle()
+			return
+		}
+		e.cancel(t)
 	}
-	if len(e.heap) == math.MaxInt32 {
-		panic("sim: too many pending events")
-	}
-	x := entry{at: int64(at), tie: k, t: t}
-	e.heap = append(e.heap, x)
-	e.up(len(e.heap)-1, x)
+	t.tie, t.at, t.eng = k, at, e
+	e.push(t, int64(at), k)
+	e.settle()
 }
 
 // Passed reports whether an event at (at, p, k) would already have run: at
@@ -276,22 +250,14 @@ func (e *Engine) After(t *Timer, d time.Duration, p Priority) {
 // does not fire unless it is scheduled again. Stop panics if t is pending on
 // another Engine.
 func (e *Engine) Stop(t *Timer) bool {
-	i := int(t.index)
-	if i == 0 {
+	if t.ticket == 0 {
 		return false
 	}
-	if i >= len(e.heap) || e.heap[i].t != t {
+	if t.eng != e {
 		panic("sim: Stop of a Timer pending on another Engine")
 	}
-	t.index = 0
-	n := len(e.heap) - 1
-	last := e.heap[n]
-	e.heap[n] = entry{}
-	e.heap = e.heap[:n]
-	if i != n {
-		e.heap[i] = last
-		e.fix(i)
-	}
+	e.cancel(t)
+	e.settle()
 	return true
 }
 
@@ -319,7 +285,7 @@ func (e *Engine) At(at time.Duration, p Priority, fn func()) {
 
 // Peek returns the time of the next event; ok is false if none is pending.
 func (e *Engine) Peek() (at time.Duration, ok bool) {
-	if len(e.heap) == root {
+	if e.live == 0 {
 		return 0, false
 	}
 	return time.Duration(e.heap[root].at), true
@@ -329,7 +295,7 @@ func (e *Engine) Peek() (at time.Duration, ok bool) {
 // reports false, doing nothing, if no event is pending. Step must not be
 // called from an event handler.
 func (e *Engine) Step() bool {
-	if len(e.heap) == root {
+	if e.live == 0 {
 		return false
 	}
 	e.fire()
@@ -367,138 +333,20 @@ func (e *Engine) RunLimit(until time.Duration, max uint64) bool {
 	return true
 }
 
-// fire pops the minimum entry and runs its Timer. The heap is non-empty.
+// fire removes the first event and runs its Timer. The queue is not
+// empty.
 func (e *Engine) fire() {
-	h := e.heap
-	top := h[root]
-	t := top.t
-	e.now = time.Duration(top.at)
-	// Touch t before sifting, so that fetching it (often a cache miss)
-	// overlaps with the sift rather than following it.
-	t.index = 0
-	fn := t.fn
-	e.cur = t.tie
-	n := len(h) - 1
-	last := h[n]
-	h[n] = entry{}
-	e.heap = h[:n]
-	if n > root {
-		e.down(root, last)
-	}
+	at, it := e.pop()
+	t := it.t
+	e.now = time.Duration(at)
+	e.cur = it.tie
 	e.fired++
+	fn := t.fn
 	if t.oneshot {
 		t.fn = nil
 		e.free = append(e.free, t)
 	}
 	fn()
-}
-
-// fix restores heap order after the entry at index i changed.
-func (e *Engine) fix(i int) {
-	x := e.heap[i]
-	if i > root && x.less(&e.heap[i/4+2]) {
-		e.up(i, x)
-		return
-	}
-	e.down(i, x)
-}
-
-// up places x at index i or, moving parents down, above it.
-func (e *Engine) up(i int, x entry) {
-	h := e.heap
-	for i > root {
-		p := i/4 + 2
-		if !x.less(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		h[i].t.index = int32(i)
-		i = p
-	}
-	h[i] = x
-	x.t.index = int32(i)
-}
-
-// down places x at index i or, moving smallest children up, below it.
-func (e *Engine) down(i int, x entry) {
-	h := e.heap
-	n := len(h)
-	var touch int64
-	for {
-		c := 4*i - 8
-		var m int
-		if c+3 < n {
-			// The next level's group is one of the four groups (eight
-			// consecutive cache lines) starting at 4c-8. In a heap too
-			// big for the caches, load them now, so that fetching them
-			// overlaps with choosing m.
-			if g := 4*c - 8; n >= prefetchMin && g+15 < n {
-				touch += h[g].at + h[g+2].at + h[g+4].at + h[g+6].at + h[g+8].at + h[g+10].at + h[g+12].at + h[g+14].at
-			}
-			m = c + minOf4((*[4]entry)(h[c:c+4]))
-		} else if c < n {
-			m = c
-			for j := c + 1; j < n; j++ {
-				if h[j].less(&h[m]) {
-					m = j
-				}
-			}
-		} else {
-			break
-		}
-		if !h[m].less(&x) {
-			break
-		}
-		h[i] = h[m]
-		h[i].t.index = int32(i)
-		i = m
-	}
-	h[i] = x
-	x.t.index = int32(i)
-	e.touch = touch
-}
-
-// minOf4 returns the index in g of its least entry.
-//
-// Which child is least is unpredictable, so minOf4 compares times with
-// branch-free selects (CMOV). When times tie (a fleet whose pods run in
-// step), it compares whole keys (time, then the tie), also without
-// branches: a pair's order is the borrow of one 192-bit subtraction
-// (earlier), and the winners are picked with arithmetic. It must stay out
-// of line: once inlined, m would be used as a load address (h[m]), and the
-// compiler keeps branches for those.
-//
-//go:noinline
-func minOf4(g *[4]entry) int {
-	a0, a1, a2, a3 := g[0].at, g[1].at, g[2].at, g[3].at
-	m01, v01 := 0, a0
-	if a1 < a0 {
-		m01, v01 = 1, a1
-	}
-	m23, v23 := 2, a2
-	if a3 < a2 {
-		m23, v23 = 3, a3
-	}
-	if a0 == a1 || a2 == a3 || v01 == v23 {
-		m01 = int(earlier(&g[1], &g[0]))
-		m23 = 2 + int(earlier(&g[3], &g[2]))
-		return m01 ^ (m01^m23)&-int(earlier(&g[m23], &g[m01]))
-	}
-	m := m01
-	if v23 < v01 {
-		m = m23
-	}
-	return m
-}
-
-// earlier is 1 if a's key (time, priority, Key) is less than b's, else 0:
-// the borrow out of key(a) - key(b), with the time's sign bit flipped so
-// that signed times compare as unsigned.
-func earlier(a, b *entry) uint64 {
-	_, borrow := bits.Sub64(a.tie.lo, b.tie.lo, 0)
-	_, borrow = bits.Sub64(a.tie.hi, b.tie.hi, borrow)
-	_, borrow = bits.Sub64(uint64(a.at)^1<<63, uint64(b.at)^1<<63, borrow)
-	return borrow
 }
 
 // Rand returns the random stream for the component called name: a

@@ -1,0 +1,32 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+// updateConditions skips its work while nothing it reads changed, but a
+// condition set by someone else since it ran (the node lifecycle
+// controller marking Ready False) is set back on its next run, as the
+// kubelet's next status update does.
+func TestUpdateConditionsAfterOutsideChange(t *testing.T) {
+	w, p := world(t, RestartAlways, nil, DefaultSettings())
+	w.Run(time.Minute)
+	ready := func() ConditionStatus {
+		st := p.Status()
+		c, _ := st.Condition(Ready)
+		return c.Status
+	}
+	if got := ready(); got != True {
+		t.Fatalf("Ready = %q after a minute, want True", got)
+	}
+	p.updateConditions() // nothing changed: a no-op
+	if got := ready(); got != True {
+		t.Fatalf("Ready = %q after an update that changed nothing, want True", got)
+	}
+	p.setCondition(Ready, False, "NodeNotReady", "")
+	p.updateConditions()
+	if got := ready(); got != True {
+		t.Errorf("Ready = %q after the kubelet's next update, want True", got)
+	}
+}

@@ -1,0 +1,520 @@
+package sim
+
+import (
+	"math"
+	"math/bits"
+)
+
+// The queue of pending events is a merge of sorted runs.
+//
+// A run holds items at one instant in increasing order of their tie-break
+// (priority, then Key). A new item is appended to a recent run of its
+// instant whose last item orders before it; else, if a recent item of its
+// instant is alone and orders before it, it starts a run; else it stays
+// alone, in the heap by itself (events at scattered times cost no run). In a fleet whose pods run in step (a thousand pods crash, restart and
+// probe at the same instants) nearly every item is appended: the events of
+// an instant come out of a run in order, one after the other, and the heap
+// orders only the few runs, not every event.
+//
+// A 4-ary heap orders the runs by their first item. An item whose Timer was
+// stopped or moved stays in its run (its ticket is no longer its Timer's)
+// and is skipped when it comes first; compact drops such items when they
+// outnumber the pending ones. Nothing in the queue points back into a run's
+// or a Timer's memory, so neither is written when the heap moves a run.
+
+// item is one scheduled event: its tie-break, its Timer and the ticket the
+// Timer took when it was scheduled.
+type item struct {
+	tie    tie
+	t      *Timer
+	ticket uint64
+}
+
+// live reports whether the item is still its Timer's pending event.
+func (it *item) live() bool { return it.t.ticket == it.ticket }
+
+// run is a sequence of items at one instant, in increasing tie order, of
+// which items[head:] are still queued.
+type run struct {
+	at    int64
+	head  int
+	open  int // its place in queue.open plus one; 0 if not open
+	items []item
+}
+
+// entry is one heap slot: a run's instant and its first item's tie, and
+// the run's index in queue.runs; or, for an item alone, its time and tie
+// and ^i for its index i in queue.one.
+//
+// The heap is 4-ary and 32-byte entries put the four children of a node in
+// two 64-byte cache lines. The root is at index root=3 (slots 0-2 are unused)
+// so that every group of siblings starts at an index that is a multiple of
+// four: the children of the node at index i are at 4i-8 .. 4i-5, and its
+// parent is at i/4+2. With the slice's backing array 64-byte aligned (as the
+// Go allocator makes large arrays) each group is exactly two cache lines.
+type entry struct {
+	at  int64
+	tie tie
+	r   int32
+}
+
+func (a *entry) less(b *entry) bool {
+	return a.at < b.at || (a.at == b.at && a.tie.less(b.tie))
+}
+
+const (
+	// root is the heap index of the minimum; see entry.
+	root = 3
+	// prefetchMin is the heap length from which down loads the next
+	// level ahead of time; below it the heap is mostly in cache.
+	prefetchMin = 1 << 15
+	// openRuns is how many recently started runs a new item may be
+	// appended to.
+	openRuns = 8
+	// compactMin is the number of skipped items below which compact does
+	// not run.
+	compactMin = 1024
+	// smallRun is the capacity of a new run's item array.
+	smallRun = 8
+	// none marks an empty slot of queue.open.
+	none = math.MaxInt32
+)
+
+// queue is the set of pending events; see the comment at the top.
+type queue struct {
+	heap     []entry // heap[root:] orders the runs and the items alone
+	runs     []run
+	freeRuns []int32 // indices of runs without items, for reuse
+	one      []item  // the items alone
+	onePos   []int32 // the heap index of each item alone
+	freeOnes []int32 // indices of free slots in one
+	// Item arrays of freed runs, for reuse: those of at most smallRun
+	// items, which new runs take, and larger ones, which runs take as
+	// they grow. A long-lived run of a few items thus never keeps an
+	// array that a large run left.
+	small, big [][]item
+	open       [openRuns]openRun // runs a new item may join
+	nextOpen   int
+	ticket     uint64 // the last ticket given
+	live       int    // pending events
+	stale      int    // queued items whose Timer is no longer theirs
+	touch      int64  // sink for prefetching loads in down
+}
+
+// openRun is a run a new item may be appended to, or an item alone a new
+// item may start a run after: its instant and its heap entry's r; none in a
+// slot that holds neither.
+type openRun struct {
+	at int64
+	id int32
+}
+
+func newQueue() queue {
+	q := queue{heap: make([]entry, root, 64)}
+	for i := range q.open {
+		q.open[i].id = none
+	}
+	return q
+}
+
+// push queues t at (at, k); t is not pending.
+func (q *queue) push(t *Timer, at int64, k tie) {
+	q.ticket++
+	t.ticket = q.ticket
+	it := item{tie: k, t: t, ticket: q.ticket}
+	q.live++
+	// Append to the open run of the instant whose last item is the
+	// latest before it, keeping the runs few and long.
+	best, alone := -1, -1
+	var bestTail tie
+	for i, o := range q.open {
+		switch {
+		case o.at != at || o.id == none:
+		case o.id >= 0:
+			r := &q.runs[o.id]
+			if tail := r.items[len(r.items)-1].tie; tail.less(k) && (best < 0 || bestTail.less(tail)) {
+				best, bestTail = i, tail
+			}
+		case alone < 0 && q.one[^o.id].tie.less(k):
+			alone = i
+		}
+	}
+	if best >= 0 {
+		q.appendItem(&q.runs[q.open[best].id], it)
+		return
+	}
+	var ref int32
+	if alone >= 0 {
+		// The instant's second item: it starts a run, which takes the
+		// first's place among the open ones.
+		ref = q.newRun(at)
+		r := &q.runs[ref]
+		r.items = append(r.items, it)
+		q.open[alone].id, r.open = ref, alone+1
+	} else {
+		i := q.newOne(it)
+		t.alone, ref = i+1, ^i
+		if o := q.open[q.nextOpen].id; o >= 0 && o != none {
+			q.runs[o].open = 0
+		}
+		q.open[q.nextOpen] = openRun{at: at, id: ref}
+		q.nextOpen = (q.nextOpen + 1) % openRuns
+	}
+	x := entry{at: at, tie: k, r: ref}
+	q.heap = append(q.heap, x)
+	q.up(len(q.heap)-1, x)
+}
+
+// newOne stores an item alone and returns its index in q.one.
+func (q *queue) newOne(it item) int32 {
+	if n := len(q.freeOnes); n > 0 {
+		i := q.freeOnes[n-1]
+		q.freeOnes = q.freeOnes[:n-1]
+		q.one[i] = it
+		return i
+	}
+	if len(q.one) == math.MaxInt32 {
+		panic("sim: too many pending events")
+	}
+	q.one = append(q.one, it)
+	q.onePos = append(q.onePos, 0)
+	return int32(len(q.one) - 1)
+}
+
+// moveAlone moves t, whose item is alone, to (at, k) in place.
+func (q *queue) moveAlone(t *Timer, at int64, k tie) {
+	i := t.alone - 1
+	q.one[i].tie = k
+	q.unopen(i)
+	j := int(q.onePos[i])
+	q.heap[j].at, q.heap[j].tie = at, k
+	q.fix(j)
+}
+
+// removeAlone takes t's item, which is alone, out of the queue.
+func (q *queue) removeAlone(t *Timer) {
+	i := t.alone - 1
+	t.ticket, t.alone = 0, 0
+	q.live--
+	j := int(q.onePos[i])
+	q.freeOne(i)
+	n := len(q.heap) - 1
+	last := q.heap[n]
+	q.heap = q.heap[:n]
+	if j != n {
+		q.heap[j] = last
+		q.fix(j)
+	}
+}
+
+// fix restores heap order after the entry at index i changed.
+func (q *queue) fix(i int) {
+	x := q.heap[i]
+	if i > root && x.less(&q.heap[i/4+2]) {
+		q.up(i, x)
+		return
+	}
+	q.down(i, x)
+}
+
+// freeOne frees the slot i of an item alone.
+func (q *queue) freeOne(i int32) {
+	q.one[i] = item{}
+	q.freeOnes = append(q.freeOnes, i)
+	q.unopen(i)
+}
+
+// unopen takes the item alone i out of the open runs.
+func (q *queue) unopen(i int32) {
+	for j := range q.open {
+		if q.open[j].id == ^i {
+			q.open[j].id = none
+		}
+	}
+}
+
+// pop takes the first item out of the queue; the queue is not empty.
+func (q *queue) pop() (at int64, it item) {
+	x := &q.heap[root]
+	at = x.at
+	if x.r < 0 {
+		it = q.one[^x.r]
+		it.t.alone = 0
+		q.freeOne(^x.r)
+		q.popRoot()
+	} else {
+		r := &q.runs[x.r]
+		it = r.items[r.head]
+		r.items[r.head] = item{}
+		r.head++
+	}
+	it.t.ticket = 0
+	q.live--
+	q.settle()
+	return at, it
+}
+
+// popRoot removes the heap's root entry.
+func (q *queue) popRoot() {
+	n := len(q.heap) - 1
+	last := q.heap[n]
+	q.heap = q.heap[:n]
+	if n > root {
+		q.down(root, last)
+	}
+}
+
+// newRun returns the index of an empty run at the instant at.
+func (q *queue) newRun(at int64) int32 {
+	var id int32
+	if n := len(q.freeRuns); n > 0 {
+		id = q.freeRuns[n-1]
+		q.freeRuns = q.freeRuns[:n-1]
+	} else {
+		if len(q.runs) == math.MaxInt32 {
+			panic("sim: too many pending events")
+		}
+		id = int32(len(q.runs))
+		q.runs = append(q.runs, run{})
+	}
+	r := &q.runs[id]
+	r.at = at
+	if n := len(q.small); n > 0 {
+		r.items = q.small[n-1]
+		q.small[n-1] = nil
+		q.small = q.small[:n-1]
+	} else {
+		r.items = make([]item, 0, smallRun)
+	}
+	return id
+}
+
+// appendItem appends it to r, moving r's items to a larger array from
+// the pool when r's is full.
+func (q *queue) appendItem(r *run, it item) {
+	if len(r.items) == cap(r.items) {
+		if n := len(q.big); n > 0 && cap(q.big[n-1]) > len(r.items)-r.head {
+			a := append(q.big[n-1], r.items[r.head:]...)
+			q.big[n-1] = nil
+			q.big = q.big[:n-1]
+			clear(r.items[r.head:])
+			q.pool(r.items[:0])
+			r.items, r.head = a, 0
+		}
+	}
+	r.items = append(r.items, it)
+}
+
+// pool keeps an empty item array for reuse.
+func (q *queue) pool(a []item) {
+	if cap(a) <= smallRun {
+		q.small = append(q.small, a)
+	} else {
+		q.big = append(q.big, a)
+	}
+}
+
+// freeRun empties run id (its items are cleared) for reuse.
+func (q *queue) freeRun(id int32) {
+	r := &q.runs[id]
+	clear(r.items[r.head:])
+	q.pool(r.items[:0])
+	r.items, r.head = nil, 0
+	if r.open != 0 {
+		q.open[r.open-1].id = none
+		r.open = 0
+	}
+	q.freeRuns = append(q.freeRuns, id)
+}
+
+// cancel takes t's item out of the pending events; t is pending. An item
+// in a run stays queued until settle or compact skips it.
+func (q *queue) cancel(t *Timer) {
+	if t.alone != 0 {
+		q.removeAlone(t)
+		return
+	}
+	t.ticket = 0
+	q.live--
+	q.stale++
+	if q.stale >= compactMin && q.stale > q.live {
+		q.compact()
+	}
+}
+
+// settle restores the queue's invariant after its first item was taken or
+// any item cancelled: the root run's first item is pending, and the root
+// entry holds its tie.
+func (q *queue) settle() {
+	for len(q.heap) > root {
+		x := q.heap[root]
+		if x.r < 0 {
+			if q.one[^x.r].live() {
+				return
+			}
+			q.stale--
+			q.freeOne(^x.r)
+			q.popRoot()
+			continue
+		}
+		r := &q.runs[x.r]
+		for r.head < len(r.items) && !r.items[r.head].live() {
+			r.items[r.head] = item{}
+			r.head++
+			q.stale--
+		}
+		if r.head == len(r.items) {
+			q.freeRun(x.r)
+			q.popRoot()
+			continue
+		}
+		k := r.items[r.head].tie
+		if k == x.tie {
+			return
+		}
+		x.tie = k
+		q.down(root, x)
+	}
+}
+
+// compact drops every cancelled item and every run left empty, and builds
+// the heap anew.
+func (q *queue) compact() {
+	h := q.heap[:root]
+	for _, x := range q.heap[root:] {
+		if x.r < 0 {
+			if q.one[^x.r].live() {
+				h = append(h, x)
+			} else {
+				q.freeOne(^x.r)
+			}
+			continue
+		}
+		r := &q.runs[x.r]
+		n := 0
+		for _, it := range r.items[r.head:] {
+			if it.live() {
+				r.items[n] = it
+				n++
+			}
+		}
+		clear(r.items[n:])
+		r.items, r.head = r.items[:n], 0
+		if n == 0 {
+			q.freeRun(x.r)
+			continue
+		}
+		h = append(h, entry{at: r.at, tie: r.items[0].tie, r: x.r})
+	}
+	clear(h[len(h):len(q.heap)])
+	q.heap = h
+	q.stale = 0
+	for i := len(h) - 1; i >= root; i-- {
+		q.down(i, h[i])
+	}
+}
+
+// up places x at index i or, moving parents down, above it.
+func (q *queue) up(i int, x entry) {
+	h := q.heap
+	for i > root {
+		p := i/4 + 2
+		if !x.less(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		if r := h[i].r; r < 0 {
+			q.onePos[^r] = int32(i)
+		}
+		i = p
+	}
+	h[i] = x
+	if x.r < 0 {
+		q.onePos[^x.r] = int32(i)
+	}
+}
+
+// down places x at index i or, moving smallest children up, below it.
+func (q *queue) down(i int, x entry) {
+	h := q.heap
+	n := len(h)
+	var touch int64
+	for {
+		c := 4*i - 8
+		var m int
+		if c+3 < n {
+			// The next level's group is one of the four groups (eight
+			// consecutive cache lines) starting at 4c-8. In a heap too
+			// big for the caches, load them now, so that fetching them
+			// overlaps with choosing m.
+			if g := 4*c - 8; n >= prefetchMin && g+15 < n {
+				touch += h[g].at + h[g+2].at + h[g+4].at + h[g+6].at + h[g+8].at + h[g+10].at + h[g+12].at + h[g+14].at
+			}
+			m = c + minOf4((*[4]entry)(h[c:c+4]))
+		} else if c < n {
+			m = c
+			for j := c + 1; j < n; j++ {
+				if h[j].less(&h[m]) {
+					m = j
+				}
+			}
+		} else {
+			break
+		}
+		if !h[m].less(&x) {
+			break
+		}
+		h[i] = h[m]
+		if r := h[i].r; r < 0 {
+			q.onePos[^r] = int32(i)
+		}
+		i = m
+	}
+	h[i] = x
+	if x.r < 0 {
+		q.onePos[^x.r] = int32(i)
+	}
+	q.touch = touch
+}
+
+// minOf4 returns the index in g of its least entry.
+//
+// Which child is least is unpredictable, so minOf4 compares times with
+// branch-free selects (CMOV). When times tie, it compares whole keys (time,
+// then the tie), also without branches: a pair's order is the borrow of one
+// 192-bit subtraction (earlier), and the winners are picked with
+// arithmetic. It must stay out of line: once inlined, m would be used as a
+// load address (h[m]), and the compiler keeps branches for those.
+//
+//go:noinline
+func minOf4(g *[4]entry) int {
+	a0, a1, a2, a3 := g[0].at, g[1].at, g[2].at, g[3].at
+	m01, v01 := 0, a0
+	if a1 < a0 {
+		m01, v01 = 1, a1
+	}
+	m23, v23 := 2, a2
+	if a3 < a2 {
+		m23, v23 = 3, a3
+	}
+	if a0 == a1 || a2 == a3 || v01 == v23 {
+		m01 = int(earlier(&g[1], &g[0]))
+		m23 = 2 + int(earlier(&g[3], &g[2]))
+		return m01 ^ (m01^m23)&-int(earlier(&g[m23], &g[m01]))
+	}
+	m := m01
+	if v23 < v01 {
+		m = m23
+	}
+	return m
+}
+
+// earlier is 1 if a's key (time, priority, Key) is less than b's, else 0:
+// the borrow out of key(a) - key(b), with the time's sign bit flipped so
+// that signed times compare as unsigned.
+func earlier(a, b *entry) uint64 {
+	_, borrow := bits.Sub64(a.tie.lo, b.tie.lo, 0)
+	_, borrow = bits.Sub64(a.tie.hi, b.tie.hi, borrow)
+	_, borrow = bits.Sub64(uint64(a.at)^1<<63, uint64(b.at)^1<<63, borrow)
+	return borrow
+}
