@@ -137,6 +137,7 @@ type parts struct {
 	nodeDeleted       []NodeDeletedHandler
 	workloadScaled    []WorkloadScaledHandler
 	autoscalerAdded   []AutoscalerAddedHandler
+	budgetAdded       []BudgetAddedHandler
 }
 
 // Register adds part to the parts that hear the notifications whose
@@ -180,6 +181,9 @@ func (w *World) Register(part any) {
 	}
 	if h, ok := part.(AutoscalerAddedHandler); ok {
 		ps.autoscalerAdded = append(ps.autoscalerAdded, h)
+	}
+	if h, ok := part.(BudgetAddedHandler); ok {
+		ps.budgetAdded = append(ps.budgetAdded, h)
 	}
 }
 

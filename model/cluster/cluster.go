@@ -11,6 +11,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/cronjob"
 	"github.com/podsim/podsim/model/controller/daemonset"
+	"github.com/podsim/podsim/model/controller/disruption"
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
 	"github.com/podsim/podsim/model/controller/podautoscaler"
 	"github.com/podsim/podsim/model/controller/podgc"
@@ -25,7 +26,9 @@ import (
 func New(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
 	w.Register(tainteviction.New(w))
-	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers
+	w.RegisterScheduler()
+	w.Register(disruption.New(w))
+	w.RegisterCoreParts() // the workload controllers
 	w.RegisterWorkloadController(model.KindDaemonSet, daemonset.New(w))
 	w.Register(nodelifecycle.New(w))
 	w.Register(podgc.New(w))
