@@ -63,11 +63,10 @@ type Workload struct {
 	id        int                // see ID
 	ctl       WorkloadController // its kind's (RegisterWorkloadController); nil: none
 	syncTimer sim.Timer
-	waitTimer sim.Timer // a Job's failed-pod backoff or active deadline
 
 	rc replicaControl // ReplicaSet, Deployment (replicaset.go)
 
-	job *jobState // Job: its status as its controller keeps it (job.go)
+	job *JobCounts // Job: the counts of its status, as its controller writes them (workloadapi.go)
 
 	ordinals []*Pod         // StatefulSet: the latest pod of each ordinal (statefulset.go)
 	sts      *statefulState // StatefulSet: its ordinals by state (statefulset.go)
@@ -85,9 +84,8 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(),
 		id: len(w.workloads), ctl: w.kindControllers[s.Kind]}
 	wl.syncTimer.Init(wl.sync)
-	wl.waitTimer.Init(wl.sync)
 	if s.Kind == KindJob {
-		wl.job = newJobState(&wl.Spec)
+		wl.job = &JobCounts{}
 	}
 	w.workloads = append(w.workloads, wl)
 	w.workloadIdx[wl.key] = wl

@@ -33,19 +33,16 @@ func (w *World) RegisterWorkloadController(kind string, c WorkloadController) {
 // The controllers of the kinds the core still holds.
 type (
 	replicasController    struct{} // ReplicaSet, Deployment (replicaset.go)
-	jobController         struct{}
 	statefulSetController struct{} // statefulset.go
 )
 
 func (replicasController) Sync(wl *Workload)          { wl.syncReplicas() }
 func (replicasController) WorkloadAdded(wl *Workload) { wl.initReplicas() }
-func (jobController) Sync(wl *Workload)               { wl.syncJob() }
 func (statefulSetController) Sync(wl *Workload)       { wl.syncStatefulSet() }
 
 // registerCoreKinds registers the controllers of the kinds the core holds.
 func (w *World) registerCoreKinds() {
 	w.RegisterWorkloadController(KindReplicaSet, replicasController{})
 	w.RegisterWorkloadController(KindDeployment, replicasController{})
-	w.RegisterWorkloadController(KindJob, jobController{})
 	w.RegisterWorkloadController(KindStatefulSet, statefulSetController{})
 }

@@ -138,6 +138,7 @@ type parts struct {
 	workloadScaled    []WorkloadScaledHandler
 	autoscalerAdded   []AutoscalerAddedHandler
 	budgetAdded       []BudgetAddedHandler
+	workloadDeleted   []WorkloadDeletedHandler
 }
 
 // Register adds part to the parts that hear the notifications whose
@@ -181,6 +182,9 @@ func (w *World) Register(part any) {
 	}
 	if h, ok := part.(AutoscalerAddedHandler); ok {
 		ps.autoscalerAdded = append(ps.autoscalerAdded, h)
+	}
+	if h, ok := part.(WorkloadDeletedHandler); ok {
+		ps.workloadDeleted = append(ps.workloadDeleted, h)
 	}
 	if h, ok := part.(BudgetAddedHandler); ok {
 		ps.budgetAdded = append(ps.budgetAdded, h)

@@ -12,6 +12,7 @@ import (
 	"github.com/podsim/podsim/model/controller/cronjob"
 	"github.com/podsim/podsim/model/controller/daemonset"
 	"github.com/podsim/podsim/model/controller/disruption"
+	"github.com/podsim/podsim/model/controller/job"
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
 	"github.com/podsim/podsim/model/controller/podautoscaler"
 	"github.com/podsim/podsim/model/controller/podgc"
@@ -28,7 +29,8 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.Register(tainteviction.New(w))
 	w.RegisterScheduler()
 	w.Register(disruption.New(w))
-	w.RegisterCoreParts() // the workload controllers
+	w.RegisterCoreParts() // the ReplicaSet, Deployment and StatefulSet controllers
+	w.RegisterWorkloadController(model.KindJob, job.New(w))
 	w.RegisterWorkloadController(model.KindDaemonSet, daemonset.New(w))
 	w.Register(nodelifecycle.New(w))
 	w.Register(podgc.New(w))
