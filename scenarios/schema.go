@@ -369,6 +369,7 @@ type Fault struct {
 	Scale        *ScaleFault   `yaml:"scale"`
 	Rollout      *RolloutFault `yaml:"rollout"`
 	Resize       *ResizeFault  `yaml:"resize"` // schema_resize.go
+	Evict        *EvictFault   `yaml:"evict"`  // schema_evict.go
 }
 
 // RolloutFault gives a Deployment's container a new image, as `kubectl
