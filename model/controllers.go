@@ -68,12 +68,10 @@ type Workload struct {
 
 	job *JobCounts // Job: the counts of its status, as its controller writes them (workloadapi.go)
 
-	ordinals []*Pod         // StatefulSet: the latest pod of each ordinal (statefulset.go)
-	sts      *statefulState // StatefulSet: its ordinals by state (statefulset.go)
-	cron     *CronJobStatus // CronJob: its status (cronjob.go)
-	parent   *Workload      // a CronJob's Job: the CronJob
-	gone     bool           // a CronJob's Job: deleted
-	podBase  int            // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
+	cron    *CronJobStatus // CronJob: its status (cronjob.go)
+	parent  *Workload      // a CronJob's Job: the CronJob
+	gone    bool           // a CronJob's Job: deleted
+	podBase int            // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
 }
 
 // AddWorkload creates a controller now; it creates its pods at once.
@@ -193,9 +191,7 @@ func (wl *Workload) createNamedPod(t *PodSpec, name string, o PodOptions) *Pod {
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
 		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
 	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
-	p := wl.w.addPod(name, t, o, wl)
-	wl.pods = append(wl.pods, p)
-	return p
+	return wl.AddPodNamed(t, name, o)
 }
 
 // daemonTolerations are the tolerations the DaemonSet controller adds to

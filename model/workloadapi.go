@@ -47,6 +47,14 @@ func (wl *Workload) CreatePodNamed(t *PodSpec, name string, o PodOptions) *Pod {
 	return wl.createNamedPod(t, name, o)
 }
 
+// AddPodNamed adds the workload's next pod, called name, from template t
+// with options o now, with no event: its controller records its own.
+func (wl *Workload) AddPodNamed(t *PodSpec, name string, o PodOptions) *Pod {
+	p := wl.w.addPod(name, t, o, wl)
+	wl.pods = append(wl.pods, p)
+	return p
+}
+
 // PodSerial is the number the workload's next pod's name carries
 // (<name>-<n>): its pods so far, and for a CronJob's Job named as a
 // deleted one was, that one's.

@@ -1,7 +1,7 @@
 // Package model holds Kubernetes semantics as event handlers on the sim
 // engine: the core (pods, nodes, workloads, the world and its streams) and
-// the parts it still holds (the kubelet, the scheduler, the workload
-// controllers). Parts in packages of their
+// the parts it still holds (the kubelet, the scheduler, the ReplicaSet and
+// Deployment controllers). Parts in packages of their
 // own (model/controller/...) hear the core through World.Register;
 // model/cluster assembles a whole cluster. It knows nothing of YAML, files
 // or output formats: a World is built by calls, run, and read back.
@@ -84,8 +84,10 @@ func NewCore(seed uint64, s Settings) *World {
 func (w *World) RegisterScheduler() { w.Register(&w.sched) }
 
 // RegisterCoreParts registers the workload controllers the core still
-// holds (and each kind's controller). As each moves to a package of its
-// own, cluster.New registers it in its place instead.
+// holds: what asks a pod's owner to sync when the pod changes or its
+// owner is scaled, and the ReplicaSet and Deployment controllers. As each
+// moves to a package of its own, cluster.New registers it in its place
+// instead.
 func (w *World) RegisterCoreParts() {
 	w.Register(&w.controllers)
 	w.registerCoreKinds()

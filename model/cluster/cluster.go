@@ -16,6 +16,7 @@ import (
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
 	"github.com/podsim/podsim/model/controller/podautoscaler"
 	"github.com/podsim/podsim/model/controller/podgc"
+	"github.com/podsim/podsim/model/controller/statefulset"
 	"github.com/podsim/podsim/model/controller/tainteviction"
 )
 
@@ -29,8 +30,9 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.Register(tainteviction.New(w))
 	w.RegisterScheduler()
 	w.Register(disruption.New(w))
-	w.RegisterCoreParts() // the ReplicaSet, Deployment and StatefulSet controllers
+	w.RegisterCoreParts() // the ReplicaSet and Deployment controllers
 	w.RegisterWorkloadController(model.KindJob, job.New(w))
+	w.RegisterWorkloadController(model.KindStatefulSet, statefulset.New(w))
 	w.RegisterWorkloadController(model.KindDaemonSet, daemonset.New(w))
 	w.Register(nodelifecycle.New(w))
 	w.Register(podgc.New(w))
