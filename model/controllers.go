@@ -63,18 +63,15 @@ type Workload struct {
 	id        int                // see ID
 	ctl       WorkloadController // its kind's (RegisterWorkloadController); nil: none
 	syncTimer sim.Timer
-	waitTimer sim.Timer // a Job's failed-pod backoff or active deadline
 
 	rc replicaControl // ReplicaSet, Deployment (replicaset.go)
 
-	job *jobState // Job: its status as its controller keeps it (job.go)
+	job *JobCounts // Job: the counts of its status, as its controller writes them (workloadapi.go)
 
-	ordinals []*Pod         // StatefulSet: the latest pod of each ordinal (statefulset.go)
-	sts      *statefulState // StatefulSet: its ordinals by state (statefulset.go)
-	cron     *CronJobStatus // CronJob: its status (cronjob.go)
-	parent   *Workload      // a CronJob's Job: the CronJob
-	gone     bool           // a CronJob's Job: deleted
-	podBase  int            // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
+	cron    *CronJobStatus // CronJob: its status (cronjob.go)
+	parent  *Workload      // a CronJob's Job: the CronJob
+	gone    bool           // a CronJob's Job: deleted
+	podBase int            // a CronJob's Job named as a deleted one was: its pods are numbered on from that one's
 }
 
 // AddWorkload creates a controller now; it creates its pods at once.
@@ -85,9 +82,8 @@ func (w *World) AddWorkload(s WorkloadSpec) *Workload {
 	wl := &Workload{w: w, Spec: s, key: Key(s.Options.Namespace, s.Name), created: w.Now(),
 		id: len(w.workloads), ctl: w.kindControllers[s.Kind]}
 	wl.syncTimer.Init(wl.sync)
-	wl.waitTimer.Init(wl.sync)
 	if s.Kind == KindJob {
-		wl.job = newJobState(&wl.Spec)
+		wl.job = &JobCounts{}
 	}
 	w.workloads = append(w.workloads, wl)
 	w.workloadIdx[wl.key] = wl
@@ -195,9 +191,7 @@ func (wl *Workload) createNamedPod(t *PodSpec, name string, o PodOptions) *Pod {
 	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
 		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
 	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
-	p := wl.w.addPod(name, t, o, wl)
-	wl.pods = append(wl.pods, p)
-	return p
+	return wl.AddPodNamed(t, name, o)
 }
 
 // daemonTolerations are the tolerations the DaemonSet controller adds to

@@ -144,7 +144,9 @@ func (wl *Workload) AddJob(js WorkloadSpec) *Workload {
 func (wl *Workload) Delete() {
 	wl.gone = true
 	wl.w.eng.Stop(&wl.syncTimer)
-	wl.w.eng.Stop(&wl.waitTimer)
+	for _, h := range wl.w.parts.workloadDeleted {
+		h.WorkloadDeleted(wl)
+	}
 }
 
 // Updated announces an update of the workload's status (an ObjectUpdated

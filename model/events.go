@@ -71,7 +71,7 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 				// log keeps them for the correlator.
 				c.Workload, c.Object, c.Owner = rs.name, KindReplicaSet, wl.Spec.Name
 			}
-		} else if b := w.disruption.byName[object]; b != nil && kind == KindPodDisruptionBudget {
+		} else if b := w.budgets.byName[object]; b != nil && kind == KindPodDisruptionBudget {
 			c.Workload, c.Namespace = b.Spec.Name, b.Spec.Namespace
 		} else if a := w.Autoscaler(object); a != nil && kind == KindHorizontalPodAutoscaler {
 			c.Workload, c.Namespace = a.Spec.Name, a.Spec.Namespace

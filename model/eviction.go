@@ -48,7 +48,7 @@ func (p *Pod) EvictWithGrace(grace *time.Duration) EvictionResult {
 	if p.phase.Terminal() || p.phase == Pending || p.deleting {
 		return p.evictNow(grace)
 	}
-	budgets := p.w.disruption.budgetsOf(p)
+	budgets := p.w.BudgetsOf(p)
 	switch {
 	case len(budgets) > 1:
 		return EvictionResult{Code: EvictionInternalError,
@@ -69,7 +69,7 @@ func (p *Pod) EvictWithGrace(grace *time.Duration) EvictionResult {
 	st.DisruptionsAllowed--
 	b.w.object(ObjectChange{Kind: ObjectBudget, Op: ObjectUpdated, Budget: b})
 	if st.DisruptionsAllowed == 0 {
-		b.updateCondition()
+		b.UpdateCondition()
 	}
 	return p.evictNow(grace)
 }

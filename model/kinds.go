@@ -12,6 +12,11 @@ type WorkloadController interface {
 	Sync(wl *Workload)
 }
 
+// PodAdoptedHandler is a WorkloadController that hears of each pod of a
+// snapshot of a cluster that a new workload of its kind adopts, before
+// the pod's status is restored and before WorkloadAdded.
+type PodAdoptedHandler interface{ PodAdopted(wl *Workload, p *Pod) }
+
 // WorkloadAddedHandler is a WorkloadController that hears of each new
 // workload of its kind, after its Added object change and before its
 // first sync is requested.
@@ -32,20 +37,14 @@ func (w *World) RegisterWorkloadController(kind string, c WorkloadController) {
 
 // The controllers of the kinds the core still holds.
 type (
-	replicasController    struct{} // ReplicaSet, Deployment (replicaset.go)
-	jobController         struct{}
-	statefulSetController struct{} // statefulset.go
+	replicasController struct{} // ReplicaSet, Deployment (replicaset.go)
 )
 
 func (replicasController) Sync(wl *Workload)          { wl.syncReplicas() }
 func (replicasController) WorkloadAdded(wl *Workload) { wl.initReplicas() }
-func (jobController) Sync(wl *Workload)               { wl.syncJob() }
-func (statefulSetController) Sync(wl *Workload)       { wl.syncStatefulSet() }
 
 // registerCoreKinds registers the controllers of the kinds the core holds.
 func (w *World) registerCoreKinds() {
 	w.RegisterWorkloadController(KindReplicaSet, replicasController{})
 	w.RegisterWorkloadController(KindDeployment, replicasController{})
-	w.RegisterWorkloadController(KindJob, jobController{})
-	w.RegisterWorkloadController(KindStatefulSet, statefulSetController{})
 }

@@ -146,6 +146,8 @@ type parts struct {
 	nodeDeleted       []NodeDeletedHandler
 	workloadScaled    []WorkloadScaledHandler
 	autoscalerAdded   []AutoscalerAddedHandler
+	budgetAdded       []BudgetAddedHandler
+	workloadDeleted   []WorkloadDeletedHandler
 }
 
 // Register adds part to the parts that hear the notifications whose
@@ -195,6 +197,12 @@ func (w *World) Register(part any) {
 	}
 	if h, ok := part.(AutoscalerAddedHandler); ok {
 		ps.autoscalerAdded = append(ps.autoscalerAdded, h)
+	}
+	if h, ok := part.(WorkloadDeletedHandler); ok {
+		ps.workloadDeleted = append(ps.workloadDeleted, h)
+	}
+	if h, ok := part.(BudgetAddedHandler); ok {
+		ps.budgetAdded = append(ps.budgetAdded, h)
 	}
 }
 

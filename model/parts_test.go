@@ -11,6 +11,7 @@ import (
 // own, imports this package).
 func newWorld(seed uint64, s Settings) *World {
 	w := NewCore(seed, s)
+	w.RegisterScheduler()
 	w.RegisterCoreParts()
 	return w
 }

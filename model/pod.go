@@ -198,6 +198,7 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	}
 	w.podIdx[p.key] = p
 	w.object(ObjectChange{Kind: ObjectPod, Op: ObjectAdded, Pod: p})
+	w.matchBudgets(p)
 	w.podAdded(p)
 	return p
 }

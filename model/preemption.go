@@ -205,7 +205,7 @@ func splitByBudget(pods []*Pod) (breaking, others []*Pod) {
 	allowed := map[*DisruptionBudget]int{}
 	for _, q := range pods {
 		broke := false
-		for _, b := range q.w.disruption.budgetsOf(q) {
+		for _, b := range q.w.BudgetsOf(q) {
 			if _, ok := allowed[b]; !ok {
 				allowed[b] = b.Status.DisruptionsAllowed
 			}

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strings"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -112,8 +111,8 @@ func (wl *Workload) restorePods() {
 		if rs != nil {
 			rs.pods = append(rs.pods, p)
 		}
-		if wl.Spec.Kind == KindStatefulSet {
-			wl.restoreOrdinal(p)
+		if h, ok := wl.ctl.(PodAdoptedHandler); ok {
+			h.PodAdopted(wl, p) // a StatefulSet files it under its ordinal
 		}
 		p.restore(ps) // its owner counts it from its first change
 	}
@@ -167,29 +166,6 @@ func (wl *Workload) replicaSetNamed(name string) *replicaSet {
 		}
 	}
 	return nil
-}
-
-// restoreOrdinal records a StatefulSet's pod under the ordinal its name
-// ends with (<set>-<ordinal>).
-func (wl *Workload) restoreOrdinal(p *Pod) {
-	ord, ok := 0, false
-	if rest, found := strings.CutPrefix(p.Name, wl.Spec.Name+"-"); found && rest != "" {
-		ok = true
-		for _, r := range rest {
-			if r < '0' || r > '9' || ord > 1<<20 {
-				ok = false
-				break
-			}
-			ord = ord*10 + int(r-'0')
-		}
-	}
-	if !ok {
-		return
-	}
-	for len(wl.ordinals) <= ord {
-		wl.ordinals = append(wl.ordinals, nil)
-	}
-	wl.ordinals[ord] = p
 }
 
 // withNode is t with NodeName set to node (t itself if it names it).

@@ -1,7 +1,7 @@
 // Package model holds Kubernetes semantics as event handlers on the sim
 // engine: the core (pods, nodes, workloads, the world and its streams) and
-// the parts it still holds (the kubelet, the scheduler, the workload and
-// disruption controllers). Parts in packages of their
+// the parts it still holds (the kubelet, the scheduler, the ReplicaSet and
+// Deployment controllers). Parts in packages of their
 // own (model/controller/...) hear the core through World.Register;
 // model/cluster assembles a whole cluster. It knows nothing of YAML, files
 // or output formats: a World is built by calls, run, and read back.
@@ -49,7 +49,7 @@ type World struct {
 	workloadIdx     map[string]*Workload
 	kindControllers map[string]WorkloadController // by workload kind (kinds.go)
 
-	disruption disruptionController // PodDisruptionBudgets (disruption.go)
+	budgets budgetIndex // PodDisruptionBudgets (pdb.go)
 
 	priorityClasses []PriorityClass // the user's (priority.go)
 
@@ -84,13 +84,15 @@ func NewCore(seed uint64, s Settings) *World {
 	return w
 }
 
-// RegisterCoreParts registers the parts the core still holds, in this
-// order: the scheduler, the disruption controller, the workload
-// controllers (and each kind's controller). As each moves to a package
-// of its own, cluster.New registers it in its place instead.
+// RegisterScheduler registers the scheduler, which the core still holds.
+func (w *World) RegisterScheduler() { w.Register(&w.sched) }
+
+// RegisterCoreParts registers the workload controllers the core still
+// holds: what asks a pod's owner to sync when the pod changes or its
+// owner is scaled, and the ReplicaSet and Deployment controllers. As each
+// moves to a package of its own, cluster.New registers it in its place
+// instead.
 func (w *World) RegisterCoreParts() {
-	w.Register(&w.sched)
-	w.Register(&w.disruption)
 	w.Register(&w.controllers)
 	w.registerCoreKinds()
 }

@@ -71,6 +71,7 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[TaintFault]():            "taint fault",
 	reflect.TypeFor[ScaleFault]():            "scale fault",
 	reflect.TypeFor[ResizeFault]():           "resize fault",
+	reflect.TypeFor[EvictFault]():            "evict fault",
 	reflect.TypeFor[ContainerResizePolicy](): "Resize policies",
 	reflect.TypeFor[ContainerPort]():         "Container ports",
 	reflect.TypeFor[LabelSelector]():         "Label selector",

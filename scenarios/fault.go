@@ -112,6 +112,19 @@ type faultWorld struct {
 	w         *model.World
 	draw      func(*DurationDist) *time.Duration
 	behaviors map[string]map[behaviorKey]*model.Behavior
+	refused   error // what the API refused of the action, if anything (an eviction's 429)
+}
+
+// EvictionRefused is the Eviction API's refusal of an evict fault: the
+// pod is not found (404), its PodDisruptionBudget allows no disruption
+// now (429), or it has more than one budget (500). It changed nothing.
+type EvictionRefused struct {
+	Pod    string
+	Result model.EvictionResult
+}
+
+func (e *EvictionRefused) Error() string {
+	return fmt.Sprintf("eviction of pod %s refused (%d): %s", e.Pod, e.Result.Code, e.Result.Message)
 }
 
 // faultAction returns what f does when it acts (nothing for a fault
@@ -145,8 +158,11 @@ func (s *Scenario) scheduleFault(w *model.World, i int, f *Fault, behaviors map[
 // ApplyFault does what the fault f does, now: a fault injected into a
 // running world between its events (podsim serve turns a client's writes
 // into faults). Its at is ignored; its durations must be fixed ones. A
-// rollout's new image runs with the scenario's behaviour for it.
-func (s *Scenario) ApplyFault(w *model.World, f *Fault) {
+// rollout's new image runs with the scenario's behaviour for it. The
+// error is what the API refused (*EvictionRefused), and then nothing
+// changed; a fault in a scenario file that the API refuses changes
+// nothing either.
+func (s *Scenario) ApplyFault(w *model.World, f *Fault) error {
 	draw := func(d *DurationDist) *time.Duration {
 		if d == nil {
 			return nil
@@ -154,5 +170,7 @@ func (s *Scenario) ApplyFault(w *model.World, f *Fault) {
 		v := d.Sample(nil)
 		return &v
 	}
-	faultAction(&faultWorld{w: w, draw: draw, behaviors: s.behaviors()}, f)()
+	c := &faultWorld{w: w, draw: draw, behaviors: s.behaviors()}
+	faultAction(c, f)()
+	return c.refused
 }

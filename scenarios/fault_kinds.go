@@ -44,6 +44,8 @@ var faultKinds = []FaultKind{
 		check: (*validator).rollout, act: rolloutAction, random: randomRollout},
 	&faultKind[ResizeFault]{name: "resize", field: func(f *Fault) **ResizeFault { return &f.Resize },
 		check: (*validator).resizeFault, act: resizeAction},
+	&faultKind[EvictFault]{name: "evict", field: func(f *Fault) **EvictFault { return &f.Evict },
+		check: (*validator).evictFault, act: evictAction, random: randomEvict},
 	&faultKind[NodeGroupFault]{name: "nodeGroupBootFailure", field: func(f *Fault) **NodeGroupFault { return &f.NodeGroupBootFailure },
 		check: (*validator).nodeGroupFault, act: nodeGroupBootFailureAction},
 }
@@ -92,6 +94,28 @@ func deleteAction(c *faultWorld, d *DeleteFault) func() {
 func randomDelete(d *FaultDraw) string {
 	pod := d.Pods[d.R.IntN(len(d.Pods))]
 	return fmt.Sprintf("{pod: %s, gracePeriodSeconds: %s}", pod, d.pick("0", "1", "10", "30"))
+}
+
+func evictAction(c *faultWorld, e *EvictFault) func() {
+	var grace *time.Duration
+	if e.GracePeriodSeconds != nil {
+		g := sim.Seconds(*e.GracePeriodSeconds)
+		grace = &g
+	}
+	key := model.Key(e.Namespace, e.Pod)
+	return func() {
+		res := model.EvictionResult{Code: model.EvictionNotFound, Message: fmt.Sprintf("pods %q not found", e.Pod)}
+		if p := c.w.Pod(key); p != nil {
+			res = p.EvictWithGrace(grace)
+		}
+		if res.Code != model.EvictionCreated {
+			c.refused = &EvictionRefused{Pod: e.Pod, Result: res}
+		}
+	}
+}
+
+func randomEvict(d *FaultDraw) string {
+	return fmt.Sprintf("{pod: %s}", d.Pods[d.R.IntN(len(d.Pods))])
 }
 
 func setConditionAction(c *faultWorld, sc *SetCondition) func() {

@@ -374,6 +374,7 @@ type Fault struct {
 	Scale        *ScaleFault   `yaml:"scale"`
 	Rollout      *RolloutFault `yaml:"rollout"`
 	Resize       *ResizeFault  `yaml:"resize"` // schema_resize.go
+	Evict        *EvictFault   `yaml:"evict"`  // schema_evict.go
 
 	NodeGroupBootFailure *NodeGroupFault `yaml:"nodeGroupBootFailure"` // schema_nodegroups.go
 }

@@ -58,6 +58,18 @@ func (v *validator) deleteFault(d *DeleteFault) {
 	}
 }
 
+func (v *validator) evictFault(e *EvictFault) {
+	if e.Pod == "" {
+		v.at(e, "evict: pod is required")
+	} else {
+		v.namespace(&e.Namespace)
+		v.podTemplate(&e.Pod, e.Namespace, false)
+	}
+	if g := e.GracePeriodSeconds; g != nil && *g < 0 {
+		v.at(g, "gracePeriodSeconds must not be negative")
+	}
+}
+
 func (v *validator) setConditionFault(sc *SetCondition) {
 	if sc.Pod == "" {
 		v.at(sc, "setCondition: pod is required")

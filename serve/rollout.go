@@ -167,8 +167,15 @@ func rollout(q *request, d *workloadSnap, images []image, use string) (*writeReq
 	kind := strings.ToLower(q.res.kind)
 	switch len(changed) {
 	case 0:
-		return &writeReq{what: fmt.Sprintf("%s %s/%s%s: the template keeps its images (no fault)", use, kind, q.name, q.nsFlag()),
-			exists: workloadExists(q.key()), action: func(*model.World) *apierrors.StatusError { return nil }}, nil
+		// The rollout fault of an image the template has: it changes
+		// nothing, as an unchanged template makes no new ReplicaSet.
+		c := image{container: d.tmpl.Containers[0].Name, image: d.tmpl.Containers[0].Image}
+		if len(images) > 0 {
+			c = images[0]
+		}
+		return faultWrite(fmt.Sprintf("%s %s/%s%s: the template keeps its images", use, kind, q.name, q.nsFlag()), workloadExists(q.key()),
+			&scenarios.Fault{Rollout: &scenarios.RolloutFault{Workload: q.name, Namespace: q.namespace,
+				Container: c.container, Image: c.image}}), nil
 	case 1:
 	default:
 		return nil, invalid(q.res.kind, q.name, "spec.template.spec.containers",

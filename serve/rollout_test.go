@@ -212,7 +212,8 @@ func TestStatusWithoutAChange(t *testing.T) {
 // image (kubectl set image) is the rollout fault: the model's deployment
 // controller makes a ReplicaSet for it; the JSON patch of kubectl rollout
 // undo puts an old template back, whose ReplicaSet becomes the newest
-// revision. Other changes of the template are refused.
+// revision. A patch that keeps the images changes nothing; other changes
+// of the template are refused.
 func TestSetImageAndUndo(t *testing.T) {
 	p := play(t, "../scenarios/rollouts/rolling-update.yaml", Options{At: 30 * time.Second, AllowWrites: true})
 	p.record()
@@ -220,6 +221,16 @@ func TestSetImageAndUndo(t *testing.T) {
 	u := p.http.URL + "/apis/apps/v1/namespaces/default/deployments/web"
 	setImage := `{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"app"}],"containers":[{"image":"example/web:3","name":"app"}]}}}}`
 	var d appsv1.Deployment
+	// A patch that keeps the images is the rollout fault of the same
+	// image: it changes nothing.
+	keep := strings.Replace(setImage, "example/web:3", "example/web:1", 1)
+	if code := send(t, "PATCH", u, "", strategicPatch, strings.NewReader(keep), &d); code != 200 ||
+		d.Spec.Template.Spec.Containers[0].Image != "example/web:1" || d.Generation != 1 || len(replicaSets(t, p.http.URL)) != 1 {
+		t.Fatalf("set image to the same image: %d, image %s, generation %d", code, d.Spec.Template.Spec.Containers[0].Image, d.Generation)
+	}
+	if !strings.Contains(p.log.String(), "at 30s: kubectl set image deployment/web: the template keeps its images (fault rollout)\n") {
+		t.Errorf("the log says %q", p.log.String())
+	}
 	if code := send(t, "PATCH", u, "", strategicPatch, strings.NewReader(setImage), &d); code != 200 ||
 		d.Spec.Template.Spec.Containers[0].Image != "example/web:3" || d.Annotations["deployment.kubernetes.io/revision"] != "2" || d.Generation != 2 {
 		t.Fatalf("set image: %d, image %s, annotations %v, generation %d", code, d.Spec.Template.Spec.Containers[0].Image, d.Annotations, d.Generation)

@@ -26,11 +26,11 @@ import (
 )
 
 // A write podsim takes is done by the goroutine that runs the world,
-// between two events, at the current virtual time. It is either the
-// scenario fault of the same meaning (a delete, a cordon, a scale), which
-// shows in the timeline as that fault in the file would, or an action on
-// the world that answers as the API does (an eviction, which a disruption
-// budget may refuse).
+// between two events, at the current virtual time. It is the scenario
+// fault of the same meaning (a delete, a cordon, a scale, an eviction,
+// which a disruption budget may refuse), done through the scenario's one
+// table of fault kinds, so that it shows in the timeline as that fault in
+// the file would; only a create from manifests is an action of its own.
 //
 // writeRoutes is the one seam for writes: a request that no route takes is
 // answered 405, saying the server is a simulation.
@@ -59,7 +59,8 @@ type writeRoute struct {
 }
 
 // writeReq is a write on its way to the world: a scenario fault, done
-// through the scenario's table of fault kinds, or an action, never both.
+// through the scenario's table of fault kinds (whose refusal, an
+// eviction's, is the answer), or the action of a create, never both.
 type writeReq struct {
 	what   string                    // the server log's words for it
 	exists func(w *model.World) bool // its object is still there when it reaches the world
@@ -72,6 +73,13 @@ type writeReq struct {
 	// run); nil answers the object as the write left it.
 	answer func(s *Server, q *request) (int, any)
 	done   chan *apierrors.StatusError
+}
+
+// mustDo reports whether the write's answer depends on doing it, so that
+// a dry run cannot be answered: a create's action, or an eviction, which a
+// disruption budget may refuse.
+func (req *writeReq) mustDo() bool {
+	return req.action != nil || req.fault != nil && req.fault.Evict != nil
 }
 
 // write answers a request that would change the cluster.
@@ -107,7 +115,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, q *request) {
 		return
 	}
 	if dry := r.URL.Query()["dryRun"]; len(dry) > 0 {
-		if req.action != nil {
+		if req.mustDo() {
 			writeError(w, statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 				"podsim serve is a simulation: it cannot try "+req.what+" without doing it (dryRun)"))
 			return
@@ -191,7 +199,10 @@ func faultWrite(ran string, exists func(w *model.World) bool, f *scenarios.Fault
 // or its action, whose refusal it returns.
 func (req *writeReq) do(s *Server, w *model.World) *apierrors.StatusError {
 	if req.fault != nil {
-		s.sc.ApplyFault(w, req.fault)
+		err := s.sc.ApplyFault(w, req.fault)
+		if r, ok := err.(*scenarios.EvictionRefused); ok {
+			return evictionError(r.Pod, r.Result)
+		}
 		return nil
 	}
 	return req.action(w)
@@ -301,20 +312,14 @@ func evictPod(q *request, r *http.Request, _ snapshot) (*writeReq, *apierrors.St
 	if err != nil {
 		return nil, err
 	}
-	var grace *time.Duration
-	if g := opts.GracePeriodSeconds; g != nil {
-		d := sim.Seconds(*g)
-		grace = &d
-	}
 	what := "evict pod " + q.name + q.nsFlag() + flag + " (Eviction API)"
 	if len(opts.DryRun) > 0 {
 		return nil, statusError(http.StatusMethodNotAllowed, metav1.StatusReasonMethodNotAllowed,
 			"podsim serve is a simulation: it cannot try "+what+" without doing it (dryRun)")
 	}
+	// The evict fault; the log names the API, as it did.
 	return &writeReq{what: what, exists: podExists(q.key()),
-		action: func(w *model.World) *apierrors.StatusError {
-			return evictionError(q.name, w.Pod(q.key()).EvictWithGrace(grace))
-		},
+		fault: &scenarios.Fault{Evict: &scenarios.EvictFault{Pod: q.name, Namespace: q.namespace, GracePeriodSeconds: opts.GracePeriodSeconds}},
 		answer: func(*Server, *request) (int, any) {
 			return http.StatusCreated, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 				Status: metav1.StatusSuccess, Code: http.StatusCreated}

@@ -12,10 +12,13 @@ import (
 	"github.com/podsim/podsim/model/controller/clusterautoscaler"
 	"github.com/podsim/podsim/model/controller/cronjob"
 	"github.com/podsim/podsim/model/controller/daemonset"
+	"github.com/podsim/podsim/model/controller/disruption"
+	"github.com/podsim/podsim/model/controller/job"
 	"github.com/podsim/podsim/model/controller/karpenter"
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
 	"github.com/podsim/podsim/model/controller/podautoscaler"
 	"github.com/podsim/podsim/model/controller/podgc"
+	"github.com/podsim/podsim/model/controller/statefulset"
 	"github.com/podsim/podsim/model/controller/tainteviction"
 )
 
@@ -27,7 +30,11 @@ import (
 func New(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
 	w.Register(tainteviction.New(w))
-	w.RegisterCoreParts() // the scheduler, the disruption and workload controllers
+	w.RegisterScheduler()
+	w.Register(disruption.New(w))
+	w.RegisterCoreParts() // the ReplicaSet and Deployment controllers
+	w.RegisterWorkloadController(model.KindJob, job.New(w))
+	w.RegisterWorkloadController(model.KindStatefulSet, statefulset.New(w))
 	w.RegisterWorkloadController(model.KindDaemonSet, daemonset.New(w))
 	w.Register(nodelifecycle.New(w))
 	w.Register(podgc.New(w))

@@ -17,6 +17,7 @@ func TestFinishedPodsStayBounded(t *testing.T) {
 	s := model.DefaultSettings()
 	s.TerminatedPodGCThreshold = 3
 	w := model.NewCore(1, s)
+	w.RegisterScheduler()
 	w.RegisterCoreParts()
 	g := New(w)
 	w.Register(g)

@@ -1,8 +1,10 @@
-package model
+package job
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/podsim/podsim/model"
 )
 
 // Indexes are written as orderedIntervals.String writes them (two
@@ -28,7 +30,7 @@ func TestIndexesFormatAndParse(t *testing.T) {
 		if got != c.want {
 			t.Errorf("formatIndexes(%v) = %q, want %q", c.set, got, c.want)
 		}
-		ivs, ok := ParseIndexes(got, c.n)
+		ivs, ok := model.ParseIndexes(got, c.n)
 		var back []int
 		for _, iv := range ivs {
 			for i := iv.First; i <= iv.Last; i++ {
@@ -39,11 +41,11 @@ func TestIndexesFormatAndParse(t *testing.T) {
 			t.Errorf("ParseIndexes(%q) = %v %v, want %v", got, ivs, ok, c.set)
 		}
 	}
-	if ivs, ok := ParseIndexes("1-3,9", 3); !ok || len(ivs) != 1 || ivs[0] != (Interval{1, 2}) {
+	if ivs, ok := model.ParseIndexes("1-3,9", 3); !ok || len(ivs) != 1 || ivs[0] != (model.Interval{First: 1, Last: 2}) {
 		t.Errorf("ParseIndexes drops what is past completions: %v %v", ivs, ok)
 	}
 	for _, bad := range []string{"x", "3-1", "2,1", "1,,2", "-1"} {
-		if _, ok := ParseIndexes(bad, 10); ok {
+		if _, ok := model.ParseIndexes(bad, 10); ok {
 			t.Errorf("ParseIndexes(%q) accepted", bad)
 		}
 	}

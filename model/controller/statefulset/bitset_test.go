@@ -1,4 +1,4 @@
-package model
+package statefulset
 
 import (
 	"math/rand/v2"
