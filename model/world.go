@@ -18,6 +18,9 @@ import (
 type World struct {
 	eng      *sim.Engine
 	settings Settings
+	// interrupted is RunChecked's, while it runs: long loops inside one
+	// event ask it too (Interrupting).
+	interrupted func() bool
 
 	nodes      []*Node
 	nodesAdded int // Node.id of the next node
