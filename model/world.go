@@ -23,7 +23,8 @@ type World struct {
 	interrupted func() bool
 
 	nodes      []*Node
-	nodesAdded int // Node.id of the next node
+	nodeSlab   []Node // where the next nodes go (AddNode)
+	nodesAdded int    // Node.id of the next node
 	nodeIdx    map[string]*Node
 	pods       []*Pod
 	podIdx     map[string]*Pod
