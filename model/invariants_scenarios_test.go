@@ -12,7 +12,7 @@ import (
 // library and of testdata under the invariant checker (at most 2M events
 // each), in both kubelet sync modes.
 func TestInvariantsHoldInEveryScenario(t *testing.T) {
-	all, err := scenariogen.Valid([]string{"../scenarios", "../testdata"})
+	all, err := scenariogen.Valid([]string{"../scenarios", "../testdata"}, "slow") // slow: hostile files too big to run twice per test
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,6 +120,7 @@ type domainCounts struct {
 	topo   *topology
 	counts []int32 // by domain id
 	total  int32   // over every domain
+	sum    domainSummary
 }
 
 // add adds d pods to domain id (none if id < 0).
@@ -132,6 +133,7 @@ func (dc *domainCounts) add(id int32, d int32) {
 	}
 	dc.counts[id] += d
 	dc.total += d
+	dc.moved(id, dc.counts[id]-d, dc.counts[id])
 }
 
 // at returns the pods counted in domain id.
@@ -158,16 +160,8 @@ func (dc *domainCounts) onNode(n *Node) (int32, bool) {
 // min returns the fewest counted pods in a domain of the key (a domain is a
 // value some node has) and the number of domains; min is 0 with no domain.
 func (dc *domainCounts) min() (least int32, domains int) {
-	for id, nodes := range dc.topo.nodes {
-		if nodes == 0 {
-			continue
-		}
-		if k := dc.at(int32(id)); domains == 0 || k < least {
-			least = k
-		}
-		domains++
-	}
-	return least, domains
+	s := dc.summary()
+	return s.least, s.domains
 }
 
 // topology is the domains of one topology key: the values its nodes have,
@@ -177,6 +171,7 @@ type topology struct {
 	ids    map[string]int32 // domain id by value
 	nodes  []int32          // nodes that exist, by domain id
 	ofNode []int32          // domain id by Node.id; -1: no value
+	gen    uint32           // counts the changes of nodes (from 1)
 }
 
 // labelled reports whether a node that exists has the key.
@@ -214,6 +209,7 @@ func (t *topology) addNode(n *Node) {
 	}
 	t.ofNode[n.id] = id
 	t.nodes[id]++
+	t.gen++
 }
 
 // termGroup counts the pods in the cache that carry one pod (anti-)affinity
@@ -335,7 +331,7 @@ func (x *podIndex) topology(key string) *topology {
 	if t := x.topos[key]; t != nil {
 		return t
 	}
-	t := &topology{key: key, ids: map[string]int32{}}
+	t := &topology{key: key, ids: map[string]int32{}, gen: 1}
 	for _, n := range x.w.nodes {
 		t.addNode(n)
 	}
@@ -452,6 +448,7 @@ func (x *podIndex) nodeGone(n *Node) {
 	for _, t := range x.topoL {
 		if id := t.domainOf(n); id >= 0 {
 			t.nodes[id]--
+			t.gen++
 		}
 	}
 }

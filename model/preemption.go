@@ -62,12 +62,20 @@ func (s *scheduler) preempt(p *Pod) string {
 		}
 	}
 	cy := &s.cy
-	potential := slices.Clone(cy.potential)
-	sort.Slice(potential, func(i, j int) bool { return potential[i].id < potential[j].id }) // node order
-	var statuses []rejection
+	statuses := cy.postStatuses[:0]
 	checked := 0
 	var good, bad []candidate
-	if len(potential) > 0 {
+	switch {
+	case len(cy.potential) == 0:
+	case !s.prios.below(p.priority):
+		// No pod in the cache has a lower priority: every candidate is
+		// turned down for want of victims, as the dry run would find.
+		s.rand.IntN(len(cy.potential)) // the dry run's random start
+		checked = len(cy.potential)
+		statuses = countReasons(statuses, rejected(unresolvable, rejectNoVictims), checked)
+	default:
+		potential := slices.Clone(cy.potential)
+		slices.SortFunc(potential, func(a, b *Node) int { return a.id - b.id }) // node order
 		offset := s.rand.IntN(len(potential))
 		want := min(max(len(potential)*minCandidateNodesPercentage/100, minCandidateNodesAbsolute), len(potential))
 		for i := range potential {
@@ -95,7 +103,8 @@ func (s *scheduler) preempt(p *Pod) string {
 		if rest := len(s.w.nodes) - checked; rest > 0 {
 			statuses = countReasons(statuses, rejected(unresolvable, rejectNotHelpful), rest)
 		}
-		return "preemption: " + unschedulableMessage(len(s.w.nodes), statuses)
+		cy.postStatuses = statuses
+		return cy.postMsg.message("preemption: ", len(s.w.nodes), statuses)
 	}
 	best := pickCandidate(all)
 	s.evictVictims(p, best)
@@ -125,7 +134,11 @@ func terminatingByPreemption(q *Pod) bool {
 // takes pods off the scheduler's view of the node and puts them back: the
 // view is unchanged when it returns.
 func (s *scheduler) selectVictims(p *Pod, n *Node) (victims []*Pod, violations int, st nodeStatus) {
+	if !n.sched.prios.below(p.priority) {
+		return nil, 0, rejected(unresolvable, rejectNoVictims)
+	}
 	var potential []*Pod
+	s.victimReads++
 	for _, q := range n.pods {
 		if inCache(q) && q.priority < p.priority {
 			potential = append(potential, q)

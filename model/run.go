@@ -32,6 +32,8 @@ const checkEvery = 1 << 8
 // nil) whether to stop. What the sinks got until then is complete up to
 // Now. A run that does not finish leaves the world where it stopped.
 func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func() bool) RunEnd {
+	w.interrupted = interrupted
+	defer func() { w.interrupted = nil }()
 	for {
 		chunk := uint64(checkEvery)
 		if budget > 0 {
@@ -54,6 +56,12 @@ func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func(
 	}
 	return Finished
 }
+
+// Interrupting reports whether the caller of RunChecked asked to stop. A
+// part whose one event may do long work (a scheduling pass over many
+// pods) asks it as it goes and, asked to stop, leaves the rest for an
+// event at the same instant: the run ends after this event anyway.
+func (w *World) Interrupting() bool { return w.interrupted != nil && w.interrupted() }
 
 // nextAfter reports whether the next pending event comes after until.
 func (w *World) nextAfter(until time.Duration) bool {

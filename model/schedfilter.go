@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -112,6 +113,7 @@ func (s *scheduler) preFilter(p *Pod) {
 // node's running totals and the index: O(1) in the node's pods.
 func (s *scheduler) filter(n *Node) nodeStatus {
 	p := s.cy.p
+	s.filtered++
 	if n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}) {
 		return rejected(unresolvable, rejectUnschedulable) // NodeUnschedulable
 	}
@@ -242,10 +244,42 @@ func (r *rejection) String() string {
 // reject records why node n was filtered out; a node where preemption
 // might help joins the potential candidates.
 func (s *scheduler) reject(n *Node, st nodeStatus) {
-	s.cy.reasons = countReasons(s.cy.reasons, st, 1)
+	cy := &s.cy
+	if k := len(cy.reasons); k > 0 && st == cy.lastReject && cy.lastLen == k {
+		// The same status as the node before: its reasons, counted then,
+		// are the last ones of the list (most nodes fail alike).
+		for i := range st.reasons {
+			if st.reasons[i] == rejectNone {
+				break
+			}
+			cy.reasons[cy.lastAt[i]].nodes++
+		}
+	} else {
+		cy.reasons = countReasons(cy.reasons, st, 1)
+		cy.lastReject, cy.lastLen = st, len(cy.reasons)
+		for i, why := range st.reasons {
+			if why != rejectNone {
+				cy.lastAt[i] = indexOfReason(cy.reasons, st, why)
+			}
+		}
+	}
 	if st.code == unschedulable {
 		s.cy.potential = append(s.cy.potential, n)
 	}
+}
+
+// indexOfReason returns where in list the reason why of status st is.
+func indexOfReason(list []rejection, st nodeStatus, why rejectReason) int {
+	var key, value string
+	if why == rejectTaint && st.taint != nil {
+		key, value = st.taint.Key, st.taint.Value
+	}
+	for i := range list {
+		if r := &list[i]; r.why == why && r.key == key && r.value == value {
+			return i
+		}
+	}
+	return -1
 }
 
 // countReasons adds k nodes with status st to the counts.
@@ -285,7 +319,37 @@ func (s *scheduler) fitError() (string, plugins) {
 	for i := range reasons {
 		rejectors |= reasons[i].why.plugin()
 	}
-	return unschedulableMessage(len(s.w.nodes), reasons), rejectors
+	return s.cy.fitMsg.message("", len(s.w.nodes), reasons), rejectors
+}
+
+// messageCache keeps the last message made from a list of reasons: pods
+// turned down alike, as a queue of Pending pods is, share one string
+// instead of formatting it again per try.
+type messageCache struct {
+	prefix  string
+	nodes   int
+	reasons []rejection
+	msg     string
+}
+
+// message is prefix + unschedulableMessage(nodes, reasons).
+func (c *messageCache) message(prefix string, nodes int, reasons []rejection) string {
+	if c.msg != "" && c.prefix == prefix && c.nodes == nodes && slices.Equal(c.reasons, reasons) {
+		return c.msg
+	}
+	c.prefix, c.nodes, c.reasons = prefix, nodes, append(c.reasons[:0], reasons...)
+	c.msg = prefix + unschedulableMessage(nodes, reasons)
+	return c.msg
+}
+
+// joinCache keeps the last join of two messages with a space.
+type joinCache struct{ a, b, msg string }
+
+func (c *joinCache) join(a, b string) string {
+	if c.msg == "" || c.a != a || c.b != b {
+		c.a, c.b, c.msg = a, b, a+" "+b
+	}
+	return c.msg
 }
 
 // unschedulableMessage formats the scheduler's FitError message:

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/podsim/podsim/sim"
 )
@@ -39,8 +40,15 @@ type scheduler struct {
 	nominated map[*Pod]*Node          // status.nominatedNodeName of the pods that have one
 	plans     map[*PodSpec]*schedPlan // by template (schedplan.go)
 	rand      *rand.Rand              // ties between the best nodes; preemption's start
+	prios     priorityCounts          // the pods in the cache by priority
 
 	cy cycle // the try under way
+
+	// The work done so far: nodes filtered, and nodes whose pods
+	// preemption read for victims. fullScan turns scanCandidates off
+	// (tests compare the two).
+	filtered, victimReads uint64
+	fullScan              bool
 }
 
 // cycle is the state of one try (upstream's CycleState and Diagnosis).
@@ -52,11 +60,16 @@ type cycle struct {
 	spread   spreadFilter
 	interPod interPodFilter
 
-	reasons   []rejection // why nodes were filtered out
-	absent    int         // nodes a PreFilter left out (NodeAffinity's node names)
-	potential []*Node     // nodes filtered out where preemption might help
-	feasible  []*Node
-	pinned    [1]*Node
+	reasons []rejection // why nodes were filtered out
+	// lastReject is the status of the node last filtered out, whose
+	// reasons are at lastAt in reasons while it holds lastLen.
+	lastReject nodeStatus
+	lastAt     [3]int
+	lastLen    int
+	absent     int     // nodes a PreFilter left out (NodeAffinity's node names)
+	potential  []*Node // nodes filtered out where preemption might help
+	feasible   []*Node
+	pinned     [1]*Node
 
 	// preferTaints: some node scanned has a PreferNoSchedule taint.
 	preferTaints bool
@@ -69,6 +82,10 @@ type cycle struct {
 	spreadScore spreadScore
 	interScore  interPodScore
 	ties        []int
+
+	fitMsg, postMsg messageCache // the last messages, by reasons
+	postStatuses    []rejection  // preemption's reasons (scratch)
+	joined          joinCache
 }
 
 // podSched is the scheduler's state of one pod.
@@ -93,7 +110,35 @@ type nodeSched struct {
 	nonZero   Resources // running total of the nonZero requests of the pods that hold resources
 	nominated []*Pod    // pods nominated to run here
 	gen       uint64    // counts the changes of the pods that hold resources
+	// prios counts the pods in the cache here by priority: a preemptor
+	// finds no victim here unless one is below its own.
+	prios priorityCounts
 }
+
+// priorityCounts counts pods by priority, lowest first.
+type priorityCounts []priorityCount
+
+// priorityCount is how many pods of one priority there are.
+type priorityCount struct{ priority, pods int32 }
+
+// count adds d pods of priority prio.
+func (pc *priorityCounts) count(prio int32, d int32) {
+	c := *pc
+	i := 0
+	for i < len(c) && c[i].priority < prio {
+		i++
+	}
+	if i == len(c) || c[i].priority != prio {
+		c = slices.Insert(c, i, priorityCount{priority: prio})
+	}
+	if c[i].pods += d; c[i].pods == 0 {
+		c = slices.Delete(c, i, i+1)
+	}
+	*pc = c
+}
+
+// below reports whether some pod counted has a priority below prio.
+func (pc priorityCounts) below(prio int32) bool { return len(pc) > 0 && pc[0].priority < prio }
 
 func (s *scheduler) init(w *World) {
 	s.w = w
@@ -199,6 +244,8 @@ func (s *scheduler) NodeUncordoned(*Node) {
 func (s *scheduler) PodHeld(p *Pod, n *Node) {
 	s.index.add(p, n)
 	n.sched.nonZero.add(s.nonZero(p))
+	n.sched.prios.count(p.priority, 1)
+	s.prios.count(p.priority, 1)
 	n.sched.gen++
 	s.q.pending |= eventAssignedPodAdded
 }
@@ -208,6 +255,8 @@ func (s *scheduler) PodHeld(p *Pod, n *Node) {
 func (s *scheduler) PodReleased(p *Pod, n *Node) {
 	s.index.remove(p, n)
 	n.sched.nonZero.sub(s.nonZero(p))
+	n.sched.prios.count(p.priority, -1)
+	s.prios.count(p.priority, -1)
 	n.sched.gen++
 	s.q.pending |= eventAssignedPodFreed
 }
@@ -231,12 +280,23 @@ func (s *scheduler) kick() {
 	s.w.eng.Schedule(&s.timer, s.w.Now(), sim.Normal)
 }
 
+// interruptEvery is how many tries a pass makes between two looks at an
+// interrupt.
+const interruptEvery = 64
+
 // run is a pass: move the parked pods the latest events concern, then try
 // every pod ready, activeQ first, then backoffQ.
 func (s *scheduler) run() {
 	now := s.w.Now()
 	s.q.movePending(now)
-	for p := s.q.pop(); p != nil; p = s.q.pop() {
+	for i := 1; ; i++ {
+		if i%interruptEvery == 0 && s.w.Interrupting() {
+			break // kick below leaves the rest to a pass at this instant
+		}
+		p := s.q.pop()
+		if p == nil {
+			break
+		}
 		s.scheduleOne(p)
 	}
 	s.kick() // the pass's own bindings may concern the pods it parked
@@ -282,7 +342,7 @@ func (s *scheduler) scheduleOne(p *Pod) {
 	msg, rejectors := s.fitError()
 	if len(s.w.nodes) > 0 {
 		if post := s.preempt(p); post != "" {
-			msg += " " + post
+			msg = s.cy.joined.join(msg, post)
 		}
 	}
 	c, _ := p.status.Condition(PodScheduled)
@@ -370,6 +430,24 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 		return nil
 	}
 	want := numFeasibleNodesToFind(s.percentageOfNodesToScore, len(nodes))
+	processed, fast := s.scanCandidates(want)
+	if !fast {
+		processed = s.scan(nodes, want)
+	}
+	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(all)
+	switch len(cy.feasible) {
+	case 0:
+		return nil
+	case 1:
+		return cy.feasible[0]
+	}
+	return s.selectHost(p)
+}
+
+// scan filters nodes from nextStartNodeIndex on, wrapping around, until
+// want passed, and returns how many it processed.
+func (s *scheduler) scan(nodes []*Node, want int) int {
+	cy := &s.cy
 	processed := 0
 	j := s.nextStartNodeIndex % len(nodes)
 	for range nodes {
@@ -387,12 +465,46 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 			break
 		}
 	}
-	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(all)
-	switch len(cy.feasible) {
-	case 0:
-		return nil
-	case 1:
-		return cy.feasible[0]
+	return processed
+}
+
+// scanCandidates is scan over every node of the cluster for a pod with a
+// DoNotSchedule spread on kubernetes.io/hostname, when the nodes that may
+// pass it are known (spreadFilter.hostCandidates): it filters only those,
+// in the same order, and finds the same feasible nodes and the same count
+// processed. The nodes it skips would have been filtered out, and why
+// matters only to a try that finds no node: then, as when the candidates
+// are not known, it reports false and the caller scans every node.
+func (s *scheduler) scanCandidates(want int) (processed int, ok bool) {
+	cy := &s.cy
+	all := s.w.nodes
+	if s.fullScan || cy.spread.cons == nil || cy.p.affinityNode != "" || len(all) != s.w.nodesAdded {
+		return 0, false // a node was deleted: positions are not ids
 	}
-	return s.selectHost(p)
+	set, t, ok := cy.spread.hostCandidates()
+	if !ok || len(t.nodes) != len(all) {
+		return 0, false // not every node has its own hostname
+	}
+	// Every node that was ever added exists and has a hostname of its
+	// own: the domain ids, given in order of appearance, are the nodes'
+	// ids and positions.
+	start := s.nextStartNodeIndex % len(all)
+	last := -1
+	for pass, from := range [2]int{start, 0} {
+		for j := nextSet(set, from); j >= 0 && (pass == 0 || j < start); j = nextSet(set, j+1) {
+			n := all[j] // its id and its hostname's domain id are j
+			last = j
+			if !s.filter(n).fits() {
+				continue
+			}
+			if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
+				return (last-start+len(all))%len(all) + 1, true
+			}
+		}
+	}
+	if len(cy.feasible) == 0 {
+		cy.preferTaints = false
+		return 0, false
+	}
+	return len(all), true
 }

@@ -118,10 +118,11 @@ func countEligible(w *World, p *Pod, c *spreadConstraint, cs []spreadConstraint,
 // (PreFilter): for each DoNotSchedule constraint, the pods per domain, the
 // fewest in a domain and the number of domains.
 type spreadFilter struct {
-	cons    []spreadConstraint
-	prep    []spreadPrep
-	scratch [][]int32
-	present [][]bool
+	cons      []spreadConstraint
+	fromIndex bool // the counts are the index's (countsFromIndex)
+	prep      []spreadPrep
+	scratch   [][]int32
+	present   [][]bool
 }
 
 type spreadPrep struct {
@@ -133,11 +134,11 @@ type spreadPrep struct {
 func (f *spreadFilter) prepare(w *World, p *Pod, cons []spreadConstraint) {
 	f.cons = cons
 	f.prep = f.prep[:0]
-	fromIndex := countsFromIndex(p, cons)
+	f.fromIndex = countsFromIndex(p, cons)
 	for i := range cons {
 		c := &cons[i]
 		var pr spreadPrep
-		if fromIndex {
+		if f.fromIndex {
 			pr.counts = c.dc.counts
 			pr.min, pr.domains = c.dc.min()
 		} else {
@@ -159,6 +160,38 @@ func (f *spreadFilter) prepare(w *World, p *Pod, cons []spreadConstraint) {
 	}
 }
 
+// hostCandidates returns, when the counts are the index's and a
+// constraint is on kubernetes.io/hostname, the hostname domains (by id)
+// where a node passes that constraint: a superset of the nodes that pass
+// the filter. ok is false otherwise.
+func (f *spreadFilter) hostCandidates() (set []uint64, t *topology, ok bool) {
+	if !f.fromIndex {
+		return nil, nil, false
+	}
+	for i := range f.cons {
+		c := &f.cons[i]
+		if c.key != LabelHostname {
+			continue
+		}
+		least := f.prep[i].least(c)
+		self := int32(0)
+		if c.selfMatch {
+			self = 1
+		}
+		return c.dc.atMostSet(c.maxSkew + least - self), c.dc.topo, true
+	}
+	return nil, nil, false
+}
+
+// least is the count a domain's is measured against: the fewest in a
+// domain, 0 while there are fewer domains than minDomains.
+func (pr *spreadPrep) least(c *spreadConstraint) int32 {
+	if pr.domains < int(max(c.minDomains, 1)) {
+		return 0
+	}
+	return pr.min
+}
+
 // check returns the reason node n fails the filter ("" if it passes) and
 // whether preemption cannot help (a missing topology label): the node's
 // domain, with the pod, may have at most maxSkew pods more than the domain
@@ -171,10 +204,7 @@ func (f *spreadFilter) check(n *Node) (string, bool) {
 			return reasonSpreadNoLabel, true
 		}
 		pr := &f.prep[i]
-		least := pr.min
-		if pr.domains < int(max(c.minDomains, 1)) {
-			least = 0
-		}
+		least := pr.least(c)
 		self := int32(0)
 		if c.selfMatch {
 			self = 1

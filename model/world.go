@@ -18,9 +18,13 @@ import (
 type World struct {
 	eng      *sim.Engine
 	settings Settings
+	// interrupted is RunChecked's, while it runs: long loops inside one
+	// event ask it too (Interrupting).
+	interrupted func() bool
 
 	nodes      []*Node
-	nodesAdded int // Node.id of the next node
+	nodeSlab   []Node // where the next nodes go (AddNode)
+	nodesAdded int    // Node.id of the next node
 	nodeIdx    map[string]*Node
 	pods       []*Pod
 	podIdx     map[string]*Pod

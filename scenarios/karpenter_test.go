@@ -303,3 +303,23 @@ spec:
 		t.Errorf("general's node labels %v", n.Labels)
 	}
 }
+
+// A scenario runs one node autoscaler: a NodePool beside node groups and
+// the Cluster Autoscaler is refused at the NodePool.
+func TestOneNodeAutoscaler(t *testing.T) {
+	const src = `apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: t}
+spec:
+  nodeGroups: [{name: pool, max: 3}]
+  clusterAutoscaler: {}
+  instanceTypes: [{name: m5.large, capacity: {cpu: "2", memory: 8Gi}, pricePerHour: 0.1}]
+  workloads:
+    - {apiVersion: karpenter.sh/v1, kind: NodePool, metadata: {name: default}, spec: {template: {spec: {}}}}
+`
+	_, err := Parse("s.yaml", []byte(src))
+	want := `s.yaml:9:70: NodePool "default" beside spec.nodeGroups or spec.clusterAutoscaler: a scenario runs one node autoscaler, Karpenter or the Cluster Autoscaler`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}

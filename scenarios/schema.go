@@ -379,35 +379,10 @@ type Fault struct {
 	NodeGroupBootFailure *NodeGroupFault `yaml:"nodeGroupBootFailure"` // schema_nodegroups.go
 }
 
-// RolloutFault gives a Deployment's container a new image, as `kubectl
-// set image` does: a new pod template, rolled out by its strategy.
-type RolloutFault struct {
-	Workload  string `yaml:"workload"`
-	Namespace string `yaml:"namespace"`
-	Image     string `yaml:"image"`
-	Container string `yaml:"container"` // may be left out when the template has one container
-}
-
 // NodeRef names a node, or by Selector the nodes with these labels.
 type NodeRef struct {
 	Node     string            `yaml:"node"`
 	Selector map[string]string `yaml:"selector"`
-}
-
-// TaintFault puts a taint on a node, as `kubectl taint` does.
-type TaintFault struct {
-	Node   string `yaml:"node"`
-	Key    string `yaml:"key"`
-	Value  string `yaml:"value"`
-	Effect string `yaml:"effect"`
-}
-
-// ScaleFault sets the replicas of a ReplicaSet, Deployment or StatefulSet
-// (`kubectl scale`).
-type ScaleFault struct {
-	Workload  string `yaml:"workload"`
-	Namespace string `yaml:"namespace"`
-	Replicas  *int32 `yaml:"replicas"`
 }
 
 // ContainerRef names a container of a pod (or of every pod of a workload).

@@ -38,6 +38,9 @@ func (v *validator) nodePool(w *Workload) {
 		}
 	}
 	v.nodePools = append(v.nodePools, w)
+	if len(v.nodePools) == 1 && (v.s.File.Spec.ClusterAutoscaler != nil || len(v.s.File.Spec.NodeGroups) > 0) {
+		v.at(&w.Metadata.Name, "NodePool %q beside spec.nodeGroups or spec.clusterAutoscaler: a scenario runs one node autoscaler, Karpenter or the Cluster Autoscaler", w.Metadata.Name)
+	}
 	v.priorityClassFields(w)
 	v.onlyFields(reflect.ValueOf(&w.Spec).Elem(), "a NodePool's spec", "template", "disruption", "limits", "weight")
 	v.onlyFields(reflect.ValueOf(&w.Spec.Template.Spec).Elem(), "a NodePool's template.spec",
