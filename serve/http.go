@@ -97,6 +97,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound(path))
 		return
 	}
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !s.store.waitReady(r.Context()) {
+		return // the client left before the world reached its frozen instant
+	}
 	if gv == metricsGV {
 		s.metrics(w, r, segs)
 		return

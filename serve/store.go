@@ -6,7 +6,9 @@
 // change bumps the resourceVersion (the stream's sequence number) and
 // replaces the snapshots of the objects it touched and of those the model
 // changed since the last change. Watchers read a bounded ring of those
-// versions, so any number of them cost one simulation. Handlers read only
+// versions, so any number of them cost one simulation. A frozen server's
+// store renders nothing per change once its run-up overflows the history
+// (dark.go). Handlers read only
 // the store, under its lock; the world is driven by one goroutine
 // (Server.Play) and never touched by a handler.
 package serve
@@ -73,6 +75,12 @@ type Store struct {
 	eventNames   int
 	metricsAt    time.Duration // the scrape in metrics
 	metricsTaken bool
+	held         bool // handlers wait for ready (dark.go)
+	dark         bool // nothing rendered per change (dark.go)
+	darkPods     map[string]int
+	darkList     []darkPod
+	darkWls      []*workloadSrc
+	ready        chan struct{} // closed once handlers may read (at once unless dark)
 }
 
 // budgetSrc ties a model PodDisruptionBudget to its API object.
@@ -95,6 +103,7 @@ type workloadSrc struct {
 	jobs   []*workloadSrc // a CronJob's Jobs in the API
 	gone   bool           // a CronJob's Job, deleted
 	queued bool           // in pending.synced
+	dirty  bool           // in Store.darkWls
 }
 
 // defaultNodeStatusReport is the kubelet's nodeStatusReportFrequency when
@@ -112,7 +121,8 @@ func NewStore(w *model.World, history int) *Store {
 	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
 		wake: make(chan struct{}), pods: map[string]*model.Pod{}, nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
 		autoscalers: map[*model.Autoscaler]*hpaSrc{},
-		events:      map[*model.Event]*eventSnap{}}
+		events:      map[*model.Event]*eventSnap{}, ready: make(chan struct{})}
+	close(s.ready)
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
 	}
@@ -131,6 +141,7 @@ func NewStore(w *model.World, history int) *Store {
 func (s *Store) Change(c *model.Change) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.goDarkIfFull()
 	s.rv++
 	s.now = c.T
 	s.flush(c.T, false)
@@ -208,6 +219,9 @@ func (s *Store) put(col collection, snap snapshot, deleted bool) {
 			// A namespace is served from the first object in it on.
 			s.put(colNamespaces, &namespaceSnap{meta{name: m.namespace, uid: uid("Namespace", m.namespace), created: s.now}}, false)
 		}
+	}
+	if s.dark {
+		return // no history yet
 	}
 	if s.n == len(s.ring) {
 		s.dropped = s.ringRV[s.head]
