@@ -14,7 +14,9 @@
 package serve
 
 import (
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -81,6 +83,9 @@ type Store struct {
 	darkList     []darkPod
 	darkWls      []*workloadSrc
 	ready        chan struct{} // closed once handlers may read (at once unless dark)
+
+	sortedMu sync.Mutex // the readers' own: list's cache
+	sorted   [numCollections]sortedList
 }
 
 // budgetSrc ties a model PodDisruptionBudget to its API object.
@@ -261,16 +266,38 @@ func (s *Store) state() (rv uint64, now time.Duration) {
 	return s.rv, s.now
 }
 
-// list returns the current snapshots of a collection and the version they
-// are at.
+// list returns the current snapshots of a collection, sorted by namespace
+// and name as the API server lists them, and the version they are at. The
+// slice is shared by every reader until the store changes: do not modify
+// it. (Sorted once, a frozen store's pages cost what they hold.)
 func (s *Store) list(col collection) ([]snapshot, uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]snapshot, 0, len(s.objects[col]))
-	for _, o := range s.objects[col] {
-		out = append(out, o)
+	s.sortedMu.Lock()
+	defer s.sortedMu.Unlock()
+	c := &s.sorted[col]
+	if c.snaps == nil || c.rv != s.rv || c.writes != s.writes {
+		out := make([]snapshot, 0, len(s.objects[col]))
+		for _, o := range s.objects[col] {
+			out = append(out, o)
+		}
+		slices.SortFunc(out, func(a, b snapshot) int {
+			x, y := a.base(), b.base()
+			if c := strings.Compare(x.namespace, y.namespace); c != 0 {
+				return c
+			}
+			return strings.Compare(x.name, y.name)
+		})
+		*c = sortedList{rv: s.rv, writes: s.writes, snaps: out}
 	}
-	return out, s.rv
+	return c.snaps, s.rv
+}
+
+// sortedList is a collection's snapshots in list order as of the store's
+// version rv and its writes.
+type sortedList struct {
+	rv, writes uint64
+	snaps      []snapshot
 }
 
 // get returns one object's current snapshot by key (see meta.key).
