@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"mime"
@@ -96,6 +98,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		writeError(w, notFound(path))
 		return
+	}
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !s.store.waitReady(r.Context()) {
+		return // the client left before the world reached its frozen instant
 	}
 	if gv == metricsGV {
 		s.metrics(w, r, segs)
@@ -324,14 +329,45 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 	}
 	m := s.moment()
 	if form.table {
-		t := m.table(q.res, snaps, rv, query.Get("includeObject"), true)
+		include := query.Get("includeObject")
+		t := m.table(q.res, nil, rv, include, true)
 		t.Continue, t.RemainingItemCount = cont, left
-		writeJSON(w, http.StatusOK, t)
+		streamJSON(w, t, len(snaps), func(i int) any { return m.row(q.res, snaps[i], include) })
 		return
 	}
-	l := m.list(q.res, form, snaps, rv)
+	l := m.list(q.res, form, nil, rv)
 	l.Metadata.Continue, l.Metadata.RemainingItemCount = cont, left
-	writeJSON(w, http.StatusOK, l)
+	streamJSON(w, l, len(snaps), func(i int) any { return m.item(q.res, form, snaps[i]) })
+}
+
+// streamJSON writes a list whose last field is its n items, encoded one at
+// a time as they are written (a list of 200,000 pods is never one buffer):
+// the envelope, whose items are an empty array, then item(0) to item(n-1)
+// in that array.
+func streamJSON(w http.ResponseWriter, envelope any, n int, item func(i int) any) {
+	head, err := json.Marshal(envelope)
+	if err != nil || !bytes.HasSuffix(head, []byte("[]}")) {
+		writeError(w, apierrors.NewInternalError(fmt.Errorf("a list's envelope: %v", err)))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	bw.Write(head[:len(head)-2]) // up to the items' [
+	for i := range n {
+		b, err := json.Marshal(item(i))
+		if err != nil {
+			panic(http.ErrAbortHandler) // the status is sent: cut the response
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		if _, err := bw.Write(b); err != nil {
+			return // the client left
+		}
+	}
+	bw.WriteString("]}\n")
+	bw.Flush()
 }
 
 func (s *Server) getObject(w http.ResponseWriter, q *request, form format, include string) {
@@ -453,22 +489,18 @@ func (sel *selectors) matches(q *request, snap snapshot) bool {
 	return sel.fields.Empty() || sel.fields.Matches(q.res.fields(snap))
 }
 
-// filter keeps the snapshots that match, sorted by namespace and name as
-// the API server lists them.
+// filter returns the snapshots that match, in their order (snaps is left
+// as it is: it may be shared).
 func (sel *selectors) filter(q *request, snaps []snapshot) []snapshot {
-	out := snaps[:0]
+	if q.namespace == "" && sel.labels.Empty() && sel.fields.Empty() {
+		return snaps
+	}
+	var out []snapshot
 	for _, s := range snaps {
 		if sel.matches(q, s) {
 			out = append(out, s)
 		}
 	}
-	slices.SortFunc(out, func(a, b snapshot) int {
-		x, y := a.base(), b.base()
-		if c := strings.Compare(x.namespace, y.namespace); c != 0 {
-			return c
-		}
-		return strings.Compare(x.name, y.name)
-	})
 	return out
 }
 
@@ -487,16 +519,21 @@ func (m moment) list(res *apiResource, form format, snaps []snapshot, rv uint64)
 		l.TypeMeta = metav1.TypeMeta{Kind: "PartialObjectMetadataList", APIVersion: "meta.k8s.io/v1"}
 	}
 	for _, s := range snaps {
-		var o runtime.Object
-		if form.partial {
-			o = partial(m, s)
-		} else {
-			o = res.object(m, s)
-		}
-		o.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
-		l.Items = append(l.Items, o)
+		l.Items = append(l.Items, m.item(res, form, s))
 	}
 	return l
+}
+
+// item is one of a List's items, with no kind.
+func (m moment) item(res *apiResource, form format, s snapshot) runtime.Object {
+	var o runtime.Object
+	if form.partial {
+		o = partial(m, s)
+	} else {
+		o = res.object(m, s)
+	}
+	o.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	return o
 }
 
 func partial(m moment, s snapshot) *metav1.PartialObjectMetadata {
@@ -514,20 +551,25 @@ func (m moment) table(res *apiResource, snaps []snapshot, rv uint64, include str
 		t.ColumnDefinitions = res.columns
 	}
 	for _, s := range snaps {
-		row := metav1.TableRow{Cells: res.cells(m, s)}
-		if p, ok := s.(*podSnap); ok {
-			row.Conditions = podRowConditions(p)
-		}
-		switch include {
-		case "None":
-		case "Object":
-			row.Object.Object = res.object(m, s)
-		default:
-			row.Object.Object = partial(m, s)
-		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, m.row(res, s, include))
 	}
 	return t
+}
+
+// row is one snapshot's row of a Table.
+func (m moment) row(res *apiResource, s snapshot, include string) metav1.TableRow {
+	row := metav1.TableRow{Cells: res.cells(m, s)}
+	if p, ok := s.(*podSnap); ok {
+		row.Conditions = podRowConditions(p)
+	}
+	switch include {
+	case "None":
+	case "Object":
+		row.Object.Object = res.object(m, s)
+	default:
+		row.Object.Object = partial(m, s)
+	}
+	return row
 }
 
 // podRowConditions mark a finished pod's row Completed, as the API server's

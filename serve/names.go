@@ -1,7 +1,8 @@
 package serve
 
 import (
-	"fmt"
+	"encoding/binary"
+	"encoding/hex"
 	"hash/fnv"
 	"maps"
 )
@@ -13,13 +14,25 @@ func uid(kind, name string) string {
 	h.Write([]byte(kind))
 	h.Write([]byte{0})
 	h.Write([]byte(name))
-	b := h.Sum(nil)
+	var sum [16]byte
+	b := h.Sum(sum[:0])
 	b[6] = b[6]&0x0f | 0x80 // version 8: custom
 	b[8] = b[8]&0x3f | 0x80 // RFC 9562 variant
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	var out [36]byte
+	hex.Encode(out[0:8], b[0:4])
+	hex.Encode(out[9:13], b[4:6])
+	hex.Encode(out[14:18], b[6:8])
+	hex.Encode(out[19:23], b[8:10])
+	hex.Encode(out[24:36], b[10:16])
+	out[8], out[13], out[18], out[23] = '-', '-', '-', '-'
+	return string(out[:])
 }
 
-func hex16(n uint64) string { return fmt.Sprintf("%016x", n) }
+func hex16(n uint64) string {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n)
+	return hex.EncodeToString(b[:])
+}
 
 // withLabel returns a copy of labels with k=v.
 func withLabel(labels map[string]string, k, v string) map[string]string {

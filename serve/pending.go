@@ -68,7 +68,9 @@ func (s *Store) Object(o *model.ObjectChange) {
 			s.pods[o.Pod.Key()] = o.Pod
 		}
 		// The timeline carries a pod's changes but its nominated node.
-		if o.Op == model.ObjectUpdated && s.nominationMoved(o.Pod) && !slices.Contains(p.nominated, o.Pod) {
+		if o.Op == model.ObjectUpdated && s.dark {
+			s.markPod(o.Pod, false)
+		} else if o.Op == model.ObjectUpdated && s.nominationMoved(o.Pod) && !slices.Contains(p.nominated, o.Pod) {
 			p.nominated = append(p.nominated, o.Pod)
 		}
 	}
@@ -186,6 +188,7 @@ func (s *Store) pause(t time.Duration) {
 	ms := s.takeMetrics()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.publish()
 	if ms != nil {
 		s.metrics = ms
 	}

@@ -71,6 +71,9 @@ func New(sc *scenarios.Scenario, o Options) *Server {
 	}
 	s.run = sc.Start(scenarios.RunOptions{Until: until, MaxEvents: o.MaxEvents, Attach: func(w *model.World) {
 		s.store = NewStore(w, history)
+		if o.Speed <= 0 {
+			s.store.holdReads() // nobody reads it before the frozen instant
+		}
 		if f := sc.File.Spec.Settings.NodeStatusUpdateFrequency; f != nil {
 			// Set explicitly, it is nodeStatusReportFrequency's default too
 			// (pkg/kubelet/apis/config/v1beta1/defaults.go).

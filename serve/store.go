@@ -6,13 +6,17 @@
 // change bumps the resourceVersion (the stream's sequence number) and
 // replaces the snapshots of the objects it touched and of those the model
 // changed since the last change. Watchers read a bounded ring of those
-// versions, so any number of them cost one simulation. Handlers read only
+// versions, so any number of them cost one simulation. A frozen server's
+// store renders nothing per change once its run-up overflows the history
+// (dark.go). Handlers read only
 // the store, under its lock; the world is driven by one goroutine
 // (Server.Play) and never touched by a handler.
 package serve
 
 import (
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,6 +77,15 @@ type Store struct {
 	eventNames   int
 	metricsAt    time.Duration // the scrape in metrics
 	metricsTaken bool
+	held         bool // handlers wait for ready (dark.go)
+	dark         bool // nothing rendered per change (dark.go)
+	darkPods     map[string]int
+	darkList     []darkPod
+	darkWls      []*workloadSrc
+	ready        chan struct{} // closed once handlers may read (at once unless dark)
+
+	sortedMu sync.Mutex // the readers' own: list's cache
+	sorted   [numCollections]sortedList
 }
 
 // budgetSrc ties a model PodDisruptionBudget to its API object.
@@ -95,6 +108,7 @@ type workloadSrc struct {
 	jobs   []*workloadSrc // a CronJob's Jobs in the API
 	gone   bool           // a CronJob's Job, deleted
 	queued bool           // in pending.synced
+	dirty  bool           // in Store.darkWls
 }
 
 // defaultNodeStatusReport is the kubelet's nodeStatusReportFrequency when
@@ -112,7 +126,8 @@ func NewStore(w *model.World, history int) *Store {
 	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
 		wake: make(chan struct{}), pods: map[string]*model.Pod{}, nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
 		autoscalers: map[*model.Autoscaler]*hpaSrc{},
-		events:      map[*model.Event]*eventSnap{}}
+		events:      map[*model.Event]*eventSnap{}, ready: make(chan struct{})}
+	close(s.ready)
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
 	}
@@ -131,6 +146,7 @@ func NewStore(w *model.World, history int) *Store {
 func (s *Store) Change(c *model.Change) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.goDarkIfFull()
 	s.rv++
 	s.now = c.T
 	s.flush(c.T, false)
@@ -209,6 +225,9 @@ func (s *Store) put(col collection, snap snapshot, deleted bool) {
 			s.put(colNamespaces, &namespaceSnap{meta{name: m.namespace, uid: uid("Namespace", m.namespace), created: s.now}}, false)
 		}
 	}
+	if s.dark {
+		return // no history yet
+	}
 	if s.n == len(s.ring) {
 		s.dropped = s.ringRV[s.head]
 		s.head = (s.head + 1) % len(s.ring)
@@ -247,16 +266,38 @@ func (s *Store) state() (rv uint64, now time.Duration) {
 	return s.rv, s.now
 }
 
-// list returns the current snapshots of a collection and the version they
-// are at.
+// list returns the current snapshots of a collection, sorted by namespace
+// and name as the API server lists them, and the version they are at. The
+// slice is shared by every reader until the store changes: do not modify
+// it. (Sorted once, a frozen store's pages cost what they hold.)
 func (s *Store) list(col collection) ([]snapshot, uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]snapshot, 0, len(s.objects[col]))
-	for _, o := range s.objects[col] {
-		out = append(out, o)
+	s.sortedMu.Lock()
+	defer s.sortedMu.Unlock()
+	c := &s.sorted[col]
+	if c.snaps == nil || c.rv != s.rv || c.writes != s.writes {
+		out := make([]snapshot, 0, len(s.objects[col]))
+		for _, o := range s.objects[col] {
+			out = append(out, o)
+		}
+		slices.SortFunc(out, func(a, b snapshot) int {
+			x, y := a.base(), b.base()
+			if c := strings.Compare(x.namespace, y.namespace); c != 0 {
+				return c
+			}
+			return strings.Compare(x.name, y.name)
+		})
+		*c = sortedList{rv: s.rv, writes: s.writes, snaps: out}
 	}
-	return out, s.rv
+	return c.snaps, s.rv
+}
+
+// sortedList is a collection's snapshots in list order as of the store's
+// version rv and its writes.
+type sortedList struct {
+	rv, writes uint64
+	snaps      []snapshot
 }
 
 // get returns one object's current snapshot by key (see meta.key).

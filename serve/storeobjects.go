@@ -59,10 +59,39 @@ func (s *Store) nodeSpecChanged(n *model.Node) bool {
 }
 
 // pod writes a new version of a pod at its change c (nil: none of its
-// own), and of its controller's objects.
+// own), and of its controller's objects. A dark store only marks it.
 func (s *Store) pod(p *model.Pod, c *model.Change) {
 	deleted := c != nil && c.Kind == model.ChangePod && c.Reason == "Deleted"
+	if s.dark {
+		s.markPod(p, deleted)
+		return
+	}
 	old, seen := s.objects[colPods][p.Key()].(*podSnap)
+	snap, src := s.renderPod(p, old)
+	if c != nil && c.Kind == model.ChangePhase {
+		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
+	}
+	if seen && deleted {
+		cp := *old // a deleted pod's last word is its last state
+		snap = &cp
+	}
+	s.put(colPods, snap, deleted)
+	if src != nil {
+		s.workloadChanged(src)
+		if src.col == colDeployments {
+			// Its controllers count the change right after it, and may move
+			// one ReplicaSet's status and not the Deployment's totals (no
+			// update of the Deployment then): they are looked at again with
+			// the next change.
+			s.resync(src)
+		}
+	}
+}
+
+// renderPod is a new snapshot of p as it is now, given its last one (old,
+// nil if none), and the source of its controller (nil if none or unknown).
+func (s *Store) renderPod(p *model.Pod, old *podSnap) (*podSnap, *workloadSrc) {
+	seen := old != nil
 	id := ""
 	if seen {
 		id = old.uid
@@ -71,9 +100,6 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 	}
 	snap := &podSnap{meta: meta{name: p.Name, namespace: p.Namespace, uid: id, labels: p.Labels, created: p.CreatedAt},
 		view: report.ViewPod(p), priority: p.Priority(), policy: p.PreemptionPolicy()}
-	if c != nil && c.Kind == model.ChangePhase {
-		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
-	}
 	snap.deadline, snap.grace, snap.deleting = p.DeletionTimestamp()
 	var src *workloadSrc
 	if wl := p.Owner(); wl != nil {
@@ -102,21 +128,7 @@ func (s *Store) pod(p *model.Pod, c *model.Change) {
 			snap.labels = src.pods
 		}
 	}
-	if seen && deleted {
-		cp := *old // a deleted pod's last word is its last state
-		snap = &cp
-	}
-	s.put(colPods, snap, deleted)
-	if src != nil {
-		s.workloadChanged(src)
-		if src.col == colDeployments {
-			// Its controllers count the change right after it, and may move
-			// one ReplicaSet's status and not the Deployment's totals (no
-			// update of the Deployment then): they are looked at again with
-			// the next change.
-			s.resync(src)
-		}
-	}
+	return snap, src
 }
 
 // event records an event's first occurrence or its repeat.
@@ -136,6 +148,12 @@ func (s *Store) event(c *model.Change) {
 		return // the spam filter kept it from the API
 	}
 	old := s.events[e]
+	if s.dark && old != nil {
+		// Nobody has seen it yet: its one snapshot follows the event.
+		old.typ, old.reason, old.source, old.message = string(e.Type), e.Reason, e.Source, e.Message
+		old.first, old.last, old.count, old.rv = e.FirstSeen, e.LastSeen, e.Count, s.rv
+		return
+	}
 	snap := &eventSnap{typ: string(e.Type), reason: e.Reason, source: e.Source, message: e.Message,
 		first: e.FirstSeen, last: e.LastSeen, count: e.Count}
 	if old != nil {

@@ -106,6 +106,11 @@ func (s *Store) workloadChanged(src *workloadSrc) bool {
 	if src.gone || src.col == colCronJobs {
 		return false // a CronJob's status is its Jobs' (cronChanged)
 	}
+	if s.dark {
+		// Its spec is followed change by change (generation counts them);
+		// its pods are counted once rendered (publish).
+		s.markWorkload(src)
+	}
 	if p := src.wl.Parent(); p != nil {
 		if parent := s.workloads[p.Key()]; parent != nil {
 			defer s.cronChanged(parent)
@@ -113,7 +118,11 @@ func (s *Store) workloadChanged(src *workloadSrc) bool {
 	}
 	wl, old := src.wl, src.obj
 	var st workloadStatus
-	if src.col != colDeployments && src.col != colReplicaSets {
+	switch {
+	case src.col == colDeployments || src.col == colReplicaSets:
+	case s.dark:
+		st = old.status
+	default:
 		st = s.countPods(src)
 	}
 	if src.col == colJobs {
