@@ -121,3 +121,25 @@ func templateHash(p *model.NodePool) string {
 	fmt.Fprintf(h, "t %v;s %v;r %v;e %d", p.Taints, p.StartupTaints, p.Requirements, p.ExpireAfter)
 	return fmt.Sprintf("%x", h.Sum64())
 }
+
+// nodePoolUpdateAction sets the fault's labels on the NodePool's template:
+// a new template hash, so Karpenter's drift replaces the nodes launched
+// from the old one.
+func nodePoolUpdateAction(c *faultWorld, f *NodePoolUpdateFault) func() {
+	return func() {
+		for _, p := range c.w.NodePools() {
+			if p.Name != f.NodePool {
+				continue
+			}
+			np := *p
+			np.Labels = maps.Clone(p.Labels)
+			if np.Labels == nil {
+				np.Labels = map[string]string{}
+			}
+			maps.Copy(np.Labels, f.Labels)
+			np.Hash = templateHash(&np)
+			c.w.AddNodePool(&np)
+			return
+		}
+	}
+}

@@ -139,6 +139,7 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[NodeTemplate]():         "Node template",
 	reflect.TypeFor[ClusterAutoscaler]():    "Cluster Autoscaler",
 	reflect.TypeFor[NodeGroupFault]():       "nodeGroupBootFailure fault",
+	reflect.TypeFor[NodePoolUpdateFault]():  "nodePoolUpdate fault",
 	reflect.TypeFor[TransitionCheck]():      "Transition check",
 	reflect.TypeFor[LastStateCheck]():       "Last state check",
 	reflect.TypeFor[StudyFile]():            "Study file",

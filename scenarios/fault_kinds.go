@@ -48,6 +48,8 @@ var faultKinds = []FaultKind{
 		check: (*validator).evictFault, act: evictAction, random: randomEvict},
 	&faultKind[NodeGroupFault]{name: "nodeGroupBootFailure", field: func(f *Fault) **NodeGroupFault { return &f.NodeGroupBootFailure },
 		check: (*validator).nodeGroupFault, act: nodeGroupBootFailureAction},
+	&faultKind[NodePoolUpdateFault]{name: "nodePoolUpdate", field: func(f *Fault) **NodePoolUpdateFault { return &f.NodePoolUpdate },
+		check: (*validator).nodePoolUpdateFault, act: nodePoolUpdateAction},
 }
 
 func exitAction(c *faultWorld, e *ExitFault) func() {

@@ -323,3 +323,46 @@ spec:
 		t.Fatalf("error %v, want %q", err, want)
 	}
 }
+
+// A nodePoolUpdate fault names a NodePool of the scenario and sets at
+// least one label.
+func TestNodePoolUpdateFaultErrors(t *testing.T) {
+	const src = `apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: t}
+spec:
+  instanceTypes: [{name: m5.large, capacity: {cpu: "2", memory: 8Gi}, pricePerHour: 0.1}]
+  workloads:
+    - {apiVersion: karpenter.sh/v1, kind: NodePool, metadata: {name: default}, spec: {template: {spec: {}}}}
+  faults:
+    - {at: 1m, nodePoolUpdate: {nodePool: defualt, labels: {team: web}}}
+    - {at: 1m, nodePoolUpdate: {nodePool: default}}
+`
+	_, err := Parse("s.yaml", []byte(src))
+	for _, want := range []string{
+		`s.yaml:9:43: no NodePool called "defualt"; did you mean "default"?`,
+		`s.yaml:10:32: nodePoolUpdate: labels are required (the template labels to set)`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in\n%v", want, err)
+		}
+	}
+}
+
+// The drift library scenario: the node launched before the NodePool's
+// template changed is replaced by one with the new label, and deleted.
+func TestNodePoolUpdateDrifts(t *testing.T) {
+	w := runLibrary(t, "karpenter/drift.yaml")
+	if n := w.Node("default-mstd4"); n == nil || !n.Gone() {
+		t.Fatal("the node of the old template is not deleted")
+	}
+	var repl *model.Node
+	for _, n := range w.Nodes() {
+		if n.Group == "default" {
+			repl = n
+		}
+	}
+	if repl == nil || repl.Labels["team"] != "web" {
+		t.Fatalf("replacement %v, want a node labelled team=web", repl)
+	}
+}

@@ -376,7 +376,8 @@ type Fault struct {
 	Resize       *ResizeFault  `yaml:"resize"` // schema_resize.go
 	Evict        *EvictFault   `yaml:"evict"`  // schema_evict.go
 
-	NodeGroupBootFailure *NodeGroupFault `yaml:"nodeGroupBootFailure"` // schema_nodegroups.go
+	NodeGroupBootFailure *NodeGroupFault      `yaml:"nodeGroupBootFailure"` // schema_nodegroups.go
+	NodePoolUpdate       *NodePoolUpdateFault `yaml:"nodePoolUpdate"`       // schema_karpenter.go
 }
 
 // NodeRef names a node, or by Selector the nodes with these labels.

@@ -73,3 +73,12 @@ type NodeClassRef struct {
 	Kind  string `yaml:"kind"`
 	Name  string `yaml:"name"`
 }
+
+// NodePoolUpdateFault changes a NodePool's template labels, as `kubectl
+// apply` of an edited NodePool does: the labels given are set (merged
+// into the template's), and Karpenter sees the nodes launched from the
+// old template as drifted.
+type NodePoolUpdateFault struct {
+	NodePool string            `yaml:"nodePool"`
+	Labels   map[string]string `yaml:"labels"`
+}

@@ -206,3 +206,22 @@ func (v *validator) karpenterNode(name string) bool {
 func (v *validator) nodePoolNamed(name string) bool {
 	return slices.ContainsFunc(v.nodePools, func(w *Workload) bool { return w.Metadata.Name == name })
 }
+
+// nodePoolUpdateFault checks a nodePoolUpdate fault: a NodePool of the
+// scenario and at least one valid label.
+func (v *validator) nodePoolUpdateFault(f *NodePoolUpdateFault) {
+	known := make([]string, 0, len(v.nodePools))
+	for _, w := range v.nodePools {
+		known = append(known, w.Metadata.Name)
+	}
+	switch {
+	case f.NodePool == "":
+		v.at(f, "nodePoolUpdate: nodePool is required")
+	case !slices.Contains(known, f.NodePool):
+		v.at(&f.NodePool, "no NodePool called %q%s", f.NodePool, suggestion(f.NodePool, known))
+	}
+	if len(f.Labels) == 0 {
+		v.at(f, "nodePoolUpdate: labels are required (the template labels to set)")
+	}
+	v.labels(&f.Labels)
+}

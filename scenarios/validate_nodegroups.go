@@ -179,12 +179,15 @@ func (v *validator) expectNodeGroup(e *Expect) {
 		}
 		return
 	}
-	var known []string
+	var known []string // node groups, and Karpenter's NodePools, named the same way
 	for i := range v.s.File.Spec.NodeGroups {
 		known = append(known, v.s.File.Spec.NodeGroups[i].Name)
 	}
+	for _, w := range v.nodePools {
+		known = append(known, w.Metadata.Name)
+	}
 	if !slices.Contains(known, e.NodeGroup) {
-		v.at(&e.NodeGroup, "no node group called %q%s", e.NodeGroup, suggestion(e.NodeGroup, known))
+		v.at(&e.NodeGroup, "no node group or NodePool called %q%s", e.NodeGroup, suggestion(e.NodeGroup, known))
 	}
 	if e.PendingPods != nil {
 		v.atKey(e.PendingPods, "pendingPods counts the whole cluster's: it goes without nodeGroup")
