@@ -132,6 +132,7 @@ func (n *Node) Allocated() Resources { return n.used }
 func (n *Node) Pods() []*Pod { return n.pods }
 
 func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
+	n.w.sched.gen++
 	for i := range n.Conditions {
 		c := &n.Conditions[i]
 		if c.Type == t {
@@ -154,6 +155,7 @@ func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
 // the node's running totals.
 func (n *Node) hold(p *Pod) {
 	n.used.add(p.requests)
+	n.w.sched.gen++
 	n.w.podHeld(p, n)
 }
 
@@ -161,6 +163,7 @@ func (n *Node) hold(p *Pod) {
 // the node's running totals.
 func (n *Node) release(p *Pod) {
 	n.used.sub(p.requests)
+	n.w.sched.gen++
 	n.w.podReleased(p, n)
 	if n.deferredResizes > 0 {
 		n.retryResizes(p)

@@ -63,6 +63,9 @@ type ObjectSink interface {
 // sinks get the world's own copy, so that o does not escape (and is not
 // allocated).
 func (w *World) object(o ObjectChange) {
+	if o.Kind == ObjectNode {
+		w.sched.gen++
+	}
 	if len(w.objectSinks) > 0 {
 		w.announce(&o)
 	}

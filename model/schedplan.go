@@ -1,6 +1,9 @@
 package model
 
-import "maps"
+import (
+	"maps"
+	"slices"
+)
 
 // schedPlan is what the scheduler's PodTopologySpread and InterPodAffinity
 // plugins need of a pod: its constraints and terms resolved to counters of
@@ -19,6 +22,8 @@ type schedPlan struct {
 	selfAffinity   bool
 	anti           []keyedCounter // required anti-affinity, one per term
 	preferredTerms []keyedCounter // preferred affinity (+weight) and anti-affinity (-weight)
+
+	fail failMemo // the template's last failed try
 }
 
 // planFor returns p's plan, building it the first time.
@@ -132,4 +137,64 @@ func (s *scheduler) spreadConstraint(p *Pod, c *TopologySpreadConstraint, ns str
 		out.dc = counter.domain(&s.index, c.TopologyKey)
 	}
 	return out
+}
+
+// failMemo is a template's last try that found no node: the reasons every
+// node gave and the nodes where preemption might help. While the
+// scheduler's gen has not moved, nothing a filter reads of the nodes has
+// changed, so another pod of the template with the same requests,
+// priority and tolerations would be turned down by every node for the
+// same reasons: its try takes them from here instead of filtering every
+// node again (a failed try scans them all, as upstream's does).
+type failMemo struct {
+	gen         uint64 // 0: nothing remembered
+	nodes       int
+	start       int // nextStartNodeIndex: the order the nodes were scanned in
+	requests    Resources
+	priority    int32
+	tolerations []Toleration
+	reasons     []rejection
+	potential   []*Node
+}
+
+// failMemoOf returns the memo of p's template if p's try depends only on
+// the nodes (no topology spread it must satisfy, no inter-pod affinity
+// either way, no node named for it, no nominated node), else nil.
+func (s *scheduler) failMemoOf(p *Pod) *failMemo {
+	cy := &s.cy
+	if s.fullScan || cy.plan == nil || cy.plan.owner == nil || len(cy.plan.hard) > 0 || cy.interPod.active() ||
+		p.affinityNode != "" || s.nominated[p] != nil {
+		return nil
+	}
+	return &cy.plan.fail
+}
+
+// holds reports whether the memo is of a try like p's, at gen, with
+// this many nodes scanned from start.
+func (m *failMemo) holds(p *Pod, gen uint64, nodes, start int) bool {
+	return m.gen == gen && m.gen != 0 && m.nodes == nodes && m.start == start && m.requests == p.requests &&
+		m.priority == p.priority && slices.EqualFunc(m.tolerations, p.tolerations, sameToleration)
+}
+
+// sameToleration compares two tolerations by value, their seconds too.
+func sameToleration(a, b Toleration) bool {
+	if a.Key != b.Key || a.Operator != b.Operator || a.Value != b.Value || a.Effect != b.Effect {
+		return false
+	}
+	if a.Seconds == nil || b.Seconds == nil {
+		return a.Seconds == b.Seconds
+	}
+	return *a.Seconds == *b.Seconds
+}
+
+// remember keeps the outcome of p's failed try cy at gen, which scanned
+// nodes from start.
+func (m *failMemo) remember(p *Pod, gen uint64, nodes, start int, cy *cycle) {
+	if gen == 0 {
+		return
+	}
+	m.gen, m.nodes, m.start, m.requests, m.priority = gen, nodes, start, p.requests, p.priority
+	m.tolerations = append(m.tolerations[:0], p.tolerations...)
+	m.reasons = append(m.reasons[:0], cy.reasons...)
+	m.potential = append(m.potential[:0], cy.potential...)
 }

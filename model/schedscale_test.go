@@ -69,3 +69,45 @@ func TestPreemptionWithoutLowerPriorityReadsNoNode(t *testing.T) {
 		t.Errorf("message %q, want %q", c.Message, want)
 	}
 }
+
+// tooSmallWorld is 500 nodes of 1 cpu, one tainted, and a ReplicaSet of
+// 300 pods that need 2 cpu each: none fits. fullScan turns the failure
+// memo off.
+func tooSmallWorld(fullScan bool) (*World, *Workload) {
+	w := newWorld(1, DefaultSettings())
+	w.sched.fullScan = fullScan
+	for i := range 500 {
+		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
+	}
+	w.Node("n-7").AddTaint(Taint{Key: "gpu", Value: "yes", Effect: "NoSchedule"})
+	wl := w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "a", Template: appSpec(2000, nil, RestartAlways),
+		Options: PodOptions{Labels: map[string]string{"app": "a"}}, Replicas: 300})
+	return w, wl
+}
+
+// Pods of one template that fit no node are turned down from the
+// template's last failed try while no node changed: the same message,
+// with the nodes filtered once, not once per pod; a node that changes
+// sends them through the filters again.
+func TestFailedTriesOfATemplateFilterOnce(t *testing.T) {
+	memo, wm := tooSmallWorld(false)
+	full, wf := tooSmallWorld(true)
+	memo.Run(time.Second)
+	full.Run(time.Second)
+	const want = "0/500 nodes are available: 1 node(s) had untolerated taint {gpu: yes}, 499 Insufficient cpu. preemption: 0/500 nodes are available: 500 Preemption is not helpful for scheduling."
+	for i, p := range wm.Pods() {
+		c, _ := p.status.Condition(PodScheduled)
+		d, _ := wf.Pods()[i].status.Condition(PodScheduled)
+		if c.Message != d.Message || c.Message != want {
+			t.Fatalf("pod %s: %q; the full scan says %q; want %q", p.Name, c.Message, d.Message, want)
+		}
+	}
+	if memo.sched.filtered != 500 || full.sched.filtered != 300*500 {
+		t.Errorf("filtered %d nodes with the memo (want 500), %d without (want %d)", memo.sched.filtered, full.sched.filtered, 300*500)
+	}
+	big := memo.AddNode(NodeSpec{Name: "big", Capacity: Resources{MilliCPU: 64000, Memory: 64 << 30, Pods: 110}})
+	memo.Run(time.Minute)
+	if n := len(big.Pods()); n != 32 {
+		t.Errorf("%d pods on the new node, want 32", n)
+	}
+}

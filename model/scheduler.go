@@ -44,6 +44,12 @@ type scheduler struct {
 
 	cy cycle // the try under way
 
+	// gen counts the changes of what the filters read of the nodes (a
+	// node's spec, taints, conditions, the requests it holds, the pods
+	// nominated to it, the nodes themselves): a template's failed try is
+	// remembered with it (failMemo).
+	gen uint64
+
 	// The work done so far: nodes filtered, and nodes whose pods
 	// preemption read for victims. fullScan turns scanCandidates off
 	// (tests compare the two).
@@ -357,6 +363,9 @@ func (s *scheduler) scheduleOne(p *Pod) {
 // nominate sets p's nominated node (nil: none).
 func (s *scheduler) nominate(p *Pod, n *Node) {
 	old := s.nominated[p]
+	if old != nil || n != nil {
+		s.gen++ // a node's nominated pods change
+	}
 	if old != nil {
 		for i, q := range old.sched.nominated {
 			if q == p {
@@ -429,6 +438,15 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 	if len(nodes) == 0 {
 		return nil
 	}
+	memo := s.failMemoOf(p)
+	start := s.nextStartNodeIndex
+	if memo != nil && memo.holds(p, s.gen, len(all), start) {
+		// Every node would turn p down as it did the template's last pod:
+		// a full scan, which leaves nextStartNodeIndex where it is.
+		cy.reasons = append(cy.reasons, memo.reasons...)
+		cy.potential = append(cy.potential, memo.potential...)
+		return nil
+	}
 	want := numFeasibleNodesToFind(s.percentageOfNodesToScore, len(nodes))
 	processed, fast := s.scanCandidates(want)
 	if !fast {
@@ -437,6 +455,9 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(all)
 	switch len(cy.feasible) {
 	case 0:
+		if memo != nil {
+			memo.remember(p, s.gen, len(all), start, cy)
+		}
 		return nil
 	case 1:
 		return cy.feasible[0]
