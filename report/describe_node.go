@@ -29,7 +29,7 @@ func WriteDescribeNode(w io.Writer, world *model.World, n *model.Node) error {
 	d := &describer{w: tw, world: world}
 
 	d.line(0, "Name:\t%s", n.Name)
-	d.line(0, "Roles:\t%s", nodeRoles(n.Labels))
+	d.line(0, "Roles:\t%s", NodeRoles(n.Labels))
 	d.labels("Labels", n.Labels)
 	d.line(0, "Annotations:\t<none>")
 	d.line(0, "CreationTimestamp:\t%s", d.date(n.CreatedAt))
@@ -69,9 +69,10 @@ func WriteDescribeNode(w io.Writer, world *model.World, n *model.Node) error {
 	return nil
 }
 
-// nodeRoles is kubectl's findNodeRoles: the node-role.kubernetes.io/
-// label suffixes and kubernetes.io/role, sorted, comma-separated; <none>.
-func nodeRoles(labels map[string]string) string {
+// NodeRoles is kubectl's findNodeRoles (its ROLES column): the
+// node-role.kubernetes.io/ label suffixes and kubernetes.io/role, sorted,
+// each once, comma-separated; <none> without any.
+func NodeRoles(labels map[string]string) string {
 	var roles []string
 	for k, v := range labels {
 		switch {

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -96,7 +95,7 @@ var resources = []*apiResource{
 			col("Container-Runtime", "string", true, "ContainerRuntime Version reported by the node.")},
 		cells: func(m moment, s snapshot) []any {
 			n := s.(*nodeSnap)
-			return []any{n.name, nodeStatus(n), nodeRoles(n.labels), report.HumanDuration(m.now - n.created), KubeletVersion,
+			return []any{n.name, nodeStatus(n), report.NodeRoles(n.labels), report.HumanDuration(m.now - n.created), KubeletVersion,
 				"<none>", "<none>", "podsim", "<unknown>", "podsim://" + KubeletVersion}
 		},
 		fields: func(s snapshot) fields.Set {
@@ -353,27 +352,6 @@ func intOrPercent(v *model.IntOrPercent) string {
 		return strconv.Itoa(v.Value) + "%"
 	}
 	return strconv.Itoa(v.Value)
-}
-
-// nodeRoles is kubectl's ROLES: the node-role.kubernetes.io/ label
-// suffixes and kubernetes.io/role, sorted; <none> without any.
-func nodeRoles(l map[string]string) string {
-	var roles []string
-	for k, v := range l {
-		switch {
-		case strings.HasPrefix(k, "node-role.kubernetes.io/"):
-			if r := strings.TrimPrefix(k, "node-role.kubernetes.io/"); r != "" {
-				roles = append(roles, r)
-			}
-		case k == "kubernetes.io/role" && v != "":
-			roles = append(roles, v)
-		}
-	}
-	if len(roles) == 0 {
-		return "<none>"
-	}
-	sort.Strings(roles)
-	return strings.Join(roles, ",")
 }
 
 // labelString is a label map as the API machinery prints it: k=v pairs
