@@ -186,3 +186,27 @@ func TestCrossingIsTheFirstInstantPast(t *testing.T) {
 		}
 	}
 }
+
+// A container whose use passes its memory limit with no traffic at all is
+// OOM-killed as it starts, and restarts through the crash backoff; its CPU
+// is capped at its limit while it runs.
+func TestUsageOverLimitIsOOMKilled(t *testing.T) {
+	w := newWorld(1, DefaultSettings())
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}})
+	w.EnableUsage()
+	spec := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second, Containers: []ContainerSpec{
+		{Name: "big", Image: "i", PullPolicy: PullIfNotPresent, Limits: Resources{Memory: 100 << 20},
+			Behavior: &Behavior{Usage: Resources{Memory: 200 << 20}}},
+		{Name: "busy", Image: "i", PullPolicy: PullIfNotPresent, Limits: Resources{MilliCPU: 500},
+			Behavior: &Behavior{Usage: Resources{MilliCPU: 900}}}}}
+	p := w.AddPod("p", spec, PodOptions{})
+	w.Run(time.Minute)
+	st := p.Status()
+	big, _ := st.Container("big")
+	if big.RestartCount < 2 || big.LastState.Reason != ReasonOOMKilled || big.LastState.ExitCode != 137 {
+		t.Errorf("big: %+v, want OOM-killed and restarted", big)
+	}
+	if cpu, _, _ := p.Usage("busy"); cpu != 500 {
+		t.Errorf("busy uses %dm CPU, want 500m (its limit)", cpu)
+	}
+}

@@ -189,16 +189,19 @@ func (ms *metricsServer) scrapePod(p *Pod, now time.Duration) {
 // over the window.
 func (ms *metricsServer) scrapeServices() {
 	ms.services = ms.services[:0]
+	if ms.w.proxy == nil {
+		return
+	}
 	for i, s := range ms.w.Services() {
 		if i == len(ms.offered) {
 			ms.offered = append(ms.offered, 0)
 		}
-		if s.flow == nil {
+		offered, ok := ms.w.proxy.Offered(s) // counted up to now, the scrape
+		if !ok {
 			continue
 		}
-		s.flushFlow(ms.last)
-		d := s.flow.offered - ms.offered[i]
-		ms.offered[i] = s.flow.offered
+		d := offered - ms.offered[i]
+		ms.offered[i] = offered
 		ms.services = append(ms.services, ServiceMetrics{Service: s, MilliRPS: mulDiv(uint64(max(d, 0)), 1000, uint64(max(ms.window, 1)))})
 	}
 }

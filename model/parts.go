@@ -15,7 +15,8 @@ package model
 // cluster.New registers the parts in this order: taint eviction, the
 // scheduler, the disruption controller, the workload controllers, the
 // DaemonSet controller, the node lifecycle controller, PodGC, the CronJob
-// controller, the HorizontalPodAutoscaler controller, Karpenter.
+// controller, the HorizontalPodAutoscaler controller, Karpenter, the
+// EndpointSlice controller, kube-proxy.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.
@@ -148,6 +149,10 @@ type parts struct {
 	autoscalerAdded   []AutoscalerAddedHandler
 	budgetAdded       []BudgetAddedHandler
 	workloadDeleted   []WorkloadDeletedHandler
+
+	serviceAdded       []ServiceAddedHandler
+	usageEnabled       []UsageEnabledHandler
+	podListenerChanged []PodListenerChangedHandler
 }
 
 // Register adds part to the parts that hear the notifications whose
@@ -203,6 +208,28 @@ func (w *World) Register(part any) {
 	}
 	if h, ok := part.(BudgetAddedHandler); ok {
 		ps.budgetAdded = append(ps.budgetAdded, h)
+	}
+	w.registerServiceParts(part)
+}
+
+// registerServiceParts sorts in the handlers of Services and the use of
+// resources, and the readers the core asks about Services (service.go).
+func (w *World) registerServiceParts(part any) {
+	ps := &w.parts
+	if h, ok := part.(ServiceAddedHandler); ok {
+		ps.serviceAdded = append(ps.serviceAdded, h)
+	}
+	if h, ok := part.(UsageEnabledHandler); ok {
+		ps.usageEnabled = append(ps.usageEnabled, h)
+	}
+	if h, ok := part.(PodListenerChangedHandler); ok {
+		ps.podListenerChanged = append(ps.podListenerChanged, h)
+	}
+	if r, ok := part.(EndpointSliceReader); ok {
+		w.slices = r
+	}
+	if r, ok := part.(ServiceProxy); ok {
+		w.proxy = r
 	}
 }
 

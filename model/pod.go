@@ -84,7 +84,6 @@ type Pod struct {
 
 	evictedMsg       string        // being evicted with a grace period: the eviction message (evictionmanager.go)
 	useQueued        bool          // in World.useQueue (usesinks.go)
-	inViews          []*Service    // the Services whose kube-proxy view holds it (service.go)
 	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
 	stopReason       string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
 	stopMessage      string        // the pod's status message once it is Failed for stopReason

@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"math"
+	"math/bits"
+	"time"
+)
 
 // Use of resources (docs/kubernetes-rules.md, Use of resources): a running
 // container uses its behaviour's Usage, plus PerRequest for each request
@@ -13,10 +17,17 @@ import "time"
 // between: nothing runs to move it; the OOM killer's checks are scheduled
 // at the instants a leak crosses a limit.
 
-// EnableUsage makes the world's Services and metrics-server run (AddService
-// does the first too). Call it before the world runs.
+// EnableUsage makes the world's use of resources count: the parts hear it
+// once (UsageEnabled; kube-proxy then follows listeners, as a Service
+// makes it do too), and metrics-server runs. Call it before the world
+// runs.
 func (w *World) EnableUsage() {
-	w.ensureServices()
+	if !w.usageOn {
+		w.usageOn = true
+		for _, h := range w.parts.usageEnabled {
+			h.UsageEnabled()
+		}
+	}
 	w.enableMetricsServer()
 }
 
@@ -72,23 +83,22 @@ func (b *Behavior) leaked(d time.Duration) int64 {
 	return mulDiv(uint64(b.LeakMemory), uint64(d), uint64(b.LeakPer))
 }
 
-// servedMilliRPS is the rate p serves now, over every Service whose
-// kube-proxy view holds it, in thousandths of a request per second.
-func servedMilliRPS(p *Pod) int64 {
-	if len(p.inViews) == 0 || !listening(p) {
-		return 0
+// mulDiv is a*b/c in 128 bits, saturated at MaxInt64.
+func mulDiv(a, b, c uint64) int64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi >= c {
+		return math.MaxInt64
 	}
-	var out int64
-	for _, s := range p.inViews {
-		f := s.flow
-		if f == nil {
-			continue
-		}
-		share := f.mrps / f.n
-		if c := maxMilliRPS(p); c > 0 && c < share {
-			share = c
-		}
-		out += share
+	q, _ := bits.Div64(hi, lo, c)
+	if q > math.MaxInt64 {
+		return math.MaxInt64
 	}
-	return out
+	return int64(q)
+}
+
+func addSat(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/podsim/podsim/model/controller/cronjob"
 	"github.com/podsim/podsim/model/controller/daemonset"
 	"github.com/podsim/podsim/model/controller/disruption"
+	"github.com/podsim/podsim/model/controller/endpointslice"
 	"github.com/podsim/podsim/model/controller/job"
 	"github.com/podsim/podsim/model/controller/karpenter"
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
@@ -20,6 +21,7 @@ import (
 	"github.com/podsim/podsim/model/controller/podgc"
 	"github.com/podsim/podsim/model/controller/statefulset"
 	"github.com/podsim/podsim/model/controller/tainteviction"
+	"github.com/podsim/podsim/model/proxy"
 )
 
 // New returns an empty cluster whose random streams derive from seed:
@@ -42,5 +44,10 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.Register(podautoscaler.New(w))
 	w.Register(clusterautoscaler.New(w))
 	w.Register(karpenter.New(w))
+	// The EndpointSlice controller, then kube-proxy, which watches it: both
+	// idle until the first Service (kube-proxy also until EnableUsage).
+	es := endpointslice.New(w)
+	w.Register(es)
+	w.Register(proxy.New(w, es))
 	return w
 }

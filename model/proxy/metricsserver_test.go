@@ -1,23 +1,25 @@
-package model
+package proxy
 
 import (
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // metrics-server averages CPU over its window exactly, from the use's
 // steps, and reads memory at the scrape; a node sums its pods.
 func TestMetricsServerAveragesOverWindow(t *testing.T) {
-	w := newWorld(1, DefaultSettings())
-	n := w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}})
+	w := testWorld(1, model.DefaultSettings())
+	n := w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}})
 	w.EnableUsage()
-	spec := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second, Containers: []ContainerSpec{
-		{Name: "app", Image: "i", PullPolicy: PullIfNotPresent,
-			Behavior: &Behavior{Usage: Resources{MilliCPU: 100, Memory: 50 << 20}, PerRequest: Resources{MilliCPU: 10, Memory: 1 << 20}}},
-		{Name: "idle", Image: "i", PullPolicy: PullIfNotPresent}}}
-	w.AddPod("p", spec, PodOptions{Labels: map[string]string{"app": "p"}})
-	w.AddService(ServiceSpec{Name: "s", Selector: map[string]string{"app": "p"}}).
-		SetTraffic([]RateStep{{At: 22 * time.Second, MilliRPS: 10_000}})
+	spec := &model.PodSpec{RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second, Containers: []model.ContainerSpec{
+		{Name: "app", Image: "i", PullPolicy: model.PullIfNotPresent,
+			Behavior: &model.Behavior{Usage: model.Resources{MilliCPU: 100, Memory: 50 << 20}, PerRequest: model.Resources{MilliCPU: 10, Memory: 1 << 20}}},
+		{Name: "idle", Image: "i", PullPolicy: model.PullIfNotPresent}}}
+	w.AddPod("p", spec, model.PodOptions{Labels: map[string]string{"app": "p"}})
+	w.AddService(model.ServiceSpec{Name: "s", Selector: map[string]string{"app": "p"}}).
+		SetTraffic([]model.RateStep{{At: 22 * time.Second, MilliRPS: 10_000}})
 	if _, _, ok := w.MetricsScrape(); ok {
 		t.Fatal("a scrape before the first one")
 	}
@@ -31,14 +33,14 @@ func TestMetricsServerAveragesOverWindow(t *testing.T) {
 		t.Fatalf("pod metrics %+v, want one pod with two containers", pms)
 	}
 	// 7s at 100m then 8s at 200m: 2300m·s over 15s.
-	want := []ContainerMetrics{{Name: "app", NanoCPU: 153_333_333, Memory: 60 << 20}, {Name: "idle"}}
+	want := []model.ContainerMetrics{{Name: "app", NanoCPU: 153_333_333, Memory: 60 << 20}, {Name: "idle"}}
 	for i, c := range pms[0].Containers {
 		if c != want[i] {
 			t.Errorf("container %d: %+v, want %+v", i, c, want[i])
 		}
 	}
 	nms := w.NodeMetrics()
-	if len(nms) != 1 || nms[0] != (NodeMetrics{Node: n, NanoCPU: 153_333_333, Memory: 60 << 20}) {
+	if len(nms) != 1 || nms[0] != (model.NodeMetrics{Node: n, NanoCPU: 153_333_333, Memory: 60 << 20}) {
 		t.Errorf("node metrics %+v, want the pod's sum", nms)
 	}
 	w.Run(45 * time.Second)
@@ -49,7 +51,7 @@ func TestMetricsServerAveragesOverWindow(t *testing.T) {
 
 // A world without a use of resources has no metrics-server.
 func TestNoMetricsServerWithoutUse(t *testing.T) {
-	w, _ := trafficFleet(SyncExact)
+	w, _ := trafficFleet(model.SyncExact)
 	w.Run(time.Minute)
 	if _, _, ok := w.MetricsScrape(); ok || w.PodMetrics() != nil || w.NodeMetrics() != nil {
 		t.Error("metrics-server scraped a world with no use of resources")
@@ -58,7 +60,7 @@ func TestNoMetricsServerWithoutUse(t *testing.T) {
 
 // Scraping a thousand pods allocates nothing in the steady state.
 func TestMetricsServerAllocatesNothing(t *testing.T) {
-	w, _ := trafficFleet(SyncExact)
+	w, _ := trafficFleet(model.SyncExact)
 	w.EnableUsage()
 	w.Run(time.Hour)
 	if len(w.PodMetrics()) != 1000 || len(w.NodeMetrics()) != 10 {
