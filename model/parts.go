@@ -16,7 +16,7 @@ package model
 // scheduler, the disruption controller, the workload controllers, the
 // DaemonSet controller, the node lifecycle controller, PodGC, the CronJob
 // controller, the HorizontalPodAutoscaler controller, Karpenter, the
-// EndpointSlice controller, kube-proxy.
+// EndpointSlice controller, kube-proxy, metrics-server.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.
@@ -153,6 +153,7 @@ type parts struct {
 	serviceAdded       []ServiceAddedHandler
 	usageEnabled       []UsageEnabledHandler
 	podListenerChanged []PodListenerChangedHandler
+	podUseChanged      []PodUseChangedHandler
 }
 
 // Register adds part to the parts that hear the notifications whose
@@ -213,7 +214,8 @@ func (w *World) Register(part any) {
 }
 
 // registerServiceParts sorts in the handlers of Services and the use of
-// resources, and the readers the core asks about Services (service.go).
+// resources, and the readers the core asks about Services and metrics
+// (service.go, metrics.go).
 func (w *World) registerServiceParts(part any) {
 	ps := &w.parts
 	if h, ok := part.(ServiceAddedHandler); ok {
@@ -224,6 +226,12 @@ func (w *World) registerServiceParts(part any) {
 	}
 	if h, ok := part.(PodListenerChangedHandler); ok {
 		ps.podListenerChanged = append(ps.podListenerChanged, h)
+	}
+	if h, ok := part.(PodUseChangedHandler); ok {
+		ps.podUseChanged = append(ps.podUseChanged, h)
+	}
+	if r, ok := part.(MetricsReader); ok {
+		w.metrics = r
 	}
 	if r, ok := part.(EndpointSliceReader); ok {
 		w.slices = r

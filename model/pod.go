@@ -136,7 +136,6 @@ type container struct {
 	draws         draws         // what it drew from its random stream (dist.go)
 	msgs          *containerMessages
 	reason        *syncReason // why a realistic sync could not start it (podworker.go)
-	cpu           *cpuUse     // its CPU integral for metrics-server (metricsserver.go); nil until it runs
 	pid           int32       // its process's id on the node (memory.go), for the kernel's OOM killer
 }
 

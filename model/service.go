@@ -52,9 +52,6 @@ type ServiceProxy interface {
 	HasTraffic(s *Service) bool
 	Requests(s *Service) (offered, served int64)
 	Rates(s *Service) (offered, served int64)
-	// Offered is the requests offered to s from the start up to now, in
-	// billionths of a request; ok is false if s has no traffic.
-	Offered(s *Service) (nano int64, ok bool)
 	// Changes counts the changes of what it applied and of the rates
 	// offered (World.TrafficChanges).
 	Changes() int

@@ -18,9 +18,9 @@ import (
 // at the instants a leak crosses a limit.
 
 // EnableUsage makes the world's use of resources count: the parts hear it
-// once (UsageEnabled; kube-proxy then follows listeners, as a Service
-// makes it do too), and metrics-server runs. Call it before the world
-// runs.
+// once (UsageEnabled): kube-proxy then follows listeners, as a Service
+// makes it do too, and metrics-server starts scraping. Call it before the
+// world runs.
 func (w *World) EnableUsage() {
 	if !w.usageOn {
 		w.usageOn = true
@@ -28,7 +28,52 @@ func (w *World) EnableUsage() {
 			h.UsageEnabled()
 		}
 	}
-	w.enableMetricsServer()
+}
+
+// useChanged tells p's node's memory check, the use sinks and the parts
+// (metrics-server) that p's use may have changed now: call it whenever it
+// may have.
+func (w *World) useChanged(p *Pod) {
+	w.memoryChanged(p)
+	w.queueUse(p)
+	for _, h := range w.parts.podUseChanged {
+		h.PodUseChanged(p)
+	}
+}
+
+// UseGrew tells the use sinks that p's use moved now with no change of
+// its rates: a leak grew (metrics-server's scrape).
+func (w *World) UseGrew(p *Pod) { w.queueUse(p) }
+
+// ServedMilliRPS is the rate p serves now, as kube-proxy routes it to it,
+// in thousandths of a request per second.
+func (p *Pod) ServedMilliRPS() int64 { return servedMilliRPS(p) }
+
+// ContainerUse is what one container uses now.
+type ContainerUse struct {
+	Name     string
+	MilliCPU int64 // capped at its limit
+	Memory   int64
+	Running  bool // its process runs (published Running, or still in postStart)
+	Leaks    bool // its process leaks memory
+}
+
+// UseAt is what p's i-th container uses now, when p serves mrps
+// (ServedMilliRPS): i counts the init containers first, then the regular
+// ones, in spec order, below Containers().
+func (p *Pod) UseAt(i int, mrps int64) ContainerUse {
+	c := p.regularOrInit(i)
+	cpu, mem := c.usage(mrps)
+	running := c.processRunning()
+	return ContainerUse{Name: c.spec.Name, MilliCPU: cpu, Memory: mem, Running: running, Leaks: running && c.spec.Behavior.leaks()}
+}
+
+// regularOrInit is p's i-th container, the init ones first.
+func (p *Pod) regularOrInit(i int) *container {
+	if i < len(p.init) {
+		return p.init[i]
+	}
+	return p.regular[i-len(p.init)]
 }
 
 // Usage returns what the container called name uses now (the pod's sum

@@ -62,7 +62,7 @@ type World struct {
 	slices     EndpointSliceReader // the EndpointSlice controller, if registered
 	proxy      ServiceProxy        // kube-proxy, if registered
 	usageOn    bool                // EnableUsage was called
-	metrics    *metricsServer      // metrics-server (metricsserver.go); nil if nothing uses resources
+	metrics    MetricsReader       // metrics-server, if registered (metrics.go)
 
 	autoscalers []*Autoscaler // HorizontalPodAutoscalers (autoscaler.go)
 	nodePools   []*NodePool   // Karpenter's NodePools and the instance types they launch (nodepool.go)

@@ -21,6 +21,7 @@ import (
 	"github.com/podsim/podsim/model/controller/podgc"
 	"github.com/podsim/podsim/model/controller/statefulset"
 	"github.com/podsim/podsim/model/controller/tainteviction"
+	"github.com/podsim/podsim/model/metricsserver"
 	"github.com/podsim/podsim/model/proxy"
 )
 
@@ -44,10 +45,14 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.Register(podautoscaler.New(w))
 	w.Register(clusterautoscaler.New(w))
 	w.Register(karpenter.New(w))
-	// The EndpointSlice controller, then kube-proxy, which watches it: both
-	// idle until the first Service (kube-proxy also until EnableUsage).
+	// The EndpointSlice controller, then kube-proxy, which watches it, and
+	// metrics-server, which reads kube-proxy's counts of requests: idle
+	// until the first Service (kube-proxy also until EnableUsage) or
+	// EnableUsage (metrics-server).
 	es := endpointslice.New(w)
 	w.Register(es)
-	w.Register(proxy.New(w, es))
+	px := proxy.New(w, es)
+	w.Register(px)
+	w.Register(metricsserver.New(w, px))
 	return w
 }

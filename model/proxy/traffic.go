@@ -168,8 +168,9 @@ func (px *Proxy) Requests(s *model.Service) (offered, served int64) {
 	return roundNano(sv.flow.offered), roundNano(sv.flow.served)
 }
 
-// Offered is the requests offered to s up to now, in billionths of a
-// request; ok is false if s has no traffic.
+// Offered is the requests offered to s from the start up to now, in
+// billionths of a request (what metrics-server's scrape reads); ok is
+// false if s has no traffic.
 func (px *Proxy) Offered(s *model.Service) (int64, bool) {
 	sv := px.services[s.ID()]
 	if sv.flow == nil {

@@ -1,11 +1,49 @@
-package proxy
+package metricsserver
 
 import (
 	"testing"
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/controller/endpointslice"
+	"github.com/podsim/podsim/model/proxy"
 )
+
+// testWorld is the core with the parts the core holds, the EndpointSlice
+// controller, kube-proxy and metrics-server (cluster.New, which adds every
+// part, imports this package).
+func testWorld(seed uint64, s model.Settings) *model.World {
+	w := model.NewCore(seed, s)
+	w.RegisterScheduler()
+	w.RegisterCoreParts()
+	es := endpointslice.New(w)
+	w.Register(es)
+	px := proxy.New(w, es)
+	w.Register(px)
+	w.Register(New(w, px))
+	return w
+}
+
+// trafficFleet is 1,000 crash-looping pods on 10 nodes behind a Service
+// whose rate changes every 10s.
+func trafficFleet() *model.World {
+	w := testWorld(1, model.DefaultSettings())
+	for i := range 10 {
+		w.AddNode(model.NodeSpec{Name: "n-" + string(rune('a'+i)), Capacity: model.Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
+	}
+	tmpl := &model.PodSpec{RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []model.ContainerSpec{{Name: "c", Image: "c", PullPolicy: model.PullIfNotPresent,
+			Behavior: &model.Behavior{MaxRPS: 2, Runs: []model.RunSpec{{ExitAfter: time.Minute, ExitCode: 1, Times: 1}}}}}}
+	w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: "app", Template: tmpl, Replicas: 1000,
+		Options: model.PodOptions{Labels: map[string]string{"app": "c"}}})
+	s := w.AddService(model.ServiceSpec{Name: "app", Selector: map[string]string{"app": "c"}})
+	var steps []model.RateStep
+	for t := time.Duration(0); t < 3*time.Hour; t += 10 * time.Second {
+		steps = append(steps, model.RateStep{At: t, MilliRPS: int64(100_000 + t/time.Second%600*1000)})
+	}
+	s.SetTraffic(steps)
+	return w
+}
 
 // metrics-server averages CPU over its window exactly, from the use's
 // steps, and reads memory at the scrape; a node sums its pods.
@@ -51,7 +89,7 @@ func TestMetricsServerAveragesOverWindow(t *testing.T) {
 
 // A world without a use of resources has no metrics-server.
 func TestNoMetricsServerWithoutUse(t *testing.T) {
-	w, _ := trafficFleet(model.SyncExact)
+	w := trafficFleet()
 	w.Run(time.Minute)
 	if _, _, ok := w.MetricsScrape(); ok || w.PodMetrics() != nil || w.NodeMetrics() != nil {
 		t.Error("metrics-server scraped a world with no use of resources")
@@ -60,7 +98,7 @@ func TestNoMetricsServerWithoutUse(t *testing.T) {
 
 // Scraping a thousand pods allocates nothing in the steady state.
 func TestMetricsServerAllocatesNothing(t *testing.T) {
-	w, _ := trafficFleet(model.SyncExact)
+	w := trafficFleet()
 	w.EnableUsage()
 	w.Run(time.Hour)
 	if len(w.PodMetrics()) != 1000 || len(w.NodeMetrics()) != 10 {
