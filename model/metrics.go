@@ -49,12 +49,6 @@ type MetricsReader interface {
 	NodeMetrics() []NodeMetrics
 }
 
-// PodUseChangedHandler hears that p's use of CPU or memory may have
-// changed now (a container started or stopped, or the rate p serves
-// changed), after its node's memory check is armed and the use sinks are
-// told: what metrics-server integrates CPU from.
-type PodUseChangedHandler interface{ PodUseChanged(p *Pod) }
-
 // MetricsScrape returns when metrics-server last scraped and the window
 // its CPU rates average over; ok is false before its first scrape or when
 // nothing declares a use of resources.

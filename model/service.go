@@ -57,20 +57,6 @@ type ServiceProxy interface {
 	Changes() int
 }
 
-// ServiceAddedHandler hears of a new Service, after its Added object
-// change.
-type ServiceAddedHandler interface{ ServiceAdded(s *Service) }
-
-// UsageEnabledHandler hears, once, that the world's use of resources was
-// enabled (World.EnableUsage).
-type UsageEnabledHandler interface{ UsageEnabled() }
-
-// PodListenerChangedHandler hears that p's listener may have opened or
-// closed: a process started, got SIGTERM or exited, or its node lost or
-// got back its power; after the use sinks and metrics-server heard that
-// its use may have changed.
-type PodListenerChangedHandler interface{ PodListenerChanged(p *Pod) }
-
 // Key is the Service's key (see Key).
 func (s *Service) Key() string { return s.key }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/podsim/podsim/model/controller/podgc"
 	"github.com/podsim/podsim/model/controller/statefulset"
 	"github.com/podsim/podsim/model/controller/tainteviction"
+	"github.com/podsim/podsim/model/kubelet/eviction"
 	"github.com/podsim/podsim/model/metricsserver"
 	"github.com/podsim/podsim/model/proxy"
 )
@@ -54,5 +55,6 @@ func New(seed uint64, s model.Settings) *model.World {
 	px := proxy.New(w, es)
 	w.Register(px)
 	w.Register(metricsserver.New(w, px))
+	w.Register(eviction.New(w)) // the kubelets' eviction managers
 	return w
 }

@@ -35,7 +35,7 @@ func runSteady(b *testing.B, w *model.World) {
 	b.ReportMetric(float64(w.Engine().Fired()-fired)/b.Elapsed().Seconds(), "events/s")
 }
 
-// trafficFleet is the crash-loop fleet behind a model.Service that takes a rate
+// trafficFleet is the crash-loop fleet behind a Service that takes a rate
 // changing every 10s: endpoints come and go with every crash and restart,
 // kube-proxy syncs, the counts are flushed at every change.
 func trafficFleet(mode model.KubeletSync) (*model.World, *model.Service) {
@@ -134,7 +134,7 @@ func TestMulDivExact(t *testing.T) {
 	}
 }
 
-// With model.KubeletSync realistic a kube-proxy sync's rules take effect a drawn
+// With KubeletSync realistic a kube-proxy sync's rules take effect a drawn
 // while (under maxLatency) after it starts: the same for a seed,
 // different across seeds. (Here the realistic one is sooner: its first
 // sync, at 0, takes effect once the pod is ready; exact mode's first sync
