@@ -26,66 +26,6 @@ func (l eventLines) find(reason string) string {
 	return ""
 }
 
-// memoryWorld is a world with one node of 1Gi and a pod per use given (in
-// MiB, with a request of 100Mi), bound to it in order.
-func memoryWorld(st Settings, uses ...int64) (*World, *eventLines, []*Pod) {
-	w := newWorld(1, st)
-	log := new(eventLines)
-	w.Subscribe(log)
-	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
-	w.EnableUsage()
-	var pods []*Pod
-	for i, mib := range uses {
-		spec := &PodSpec{NodeName: "n", RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-			Containers: []ContainerSpec{{Name: "app", Image: "i", PullPolicy: PullIfNotPresent, Requests: Resources{Memory: 100 << 20},
-				Behavior: &Behavior{Usage: Resources{Memory: mib << 20}, ShutdownTime: time.Minute}}}}
-		pods = append(pods, w.AddPod(string(rune('a'+i)), spec, PodOptions{}))
-	}
-	return w, log, pods
-}
-
-// A soft threshold sets MemoryPressure at once but evicts only once it has
-// been met at every check for its grace period, and gives the pod
-// min(evictionMaxPodGracePeriod, its own) to stop: it goes Failed when its
-// container has.
-func TestSoftEvictionWaitsForItsGracePeriod(t *testing.T) {
-	st := DefaultSettings()
-	st.EvictionHard = MemoryThreshold{}
-	st.EvictionSoft = MemoryThreshold{Percentage: 0.25} // 256Mi of 1Gi
-	st.EvictionSoftGracePeriod = 30 * time.Second
-	st.EvictionMaxPodGracePeriod = 10 * time.Second
-	w, log, pods := memoryWorld(st, 400, 400) // 224Mi available
-	w.Run(35 * time.Second)
-	if c, ok := w.Node("n").Condition("MemoryPressure"); !ok || c.Status != True {
-		t.Fatalf("MemoryPressure %+v at 35s, want True since the check at 10s", c)
-	}
-	if e := log.find("Evicted"); e != "" {
-		t.Fatalf("evicted before the grace period: %s", e)
-	}
-	w.Run(45 * time.Second)
-	want := "40s Evicted The node was low on resource: memory. Threshold quantity: 256Mi, available: 224Mi. " +
-		"Container app was using 400Mi, request is 100Mi, has larger consumption of memory. "
-	if e := log.find("Evicted"); e != want {
-		t.Fatalf("got %q, want %q", e, want)
-	}
-	if e := log.find("EvictionThresholdMet"); !strings.HasPrefix(e, "40s ") {
-		t.Errorf("EvictionThresholdMet: %q, want at 40s", e)
-	}
-	if p := pods[0]; p.Phase() != Running || p.Status().Reason != "" {
-		t.Errorf("at 45s the evicted pod is %s (%q), want Running while its container stops", p.Phase(), p.Status().Reason)
-	}
-	w.Run(55 * time.Second)
-	p := pods[0]
-	ps := p.Status()
-	app, _ := ps.Container("app")
-	if p.Phase() != Failed || p.Status().Reason != "Evicted" || app.State.ExitCode != 137 || app.RestartCount != 0 {
-		t.Errorf("at 55s: %s %q, app %+v; want Failed Evicted, killed at the end of its 10s grace, not restarted", p.Phase(), p.Status().Reason, app)
-	}
-	if pods[1].Phase() != Running {
-		t.Errorf("the second pod is %s, want Running: one eviction per check, and the first freed enough", pods[1].Phase())
-	}
-}
-
 // When the node's memory in use passes its capacity the kernel kills the
 // container with the highest oom_badness: BestEffort before Burstable
 // before Guaranteed whatever they use, then by use.
@@ -184,5 +124,29 @@ func TestCrossingIsTheFirstInstantPast(t *testing.T) {
 		if at <= now || m.useAt(at) <= 1<<30 || m.useAt(at-1) > 1<<30 {
 			t.Errorf("%+v: crossing at %v: use %d there, %d a nanosecond before", c, at, m.useAt(at), m.useAt(at-1))
 		}
+	}
+}
+
+// A container whose use passes its memory limit with no traffic at all is
+// OOM-killed as it starts, and restarts through the crash backoff; its CPU
+// is capped at its limit while it runs.
+func TestUsageOverLimitIsOOMKilled(t *testing.T) {
+	w := newWorld(1, DefaultSettings())
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}})
+	w.EnableUsage()
+	spec := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second, Containers: []ContainerSpec{
+		{Name: "big", Image: "i", PullPolicy: PullIfNotPresent, Limits: Resources{Memory: 100 << 20},
+			Behavior: &Behavior{Usage: Resources{Memory: 200 << 20}}},
+		{Name: "busy", Image: "i", PullPolicy: PullIfNotPresent, Limits: Resources{MilliCPU: 500},
+			Behavior: &Behavior{Usage: Resources{MilliCPU: 900}}}}}
+	p := w.AddPod("p", spec, PodOptions{})
+	w.Run(time.Minute)
+	st := p.Status()
+	big, _ := st.Container("big")
+	if big.RestartCount < 2 || big.LastState.Reason != ReasonOOMKilled || big.LastState.ExitCode != 137 {
+		t.Errorf("big: %+v, want OOM-killed and restarted", big)
+	}
+	if cpu, _, _ := p.Usage("busy"); cpu != 500 {
+		t.Errorf("busy uses %dm CPU, want 500m (its limit)", cpu)
 	}
 }

@@ -54,7 +54,6 @@ type Node struct {
 	images     map[string]bool // images pulled onto this node
 	pods       []*Pod          // pods bound here, in binding order
 	events     eventLog        // about the node, in order of first occurrence
-	evict      *pressure       // the eviction manager's state (evictionmanager.go), once a pod uses memory
 	mem        *nodeMemory     // its memory in use, for the OOM killer and the peak (memory.go), once a pod uses memory
 
 	ShutdownConfig  NodeShutdown  // the kubelet's shutdownGracePeriod settings

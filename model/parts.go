@@ -15,7 +15,9 @@ package model
 // cluster.New registers the parts in this order: taint eviction, the
 // scheduler, the disruption controller, the workload controllers, the
 // DaemonSet controller, the node lifecycle controller, PodGC, the CronJob
-// controller, the HorizontalPodAutoscaler controller, Karpenter.
+// controller, the HorizontalPodAutoscaler controller, Karpenter, the
+// EndpointSlice controller, kube-proxy, metrics-server, the eviction
+// manager.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.
@@ -120,6 +122,32 @@ type NodeDeletedHandler interface{ NodeDeleted(n *Node) }
 // after a Deployment scaled its ReplicaSets.
 type WorkloadScaledHandler interface{ WorkloadScaled(wl *Workload) }
 
+// ServiceAddedHandler hears of a new Service, after its Added object
+// change.
+type ServiceAddedHandler interface{ ServiceAdded(s *Service) }
+
+// UsageEnabledHandler hears, once, that the world's use of resources was
+// enabled (World.EnableUsage).
+type UsageEnabledHandler interface{ UsageEnabled() }
+
+// PodListenerChangedHandler hears that p's listener may have opened or
+// closed: a process started, got SIGTERM or exited, or its node lost its
+// power; after the use sinks and metrics-server heard that its use may
+// have changed.
+type PodListenerChangedHandler interface{ PodListenerChanged(p *Pod) }
+
+// PodUseChangedHandler hears that p's use of CPU or memory may have
+// changed now (a container started or stopped, or the rate p serves
+// changed), after its node's memory check is armed and the use sinks are
+// told: what metrics-server integrates CPU from.
+type PodUseChangedHandler interface{ PodUseChanged(p *Pod) }
+
+// PodUsesMemoryHandler hears that p, just bound to n (or restored there)
+// and not finished, uses memory by its behaviour: n's memory in use is
+// kept from now on (memory.go), and the eviction manager watches n's
+// memory.available.
+type PodUsesMemoryHandler interface{ PodUsesMemory(p *Pod, n *Node) }
+
 // parts holds the registered parts, by notification, in registration order.
 type parts struct {
 	podAdded          []PodAddedHandler
@@ -148,6 +176,12 @@ type parts struct {
 	autoscalerAdded   []AutoscalerAddedHandler
 	budgetAdded       []BudgetAddedHandler
 	workloadDeleted   []WorkloadDeletedHandler
+
+	serviceAdded       []ServiceAddedHandler
+	usageEnabled       []UsageEnabledHandler
+	podListenerChanged []PodListenerChangedHandler
+	podUseChanged      []PodUseChangedHandler
+	podUsesMemory      []PodUsesMemoryHandler
 }
 
 // Register adds part to the parts that hear the notifications whose
@@ -203,6 +237,38 @@ func (w *World) Register(part any) {
 	}
 	if h, ok := part.(BudgetAddedHandler); ok {
 		ps.budgetAdded = append(ps.budgetAdded, h)
+	}
+	w.registerServiceParts(part)
+}
+
+// registerServiceParts sorts in the handlers of Services and the use of
+// resources, and the readers the core asks about Services and metrics
+// (service.go, metrics.go).
+func (w *World) registerServiceParts(part any) {
+	ps := &w.parts
+	if h, ok := part.(ServiceAddedHandler); ok {
+		ps.serviceAdded = append(ps.serviceAdded, h)
+	}
+	if h, ok := part.(UsageEnabledHandler); ok {
+		ps.usageEnabled = append(ps.usageEnabled, h)
+	}
+	if h, ok := part.(PodListenerChangedHandler); ok {
+		ps.podListenerChanged = append(ps.podListenerChanged, h)
+	}
+	if h, ok := part.(PodUseChangedHandler); ok {
+		ps.podUseChanged = append(ps.podUseChanged, h)
+	}
+	if h, ok := part.(PodUsesMemoryHandler); ok {
+		ps.podUsesMemory = append(ps.podUsesMemory, h)
+	}
+	if r, ok := part.(MetricsReader); ok {
+		w.metrics = r
+	}
+	if r, ok := part.(EndpointSliceReader); ok {
+		w.slices = r
+	}
+	if r, ok := part.(ServiceProxy); ok {
+		w.proxy = r
 	}
 }
 

@@ -84,7 +84,6 @@ type Pod struct {
 
 	evictedMsg       string        // being evicted with a grace period: the eviction message (evictionmanager.go)
 	useQueued        bool          // in World.useQueue (usesinks.go)
-	inViews          []*Service    // the Services whose kube-proxy view holds it (service.go)
 	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
 	stopReason       string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
 	stopMessage      string        // the pod's status message once it is Failed for stopReason
@@ -137,7 +136,6 @@ type container struct {
 	draws         draws         // what it drew from its random stream (dist.go)
 	msgs          *containerMessages
 	reason        *syncReason // why a realistic sync could not start it (podworker.go)
-	cpu           *cpuUse     // its CPU integral for metrics-server (metricsserver.go); nil until it runs
 	pid           int32       // its process's id on the node (memory.go), for the kernel's OOM killer
 }
 

@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"math"
+	"math/bits"
+	"time"
+)
 
 // Use of resources (docs/kubernetes-rules.md, Use of resources): a running
 // container uses its behaviour's Usage, plus PerRequest for each request
@@ -13,11 +17,63 @@ import "time"
 // between: nothing runs to move it; the OOM killer's checks are scheduled
 // at the instants a leak crosses a limit.
 
-// EnableUsage makes the world's Services and metrics-server run (AddService
-// does the first too). Call it before the world runs.
+// EnableUsage makes the world's use of resources count: the parts hear it
+// once (UsageEnabled): kube-proxy then follows listeners, as a Service
+// makes it do too, and metrics-server starts scraping. Call it before the
+// world runs.
 func (w *World) EnableUsage() {
-	w.ensureServices()
-	w.enableMetricsServer()
+	if !w.usageOn {
+		w.usageOn = true
+		for _, h := range w.parts.usageEnabled {
+			h.UsageEnabled()
+		}
+	}
+}
+
+// useChanged tells p's node's memory check, the use sinks and the parts
+// (metrics-server) that p's use may have changed now: call it whenever it
+// may have.
+func (w *World) useChanged(p *Pod) {
+	w.memoryChanged(p)
+	w.queueUse(p)
+	for _, h := range w.parts.podUseChanged {
+		h.PodUseChanged(p)
+	}
+}
+
+// UseGrew tells the use sinks that p's use moved now with no change of
+// its rates: a leak grew (metrics-server's scrape).
+func (w *World) UseGrew(p *Pod) { w.queueUse(p) }
+
+// ServedMilliRPS is the rate p serves now, as kube-proxy routes it to it,
+// in thousandths of a request per second.
+func (p *Pod) ServedMilliRPS() int64 { return servedMilliRPS(p) }
+
+// ContainerUse is what one container uses now.
+type ContainerUse struct {
+	Name     string
+	MilliCPU int64 // capped at its limit
+	Memory   int64
+	Running  bool // its process runs (published Running, or still in postStart)
+	Leaks    bool // its process leaks memory
+}
+
+// UseAt is what p's i-th container uses now, when p serves mrps
+// (ServedMilliRPS): i counts the init containers first, then the regular
+// ones, in spec order, below Containers().
+func (p *Pod) UseAt(i int, mrps int64) ContainerUse {
+	c := p.regularOrInit(i)
+	cpu, mem := c.usage(mrps)
+	running := c.processRunning()
+	return ContainerUse{Name: c.spec.Name, MilliCPU: cpu, Memory: mem, Running: running, Leaks: running && c.spec.Behavior.leaks()}
+}
+
+// regularOrInit is p's i-th container, the init ones first.
+func (p *Pod) regularOrInit(i int) *container {
+	if i < len(p.init) {
+		return p.init[i]
+	}
+	return p.regular[i-len(p.init)]
 }
 
 // Usage returns what the container called name uses now (the pod's sum
@@ -72,23 +128,22 @@ func (b *Behavior) leaked(d time.Duration) int64 {
 	return mulDiv(uint64(b.LeakMemory), uint64(d), uint64(b.LeakPer))
 }
 
-// servedMilliRPS is the rate p serves now, over every Service whose
-// kube-proxy view holds it, in thousandths of a request per second.
-func servedMilliRPS(p *Pod) int64 {
-	if len(p.inViews) == 0 || !listening(p) {
-		return 0
+// mulDiv is a*b/c in 128 bits, saturated at MaxInt64.
+func mulDiv(a, b, c uint64) int64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi >= c {
+		return math.MaxInt64
 	}
-	var out int64
-	for _, s := range p.inViews {
-		f := s.flow
-		if f == nil {
-			continue
-		}
-		share := f.mrps / f.n
-		if c := maxMilliRPS(p); c > 0 && c < share {
-			share = c
-		}
-		out += share
+	q, _ := bits.Div64(hi, lo, c)
+	if q > math.MaxInt64 {
+		return math.MaxInt64
 	}
-	return out
+	return int64(q)
+}
+
+func addSat(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }

@@ -76,16 +76,3 @@ func (w *World) flushSinks() {
 
 // leaks reports whether b's process leaks memory.
 func (b *Behavior) leaks() bool { return b != nil && b.LeakMemory > 0 && b.LeakPer > 0 }
-
-// Rates returns the requests per second offered to s now and those its
-// endpoints serve, in thousandths; failed ones are offered minus served.
-func (s *Service) Rates() (offered, served int64) {
-	f := s.flow
-	if f == nil {
-		return 0, 0
-	}
-	if f.n > 0 {
-		served = f.servedN / f.n
-	}
-	return f.mrps, served
-}

@@ -57,8 +57,12 @@ type World struct {
 
 	priorityClasses []PriorityClass // the user's (priority.go)
 
-	services *services      // Services, their endpoints and kube-proxy (service.go); nil if none
-	metrics  *metricsServer // metrics-server (metricsserver.go); nil if nothing uses resources
+	services   []*Service // in the order added (service.go)
+	serviceIdx map[string]*Service
+	slices     EndpointSliceReader // the EndpointSlice controller, if registered
+	proxy      ServiceProxy        // kube-proxy, if registered
+	usageOn    bool                // EnableUsage was called
+	metrics    MetricsReader       // metrics-server, if registered (metrics.go)
 
 	autoscalers []*Autoscaler // HorizontalPodAutoscalers (autoscaler.go)
 	nodePools   []*NodePool   // Karpenter's NodePools and the instance types they launch (nodepool.go)

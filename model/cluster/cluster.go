@@ -13,6 +13,7 @@ import (
 	"github.com/podsim/podsim/model/controller/cronjob"
 	"github.com/podsim/podsim/model/controller/daemonset"
 	"github.com/podsim/podsim/model/controller/disruption"
+	"github.com/podsim/podsim/model/controller/endpointslice"
 	"github.com/podsim/podsim/model/controller/job"
 	"github.com/podsim/podsim/model/controller/karpenter"
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
@@ -20,6 +21,9 @@ import (
 	"github.com/podsim/podsim/model/controller/podgc"
 	"github.com/podsim/podsim/model/controller/statefulset"
 	"github.com/podsim/podsim/model/controller/tainteviction"
+	"github.com/podsim/podsim/model/kubelet/eviction"
+	"github.com/podsim/podsim/model/metricsserver"
+	"github.com/podsim/podsim/model/proxy"
 )
 
 // New returns an empty cluster whose random streams derive from seed:
@@ -42,5 +46,15 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.Register(podautoscaler.New(w))
 	w.Register(clusterautoscaler.New(w))
 	w.Register(karpenter.New(w))
+	// The EndpointSlice controller, then kube-proxy, which watches it, and
+	// metrics-server, which reads kube-proxy's counts of requests: idle
+	// until the first Service (kube-proxy also until EnableUsage) or
+	// EnableUsage (metrics-server).
+	es := endpointslice.New(w)
+	w.Register(es)
+	px := proxy.New(w, es)
+	w.Register(px)
+	w.Register(metricsserver.New(w, px))
+	w.Register(eviction.New(w)) // the kubelets' eviction managers
 	return w
 }
