@@ -111,13 +111,24 @@ func indentKeys(prefix, indent string, indented bool) jsonKeys {
 }
 
 // ChangeJSON appends changes as JSON objects: flat as AppendJSON writes
-// them, or indented. It remembers the escaped form of the strings it
-// wrote last (a run repeats the same names, reasons and messages), so
-// writing one allocates nothing once they are known. Not for use by two
-// goroutines at once.
+// them, or indented. It remembers what it wrote last: the escaped form of
+// strings (a run repeats the same names, reasons and messages), and the
+// bytes between a change's time and its restart count, by the rest of the
+// change (a crash loop writes the same few changes at other times), so
+// writing a change allocates nothing once they are known and mostly copies.
+// Not for use by two goroutines at once.
 type ChangeJSON struct {
-	keys *jsonKeys
-	strs stringCache
+	keys   *jsonKeys
+	strs   stringCache
+	bodies *[128]jsonBody // made at the first change
+}
+
+// jsonBody is what a change without its time and restart count writes
+// between them.
+type jsonBody struct {
+	c    model.Change // T and RestartCount zero
+	ok   bool
+	body []byte
 }
 
 // IndentedJSON returns an encoder that writes each change as AppendJSON
@@ -130,18 +141,48 @@ func IndentedJSON(prefix, indent string) *ChangeJSON {
 // AppendJSON appends c as one JSON object (no newline) to b.
 func AppendJSON(b []byte, c *model.Change) []byte {
 	e := ChangeJSON{keys: &flatKeys}
-	return e.Append(b, c)
+	return e.tail(e.body(e.head(b, c), c), c)
 }
 
 // Append appends c as one JSON object to b.
 func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
-	k := e.keys
-	b = append(b, k[keyT]...)
-	if c.T%time.Second == 0 {
-		b = strconv.AppendInt(b, int64(c.T/time.Second), 10) // what appendFloat writes for whole seconds
-	} else {
-		b = appendFloat(b, Seconds(c.T))
+	b = e.head(b, c)
+	if e.bodies == nil {
+		e.bodies = new([128]jsonBody)
 	}
+	key := *c
+	key.T, key.RestartCount = 0, 0
+	h := uint(c.Kind)*31 + uint(c.State)*17 + uint(len(c.Pod))*13 + uint(len(c.Container))*11 + uint(len(c.Reason))*7 +
+		uint(len(c.Message))*5 + uint(len(c.Type))*3 + uint(len(c.Status)) + uint(len(c.Workload))*19 + uint(len(c.Node))*23
+	s := &e.bodies[h%uint(len(e.bodies))]
+	if !s.ok || s.c != key {
+		s.c, s.ok = key, true
+		s.body = e.body(s.body[:0], c)
+	}
+	return e.tail(append(b, s.body...), c)
+}
+
+// head appends the opening brace and c's time.
+func (e *ChangeJSON) head(b []byte, c *model.Change) []byte {
+	b = append(b, e.keys[keyT]...)
+	if c.T%time.Second == 0 {
+		return strconv.AppendInt(b, int64(c.T/time.Second), 10) // what appendFloat writes for whole seconds
+	}
+	return appendFloat(b, Seconds(c.T))
+}
+
+// tail appends a container's restart count and the closing brace.
+func (e *ChangeJSON) tail(b []byte, c *model.Change) []byte {
+	if c.Kind == model.ChangeContainer {
+		b = append(b, e.keys[keyRestartCount]...)
+		b = strconv.AppendInt(b, int64(c.RestartCount), 10)
+	}
+	return append(b, e.keys[keyEnd]...)
+}
+
+// body appends c's keys and values from kind to exitCode.
+func (e *ChangeJSON) body(b []byte, c *model.Change) []byte {
+	k := e.keys
 	b = append(b, k[keyKind]...)
 	b = append(append(append(b, '"'), c.Kind.String()...), '"') // a kind's name needs no escaping
 	if c.Namespace != model.DefaultNamespace {
@@ -172,15 +213,11 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	if c.Dropped {
 		b = append(append(b, k[keyDropped]...), "true"...)
 	}
-	if c.Kind == model.ChangeContainer {
-		if c.HasExitCode {
-			b = append(b, k[keyExitCode]...)
-			b = strconv.AppendInt(b, int64(c.ExitCode), 10)
-		}
-		b = append(b, k[keyRestartCount]...)
-		b = strconv.AppendInt(b, int64(c.RestartCount), 10)
+	if c.Kind == model.ChangeContainer && c.HasExitCode {
+		b = append(b, k[keyExitCode]...)
+		b = strconv.AppendInt(b, int64(c.ExitCode), 10)
 	}
-	return append(b, k[keyEnd]...)
+	return b
 }
 
 // field appends the key and its value unless value is empty (omitempty).

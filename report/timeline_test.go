@@ -189,6 +189,14 @@ func TestIndentedJSONMatchesJSONIndent(t *testing.T) {
 		{T: time.Hour, Kind: model.ChangePod, Pod: "naïve\n\t", Reason: "Deleted", Message: "\u2028<&>"},
 		{T: time.Hour, Kind: model.ChangeNode, Namespace: "shop", Node: "n", Type: "Ready", Status: "False", Dropped: true},
 	}
+	for i := range 4 { // changes alike but for one value
+		changes = append(changes,
+			model.Change{T: time.Second, Kind: model.ChangeContainer, Pod: "p", Container: "c", State: model.StateTerminated, ExitCode: int32(i % 2), HasExitCode: true, RestartCount: int32(i)},
+			model.Change{T: time.Second, Kind: model.ChangeEvent, Pod: "p", Type: "Normal", Reason: "R", Message: "m", Combined: i%2 == 0, Dropped: i > 1},
+			model.Change{T: time.Second, Kind: model.ChangePhase, Pod: "p", From: []model.Phase{model.Pending, model.Running}[i%2], To: model.Failed},
+			model.Change{T: time.Second, Kind: model.ChangeEvent, Workload: "w", Object: []string{"Job", "Pod"}[i%2], Namespace: []string{"", "ab"}[i/2]},
+		)
+	}
 	for i := range 500 { // strings that share slots with those above
 		s := strconv.Itoa(i)
 		changes = append(changes, model.Change{T: time.Duration(i), Kind: model.ChangeEvent, Pod: "w" + s + "b", Type: "W" + s + "g",
