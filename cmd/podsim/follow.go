@@ -67,7 +67,7 @@ func (m *Main) follow(s *scenarios.Scenario, opt runOptions) (int, error) {
 		r := s.Start(first)
 		r.Instants(m.interrupted, measure.Flush) // a run that stops early stops again below, and says why
 	}
-	bw := bufio.NewWriter(m.Stdout)
+	bw := bufio.NewWriterSize(m.Stdout, 64<<10) // flushed before each wait (pacedFlush)
 	defer bw.Flush()
 	var done <-chan struct{}
 	if m.ctx != nil {
