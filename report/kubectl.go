@@ -195,7 +195,7 @@ func printPod(v *PodView, now time.Duration) (ready, status, restarts string) {
 	if all.n != 0 && all.seen {
 		restarts += " (" + HumanDuration(now-all.last) + " ago)"
 	}
-	return fmt.Sprintf("%d/%d", readyN, total), reason, restarts
+	return strconv.Itoa(readyN) + "/" + strconv.Itoa(total), reason, restarts
 }
 
 // reported reports whether the kubelet has reported any of these statuses:
@@ -259,38 +259,38 @@ func HumanDuration(d time.Duration) string {
 	} else if s < 0 {
 		return "0s"
 	} else if s < 120 {
-		return fmt.Sprintf("%ds", s)
+		return strconv.Itoa(s) + "s"
 	}
 	minutes := int(d / time.Minute)
 	if minutes < 10 {
 		if s := int(d/time.Second) % 60; s != 0 {
-			return fmt.Sprintf("%dm%ds", minutes, s)
+			return strconv.Itoa(minutes) + "m" + strconv.Itoa(s) + "s"
 		}
-		return fmt.Sprintf("%dm", minutes)
+		return strconv.Itoa(minutes) + "m"
 	} else if minutes < 180 {
-		return fmt.Sprintf("%dm", minutes)
+		return strconv.Itoa(minutes) + "m"
 	}
 	hours := int(d / time.Hour)
 	switch {
 	case hours < 8:
 		if m := minutes % 60; m != 0 {
-			return fmt.Sprintf("%dh%dm", hours, m)
+			return strconv.Itoa(hours) + "h" + strconv.Itoa(m) + "m"
 		}
-		return fmt.Sprintf("%dh", hours)
+		return strconv.Itoa(hours) + "h"
 	case hours < 48:
-		return fmt.Sprintf("%dh", hours)
+		return strconv.Itoa(hours) + "h"
 	case hours < 24*8:
 		if h := hours % 24; h != 0 {
-			return fmt.Sprintf("%dd%dh", hours/24, h)
+			return strconv.Itoa(hours/24) + "d" + strconv.Itoa(h) + "h"
 		}
-		return fmt.Sprintf("%dd", hours/24)
+		return strconv.Itoa(hours/24) + "d"
 	case hours < 24*365*2:
-		return fmt.Sprintf("%dd", hours/24)
+		return strconv.Itoa(hours/24) + "d"
 	case hours < 24*365*8:
 		if dy := (hours / 24) % 365; dy != 0 {
-			return fmt.Sprintf("%dy%dd", hours/24/365, dy)
+			return strconv.Itoa(hours/24/365) + "y" + strconv.Itoa(dy) + "d"
 		}
-		return fmt.Sprintf("%dy", hours/24/365)
+		return strconv.Itoa(hours/24/365) + "y"
 	}
-	return fmt.Sprintf("%dy", hours/24/365)
+	return strconv.Itoa(hours/24/365) + "y"
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
 	"github.com/podsim/podsim/model"
@@ -33,6 +34,7 @@ type TextTimeline struct {
 	free     [][]byte // chunks written to the file, for reuse
 	file     *os.File // spooled rows past mem's limit, if any
 	spill    *bufio.Writer
+	spilled  []int             // the lengths of the chunks in the file, in order
 	objs     []string          // the objects seen, by index
 	objWidth []int             // their display widths
 	objIdx   map[string]uint32 // and their indices
@@ -56,7 +58,7 @@ func (t *TextTimeline) Change(c *model.Change) {
 	}
 	if !t.haveT || c.T != t.lastT {
 		t.lastT, t.haveT = c.T, true
-		t.timeW = max(t.timeW, runewidth.StringWidth(sim.FormatTime(c.T)))
+		t.timeW = max(t.timeW, width(sim.FormatTime(c.T)))
 	}
 	t.scratch = appendObject(t.scratch[:0], c)
 	id, ok := t.objIdx[string(t.scratch)]
@@ -64,7 +66,7 @@ func (t *TextTimeline) Change(c *model.Change) {
 		name := string(t.scratch)
 		id = uint32(len(t.objs))
 		t.objs = append(t.objs, name)
-		w := runewidth.StringWidth(name)
+		w := width(name)
 		t.objWidth = append(t.objWidth, w)
 		t.objW = max(t.objW, w)
 		t.objIdx[name] = id
@@ -115,6 +117,7 @@ func (t *TextTimeline) spillRows() {
 			return
 		}
 		t.free = append(t.free, c)
+		t.spilled = append(t.spilled, len(c))
 	}
 	t.chunks = t.chunks[:0]
 }
@@ -137,45 +140,36 @@ func (t *TextTimeline) Close() error {
 		if _, err := t.file.Seek(0, io.SeekStart); err != nil {
 			return err
 		}
-		if err := out.rows(bufio.NewReaderSize(t.file, 1<<20)); err != nil {
-			return err
+		r := bufio.NewReaderSize(t.file, 1<<20)
+		var buf []byte
+		for _, n := range t.spilled {
+			if cap(buf) < n {
+				buf = make([]byte, n)
+			}
+			if _, err := io.ReadFull(r, buf[:n]); err != nil {
+				return err
+			}
+			if err := out.rows(buf[:n]); err != nil {
+				return err
+			}
 		}
 	}
 	for _, c := range append(t.chunks, t.mem) {
-		if err := out.rows(bytesReader(c)); err != nil {
+		if err := out.rows(c); err != nil {
 			return err
 		}
 	}
 	return out.err
 }
 
-// byteReader is what reading rows back needs: bytes one at a time (the
-// varints) and runs of them.
-type byteReader interface {
-	io.ByteReader
-	io.Reader
-}
-
-func bytesReader(b []byte) byteReader { return &sliceReader{b: b} }
-
-type sliceReader struct{ b []byte }
-
-func (r *sliceReader) ReadByte() (byte, error) {
-	if len(r.b) == 0 {
-		return 0, io.EOF
+// width is the display width of s: its length when it is ASCII.
+func width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return runewidth.StringWidth(s)
+		}
 	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c, nil
-}
-
-func (r *sliceReader) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, r.b)
-	r.b = r.b[n:]
-	return n, nil
+	return len(s)
 }
 
 // tableWriter renders spooled rows.
@@ -183,7 +177,6 @@ type tableWriter struct {
 	t         *TextTimeline
 	w         io.Writer
 	line      []byte
-	change    []byte
 	lastT     time.Duration
 	lastTime  string
 	timeWidth int
@@ -191,36 +184,33 @@ type tableWriter struct {
 	err       error
 }
 
-// rows renders every row r holds, to its end.
-func (o *tableWriter) rows(r byteReader) error {
-	for o.err == nil {
-		v, err := binary.ReadUvarint(r)
-		if err == io.EOF {
-			return nil
+// errSpool is a spooled row cut short: the spool is not what was written.
+var errSpool = errors.New("the text timeline's spooled rows are damaged")
+
+// rows renders every row of spooled chunk b.
+func (o *tableWriter) rows(b []byte) error {
+	for len(b) > 0 && o.err == nil {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return errSpool
 		}
-		if err != nil {
-			return err
-		}
+		b = b[n:]
 		if when := time.Duration(v); !o.haveT || when != o.lastT {
 			o.lastT, o.lastTime, o.haveT = when, sim.FormatTime(when), true
-			o.timeWidth = runewidth.StringWidth(o.lastTime)
+			o.timeWidth = width(o.lastTime)
 		}
-		id, err := binary.ReadUvarint(r)
-		if err != nil {
-			return err
+		id, n := binary.Uvarint(b)
+		if n <= 0 || id >= uint64(len(o.t.objs)) {
+			return errSpool
 		}
-		n, err := binary.ReadUvarint(r)
-		if err != nil {
-			return err
+		b = b[n:]
+		size, n := binary.Uvarint(b)
+		if n <= 0 || size > uint64(len(b)-n) {
+			return errSpool
 		}
-		if uint64(cap(o.change)) < n {
-			o.change = make([]byte, n)
-		}
-		o.change = o.change[:n]
-		if _, err := io.ReadFull(r, o.change); err != nil {
-			return err
-		}
-		o.row(o.lastTime, o.timeWidth, o.t.objs[id], o.t.objWidth[id], o.change)
+		b = b[n:]
+		o.row(o.lastTime, o.timeWidth, o.t.objs[id], o.t.objWidth[id], b[:size])
+		b = b[size:]
 	}
 	return o.err
 }

@@ -26,19 +26,22 @@ import (
 // write error stops it; Err returns it.
 type JSONL struct {
 	w   io.Writer
+	enc ChangeJSON
 	buf []byte
 	err error
 }
 
 // NewJSONL returns a sink writing JSON lines to w.
-func NewJSONL(w io.Writer) *JSONL { return &JSONL{w: w, buf: make([]byte, 0, 256)} }
+func NewJSONL(w io.Writer) *JSONL {
+	return &JSONL{w: w, enc: ChangeJSON{keys: &flatKeys}, buf: make([]byte, 0, 256)}
+}
 
 // Change writes c as one line.
 func (j *JSONL) Change(c *model.Change) {
 	if j.err != nil {
 		return
 	}
-	j.buf = AppendJSON(j.buf[:0], c)
+	j.buf = j.enc.Append(j.buf[:0], c)
 	j.buf = append(j.buf, '\n')
 	_, j.err = j.w.Write(j.buf)
 }
@@ -50,63 +53,203 @@ func (j *JSONL) Err() error { return j.err }
 // namespace and name of a change.
 type podRef struct{ ns, name string }
 
-// AppendJSON appends c as one JSON object (no newline) to b.
-func AppendJSON(b []byte, c *model.Change) []byte {
-	b = append(b, `{"t":`...)
-	if c.T%time.Second == 0 {
-		b = strconv.AppendInt(b, int64(c.T/time.Second), 10) // what appendFloat writes for whole seconds
-	} else {
-		b = appendFloat(b, Seconds(c.T))
+// The keys of a change's JSON object, in the contract's order.
+const (
+	keyT = iota
+	keyKind
+	keyNamespace
+	keyPod
+	keyNode
+	keyWorkload
+	keyObject
+	keyContainer
+	keyFrom
+	keyTo
+	keyState
+	keyType
+	keyCondition
+	keyStatus
+	keyReason
+	keyMessage
+	keyCombined
+	keyDropped
+	keyExitCode
+	keyRestartCount
+	keyEnd // the closing brace
+	nKeys
+)
+
+var keyNames = [nKeys]string{"t", "kind", "namespace", "pod", "node", "workload", "object", "container", "from", "to",
+	"state", "type", "condition", "status", "reason", "message", "combined", "dropped", "exitCode", "restartCount", ""}
+
+// jsonKeys holds what is written before each key's value: the opening
+// brace or the separator, the key and the colon; and the closing brace.
+type jsonKeys [nKeys]string
+
+// flatKeys are those of AppendJSON: one line, no spaces.
+var flatKeys = indentKeys("", "", false)
+
+// indentKeys returns the keys as json.Indent(dst, flat, prefix, indent)
+// lays them out when indented, else as AppendJSON writes them.
+func indentKeys(prefix, indent string, indented bool) jsonKeys {
+	var k jsonKeys
+	open, sep, colon, end := "{", ",", ":", "}"
+	if indented {
+		open, sep, colon, end = "{\n"+prefix+indent, ",\n"+prefix+indent, ": ", "\n"+prefix+"}"
 	}
-	b = append(b, `,"kind":`...)
-	b = appendString(b, c.Kind.String())
-	if c.Namespace != model.DefaultNamespace {
-		b = appendField(b, "namespace", c.Namespace) // "" is left out
-	}
-	b = appendField(b, "pod", c.Pod)
-	b = appendField(b, "node", c.Node)
-	b = appendField(b, "workload", c.Workload)
-	b = appendField(b, "object", c.Object)
-	b = appendField(b, "container", c.Container)
-	b = appendField(b, "from", string(c.From))
-	b = appendField(b, "to", string(c.To))
-	if c.Kind == model.ChangeContainer {
-		b = appendField(b, "state", c.State.String())
-	}
-	if c.Kind == model.ChangeNode {
-		b = appendField(b, "condition", c.Type)
-	} else {
-		b = appendField(b, "type", c.Type)
-	}
-	b = appendField(b, "status", c.Status)
-	b = appendField(b, "reason", c.Reason)
-	b = appendField(b, "message", c.Message)
-	if c.Combined {
-		b = append(b, `,"combined":true`...)
-	}
-	if c.Dropped {
-		b = append(b, `,"dropped":true`...)
-	}
-	if c.Kind == model.ChangeContainer {
-		if c.HasExitCode {
-			b = append(b, `,"exitCode":`...)
-			b = strconv.AppendInt(b, int64(c.ExitCode), 10)
+	for i, name := range keyNames {
+		switch i {
+		case keyT:
+			k[i] = open + `"` + name + `"` + colon
+		case keyEnd:
+			k[i] = end
+		default:
+			k[i] = sep + `"` + name + `"` + colon
 		}
-		b = append(b, `,"restartCount":`...)
-		b = strconv.AppendInt(b, int64(c.RestartCount), 10)
 	}
-	return append(b, '}')
+	return k
 }
 
-// appendField appends ,"key":"value" unless value is empty (omitempty).
-func appendField(b []byte, key, value string) []byte {
+// ChangeJSON appends changes as JSON objects: flat as AppendJSON writes
+// them, or indented. It remembers what it wrote last: the escaped form of
+// strings (a run repeats the same names, reasons and messages), and the
+// bytes between a change's time and its restart count, by the rest of the
+// change (a crash loop writes the same few changes at other times), so
+// writing a change allocates nothing once they are known and mostly copies.
+// Not for use by two goroutines at once.
+type ChangeJSON struct {
+	keys   *jsonKeys
+	strs   stringCache
+	bodies *[128]jsonBody // made at the first change
+}
+
+// jsonBody is what a change without its time and restart count writes
+// between them.
+type jsonBody struct {
+	c    model.Change // T and RestartCount zero
+	ok   bool
+	body []byte
+}
+
+// IndentedJSON returns an encoder that writes each change as AppendJSON
+// does, indented as json.Indent(dst, flat, prefix, indent) would indent it.
+func IndentedJSON(prefix, indent string) *ChangeJSON {
+	k := indentKeys(prefix, indent, true)
+	return &ChangeJSON{keys: &k}
+}
+
+// AppendJSON appends c as one JSON object (no newline) to b.
+func AppendJSON(b []byte, c *model.Change) []byte {
+	e := ChangeJSON{keys: &flatKeys}
+	return e.tail(e.body(e.head(b, c), c), c)
+}
+
+// Append appends c as one JSON object to b.
+func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
+	b = e.head(b, c)
+	if e.bodies == nil {
+		e.bodies = new([128]jsonBody)
+	}
+	key := *c
+	key.T, key.RestartCount = 0, 0
+	h := uint(c.Kind)*31 + uint(c.State)*17 + uint(len(c.Pod))*13 + uint(len(c.Container))*11 + uint(len(c.Reason))*7 +
+		uint(len(c.Message))*5 + uint(len(c.Type))*3 + uint(len(c.Status)) + uint(len(c.Workload))*19 + uint(len(c.Node))*23
+	s := &e.bodies[h%uint(len(e.bodies))]
+	if !s.ok || s.c != key {
+		s.c, s.ok = key, true
+		s.body = e.body(s.body[:0], c)
+	}
+	return e.tail(append(b, s.body...), c)
+}
+
+// head appends the opening brace and c's time.
+func (e *ChangeJSON) head(b []byte, c *model.Change) []byte {
+	b = append(b, e.keys[keyT]...)
+	if c.T%time.Second == 0 {
+		return strconv.AppendInt(b, int64(c.T/time.Second), 10) // what appendFloat writes for whole seconds
+	}
+	return appendFloat(b, Seconds(c.T))
+}
+
+// tail appends a container's restart count and the closing brace.
+func (e *ChangeJSON) tail(b []byte, c *model.Change) []byte {
+	if c.Kind == model.ChangeContainer {
+		b = append(b, e.keys[keyRestartCount]...)
+		b = strconv.AppendInt(b, int64(c.RestartCount), 10)
+	}
+	return append(b, e.keys[keyEnd]...)
+}
+
+// body appends c's keys and values from kind to exitCode.
+func (e *ChangeJSON) body(b []byte, c *model.Change) []byte {
+	k := e.keys
+	b = append(b, k[keyKind]...)
+	b = append(append(append(b, '"'), c.Kind.String()...), '"') // a kind's name needs no escaping
+	if c.Namespace != model.DefaultNamespace {
+		b = e.field(b, keyNamespace, c.Namespace) // "" is left out
+	}
+	b = e.field(b, keyPod, c.Pod)
+	b = e.field(b, keyNode, c.Node)
+	b = e.field(b, keyWorkload, c.Workload)
+	b = e.field(b, keyObject, c.Object)
+	b = e.field(b, keyContainer, c.Container)
+	b = e.field(b, keyFrom, string(c.From))
+	b = e.field(b, keyTo, string(c.To))
+	if c.Kind == model.ChangeContainer {
+		b = append(b, k[keyState]...)
+		b = append(append(append(b, '"'), c.State.String()...), '"')
+	}
+	if c.Kind == model.ChangeNode {
+		b = e.field(b, keyCondition, c.Type)
+	} else {
+		b = e.field(b, keyType, c.Type)
+	}
+	b = e.field(b, keyStatus, c.Status)
+	b = e.field(b, keyReason, c.Reason)
+	b = e.field(b, keyMessage, c.Message)
+	if c.Combined {
+		b = append(append(b, k[keyCombined]...), "true"...)
+	}
+	if c.Dropped {
+		b = append(append(b, k[keyDropped]...), "true"...)
+	}
+	if c.Kind == model.ChangeContainer && c.HasExitCode {
+		b = append(b, k[keyExitCode]...)
+		b = strconv.AppendInt(b, int64(c.ExitCode), 10)
+	}
+	return b
+}
+
+// field appends the key and its value unless value is empty (omitempty).
+func (e *ChangeJSON) field(b []byte, key int, value string) []byte {
 	if value == "" {
 		return b
 	}
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return appendString(b, value)
+	return e.strs.append(append(b, e.keys[key]...), value)
+}
+
+// stringCache remembers the escaped JSON form of the strings a writer
+// wrote last, one per slot of a small table chosen by a string's length
+// and ends: a hit costs a comparison (one of pointers when the model
+// passes the same string again) and a copy.
+type stringCache [64]struct {
+	raw string
+	esc []byte
+}
+
+// append appends s as appendString does.
+func (sc *stringCache) append(b []byte, s string) []byte {
+	if len(s) == 0 || len(s) > 256 {
+		return appendString(b, s)
+	}
+	e := &sc[(uint(len(s))*31+uint(s[0])*7+uint(s[len(s)-1]))&63]
+	if len(e.esc) > 0 && e.raw == s {
+		return append(b, e.esc...)
+	}
+	mark := len(b)
+	b = appendString(b, s)
+	e.raw, e.esc = s, append(e.esc[:0], b[mark:]...)
+	return b
 }
 
 // appendFloat formats f as encoding/json does.
@@ -270,43 +413,4 @@ func appendDescribe(b []byte, c *model.Change) []byte {
 		return append(append(append(b, c.Object...), ": "...), c.Message...)
 	}
 	return append(b, c.Kind.String()...)
-}
-
-// AppendIndented appends flat, one JSON object of one level as AppendJSON
-// writes it, indented as json.Indent(dst, flat, prefix, indent) indents
-// it, without its cost.
-func AppendIndented(b, flat []byte, prefix, indent string) []byte {
-	inString := false
-	for i := 0; i < len(flat); i++ {
-		ch := flat[i]
-		switch {
-		case inString:
-			b = append(b, ch)
-			if ch == '\\' && i+1 < len(flat) {
-				i++
-				b = append(b, flat[i])
-			} else if ch == '"' {
-				inString = false
-			}
-		case ch == '"':
-			inString = true
-			b = append(b, ch)
-		case ch == '{' && i+1 < len(flat) && flat[i+1] == '}':
-			b = append(b, '{', '}')
-			i++
-		case ch == '{':
-			b = append(b, '{', '\n')
-			b = append(append(b, prefix...), indent...)
-		case ch == ',':
-			b = append(b, ',', '\n')
-			b = append(append(b, prefix...), indent...)
-		case ch == ':':
-			b = append(b, ':', ' ')
-		case ch == '}':
-			b = append(append(append(b, '\n'), prefix...), '}')
-		default:
-			b = append(b, ch)
-		}
-	}
-	return b
 }

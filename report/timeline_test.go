@@ -179,20 +179,44 @@ func TestTextTimelineSpillsToAFile(t *testing.T) {
 	}
 }
 
-// AppendIndented indents a change as json.Indent does.
-func TestAppendIndentedMatchesJSONIndent(t *testing.T) {
-	for _, c := range []model.Change{
+// An indented change is what json.Indent makes of the flat one, and an
+// encoder that has seen many strings (its cache full of other strings of
+// the same length and ends) writes each change as a fresh one does.
+func TestIndentedJSONMatchesJSONIndent(t *testing.T) {
+	changes := []model.Change{
 		{T: 1500 * time.Millisecond, Kind: model.ChangeEvent, Pod: "web", Type: "Warning", Reason: "BackOff", Message: `Back-off {restarting}, "failed": a\b, [x]`},
 		{T: 0, Kind: model.ChangeContainer, Pod: "p", Container: "c", State: model.StateTerminated, ExitCode: -1, HasExitCode: true, Combined: true},
 		{T: time.Hour, Kind: model.ChangePod, Pod: "naïve\n\t", Reason: "Deleted", Message: "\u2028<&>"},
-	} {
-		flat := AppendJSON(nil, &c)
-		var want bytes.Buffer
-		if err := json.Indent(&want, flat, "    ", "  "); err != nil {
-			t.Fatal(err)
-		}
-		if got := AppendIndented(nil, flat, "    ", "  "); string(got) != want.String() {
-			t.Errorf("got\n%s\nwant\n%s", got, want.String())
+		{T: time.Hour, Kind: model.ChangeNode, Namespace: "shop", Node: "n", Type: "Ready", Status: "False", Dropped: true},
+	}
+	for i := range 4 { // changes alike but for one value
+		changes = append(changes,
+			model.Change{T: time.Second, Kind: model.ChangeContainer, Pod: "p", Container: "c", State: model.StateTerminated, ExitCode: int32(i % 2), HasExitCode: true, RestartCount: int32(i)},
+			model.Change{T: time.Second, Kind: model.ChangeEvent, Pod: "p", Type: "Normal", Reason: "R", Message: "m", Combined: i%2 == 0, Dropped: i > 1},
+			model.Change{T: time.Second, Kind: model.ChangePhase, Pod: "p", From: []model.Phase{model.Pending, model.Running}[i%2], To: model.Failed},
+			model.Change{T: time.Second, Kind: model.ChangeEvent, Workload: "w", Object: []string{"Job", "Pod"}[i%2], Namespace: []string{"", "ab"}[i/2]},
+		)
+	}
+	for i := range 500 { // strings that share slots with those above
+		s := strconv.Itoa(i)
+		changes = append(changes, model.Change{T: time.Duration(i), Kind: model.ChangeEvent, Pod: "w" + s + "b", Type: "W" + s + "g",
+			Reason: "B\"" + s + "f", Message: strings.Repeat("m", i%40) + s + `"`})
+	}
+	flat, ind := ChangeJSON{keys: &flatKeys}, IndentedJSON("    ", "  ")
+	for round := range 2 {
+		for i := range changes {
+			c := &changes[i]
+			fresh := AppendJSON(nil, c)
+			if got := flat.Append(nil, c); string(got) != string(fresh) {
+				t.Errorf("round %d, change %d: cached %s, fresh %s", round, i, got, fresh)
+			}
+			var want bytes.Buffer
+			if err := json.Indent(&want, fresh, "    ", "  "); err != nil {
+				t.Fatal(err)
+			}
+			if got := ind.Append(nil, c); string(got) != want.String() {
+				t.Errorf("round %d, change %d: got\n%s\nwant\n%s", round, i, got, want.String())
+			}
 		}
 	}
 }

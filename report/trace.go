@@ -67,6 +67,11 @@ type Trace struct {
 	services  map[*model.Service]*traceService // trace_use.go
 	dirtyUse  []*tracePod
 	dirtySvcs []*traceService
+
+	strs                   stringCache // escaped names, reasons and messages
+	threadLanes, procLanes []traceLane // by tid, by pid (trace_bound.go)
+	written, dropped       int
+	droppedFrom            time.Duration
 }
 
 // traceProc is a process: its pid and whether its name is written.
@@ -430,6 +435,9 @@ func (t *Trace) counters() {
 }
 
 func (t *Trace) counter(pid int, name, key string, v int64) {
+	if !t.admit(pid, 0, t.instant) {
+		return
+	}
 	b := t.head(name, "", 'C', pid, 0)
 	b = appendTS(b, t.instant)
 	b = append(b, `,"args":{"`...)
@@ -441,6 +449,9 @@ func (t *Trace) counter(pid int, name, key string, v int64) {
 
 // instantEvent writes c as an instant event on a thread.
 func (t *Trace) instantEvent(c *model.Change, pid, tid int) {
+	if !t.admit(pid, tid, c.T) {
+		return
+	}
 	var b []byte
 	switch c.Kind {
 	case model.ChangeEvent:
@@ -463,6 +474,9 @@ func (t *Trace) closeSpan(s *traceSpan, p *traceProc, th *traceThread, end time.
 	s.open = false
 	c := &s.c
 	t.use(p, th)
+	if !t.admit(p.pid, th.tid, max(end, c.T)) {
+		return
+	}
 	var b []byte
 	switch c.Kind {
 	case model.ChangePhase:
@@ -511,6 +525,7 @@ func (t *Trace) Close(end time.Duration) error {
 			t.closeSpan(&cond.span, &n.proc, &cond.thread, end)
 		}
 	}
+	t.notes()
 	t.write(append(t.buf[:0], "\n]}\n"...))
 	return t.err
 }

@@ -116,13 +116,15 @@ func (t *Trace) hpaCounters() {
 		}
 		if !h.everCounts || h.nowDesired != h.desired || h.nowCurrent != h.current {
 			t.use(&h.proc, nil)
-			b := t.head("replicas", "", 'C', h.proc.pid, 0)
-			b = appendTS(b, t.instant)
-			b = append(b, `,"args":{"desired":`...)
-			b = strconv.AppendInt(b, int64(h.nowDesired), 10)
-			b = append(b, `,"current":`...)
-			b = strconv.AppendInt(b, int64(h.nowCurrent), 10)
-			t.write(append(b, "}}"...))
+			if t.admit(h.proc.pid, 0, t.instant) {
+				b := t.head("replicas", "", 'C', h.proc.pid, 0)
+				b = appendTS(b, t.instant)
+				b = append(b, `,"args":{"desired":`...)
+				b = strconv.AppendInt(b, int64(h.nowDesired), 10)
+				b = append(b, `,"current":`...)
+				b = strconv.AppendInt(b, int64(h.nowCurrent), 10)
+				t.write(append(b, "}}"...))
+			}
 			h.everCounts, h.desired, h.current = true, h.nowDesired, h.nowCurrent
 		}
 		for i := range h.metrics {
@@ -139,6 +141,9 @@ func (t *Trace) hpaCounters() {
 func (t *Trace) hpaMetric(h *traceHPA, m *traceMetric) {
 	m.written, m.last = true, m.now
 	t.use(&h.proc, nil)
+	if !t.admit(h.proc.pid, 0, t.instant) {
+		return
+	}
 	b := t.head(m.name, "", 'C', h.proc.pid, 0)
 	b = appendTS(b, t.instant)
 	b = append(b, `,"args":{"current":`...)

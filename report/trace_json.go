@@ -78,18 +78,18 @@ func (t *Trace) head(name, cat string, ph byte, pid, tid int) []byte {
 func (t *Trace) headJoined(a, sep, c, cat string, ph byte, pid, tid int) []byte {
 	b := t.event()
 	b = append(b, `"name":`...)
-	b = appendString(b, a)
+	b = t.strs.append(b, a)
 	if c != "" {
 		for _, part := range [2]string{sep, c} {
 			b = b[:len(b)-1] // reopen the string
 			m := len(b)
-			b = appendString(b, part)
+			b = t.strs.append(b, part)
 			b = append(b[:m], b[m+1:]...) // without part's opening quote
 		}
 	}
 	if cat != "" {
 		b = append(b, `,"cat":`...)
-		b = appendString(b, cat)
+		b = t.strs.append(b, cat)
 	}
 	b = append(b, `,"ph":"`...)
 	b = append(b, ph, '"')
@@ -127,14 +127,14 @@ func (t *Trace) args(b []byte, c *model.Change) []byte {
 	n := len(b)
 	switch c.Kind {
 	case model.ChangePhase:
-		b = appendArg(b, n, "from", string(c.From))
+		b = t.arg(b, n, "from", string(c.From))
 	case model.ChangeContainer:
-		b = appendArg(b, n, "state", c.State.String())
+		b = t.arg(b, n, "state", c.State.String())
 	}
-	b = appendArg(b, n, "type", c.Type)
-	b = appendArg(b, n, "status", c.Status)
-	b = appendArg(b, n, "reason", c.Reason)
-	b = appendArg(b, n, "message", c.Message)
+	b = t.arg(b, n, "type", c.Type)
+	b = t.arg(b, n, "status", c.Status)
+	b = t.arg(b, n, "reason", c.Reason)
+	b = t.arg(b, n, "message", c.Message)
 	if c.Kind == model.ChangeContainer {
 		if len(b) > n {
 			b = append(b, ',')
@@ -150,9 +150,9 @@ func (t *Trace) args(b []byte, c *model.Change) []byte {
 	return append(b, "}}"...)
 }
 
-// appendArg appends "key":"value" to args that start at b[n:], unless
-// value is empty.
-func appendArg(b []byte, n int, key, value string) []byte {
+// arg appends "key":"value" to args that start at b[n:], unless value is
+// empty.
+func (t *Trace) arg(b []byte, n int, key, value string) []byte {
 	if value == "" {
 		return b
 	}
@@ -162,5 +162,5 @@ func appendArg(b []byte, n int, key, value string) []byte {
 	b = append(b, '"')
 	b = append(b, key...)
 	b = append(b, '"', ':')
-	return appendString(b, value)
+	return t.strs.append(b, value)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -171,7 +172,7 @@ func checkTrace(t *testing.T, name string, data []byte, w *model.World, end time
 }
 
 // Every scenario of the library gives a valid trace of the expected shape,
-// the same bytes on a second run.
+// whole (within the trace's bounds), the same bytes on a second run.
 func TestTraceOfEveryScenario(t *testing.T) {
 	all, err := scenariogen.Valid([]string{"../scenarios"})
 	if err != nil {
@@ -183,6 +184,9 @@ func TestTraceOfEveryScenario(t *testing.T) {
 	for _, s := range all {
 		data, w := traceRun(t, s)
 		checkTrace(t, s.Path, data, w, s.Duration)
+		if bytes.Contains(data, []byte(`"trace truncated: `)) {
+			t.Errorf("%s: the trace left events out", s.Path)
+		}
 		again, _ := traceRun(t, s)
 		if !bytes.Equal(data, again) {
 			t.Errorf("%s: two runs gave different traces", s.Path)
@@ -291,5 +295,104 @@ func TestTraceReplicaSetEventsOnDeployment(t *testing.T) {
 	}
 	if !bytes.Contains(data, []byte(`"args":{"name":"Deployment web"}}`)) || !bytes.Contains(data, []byte(`{"name":"SuccessfulCreate","cat":"event","ph":"i","pid":4,`)) {
 		t.Errorf("web's SuccessfulCreate events are not on its process:\n%s", data)
+	}
+}
+
+// runawayTrace runs the crash loop of centuries for a budget of events
+// with a Trace, and returns the trace's events.
+func runawayTrace(t *testing.T, events uint64) []traceEvent {
+	t.Helper()
+	s, err := scenarios.LoadFile("../testdata/hostile/runaway/crashloop-centuries.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	var tr *report.Trace
+	r := s.Start(scenarios.RunOptions{Until: s.Duration, MaxEvents: events, Attach: func(w *model.World) {
+		tr = report.NewTrace(&b, w, s.File.Metadata.Name, s.Seed, s.Duration)
+		w.Subscribe(tr)
+	}})
+	if end := r.Run(nil); end != model.OverBudget {
+		t.Fatalf("the runaway ended %v", end)
+	}
+	if err := tr.Close(r.World.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []traceEvent `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatalf("not trace JSON: %v", err)
+	}
+	return doc.TraceEvents
+}
+
+// A trace keeps a bounded number of events per lane and in all: the lanes
+// of a crash loop keep their first events, and a note on each lane (and
+// one for the trace) says how many it left out, from when; what is
+// written and what the notes count add up to the whole trace.
+func TestTraceIsBounded(t *testing.T) {
+	const budget = 20_000
+	count := func(evs []traceEvent) (events int, lanes map[[2]int]int, dropped int, notes []traceEvent) {
+		lanes = map[[2]int]int{}
+		for _, e := range evs {
+			switch {
+			case e.Ph == "M":
+			case e.Cat == "podsim":
+				notes = append(notes, e)
+				dropped += int(e.Args["dropped"].(float64))
+			default:
+				events++
+				lanes[[2]int{0, e.Tid}]++ // a thread moves between processes
+				if e.Tid == 0 {
+					lanes[[2]int{*e.Pid, 0}]++
+				}
+			}
+		}
+		return events, lanes, dropped, notes
+	}
+	whole, _, d, notes := count(runawayTrace(t, budget))
+	if d != 0 || len(notes) != 0 || whole < 2*budget/3 {
+		t.Fatalf("unbounded: %d events, notes %v", whole, notes)
+	}
+	for _, c := range []struct {
+		lane, total int
+		scopes      string // of the notes, in order
+	}{{lane: 500, total: 1_000_000, scopes: "XX"}, {lane: 500, total: 800, scopes: "Xg"}} {
+		report.SetTraceBounds(t, c.lane, c.total)
+		evs := runawayTrace(t, budget)
+		n, lanes, dropped, notes := count(evs)
+		if n > c.total || n+dropped != whole {
+			t.Errorf("bounds %d/%d: %d events written, %d noted as left out, want at most %d and %d in all", c.lane, c.total, n, dropped, c.total, whole)
+		}
+		for l, k := range lanes {
+			if k > c.lane {
+				t.Errorf("bounds %d/%d: lane %v wrote %d events", c.lane, c.total, l, k)
+			}
+		}
+		scopes := ""
+		for _, e := range notes {
+			if e.Ph == "X" {
+				scopes += "X"
+			} else {
+				scopes += e.S
+			}
+			if !strings.HasPrefix(e.Name, "trace truncated: ") || e.TS == nil || *e.TS <= 0 {
+				t.Errorf("bounds %d/%d: note %+v", c.lane, c.total, e)
+			}
+		}
+		if scopes != c.scopes {
+			t.Errorf("bounds %d/%d: notes %q, want %q: %+v", c.lane, c.total, scopes, c.scopes, notes)
+		}
+		// A thread's note starts where its last written state ended: the
+		// complete events of a thread do not overlap it.
+		for _, note := range notes {
+			for _, e := range evs {
+				if e.Ph == "X" && e.Cat != "podsim" && e.Tid == note.Tid && *e.TS+*e.Dur > *note.TS {
+					t.Errorf("bounds %d/%d: %+v ends inside the note %+v", c.lane, c.total, e, note)
+					break
+				}
+			}
+		}
 	}
 }

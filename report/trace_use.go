@@ -124,6 +124,9 @@ func (t *Trace) useCounters() {
 		}
 		ts.offered, ts.served, ts.written = offered, served, true
 		t.use(&ts.proc, nil)
+		if !t.admit(ts.proc.pid, 0, t.instant) {
+			continue
+		}
 		b := t.head("requests per second", "", 'C', ts.proc.pid, 0)
 		b = appendTS(b, t.instant)
 		b = append(b, `,"args":{"served":`...)
@@ -155,6 +158,9 @@ func (t *Trace) nodeUseCounters(n *traceNode) {
 
 // useCounter writes the counter "<pod><what>" of one value.
 func (t *Trace) useCounter(pid int, pod, what, key string, v int64) {
+	if !t.admit(pid, 0, t.instant) {
+		return
+	}
 	b := t.headJoined(pod, "", what, "", 'C', pid, 0)
 	b = appendTS(b, t.instant)
 	b = append(b, `,"args":{"`...)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/podsim/podsim/model"
 )
 
@@ -27,6 +26,7 @@ type Watch struct {
 	widths *WatchWidths
 	dirty  []podRef
 	last   map[podRef]watchRow // the last row written, of pods alive
+	marked podRef              // the pod noted last since Flush, if any
 	line   []byte
 	err    error
 }
@@ -64,6 +64,10 @@ func (v *Watch) Change(c *model.Change) {
 		return
 	}
 	ref := podRef{c.Namespace, c.Pod}
+	if len(v.dirty) > 0 && ref == v.marked { // a pod's changes come together
+		return
+	}
+	v.marked = ref
 	r := v.last[ref]
 	if r.dirty {
 		return
@@ -109,10 +113,10 @@ func (v *Watch) Err() error { return v.err }
 func (v *Watch) write(r PodRow) {
 	w := v.widths
 	if v.out == nil {
-		w.name = max(w.name, runewidth.StringWidth(r.Name))
-		w.ready = max(w.ready, runewidth.StringWidth(r.Ready))
-		w.status = max(w.status, runewidth.StringWidth(r.Status))
-		w.restarts = max(w.restarts, runewidth.StringWidth(r.Restarts))
+		w.name = max(w.name, width(r.Name))
+		w.ready = max(w.ready, width(r.Ready))
+		w.status = max(w.status, width(r.Status))
+		w.restarts = max(w.restarts, width(r.Restarts))
 		return
 	}
 	if v.err != nil {
@@ -124,7 +128,7 @@ func (v *Watch) write(r PodRow) {
 		width int
 	}{{r.Name, w.name}, {r.Ready, w.ready}, {r.Status, w.status}, {r.Restarts, w.restarts}} {
 		b = append(b, cell.s...)
-		for range max(cell.width-runewidth.StringWidth(cell.s), 0) + 3 {
+		for range max(cell.width-width(cell.s), 0) + 3 {
 			b = append(b, ' ')
 		}
 	}

@@ -67,7 +67,7 @@ func (m *Main) follow(s *scenarios.Scenario, opt runOptions) (int, error) {
 		r := s.Start(first)
 		r.Instants(m.interrupted, measure.Flush) // a run that stops early stops again below, and says why
 	}
-	bw := bufio.NewWriter(m.Stdout)
+	bw := bufio.NewWriterSize(m.Stdout, 64<<10) // flushed before each wait (pacedFlush)
 	defer bw.Flush()
 	var done <-chan struct{}
 	if m.ctx != nil {
@@ -79,10 +79,11 @@ func (m *Main) follow(s *scenarios.Scenario, opt runOptions) (int, error) {
 	var failed func() error
 	o.Attach = func(w *model.World) {
 		checks = expect.Arm(s, w)
-		pacer = pace.New(m.clock(), opt.speed, done)
-		w.Subscribe(pacer) // before the sinks that print
+		clk := m.clock()
+		pacer = pace.New(clk, opt.speed, done)
+		w.Subscribe(&pacedFlush{pacer: pacer, clk: clk, bw: bw}) // before the sinks that print
 		if opt.out == "jsonl" {
-			lines := report.NewJSONL(flushEach{bw})
+			lines := report.NewJSONL(bw)
 			w.Subscribe(untilDone{done, lines})
 			failed = lines.Err
 		} else {
@@ -90,8 +91,7 @@ func (m *Main) follow(s *scenarios.Scenario, opt runOptions) (int, error) {
 			w.Subscribe(rows)
 			after = func(t time.Duration) {
 				if !m.interrupted() { // an instant cut short by Ctrl-C is not shown
-					rows.Flush(t)
-					bw.Flush()
+					rows.Flush(t) // written out before the next wait (pacedFlush)
 				}
 			}
 			failed = rows.Err
@@ -100,6 +100,7 @@ func (m *Main) follow(s *scenarios.Scenario, opt runOptions) (int, error) {
 	}
 	r := s.Start(o)
 	end := r.Instants(m.interrupted, after)
+	bw.Flush()
 	if end == model.Finished && !pacer.Wait(opt.until) {
 		end = model.Interrupted // the replay lasts until the run's end, not its last change
 	}
@@ -128,14 +129,39 @@ func (u untilDone) Change(c *model.Change) {
 	}
 }
 
-// flushEach writes through a buffered writer and flushes after every
-// write: the JSONL sink writes a line at a time.
-type flushEach struct{ w *bufio.Writer }
+// pacedFlush is the pacer as a replay's output sees it: before it waits
+// for a change whose moment has not come, what was written is flushed, so
+// the reader has every line due by now; a replay behind the wall clock (a
+// speed the run cannot keep up with) flushes every flushEvery of wall
+// time instead of at every line, and reads the clock once in clockEvery
+// changes that the clock as last read already makes due.
+type pacedFlush struct {
+	pacer     *pace.Pacer
+	clk       clock.Clock
+	bw        *bufio.Writer
+	now, last time.Time // the wall clock as last read, and at the last flush
+	n         int       // changes since the clock was read
+}
 
-func (f flushEach) Write(p []byte) (int, error) {
-	n, err := f.w.Write(p)
-	if err == nil {
-		err = f.w.Flush()
+const (
+	flushEvery = 50 * time.Millisecond
+	clockEvery = 256
+)
+
+func (f *pacedFlush) Change(c *model.Change) {
+	due := f.pacer.Wall(c.T)
+	if f.n++; !due.After(f.now) && f.n < clockEvery {
+		return
 	}
-	return n, err
+	f.n, f.now = 0, f.clk.Now()
+	if due.After(f.now) {
+		f.bw.Flush()
+		f.pacer.Change(c)
+		f.now, f.last = due, due
+		return
+	}
+	if f.now.Sub(f.last) >= flushEvery {
+		f.bw.Flush()
+		f.last = f.now
+	}
 }

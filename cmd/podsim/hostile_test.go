@@ -145,13 +145,13 @@ func TestIncludeOfPlainTextQuotesNothing(t *testing.T) {
 
 // A picture of a run keeps no more than a picture needs: a crash loop of
 // 292 years (stopped by its event budget) draws a page and an SVG of a
-// bounded size, and the text timeline's rows are all there.
+// bounded size, and its trace keeps the first events of each lane.
 func TestLongRunsDrawABoundedPicture(t *testing.T) {
 	path := filepath.Join(root, "testdata", "hostile", "runaway", "crashloop-centuries.yaml")
 	for _, c := range []struct {
 		out      string
 		maxBytes int
-	}{{"svg", 3 << 20}, {"html", 1 << 20}} {
+	}{{"svg", 3 << 20}, {"html", 1 << 20}, {"trace", 20 << 20}} {
 		out, errs, code := podsim(t, "run", path, "-o", c.out, "--max-events", "400000")
 		if code != exitBadInput || !strings.Contains(errs, "it used its budget of 400000 events") {
 			t.Errorf("-o %s: exit %d, stderr %q", c.out, code, errs)

@@ -299,11 +299,11 @@ func writeVerdicts(w io.Writer, vs []expect.Verdict) {
 // runJSON writes `run -o json`: one indented document whose timeline is
 // written while the run goes (a sink), then the pods and verdicts.
 type runJSON struct {
-	w    io.Writer
-	line []byte
-	ind  []byte
-	n    int
-	err  error
+	w   io.Writer
+	enc *report.ChangeJSON
+	buf []byte
+	n   int
+	err error
 }
 
 // newRunJSON writes the document's head: scenario, seed, duration (the
@@ -314,7 +314,7 @@ func newRunJSON(w io.Writer, s *scenarios.Scenario, until time.Duration) *runJSO
 		Seed     uint64  `json:"seed"`
 		Duration float64 `json:"duration"`
 	}{s.File.Metadata.Name, s.Seed, report.Seconds(until)}, "", "  ")
-	r := &runJSON{w: w}
+	r := &runJSON{w: w, enc: report.IndentedJSON("    ", "  ")}
 	head = bytes.TrimSuffix(head, []byte("\n}"))
 	_, r.err = fmt.Fprintf(w, "%s,\n  \"timeline\": ", head)
 	return r
@@ -325,16 +325,15 @@ func (r *runJSON) Change(c *model.Change) {
 	if r.err != nil {
 		return
 	}
-	r.line = report.AppendJSON(r.line[:0], c)
-	b := r.ind[:0]
+	b := r.buf[:0]
 	if r.n == 0 {
 		b = append(b, "[\n    "...)
 	} else {
 		b = append(b, ",\n    "...)
 	}
 	r.n++
-	r.ind = report.AppendIndented(b, r.line, "    ", "  ")
-	_, r.err = r.w.Write(r.ind)
+	r.buf = r.enc.Append(b, c)
+	_, r.err = r.w.Write(r.buf)
 }
 
 // finish closes the timeline and writes the pods and verdicts.
