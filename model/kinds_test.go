@@ -10,7 +10,8 @@ import (
 // controllers, registered as cluster.New registers them.
 func init() {
 	model.SetRegisterKinds(func(w *model.World) {
-		w.RegisterWorkloadController(model.KindReplicaSet, replicaset.New(w))
-		w.RegisterWorkloadController(model.KindDeployment, deployment.New(w))
+		rsc := replicaset.New(w)
+		w.RegisterWorkloadController(model.KindReplicaSet, rsc)
+		w.RegisterWorkloadController(model.KindDeployment, deployment.New(w, rsc))
 	})
 }

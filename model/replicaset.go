@@ -17,7 +17,7 @@ type ReplicaSet struct {
 	Template *PodSpec      // its pod template: the pointer its pods share, never changed
 	Replicas int           // spec.replicas
 	Created  time.Duration // creationTimestamp
-	Pods     []*Pod        // the pods it created or adopted, in order
+	Pods     []*Pod        // the pods it created or adopted that may still run, in order (its controller drops the finished and the gone)
 	Status   ReplicaCounts // as the ReplicaSet controller last counted it
 
 	// The deployment.kubernetes.io/desired-replicas and max-replicas

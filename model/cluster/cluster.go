@@ -35,8 +35,9 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.RegisterScheduler()
 	w.Register(disruption.New(w))
 	w.RegisterCoreParts() // a pod's owner syncs when the pod changes
-	w.RegisterWorkloadController(model.KindReplicaSet, replicaset.New(w))
-	w.RegisterWorkloadController(model.KindDeployment, deployment.New(w))
+	rsc := replicaset.New(w)
+	w.RegisterWorkloadController(model.KindReplicaSet, rsc)
+	w.RegisterWorkloadController(model.KindDeployment, deployment.New(w, rsc))
 	w.RegisterWorkloadController(model.KindJob, job.New(w))
 	w.RegisterWorkloadController(model.KindStatefulSet, statefulset.New(w))
 	w.RegisterWorkloadController(model.KindDaemonSet, daemonset.New(w))

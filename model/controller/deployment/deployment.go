@@ -7,7 +7,7 @@
 // taken back becomes the newest revision), writes its status and its
 // Available and Progressing conditions, and adopts the ReplicaSets and
 // pods of a snapshot. Its ReplicaSets' own sync is the ReplicaSet
-// controller's (replicaset.Manage).
+// controller's (replicaset.Controller.Manage).
 package deployment
 
 import (
@@ -29,14 +29,16 @@ const source = "deployment-controller"
 // as the API holds them, are the workload's (Workload.ReplicaControl).
 type Controller struct {
 	w    *model.World
-	deps []*state // by Workload.ID; nil: not seen yet
+	rsc  *replicaset.Controller // syncs the Deployments' ReplicaSets
+	deps []*state               // by Workload.ID; nil: not seen yet
 }
 
 // state is what the controller keeps of a Deployment.
 type state struct {
-	w  *model.World
-	wl *model.Workload
-	rc *model.ReplicaControl
+	w   *model.World
+	rsc *replicaset.Controller
+	wl  *model.Workload
+	rc  *model.ReplicaControl
 
 	current       string    // the name of the current template's ReplicaSet
 	availTimer    sim.Timer // the next pod to become available
@@ -45,8 +47,9 @@ type state struct {
 	adopting      *model.ReplicaSet // the ReplicaSet of the snapshot's pod being made (AdoptTemplate)
 }
 
-// New returns the deployment controller of w.
-func New(w *model.World) *Controller { return &Controller{w: w} }
+// New returns the deployment controller of w, whose Deployments'
+// ReplicaSets rsc syncs.
+func New(w *model.World, rsc *replicaset.Controller) *Controller { return &Controller{w: w, rsc: rsc} }
 
 // of returns the state of wl, made at its first use.
 func (c *Controller) of(wl *model.Workload) *state {
@@ -55,7 +58,7 @@ func (c *Controller) of(wl *model.Workload) *state {
 	}
 	d := c.deps[wl.ID()]
 	if d == nil {
-		d = &state{w: c.w, wl: wl, rc: wl.ReplicaControl()}
+		d = &state{w: c.w, rsc: c.rsc, wl: wl, rc: wl.ReplicaControl()}
 		d.availTimer.Init(d.sync)
 		d.progressTimer.Init(d.sync)
 		c.deps[wl.ID()] = d
@@ -76,7 +79,7 @@ func (c *Controller) WorkloadAdded(wl *model.Workload) {
 }
 
 // Sync is the sync of a Deployment: each of its ReplicaSets creates or
-// deletes pods for its replicas (replicaset.Manage) and counts its status;
+// deletes pods for its replicas (replicaset.Controller.Manage) and counts its status;
 // then the deployment controller acts on those counts, and while it
 // changes a ReplicaSet's replicas, the ReplicaSets act again, all at this
 // instant.
@@ -85,7 +88,7 @@ func (c *Controller) Sync(wl *model.Workload) { c.of(wl).sync() }
 func (d *state) sync() {
 	defer d.wl.ReplicasWritten()
 	for {
-		replicaset.ManageAll(d.w, d.wl, d.rc.Sets, &d.availTimer)
+		d.rsc.ManageAll(d.wl, d.rc.Sets, &d.availTimer)
 		if !d.syncDeployment() {
 			return
 		}

@@ -214,8 +214,9 @@ func newWorld() *model.World {
 	w := model.NewCore(1, model.DefaultSettings())
 	w.RegisterScheduler()
 	w.RegisterCoreParts()
-	w.RegisterWorkloadController(model.KindReplicaSet, replicaset.New(w))
-	w.RegisterWorkloadController(model.KindDeployment, New(w))
+	rsc := replicaset.New(w)
+	w.RegisterWorkloadController(model.KindReplicaSet, rsc)
+	w.RegisterWorkloadController(model.KindDeployment, New(w, rsc))
 	return w
 }
 

@@ -21,6 +21,7 @@ import (
 type Controller struct {
 	w    *model.World
 	sets []*state // by Workload.ID; nil: not seen yet
+	api  client   // its API client's rate limiter, which every ReplicaSet's creations and deletions share
 }
 
 // state is what the controller keeps of a ReplicaSet.
@@ -83,23 +84,24 @@ func (c *Controller) Scale(wl *model.Workload) {
 func (c *Controller) Sync(wl *model.Workload) {
 	defer wl.ReplicasWritten()
 	rc := wl.ReplicaControl()
-	ManageAll(c.w, wl, rc.Sets, &c.of(wl).availTimer)
+	c.ManageAll(wl, rc.Sets, &c.of(wl).availTimer)
 	rs := rc.Sets[0]
 	rc.Status = model.ReplicaStatus{Replicas: rs.Status.Replicas, ReadyReplicas: rs.Status.Ready,
 		AvailableReplicas: rs.Status.Available}
 }
 
-// ManageAll runs Manage on each of rss, the workload's ReplicaSets in w, now,
-// and schedules t for the earliest instant one of their pods is to be
-// looked at again (its Ready pods becoming available), unless it is due
+// ManageAll runs Manage on each of rss, the workload's ReplicaSets, now,
+// and schedules t for the earliest instant one of them is to be synced
+// again (its Ready pods becoming available, or its client's next token
+// for the pods it could not create or delete yet), unless it is due
 // sooner.
-func ManageAll(w *model.World, wl *model.Workload, rss []*model.ReplicaSet, t *sim.Timer) {
-	eng := w.Engine()
+func (c *Controller) ManageAll(wl *model.Workload, rss []*model.ReplicaSet, t *sim.Timer) {
+	eng := c.w.Engine()
 	now := eng.Now()
 	minReady := sim.Seconds(int64(wl.Spec.MinReadySeconds))
 	var next time.Duration
 	for _, rs := range rss {
-		if at := Manage(wl, rs, now, minReady); at > 0 && (next == 0 || at < next) {
+		if at := c.Manage(wl, rs, now, minReady); at > 0 && (next == 0 || at < next) {
 			next = at
 		}
 	}
@@ -111,25 +113,34 @@ func ManageAll(w *model.World, wl *model.Workload, rss []*model.ReplicaSet, t *s
 // Manage is the ReplicaSet controller's sync of rs, one of wl's
 // ReplicaSets (manageReplicas, then calculateStatus): rs keeps replicas
 // active pods; it replaces pods that failed, succeeded, were evicted or
-// deleted, and deletes the surplus after a scale-down. It counts its
-// status, and returns when a Ready pod is to be looked at again
-// (CountStatus).
-func Manage(wl *model.Workload, rs *model.ReplicaSet, now, minReady time.Duration) (next time.Duration) {
+// deleted, and deletes the surplus after a scale-down, each creation and
+// deletion a request of its API client (client.take), which may have to
+// wait. It counts its status, and returns when it is to be synced again:
+// when a Ready pod becomes available (CountStatus) or, if its client made
+// it wait, when its next token comes (0: neither).
+func (c *Controller) Manage(wl *model.Workload, rs *model.ReplicaSet, now, minReady time.Duration) (next time.Duration) {
 	st, next := CountStatus(rs, now, minReady)
 	n := st.Replicas
 	if n == rs.Replicas {
 		rs.Status = st
 		return next
 	}
+	var wait time.Duration
 	for ; n < rs.Replicas; n++ {
+		if wait = c.api.take(now); wait > 0 {
+			break
+		}
 		name := wl.NextPodName()
 		wl.ReplicaSetEvent(rs.Name, model.EventNormal, "SuccessfulCreate", source, "Created pod: "+name)
 		rs.Pods = append(rs.Pods, wl.AddPodNamed(rs.Template, name, wl.Spec.Options))
 	}
 	if n > rs.Replicas {
-		scaleDown(wl, rs, n-rs.Replicas, now)
+		wait = c.scaleDown(wl, rs, n-rs.Replicas, now)
 	}
 	rs.Status, next = CountStatus(rs, now, minReady) // its pods changed
+	if wait > 0 && (next == 0 || wait < next) {
+		next = wait
+	}
 	return next
 }
 
@@ -138,11 +149,18 @@ const source = "replicaset-controller"
 
 // CountStatus is the ReplicaSet controller's calculateStatus at now: its
 // active pods, those Ready, and those available (IsPodAvailable: Ready
-// for more than minReady). next is when the controller looks again at a
+// for more than minReady). It drops from rs.Pods the pods finished or gone
+// from the API, so that a ReplicaSet whose pods keep failing does not
+// count them all again at each sync. next is when the controller looks again at a
 // pod Ready but not yet available: minReady and a second after it became
 // Ready (0 if none waits).
 func CountStatus(rs *model.ReplicaSet, now, minReady time.Duration) (st model.ReplicaCounts, next time.Duration) {
+	live := rs.Pods[:0]
 	for _, p := range rs.Pods {
+		if p.Deleted() || p.Phase().Terminal() {
+			continue // finished or gone: never active again, and no one looks
+		}
+		live = append(live, p)
 		if !p.IsActive() {
 			continue
 		}
@@ -162,6 +180,8 @@ func CountStatus(rs *model.ReplicaSet, now, minReady time.Duration) (st model.Re
 			next = at
 		}
 	}
+	clear(rs.Pods[len(live):])
+	rs.Pods = live
 	return st, next
 }
 

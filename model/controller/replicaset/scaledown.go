@@ -10,9 +10,11 @@ import (
 
 // scaleDown deletes n of rs's active pods at now, those the ReplicaSet
 // controller ranks first for deletion (getPodsToDelete), each with event
-// SuccessfulDelete. Pods on a node count the active pods of every
-// ReplicaSet of the workload there (getIndirectlyRelatedPods).
-func scaleDown(wl *model.Workload, rs *model.ReplicaSet, n int, now time.Duration) {
+// SuccessfulDelete, as far as the API client's tokens go: it returns when
+// the next token comes if some had to wait (0: none). Pods on a node
+// count the active pods of every ReplicaSet of the workload there
+// (getIndirectlyRelatedPods).
+func (c *Controller) scaleDown(wl *model.Workload, rs *model.ReplicaSet, n int, now time.Duration) (wait time.Duration) {
 	onNode := map[*model.Node]int{}
 	for _, p := range wl.Pods() {
 		if p.IsActive() {
@@ -27,9 +29,13 @@ func scaleDown(wl *model.Workload, rs *model.ReplicaSet, n int, now time.Duratio
 	}
 	sort.SliceStable(pods, func(i, j int) bool { return deleteFirst(pods[i], pods[j], onNode, now) })
 	for _, p := range pods[:min(n, len(pods))] {
+		if wait = c.api.take(now); wait > 0 {
+			return wait
+		}
 		wl.ReplicaSetEvent(rs.Name, model.EventNormal, "SuccessfulDelete", source, "Deleted pod: "+p.Name)
 		p.Delete(nil)
 	}
+	return 0
 }
 
 // phaseOrdinal orders phases for deletion: Pending, Unknown, Running.
