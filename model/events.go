@@ -65,12 +65,6 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 		c.Workload, c.Object = object, kind
 		if wl := w.workloadIdx[object]; wl != nil && wl.Spec.Kind == kind {
 			c.Workload, c.Namespace = wl.Spec.Name, wl.Namespace()
-			if rs := wl.rc.acting; rs != nil && kind == KindDeployment && source == "replicaset-controller" {
-				// The ReplicaSet's own pod creations and deletions are on it
-				// (pkg/controller/replicaset/replica_set.go); the Deployment's
-				// log keeps them for the correlator.
-				c.Workload, c.Object, c.Owner = rs.name, KindReplicaSet, wl.Spec.Name
-			}
 		} else if b := w.budgets.byName[object]; b != nil && kind == KindPodDisruptionBudget {
 			c.Workload, c.Namespace = b.Spec.Name, b.Spec.Namespace
 		} else if a := w.Autoscaler(object); a != nil && kind == KindHorizontalPodAutoscaler {

@@ -35,16 +35,25 @@ func (w *World) RegisterWorkloadController(kind string, c WorkloadController) {
 	w.Register(c)
 }
 
-// The controllers of the kinds the core still holds.
-type (
-	replicasController struct{} // ReplicaSet, Deployment (replicaset.go)
-)
+// ScaleHandler is a WorkloadController that acts at once when its
+// workload's spec.replicas changes (Workload.Scale), before the parts
+// hear WorkloadScaled: a Deployment's scales its ReplicaSets.
+type ScaleHandler interface{ Scale(wl *Workload) }
 
-func (replicasController) Sync(wl *Workload)          { wl.syncReplicas() }
-func (replicasController) WorkloadAdded(wl *Workload) { wl.initReplicas() }
+// RolloutHandler is the controller of Deployments: it hears a new pod
+// template given to one (Workload.Rollout) and sets it, if its
+// containers' images differ from the current template's.
+type RolloutHandler interface {
+	Rollout(wl *Workload, t *PodSpec)
+}
 
-// registerCoreKinds registers the controllers of the kinds the core holds.
-func (w *World) registerCoreKinds() {
-	w.RegisterWorkloadController(KindReplicaSet, replicasController{})
-	w.RegisterWorkloadController(KindDeployment, replicasController{})
+// SnapshotAdopter is a WorkloadController whose workloads' pods in a
+// snapshot of a cluster are made from templates it keeps (a ReplicaSet's):
+// AdoptSnapshot hears of the workload's snapshot (Spec.Snapshot) before
+// any of its pods is made; AdoptTemplate names the template each pod is
+// made from (nil: the snapshot's own spec), then PodAdopted files the pod
+// (PodAdoptedHandler).
+type SnapshotAdopter interface {
+	AdoptSnapshot(wl *Workload)
+	AdoptTemplate(wl *Workload, ps *PodSnapshot) *PodSpec
 }

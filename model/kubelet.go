@@ -31,6 +31,8 @@ func (p *Pod) sync() {
 		switch {
 		case p.phase.Terminal(): // rejected at admission, or failed before it ran
 			return
+		case !p.admit(): // admission.go
+			return
 		case p.Node.shutdown != nil && !p.deleting:
 			p.rejectForShutdown()
 			return

@@ -1,30 +1,73 @@
 package model
 
 import (
-	"fmt"
-	"hash/fnv"
 	"slices"
 	"time"
-
-	"github.com/podsim/podsim/sim"
 )
 
-// replicaSet is one ReplicaSet: a ReplicaSet workload's own, or one of a
-// Deployment's, one for each pod template it has had.
-type replicaSet struct {
-	name     string
-	template *PodSpec
-	replicas int           // spec.replicas
-	created  time.Duration // creationTimestamp
-	pods     []*Pod        // the pods it created, in order
-	status   rsStatus      // as the ReplicaSet controller last counted it
+// ReplicaSets and Deployments as the API holds them. Their controllers
+// (model/controller/replicaset, model/controller/deployment) write them;
+// readers take copies (Workload.ReplicaSets, Workload.ReplicaStatus).
+
+// ReplicaSet is one ReplicaSet: a ReplicaSet workload's own, or one of a
+// Deployment's, one for each pod template it has had. Its controllers
+// write it; no one else does.
+type ReplicaSet struct {
+	Name     string
+	Template *PodSpec      // its pod template: the pointer its pods share, never changed
+	Replicas int           // spec.replicas
+	Created  time.Duration // creationTimestamp
+	Pods     []*Pod        // the pods it created or adopted that may still run, in order (its controller drops the finished and the gone)
+	Status   ReplicaCounts // as the ReplicaSet controller last counted it
 
 	// The deployment.kubernetes.io/desired-replicas and max-replicas
 	// annotations: the Deployment's replicas, and replicas + maxSurge,
 	// when the deployment controller last scaled it.
-	desired, maxReplicas int
-	revision             int   // deployment.kubernetes.io/revision; 0 for a ReplicaSet workload's own
-	history              []int // its earlier revisions, when a rollout took its template back
+	Desired, MaxReplicas int
+	Revision             int   // deployment.kubernetes.io/revision; 0 for a ReplicaSet workload's own
+	History              []int // its earlier revisions, when a rollout took its template back
+}
+
+// ReplicaCounts is a ReplicaSet's status: its active pods (not finished,
+// not being deleted), those Ready, and those available.
+type ReplicaCounts struct{ Replicas, Ready, Available int }
+
+// ReplicaControl is what the API keeps of a ReplicaSet or Deployment
+// beyond its spec, written by its controllers (Workload.ReplicaControl).
+type ReplicaControl struct {
+	Sets     []*ReplicaSet // its ReplicaSets, in creation order: a ReplicaSet workload's one
+	Status   ReplicaStatus // as its controller last wrote it
+	Rollouts int           // templates applied after the first (Workload.Rollouts)
+	Revision int           // a Deployment's revision annotation (Workload.Revision)
+	// ProgressUpdate is the lastUpdateTime of a Deployment's Progressing
+	// condition: when progress was last seen.
+	ProgressUpdate time.Duration
+
+	noted replicaNote // as the object sinks last heard it (ReplicasWritten)
+}
+
+// replicaNote is what the object sinks last heard of a ReplicaSet or
+// Deployment.
+type replicaNote struct {
+	desired  int // spec.replicas
+	status   ReplicaStatus
+	rollouts int
+}
+
+// ReplicaControl returns what the API keeps of a ReplicaSet or
+// Deployment for its controllers to write (unused for other kinds).
+func (wl *Workload) ReplicaControl() *ReplicaControl { return &wl.rc }
+
+// ReplicasWritten tells the object sinks of a change of replicas, status
+// or rollouts since they last heard. A controller calls it at the end of
+// each sync: every change of them is followed by a sync at the same
+// instant.
+func (wl *Workload) ReplicasWritten() {
+	d := replicaNote{desired: wl.Spec.Replicas, status: wl.rc.Status, rollouts: wl.rc.Rollouts}
+	if d != wl.rc.noted {
+		wl.rc.noted = d
+		wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
+	}
 }
 
 // ReplicaSetState is one ReplicaSet as its controllers last left it: a
@@ -50,10 +93,10 @@ type ReplicaSetState struct {
 // order they were made, to out[:0] (none for other kinds).
 func (wl *Workload) ReplicaSets(out []ReplicaSetState) []ReplicaSetState {
 	out = out[:0]
-	for _, rs := range wl.rc.rss {
-		out = append(out, ReplicaSetState{Name: rs.name, Template: rs.template, Replicas: rs.replicas, Created: rs.created,
-			Status:   ReplicaStatus{Replicas: rs.status.replicas, ReadyReplicas: rs.status.ready, AvailableReplicas: rs.status.available},
-			Revision: rs.revision, Desired: rs.desired, MaxReplicas: rs.maxReplicas, RevisionHistory: slices.Clone(rs.history)})
+	for _, rs := range wl.rc.Sets {
+		out = append(out, ReplicaSetState{Name: rs.Name, Template: rs.Template, Replicas: rs.Replicas, Created: rs.Created,
+			Status:   ReplicaStatus{Replicas: rs.Status.Replicas, ReadyReplicas: rs.Status.Ready, AvailableReplicas: rs.Status.Available},
+			Revision: rs.Revision, Desired: rs.Desired, MaxReplicas: rs.MaxReplicas, RevisionHistory: slices.Clone(rs.History)})
 	}
 	return out
 }
@@ -65,37 +108,22 @@ func (wl *Workload) ReplicaSetOf(p *Pod) string {
 	if p.owner != wl {
 		return ""
 	}
-	for _, rs := range wl.rc.rss {
-		if rs.template == p.Spec {
-			return rs.name
+	for _, rs := range wl.rc.Sets {
+		if rs.Template == p.Spec {
+			return rs.Name
 		}
 	}
 	return ""
 }
 
-// ActingReplicaSet is the name of the ReplicaSet of wl creating or
-// deleting a pod while it does (the time of its SuccessfulCreate and
-// SuccessfulDelete events, which the API records on that ReplicaSet),
-// "" otherwise.
-func (wl *Workload) ActingReplicaSet() string {
-	if wl.rc.acting == nil {
-		return ""
-	}
-	return wl.rc.acting.name
-}
-
 // Revision is a Deployment's deployment.kubernetes.io/revision: its new
 // ReplicaSet's when the controller last found or made it (a Recreate
 // rollout makes it only once the old pods are gone); 0 for other kinds.
-func (wl *Workload) Revision() int { return wl.rc.revision }
+func (wl *Workload) Revision() int { return wl.rc.Revision }
 
 // ProgressUpdated is the lastUpdateTime of a Deployment's Progressing
 // condition: when progress was last seen.
-func (wl *Workload) ProgressUpdated() time.Duration { return wl.rc.progressUpdate }
-
-// rsStatus is a ReplicaSet's status: its active pods (not finished, not
-// being deleted), those Ready, and those available.
-type rsStatus struct{ replicas, ready, available int }
+func (wl *Workload) ProgressUpdated() time.Duration { return wl.rc.ProgressUpdate }
 
 // ReplicaStatus is a ReplicaSet's or Deployment's status as its controller
 // last wrote it.
@@ -109,197 +137,44 @@ type ReplicaStatus struct {
 	UnavailableReplicas int
 }
 
-// replicaControl is what the ReplicaSet and deployment controllers keep
-// of a ReplicaSet or Deployment.
-type replicaControl struct {
-	rss     []*replicaSet // in creation order
-	current string        // a Deployment's: the name of its template's ReplicaSet
-	status  ReplicaStatus
-
-	rollouts       int           // templates applied after the first
-	noted          replicaNote   // as the object sinks last heard it
-	progressUpdate time.Duration // the Progressing condition's lastUpdateTime
-	availTimer     sim.Timer     // the next pod to become available
-	progressTimer  sim.Timer     // the progress deadline check
-	scratch        []*replicaSet
-	acting         *replicaSet // the one creating or deleting pods (manageReplicas)
-	revision       int         // a Deployment's revision annotation
-}
-
-// replicaNote is what the object sinks last heard of a ReplicaSet or
-// Deployment.
-type replicaNote struct {
-	desired  int // spec.replicas
-	status   ReplicaStatus
-	rollouts int
-}
-
 // ReplicaStatus returns the status of a ReplicaSet or Deployment as its
 // controller last wrote it (zero for other kinds).
-func (wl *Workload) ReplicaStatus() ReplicaStatus { return wl.rc.status }
+func (wl *Workload) ReplicaStatus() ReplicaStatus { return wl.rc.Status }
 
 // Rollouts is how many new pod templates a Deployment has been given
 // (Rollout) since its creation.
-func (wl *Workload) Rollouts() int { return wl.rc.rollouts }
+func (wl *Workload) Rollouts() int { return wl.rc.Rollouts }
 
 // Template returns the workload's current pod template. It must not be
 // changed: Rollout takes a new one.
 func (wl *Workload) Template() *PodSpec { return wl.Spec.Template }
 
-// initReplicas sets up a new ReplicaSet (its one ReplicaSet, for its
-// replicas) or Deployment (whose controller makes its first ReplicaSet at
-// once: "Scaled up replica set D-H from 0 to N").
-func (wl *Workload) initReplicas() {
-	wl.rc.availTimer.Init(wl.sync)
-	wl.rc.progressTimer.Init(wl.sync)
-	if len(wl.rc.rss) > 0 {
-		return // restored from a snapshot (restore.go)
-	}
-	switch wl.Spec.Kind {
-	case KindReplicaSet:
-		wl.rc.rss = []*replicaSet{{name: wl.Spec.Name, template: wl.Spec.Template, replicas: wl.Spec.Replicas,
-			created: wl.w.Now()}}
-	case KindDeployment:
-		wl.rc.current = replicaSetName(wl.Spec.Name, wl.Spec.Template)
-		wl.syncDeployment()
-	}
-}
-
 // Rollout gives a Deployment a new pod template, as `kubectl set image`
-// does: its controller makes a ReplicaSet for it (or takes back the one
-// made for an earlier template alike) and moves the pods to it by its
-// strategy. A template whose containers have the same images as the
-// current one changes nothing. It reports whether wl is a Deployment.
+// does: its controller (RolloutHandler) makes a ReplicaSet for it (or
+// takes back the one made for an earlier template alike) and moves the
+// pods to it by its strategy. It reports whether wl is a Deployment.
 func (wl *Workload) Rollout(t *PodSpec) bool {
 	if wl.Spec.Kind != KindDeployment {
 		return false
 	}
-	name := replicaSetName(wl.Spec.Name, t)
-	if name == wl.rc.current {
-		return true
+	if h, ok := wl.ctl.(RolloutHandler); ok {
+		h.Rollout(wl, t)
 	}
-	wl.Spec.Template, wl.rc.current = t, name
-	wl.rc.rollouts++
-	wl.syncDeployment()
-	wl.requestSync()
 	return true
 }
 
-// syncReplicas is the sync of a ReplicaSet or Deployment: each ReplicaSet
-// creates or deletes pods for its replicas (manageReplicas) and counts its
-// status; then a Deployment's controller acts on those counts, and while
-// it changes a ReplicaSet's replicas, the ReplicaSets act again, all at
-// this instant.
-func (wl *Workload) syncReplicas() {
-	defer wl.noteReplicas()
-	now := wl.w.Now()
-	minReady := sim.Seconds(int64(wl.Spec.MinReadySeconds))
-	for {
-		var next time.Duration
-		for _, rs := range wl.rc.rss {
-			if at := wl.manageReplicas(rs, now, minReady); at > 0 && (next == 0 || at < next) {
-				next = at
-			}
-		}
-		if t := &wl.rc.availTimer; next > 0 && (!t.Pending() || t.When() > next) {
-			wl.w.eng.Schedule(t, next, sim.Normal)
-		}
-		if wl.Spec.Kind != KindDeployment {
-			rs := wl.rc.rss[0]
-			wl.rc.status = ReplicaStatus{Replicas: rs.status.replicas, ReadyReplicas: rs.status.ready,
-				AvailableReplicas: rs.status.available}
-			return
-		}
-		if !wl.syncDeployment() {
-			return
-		}
+// ReplicaSetEvent records an event about the workload's ReplicaSet rs
+// from source: a ReplicaSet's own event, or, for one of a Deployment's,
+// an event the API shows on that ReplicaSet (owned by the Deployment)
+// and the Deployment's log keeps for the correlator
+// (pkg/controller/replicaset/replica_set.go records its pod creations and
+// deletions on the ReplicaSet).
+func (wl *Workload) ReplicaSetEvent(rs string, typ EventType, reason, source, msg string) {
+	if wl.Spec.Kind != KindDeployment {
+		wl.w.eventMsg(wl.Spec.Kind, wl.key, typ, reason, source, msg)
+		return
 	}
-}
-
-// noteReplicas tells the object sinks of a change of replicas, status or
-// rollouts since they last heard. Every change of them is followed by a
-// sync at the same instant, which ends here.
-func (wl *Workload) noteReplicas() {
-	d := replicaNote{desired: wl.Spec.Replicas, status: wl.rc.status, rollouts: wl.rc.rollouts}
-	if d != wl.rc.noted {
-		wl.rc.noted = d
-		wl.w.object(ObjectChange{Kind: ObjectWorkload, Op: ObjectUpdated, Workload: wl})
-	}
-}
-
-// manageReplicas is the ReplicaSet controller's sync (manageReplicas, then
-// calculateStatus): rs keeps replicas active pods; it replaces pods that
-// failed, succeeded, were evicted or deleted, and deletes the surplus
-// after a scale-down (scale.go). It counts its status, and returns when a
-// Ready pod is to be looked at again (countStatus).
-func (wl *Workload) manageReplicas(rs *replicaSet, now, minReady time.Duration) (next time.Duration) {
-	st, next := rs.countStatus(now, minReady)
-	n := st.replicas
-	if n == rs.replicas {
-		rs.status = st
-		return next
-	}
-	wl.rc.acting = rs
-	for ; n < rs.replicas; n++ {
-		rs.pods = append(rs.pods, wl.createPod(rs.template, ""))
-	}
-	if n > rs.replicas {
-		wl.scaleDown(rs, n-rs.replicas)
-	}
-	wl.rc.acting = nil
-	rs.status, next = rs.countStatus(now, minReady) // its pods changed
-	return next
-}
-
-// countStatus is the ReplicaSet controller's calculateStatus at now: its
-// active pods, those Ready, and those available (IsPodAvailable: Ready
-// for more than minReady). next is when the controller looks again at a
-// pod Ready but not yet available: minReady and a second after it became
-// Ready (0 if none waits).
-func (rs *replicaSet) countStatus(now, minReady time.Duration) (st rsStatus, next time.Duration) {
-	for _, p := range rs.pods {
-		if !active(p) {
-			continue
-		}
-		st.replicas++
-		if !p.ready() {
-			continue
-		}
-		st.ready++
-		if minReady == 0 {
-			st.available++
-			continue
-		}
-		since := p.readySince()
-		if sim.AddSat(since, minReady) < now {
-			st.available++
-		} else if at := sim.AddSat(since, minReady+time.Second); next == 0 || at < next {
-			next = at
-		}
-	}
-	return st, next
-}
-
-// safeAlphabet is apimachinery's rand.SafeEncodeString alphabet: no vowels,
-// no digits that read like letters.
-const safeAlphabet = "bcdfghjklmnpqrstvwxz2456789"
-
-// replicaSetName is the name of a Deployment's ReplicaSet for template t,
-// <deployment>-<pod-template-hash>. The hash is FNV-32a, written in
-// decimal and each digit mapped into the safe alphabet as
-// controller.ComputeHash does, but of podsim's own digest of the template
-// (each container's name and image), not of the whole object: names differ
-// from a real cluster's.
-func replicaSetName(deployment string, t *PodSpec) string {
-	h := fnv.New32a()
-	for _, list := range [][]ContainerSpec{t.InitContainers, t.Containers} {
-		for i := range list {
-			fmt.Fprintf(h, "%s=%s;", list[i].Name, list[i].Image)
-		}
-	}
-	digits := []byte(fmt.Sprint(h.Sum32()))
-	for i, b := range digits {
-		digits[i] = safeAlphabet[int(b)%len(safeAlphabet)]
-	}
-	return deployment + "-" + string(digits)
+	c := &wl.w.current
+	*c = Change{Kind: ChangeEvent, Workload: rs, Object: KindReplicaSet, Owner: wl.Spec.Name, Namespace: wl.Namespace()}
+	wl.w.recordEvent(wl.w.eventLog(KindDeployment, wl.key), typ, reason, source, msg, c)
 }

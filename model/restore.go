@@ -75,97 +75,41 @@ func (w *World) RestorePod(s *PodSnapshot) *Pod {
 	return p
 }
 
-// restorePods creates the pods of the workload's snapshot, owned by it:
-// a ReplicaSet's into its ReplicaSet, a Deployment's into the ReplicaSet
-// named in each, made from the snapshot's ReplicaSets. It runs when the
-// workload is added, before its controller hears of it.
+// restorePods creates the pods of the workload's snapshot, owned by it.
+// A kind's controller that keeps the templates (SnapshotAdopter: a
+// ReplicaSet's, a Deployment's from the snapshot's ReplicaSets) names
+// the template of each; PodAdopted files it. It runs when the workload
+// is added, before its controller hears of it.
 func (wl *Workload) restorePods() {
 	snap := wl.Spec.Snapshot
 	wl.created = snap.Created
 	wl.w.past = min(wl.w.past, snap.Created)
-	switch wl.Spec.Kind {
-	case KindReplicaSet:
-		wl.rc.rss = []*replicaSet{{name: wl.Spec.Name, template: wl.Spec.Template, replicas: wl.Spec.Replicas, created: snap.Created}}
-	case KindDeployment:
-		wl.restoreReplicaSets(snap.ReplicaSets)
+	if wl.Spec.Kind == KindDeployment {
+		for i := range snap.ReplicaSets {
+			wl.w.past = min(wl.w.past, snap.ReplicaSets[i].Created)
+		}
+	}
+	ad, _ := wl.ctl.(SnapshotAdopter)
+	if ad != nil {
+		ad.AdoptSnapshot(wl)
 	}
 	for i := range snap.Pods {
 		ps := &snap.Pods[i]
-		var rs *replicaSet
-		switch wl.Spec.Kind {
-		case KindReplicaSet:
-			rs = wl.rc.rss[0]
-		case KindDeployment:
-			if rs = wl.replicaSetNamed(ps.ReplicaSet); rs == nil {
-				rs = wl.currentReplicaSet(ps.ReplicaSet, snap.Created)
+		if ad != nil {
+			if t := ad.AdoptTemplate(wl, ps); t != nil {
+				ps.Spec = withNode(t, ps.Spec.NodeName)
 			}
-		}
-		if rs != nil {
-			ps.Spec = withNode(rs.template, ps.Spec.NodeName)
 		}
 		if wl.Spec.Kind == KindDaemonSet {
 			ps.Options.affinityNode = ps.Spec.NodeName
 		}
 		p := wl.w.newPod(ps.Name, ps.Spec, ps.Options, wl)
 		wl.pods = append(wl.pods, p)
-		if rs != nil {
-			rs.pods = append(rs.pods, p)
-		}
 		if h, ok := wl.ctl.(PodAdoptedHandler); ok {
-			h.PodAdopted(wl, p) // a StatefulSet files it under its ordinal
+			h.PodAdopted(wl, p) // a ReplicaSet's, a StatefulSet's ordinal
 		}
 		p.restore(ps) // its owner counts it from its first change
 	}
-}
-
-// restoreReplicaSets makes a Deployment's ReplicaSets of its snapshot.
-// The one whose template is the Deployment's is its current one; with
-// none such, the controller makes one at its first sync (a rollout).
-func (wl *Workload) restoreReplicaSets(rss []ReplicaSetSnapshot) {
-	s := &wl.Spec
-	want := replicaSetName(s.Name, s.Template)
-	wl.rc.current = want
-	for i := range rss {
-		r := &rss[i]
-		rev := r.Revision
-		if rev == 0 {
-			rev = i + 1
-		}
-		rs := &replicaSet{name: r.Name, template: r.Template, replicas: r.Replicas, created: r.Created,
-			desired: s.Replicas, maxReplicas: s.Replicas + s.maxSurge(), revision: rev}
-		if replicaSetName(s.Name, r.Template) == want {
-			wl.rc.current, rs.template = r.Name, s.Template
-		}
-		wl.rc.rss = append(wl.rc.rss, rs)
-		wl.rc.revision = max(wl.rc.revision, rev)
-		wl.w.past = min(wl.w.past, r.Created)
-	}
-}
-
-// currentReplicaSet is the Deployment's current ReplicaSet, made (named
-// name, if not "") for a pod whose ReplicaSet the snapshot does not hold.
-func (wl *Workload) currentReplicaSet(name string, created time.Duration) *replicaSet {
-	if rs := wl.findNewReplicaSet(); rs != nil {
-		return rs
-	}
-	s := &wl.Spec
-	if name != "" {
-		wl.rc.current = name
-	}
-	rs := &replicaSet{name: wl.rc.current, template: s.Template, replicas: s.Replicas, created: created,
-		desired: s.Replicas, maxReplicas: s.Replicas + s.maxSurge(), revision: wl.rc.revision + 1}
-	wl.rc.revision = rs.revision
-	wl.rc.rss = append(wl.rc.rss, rs)
-	return rs
-}
-
-func (wl *Workload) replicaSetNamed(name string) *replicaSet {
-	for _, rs := range wl.rc.rss {
-		if rs.name == name {
-			return rs
-		}
-	}
-	return nil
 }
 
 // withNode is t with NodeName set to node (t itself if it names it).

@@ -92,8 +92,8 @@ func tooSmallWorld(fullScan bool) (*World, *Workload) {
 func TestFailedTriesOfATemplateFilterOnce(t *testing.T) {
 	memo, wm := tooSmallWorld(false)
 	full, wf := tooSmallWorld(true)
-	memo.Run(time.Second)
-	full.Run(time.Second)
+	memo.Run(15 * time.Second) // the ReplicaSet makes 30 pods at once, then 20 a second
+	full.Run(15 * time.Second)
 	const want = "0/500 nodes are available: 1 node(s) had untolerated taint {gpu: yes}, 499 Insufficient cpu. preemption: 0/500 nodes are available: 500 Preemption is not helpful for scheduling."
 	for i, p := range wm.Pods() {
 		c, _ := p.status.Condition(PodScheduled)

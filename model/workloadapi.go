@@ -79,3 +79,10 @@ type JobCounts struct {
 // JobCounts returns the counts of a Job's status for its controller to
 // write; nil if wl is not a Job.
 func (wl *Workload) JobCounts() *JobCounts { return wl.job }
+
+// RecordCondition records c, a condition the workload's controller has
+// just set in Conditions (a Deployment's Available or Progressing).
+func (wl *Workload) RecordCondition(c Condition) {
+	wl.w.record(Change{Kind: ChangeWorkload, Workload: wl.Spec.Name, Namespace: wl.Namespace(), Object: wl.Spec.Kind, Type: c.Type, Status: string(c.Status),
+		Reason: c.Reason, Message: c.Message})
+}

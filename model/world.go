@@ -1,7 +1,6 @@
 // Package model holds Kubernetes semantics as event handlers on the sim
 // engine: the core (pods, nodes, workloads, the world and its streams) and
-// the parts it still holds (the kubelet, the scheduler, the ReplicaSet and
-// Deployment controllers). Parts in packages of their
+// the parts it still holds (the kubelet, the scheduler). Parts in packages of their
 // own (model/controller/...) hear the core through World.Register;
 // model/cluster assembles a whole cluster. It knows nothing of YAML, files
 // or output formats: a World is built by calls, run, and read back.
@@ -95,15 +94,10 @@ func NewCore(seed uint64, s Settings) *World {
 // RegisterScheduler registers the scheduler, which the core still holds.
 func (w *World) RegisterScheduler() { w.Register(&w.sched) }
 
-// RegisterCoreParts registers the workload controllers the core still
-// holds: what asks a pod's owner to sync when the pod changes or its
-// owner is scaled, and the ReplicaSet and Deployment controllers. As each
-// moves to a package of its own, cluster.New registers it in its place
-// instead.
-func (w *World) RegisterCoreParts() {
-	w.Register(&w.controllers)
-	w.registerCoreKinds()
-}
+// RegisterCoreParts registers what asks a pod's owner to sync when the
+// pod changes or its owner is scaled (the informers' handlers of every
+// workload controller).
+func (w *World) RegisterCoreParts() { w.Register(&w.controllers) }
 
 // Now is the current virtual time.
 func (w *World) Now() time.Duration { return w.eng.Now() }

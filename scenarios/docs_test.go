@@ -72,6 +72,7 @@ var docSections = map[reflect.Type]string{
 	reflect.TypeFor[ScaleFault]():            "scale fault",
 	reflect.TypeFor[ResizeFault]():           "resize fault",
 	reflect.TypeFor[EvictFault]():            "evict fault",
+	reflect.TypeFor[CreateFault]():           "create fault",
 	reflect.TypeFor[ContainerResizePolicy](): "Resize policies",
 	reflect.TypeFor[ContainerPort]():         "Container ports",
 	reflect.TypeFor[LabelSelector]():         "Label selector",

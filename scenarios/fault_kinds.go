@@ -50,6 +50,18 @@ var faultKinds = []FaultKind{
 		check: (*validator).nodeGroupFault, act: nodeGroupBootFailureAction},
 	&faultKind[NodePoolUpdateFault]{name: "nodePoolUpdate", field: func(f *Fault) **NodePoolUpdateFault { return &f.NodePoolUpdate },
 		check: (*validator).nodePoolUpdateFault, act: nodePoolUpdateAction},
+	&faultKind[CreateFault]{name: "create", field: func(f *Fault) **CreateFault { return &f.Create },
+		check: (*validator).createFault, act: createAction},
+}
+
+// createAction adds the fault's objects, as a scenario's are added at 0
+// (Scenario.AddObjects).
+func createAction(c *faultWorld, cf *CreateFault) func() {
+	return func() {
+		if cf.objects != nil {
+			cf.objects.AddObjects(c.w)
+		}
+	}
 }
 
 func exitAction(c *faultWorld, e *ExitFault) func() {

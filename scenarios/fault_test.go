@@ -49,7 +49,7 @@ spec:
   nodes: [{name: a}]
   faults:
 `
-	const msg = "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, shutdown, setCondition, cordon, uncordon, drain, deleteNode, taint, scale, rollout, resize, evict, nodeGroupBootFailure, nodePoolUpdate; found "
+	const msg = "a fault takes exactly one of exit, oom, delete, diskFailure, partition, nodeFailure, shutdown, setCondition, cordon, uncordon, drain, deleteNode, taint, scale, rollout, resize, evict, nodeGroupBootFailure, nodePoolUpdate, create; found "
 	for _, c := range []struct{ fault, want string }{
 		{"{at: 1m}", "f.yaml:7:7: " + msg + "0"},
 		{"{at: 1m, cordon: {node: a}, drain: {node: a}}", "f.yaml:7:7: " + msg + "2"},

@@ -288,7 +288,9 @@ func parseDoc(path string, doc *yaml.Node, inc Includer) (*Scenario, error) {
 	pos, errs := decodeStrict(path, doc, &s.File)
 	s.pos = pos
 	s.Warnings = pos.Warnings()
-	if incErrs := s.include(inc); len(incErrs) > 0 {
+	incErrs := s.include(inc)
+	incErrs = append(incErrs, s.readCreates(inc)...)
+	if len(incErrs) > 0 {
 		// Without its manifests, the scenario's references to their
 		// objects would only add noise.
 		errs = append(errs, incErrs...)

@@ -378,6 +378,7 @@ type Fault struct {
 
 	NodeGroupBootFailure *NodeGroupFault      `yaml:"nodeGroupBootFailure"` // schema_nodegroups.go
 	NodePoolUpdate       *NodePoolUpdateFault `yaml:"nodePoolUpdate"`       // schema_karpenter.go
+	Create               *CreateFault         `yaml:"create"`               // schema_create.go
 }
 
 // NodeRef names a node, or by Selector the nodes with these labels.

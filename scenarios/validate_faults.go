@@ -70,6 +70,34 @@ func (v *validator) evictFault(e *EvictFault) {
 	}
 }
 
+// createFault checks a create fault's file entry (its manifests are read
+// and checked on their own, readCreates) and makes its objects known to
+// the expectations and faults after it; a name the scenario has already
+// is refused, as the API refuses a create of it.
+func (v *validator) createFault(c *CreateFault) {
+	switch {
+	case c.File == "" && c.objects == nil:
+		v.at(c, "create: file is required (a manifest file or folder)")
+		return
+	case c.objects == nil:
+		return
+	}
+	for _, p := range c.objects.pods {
+		key := model.Key(p.Metadata.Namespace, p.Metadata.Name)
+		if v.pods[key] != nil {
+			v.at(&c.File, "create %s: pod %q%s exists already", c.File, p.Metadata.Name, inNamespace(p.Metadata.Namespace))
+		}
+		v.pods[key] = &p.Spec
+	}
+	for _, w := range c.objects.workloads {
+		key := model.Key(w.Metadata.Namespace, w.Metadata.Name)
+		if v.workloads[key] != nil {
+			v.at(&c.File, "create %s: %s %q%s exists already", c.File, w.Kind, w.Metadata.Name, inNamespace(w.Metadata.Namespace))
+		}
+		v.workloads[key] = w
+	}
+}
+
 func (v *validator) setConditionFault(sc *SetCondition) {
 	if sc.Pod == "" {
 		v.at(sc, "setCondition: pod is required")

@@ -65,16 +65,16 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, q *request) {
 		return
 	}
 	name := key[strings.LastIndexByte(key, '/')+1:]
-	req := &writeReq{what: "kubectl create " + q.res.singular + " " + name,
-		exists: func(w *model.World) bool { return w.Pod(key) == nil && w.Workload(key) == nil },
-		gone:   apierrors.NewAlreadyExists(q.gr(), name),
-		action: func(w *model.World) *apierrors.StatusError { sc.AddObjects(w); return nil },
-		answer: func(s *Server, q *request) (int, any) {
-			if snap, ok := s.store.last(q.res.col, key); ok {
-				return http.StatusCreated, q.res.object(s.moment(), snap)
-			}
-			return http.StatusCreated, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusSuccess}
-		}}
+	req := faultWrite("kubectl create "+q.res.singular+" "+name,
+		func(w *model.World) bool { return w.Pod(key) == nil && w.Workload(key) == nil },
+		&scenarios.Fault{Create: scenarios.NewCreateFault(sc)})
+	req.gone = apierrors.NewAlreadyExists(q.gr(), name)
+	req.answer = func(s *Server, q *request) (int, any) {
+		if snap, ok := s.store.last(q.res.col, key); ok {
+			return http.StatusCreated, q.res.object(s.moment(), snap)
+		}
+		return http.StatusCreated, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusSuccess}
+	}
 	for _, warn := range sc.Warnings {
 		w.Header().Add("Warning", "299 - "+strconv.Quote(strings.TrimPrefix(warn.Msg, "warning: ")))
 	}

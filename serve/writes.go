@@ -28,9 +28,9 @@ import (
 // A write podsim takes is done by the goroutine that runs the world,
 // between two events, at the current virtual time. It is the scenario
 // fault of the same meaning (a delete, a cordon, a scale, an eviction,
-// which a disruption budget may refuse), done through the scenario's one
-// table of fault kinds, so that it shows in the timeline as that fault in
-// the file would; only a create from manifests is an action of its own.
+// which a disruption budget may refuse, a create from manifests), done
+// through the scenario's one table of fault kinds, so that it shows in the
+// timeline as that fault in the file would.
 //
 // writeRoutes is the one seam for writes: a request that no route takes is
 // answered 405, saying the server is a simulation.
@@ -60,15 +60,12 @@ type writeRoute struct {
 
 // writeReq is a write on its way to the world: a scenario fault, done
 // through the scenario's table of fault kinds (whose refusal, an
-// eviction's, is the answer), or the action of a create, never both.
+// eviction's, is the answer).
 type writeReq struct {
 	what   string                    // the server log's words for it
 	exists func(w *model.World) bool // its object is still there when it reaches the world
 	gone   *apierrors.StatusError    // the answer if it is not
 	fault  *scenarios.Fault
-	// action changes the world as the API would and returns the API's
-	// refusal, if it refuses.
-	action func(w *model.World) *apierrors.StatusError
 	// answer is the response once the write is done (or at once, for a dry
 	// run); nil answers the object as the write left it.
 	answer func(s *Server, q *request) (int, any)
@@ -76,10 +73,10 @@ type writeReq struct {
 }
 
 // mustDo reports whether the write's answer depends on doing it, so that
-// a dry run cannot be answered: a create's action, or an eviction, which a
+// a dry run cannot be answered: a create, or an eviction, which a
 // disruption budget may refuse.
 func (req *writeReq) mustDo() bool {
-	return req.action != nil || req.fault != nil && req.fault.Evict != nil
+	return req.fault.Create != nil || req.fault.Evict != nil
 }
 
 // write answers a request that would change the cluster.
@@ -195,17 +192,14 @@ func faultWrite(ran string, exists func(w *model.World) bool, f *scenarios.Fault
 	return &writeReq{what: ran + " (fault " + f.Kind().Name() + ")", exists: exists, fault: f}
 }
 
-// do does the write on the world: its fault as the scenario's faults act,
-// or its action, whose refusal it returns.
+// do does the write on the world, its fault as the scenario's faults act,
+// and returns what the API refused.
 func (req *writeReq) do(s *Server, w *model.World) *apierrors.StatusError {
-	if req.fault != nil {
-		err := s.sc.ApplyFault(w, req.fault)
-		if r, ok := err.(*scenarios.EvictionRefused); ok {
-			return evictionError(r.Pod, r.Result)
-		}
-		return nil
+	err := s.sc.ApplyFault(w, req.fault)
+	if r, ok := err.(*scenarios.EvictionRefused); ok {
+		return evictionError(r.Pod, r.Result)
 	}
-	return req.action(w)
+	return nil
 }
 
 func podExists(key string) func(w *model.World) bool {

@@ -116,6 +116,27 @@ func TestHostileRunsSaturate(t *testing.T) {
 	}
 }
 
+// A pod pinned by nodeName to a node it does not fit is rejected by the
+// kubelet's admission (it ran), and a ReplicaSet that keeps making such
+// pods replaces them at its API client's pace, so the run ends (it spun
+// at 0s for ever): 30 at once, then 20 a second for 10 minutes.
+func TestPinnedPodsThatDoNotFitAreRejected(t *testing.T) {
+	path := filepath.Join(root, "testdata", "hostile", "pinned-cpu-0.yaml")
+	out, errs, code := podsim(t, "run", path)
+	for _, want := range []string{"pod/pinned   Warning OutOfcpu: Node didn't have enough resource: cpu, requested: 500, used: 0, capacity: 0",
+		"pinned   0/1     OutOfcpu   0"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("%s: exit %d, stderr %q; want %q in:\n%s", path, code, errs, want, out)
+		}
+	}
+	path = filepath.Join(root, "testdata", "hostile", "rs-pinned-full-node.yaml")
+	out, errs, code = podsim(t, "run", path, "-o", "jsonl")
+	made, rejected := strings.Count(out, `"reason":"SuccessfulCreate"`), strings.Count(out, `"reason":"OutOfcpu"`)
+	if code != exitOK || made != 30+20*600 || rejected != made-1 {
+		t.Errorf("%s: exit %d, stderr %q; %d pods made, %d rejected; want 12030, 12029", path, code, errs, made, rejected)
+	}
+}
+
 // A value that cannot be decoded gets its own error and no other built on
 // its zero value.
 func TestUndecodableValueOneMessage(t *testing.T) {

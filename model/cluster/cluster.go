@@ -12,6 +12,7 @@ import (
 	"github.com/podsim/podsim/model/controller/clusterautoscaler"
 	"github.com/podsim/podsim/model/controller/cronjob"
 	"github.com/podsim/podsim/model/controller/daemonset"
+	"github.com/podsim/podsim/model/controller/deployment"
 	"github.com/podsim/podsim/model/controller/disruption"
 	"github.com/podsim/podsim/model/controller/endpointslice"
 	"github.com/podsim/podsim/model/controller/job"
@@ -19,6 +20,7 @@ import (
 	"github.com/podsim/podsim/model/controller/nodelifecycle"
 	"github.com/podsim/podsim/model/controller/podautoscaler"
 	"github.com/podsim/podsim/model/controller/podgc"
+	"github.com/podsim/podsim/model/controller/replicaset"
 	"github.com/podsim/podsim/model/controller/statefulset"
 	"github.com/podsim/podsim/model/controller/tainteviction"
 	"github.com/podsim/podsim/model/kubelet/eviction"
@@ -36,7 +38,10 @@ func New(seed uint64, s model.Settings) *model.World {
 	w.Register(tainteviction.New(w))
 	w.RegisterScheduler()
 	w.Register(disruption.New(w))
-	w.RegisterCoreParts() // the ReplicaSet and Deployment controllers
+	w.RegisterCoreParts() // a pod's owner syncs when the pod changes
+	rsc := replicaset.New(w)
+	w.RegisterWorkloadController(model.KindReplicaSet, rsc)
+	w.RegisterWorkloadController(model.KindDeployment, deployment.New(w, rsc))
 	w.RegisterWorkloadController(model.KindJob, job.New(w))
 	w.RegisterWorkloadController(model.KindStatefulSet, statefulset.New(w))
 	w.RegisterWorkloadController(model.KindDaemonSet, daemonset.New(w))

@@ -1,36 +1,22 @@
-package model
+package deployment
 
 import (
 	"cmp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // The deployment controller's arithmetic, as pure functions of counts
 // (pkg/controller/deployment/util/deployment_util.go): they decide, the
-// controller (deployment.go) acts.
-
-// StrategyType is a Deployment's spec.strategy.type.
-type StrategyType uint8
-
-// Deployment strategies.
-const (
-	RollingUpdate StrategyType = iota // the default
-	Recreate
-)
-
-func (s StrategyType) String() string {
-	if s == Recreate {
-		return "Recreate"
-	}
-	return "RollingUpdate"
-}
+// controller (sync.go) acts.
 
 // resolveFenceposts is ResolveFenceposts: maxSurge of desired rounded up,
 // maxUnavailable rounded down; when both come to 0, maxUnavailable is 1
 // (validation refuses both written as 0, but rounding down can reach it).
-func resolveFenceposts(maxSurge, maxUnavailable IntOrPercent, desired int) (surge, unavailable int) {
+func resolveFenceposts(maxSurge, maxUnavailable model.IntOrPercent, desired int) (surge, unavailable int) {
 	surge = maxSurge.Scaled(desired, true)
 	unavailable = maxUnavailable.Scaled(desired, false)
 	if surge == 0 && unavailable == 0 {
@@ -40,9 +26,9 @@ func resolveFenceposts(maxSurge, maxUnavailable IntOrPercent, desired int) (surg
 }
 
 // maxSurge is MaxSurge: the pods a rolling Deployment may run above its
-// replicas (0 under Recreate).
-func (s *WorkloadSpec) maxSurge() int {
-	if s.Strategy != RollingUpdate {
+// replicas (0 under model.Recreate).
+func maxSurge(s *model.WorkloadSpec) int {
+	if s.Strategy != model.RollingUpdate {
 		return 0
 	}
 	surge, _ := resolveFenceposts(s.MaxSurge, s.MaxUnavailable, s.Replicas)
@@ -50,9 +36,9 @@ func (s *WorkloadSpec) maxSurge() int {
 }
 
 // maxUnavailable is MaxUnavailable: the pods a rolling Deployment may have
-// unavailable, at most its replicas (0 under Recreate or with no replicas).
-func (s *WorkloadSpec) maxUnavailable() int {
-	if s.Strategy != RollingUpdate || s.Replicas == 0 {
+// unavailable, at most its replicas (0 under model.Recreate or with no replicas).
+func maxUnavailable(s *model.WorkloadSpec) int {
+	if s.Strategy != model.RollingUpdate || s.Replicas == 0 {
 		return 0
 	}
 	_, unavailable := resolveFenceposts(s.MaxSurge, s.MaxUnavailable, s.Replicas)
@@ -63,9 +49,9 @@ func (s *WorkloadSpec) maxUnavailable() int {
 // should have, given all ReplicaSets' replicas (total, the new one's
 // included) and the new one's (current). A rolling Deployment grows it up
 // to replicas + maxSurge pods in all (maxSurge rounded up, without the
-// fencepost rule), never past its replicas; Recreate sets it to replicas.
-func (s *WorkloadSpec) newRSNewReplicas(total, current int) int {
-	if s.Strategy == Recreate {
+// fencepost rule), never past its replicas; model.Recreate sets it to replicas.
+func newRSNewReplicas(s *model.WorkloadSpec, total, current int) int {
+	if s.Strategy == model.Recreate {
 		return s.Replicas
 	}
 	maxTotal := s.Replicas + s.MaxSurge.Scaled(s.Replicas, true)
@@ -120,19 +106,19 @@ func roundHalfAway(a float64) int {
 // byCreation is ReplicaSetsByCreationTimestamp as a comparison: created
 // earlier first, compared as the API stores creationTimestamp (whole
 // seconds), then by name.
-func byCreation(a, b *replicaSet) int {
-	if c := cmp.Compare(a.created/time.Second, b.created/time.Second); c != 0 {
+func byCreation(a, b *model.ReplicaSet) int {
+	if c := cmp.Compare(a.Created/time.Second, b.Created/time.Second); c != 0 {
 		return c
 	}
-	return strings.Compare(a.name, b.name)
+	return strings.Compare(a.Name, b.Name)
 }
 
 // sortBySize sorts ReplicaSets by replicas, largest first; ties go to the
 // newer first (ReplicaSetsBySizeNewer) or the older first
 // (ReplicaSetsBySizeOlder).
-func sortBySize(rss []*replicaSet, newerFirst bool) {
-	slices.SortFunc(rss, func(a, b *replicaSet) int {
-		if c := cmp.Compare(b.replicas, a.replicas); c != 0 {
+func sortBySize(rss []*model.ReplicaSet, newerFirst bool) {
+	slices.SortFunc(rss, func(a, b *model.ReplicaSet) int {
+		if c := cmp.Compare(b.Replicas, a.Replicas); c != 0 {
 			return c
 		}
 		if newerFirst {
@@ -143,4 +129,4 @@ func sortBySize(rss []*replicaSet, newerFirst bool) {
 }
 
 // sortByCreation sorts ReplicaSets oldest first.
-func sortByCreation(rss []*replicaSet) { slices.SortFunc(rss, byCreation) }
+func sortByCreation(rss []*model.ReplicaSet) { slices.SortFunc(rss, byCreation) }

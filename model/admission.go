@@ -1,0 +1,64 @@
+package model
+
+import "strconv"
+
+// The kubelet's predicate admission (pkg/kubelet/lifecycle/predicate.go,
+// predicateAdmitHandler.Admit): before it sets a pod up, the kubelet checks
+// that the pod fits beside the pods it has admitted already
+// (scheduler.AdmissionCheck, noderesources.Fits: the pod count first, then
+// cpu, then memory). A pod bound by spec.nodeName, which no scheduler
+// checked, may not: the kubelet rejects it (rejectPod), Failed with the
+// first insufficient resource as its reason.
+
+// Reasons of a pod the kubelet's admission rejects for want of a resource
+// (InsufficientResourcePrefix + the resource's name).
+const (
+	ReasonOutOfCPU    = "OutOfcpu"
+	ReasonOutOfMemory = "OutOfmemory"
+	ReasonOutOfPods   = "OutOfpods"
+)
+
+// admitFits is the predicate admit handler's resource check of p on its
+// node: against the requests of the pods the kubelet has admitted there
+// (set up, not finished), the first resource p does not fit, with the
+// amounts upstream's InsufficientResourceError reports. ok is true when
+// p fits. A node's pod count of 0 sets no limit, as the scheduler reads it.
+func (p *Pod) admitFits() (reason string, requested, used, capacity int64, ok bool) {
+	n := p.Node
+	var u Resources
+	for _, q := range n.pods {
+		if q != p && q.sandbox && !q.deleted && !q.phase.Terminal() {
+			u.add(q.requests)
+		}
+	}
+	c, r := &n.Capacity, &p.requests
+	switch {
+	case c.Pods > 0 && u.Pods+1 > c.Pods:
+		return ReasonOutOfPods, 1, u.Pods, c.Pods, false
+	case r.MilliCPU > 0 && r.MilliCPU > c.MilliCPU-u.MilliCPU:
+		return ReasonOutOfCPU, r.MilliCPU, u.MilliCPU, c.MilliCPU, false
+	case r.Memory > 0 && r.Memory > c.Memory-u.Memory:
+		return ReasonOutOfMemory, r.Memory, u.Memory, c.Memory, false
+	}
+	return "", 0, 0, 0, true
+}
+
+// admit is the kubelet's admission of p, about to be set up on its node:
+// it reports whether p fits; if not, p is rejected as rejectPod does:
+// event <reason> from the kubelet with upstream's message ("Node didn't
+// have enough resource: cpu, requested: 500, used: 3800, capacity:
+// 4000"), phase Failed, status reason <reason> and message "Pod was
+// rejected: <message>".
+func (p *Pod) admit() bool {
+	reason, req, used, capacity, ok := p.admitFits()
+	if ok {
+		return true
+	}
+	msg := "Node didn't have enough resource: " + reason[len("OutOf"):] + ", requested: " + strconv.FormatInt(req, 10) +
+		", used: " + strconv.FormatInt(used, 10) + ", capacity: " + strconv.FormatInt(capacity, 10)
+	p.eventMsg(EventWarning, reason, "kubelet", msg)
+	p.status.Reason, p.status.Message = reason, "Pod was rejected: "+msg
+	p.setPhase(Failed)
+	p.w.podChanged(p)
+	return false
+}

@@ -1,0 +1,17 @@
+package model_test
+
+import (
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/controller/deployment"
+	"github.com/podsim/podsim/model/controller/replicaset"
+)
+
+// The package's own tests run ReplicaSets and Deployments with their real
+// controllers, registered as cluster.New registers them.
+func init() {
+	model.SetRegisterKinds(func(w *model.World) {
+		rsc := replicaset.New(w)
+		w.RegisterWorkloadController(model.KindReplicaSet, rsc)
+		w.RegisterWorkloadController(model.KindDeployment, deployment.New(w, rsc))
+	})
+}
