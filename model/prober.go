@@ -43,6 +43,9 @@ type prober struct {
 	firstKey sim.Key
 	chain    uint64
 	halted   bool // the ticks were stopped (node down, pod removed) until startTicks
+	// Set while a tick probes: its next tick is due one period on, but
+	// not scheduled yet; haltedInTick if a halt came meanwhile.
+	ticking, haltedInTick bool
 
 	refused, refusedIP string // refusedOutput, made for the pod address refusedIP
 }
@@ -123,20 +126,30 @@ func (pr *prober) tick() {
 	pr.ticks++
 	w := pr.c.pod.w
 	next := sim.AddSat(w.Now(), pr.spec.Period)
-	w.eng.ScheduleKey(&pr.timer, next, sim.Normal, pr.tickKey(next))
-	if !pr.doProbe() {
+	// The next tick is due at next while the probe runs, but it is
+	// scheduled once, where it ends up, after it: a wake finds it due
+	// there (and does nothing), a halt takes it off.
+	pr.ticking, pr.haltedInTick = true, false
+	ok := pr.doProbe()
+	pr.ticking = false
+	at := next
+	switch {
+	case !ok:
 		pr.done = true
-		w.eng.Stop(&pr.timer)
 		return
+	case pr.haltedInTick:
+		at = never
 	}
-	if w.settings.ProbeEveryTick {
-		return
+	if !w.settings.ProbeEveryTick {
+		switch t := pr.nextUseful(next); {
+		case t == never:
+			return
+		case t > next:
+			at = t
+		}
 	}
-	switch t := pr.nextUseful(next); {
-	case t == never:
-		w.eng.Stop(&pr.timer)
-	case t > next:
-		w.eng.ScheduleKey(&pr.timer, t, sim.Normal, pr.tickKey(t))
+	if at != never {
+		w.eng.ScheduleKey(&pr.timer, at, sim.Normal, pr.tickKey(at))
 	}
 }
 
@@ -147,6 +160,7 @@ const never = time.Duration(math.MaxInt64)
 // API); only startTicks starts them again.
 func (pr *prober) halt() {
 	pr.halted = true
+	pr.haltedInTick = pr.ticking
 	pr.c.pod.w.eng.Stop(&pr.timer)
 }
 
@@ -156,8 +170,8 @@ func (pr *prober) halt() {
 // before the event running now.
 func (pr *prober) wake() {
 	w := pr.c.pod.w
-	if w.settings.ProbeEveryTick || pr.done || pr.halted {
-		return
+	if w.settings.ProbeEveryTick || pr.done || pr.halted || pr.ticking {
+		return // while it ticks, its next tick is due at the first not run
 	}
 	now, period := w.Now(), pr.spec.Period
 	if now < pr.first {

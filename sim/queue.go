@@ -127,7 +127,8 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 	// latest before it, keeping the runs few and long.
 	best, alone := -1, -1
 	var bestTail tie
-	for i, o := range q.open {
+	for i := range q.open {
+		o := &q.open[i] // not a copy of the array
 		switch {
 		case o.at != at || o.id == none:
 		case o.id >= 0:
