@@ -181,7 +181,7 @@ func (p *Pod) condInputs() (sig uint64, ok bool) {
 	case Failed:
 		sig |= 2
 	}
-	if p.regularStatusStarted() {
+	if len(p.init) > 0 && p.regularStatusStarted() { // read for init containers only
 		sig |= 1 << 13
 	}
 	sh := 14
