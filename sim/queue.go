@@ -373,9 +373,29 @@ func (q *queue) settle() {
 		if k == x.tie {
 			return
 		}
+		// The run's next item is later: it stays first unless a child
+		// of the root orders before it (most often none does: the next
+		// run is at a later instant).
+		h := &q.heap[root]
+		h.tie = k
+		if q.rootFirst() {
+			return
+		}
 		x.tie = k
 		q.down(root, x)
 	}
+}
+
+// rootFirst reports whether no child of the root orders before it.
+func (q *queue) rootFirst() bool {
+	h := q.heap
+	x := &h[root]
+	for j := 4*root - 8; j < len(h) && j < 4*root-4; j++ {
+		if h[j].less(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // compact drops every cancelled item and every run left empty, and builds
