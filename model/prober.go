@@ -289,6 +289,9 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 // never: from the first window that ends after t (a binary search), the
 // first whose span holds a tick.
 func (pr *prober) firstTickIn(ws []Window, t, startedAt time.Duration) time.Duration {
+	if len(ws) == 0 {
+		return never
+	}
 	next := never
 	abs, since := windowGroups(ws)
 	for _, g := range [2][]Window{abs, since} {
