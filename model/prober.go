@@ -83,6 +83,7 @@ func (c *container) startProbers() {
 		pr.timer.Init(pr.tick)
 		pr.triggered = pr.probeTriggered
 		c.probes = append(c.probes, pr)
+		c.probeOf[kind] = pr
 		// The worker's first step comes before the container exists and
 		// finds nothing to probe; the next is one period later.
 		pr.doProbe()
@@ -110,14 +111,8 @@ func (pr *prober) tickKey(t time.Duration) sim.Key {
 	return sim.Key{At: t - pr.spec.Period, Seq: pr.chain}
 }
 
-func (c *container) prober(k ProbeKind) *prober {
-	for _, pr := range c.probes {
-		if pr.kind == k {
-			return pr
-		}
-	}
-	return nil
-}
+// prober is the container's worker of kind k, or nil.
+func (c *container) prober(k ProbeKind) *prober { return c.probeOf[k] }
 
 func (pr *prober) tick() {
 	if pr.done {
