@@ -123,6 +123,8 @@ type container struct {
 	crash        backoff
 	pullBackoff  backoff // the image pull backoff (per pod and image in the kubelet)
 
+	probeOf [Startup + 1]*prober // the probe workers by kind, nil where none
+
 	probes        []*prober     // liveness, readiness, startup workers, if any
 	stopping      bool          // being killed (preStop, SIGTERM, SIGKILL)
 	inHook        hookKind      // which hook is running

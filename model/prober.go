@@ -43,6 +43,9 @@ type prober struct {
 	firstKey sim.Key
 	chain    uint64
 	halted   bool // the ticks were stopped (node down, pod removed) until startTicks
+	// Set while a tick probes: its next tick is due one period on, but
+	// not scheduled yet; haltedInTick if a halt came meanwhile.
+	ticking, haltedInTick bool
 
 	refused, refusedIP string // refusedOutput, made for the pod address refusedIP
 }
@@ -80,6 +83,7 @@ func (c *container) startProbers() {
 		pr.timer.Init(pr.tick)
 		pr.triggered = pr.probeTriggered
 		c.probes = append(c.probes, pr)
+		c.probeOf[kind] = pr
 		// The worker's first step comes before the container exists and
 		// finds nothing to probe; the next is one period later.
 		pr.doProbe()
@@ -107,14 +111,8 @@ func (pr *prober) tickKey(t time.Duration) sim.Key {
 	return sim.Key{At: t - pr.spec.Period, Seq: pr.chain}
 }
 
-func (c *container) prober(k ProbeKind) *prober {
-	for _, pr := range c.probes {
-		if pr.kind == k {
-			return pr
-		}
-	}
-	return nil
-}
+// prober is the container's worker of kind k, or nil.
+func (c *container) prober(k ProbeKind) *prober { return c.probeOf[k] }
 
 func (pr *prober) tick() {
 	if pr.done {
@@ -123,20 +121,30 @@ func (pr *prober) tick() {
 	pr.ticks++
 	w := pr.c.pod.w
 	next := sim.AddSat(w.Now(), pr.spec.Period)
-	w.eng.ScheduleKey(&pr.timer, next, sim.Normal, pr.tickKey(next))
-	if !pr.doProbe() {
+	// The next tick is due at next while the probe runs, but it is
+	// scheduled once, where it ends up, after it: a wake finds it due
+	// there (and does nothing), a halt takes it off.
+	pr.ticking, pr.haltedInTick = true, false
+	ok := pr.doProbe()
+	pr.ticking = false
+	at := next
+	switch {
+	case !ok:
 		pr.done = true
-		w.eng.Stop(&pr.timer)
 		return
+	case pr.haltedInTick:
+		at = never
 	}
-	if w.settings.ProbeEveryTick {
-		return
+	if !w.settings.ProbeEveryTick {
+		switch t := pr.nextUseful(next); {
+		case t == never:
+			return
+		case t > next:
+			at = t
+		}
 	}
-	switch t := pr.nextUseful(next); {
-	case t == never:
-		w.eng.Stop(&pr.timer)
-	case t > next:
-		w.eng.ScheduleKey(&pr.timer, t, sim.Normal, pr.tickKey(t))
+	if at != never {
+		w.eng.ScheduleKey(&pr.timer, at, sim.Normal, pr.tickKey(at))
 	}
 }
 
@@ -147,6 +155,7 @@ const never = time.Duration(math.MaxInt64)
 // API); only startTicks starts them again.
 func (pr *prober) halt() {
 	pr.halted = true
+	pr.haltedInTick = pr.ticking
 	pr.c.pod.w.eng.Stop(&pr.timer)
 }
 
@@ -156,8 +165,8 @@ func (pr *prober) halt() {
 // before the event running now.
 func (pr *prober) wake() {
 	w := pr.c.pod.w
-	if w.settings.ProbeEveryTick || pr.done || pr.halted {
-		return
+	if w.settings.ProbeEveryTick || pr.done || pr.halted || pr.ticking {
+		return // while it ticks, its next tick is due at the first not run
 	}
 	now, period := w.Now(), pr.spec.Period
 	if now < pr.first {
@@ -275,6 +284,9 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 // never: from the first window that ends after t (a binary search), the
 // first whose span holds a tick.
 func (pr *prober) firstTickIn(ws []Window, t, startedAt time.Duration) time.Duration {
+	if len(ws) == 0 {
+		return never
+	}
 	next := never
 	abs, since := windowGroups(ws)
 	for _, g := range [2][]Window{abs, since} {

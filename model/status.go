@@ -9,11 +9,6 @@ func (p *Pod) updateStatus() {
 		return // nothing the kubelet reports gets through
 	}
 	was := p.phase
-	defer func() {
-		if p.phase != was {
-			p.w.podChanged(p)
-		}
-	}()
 	switch {
 	case p.phase.Terminal():
 	case p.stopReason != "":
@@ -27,6 +22,9 @@ func (p *Pod) updateStatus() {
 	p.w.podStatusUpdated(p)
 	if p.stopReason == ReasonNodeShutdownTerminated && p.phase != was {
 		p.Node.shutdownPodStopped() // it has just stopped: the next group may start
+	}
+	if p.phase != was {
+		p.w.podChanged(p)
 	}
 }
 
@@ -181,7 +179,7 @@ func (p *Pod) condInputs() (sig uint64, ok bool) {
 	case Failed:
 		sig |= 2
 	}
-	if p.regularStatusStarted() {
+	if len(p.init) > 0 && p.regularStatusStarted() { // read for init containers only
 		sig |= 1 << 13
 	}
 	sh := 14

@@ -82,6 +82,9 @@ func searchEnd(ws []Window, t, startedAt time.Duration) int {
 
 // anyContains reports whether a window of normalized ws contains t.
 func anyContains(ws []Window, t, startedAt time.Duration) bool {
+	if len(ws) == 0 {
+		return false
+	}
 	abs, since := windowGroups(ws)
 	for _, g := range [2][]Window{abs, since} {
 		if i := searchEnd(g, t, startedAt); i < len(g) && g[i].Contains(t, startedAt) {

@@ -38,7 +38,7 @@ func (it *item) live() bool { return it.t.ticket == it.ticket }
 type run struct {
 	at    int64
 	head  int
-	open  int // its place in queue.open plus one; 0 if not open
+	open  int // its slot in queue.openID plus one; 0 if not open
 	items []item
 }
 
@@ -76,9 +76,12 @@ const (
 	compactMin = 1024
 	// smallRun is the capacity of a new run's item array.
 	smallRun = 8
-	// none marks an empty slot of queue.open.
+	// none marks an empty slot of queue.openID.
 	none = math.MaxInt32
 )
+
+// openMask reads exactly openRuns slots.
+var _ = [1]int{}[openRuns-8]
 
 // queue is the set of pending events; see the comment at the top.
 type queue struct {
@@ -93,26 +96,22 @@ type queue struct {
 	// they grow. A long-lived run of a few items thus never keeps an
 	// array that a large run left.
 	small, big [][]item
-	open       [openRuns]openRun // runs a new item may join
-	nextOpen   int
-	ticket     uint64 // the last ticket given
-	live       int    // pending events
-	stale      int    // queued items whose Timer is no longer theirs
-	touch      int64  // sink for prefetching loads in down
-}
-
-// openRun is a run a new item may be appended to, or an item alone a new
-// item may start a run after: its instant and its heap entry's r; none in a
-// slot that holds neither.
-type openRun struct {
-	at int64
-	id int32
+	// The runs a new item may join, or items alone it may start a run
+	// after (see openAt), in slots: a slot's instant, -1 if it is empty,
+	// and its heap entry's r.
+	openAt   [openRuns]int64
+	openID   [openRuns]int32
+	nextOpen int
+	ticket   uint64 // the last ticket given
+	live     int    // pending events
+	stale    int    // queued items whose Timer is no longer theirs
+	touch    int64  // sink for prefetching loads in down
 }
 
 func newQueue() queue {
 	q := queue{heap: make([]entry, root, 64)}
-	for i := range q.open {
-		q.open[i].id = none
+	for i := range q.openAt {
+		q.closeSlot(i)
 	}
 	return q
 }
@@ -127,20 +126,19 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 	// latest before it, keeping the runs few and long.
 	best, alone := -1, -1
 	var bestTail tie
-	for i, o := range q.open {
-		switch {
-		case o.at != at || o.id == none:
-		case o.id >= 0:
-			r := &q.runs[o.id]
+	for m := q.openMask(at); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros8(m)
+		if id := q.openID[i]; id >= 0 {
+			r := &q.runs[id]
 			if tail := r.items[len(r.items)-1].tie; tail.less(k) && (best < 0 || bestTail.less(tail)) {
 				best, bestTail = i, tail
 			}
-		case alone < 0 && q.one[^o.id].tie.less(k):
+		} else if alone < 0 && q.one[^id].tie.less(k) {
 			alone = i
 		}
 	}
 	if best >= 0 {
-		q.appendItem(&q.runs[q.open[best].id], it)
+		q.appendItem(&q.runs[q.openID[best]], it)
 		return
 	}
 	var ref int32
@@ -150,19 +148,37 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 		ref = q.newRun(at)
 		r := &q.runs[ref]
 		r.items = append(r.items, it)
-		q.open[alone].id, r.open = ref, alone+1
+		q.openID[alone], r.open = ref, alone+1
 	} else {
 		i := q.newOne(it)
 		t.alone, ref = i+1, ^i
-		if o := q.open[q.nextOpen].id; o >= 0 && o != none {
+		if o := q.openID[q.nextOpen]; o >= 0 && o != none {
 			q.runs[o].open = 0
 		}
-		q.open[q.nextOpen] = openRun{at: at, id: ref}
+		q.openAt[q.nextOpen], q.openID[q.nextOpen] = at, ref
 		q.nextOpen = (q.nextOpen + 1) % openRuns
 	}
 	x := entry{at: at, tie: k, r: ref}
 	q.heap = append(q.heap, x)
 	q.up(len(q.heap)-1, x)
+}
+
+// openMask is the set of open slots at the instant at, as bits.
+//
+// It reads the openRuns = 8 slots one by one, without a loop.
+func (q *queue) openMask(at int64) uint8 {
+	a := &q.openAt
+	return b2u(a[0] == at) | b2u(a[1] == at)<<1 | b2u(a[2] == at)<<2 | b2u(a[3] == at)<<3 |
+		b2u(a[4] == at)<<4 | b2u(a[5] == at)<<5 | b2u(a[6] == at)<<6 | b2u(a[7] == at)<<7
+}
+
+// b2u is 1 if b, else 0 (a SETcc, no branch).
+func b2u(b bool) uint8 {
+	var u uint8
+	if b {
+		u = 1
+	}
+	return u
 }
 
 // newOne stores an item alone and returns its index in q.one.
@@ -226,12 +242,15 @@ func (q *queue) freeOne(i int32) {
 
 // unopen takes the item alone i out of the open runs.
 func (q *queue) unopen(i int32) {
-	for j := range q.open {
-		if q.open[j].id == ^i {
-			q.open[j].id = none
+	for j, id := range &q.openID {
+		if id == ^i {
+			q.closeSlot(j)
 		}
 	}
 }
+
+// closeSlot empties slot i of the open runs.
+func (q *queue) closeSlot(i int) { q.openAt[i], q.openID[i] = -1, none }
 
 // pop takes the first item out of the queue; the queue is not empty.
 func (q *queue) pop() (at int64, it item) {
@@ -321,7 +340,7 @@ func (q *queue) freeRun(id int32) {
 	q.pool(r.items[:0])
 	r.items, r.head = nil, 0
 	if r.open != 0 {
-		q.open[r.open-1].id = none
+		q.closeSlot(r.open - 1)
 		r.open = 0
 	}
 	q.freeRuns = append(q.freeRuns, id)
@@ -372,9 +391,29 @@ func (q *queue) settle() {
 		if k == x.tie {
 			return
 		}
+		// The run's next item is later: it stays first unless a child
+		// of the root orders before it (most often none does: the next
+		// run is at a later instant).
+		h := &q.heap[root]
+		h.tie = k
+		if q.rootFirst() {
+			return
+		}
 		x.tie = k
 		q.down(root, x)
 	}
+}
+
+// rootFirst reports whether no child of the root orders before it.
+func (q *queue) rootFirst() bool {
+	h := q.heap
+	x := &h[root]
+	for j := 4*root - 8; j < len(h) && j < 4*root-4; j++ {
+		if h[j].less(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // compact drops every cancelled item and every run left empty, and builds

@@ -215,10 +215,15 @@ func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 			return
 		}
 		e.cancel(t)
+		t.tie, t.at = k, at
+		e.push(t, int64(at), k)
+		e.settle()
+		return
 	}
+	// A push leaves the first item first or puts itself, pending, there:
+	// the queue needs no settling.
 	t.tie, t.at, t.eng = k, at, e
 	e.push(t, int64(at), k)
-	e.settle()
 }
 
 // Passed reports whether an event at (at, p, k) would already have run: at
