@@ -88,15 +88,19 @@ func streamJSON(w http.ResponseWriter, envelope any, n int, item func(i int) any
 	w.WriteHeader(http.StatusOK)
 	bw := bufio.NewWriterSize(w, 32<<10)
 	bw.Write(head[:len(head)-2]) // up to the items' [
+	// One buffer for every item: json.Marshal would copy each out anew.
+	// The encoder ends each with a newline, which is not written.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	for i := range n {
-		b, err := json.Marshal(item(i))
-		if err != nil {
+		buf.Reset()
+		if err := enc.Encode(item(i)); err != nil {
 			panic(http.ErrAbortHandler) // the status is sent: cut the response
 		}
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		if _, err := bw.Write(b); err != nil {
+		if _, err := bw.Write(buf.Bytes()[:buf.Len()-1]); err != nil {
 			return // the client left
 		}
 	}
