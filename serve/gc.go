@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"runtime"
 	"runtime/debug"
 )
 
@@ -25,7 +24,6 @@ func tuneRunUpGC() (frozen func()) {
 	return func() {
 		debug.SetMemoryLimit(limit)
 		debug.SetGCPercent(min(percent, frozenGCPercent))
-		runtime.GC()
-		debug.FreeOSMemory()
+		debug.FreeOSMemory() // a collection, and the free pages given back
 	}
 }

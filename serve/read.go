@@ -192,7 +192,7 @@ func (m moment) item(res *apiResource, form format, s snapshot) runtime.Object {
 
 func partial(m moment, s snapshot) *metav1.PartialObjectMetadata {
 	return &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{Kind: "PartialObjectMetadata", APIVersion: "meta.k8s.io/v1"},
-		ObjectMeta: m.objectMeta(s.base())}
+		ObjectMeta: m.metaOf(s)}
 }
 
 // table is kubectl's Table of the snapshots: one row each, with the
