@@ -6,9 +6,12 @@ import (
 
 // The collector's settings of a frozen server (Options.TuneGC).
 const (
-	runUpGCPercent   = 400        // during the run-up, as podsim's batch commands
-	runUpMemoryLimit = 1536 << 20 // a soft limit: the runtime collects harder near it, it never fails
-	frozenGCPercent  = 25         // once frozen: reads make only garbage
+	runUpGCPercent = 400 // during the run-up, as podsim's batch commands
+	// A soft limit (the runtime collects harder near it, it never fails):
+	// twice the batch commands', as a server holds its store beside the
+	// model, about as much again.
+	runUpMemoryLimit = 3 << 30
+	frozenGCPercent  = 25 // once frozen: reads make only garbage
 )
 
 // tuneRunUpGC sets the collector for a frozen server's run-up, which
