@@ -56,6 +56,45 @@ printf 'fleet 1k pods x 6h, podsim run -o jsonl > file:     %6.2f s  %4d MB  %s 
 printf 'fleet 10k pods x 6h, podsim test:                   %6.2f s  %4d MB\n' "$test10k" $((test10k_rss / 1024))
 printf 'scale-150k.yaml (5,000 nodes, 150k pods, 1h), test: %6.2f s  %4d MB\n' "$big" $((big_rss / 1024))
 
+# serve on the envelope: podsim serve --at 1h, the time until it serves
+# the frozen cluster and its RSS then, and its RSS after one and three
+# rounds of reads (kubectl get pods -A, get nodes, and plain lists of pods,
+# nodes and events), with the time of kubectl get pods -A. SERVE=0 leaves
+# it out; it needs kubectl and curl.
+if [ "${SERVE:-1}" != 0 ] && command -v kubectl >/dev/null && command -v curl >/dev/null; then
+	serve_envelope() {
+		local kc=$tmp/serve.kubeconfig err=$tmp/serve.err start pid addr t0 t1 frozen rss0 r get1=""
+		start=$(date +%s.%N)
+		"$podsim" serve --at 1h --addr 127.0.0.1:0 --kubeconfig "$kc" "$dir/scale-150k.yaml" 2>"$err" &
+		pid=$!
+		until grep -q '^podsim serve: frozen at' "$err"; do
+			kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; exit 1; }
+			sleep 0.05
+		done
+		frozen=$(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $start}")
+		addr=$(sed -n 's|.* at http://\([^;]*\);.*|\1|p' "$err" | head -1)
+		rss() { awk '/^VmRSS/{print int($2 / 1024)}' "/proc/$pid/status"; }
+		rss0=$(rss)
+		declare -a after
+		for r in 1 2 3; do
+			t0=$(date +%s.%N)
+			kubectl --kubeconfig "$kc" get pods -A >"$tmp/pods.txt"
+			t1=$(date +%s.%N)
+			[ -z "$get1" ] && get1=$(awk "BEGIN{printf \"%.2f\", $t1 - $t0}")
+			kubectl --kubeconfig "$kc" get nodes >/dev/null
+			for p in pods nodes events; do curl -sf "http://$addr/api/v1/$p" >/dev/null; done
+			after[r]=$(rss)
+		done
+		kill "$pid"
+		wait "$pid" 2>/dev/null || true
+		printf 'scale-150k.yaml, serve --at 1h: frozen after %6.2f s  %4d MB  %s / %s test\n' "$frozen" "$rss0" \
+			"$(ratio "$frozen" "$big")" "$(ratio "$rss0" $((big_rss / 1024)))"
+		printf 'scale-150k.yaml, serve reads: %4d MB after 1 round, %4d MB after 3; kubectl get pods -A %6.2f s\n' \
+			"${after[1]}" "${after[3]}" "$get1"
+	}
+	serve_envelope
+fi
+
 # The scaling curve: the same fleet at 1k, 10k and 100k pods, 100 pods per
 # node; 100k for 1h of virtual time (6h would be 70M events). Its pods run
 # in step, so the events grow with pods x hours: the count of the 1k x 6h

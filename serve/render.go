@@ -47,6 +47,16 @@ func (m moment) objectMeta(x *meta) metav1.ObjectMeta {
 		ResourceVersion: strconv.FormatUint(x.rv, 10), CreationTimestamp: m.ts(x.created), Labels: x.labels}
 }
 
+// metaOf is a snapshot's metadata, with the UID of an event, which is
+// not kept (eventSnap).
+func (m moment) metaOf(s snapshot) metav1.ObjectMeta {
+	om := m.objectMeta(s.base())
+	if e, ok := s.(*eventSnap); ok {
+		om.UID = types.UID(e.eventUID())
+	}
+	return om
+}
+
 func (o *owner) ref() metav1.OwnerReference {
 	yes := true
 	return metav1.OwnerReference{APIVersion: o.apiVersion, Kind: o.kind, Name: o.name, UID: types.UID(o.uid),
@@ -238,9 +248,9 @@ func (m moment) lease(s *leaseSnap) *coordinationv1.Lease {
 }
 
 func (m moment) event(s *eventSnap) *corev1.Event {
-	e := &corev1.Event{TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta),
+	e := &corev1.Event{TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "v1"}, ObjectMeta: m.metaOf(s),
 		InvolvedObject: corev1.ObjectReference{Kind: s.involved.kind, Namespace: s.involvedNS, Name: s.involved.name,
-			UID: types.UID(s.involved.uid), APIVersion: s.involved.apiVersion},
+			UID: types.UID(s.involvedUID()), APIVersion: s.involved.apiVersion},
 		Reason: s.reason, Message: s.message, Type: s.typ, Count: int32(s.count),
 		FirstTimestamp: m.ts(s.first), LastTimestamp: m.ts(s.last),
 		Source:              corev1.EventSource{Component: s.source, Host: s.host},
@@ -251,11 +261,11 @@ func (m moment) event(s *eventSnap) *corev1.Event {
 
 // eventV1 is the event as events.k8s.io/v1 shows it.
 func (m moment) eventV1(s *eventSnap) *eventsv1.Event {
-	e := &eventsv1.Event{TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "events.k8s.io/v1"}, ObjectMeta: m.objectMeta(&s.meta),
+	e := &eventsv1.Event{TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "events.k8s.io/v1"}, ObjectMeta: m.metaOf(s),
 		EventTime:           metav1.NewMicroTime(m.ts(s.first).Time),
 		ReportingController: s.source, ReportingInstance: s.host, Reason: s.reason, Note: s.message, Type: s.typ,
 		Regarding: corev1.ObjectReference{Kind: s.involved.kind, Namespace: s.involvedNS, Name: s.involved.name,
-			UID: types.UID(s.involved.uid), APIVersion: s.involved.apiVersion},
+			UID: types.UID(s.involvedUID()), APIVersion: s.involved.apiVersion},
 		DeprecatedSource:         corev1.EventSource{Component: s.source, Host: s.host},
 		DeprecatedFirstTimestamp: m.ts(s.first), DeprecatedLastTimestamp: m.ts(s.last), DeprecatedCount: int32(s.count),
 	}

@@ -312,7 +312,7 @@ func eventFields(s snapshot) fields.Set {
 	f["involvedObject.kind"] = e.involved.kind
 	f["involvedObject.namespace"] = e.involvedNS
 	f["involvedObject.name"] = e.involved.name
-	f["involvedObject.uid"] = e.involved.uid
+	f["involvedObject.uid"] = e.involvedUID()
 	f["involvedObject.apiVersion"] = e.involved.apiVersion
 	f["involvedObject.resourceVersion"] = ""
 	f["involvedObject.fieldPath"] = ""

@@ -31,6 +31,11 @@ type Options struct {
 	MaxEvents   uint64      // the run's event budget (0: none)
 	History     int         // versions kept for watchers (0: DefaultHistory)
 	Log         io.Writer   // the writes applied and how the run ended
+	// TuneGC sets the process's garbage collector for a frozen server:
+	// as a batch command's during the run-up, then collecting often
+	// enough that reads leave the heap near the cluster's size (gc.go).
+	// Leave it off where GOGC or GOMEMLIMIT is set, or in a library.
+	TuneGC bool
 }
 
 // Server is one scenario's world behind the Kubernetes API. The world is
@@ -45,13 +50,14 @@ type Server struct {
 	log    io.Writer
 	writes chan *writeReq // nil unless writes are allowed
 	ended  atomic.Bool    // the world stopped moving
-	done   chan struct{}  // closed when Play returns
+	tuneGC bool
+	done   chan struct{} // closed when Play returns
 }
 
 // New builds the scenario's world and its store; Play runs it. A paced
 // server's virtual time 0 is the wall instant of New.
 func New(sc *scenarios.Scenario, o Options) *Server {
-	s := &Server{sc: sc, clk: o.Clock, log: o.Log, done: make(chan struct{})}
+	s := &Server{sc: sc, clk: o.Clock, log: o.Log, done: make(chan struct{}), tuneGC: o.TuneGC && o.Speed <= 0}
 	if s.clk == nil {
 		s.clk = clock.New()
 	}
@@ -110,8 +116,13 @@ func (s *Server) Play(ctx context.Context) {
 	interrupted := func() bool { return ctx.Err() != nil }
 	stopped := model.Finished
 	if s.pacer == nil {
+		frozen := func() {}
+		if s.tuneGC {
+			frozen = tuneRunUpGC()
+		}
 		stopped = s.run.Run(interrupted)
 		s.store.pause(w.Now())
+		frozen()
 	} else {
 		for stopped == model.Finished && w.Now() < s.run.Until {
 			next, ok := w.Engine().Peek()

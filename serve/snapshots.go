@@ -79,6 +79,10 @@ type leaseSnap struct {
 	node *nodeSnap
 }
 
+// eventSnap is an Event. Its UID and its involved object's are not kept
+// (meta.uid and involved.uid are ""): a cluster holds hundreds of
+// thousands of events, and both are hashes of names, made when shown
+// (eventUID, involvedUID).
 type eventSnap struct {
 	meta
 	involved            owner  // the object it is about
@@ -88,6 +92,14 @@ type eventSnap struct {
 	message             string
 	first, last         time.Duration
 	count               int
+}
+
+// eventUID is the event's metadata.uid.
+func (e *eventSnap) eventUID() string { return uid("Event", e.name) }
+
+// involvedUID is the UID of the object the event is about (Store.ref's).
+func (e *eventSnap) involvedUID() string {
+	return uid(e.involved.kind, model.Key(e.involvedNS, e.involved.name))
 }
 
 // workloadSnap is a Deployment, ReplicaSet, DaemonSet, StatefulSet, Job

@@ -202,7 +202,10 @@ func (s *Store) put(col collection, snap snapshot, deleted bool) {
 	m.rv = s.rv
 	s.writes++
 	k := m.key()
-	prev := s.objects[col][k]
+	var prev snapshot // a dark store keeps no history: no look-up
+	if !s.dark {
+		prev = s.objects[col][k]
+	}
 	if prev != nil && prev.base().rv == s.rv && prev != snap {
 		for i := s.n - 1; i >= 0 && s.ringRV[(s.head+i)%len(s.ring)] == s.rv; i-- {
 			if v := &s.ring[(s.head+i)%len(s.ring)]; v.col == col && v.snap == prev {

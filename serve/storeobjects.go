@@ -165,7 +165,7 @@ func (s *Store) event(c *model.Change) {
 			ns = model.DefaultNamespace // a node's events are in the default namespace
 		}
 		snap.meta = meta{namespace: ns, created: e.FirstSeen}
-		snap.involved = s.ref(kind, snap.involvedNS, object)
+		snap.involved = apiRef(kind, object) // its UID is made when shown (involvedUID)
 		if kind == "Pod" && e.Source == "kubelet" {
 			if p := s.pods[model.Key(ns, object)]; p != nil && p.Node != nil {
 				snap.host = p.Node.Name
@@ -176,7 +176,6 @@ func (s *Store) event(c *model.Change) {
 		// Named as the API server's clients name them, <object>.<unique
 		// hex>; here the hex is the store's count of events.
 		snap.name = object + "." + hex16(uint64(s.eventNames))
-		snap.uid = uid("Event", snap.name)
 	}
 	s.events[e] = snap
 	s.put(colEvents, snap, false)
@@ -185,16 +184,22 @@ func (s *Store) event(c *model.Change) {
 // ref is the API reference of an object an event is about (namespace ""
 // for a node).
 func (s *Store) ref(kind, namespace, name string) owner {
-	u := uid(kind, model.Key(namespace, name))
+	o := apiRef(kind, name)
+	o.uid = uid(kind, model.Key(namespace, name))
+	return o
+}
+
+// apiRef is ref without the UID.
+func apiRef(kind, name string) owner {
 	switch kind {
 	case "Pod", "Node":
-		return owner{apiVersion: "v1", kind: kind, name: name, uid: u}
+		return owner{apiVersion: "v1", kind: kind, name: name}
 	case model.KindJob, model.KindCronJob:
-		return owner{apiVersion: "batch/v1", kind: kind, name: name, uid: u}
+		return owner{apiVersion: "batch/v1", kind: kind, name: name}
 	case model.KindPodDisruptionBudget:
-		return owner{apiVersion: "policy/v1", kind: kind, name: name, uid: u}
+		return owner{apiVersion: "policy/v1", kind: kind, name: name}
 	case model.KindHorizontalPodAutoscaler:
-		return owner{apiVersion: "autoscaling/v2", kind: kind, name: name, uid: u}
+		return owner{apiVersion: "autoscaling/v2", kind: kind, name: name}
 	}
-	return owner{apiVersion: "apps/v1", kind: kind, name: name, uid: u}
+	return owner{apiVersion: "apps/v1", kind: kind, name: name}
 }

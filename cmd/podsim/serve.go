@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -45,7 +46,8 @@ func (m *Main) serve(args []string) (int, error) {
 		return 0, err
 	}
 	over.apply(s)
-	o := serve.Options{Speed: speed.x, Until: s.Duration, AllowWrites: *allowWrites, Clock: clock.New(), MaxEvents: *maxEvents, Log: m.Stderr}
+	o := serve.Options{Speed: speed.x, Until: s.Duration, AllowWrites: *allowWrites, Clock: clock.New(), MaxEvents: *maxEvents, Log: m.Stderr,
+		TuneGC: os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == ""}
 	if at.set {
 		if o.At, err = at.until(s); err != nil {
 			return 0, err
