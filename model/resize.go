@@ -148,7 +148,7 @@ func (p *Pod) allocate(c *container, requests, podRequests Resources) {
 	p.requests = podRequests
 	p.sched.request = p.w.sched.requestOf(p.requests, p.Spec)
 	n.used.add(p.requests)
-	p.w.sched.gen++
+	p.w.sched.nodesChanged()
 	p.w.podHeld(p, n)
 	p.w.sched.q.pending |= eventAssignedPodUpdated
 	p.w.sched.kick()

@@ -47,14 +47,19 @@ type scheduler struct {
 	// gen counts the changes of what the filters read of the nodes (a
 	// node's spec, taints, conditions, the requests it holds, the pods
 	// nominated to it, the nodes themselves): a template's failed try is
-	// remembered with it (failMemo).
-	gen uint64
+	// remembered with it (failMemo). specGen counts the same changes but
+	// those of the pods a node holds, which nodeGens counts by Node.ID.
+	gen, specGen uint64
+	nodeGens     []uint64
 
-	// The work done so far: nodes filtered, and nodes whose pods
-	// preemption read for victims. fullScan turns scanCandidates off
-	// (tests compare the two).
-	filtered, victimReads uint64
-	fullScan              bool
+	verdicts verdictCache // the first filters' verdicts by node (verdict.go)
+
+	// The work done so far: nodes filtered, nodes the filters read (not
+	// the verdict cache), nodes whose pods preemption read for victims,
+	// and tries whose node was picked by class (pickByClass). fullScan
+	// turns scanCandidates off (tests compare the two).
+	filtered, nodesRead, victimReads, classPicks uint64
+	fullScan                                     bool
 }
 
 // cycle is the state of one try (upstream's CycleState and Diagnosis).
@@ -75,7 +80,10 @@ type cycle struct {
 	absent     int     // nodes a PreFilter left out (NodeAffinity's node names)
 	potential  []*Node // nodes filtered out where preemption might help
 	feasible   []*Node
-	pinned     [1]*Node
+	// feasibleIDs are the IDs of feasible, read without reading the nodes
+	feasibleIDs []int32
+	pinned      [1]*Node
+	picked      *Node // the node scanWords picked by class, if it did
 
 	// preferTaints: some node scanned has a PreferNoSchedule taint.
 	preferTaints bool
@@ -115,7 +123,6 @@ type podRequest struct {
 type nodeSched struct {
 	nonZero   Resources // running total of the nonZero requests of the pods that hold resources
 	nominated []*Pod    // pods nominated to run here
-	gen       uint64    // counts the changes of the pods that hold resources
 	// prios counts the pods in the cache here by priority: a preemptor
 	// finds no victim here unless one is below its own.
 	prios priorityCounts
@@ -252,7 +259,7 @@ func (s *scheduler) PodHeld(p *Pod, n *Node) {
 	n.sched.nonZero.add(s.nonZero(p))
 	n.sched.prios.count(p.priority, 1)
 	s.prios.count(p.priority, 1)
-	n.sched.gen++
+	s.podsChanged(n)
 	s.q.pending |= eventAssignedPodAdded
 }
 
@@ -263,7 +270,7 @@ func (s *scheduler) PodReleased(p *Pod, n *Node) {
 	n.sched.nonZero.sub(s.nonZero(p))
 	n.sched.prios.count(p.priority, -1)
 	s.prios.count(p.priority, -1)
-	n.sched.gen++
+	s.podsChanged(n)
 	s.q.pending |= eventAssignedPodFreed
 }
 
@@ -275,6 +282,31 @@ func (s *scheduler) PodTerminating(p *Pod) {
 		s.q.pending |= eventAssignedPodUpdated
 		s.kick()
 	}
+}
+
+// podsChanged counts a change of the pods that hold resources on n (or of
+// their requests) in its entry of nodeGens.
+func (s *scheduler) podsChanged(n *Node) {
+	for len(s.nodeGens) <= n.id {
+		s.nodeGens = append(s.nodeGens, 0)
+	}
+	s.nodeGens[n.id]++
+	s.verdicts.touched(n.id)
+}
+
+// nodesChanged counts a change of what the filters read of the nodes other
+// than the pods they hold: gen and specGen.
+func (s *scheduler) nodesChanged() {
+	s.gen++
+	s.specGen++
+}
+
+// nodeGen is n's entry of nodeGens.
+func (s *scheduler) nodeGen(id int) uint64 {
+	if id < len(s.nodeGens) {
+		return s.nodeGens[id]
+	}
+	return 0
 }
 
 // kick arms a pass now if there is something to do: a pod ready to try,
@@ -364,7 +396,7 @@ func (s *scheduler) scheduleOne(p *Pod) {
 func (s *scheduler) nominate(p *Pod, n *Node) {
 	old := s.nominated[p]
 	if old != nil || n != nil {
-		s.gen++ // a node's nominated pods change
+		s.nodesChanged() // a node's nominated pods change
 	}
 	if old != nil {
 		for i, q := range old.sched.nominated {
@@ -413,8 +445,8 @@ func numFeasibleNodesToFind(percentage, numAllNodes int) int {
 // nextStartNodeIndex advances by the nodes processed.
 func (s *scheduler) schedulePod(p *Pod) *Node {
 	cy := &s.cy
-	cy.reasons, cy.potential, cy.feasible, cy.absent = cy.reasons[:0], cy.potential[:0], cy.feasible[:0], 0
-	cy.preferTaints = false
+	cy.reasons, cy.potential, cy.feasible, cy.feasibleIDs, cy.absent = cy.reasons[:0], cy.potential[:0], cy.feasible[:0], cy.feasibleIDs[:0], 0
+	cy.preferTaints, cy.picked = false, nil
 	all := s.w.nodes
 	if len(all) == 0 {
 		return nil
@@ -453,6 +485,9 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 		processed = s.scan(nodes, want)
 	}
 	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(all)
+	if cy.picked != nil {
+		return cy.picked
+	}
 	switch len(cy.feasible) {
 	case 0:
 		if memo != nil {
@@ -482,50 +517,10 @@ func (s *scheduler) scan(nodes []*Node, want int) int {
 			s.reject(n, st)
 			continue
 		}
+		cy.feasibleIDs = append(cy.feasibleIDs, int32(n.id))
 		if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
 			break
 		}
 	}
 	return processed
-}
-
-// scanCandidates is scan over every node of the cluster for a pod with a
-// DoNotSchedule spread on kubernetes.io/hostname, when the nodes that may
-// pass it are known (spreadFilter.hostCandidates): it filters only those,
-// in the same order, and finds the same feasible nodes and the same count
-// processed. The nodes it skips would have been filtered out, and why
-// matters only to a try that finds no node: then, as when the candidates
-// are not known, it reports false and the caller scans every node.
-func (s *scheduler) scanCandidates(want int) (processed int, ok bool) {
-	cy := &s.cy
-	all := s.w.nodes
-	if s.fullScan || cy.spread.cons == nil || cy.p.affinityNode != "" || len(all) != s.w.nodesAdded {
-		return 0, false // a node was deleted: positions are not ids
-	}
-	set, t, ok := cy.spread.hostCandidates()
-	if !ok || len(t.nodes) != len(all) {
-		return 0, false // not every node has its own hostname
-	}
-	// Every node that was ever added exists and has a hostname of its
-	// own: the domain ids, given in order of appearance, are the nodes'
-	// ids and positions.
-	start := s.nextStartNodeIndex % len(all)
-	last := -1
-	for pass, from := range [2]int{start, 0} {
-		for j := nextSet(set, from); j >= 0 && (pass == 0 || j < start); j = nextSet(set, j+1) {
-			n := all[j] // its id and its hostname's domain id are j
-			last = j
-			if !s.filter(n).fits() {
-				continue
-			}
-			if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
-				return (last-start+len(all))%len(all) + 1, true
-			}
-		}
-	}
-	if len(cy.feasible) == 0 {
-		cy.preferTaints = false
-		return 0, false
-	}
-	return len(all), true
 }
