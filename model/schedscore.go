@@ -186,8 +186,8 @@ func (s *scheduler) resourceScores(id int32, n *Node, p *Pod) (fit, balanced int
 		s.memos = append(s.memos, resourceMemo{})
 	}
 	m := &s.memos[id]
-	if gen := s.nodeGen(int(id)); m.request != p.sched.request+1 || m.gen != gen {
-		*m = resourceMemo{gen: gen, request: p.sched.request + 1,
+	if gen, req := s.nodeGen(int(id)), s.of(p).request; m.request != req+1 || m.gen != gen {
+		*m = resourceMemo{gen: gen, request: req + 1,
 			fit: int32(leastAllocated(n, s.nonZero(p))), balanced: int32(balancedAllocation(n, p))}
 	}
 	return int64(m.fit), int64(m.balanced)

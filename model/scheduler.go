@@ -33,6 +33,7 @@ type scheduler struct {
 	// percentageOfNodesToScore is the profile setting; 0 is adaptive.
 	percentageOfNodesToScore int
 
+	pods      []podState              // by Pod.ID
 	index     podIndex                // what the plugins count (podindex.go)
 	memos     []resourceMemo          // by Node.id (schedscore.go)
 	requests  map[podRequest]int32    // the ids of podSched.request ...
@@ -102,16 +103,31 @@ type cycle struct {
 	joined          joinCache
 }
 
-// podSched is the scheduler's state of one pod.
+// podState is the scheduler's state of one pod, kept by Pod.ID in
+// scheduler.pods.
 //
-// It is kept small: every pod carries it, and a few bytes more put a Pod in
-// the next size class (a 150k-pod run holds them all). The rare nominated
-// node lives in scheduler.nominated; the nonzero requests are the
-// scheduler's, by request id.
-type podSched struct {
+// It is kept small: there is one per pod ever created (a 150k-pod run
+// holds them all). The rare nominated node lives in scheduler.nominated;
+// the nonzero requests are the scheduler's, by request id.
+type podState struct {
+	queue   queuedPod  // the queue's bookkeeping while the pod is unscheduled
 	plan    *schedPlan // built at the first try
 	request int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
 }
+
+// podStateOf returns the entry of p in states, growing states to hold it.
+func podStateOf(states *[]podState, p *Pod) *podState {
+	for len(*states) <= p.id {
+		*states = append(*states, podState{})
+	}
+	return &(*states)[p.id]
+}
+
+// of returns the scheduler's state of p.
+func (s *scheduler) of(p *Pod) *podState { return podStateOf(&s.pods, p) }
+
+// requestChanged numbers p's requests again after a resize (requestOf).
+func (s *scheduler) requestChanged(p *Pod) { s.of(p).request = s.requestOf(p.requests, p.Spec) }
 
 // podRequest is what the scheduler reads of a pod's requests, by id.
 type podRequest struct {
@@ -155,7 +171,7 @@ func (pc priorityCounts) below(prio int32) bool { return len(pc) > 0 && pc[0].pr
 
 func (s *scheduler) init(w *World) {
 	s.w = w
-	s.q.init()
+	s.q.init(&s.pods)
 	s.timer.Init(s.run)
 	s.flush.Init(s.flushLeftover)
 	s.index.init(w)
@@ -166,7 +182,7 @@ func (s *scheduler) init(w *World) {
 }
 
 // PodAdded numbers the new pod's requests (requestOf).
-func (s *scheduler) PodAdded(p *Pod) { p.sched.request = s.requestOf(p.requests, p.Spec) }
+func (s *scheduler) PodAdded(p *Pod) { s.requestChanged(p) }
 
 // PodUnbound queues a new pod for scheduling. Its plan is made now, while
 // few pods are bound: a new counter starts from the pods in the cache.
@@ -191,7 +207,7 @@ func (s *scheduler) requestOf(requests Resources, spec *PodSpec) int32 {
 }
 
 // nonZero is p's request as the scores count it.
-func (s *scheduler) nonZero(p *Pod) Resources { return s.reqByID[p.sched.request].nonZero }
+func (s *scheduler) nonZero(p *Pod) Resources { return s.reqByID[s.of(p).request].nonZero }
 
 // PodDeleted is the cluster event "a pod bound to a node was deleted"; an
 // unscheduled pod leaves the queue. It kicks.

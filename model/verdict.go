@@ -45,10 +45,11 @@ func (c *verdictCache) use(s *scheduler, p *Pod) bool {
 		return false
 	}
 	pl := s.cy.plan
-	if c.key == 0 || c.plan != pl || c.request != p.sched.request || c.priority != p.priority ||
+	req := s.of(p).request
+	if c.key == 0 || c.plan != pl || c.request != req || c.priority != p.priority ||
 		!slices.EqualFunc(c.tolerations, p.tolerations, sameToleration) {
 		c.key++
-		c.plan, c.request, c.priority = pl, p.sched.request, p.priority
+		c.plan, c.request, c.priority = pl, req, p.priority
 		c.tolerations = append(c.tolerations[:0], p.tolerations...)
 	}
 	return true
