@@ -171,8 +171,8 @@ func BenchmarkSchedulePod(b *testing.B) {
 				}
 			}
 			w.Run(0)
-			p := &Pod{w: w, Spec: spec, Labels: labels, owner: owner, requests: spec.Requests()}
-			p.sched.request = w.sched.requestOf(p.requests, spec)
+			p := &Pod{w: w, Spec: spec, Labels: labels, owner: owner, requests: spec.Requests(), id: len(w.pods)} // an ID no pod has
+			w.sched.requestChanged(p)
 			b.ReportAllocs()
 			for b.Loop() {
 				if w.sched.schedulePod(p) == nil {

@@ -131,7 +131,7 @@ func (n *Node) Allocated() Resources { return n.used }
 func (n *Node) Pods() []*Pod { return n.pods }
 
 func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
-	n.w.sched.gen++
+	n.w.sched.nodesChanged()
 	for i := range n.Conditions {
 		c := &n.Conditions[i]
 		if c.Type == t {

@@ -64,7 +64,7 @@ type ObjectSink interface {
 // allocated).
 func (w *World) object(o ObjectChange) {
 	if o.Kind == ObjectNode {
-		w.sched.gen++
+		w.sched.nodesChanged()
 	}
 	if len(w.objectSinks) > 0 {
 		w.announce(&o)

@@ -100,9 +100,7 @@ type Pod struct {
 	condSig          uint64
 	condSet, condGen uint32
 
-	events eventLog  // about the pod, in order of first occurrence
-	queue  queuedPod // the scheduler's bookkeeping while it is unscheduled
-	sched  podSched  // the scheduler's plugins' state (scheduler.go)
+	events eventLog // about the pod, in order of first occurrence
 }
 
 // container is one (init) container as the kubelet runs it.

@@ -185,9 +185,12 @@ func (t *topology) labelled() bool {
 }
 
 // domainOf returns the id of node n's domain, or -1 if n has no value.
-func (t *topology) domainOf(n *Node) int32 {
-	if n.id < len(t.ofNode) {
-		return t.ofNode[n.id]
+func (t *topology) domainOf(n *Node) int32 { return t.domainOfID(int32(n.id)) }
+
+// domainOfID is domainOf the node with ID id.
+func (t *topology) domainOfID(id int32) int32 {
+	if int(id) < len(t.ofNode) {
+		return t.ofNode[id]
 	}
 	return -1
 }

@@ -192,13 +192,13 @@ func (s *scheduler) selectVictims(p *Pod, n *Node) (victims []*Pod, violations i
 // view of node n: its running totals and the index.
 func (s *scheduler) takeOff(q *Pod, n *Node) {
 	n.used.sub(q.requests)
-	n.sched.gen++
+	s.podsChanged(n)
 	s.index.remove(q, n)
 }
 
 func (s *scheduler) putBack(q *Pod, n *Node) {
 	n.used.add(q.requests)
-	n.sched.gen++
+	s.podsChanged(n)
 	s.index.add(q, n)
 }
 

@@ -71,7 +71,7 @@ func (p *Pod) Resize(name string, requests, limits Resources) bool {
 	if p.Node == nil {
 		p.setResources(c, requests, limits)
 		p.requests = p.Spec.Requests()
-		p.sched.request = p.w.sched.requestOf(p.requests, p.Spec)
+		p.w.sched.requestChanged(p)
 		return true
 	}
 	p.dropResize()
@@ -140,15 +140,15 @@ func (p *Pod) allocate(c *container, requests, podRequests Resources) {
 	n, shrunk := p.Node, podRequests.MilliCPU < p.requests.MilliCPU || podRequests.Memory < p.requests.Memory
 	if !p.holds() {
 		p.requests = podRequests
-		p.sched.request = p.w.sched.requestOf(p.requests, p.Spec)
+		p.w.sched.requestChanged(p)
 		return
 	}
 	n.used.sub(p.requests)
 	p.w.podReleased(p, n)
 	p.requests = podRequests
-	p.sched.request = p.w.sched.requestOf(p.requests, p.Spec)
+	p.w.sched.requestChanged(p)
 	n.used.add(p.requests)
-	p.w.sched.gen++
+	p.w.sched.nodesChanged()
 	p.w.podHeld(p, n)
 	p.w.sched.q.pending |= eventAssignedPodUpdated
 	p.w.sched.kick()

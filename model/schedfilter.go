@@ -112,30 +112,46 @@ func (s *scheduler) preFilter(p *Pod) {
 // filter runs the filters for the pod of the try on node n. It reads the
 // node's running totals and the index: O(1) in the node's pods.
 func (s *scheduler) filter(n *Node) nodeStatus {
-	p := s.cy.p
 	s.filtered++
+	s.nodesRead++
+	st, prefer := nodeFilters(s.cy.p, n, s.cy.nodeAffinity)
+	s.cy.preferTaints = s.cy.preferTaints || prefer
+	if !st.fits() {
+		return st
+	}
+	return s.podFilters(n)
+}
+
+// nodeFilters runs the filters that read only node n and pod p
+// (NodeUnschedulable to NodeResourcesFit); affinity is whether p has a
+// nodeSelector or required node affinity. prefer is whether n passed
+// TaintToleration with a PreferNoSchedule taint.
+func nodeFilters(p *Pod, n *Node, affinity bool) (st nodeStatus, prefer bool) {
 	if n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}) {
-		return rejected(unresolvable, rejectUnschedulable) // NodeUnschedulable
+		return rejected(unresolvable, rejectUnschedulable), false // NodeUnschedulable
 	}
 	if !n.Schedulable() {
-		return rejected(unresolvable, rejectDiskFailed)
+		return rejected(unresolvable, rejectDiskFailed), false
 	}
 	if len(n.Taints) > 0 {
 		if t := untoleratedTaint(p, n); t != nil {
 			st := rejected(unresolvable, rejectTaint)
 			st.taint = t
-			return st
+			return st, false
 		}
-		s.cy.preferTaints = s.cy.preferTaints || hasPreferNoSchedule(n)
+		prefer = hasPreferNoSchedule(n)
 	}
-	if s.cy.nodeAffinity && !matchesNodeAffinity(p, n) {
-		return rejected(unresolvable, rejectNodeAffinity)
+	if affinity && !matchesNodeAffinity(p, n) {
+		return rejected(unresolvable, rejectNodeAffinity), prefer
 	}
-	if st := fitsResources(p, n); !st.fits() {
-		return st
-	}
+	return fitsResources(p, n), prefer
+}
+
+// podFilters runs the filters that count pods (PodTopologySpread,
+// InterPodAffinity) on node n.
+func (s *scheduler) podFilters(n *Node) nodeStatus {
 	if s.cy.spread.cons != nil {
-		if why, hopeless := s.cy.spread.check(n); why != "" {
+		if why, hopeless := s.cy.spread.check(int32(n.id)); why != "" {
 			if hopeless {
 				return rejected(unresolvable, rejectSpreadNoLabel)
 			}

@@ -28,18 +28,19 @@ type schedPlan struct {
 
 // planFor returns p's plan, building it the first time.
 func (s *scheduler) planFor(p *Pod) *schedPlan {
-	if p.sched.plan != nil {
-		return p.sched.plan
+	st := s.of(p)
+	if st.plan != nil {
+		return st.plan
 	}
 	if pl := s.plans[p.Spec]; pl != nil && pl.owner == p.owner && maps.Equal(pl.labels, p.Labels) {
-		p.sched.plan = pl
+		st.plan = pl
 		return pl
 	}
 	pl := s.buildPlan(p)
 	if p.owner != nil {
 		s.plans[p.Spec] = pl
 	}
-	p.sched.plan = pl
+	s.of(p).plan = pl // buildPlan may have grown s.pods
 	return pl
 }
 

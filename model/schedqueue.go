@@ -116,18 +116,24 @@ func podBackoff(attempts int) time.Duration {
 	return min(d, podMaxBackoff)
 }
 
-// podHeap is a binary min-heap of pods under less; each pod knows its index.
+// podHeap is a binary min-heap of pods under less; each pod's queuedPod
+// knows its index.
 type podHeap struct {
-	pods []*Pod
-	less func(a, b *Pod) bool
+	pods   []*Pod
+	less   func(a, b *Pod) bool
+	states *[]podState // the scheduler's, by Pod.ID
 }
+
+// of is p's queuedPod.
+func (h *podHeap) of(p *Pod) *queuedPod { return &podStateOf(h.states, p).queue }
 
 func (h *podHeap) len() int { return len(h.pods) }
 
 func (h *podHeap) push(p *Pod) {
-	p.queue.index = len(h.pods)
+	i := len(h.pods)
+	h.of(p).index = i
 	h.pods = append(h.pods, p)
-	h.up(p.queue.index)
+	h.up(i)
 }
 
 // pop removes and returns the least pod, or nil if the heap is empty.
@@ -157,8 +163,8 @@ func (h *podHeap) remove(i int) {
 
 func (h *podHeap) swap(i, j int) {
 	h.pods[i], h.pods[j] = h.pods[j], h.pods[i]
-	h.pods[i].queue.index = i
-	h.pods[j].queue.index = j
+	h.of(h.pods[i]).index = i
+	h.of(h.pods[j]).index = j
 }
 
 func (h *podHeap) up(i int) {
@@ -195,23 +201,25 @@ func (h *podHeap) down(i int) bool {
 
 // activeLess is PrioritySort: the higher priority first, then the earlier
 // timestamp, then the pod queued first.
-func activeLess(a, b *Pod) bool {
+func (q *schedQueue) activeLess(a, b *Pod) bool {
 	if a.priority != b.priority {
 		return a.priority > b.priority
 	}
-	if a.queue.timestamp != b.queue.timestamp {
-		return a.queue.timestamp < b.queue.timestamp
+	qa, qb := q.of(a), q.of(b)
+	if qa.timestamp != qb.timestamp {
+		return qa.timestamp < qb.timestamp
 	}
-	return a.queue.order < b.queue.order
+	return qa.order < qb.order
 }
 
 // backoffLess orders backoffQ: the earlier end of backoff first, then the
 // pod queued first.
-func backoffLess(a, b *Pod) bool {
-	if a.queue.backoff != b.queue.backoff {
-		return a.queue.backoff < b.queue.backoff
+func (q *schedQueue) backoffLess(a, b *Pod) bool {
+	qa, qb := q.of(a), q.of(b)
+	if qa.backoff != qb.backoff {
+		return qa.backoff < qb.backoff
 	}
-	return a.queue.order < b.queue.order
+	return qa.order < qb.order
 }
 
 // schedQueue is the scheduling queue.
@@ -225,18 +233,23 @@ type schedQueue struct {
 	parked        int     // pods in unschedulable
 	pending       plugins // events since the last pass, as the plugins they concern
 	seq           uint64
+	states        *[]podState // the scheduler's, by Pod.ID
 }
 
-func (q *schedQueue) init() {
-	q.active.less = activeLess
-	q.backoff.less = backoffLess
+// init sets the queue up to keep its bookkeeping in states.
+func (q *schedQueue) init(states *[]podState) {
+	q.states = states
+	q.active.less, q.active.states = q.activeLess, states
+	q.backoff.less, q.backoff.states = q.backoffLess, states
 }
+
+// of is p's queuedPod.
+func (q *schedQueue) of(p *Pod) *queuedPod { return &podStateOf(q.states, p).queue }
 
 // add puts a new pod in activeQ.
 func (q *schedQueue) add(p *Pod, now time.Duration) {
 	q.seq++
-	p.queue = queuedPod{order: q.seq, timestamp: now}
-	p.queue.state = inActiveQ
+	*q.of(p) = queuedPod{order: q.seq, timestamp: now, state: inActiveQ}
 	q.active.push(p)
 }
 
@@ -248,8 +261,9 @@ func (q *schedQueue) pop() *Pod {
 		p = q.backoff.pop()
 	}
 	if p != nil {
-		p.queue.state = notQueued
-		p.queue.attempts++
+		qp := q.of(p)
+		qp.state = notQueued
+		qp.attempts++
 	}
 	return p
 }
@@ -257,7 +271,7 @@ func (q *schedQueue) pop() *Pod {
 // park puts p, just found unschedulable at now by the plugins rejectors,
 // among the unschedulable pods.
 func (q *schedQueue) park(p *Pod, rejectors plugins, now time.Duration) {
-	qp := &p.queue
+	qp := q.of(p)
 	qp.timestamp, qp.backoff, qp.rejectors = now, now+podBackoff(qp.attempts), rejectors
 	b := &q.unschedulable[rejectors]
 	qp.state, qp.index = inUnschedulable, len(*b)
@@ -267,53 +281,56 @@ func (q *schedQueue) park(p *Pod, rejectors plugins, now time.Duration) {
 
 // unpark takes p out of its unschedulable bucket.
 func (q *schedQueue) unpark(p *Pod) {
-	b := &q.unschedulable[p.queue.rejectors]
-	i, last := p.queue.index, len(*b)-1
+	qp := q.of(p)
+	b := &q.unschedulable[qp.rejectors]
+	i, last := qp.index, len(*b)-1
 	if i != last {
 		(*b)[i] = (*b)[last]
-		(*b)[i].queue.index = i
+		q.of((*b)[i]).index = i
 	}
 	(*b)[last] = nil
 	*b = (*b)[:last]
-	p.queue.state = notQueued
+	qp.state = notQueued
 	q.parked--
 }
 
 // requeue moves p, taken out of the unschedulable pods, to backoffQ if its
 // backoff is still running at now, else to activeQ.
 func (q *schedQueue) requeue(p *Pod, now time.Duration) {
-	if p.queue.backoff > now {
-		p.queue.state = inBackoffQ
+	qp := q.of(p)
+	if qp.backoff > now {
+		qp.state = inBackoffQ
 		q.backoff.push(p)
 		return
 	}
-	p.queue.state = inActiveQ
+	qp.state = inActiveQ
 	q.active.push(p)
 }
 
 // activate moves p, if it is parked, to activeQ or backoffQ (its
 // nomination was cleared: a pod update).
 func (q *schedQueue) activate(p *Pod, now time.Duration) {
-	if p.queue.state == inUnschedulable {
+	if q.of(p).state == inUnschedulable {
 		q.unpark(p)
 		q.requeue(p, now)
 	}
 }
 
 // gate sets p apart for good: it has scheduling gates.
-func (q *schedQueue) gate(p *Pod) { p.queue.state = inGated }
+func (q *schedQueue) gate(p *Pod) { q.of(p).state = inGated }
 
 // forget removes p from wherever it waits (it left the API).
 func (q *schedQueue) forget(p *Pod) {
-	switch p.queue.state {
+	qp := q.of(p)
+	switch qp.state {
 	case inActiveQ:
-		q.active.remove(p.queue.index)
+		q.active.remove(qp.index)
 	case inBackoffQ:
-		q.backoff.remove(p.queue.index)
+		q.backoff.remove(qp.index)
 	case inUnschedulable:
 		q.unpark(p)
 	}
-	p.queue.state = notQueued
+	q.of(p).state = notQueued
 }
 
 // movable reports whether a pending event concerns some parked pod.
@@ -344,7 +361,7 @@ func (q *schedQueue) movePending(now time.Duration) {
 		b := q.unschedulable[m]
 		for i, p := range b {
 			b[i] = nil
-			p.queue.state = notQueued
+			q.of(p).state = notQueued
 			q.requeue(p, now)
 		}
 		q.parked -= len(b)
@@ -361,7 +378,7 @@ func (q *schedQueue) flushLeftover(now time.Duration) bool {
 		b := q.unschedulable[m]
 		for i := 0; i < len(b); {
 			p := b[i]
-			if now-p.queue.timestamp <= podMaxInUnschedulablePodsDuration {
+			if now-q.of(p).timestamp <= podMaxInUnschedulablePodsDuration {
 				i++
 				continue
 			}

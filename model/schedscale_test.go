@@ -111,3 +111,138 @@ func TestFailedTriesOfATemplateFilterOnce(t *testing.T) {
 		t.Errorf("%d pods on the new node, want 32", n)
 	}
 }
+
+// mixedSpreadWorld is 600 nodes of two sizes, some with a PreferNoSchedule
+// or a NoSchedule taint, and ReplicaSets spread on hostname with
+// DoNotSchedule: one of small pods (maxSkew 1), one of big pods that
+// tolerate the taint (maxSkew 2), one of best-effort pods spread on zone
+// too, and bare pods that load some nodes unevenly. fullScan turns the
+// fast scans (candidates, the verdict cache, scoring by class) off;
+// prefer puts the PreferNoSchedule taints on (they make every node score
+// apart).
+func mixedSpreadWorld(fullScan, prefer bool) (*World, []*Workload) {
+	w := newWorld(7, DefaultSettings())
+	w.sched.fullScan = fullScan
+	for i := range 600 {
+		c := Resources{MilliCPU: 8000, Memory: 32 << 30, Pods: 110}
+		if i%3 == 0 {
+			c = Resources{MilliCPU: 16000, Memory: 32 << 30, Pods: 110}
+		}
+		n := w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: c, Labels: map[string]string{LabelZone: fmt.Sprint("z-", i%4)}})
+		switch i % 50 {
+		case 7:
+			if !prefer {
+				break
+			}
+			n.AddTaint(Taint{Key: "soft", Effect: "PreferNoSchedule"})
+		case 11:
+			n.AddTaint(Taint{Key: "gpu", Value: "yes", Effect: "NoSchedule"})
+		}
+	}
+	var wls []*Workload
+	for i, tc := range []struct {
+		cpu      int64
+		skew     int32
+		zone     bool
+		tolerGPU bool
+	}{{100, 1, false, false}, {700, 2, false, true}, {0, 1, true, false}} {
+		name := fmt.Sprint("rs-", i)
+		spec := appSpec(tc.cpu, nil, RestartAlways)
+		if tc.cpu == 0 {
+			spec.Containers[0].Requests = Resources{}
+		}
+		sel := &LabelSelector{MatchLabels: map[string]string{"app": name}}
+		spec.TopologySpreadConstraints = []TopologySpreadConstraint{{MaxSkew: tc.skew, TopologyKey: LabelHostname, DoNotSchedule: true, LabelSelector: sel}}
+		if tc.zone {
+			spec.TopologySpreadConstraints = append(spec.TopologySpreadConstraints, TopologySpreadConstraint{MaxSkew: 3, TopologyKey: LabelZone, DoNotSchedule: true, LabelSelector: sel})
+		}
+		o := PodOptions{Labels: sel.MatchLabels}
+		if tc.tolerGPU {
+			o.Tolerations = []Toleration{{Key: "gpu", Operator: "Equal", Value: "yes", Effect: "NoSchedule"}}
+		}
+		wls = append(wls, w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: name, Template: spec, Options: o, Replicas: 0}))
+	}
+	for i := range 40 {
+		spec := appSpec(int64(250*(i%5+1)), nil, RestartAlways)
+		spec.NodeSelector = map[string]string{LabelHostname: fmt.Sprint("n-", i*13%600)}
+		w.AddPod(fmt.Sprint("bare-", i), spec, PodOptions{})
+	}
+	return w, wls
+}
+
+// The fast scans place every pod where the full scan of every node does,
+// on nodes of several sizes and loads, with taints, as ReplicaSets grow
+// and shrink and a node is cordoned.
+func TestSpreadScanByClassPlacesAsFullScan(t *testing.T) {
+	for _, prefer := range []bool{false, true} {
+		t.Run(fmt.Sprint("prefer=", prefer), func(t *testing.T) { testSpreadScanByClass(t, prefer) })
+	}
+}
+
+func testSpreadScanByClass(t *testing.T, prefer bool) {
+	fast, wf := mixedSpreadWorld(false, prefer)
+	full, wl := mixedSpreadWorld(true, prefer)
+	steps := []struct {
+		at       time.Duration
+		replicas [3]int
+	}{{time.Second, [3]int{900, 300, 200}}, {time.Minute, [3]int{400, 500, 200}}, {2 * time.Minute, [3]int{1500, 500, 700}}}
+	for _, st := range steps {
+		for _, w := range []*World{fast, full} {
+			for i, n := range st.replicas {
+				[][]*Workload{wf, wl}[boolIndex(w == full)][i].Scale(n)
+			}
+			if st.at == time.Minute {
+				w.Node("n-5").Cordon()
+			}
+			w.Run(st.at)
+		}
+		for i := range wf {
+			a, b := wf[i].Pods(), wl[i].Pods()
+			if len(a) != len(b) {
+				t.Fatalf("at %v: %s has %d pods, %d with the full scan", st.at, wf[i].Key(), len(a), len(b))
+			}
+			for j, p := range a {
+				if (p.Node == nil) != (b[j].Node == nil) || p.Node != nil && p.Node.Name != b[j].Node.Name {
+					t.Fatalf("at %v: pod %s on %v, the full scan put it on %v", st.at, p.Name, p.Node, b[j].Node)
+				}
+			}
+		}
+	}
+	if fast.sched.filtered >= full.sched.filtered {
+		t.Errorf("the fast scans filtered %d nodes, the full scan %d", fast.sched.filtered, full.sched.filtered)
+	}
+	if picks := fast.sched.classPicks; prefer != (picks == 0) {
+		t.Errorf("%d nodes picked by class", picks)
+	}
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// A DoNotSchedule spread on hostname over a large cluster reads each node
+// about once per change of its pods, not once per try that filters it
+// (testdata/hostile/slow/spread-50k-nodes.yaml is this at 50,000 nodes).
+func TestSpreadScanReadsNodesOncePerChange(t *testing.T) {
+	const nodes, pods = 5000, 10000
+	w, wl := spreadWorld(nodes, pods, false)
+	w.Run(time.Second)
+	for _, p := range wl.Pods() {
+		if p.Node == nil {
+			t.Fatalf("pod %s pending", p.Name)
+		}
+	}
+	want := uint64(numFeasibleNodesToFind(0, nodes))
+	if got := w.sched.filtered; got < pods*want/2 {
+		t.Errorf("%d nodes filtered, want about %d per pod", got, want)
+	}
+	if got := w.sched.nodesRead; got > nodes+2*pods {
+		t.Errorf("%d nodes read for %d pods on %d nodes, want at most %d", got, pods, nodes, nodes+2*pods)
+	}
+	if w.sched.classPicks < pods/2 {
+		t.Errorf("%d of %d pods placed by class", w.sched.classPicks, pods)
+	}
+}

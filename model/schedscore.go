@@ -74,8 +74,10 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 	is := &cy.interScore
 	is.prepare(&s.index, p, cy.plan)
 	taintsVary := false
+	ids := cy.feasibleIDs
 	for i, n := range nodes {
-		fit, balanced := s.resourceScores(n, p)
+		id := ids[i]
+		fit, balanced := s.resourceScores(id, n, p)
 		total[i] = weightNodeResourcesFit * fit
 		if !bestEffort {
 			total[i] += weightBalancedAllocation * balanced
@@ -91,7 +93,7 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 			inter[i] = is.raw(n)
 		}
 		if hostCounts != nil {
-			c := countAt(hostCounts, int32(n.id))
+			c := countAt(hostCounts, id)
 			cy.hostK[i], kLo, kHi = c, min(kLo, c), max(kHi, c)
 		}
 	}
@@ -177,14 +179,15 @@ type resourceMemo struct {
 	fit, balanced int32
 }
 
-// resourceScores returns leastAllocated and balancedAllocation for p on n.
-func (s *scheduler) resourceScores(n *Node, p *Pod) (fit, balanced int64) {
-	for len(s.memos) <= n.id {
+// resourceScores returns leastAllocated and balancedAllocation for p on n,
+// whose ID is id: n is read only if the memo does not hold.
+func (s *scheduler) resourceScores(id int32, n *Node, p *Pod) (fit, balanced int64) {
+	for len(s.memos) <= int(id) {
 		s.memos = append(s.memos, resourceMemo{})
 	}
-	m := &s.memos[n.id]
-	if m.request != p.sched.request+1 || m.gen != n.sched.gen {
-		*m = resourceMemo{gen: n.sched.gen, request: p.sched.request + 1,
+	m := &s.memos[id]
+	if gen, req := s.nodeGen(int(id)), s.of(p).request; m.request != req+1 || m.gen != gen {
+		*m = resourceMemo{gen: gen, request: req + 1,
 			fit: int32(leastAllocated(n, s.nonZero(p))), balanced: int32(balancedAllocation(n, p))}
 	}
 	return int64(m.fit), int64(m.balanced)

@@ -33,6 +33,7 @@ type scheduler struct {
 	// percentageOfNodesToScore is the profile setting; 0 is adaptive.
 	percentageOfNodesToScore int
 
+	pods      []podState              // by Pod.ID
 	index     podIndex                // what the plugins count (podindex.go)
 	memos     []resourceMemo          // by Node.id (schedscore.go)
 	requests  map[podRequest]int32    // the ids of podSched.request ...
@@ -47,14 +48,19 @@ type scheduler struct {
 	// gen counts the changes of what the filters read of the nodes (a
 	// node's spec, taints, conditions, the requests it holds, the pods
 	// nominated to it, the nodes themselves): a template's failed try is
-	// remembered with it (failMemo).
-	gen uint64
+	// remembered with it (failMemo). specGen counts the same changes but
+	// those of the pods a node holds, which nodeGens counts by Node.ID.
+	gen, specGen uint64
+	nodeGens     []uint64
 
-	// The work done so far: nodes filtered, and nodes whose pods
-	// preemption read for victims. fullScan turns scanCandidates off
-	// (tests compare the two).
-	filtered, victimReads uint64
-	fullScan              bool
+	verdicts verdictCache // the first filters' verdicts by node (verdict.go)
+
+	// The work done so far: nodes filtered, nodes the filters read (not
+	// the verdict cache), nodes whose pods preemption read for victims,
+	// and tries whose node was picked by class (pickByClass). fullScan
+	// turns scanCandidates off (tests compare the two).
+	filtered, nodesRead, victimReads, classPicks uint64
+	fullScan                                     bool
 }
 
 // cycle is the state of one try (upstream's CycleState and Diagnosis).
@@ -75,7 +81,10 @@ type cycle struct {
 	absent     int     // nodes a PreFilter left out (NodeAffinity's node names)
 	potential  []*Node // nodes filtered out where preemption might help
 	feasible   []*Node
-	pinned     [1]*Node
+	// feasibleIDs are the IDs of feasible, read without reading the nodes
+	feasibleIDs []int32
+	pinned      [1]*Node
+	picked      *Node // the node scanWords picked by class, if it did
 
 	// preferTaints: some node scanned has a PreferNoSchedule taint.
 	preferTaints bool
@@ -94,16 +103,31 @@ type cycle struct {
 	joined          joinCache
 }
 
-// podSched is the scheduler's state of one pod.
+// podState is the scheduler's state of one pod, kept by Pod.ID in
+// scheduler.pods.
 //
-// It is kept small: every pod carries it, and a few bytes more put a Pod in
-// the next size class (a 150k-pod run holds them all). The rare nominated
-// node lives in scheduler.nominated; the nonzero requests are the
-// scheduler's, by request id.
-type podSched struct {
+// It is kept small: there is one per pod ever created (a 150k-pod run
+// holds them all). The rare nominated node lives in scheduler.nominated;
+// the nonzero requests are the scheduler's, by request id.
+type podState struct {
+	queue   queuedPod  // the queue's bookkeeping while the pod is unscheduled
 	plan    *schedPlan // built at the first try
 	request int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
 }
+
+// podStateOf returns the entry of p in states, growing states to hold it.
+func podStateOf(states *[]podState, p *Pod) *podState {
+	for len(*states) <= p.id {
+		*states = append(*states, podState{})
+	}
+	return &(*states)[p.id]
+}
+
+// of returns the scheduler's state of p.
+func (s *scheduler) of(p *Pod) *podState { return podStateOf(&s.pods, p) }
+
+// requestChanged numbers p's requests again after a resize (requestOf).
+func (s *scheduler) requestChanged(p *Pod) { s.of(p).request = s.requestOf(p.requests, p.Spec) }
 
 // podRequest is what the scheduler reads of a pod's requests, by id.
 type podRequest struct {
@@ -115,7 +139,6 @@ type podRequest struct {
 type nodeSched struct {
 	nonZero   Resources // running total of the nonZero requests of the pods that hold resources
 	nominated []*Pod    // pods nominated to run here
-	gen       uint64    // counts the changes of the pods that hold resources
 	// prios counts the pods in the cache here by priority: a preemptor
 	// finds no victim here unless one is below its own.
 	prios priorityCounts
@@ -148,7 +171,7 @@ func (pc priorityCounts) below(prio int32) bool { return len(pc) > 0 && pc[0].pr
 
 func (s *scheduler) init(w *World) {
 	s.w = w
-	s.q.init()
+	s.q.init(&s.pods)
 	s.timer.Init(s.run)
 	s.flush.Init(s.flushLeftover)
 	s.index.init(w)
@@ -159,7 +182,7 @@ func (s *scheduler) init(w *World) {
 }
 
 // PodAdded numbers the new pod's requests (requestOf).
-func (s *scheduler) PodAdded(p *Pod) { p.sched.request = s.requestOf(p.requests, p.Spec) }
+func (s *scheduler) PodAdded(p *Pod) { s.requestChanged(p) }
 
 // PodUnbound queues a new pod for scheduling. Its plan is made now, while
 // few pods are bound: a new counter starts from the pods in the cache.
@@ -184,7 +207,7 @@ func (s *scheduler) requestOf(requests Resources, spec *PodSpec) int32 {
 }
 
 // nonZero is p's request as the scores count it.
-func (s *scheduler) nonZero(p *Pod) Resources { return s.reqByID[p.sched.request].nonZero }
+func (s *scheduler) nonZero(p *Pod) Resources { return s.reqByID[s.of(p).request].nonZero }
 
 // PodDeleted is the cluster event "a pod bound to a node was deleted"; an
 // unscheduled pod leaves the queue. It kicks.
@@ -252,7 +275,7 @@ func (s *scheduler) PodHeld(p *Pod, n *Node) {
 	n.sched.nonZero.add(s.nonZero(p))
 	n.sched.prios.count(p.priority, 1)
 	s.prios.count(p.priority, 1)
-	n.sched.gen++
+	s.podsChanged(n)
 	s.q.pending |= eventAssignedPodAdded
 }
 
@@ -263,7 +286,7 @@ func (s *scheduler) PodReleased(p *Pod, n *Node) {
 	n.sched.nonZero.sub(s.nonZero(p))
 	n.sched.prios.count(p.priority, -1)
 	s.prios.count(p.priority, -1)
-	n.sched.gen++
+	s.podsChanged(n)
 	s.q.pending |= eventAssignedPodFreed
 }
 
@@ -275,6 +298,31 @@ func (s *scheduler) PodTerminating(p *Pod) {
 		s.q.pending |= eventAssignedPodUpdated
 		s.kick()
 	}
+}
+
+// podsChanged counts a change of the pods that hold resources on n (or of
+// their requests) in its entry of nodeGens.
+func (s *scheduler) podsChanged(n *Node) {
+	for len(s.nodeGens) <= n.id {
+		s.nodeGens = append(s.nodeGens, 0)
+	}
+	s.nodeGens[n.id]++
+	s.verdicts.touched(n.id)
+}
+
+// nodesChanged counts a change of what the filters read of the nodes other
+// than the pods they hold: gen and specGen.
+func (s *scheduler) nodesChanged() {
+	s.gen++
+	s.specGen++
+}
+
+// nodeGen is n's entry of nodeGens.
+func (s *scheduler) nodeGen(id int) uint64 {
+	if id < len(s.nodeGens) {
+		return s.nodeGens[id]
+	}
+	return 0
 }
 
 // kick arms a pass now if there is something to do: a pod ready to try,
@@ -364,7 +412,7 @@ func (s *scheduler) scheduleOne(p *Pod) {
 func (s *scheduler) nominate(p *Pod, n *Node) {
 	old := s.nominated[p]
 	if old != nil || n != nil {
-		s.gen++ // a node's nominated pods change
+		s.nodesChanged() // a node's nominated pods change
 	}
 	if old != nil {
 		for i, q := range old.sched.nominated {
@@ -413,8 +461,8 @@ func numFeasibleNodesToFind(percentage, numAllNodes int) int {
 // nextStartNodeIndex advances by the nodes processed.
 func (s *scheduler) schedulePod(p *Pod) *Node {
 	cy := &s.cy
-	cy.reasons, cy.potential, cy.feasible, cy.absent = cy.reasons[:0], cy.potential[:0], cy.feasible[:0], 0
-	cy.preferTaints = false
+	cy.reasons, cy.potential, cy.feasible, cy.feasibleIDs, cy.absent = cy.reasons[:0], cy.potential[:0], cy.feasible[:0], cy.feasibleIDs[:0], 0
+	cy.preferTaints, cy.picked = false, nil
 	all := s.w.nodes
 	if len(all) == 0 {
 		return nil
@@ -453,6 +501,9 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 		processed = s.scan(nodes, want)
 	}
 	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(all)
+	if cy.picked != nil {
+		return cy.picked
+	}
 	switch len(cy.feasible) {
 	case 0:
 		if memo != nil {
@@ -482,50 +533,10 @@ func (s *scheduler) scan(nodes []*Node, want int) int {
 			s.reject(n, st)
 			continue
 		}
+		cy.feasibleIDs = append(cy.feasibleIDs, int32(n.id))
 		if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
 			break
 		}
 	}
 	return processed
-}
-
-// scanCandidates is scan over every node of the cluster for a pod with a
-// DoNotSchedule spread on kubernetes.io/hostname, when the nodes that may
-// pass it are known (spreadFilter.hostCandidates): it filters only those,
-// in the same order, and finds the same feasible nodes and the same count
-// processed. The nodes it skips would have been filtered out, and why
-// matters only to a try that finds no node: then, as when the candidates
-// are not known, it reports false and the caller scans every node.
-func (s *scheduler) scanCandidates(want int) (processed int, ok bool) {
-	cy := &s.cy
-	all := s.w.nodes
-	if s.fullScan || cy.spread.cons == nil || cy.p.affinityNode != "" || len(all) != s.w.nodesAdded {
-		return 0, false // a node was deleted: positions are not ids
-	}
-	set, t, ok := cy.spread.hostCandidates()
-	if !ok || len(t.nodes) != len(all) {
-		return 0, false // not every node has its own hostname
-	}
-	// Every node that was ever added exists and has a hostname of its
-	// own: the domain ids, given in order of appearance, are the nodes'
-	// ids and positions.
-	start := s.nextStartNodeIndex % len(all)
-	last := -1
-	for pass, from := range [2]int{start, 0} {
-		for j := nextSet(set, from); j >= 0 && (pass == 0 || j < start); j = nextSet(set, j+1) {
-			n := all[j] // its id and its hostname's domain id are j
-			last = j
-			if !s.filter(n).fits() {
-				continue
-			}
-			if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
-				return (last-start+len(all))%len(all) + 1, true
-			}
-		}
-	}
-	if len(cy.feasible) == 0 {
-		cy.preferTaints = false
-		return 0, false
-	}
-	return len(all), true
 }

@@ -213,17 +213,17 @@ func TestUnschedulablePodWaitsForAnEvent(t *testing.T) {
 	w.AddPod("batch", appSpec(1500, &Behavior{Runs: []RunSpec{{ExitAfter: 2 * time.Minute, Times: 1}}}, RestartNever), PodOptions{})
 	big := w.AddPod("big", appSpec(1000, nil, RestartAlways), PodOptions{})
 	w.Run(time.Second)
-	if big.Node != nil || big.queue.state != inUnschedulable || big.queue.attempts != 1 {
-		t.Fatalf("big: node %v, state %d, attempts %d; want parked after 1 attempt", big.Node, big.queue.state, big.queue.attempts)
+	if big.Node != nil || w.sched.of(big).queue.state != inUnschedulable || w.sched.of(big).queue.attempts != 1 {
+		t.Fatalf("big: node %v, state %d, attempts %d; want parked after 1 attempt", big.Node, w.sched.of(big).queue.state, w.sched.of(big).queue.attempts)
 	}
 	w.Schedule(30*time.Second, func() { w.AddPod("small", appSpec(100, nil, RestartAlways), PodOptions{}) })
 	w.Run(time.Minute)
-	if big.queue.attempts != 1 {
-		t.Errorf("big tried %d times after an unrelated pod was scheduled, want 1", big.queue.attempts)
+	if w.sched.of(big).queue.attempts != 1 {
+		t.Errorf("big tried %d times after an unrelated pod was scheduled, want 1", w.sched.of(big).queue.attempts)
 	}
 	w.Run(2*time.Minute + time.Second)
-	if big.Node == nil || big.queue.attempts != 2 {
-		t.Errorf("big: node %v after %d attempts; want bound at the 2nd, when batch finished", big.Node, big.queue.attempts)
+	if big.Node == nil || w.sched.of(big).queue.attempts != 2 {
+		t.Errorf("big: node %v after %d attempts; want bound at the 2nd, when batch finished", big.Node, w.sched.of(big).queue.attempts)
 	}
 }
 
@@ -237,8 +237,8 @@ func TestUnschedulableFlush(t *testing.T) {
 	last := 0
 	for at := time.Duration(0); at <= 12*time.Minute; at += time.Second {
 		w.Run(at)
-		if p.queue.attempts != last {
-			last = p.queue.attempts
+		if w.sched.of(p).queue.attempts != last {
+			last = w.sched.of(p).queue.attempts
 			tries = append(tries, w.Now())
 		}
 	}
@@ -269,8 +269,8 @@ func TestBackoffQueueOrder(t *testing.T) {
 	if short.Phase() != Succeeded || young == nil || young.Node == nil || old.Node != nil {
 		t.Fatalf("short %s, new on %v, old on %v; want new bound and old still pending", short.Phase(), young.Node, old.Node)
 	}
-	if old.queue.attempts != 2 || old.queue.state != inUnschedulable {
-		t.Errorf("old: %d attempts, state %d; want retried once from backoffQ and parked again", old.queue.attempts, old.queue.state)
+	if w.sched.of(old).queue.attempts != 2 || w.sched.of(old).queue.state != inUnschedulable {
+		t.Errorf("old: %d attempts, state %d; want retried once from backoffQ and parked again", w.sched.of(old).queue.attempts, w.sched.of(old).queue.state)
 	}
 }
 
@@ -288,7 +288,7 @@ func TestQueueForgetsDeletedPods(t *testing.T) {
 	for _, p := range ps[1:4] {
 		p.Delete(nil)
 	}
-	if w.sched.q.parked != 2 || ps[2].queue.state != notQueued {
+	if w.sched.q.parked != 2 || w.sched.of(ps[2]).queue.state != notQueued {
 		t.Errorf("%d parked after 3 deletions, want 2", w.sched.q.parked)
 	}
 	w.Run(time.Hour)

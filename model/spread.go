@@ -192,14 +192,15 @@ func (pr *spreadPrep) least(c *spreadConstraint) int32 {
 	return pr.min
 }
 
-// check returns the reason node n fails the filter ("" if it passes) and
-// whether preemption cannot help (a missing topology label): the node's
-// domain, with the pod, may have at most maxSkew pods more than the domain
-// with the fewest (0 while there are fewer domains than minDomains).
-func (f *spreadFilter) check(n *Node) (string, bool) {
+// check returns the reason the node with ID node fails the filter ("" if
+// it passes) and whether preemption cannot help (a missing topology
+// label): the node's domain, with the pod, may have at most maxSkew pods
+// more than the domain with the fewest (0 while there are fewer domains
+// than minDomains).
+func (f *spreadFilter) check(node int32) (string, bool) {
 	for i := range f.cons {
 		c := &f.cons[i]
-		id := c.dc.topo.domainOf(n)
+		id := c.dc.topo.domainOfID(node)
 		if id < 0 {
 			return reasonSpreadNoLabel, true
 		}
