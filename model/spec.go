@@ -45,6 +45,13 @@ type Settings struct {
 	EvictionMaxPodGracePeriod        time.Duration
 	EvictionPressureTransitionPeriod time.Duration
 
+	// KubeAPIQPS and KubeAPIBurst are kube-controller-manager's
+	// --kube-api-qps and --kube-api-burst: the token bucket of a
+	// controller's API client, which paces the ReplicaSet controller's pod
+	// creations and deletions (model/controller/replicaset).
+	KubeAPIQPS   float64
+	KubeAPIBurst int
+
 	// HPA is the HorizontalPodAutoscaler controller's flags
 	// (model/controller/podautoscaler).
 	HPA HPASettings
@@ -85,6 +92,8 @@ func DefaultSettings() Settings {
 		MetricResolution:                 15 * time.Second,
 		EvictionHard:                     MemoryThreshold{Bytes: 100 << 20},
 		EvictionPressureTransitionPeriod: 5 * time.Minute,
+		KubeAPIQPS:                       20,
+		KubeAPIBurst:                     30,
 		HPA: HPASettings{SyncPeriod: 15 * time.Second, Tolerance: 0.1, DownscaleStabilization: 5 * time.Minute,
 			CPUInitializationPeriod: 5 * time.Minute, InitialReadinessDelay: 30 * time.Second},
 	}

@@ -42,6 +42,12 @@ func (s *Scenario) Settings() model.Settings {
 	if in.TerminatedPodGCThreshold != nil {
 		st.TerminatedPodGCThreshold = *in.TerminatedPodGCThreshold
 	}
+	if in.KubeAPIQPS != nil {
+		st.KubeAPIQPS = *in.KubeAPIQPS
+	}
+	if in.KubeAPIBurst != nil {
+		st.KubeAPIBurst = *in.KubeAPIBurst
+	}
 	if k, ok := model.ParseKubeletSync(in.KubeletSync); ok {
 		st.KubeletSync = k
 	}

@@ -51,6 +51,8 @@ type Settings struct {
 	NodeMonitorGracePeriod    *Duration        `yaml:"nodeMonitorGracePeriod"`
 	EvictionTimeout           *Duration        `yaml:"evictionTimeout"`
 	TerminatedPodGCThreshold  *int             `yaml:"terminatedPodGCThreshold"`
+	KubeAPIQPS                *float64         `yaml:"kubeAPIQPS"`   // kube-controller-manager's --kube-api-qps
+	KubeAPIBurst              *int             `yaml:"kubeAPIBurst"` // and --kube-api-burst
 	NodeStatusUpdateFrequency *Duration        `yaml:"nodeStatusUpdateFrequency"`
 	Images                    []Image          `yaml:"images"`
 	KubeletSync               string           `yaml:"kubeletSync"` // exact (default) or realistic

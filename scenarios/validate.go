@@ -183,6 +183,12 @@ func (v *validator) settings(st *Settings) {
 	if t := st.TerminatedPodGCThreshold; t != nil && *t < 0 {
 		v.at(t, "terminatedPodGCThreshold must not be negative")
 	}
+	if q := st.KubeAPIQPS; q != nil && !(*q >= 0.01 && *q <= 1e6) {
+		v.at(q, "kubeAPIQPS must be between 0.01 and 1000000")
+	}
+	if b := st.KubeAPIBurst; b != nil && (*b < 1 || *b > 1e6) {
+		v.at(b, "kubeAPIBurst must be between 1 and 1000000")
+	}
 	if d := st.NodeStatusUpdateFrequency; d != nil && d.D() <= 0 {
 		v.at(d, "nodeStatusUpdateFrequency must be positive")
 	}

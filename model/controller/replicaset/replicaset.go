@@ -30,7 +30,10 @@ type state struct {
 }
 
 // New returns the ReplicaSet controller of w.
-func New(w *model.World) *Controller { return &Controller{w: w} }
+func New(w *model.World) *Controller {
+	st := w.Settings()
+	return &Controller{w: w, api: newClient(st.KubeAPIQPS, st.KubeAPIBurst)}
+}
 
 // of returns the state of wl, made at its first use.
 func (c *Controller) of(wl *model.Workload) *state {

@@ -33,8 +33,8 @@ func TestMinReadySeconds(t *testing.T) {
 // The client's bucket: 30 requests at once, then one every 50 ms; a
 // quiet second refills 20 tokens.
 func TestClientBucket(t *testing.T) {
-	var c client
-	for i := range clientBurst {
+	c := newClient(20, 30)
+	for i := range 30 {
 		if w := c.take(0); w != 0 {
 			t.Fatalf("request %d at 0: wait until %v, want none (burst 30)", i, w)
 		}
