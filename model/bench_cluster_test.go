@@ -16,7 +16,9 @@ func BenchmarkCapacityAtScale(b *testing.B) {
 	b.ReportAllocs()
 	var events uint64
 	for b.Loop() {
-		w := cluster.New(1, model.DefaultSettings())
+		st := model.DefaultSettings()
+		st.KubeAPIQPS, st.KubeAPIBurst = 1e6, 1e6 // every pod at once, as before the client was paced
+		w := cluster.New(1, st)
 		for i := range 100 {
 			w.AddNode(model.NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: model.Resources{MilliCPU: 16000, Memory: 64 << 30, Pods: 110}})
 		}

@@ -34,7 +34,7 @@ func BenchmarkSteadyState(b *testing.B) {
 // second, one second per op. (Without ProbeEveryTick such a fleet has no
 // events: every tick is skipped.)
 func BenchmarkSteadyStateEveryTick(b *testing.B) {
-	s := DefaultSettings()
+	s := unthrottled()
 	s.ProbeEveryTick = true
 	steadyState(b, s)
 }
@@ -85,7 +85,7 @@ func fleet(sink Sink, mode KubeletSync) *World { return fleetOf(sink, mode, 1000
 
 // fleetOf is fleet with pods pods, 100 per node.
 func fleetOf(sink Sink, mode KubeletSync, pods int) *World {
-	st := DefaultSettings()
+	st := unthrottled()
 	st.KubeletSync = mode
 	w := newWorld(1, st)
 	w.Subscribe(sink)
@@ -123,7 +123,7 @@ func BenchmarkSchedule(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
-				w := newWorld(1, DefaultSettings())
+				w := newWorld(1, unthrottled())
 				for i := range tc.nodes {
 					w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 32000, Memory: 128 << 30, Pods: 110}})
 				}
@@ -156,7 +156,7 @@ func BenchmarkSchedulePod(b *testing.B) {
 		owned bool
 	}{{"bare", false}, {"replicaset", true}} {
 		b.Run(tc.name, func(b *testing.B) {
-			w := newWorld(1, DefaultSettings())
+			w := newWorld(1, unthrottled())
 			for i := range 5000 {
 				w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 32000, Memory: 128 << 30, Pods: 110}})
 			}

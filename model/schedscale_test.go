@@ -9,7 +9,7 @@ import (
 // spreadWorld is nodes nodes and a ReplicaSet of pods pods spread on their
 // hostname with maxSkew 1, DoNotSchedule.
 func spreadWorld(nodes, pods int, fullScan bool) (*World, *Workload) {
-	w := newWorld(1, DefaultSettings())
+	w := newWorld(1, unthrottled())
 	w.sched.fullScan = fullScan
 	for i := range nodes {
 		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 32000, Memory: 64 << 30, Pods: 110}})
@@ -121,7 +121,7 @@ func TestFailedTriesOfATemplateFilterOnce(t *testing.T) {
 // prefer puts the PreferNoSchedule taints on (they make every node score
 // apart).
 func mixedSpreadWorld(fullScan, prefer bool) (*World, []*Workload) {
-	w := newWorld(7, DefaultSettings())
+	w := newWorld(7, unthrottled())
 	w.sched.fullScan = fullScan
 	for i := range 600 {
 		c := Resources{MilliCPU: 8000, Memory: 32 << 30, Pods: 110}
@@ -245,4 +245,12 @@ func TestSpreadScanReadsNodesOncePerChange(t *testing.T) {
 	if w.sched.classPicks < pods/2 {
 		t.Errorf("%d of %d pods placed by class", w.sched.classPicks, pods)
 	}
+}
+
+// unthrottled is the default settings with the controller manager's API
+// client unthrottled, so a ReplicaSet makes all its pods at once.
+func unthrottled() Settings {
+	st := DefaultSettings()
+	st.KubeAPIQPS, st.KubeAPIBurst = 1e6, 1e6
+	return st
 }

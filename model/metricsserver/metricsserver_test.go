@@ -6,6 +6,7 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/endpointslice"
+	"github.com/podsim/podsim/model/controller/replicaset"
 	"github.com/podsim/podsim/model/proxy"
 )
 
@@ -13,9 +14,11 @@ import (
 // controller, kube-proxy and metrics-server (cluster.New, which adds every
 // part, imports this package).
 func testWorld(seed uint64, s model.Settings) *model.World {
+	s.KubeAPIQPS, s.KubeAPIBurst = 1e6, 1e6 // every pod of a fleet at t=0
 	w := model.NewCore(seed, s)
 	w.RegisterScheduler()
 	w.RegisterCoreParts()
+	w.RegisterWorkloadController(model.KindReplicaSet, replicaset.New(w))
 	es := endpointslice.New(w)
 	w.Register(es)
 	px := proxy.New(w, es)
