@@ -115,10 +115,16 @@ type podState struct {
 	request int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
 }
 
-// podStateOf returns the entry of p in states, growing states to hold it.
+// podStateOf returns the entry of p in states, growing states to hold it
+// (doubling: the entries past its length were never written, so zero).
 func podStateOf(states *[]podState, p *Pod) *podState {
-	for len(*states) <= p.id {
-		*states = append(*states, podState{})
+	if s := *states; p.id >= len(s) {
+		if p.id >= cap(s) {
+			grown := make([]podState, len(s), max(p.id+1, 2*cap(s), 64))
+			copy(grown, s)
+			s = grown
+		}
+		*states = s[:p.id+1]
 	}
 	return &(*states)[p.id]
 }
