@@ -22,25 +22,44 @@ const (
 // node: against the requests of the pods the kubelet has admitted there
 // (set up, not finished), the first resource p does not fit, with the
 // amounts upstream's InsufficientResourceError reports. ok is true when
-// p fits. A node's pod count of 0 sets no limit, as the scheduler reads it.
+// p fits.
 func (p *Pod) admitFits() (reason string, requested, used, capacity int64, ok bool) {
 	n := p.Node
+	// The pods the kubelet admitted and that have not finished all hold
+	// resources on n (Node.Allocated), so p fitting beside every pod that
+	// holds them is p fitting beside those: most pods, placed by the
+	// scheduler, need no walk of their node's pods.
+	held := n.used
+	if p.holds() {
+		held.sub(p.requests)
+	}
+	if reason, _, _, _ := firstShort(&p.requests, &held, &n.Capacity); reason == "" {
+		return "", 0, 0, 0, true
+	}
 	var u Resources
 	for _, q := range n.pods {
 		if q != p && q.sandbox && !q.deleted && !q.phase.Terminal() {
 			u.add(q.requests)
 		}
 	}
-	c, r := &n.Capacity, &p.requests
+	reason, requested, used, capacity = firstShort(&p.requests, &u, &n.Capacity)
+	return reason, requested, used, capacity, reason == ""
+}
+
+// firstShort is the first resource that requests r do not fit in capacity
+// c beside used u (the pod count first, then cpu, then memory), with the
+// amounts InsufficientResourceError reports; "" if r fits. A pod count of
+// 0 sets no limit, as the scheduler reads it.
+func firstShort(r, u, c *Resources) (reason string, requested, used, capacity int64) {
 	switch {
 	case c.Pods > 0 && u.Pods+1 > c.Pods:
-		return ReasonOutOfPods, 1, u.Pods, c.Pods, false
+		return ReasonOutOfPods, 1, u.Pods, c.Pods
 	case r.MilliCPU > 0 && r.MilliCPU > c.MilliCPU-u.MilliCPU:
-		return ReasonOutOfCPU, r.MilliCPU, u.MilliCPU, c.MilliCPU, false
+		return ReasonOutOfCPU, r.MilliCPU, u.MilliCPU, c.MilliCPU
 	case r.Memory > 0 && r.Memory > c.Memory-u.Memory:
-		return ReasonOutOfMemory, r.Memory, u.Memory, c.Memory, false
+		return ReasonOutOfMemory, r.Memory, u.Memory, c.Memory
 	}
-	return "", 0, 0, 0, true
+	return "", 0, 0, 0
 }
 
 // admit is the kubelet's admission of p, about to be set up on its node:
