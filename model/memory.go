@@ -96,7 +96,7 @@ func (m *nodeMemory) useAt(t time.Duration) int64 {
 	u := m.fixed
 	for i := range m.leaks {
 		l := &m.leaks[i]
-		u = addSat(u, l.b.leaked(t-l.start))
+		u = sim.AddSatInt(u, l.b.leaked(t-l.start))
 	}
 	return u
 }
@@ -150,7 +150,7 @@ func (m *nodeMemory) take() {
 		for _, cs := range [2][]*container{p.init, p.regular} {
 			for _, c := range cs {
 				steady := c.steadyMemory(mrps)
-				m.fixed = addSat(m.fixed, steady)
+				m.fixed = sim.AddSatInt(m.fixed, steady)
 				if b := c.spec.Behavior; b.leaks() && c.processRunning() {
 					m.leaks = append(m.leaks, leak{c: c, b: b, steady: steady, start: c.startedAt, limit: c.spec.Limits.Memory})
 				}
@@ -286,7 +286,7 @@ func oomScoreAdj(p *Pod, c *container, capacity int64) int64 {
 	case "BestEffort":
 		return besteffortOOMScoreAdj
 	}
-	perMille := func(req int64) int64 { return 1000 - mulDiv(1000, uint64(req), uint64(max(capacity, 1))) }
+	perMille := func(req int64) int64 { return 1000 - sim.MulDivSat(1000, uint64(req), uint64(max(capacity, 1))) }
 	adj := perMille(c.spec.Requests.Memory)
 	if c.spec.Sidecar && len(p.regular) > 0 {
 		least := p.regular[0].spec.Requests.Memory

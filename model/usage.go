@@ -1,9 +1,9 @@
 package model
 
 import (
-	"math"
-	"math/bits"
 	"time"
+
+	"github.com/podsim/podsim/sim"
 )
 
 // Use of resources (docs/kubernetes-rules.md, Use of resources): a running
@@ -103,11 +103,11 @@ func (c *container) usage(mrps int64) (milliCPU, memory int64) {
 	if b == nil || !c.processRunning() {
 		return 0, 0
 	}
-	milliCPU = addSat(b.Usage.MilliCPU, mulDiv(uint64(b.PerRequest.MilliCPU), uint64(mrps), 1000))
+	milliCPU = sim.AddSatInt(b.Usage.MilliCPU, sim.MulDivSat(uint64(b.PerRequest.MilliCPU), uint64(mrps), 1000))
 	if l := c.spec.Limits.MilliCPU; l > 0 {
 		milliCPU = min(milliCPU, l)
 	}
-	return milliCPU, addSat(c.steadyMemory(mrps), b.leaked(c.pod.w.Now()-c.startedAt))
+	return milliCPU, sim.AddSatInt(c.steadyMemory(mrps), b.leaked(c.pod.w.Now()-c.startedAt))
 }
 
 // steadyMemory is c's memory at mrps apart from what it leaked: Usage plus
@@ -117,7 +117,7 @@ func (c *container) steadyMemory(mrps int64) int64 {
 	if b == nil || !c.processRunning() {
 		return 0
 	}
-	return addSat(b.Usage.Memory, mulDiv(uint64(b.PerRequest.Memory), uint64(mrps), 1000))
+	return sim.AddSatInt(b.Usage.Memory, sim.MulDivSat(uint64(b.PerRequest.Memory), uint64(mrps), 1000))
 }
 
 // leaked is the memory a process of b leaked after running for d.
@@ -125,25 +125,5 @@ func (b *Behavior) leaked(d time.Duration) int64 {
 	if !b.leaks() || d <= 0 {
 		return 0
 	}
-	return mulDiv(uint64(b.LeakMemory), uint64(d), uint64(b.LeakPer))
-}
-
-// mulDiv is a*b/c in 128 bits, saturated at MaxInt64.
-func mulDiv(a, b, c uint64) int64 {
-	hi, lo := bits.Mul64(a, b)
-	if hi >= c {
-		return math.MaxInt64
-	}
-	q, _ := bits.Div64(hi, lo, c)
-	if q > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(q)
-}
-
-func addSat(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
+	return sim.MulDivSat(uint64(b.LeakMemory), uint64(d), uint64(b.LeakPer))
 }

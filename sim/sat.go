@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/bits"
 	"time"
 )
 
@@ -35,3 +36,27 @@ func MulSat(d time.Duration, n int64) time.Duration {
 
 // Seconds returns n seconds as a duration, saturated to [0, MaxDuration].
 func Seconds(n int64) time.Duration { return MulSat(time.Second, n) }
+
+// AddSatInt returns a+b for non-negative a and b, or MaxInt64 if the sum
+// does not fit: amounts of use (bytes, nanocores, requests) saturate as
+// times do.
+func AddSatInt(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// MulDivSat returns a*b/c, the product taken in 128 bits, or MaxInt64 if
+// the quotient does not fit (c must not be 0).
+func MulDivSat(a, b, c uint64) int64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi >= c {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, c)
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(q)
+}

@@ -28,3 +28,16 @@ func TestSaturatingTime(t *testing.T) {
 		}
 	}
 }
+
+// Counting is exact on piecewise-constant rates: 3 endpoints sharing 10
+// requests per second serve 10 a second between them, not 9.99.
+func TestMulDivExact(t *testing.T) {
+	// 1h at 10 rps over 3 endpoints, counted as n*rate/(1000n).
+	got := MulDivSat(uint64(time.Hour), 3*10_000, 1000*3)
+	if got != 36000*1e9 {
+		t.Errorf("got %d nano-requests, want %d", got, int64(36000*1e9))
+	}
+	if MulDivSat(1<<63, 1<<62, 1) != 1<<63-1 {
+		t.Error("MulDivSat does not saturate")
+	}
+}

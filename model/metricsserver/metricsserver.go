@@ -11,8 +11,6 @@
 package metricsserver
 
 import (
-	"math"
-	"math/bits"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -104,7 +102,7 @@ func (ms *Server) cpuOf(p *model.Pod, now time.Duration) []cpuUse {
 // advance counts the CPU used up to now at the current rate.
 func (u *cpuUse) advance(now time.Duration) {
 	if now > u.at {
-		u.total = addSat(u.total, mulDiv(uint64(now-u.at), uint64(u.milliCPU), 1))
+		u.total = sim.AddSatInt(u.total, sim.MulDivSat(uint64(now-u.at), uint64(u.milliCPU), 1))
 		u.at = now
 	}
 }
@@ -128,8 +126,8 @@ func (ms *Server) scrape() {
 	for _, pm := range ms.pods {
 		for _, c := range pm.Containers {
 			if nm := ms.node(pm.Pod.Node); nm != nil {
-				nm.NanoCPU = addSat(nm.NanoCPU, c.NanoCPU)
-				nm.Memory = addSat(nm.Memory, c.Memory)
+				nm.NanoCPU = sim.AddSatInt(nm.NanoCPU, c.NanoCPU)
+				nm.Memory = sim.AddSatInt(nm.Memory, c.Memory)
 			}
 		}
 	}
@@ -158,7 +156,7 @@ func (ms *Server) scrapePod(p *model.Pod, now time.Duration) {
 		}
 		ms.containers = append(ms.containers, model.ContainerMetrics{
 			Name:    cu.Name,
-			NanoCPU: mulDiv(uint64(used), 1_000_000, uint64(max(ms.window, 1))),
+			NanoCPU: sim.MulDivSat(uint64(used), 1_000_000, uint64(max(ms.window, 1))),
 			Memory:  cu.Memory,
 		})
 		k++
@@ -186,7 +184,7 @@ func (ms *Server) scrapeServices() {
 		}
 		d := offered - ms.offered[i]
 		ms.offered[i] = offered
-		ms.services = append(ms.services, model.ServiceMetrics{Service: s, MilliRPS: mulDiv(uint64(max(d, 0)), 1000, uint64(max(ms.window, 1)))})
+		ms.services = append(ms.services, model.ServiceMetrics{Service: s, MilliRPS: sim.MulDivSat(uint64(max(d, 0)), 1000, uint64(max(ms.window, 1)))})
 	}
 }
 
@@ -221,23 +219,3 @@ func (ms *Server) NodeMetrics() []model.NodeMetrics { return ms.nodes }
 // reachable reports whether metrics-server can scrape n's kubelet: it has
 // power, is in the API and is not cut off from the network.
 func reachable(n *model.Node) bool { return n.Reachable() && !n.Gone() }
-
-// mulDiv is a*b/c in 128 bits, saturated at MaxInt64.
-func mulDiv(a, b, c uint64) int64 {
-	hi, lo := bits.Mul64(a, b)
-	if hi >= c {
-		return math.MaxInt64
-	}
-	q, _ := bits.Div64(hi, lo, c)
-	if q > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(q)
-}
-
-func addSat(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}

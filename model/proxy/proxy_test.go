@@ -124,19 +124,6 @@ func TestTrafficSteadyStateAllocatesNothing(t *testing.T) {
 	}
 }
 
-// Counting is exact on piecewise-constant rates: 3 endpoints sharing 10
-// requests per second serve 10 a second between them, not 9.99.
-func TestMulDivExact(t *testing.T) {
-	// 1h at 10 rps over 3 endpoints, counted as n*rate/(1000n).
-	got := mulDiv(uint64(time.Hour), 3*10_000, 1000*3)
-	if got != 36000*1e9 {
-		t.Errorf("got %d nano-requests, want %d", got, int64(36000*1e9))
-	}
-	if mulDiv(1<<63, 1<<62, 1) != 1<<63-1 {
-		t.Error("mulDiv does not saturate")
-	}
-}
-
 // With KubeletSync realistic a kube-proxy sync's rules take effect a drawn
 // while (under maxLatency) after it starts: the same for a seed,
 // different across seeds. (Here the realistic one is sooner: its first

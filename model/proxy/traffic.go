@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"math"
-	"math/bits"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -71,9 +70,9 @@ func (sv *service) flushFlow(now time.Duration) {
 	}
 	dt := uint64(now - f.last)
 	f.last = now
-	f.offered = addSat(f.offered, mulDiv(dt, uint64(f.mrps), 1000))
+	f.offered = sim.AddSatInt(f.offered, sim.MulDivSat(dt, uint64(f.mrps), 1000))
 	if f.n > 0 {
-		f.served = addSat(f.served, mulDiv(dt, uint64(f.servedN), 1000*uint64(f.n)))
+		f.served = sim.AddSatInt(f.served, sim.MulDivSat(dt, uint64(f.servedN), 1000*uint64(f.n)))
 	}
 }
 
@@ -194,23 +193,3 @@ func (px *Proxy) Rates(s *model.Service) (offered, served int64) {
 }
 
 func roundNano(n int64) int64 { return (n + 500_000_000) / 1_000_000_000 }
-
-// mulDiv is a*b/c in 128 bits, saturated at MaxInt64.
-func mulDiv(a, b, c uint64) int64 {
-	hi, lo := bits.Mul64(a, b)
-	if hi >= c {
-		return math.MaxInt64
-	}
-	q, _ := bits.Div64(hi, lo, c)
-	if q > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(q)
-}
-
-func addSat(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
