@@ -22,6 +22,11 @@ type Controller struct {
 	w    *model.World
 	sets []*state // by Workload.ID; nil: not seen yet
 	api  client   // its API client's rate limiter, which every ReplicaSet's creations and deletions share
+
+	tallies map[*model.ReplicaSet]*tally // what it counted of each ReplicaSet
+	pods    []podRecord                  // by Pod.ID: what each pod counts in its ReplicaSet's tally
+	dirty   []*model.Pod                 // pods changed since their tally last counted them
+	looked  int                          // pods looked at by the counts, for tests
 }
 
 // state is what the controller keeps of a ReplicaSet.
@@ -119,10 +124,10 @@ func (c *Controller) ManageAll(wl *model.Workload, rss []*model.ReplicaSet, t *s
 // deleted, and deletes the surplus after a scale-down, each creation and
 // deletion a request of its API client (client.take), which may have to
 // wait. It counts its status, and returns when it is to be synced again:
-// when a Ready pod becomes available (CountStatus) or, if its client made
+// when a Ready pod becomes available (count) or, if its client made
 // it wait, when its next token comes (0: neither).
 func (c *Controller) Manage(wl *model.Workload, rs *model.ReplicaSet, now, minReady time.Duration) (next time.Duration) {
-	st, next := CountStatus(rs, now, minReady)
+	st, next := c.count(rs, now, minReady)
 	n := st.Replicas
 	if n == rs.Replicas {
 		rs.Status = st
@@ -140,7 +145,7 @@ func (c *Controller) Manage(wl *model.Workload, rs *model.ReplicaSet, now, minRe
 	if n > rs.Replicas {
 		wait = c.scaleDown(wl, rs, n-rs.Replicas, now)
 	}
-	rs.Status, next = CountStatus(rs, now, minReady) // its pods changed
+	rs.Status, next = c.count(rs, now, minReady) // its pods changed
 	if wait > 0 && (next == 0 || wait < next) {
 		next = wait
 	}
@@ -149,44 +154,6 @@ func (c *Controller) Manage(wl *model.Workload, rs *model.ReplicaSet, now, minRe
 
 // source is the controller's name in the events it records.
 const source = "replicaset-controller"
-
-// CountStatus is the ReplicaSet controller's calculateStatus at now: its
-// active pods, those Ready, and those available (IsPodAvailable: Ready
-// for more than minReady). It drops from rs.Pods the pods finished or gone
-// from the API, so that a ReplicaSet whose pods keep failing does not
-// count them all again at each sync. next is when the controller looks again at a
-// pod Ready but not yet available: minReady and a second after it became
-// Ready (0 if none waits).
-func CountStatus(rs *model.ReplicaSet, now, minReady time.Duration) (st model.ReplicaCounts, next time.Duration) {
-	live := rs.Pods[:0]
-	for _, p := range rs.Pods {
-		if p.Deleted() || p.Phase().Terminal() {
-			continue // finished or gone: never active again, and no one looks
-		}
-		live = append(live, p)
-		if !p.IsActive() {
-			continue
-		}
-		st.Replicas++
-		if !p.IsReady() {
-			continue
-		}
-		st.Ready++
-		if minReady == 0 {
-			st.Available++
-			continue
-		}
-		since := readySince(p)
-		if sim.AddSat(since, minReady) < now {
-			st.Available++
-		} else if at := sim.AddSat(since, minReady+time.Second); next == 0 || at < next {
-			next = at
-		}
-	}
-	clear(rs.Pods[len(live):])
-	rs.Pods = live
-	return st, next
-}
 
 // readySince is the Ready condition's last transition time.
 func readySince(p *model.Pod) time.Duration {

@@ -1,0 +1,233 @@
+package replicaset
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
+)
+
+// The controller keeps each ReplicaSet's counts up to date as its pods
+// change, instead of counting all of its pods at every sync: a sync comes
+// at every change of any of them, and a big ReplicaSet whose pods change
+// at different instants (made at the API client's pace, say) would cost
+// O(pods) per event. The counts are those CountStatus would give at the
+// same instant, pod for pod: a pod is looked at again only when it
+// changes (PodChanged: its phase, readiness or deletion), when it is
+// first seen in rs.Pods, or while it is Ready but not yet available
+// (minReadySeconds), which time alone changes.
+
+// tally is what the controller has counted of one ReplicaSet's pods.
+type tally struct {
+	seen                 int           // rs.Pods[:seen] are counted; those after came since
+	dead                 int           // of rs.Pods[:seen], those finished or gone, dropped when they are half
+	minReady             time.Duration // the minReadySeconds the counts are for
+	active, ready, avail int
+	waiting              []waiter // Ready pods not yet available, some stale
+}
+
+// waiter is a pod Ready but not available when it was last looked at, as
+// of its record's generation gen.
+type waiter struct {
+	p   *model.Pod
+	gen uint32
+}
+
+// podRecord is what a pod contributes to its ReplicaSet's tally (by
+// Pod.ID; t nil: not counted in any).
+type podRecord struct {
+	t     *tally
+	gen   uint32 // bumped each time the pod is counted anew; waiters of older generations are stale
+	flags uint8
+}
+
+const (
+	fActive uint8 = 1 << iota
+	fReady
+	fAvail
+	fWaiting
+	fDead  // finished or gone: never counted again
+	fDirty // changed since it was last counted (in Controller.dirty)
+)
+
+// PodChanged notes that p changed: it is counted anew at its
+// ReplicaSet's next count.
+func (c *Controller) PodChanged(p *model.Pod) {
+	if p.ID() >= len(c.pods) {
+		return // in no ReplicaSet's tally yet: counted when first seen
+	}
+	r := &c.pods[p.ID()]
+	if r.t == nil || r.flags&(fDead|fDirty) != 0 {
+		return
+	}
+	r.flags |= fDirty
+	c.dirty = append(c.dirty, p)
+}
+
+// PodConditionAdded notes a pod's first Ready condition as a change (it
+// may come True, from a snapshot).
+func (c *Controller) PodConditionAdded(p *model.Pod, t string) {
+	if t == model.Ready {
+		c.PodChanged(p)
+	}
+}
+
+// tallyOf returns rs's tally, made at its first use.
+func (c *Controller) tallyOf(rs *model.ReplicaSet) *tally {
+	t := c.tallies[rs]
+	if t == nil {
+		if c.tallies == nil {
+			c.tallies = map[*model.ReplicaSet]*tally{}
+		}
+		t = &tally{}
+		c.tallies[rs] = t
+	}
+	return t
+}
+
+// count is CountStatus, from rs's tally: it counts anew the pods that
+// changed since, those added to rs.Pods since, and those waiting to become
+// available; it drops the finished and gone from rs.Pods once they are
+// half of it.
+func (c *Controller) count(rs *model.ReplicaSet, now, minReady time.Duration) (model.ReplicaCounts, time.Duration) {
+	t := c.tallyOf(rs)
+	if t.minReady != minReady {
+		c.recount(t, rs, minReady)
+	}
+	for _, p := range c.dirty {
+		r := &c.pods[p.ID()]
+		r.flags &^= fDirty
+		c.uncount(r)
+		c.add(p, r, now)
+	}
+	clear(c.dirty)
+	c.dirty = c.dirty[:0]
+	for ; t.seen < len(rs.Pods); t.seen++ {
+		p := rs.Pods[t.seen]
+		for p.ID() >= len(c.pods) {
+			c.pods = append(c.pods, podRecord{})
+		}
+		r := &c.pods[p.ID()]
+		r.t = t
+		c.add(p, r, now)
+	}
+	next := c.settle(t, now)
+	if t.dead > 0 && 2*t.dead >= len(rs.Pods) {
+		c.compact(t, rs)
+	}
+	st := model.ReplicaCounts{Replicas: t.active, Ready: t.ready, Available: t.avail}
+	if checkCount != nil {
+		checkCount(rs, now, minReady, st, next)
+	}
+	return st, next
+}
+
+// checkCount, set by tests, hears each count.
+var checkCount func(rs *model.ReplicaSet, now, minReady time.Duration, st model.ReplicaCounts, next time.Duration)
+
+// add counts p, its record r (just uncounted, or new) in r.t, at now.
+func (c *Controller) add(p *model.Pod, r *podRecord, now time.Duration) {
+	t := r.t
+	c.looked++
+	r.gen++
+	if p.Deleted() || p.Phase().Terminal() {
+		r.flags |= fDead
+		t.dead++
+		return
+	}
+	if !p.IsActive() {
+		return
+	}
+	r.flags |= fActive
+	t.active++
+	if !p.IsReady() {
+		return
+	}
+	r.flags |= fReady
+	t.ready++
+	if t.minReady == 0 || sim.AddSat(readySince(p), t.minReady) < now {
+		r.flags |= fAvail
+		t.avail++
+		return
+	}
+	r.flags |= fWaiting
+	t.waiting = append(t.waiting, waiter{p, r.gen})
+}
+
+// uncount takes what r's pod counted out of its tally (a pod counted dead
+// stays dead: it never runs again).
+func (c *Controller) uncount(r *podRecord) {
+	t := r.t
+	if r.flags&fActive != 0 {
+		t.active--
+	}
+	if r.flags&fReady != 0 {
+		t.ready--
+	}
+	if r.flags&fAvail != 0 {
+		t.avail--
+	}
+	r.flags &^= fActive | fReady | fAvail | fWaiting
+}
+
+// settle looks again at the pods waiting to become available: those Ready
+// for longer than minReady are available now. It returns when the next of
+// the others is to be looked at: minReady and a second after it became
+// Ready (0 if none waits).
+func (c *Controller) settle(t *tally, now time.Duration) (next time.Duration) {
+	keep := t.waiting[:0]
+	c.looked += len(t.waiting)
+	for _, w := range t.waiting {
+		r := &c.pods[w.p.ID()]
+		if r.gen != w.gen || r.flags&fWaiting == 0 {
+			continue // counted anew since
+		}
+		since := readySince(w.p)
+		if sim.AddSat(since, t.minReady) < now {
+			r.flags = r.flags&^fWaiting | fAvail
+			t.avail++
+			continue
+		}
+		keep = append(keep, w)
+		if at := sim.AddSat(since, t.minReady+time.Second); next == 0 || at < next {
+			next = at
+		}
+	}
+	clear(t.waiting[len(keep):])
+	t.waiting = keep
+	return next
+}
+
+// recount forgets rs's tally, to count all its pods again for minReady.
+func (c *Controller) recount(t *tally, rs *model.ReplicaSet, minReady time.Duration) {
+	for _, p := range rs.Pods[:t.seen] {
+		r := &c.pods[p.ID()]
+		if r.flags&fDirty != 0 {
+			continue // counted anew from c.dirty, which is done first
+		}
+		c.uncount(r)
+		if r.flags&fDead == 0 {
+			r.flags |= fDirty
+			c.dirty = append(c.dirty, p)
+		}
+	}
+	clear(t.waiting)
+	t.waiting = t.waiting[:0]
+	t.minReady = minReady
+}
+
+// compact drops the finished and gone pods from rs.Pods, keeping the
+// order of the others.
+func (c *Controller) compact(t *tally, rs *model.ReplicaSet) {
+	live := rs.Pods[:0]
+	for _, p := range rs.Pods {
+		if r := &c.pods[p.ID()]; r.flags&fDead != 0 {
+			*r = podRecord{}
+			continue
+		}
+		live = append(live, p)
+	}
+	clear(rs.Pods[len(live):])
+	rs.Pods = live
+	t.seen, t.dead = len(live), 0
+}
