@@ -8,11 +8,19 @@ import (
 	"time"
 )
 
-// DefaultMaxEvents is the event budget of a run unless the user sets one:
+// DefaultMaxEvents is the budget of a run unless the user sets one:
 // under 10 seconds of a busy model on one core. Kubernetes' scalability
 // envelope (5,000 nodes, 150,000 probed pods for an hour) and the 10,000
-// pod crash-loop fleet (6 hours) each need less than half of it.
+// pod crash-loop fleet (6 hours) each need less than two thirds of it.
 const DefaultMaxEvents = 30_000_000
+
+// NodeReadsPerEvent is how many of the scheduler's reads of a node count
+// as one event against a run's budget (Used): a try reads up to thousands
+// of nodes in one event, so that events alone do not bound the time of a
+// run that schedules over a big cluster. A read costs a few times less
+// than an event: the envelope spends about 20M of its budget this way
+// (600k events, 76M reads).
+const NodeReadsPerEvent = 4
 
 // RunEnd says how a checked run ended.
 type RunEnd uint8
@@ -27,17 +35,18 @@ const (
 // its budget and its interrupt.
 const checkEvery = 1 << 8
 
-// RunChecked is Run with a way out: it fires at most budget events in all
-// (0: no limit) and, every few hundred events, asks interrupted (if not
-// nil) whether to stop. What the sinks got until then is complete up to
-// Now. A run that does not finish leaves the world where it stopped.
+// RunChecked is Run with a way out: it spends at most budget (0: no
+// limit) of work, as Used counts it, and, every few hundred events, asks
+// interrupted (if not nil) whether to stop. What the sinks got until then
+// is complete up to Now. A run that does not finish leaves the world where
+// it stopped.
 func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func() bool) RunEnd {
-	w.interrupted = interrupted
-	defer func() { w.interrupted = nil }()
+	w.interrupted, w.budget = interrupted, budget
+	defer func() { w.interrupted, w.budget = nil, 0 }()
 	for {
 		chunk := uint64(checkEvery)
 		if budget > 0 {
-			left := budget - min(budget, w.eng.Fired())
+			left := budget - min(budget, w.Used())
 			if left == 0 {
 				if w.nextAfter(until) {
 					w.eng.Run(until) // nothing left before until: only the clock moves
@@ -57,11 +66,36 @@ func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func(
 	return Finished
 }
 
-// Interrupting reports whether the caller of RunChecked asked to stop. A
-// part whose one event may do long work (a scheduling pass over many
-// pods) asks it as it goes and, asked to stop, leaves the rest for an
-// event at the same instant: the run ends after this event anyway.
-func (w *World) Interrupting() bool { return w.interrupted != nil && w.interrupted() }
+// Used is the work done so far, in events: the events fired, and the
+// scheduler's reads of nodes (for filters, and for preemption's victims),
+// NodeReadsPerEvent to an event.
+func (w *World) Used() uint64 {
+	return w.eng.Fired() + (w.sched.nodesRead+w.sched.victimReads)/NodeReadsPerEvent
+}
+
+// BudgetSpent says what a run that used up budget spent it on: "it used
+// its budget of N events" and, when the scheduler's reads of nodes took a
+// part of it, how many events and how many reads.
+func (w *World) BudgetSpent(budget uint64) string {
+	msg := fmt.Sprintf("it used its budget of %d events", budget)
+	if reads := w.sched.nodesRead + w.sched.victimReads; reads >= NodeReadsPerEvent*budget/10 {
+		msg += fmt.Sprintf(": %d events and %d reads of nodes by the scheduler at %d to an event",
+			w.eng.Fired(), reads, NodeReadsPerEvent)
+	}
+	return msg
+}
+
+// Interrupting reports whether the run should stop now: the caller of
+// RunChecked asked to, or its budget is spent. A part whose one event may
+// do long work (a scheduling pass over many pods) asks it as it goes and,
+// asked to stop, leaves the rest for an event at the same instant: the run
+// ends after this event anyway.
+func (w *World) Interrupting() bool {
+	return w.Spent() || (w.interrupted != nil && w.interrupted())
+}
+
+// Spent reports whether the budget of the RunChecked running is used up.
+func (w *World) Spent() bool { return w.budget > 0 && w.Used() >= w.budget }
 
 // nextAfter reports whether the next pending event comes after until.
 func (w *World) nextAfter(until time.Duration) bool {

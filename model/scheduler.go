@@ -350,7 +350,7 @@ func (s *scheduler) run() {
 	now := s.w.Now()
 	s.q.movePending(now)
 	for i := 1; ; i++ {
-		if i%interruptEvery == 0 && s.w.Interrupting() {
+		if (i == 1 && s.w.Spent()) || (i%interruptEvery == 0 && s.w.Interrupting()) {
 			break // kick below leaves the rest to a pass at this instant
 		}
 		p := s.q.pop()

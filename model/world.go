@@ -20,6 +20,7 @@ type World struct {
 	// interrupted is RunChecked's, while it runs: long loops inside one
 	// event ask it too (Interrupting).
 	interrupted func() bool
+	budget      uint64 // RunChecked's, while it runs (0: none): long loops stop once it is spent (Interrupting)
 
 	nodes      []*Node
 	nodeSlab   []Node // where the next nodes go (AddNode)

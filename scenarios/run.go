@@ -82,8 +82,8 @@ func (r *Runner) Instants(interrupted func() bool, after func(time.Duration)) mo
 // OverBudgetError explains a run that used up its event budget: where it
 // stopped and what made the most events.
 func (r *Runner) OverBudgetError() error {
-	msg := fmt.Sprintf("%s: the run stopped at %s of %s of virtual time: it used its budget of %d events (raise it with --max-events N, 0 for no limit)",
-		r.Scenario.Path, sim.FormatTime(r.World.Now()), sim.FormatTime(r.Until), r.MaxEvents)
+	msg := fmt.Sprintf("%s: the run stopped at %s of %s of virtual time: %s (raise it with --max-events N, 0 for no limit)",
+		r.Scenario.Path, sim.FormatTime(r.World.Now()), sim.FormatTime(r.Until), r.World.BudgetSpent(r.MaxEvents))
 	for _, b := range r.World.BusiestSources(3) {
 		msg += "\n  " + b
 	}

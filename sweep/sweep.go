@@ -163,8 +163,8 @@ func (s *Study) RunOne(k int, budget uint64, interrupted func() bool) (Run, erro
 	case model.Interrupted:
 		return Run{}, ErrInterrupted
 	case model.OverBudget:
-		msg := fmt.Sprintf("%s: run %d (cell %d, seed %d) stopped at %s of %s of virtual time: it used its budget of %d events (raise it with --max-events N, 0 for no limit)",
-			s.Header.File, k, c, sc.Seed, sim.FormatTime(w.Now()), sim.FormatTime(sc.Duration), budget)
+		msg := fmt.Sprintf("%s: run %d (cell %d, seed %d) stopped at %s of %s of virtual time: %s (raise it with --max-events N, 0 for no limit)",
+			s.Header.File, k, c, sc.Seed, sim.FormatTime(w.Now()), sim.FormatTime(sc.Duration), w.BudgetSpent(budget))
 		for _, b := range w.BusiestSources(3) {
 			msg += "\n  " + b
 		}

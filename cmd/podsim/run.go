@@ -450,7 +450,13 @@ func (m *Main) validate(args []string) (int, error) {
 // run of it would go over the event budget.
 func (m *Main) validated(s *scenarios.Scenario, name string, maxEvents uint64) {
 	fmt.Fprintf(m.Stdout, "%s: valid\n", name)
-	if e := estimateEvents(s, maxEvents); !e.fits {
+	switch e := estimateEvents(s, maxEvents); {
+	case e.fits:
+	case math.IsInf(e.events, 1):
+		fmt.Fprintf(m.Stderr, "%s: warning: its first %d events of work did not move the clock past %s: a run would use up "+
+			"the budget of %d there and stop early (raise it with --max-events N)\n",
+			name, e.sampled, sim.FormatTime(e.sampledTo), maxEvents)
+	default:
 		fmt.Fprintf(m.Stderr, "%s: warning: at the rate of its first %d events (up to %s), a run would fire about %.2g events by %s, "+
 			"over the budget of %d: it may stop early (raise it with --max-events N)\n",
 			name, e.sampled, sim.FormatTime(e.sampledTo), e.events, sim.FormatTime(s.Duration), maxEvents)
@@ -465,8 +471,9 @@ type eventEstimate struct {
 	sampledTo time.Duration // the virtual time they reached
 }
 
-// estimateEvents estimates how many events a run of s fires and whether
-// that fits budget (0: no limit). It runs s for up to a tenth of the budget
+// estimateEvents estimates how many events a run of s fires (the work
+// its budget counts: model.World.Used) and whether that fits budget (0:
+// no limit). It runs s for up to a tenth of the budget
 // (at most a million events): a run that finishes fits; otherwise the rate
 // of its second half (past the burst at the start) is extrapolated to the
 // end of the run.
@@ -478,14 +485,14 @@ func estimateEvents(s *scenarios.Scenario, budget uint64) eventEstimate {
 	r := s.Start(scenarios.RunOptions{Until: s.Duration, MaxEvents: half})
 	w := r.World
 	if r.Run(nil) == model.Finished {
-		return eventEstimate{events: float64(w.Engine().Fired()), fits: true}
+		return eventEstimate{events: float64(w.Used()), fits: true}
 	}
-	n1, t1 := w.Engine().Fired(), w.Now()
+	n1, t1 := w.Used(), w.Now()
 	r.MaxEvents = 2 * half
 	if r.Run(nil) == model.Finished {
-		return eventEstimate{events: float64(w.Engine().Fired()), fits: true}
+		return eventEstimate{events: float64(w.Used()), fits: true}
 	}
-	n2, t2 := w.Engine().Fired(), w.Now()
+	n2, t2 := w.Used(), w.Now()
 	e := eventEstimate{events: math.Inf(1), sampled: n2, sampledTo: t2} // the clock did not move
 	if t2 > t1 {
 		e.events = float64(n2) + float64(n2-n1)*float64(s.Duration-t2)/float64(t2-t1)

@@ -115,6 +115,13 @@ func TestValidateEstimatesEvents(t *testing.T) {
 	if _, errs, _ := podsim(t, "validate", "--max-events", "0", runaway); errs != "" {
 		t.Fatalf("no budget, no warning; got %q", errs)
 	}
+	// The scheduler's reads of nodes count: a spread over 50,000 nodes
+	// spends the budget at 0s.
+	spread := filepath.Join(root, "testdata", "hostile", "slow", "spread-zone-50k.yaml")
+	if _, errs, code := podsim(t, "validate", "--max-events", "20000", spread); code != exitOK ||
+		!strings.Contains(errs, "events of work did not move the clock past 0s: a run would use up the budget of 20000 there") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
 }
 
 // --seed and --duration replace the scenario's; --strict makes run exit 1
