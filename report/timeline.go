@@ -121,7 +121,18 @@ type ChangeJSON struct {
 	keys   *jsonKeys
 	strs   stringCache
 	bodies *[128]jsonBody // made at the first change
+	// The table of bodies pays where a few changes repeat (a crash loop
+	// of a few pods); where a thousand pods take turns it nearly always
+	// misses, and a miss costs more than writing the body. Each window of
+	// bodyWindow lines looked up whose hits are under a fifth turns it
+	// off for the next bodySkip lines.
+	probes, hits, skip int
 }
+
+const (
+	bodyWindow = 256
+	bodySkip   = 4096
+)
 
 // jsonBody is what a change without its time and restart count writes
 // between them.
@@ -147,6 +158,16 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 // Append appends c as one JSON object to b.
 func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	b = e.head(b, c)
+	if e.skip > 0 {
+		e.skip--
+		return e.tail(e.body(b, c), c)
+	}
+	if e.probes++; e.probes == bodyWindow {
+		if e.hits*5 < e.probes {
+			e.skip = bodySkip
+		}
+		e.probes, e.hits = 0, 0
+	}
 	if e.bodies == nil {
 		e.bodies = new([128]jsonBody)
 	}
@@ -158,6 +179,8 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	if !s.ok || s.c != key {
 		s.c, s.ok = key, true
 		s.body = e.body(s.body[:0], c)
+	} else {
+		e.hits++
 	}
 	return e.tail(append(b, s.body...), c)
 }

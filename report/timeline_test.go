@@ -220,3 +220,29 @@ func TestIndentedJSONMatchesJSONIndent(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeJSONBodyTableOffAndOn checks that the writer turns its table of
+// bodies off while a fleet's pods take turns and on again when a few
+// changes repeat, writing the bytes AppendJSON writes throughout.
+func TestChangeJSONBodyTableOffAndOn(t *testing.T) {
+	e := ChangeJSON{keys: &flatKeys}
+	check := func(c *model.Change) {
+		t.Helper()
+		if got, want := e.Append(nil, c), AppendJSON(nil, c); string(got) != string(want) {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	}
+	for i := range 2 * bodyWindow { // a thousand pods taking turns
+		check(&model.Change{T: time.Duration(i) * time.Second, Kind: model.ChangeCondition, Pod: "app-" + strconv.Itoa(i), Type: "Ready", Status: "True"})
+	}
+	if e.skip == 0 {
+		t.Fatal("the table of bodies is still on while every change misses it")
+	}
+	for i := range bodySkip + 2*bodyWindow { // one pod's crash loop
+		check(&model.Change{T: time.Duration(i) * time.Second, Kind: model.ChangeContainer, Pod: "p", Container: "c",
+			State: model.StateRunning, RestartCount: int32(i)})
+	}
+	if e.skip != 0 || e.hits == 0 {
+		t.Fatalf("the table of bodies is not back on for a repeating change (skip %d, hits %d)", e.skip, e.hits)
+	}
+}
