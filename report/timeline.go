@@ -300,8 +300,13 @@ func appendFloat(b []byte, f float64) []byte {
 func appendString(b []byte, s string) []byte {
 	mark := len(b)
 	b = append(b, '"')
+	// Eight bytes at a time while none needs a look (most names,
+	// reasons and messages are plain ASCII), then byte by byte.
+	i := 0
+	for ; i+8 <= len(s) && plain8(s[i:i+8]); i += 8 {
+	}
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for ; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '"' || c == '\\':
 			b = append(b, s[start:i]...)
@@ -313,6 +318,19 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plain8 reports whether none of the eight bytes of s is a quote, a
+// backslash, a control character or beyond ASCII (a SWAR test on one
+// word: a byte of x-0x20 or of x with its top bit set is below 0x20 or not
+// ASCII; a zero byte of x^'"' or x^'\\' is a quote or a backslash). A
+// borrow marks only bytes above one already marked, so the test is exact.
+func plain8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	q, bs := x^('"'*ones), x^('\\'*ones)
+	return ((x-0x20*ones)|x|(q-ones)&^q|(bs-ones)&^bs)&highs == 0
 }
 
 func appendStringSlow(b []byte, s string) []byte {

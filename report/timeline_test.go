@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
@@ -244,5 +245,27 @@ func TestChangeJSONBodyTableOffAndOn(t *testing.T) {
 	}
 	if e.skip != 0 || e.hits == 0 {
 		t.Fatalf("the table of bodies is not back on for a repeating change (skip %d, hits %d)", e.skip, e.hits)
+	}
+}
+
+// TestPlain8 checks the word-at-a-time test against the byte-at-a-time
+// one, for every byte at every place of a word, with the other places
+// plain or holding a byte that borrows.
+func TestPlain8(t *testing.T) {
+	plain := func(c byte) bool { return c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' }
+	for _, fill := range []byte{'a', ' ', '~', 0x21, '#', '[', ']'} {
+		for pos := range 8 {
+			for c := range 256 {
+				w := []byte(strings.Repeat(string(fill), 8))
+				w[pos] = byte(c)
+				want := true
+				for _, x := range w {
+					want = want && plain(x)
+				}
+				if got := plain8(string(w)); got != want {
+					t.Fatalf("plain8(%q) = %v, want %v", w, got, want)
+				}
+			}
+		}
 	}
 }
