@@ -248,30 +248,36 @@ func (e *ChangeJSON) field(b []byte, key int, value string) []byte {
 	if value == "" {
 		return b
 	}
-	return e.strs.append(append(b, e.keys[key]...), value)
+	return e.strs.appendAfter(b, key, e.keys[key], value)
 }
 
 // stringCache remembers the escaped JSON form of the strings a writer
-// wrote last, one per slot of a small table chosen by a string's length
-// and ends: a hit costs a comparison (one of pointers when the model
-// passes the same string again) and a copy.
+// wrote last, with the key written before each, one per slot of a small
+// table chosen by a string's length and ends and the key: a hit costs a
+// comparison (one of pointers when the model passes the same string
+// again) and a copy.
 type stringCache [64]struct {
 	raw string
+	key int // what esc starts with: the key of appendAfter, -1 for none
 	esc []byte
 }
 
 // append appends s as appendString does.
-func (sc *stringCache) append(b []byte, s string) []byte {
+func (sc *stringCache) append(b []byte, s string) []byte { return sc.appendAfter(b, -1, "", s) }
+
+// appendAfter appends prefix, which key names, and then s as appendString
+// does.
+func (sc *stringCache) appendAfter(b []byte, key int, prefix, s string) []byte {
 	if len(s) == 0 || len(s) > 256 {
-		return appendString(b, s)
+		return appendString(append(b, prefix...), s)
 	}
-	e := &sc[(uint(len(s))*31+uint(s[0])*7+uint(s[len(s)-1]))&63]
-	if len(e.esc) > 0 && e.raw == s {
+	e := &sc[(uint(len(s))*31+uint(s[0])*7+uint(s[len(s)-1])+uint(key)*5)&63]
+	if len(e.esc) > 0 && e.key == key && e.raw == s {
 		return append(b, e.esc...)
 	}
 	mark := len(b)
-	b = appendString(b, s)
-	e.raw, e.esc = s, append(e.esc[:0], b[mark:]...)
+	b = appendString(append(b, prefix...), s)
+	e.raw, e.key, e.esc = s, key, append(e.esc[:0], b[mark:]...)
 	return b
 }
 
