@@ -120,6 +120,7 @@ func indentKeys(prefix, indent string, indented bool) jsonKeys {
 type ChangeJSON struct {
 	keys   *jsonKeys
 	strs   stringCache
+	pods   *podCache      // made at the first change Append writes
 	bodies *[128]jsonBody // made at the first change
 	// The table of bodies pays where a few changes repeat (a crash loop
 	// of a few pods); where a thousand pods take turns it nearly always
@@ -158,6 +159,9 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 // Append appends c as one JSON object to b.
 func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	b = e.head(b, c)
+	if e.pods == nil {
+		e.pods = new(podCache)
+	}
 	if e.skip > 0 {
 		e.skip--
 		return e.tail(e.body(b, c), c)
@@ -211,7 +215,9 @@ func (e *ChangeJSON) body(b []byte, c *model.Change) []byte {
 	if c.Namespace != model.DefaultNamespace {
 		b = e.field(b, keyNamespace, c.Namespace) // "" is left out
 	}
-	b = e.field(b, keyPod, c.Pod)
+	if c.Pod != "" {
+		b = e.pod(b, c.Pod)
+	}
 	b = e.field(b, keyNode, c.Node)
 	b = e.field(b, keyWorkload, c.Workload)
 	b = e.field(b, keyObject, c.Object)
@@ -249,6 +255,35 @@ func (e *ChangeJSON) field(b []byte, key int, value string) []byte {
 		return b
 	}
 	return e.strs.appendAfter(b, key, e.keys[key], value)
+}
+
+// pod appends the key pod and name, a pod's name, through the table of
+// pods' names once Append made it.
+func (e *ChangeJSON) pod(b []byte, name string) []byte {
+	if e.pods == nil || len(name) > 64 {
+		return e.strs.appendAfter(b, keyPod, e.keys[keyPod], name)
+	}
+	// Names differ most at their ends (app-17, web-7d9f5b-x2k4q).
+	h := uint(len(name)) * 37
+	for i := max(len(name)-4, 0); i < len(name); i++ {
+		h = h*31 + uint(name[i])
+	}
+	p := &e.pods[h%uint(len(e.pods))]
+	if len(p.esc) > 0 && p.raw == name {
+		return append(b, p.esc...)
+	}
+	mark := len(b)
+	b = appendString(append(b, e.keys[keyPod]...), name)
+	p.raw, p.esc = name, append(p.esc[:0], b[mark:]...)
+	return b
+}
+
+// podCache is stringCache for pods' names with the key pod: a fleet's
+// changes go round its pods, more of them than stringCache holds, so the
+// slot is chosen by a hash of the name's last bytes.
+type podCache [2048]struct {
+	raw string
+	esc []byte
 }
 
 // stringCache remembers the escaped JSON form of the strings a writer
