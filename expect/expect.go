@@ -257,7 +257,7 @@ func (c *Checks) Change(ch *model.Change) {
 			}
 		}
 	}
-	if ch.Pod != "" {
+	if ch.Pod != "" && (len(c.pods) > 0 || len(c.transitions) > 0) {
 		pod := refOf(ch.Namespace, ch.Pod)
 		if h := c.pods[pod]; h != nil {
 			h.record(ch)
@@ -273,7 +273,7 @@ func (c *Checks) Change(ch *model.Change) {
 			}
 		}
 	}
-	if ch.Kind == model.ChangeNode {
+	if ch.Kind == model.ChangeNode && len(c.nodes) > 0 {
 		k := nodeCond{ch.Node, ch.Type}
 		if last, ok := c.nodes[k]; ok {
 			keep(&last, ch)

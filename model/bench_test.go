@@ -21,7 +21,9 @@ func BenchmarkSteadyState(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				eng.Step()
+				if !eng.Step() {
+					b.Fatal("no event pending: nothing left to measure")
+				}
 			}
 			b.ReportMetric(float64(eng.Pending()), "pending")
 		})

@@ -102,6 +102,16 @@ func (w *World) record(c Change) {
 	w.emit()
 }
 
+// begin clears the world's current change for a new one of kind k and
+// returns it, to be filled in place and handed to the sinks by emit. It
+// writes the change where the sinks read it, without building a copy first.
+func (w *World) begin(k ChangeKind) *Change {
+	c := &w.current
+	*c = Change{}
+	c.Kind = k
+	return c
+}
+
 // emit stamps the world's current change with the current time and hands
 // it to every sink: record for a change built in place (w.current), as the
 // hot paths do, without copying it.

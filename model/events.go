@@ -51,8 +51,7 @@ func (w *World) event(kind, object string, typ EventType, reason, source, format
 // eventMsg records an event whose message is built already: it goes through
 // the correlator into the object's log, and into the timeline.
 func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg string) {
-	c := &w.current
-	*c = Change{Kind: ChangeEvent}
+	c := w.begin(ChangeEvent)
 	switch kind {
 	case "Node":
 		c.Node = object
@@ -90,8 +89,8 @@ func (p *Pod) Event(typ EventType, reason, source, msg string) { p.eventMsg(typ,
 
 // eventMsg is Pod.event with the message built already.
 func (p *Pod) eventMsg(typ EventType, reason, source, msg string) {
-	c := &p.w.current
-	*c = Change{Kind: ChangeEvent, Pod: p.Name, Namespace: p.Namespace}
+	c := p.w.begin(ChangeEvent)
+	c.Pod, c.Namespace = p.Name, p.Namespace
 	p.w.recordEvent(p.eventLog(), typ, reason, source, msg, c)
 }
 

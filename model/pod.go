@@ -294,7 +294,9 @@ func (p *Pod) setPhase(ph Phase) {
 	if p.phase == ph {
 		return
 	}
-	p.w.record(Change{Kind: ChangePhase, Pod: p.Name, Namespace: p.Namespace, From: p.phase, To: ph})
+	ch := p.w.begin(ChangePhase)
+	ch.Pod, ch.Namespace, ch.From, ch.To = p.Name, p.Namespace, p.phase, ph
+	p.w.emit()
 	if n := p.boundNode(); n != nil && p.phase.Terminal() != ph.Terminal() {
 		if ph.Terminal() {
 			n.release(p)
@@ -326,7 +328,8 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 		c.Status, c.Reason, c.Message = s, reason, msg
 		p.condGen++
 		if changed {
-			p.w.current = Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason}
+			ch := p.w.begin(ChangeCondition)
+			ch.Pod, ch.Namespace, ch.Type, ch.Status, ch.Reason = p.Name, p.Namespace, t, string(s), reason
 			p.w.emit()
 			if t == Ready {
 				p.w.podChanged(p)
@@ -372,9 +375,9 @@ func (p *Pod) SetCondition(t string, s ConditionStatus) {
 
 func (c *container) setState(s ContainerState) {
 	c.status.State = s
-	ch := &c.pod.w.current
-	*ch = Change{Kind: ChangeContainer, Pod: c.pod.Name, Namespace: c.pod.Namespace, Container: c.spec.Name, State: s.Kind,
-		Reason: s.Reason, RestartCount: c.status.RestartCount}
+	ch := c.pod.w.begin(ChangeContainer)
+	ch.Pod, ch.Namespace, ch.Container, ch.State = c.pod.Name, c.pod.Namespace, c.spec.Name, s.Kind
+	ch.Reason, ch.RestartCount = s.Reason, c.status.RestartCount
 	if s.Kind == StateTerminated {
 		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
 	}

@@ -120,8 +120,20 @@ func indentKeys(prefix, indent string, indented bool) jsonKeys {
 type ChangeJSON struct {
 	keys   *jsonKeys
 	strs   stringCache
+	pods   *podCache      // made at the first change Append writes
 	bodies *[128]jsonBody // made at the first change
+	// The table of bodies pays where a few changes repeat (a crash loop
+	// of a few pods); where a thousand pods take turns it nearly always
+	// misses, and a miss costs more than writing the body. Each window of
+	// bodyWindow lines looked up whose hits are under a fifth turns it
+	// off for the next bodySkip lines.
+	probes, hits, skip int
 }
+
+const (
+	bodyWindow = 256
+	bodySkip   = 4096
+)
 
 // jsonBody is what a change without its time and restart count writes
 // between them.
@@ -147,6 +159,19 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 // Append appends c as one JSON object to b.
 func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	b = e.head(b, c)
+	if e.pods == nil {
+		e.pods = new(podCache)
+	}
+	if e.skip > 0 {
+		e.skip--
+		return e.tail(e.body(b, c), c)
+	}
+	if e.probes++; e.probes == bodyWindow {
+		if e.hits*5 < e.probes {
+			e.skip = bodySkip
+		}
+		e.probes, e.hits = 0, 0
+	}
 	if e.bodies == nil {
 		e.bodies = new([128]jsonBody)
 	}
@@ -158,6 +183,8 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	if !s.ok || s.c != key {
 		s.c, s.ok = key, true
 		s.body = e.body(s.body[:0], c)
+	} else {
+		e.hits++
 	}
 	return e.tail(append(b, s.body...), c)
 }
@@ -188,7 +215,9 @@ func (e *ChangeJSON) body(b []byte, c *model.Change) []byte {
 	if c.Namespace != model.DefaultNamespace {
 		b = e.field(b, keyNamespace, c.Namespace) // "" is left out
 	}
-	b = e.field(b, keyPod, c.Pod)
+	if c.Pod != "" {
+		b = e.pod(b, c.Pod)
+	}
 	b = e.field(b, keyNode, c.Node)
 	b = e.field(b, keyWorkload, c.Workload)
 	b = e.field(b, keyObject, c.Object)
@@ -225,30 +254,65 @@ func (e *ChangeJSON) field(b []byte, key int, value string) []byte {
 	if value == "" {
 		return b
 	}
-	return e.strs.append(append(b, e.keys[key]...), value)
+	return e.strs.appendAfter(b, key, e.keys[key], value)
 }
 
-// stringCache remembers the escaped JSON form of the strings a writer
-// wrote last, one per slot of a small table chosen by a string's length
-// and ends: a hit costs a comparison (one of pointers when the model
-// passes the same string again) and a copy.
-type stringCache [64]struct {
+// pod appends the key pod and name, a pod's name, through the table of
+// pods' names once Append made it.
+func (e *ChangeJSON) pod(b []byte, name string) []byte {
+	if e.pods == nil || len(name) > 64 {
+		return e.strs.appendAfter(b, keyPod, e.keys[keyPod], name)
+	}
+	// Names differ most at their ends (app-17, web-7d9f5b-x2k4q).
+	h := uint(len(name)) * 37
+	for i := max(len(name)-4, 0); i < len(name); i++ {
+		h = h*31 + uint(name[i])
+	}
+	p := &e.pods[h%uint(len(e.pods))]
+	if len(p.esc) > 0 && p.raw == name {
+		return append(b, p.esc...)
+	}
+	mark := len(b)
+	b = appendString(append(b, e.keys[keyPod]...), name)
+	p.raw, p.esc = name, append(p.esc[:0], b[mark:]...)
+	return b
+}
+
+// podCache is stringCache for pods' names with the key pod: a fleet's
+// changes go round its pods, more of them than stringCache holds, so the
+// slot is chosen by a hash of the name's last bytes.
+type podCache [2048]struct {
 	raw string
 	esc []byte
 }
 
+// stringCache remembers the escaped JSON form of the strings a writer
+// wrote last, with the key written before each, one per slot of a small
+// table chosen by a string's length and ends and the key: a hit costs a
+// comparison (one of pointers when the model passes the same string
+// again) and a copy.
+type stringCache [64]struct {
+	raw string
+	key int // what esc starts with: the key of appendAfter, -1 for none
+	esc []byte
+}
+
 // append appends s as appendString does.
-func (sc *stringCache) append(b []byte, s string) []byte {
+func (sc *stringCache) append(b []byte, s string) []byte { return sc.appendAfter(b, -1, "", s) }
+
+// appendAfter appends prefix, which key names, and then s as appendString
+// does.
+func (sc *stringCache) appendAfter(b []byte, key int, prefix, s string) []byte {
 	if len(s) == 0 || len(s) > 256 {
-		return appendString(b, s)
+		return appendString(append(b, prefix...), s)
 	}
-	e := &sc[(uint(len(s))*31+uint(s[0])*7+uint(s[len(s)-1]))&63]
-	if len(e.esc) > 0 && e.raw == s {
+	e := &sc[(uint(len(s))*31+uint(s[0])*7+uint(s[len(s)-1])+uint(key)*5)&63]
+	if len(e.esc) > 0 && e.key == key && e.raw == s {
 		return append(b, e.esc...)
 	}
 	mark := len(b)
-	b = appendString(b, s)
-	e.raw, e.esc = s, append(e.esc[:0], b[mark:]...)
+	b = appendString(append(b, prefix...), s)
+	e.raw, e.key, e.esc = s, key, append(e.esc[:0], b[mark:]...)
 	return b
 }
 
@@ -277,8 +341,13 @@ func appendFloat(b []byte, f float64) []byte {
 func appendString(b []byte, s string) []byte {
 	mark := len(b)
 	b = append(b, '"')
+	// Eight bytes at a time while none needs a look (most names,
+	// reasons and messages are plain ASCII), then byte by byte.
+	i := 0
+	for ; i+8 <= len(s) && plain8(s[i:i+8]); i += 8 {
+	}
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for ; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '"' || c == '\\':
 			b = append(b, s[start:i]...)
@@ -290,6 +359,19 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plain8 reports whether none of the eight bytes of s is a quote, a
+// backslash, a control character or beyond ASCII (a SWAR test on one
+// word: a byte of x-0x20 or of x with its top bit set is below 0x20 or not
+// ASCII; a zero byte of x^'"' or x^'\\' is a quote or a backslash). A
+// borrow marks only bytes above one already marked, so the test is exact.
+func plain8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	q, bs := x^('"'*ones), x^('\\'*ones)
+	return ((x-0x20*ones)|x|(q-ones)&^q|(bs-ones)&^bs)&highs == 0
 }
 
 func appendStringSlow(b []byte, s string) []byte {

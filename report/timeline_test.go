@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
@@ -216,6 +217,54 @@ func TestIndentedJSONMatchesJSONIndent(t *testing.T) {
 			}
 			if got := ind.Append(nil, c); string(got) != want.String() {
 				t.Errorf("round %d, change %d: got\n%s\nwant\n%s", round, i, got, want.String())
+			}
+		}
+	}
+}
+
+// TestChangeJSONBodyTableOffAndOn checks that the writer turns its table of
+// bodies off while a fleet's pods take turns and on again when a few
+// changes repeat, writing the bytes AppendJSON writes throughout.
+func TestChangeJSONBodyTableOffAndOn(t *testing.T) {
+	e := ChangeJSON{keys: &flatKeys}
+	check := func(c *model.Change) {
+		t.Helper()
+		if got, want := e.Append(nil, c), AppendJSON(nil, c); string(got) != string(want) {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	}
+	for i := range 2 * bodyWindow { // a thousand pods taking turns
+		check(&model.Change{T: time.Duration(i) * time.Second, Kind: model.ChangeCondition, Pod: "app-" + strconv.Itoa(i), Type: "Ready", Status: "True"})
+	}
+	if e.skip == 0 {
+		t.Fatal("the table of bodies is still on while every change misses it")
+	}
+	for i := range bodySkip + 2*bodyWindow { // one pod's crash loop
+		check(&model.Change{T: time.Duration(i) * time.Second, Kind: model.ChangeContainer, Pod: "p", Container: "c",
+			State: model.StateRunning, RestartCount: int32(i)})
+	}
+	if e.skip != 0 || e.hits == 0 {
+		t.Fatalf("the table of bodies is not back on for a repeating change (skip %d, hits %d)", e.skip, e.hits)
+	}
+}
+
+// TestPlain8 checks the word-at-a-time test against the byte-at-a-time
+// one, for every byte at every place of a word, with the other places
+// plain or holding a byte that borrows.
+func TestPlain8(t *testing.T) {
+	plain := func(c byte) bool { return c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' }
+	for _, fill := range []byte{'a', ' ', '~', 0x21, '#', '[', ']'} {
+		for pos := range 8 {
+			for c := range 256 {
+				w := []byte(strings.Repeat(string(fill), 8))
+				w[pos] = byte(c)
+				want := true
+				for _, x := range w {
+					want = want && plain(x)
+				}
+				if got := plain8(string(w)); got != want {
+					t.Fatalf("plain8(%q) = %v, want %v", w, got, want)
+				}
 			}
 		}
 	}

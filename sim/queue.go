@@ -80,7 +80,7 @@ const (
 	none = math.MaxInt32
 )
 
-// openMask reads exactly openRuns slots.
+// push reads exactly openRuns slots.
 var _ = [1]int{}[openRuns-8]
 
 // queue is the set of pending events; see the comment at the top.
@@ -123,10 +123,14 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 	it := item{tie: k, t: t, ticket: q.ticket}
 	q.live++
 	// Append to the open run of the instant whose last item is the
-	// latest before it, keeping the runs few and long.
+	// latest before it, keeping the runs few and long. The open slots
+	// at the instant at, as bits, read one by one without a loop:
+	a := &q.openAt
+	mask := b2u(a[0] == at) | b2u(a[1] == at)<<1 | b2u(a[2] == at)<<2 | b2u(a[3] == at)<<3 |
+		b2u(a[4] == at)<<4 | b2u(a[5] == at)<<5 | b2u(a[6] == at)<<6 | b2u(a[7] == at)<<7
 	best, alone := -1, -1
 	var bestTail tie
-	for m := q.openMask(at); m != 0; m &= m - 1 {
+	for m := mask; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros8(m)
 		if id := q.openID[i]; id >= 0 {
 			r := &q.runs[id]
@@ -138,7 +142,13 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 		}
 	}
 	if best >= 0 {
-		q.appendItem(&q.runs[q.openID[best]], it)
+		r := &q.runs[q.openID[best]]
+		if n := len(r.items); n < cap(r.items) {
+			r.items = r.items[:n+1]
+			r.items[n] = it
+			return
+		}
+		q.appendItem(r, it)
 		return
 	}
 	var ref int32
@@ -161,15 +171,6 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 	x := entry{at: at, tie: k, r: ref}
 	q.heap = append(q.heap, x)
 	q.up(len(q.heap)-1, x)
-}
-
-// openMask is the set of open slots at the instant at, as bits.
-//
-// It reads the openRuns = 8 slots one by one, without a loop.
-func (q *queue) openMask(at int64) uint8 {
-	a := &q.openAt
-	return b2u(a[0] == at) | b2u(a[1] == at)<<1 | b2u(a[2] == at)<<2 | b2u(a[3] == at)<<3 |
-		b2u(a[4] == at)<<4 | b2u(a[5] == at)<<5 | b2u(a[6] == at)<<6 | b2u(a[7] == at)<<7
 }
 
 // b2u is 1 if b, else 0 (a SETcc, no branch).
@@ -261,14 +262,27 @@ func (q *queue) pop() (at int64, it item) {
 		it.t.alone = 0
 		q.freeOne(^x.r)
 		q.popRoot()
-	} else {
-		r := &q.runs[x.r]
-		it = r.items[r.head]
-		r.items[r.head] = item{}
-		r.head++
+		it.t.ticket = 0
+		q.live--
+		q.settle()
+		return at, it
 	}
+	r := &q.runs[x.r]
+	it = r.items[r.head]
+	r.items[r.head] = item{}
+	r.head++
 	it.t.ticket = 0
 	q.live--
+	// Most often the run's next item is pending: it becomes the root's
+	// first, and stays first unless a child of the root orders before
+	// it. Else the run moves down, and the new root settles.
+	if r.head < len(r.items) && r.items[r.head].live() {
+		x.tie = r.items[r.head].tie
+		if q.rootFirst() {
+			return at, it
+		}
+		q.down(root, *x)
+	}
 	q.settle()
 	return at, it
 }
