@@ -44,6 +44,16 @@ func (p *Pod) pastActiveDeadline() bool {
 	return d != nil && p.status.Started && p.w.Now() >= sim.AddSat(p.status.StartTime, *d)
 }
 
+// StopForKubelet is stopForKubelet, for the kubelet's parts (the node
+// shutdown manager).
+func (p *Pod) StopForKubelet(reason, msg string, grace time.Duration) {
+	p.stopForKubelet(reason, msg, grace)
+}
+
+// KubeletStopReason is why the kubelet stops the pod for good ("": it
+// does not), as StopForKubelet was given.
+func (p *Pod) KubeletStopReason() string { return p.stopReason }
+
 // stopForKubelet is the kubelet deciding the pod must stop for good
 // (reason and msg become the pod's once it is Failed): every running
 // container is killed within grace, nothing restarts, and the pod goes

@@ -75,9 +75,16 @@ func (p *Pod) admit() bool {
 	}
 	msg := "Node didn't have enough resource: " + reason[len("OutOf"):] + ", requested: " + strconv.FormatInt(req, 10) +
 		", used: " + strconv.FormatInt(used, 10) + ", capacity: " + strconv.FormatInt(capacity, 10)
+	p.Reject(reason, msg)
+	return false
+}
+
+// Reject is the kubelet's rejectPod of p at admission: event reason from
+// the kubelet with msg, phase Failed, status reason and message "Pod was
+// rejected: msg".
+func (p *Pod) Reject(reason, msg string) {
 	p.eventMsg(EventWarning, reason, "kubelet", msg)
 	p.status.Reason, p.status.Message = reason, "Pod was rejected: "+msg
 	p.setPhase(Failed)
 	p.w.podChanged(p)
-	return false
 }

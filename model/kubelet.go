@@ -16,6 +16,10 @@ import (
 // Settings.KubeletSync realistic, the pod worker also requeues the pod after
 // each sync, and restarts wait for those syncs (podworker.go).
 
+// RequestSync asks p's pod worker to sync it now (the kubelet's parts: the
+// node shutdown manager after a stop).
+func (p *Pod) RequestSync() { p.requestSync() }
+
 // requestSync asks the pod worker to sync the pod now.
 func (p *Pod) requestSync() {
 	if !p.syncTimer.Pending() {
@@ -33,8 +37,7 @@ func (p *Pod) sync() {
 			return
 		case !p.admit(): // admission.go
 			return
-		case p.Node.shutdown != nil && !p.deleting:
-			p.rejectForShutdown()
+		case !p.deleting && !p.w.admitPod(p): // a handler that refuses has rejected it
 			return
 		}
 		p.setupSandbox()

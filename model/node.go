@@ -56,10 +56,9 @@ type Node struct {
 	events     eventLog        // about the node, in order of first occurrence
 	mem        *nodeMemory     // its memory in use, for the OOM killer and the peak (memory.go), once a pod uses memory
 
-	ShutdownConfig  NodeShutdown  // the kubelet's shutdownGracePeriod settings
-	shutdown        *nodeShutdown // while a graceful shutdown runs (nodeshutdown.go)
-	nextIP          int           // the next pod address of its range to give, from 0 for .2 (podip.go)
-	deferredResizes int           // its pods' resizes pending with reason Deferred (resize.go)
+	ShutdownConfig  NodeShutdown // the kubelet's shutdownGracePeriod settings
+	nextIP          int          // the next pod address of its range to give, from 0 for .2 (podip.go)
+	deferredResizes int          // its pods' resizes pending with reason Deferred (resize.go)
 
 	down, partitioned     bool
 	reportedUnschedulable bool // what the kubelet last saw of it (its NodeSchedulable events)

@@ -46,8 +46,11 @@ func (n *Node) lostContact() {
 	n.w.nodeUnreachable(n)
 }
 
-// markNotReady is the kubelet reporting Ready=False (it is alive but cannot
-// run containers).
+// MarkNotReady is the kubelet reporting Ready=False with reason and msg
+// (it is alive but cannot run containers).
+func (n *Node) MarkNotReady(reason, msg string) { n.markNotReady(reason, msg) }
+
+// markNotReady is MarkNotReady.
 func (n *Node) markNotReady(reason, msg string) {
 	n.setCondition(Ready, False, reason, msg)
 	n.w.nodeReadyPosted(n)

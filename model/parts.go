@@ -64,6 +64,18 @@ type PodStatusUpdatedHandler interface{ PodStatusUpdated(p *Pod) }
 // the change is recorded.
 type PodChangedHandler interface{ PodChanged(p *Pod) }
 
+// PodAdmitHandler is a part of the kubelet's admission (its
+// PodAdmitHandlers): AdmitPod is asked, after the resources fit, for each
+// pod not being deleted that the kubelet is about to start on its node;
+// one that refuses has rejected the pod (Pod.Reject), and the handlers
+// after it are not asked.
+type PodAdmitHandler interface{ AdmitPod(p *Pod) bool }
+
+// PodStoppedHandler hears that the phase of p, which the kubelet stops
+// for good (Pod.KubeletStopReason), changed (Failed once none of its
+// containers runs), after PodStatusUpdated and before PodChanged.
+type PodStoppedHandler interface{ PodStopped(p *Pod) }
+
 // PodTerminatingHandler hears that p got a deletion timestamp
 // (Pod.Terminating), before the change is recorded.
 type PodTerminatingHandler interface{ PodTerminating(p *Pod) }
@@ -182,6 +194,9 @@ type parts struct {
 	podListenerChanged []PodListenerChangedHandler
 	podUseChanged      []PodUseChangedHandler
 	podUsesMemory      []PodUsesMemoryHandler
+
+	podAdmit   []PodAdmitHandler
+	podStopped []PodStoppedHandler
 }
 
 // Register adds part to the parts that hear the notifications whose
@@ -260,6 +275,15 @@ func (w *World) registerServiceParts(part any) {
 	}
 	if h, ok := part.(PodUsesMemoryHandler); ok {
 		ps.podUsesMemory = append(ps.podUsesMemory, h)
+	}
+	if h, ok := part.(PodAdmitHandler); ok {
+		ps.podAdmit = append(ps.podAdmit, h)
+	}
+	if h, ok := part.(PodStoppedHandler); ok {
+		ps.podStopped = append(ps.podStopped, h)
+	}
+	if r, ok := part.(NodeShutdownManager); ok {
+		w.shutdown = r
 	}
 	if r, ok := part.(MetricsReader); ok {
 		w.metrics = r
@@ -345,6 +369,22 @@ func (w *World) podConditionAdded(p *Pod, t string) {
 func (w *World) podStatusUpdated(p *Pod) {
 	for _, h := range w.parts.podStatusUpdated {
 		h.PodStatusUpdated(p)
+	}
+}
+
+// admitPod asks the admission handlers, in order, whether p may start.
+func (w *World) admitPod(p *Pod) bool {
+	for _, h := range w.parts.podAdmit {
+		if !h.AdmitPod(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *World) podStopped(p *Pod) {
+	for _, h := range w.parts.podStopped {
+		h.PodStopped(p)
 	}
 }
 

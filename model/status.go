@@ -20,8 +20,8 @@ func (p *Pod) updateStatus() {
 	}
 	p.updateConditions()
 	p.w.podStatusUpdated(p)
-	if p.stopReason == ReasonNodeShutdownTerminated && p.phase != was {
-		p.Node.shutdownPodStopped() // it has just stopped: the next group may start
+	if p.stopReason != "" && p.phase != was {
+		p.w.podStopped(p)
 	}
 	if p.phase != was {
 		p.w.podChanged(p)

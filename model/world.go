@@ -63,6 +63,7 @@ type World struct {
 	proxy      ServiceProxy        // kube-proxy, if registered
 	usageOn    bool                // EnableUsage was called
 	metrics    MetricsReader       // metrics-server, if registered (metrics.go)
+	shutdown   NodeShutdownManager // the kubelets' graceful node shutdown managers, if registered (nodeshutdown.go)
 
 	autoscalers []*Autoscaler // HorizontalPodAutoscalers (autoscaler.go)
 	nodePools   []*NodePool   // Karpenter's NodePools and the instance types they launch (nodepool.go)

@@ -453,8 +453,8 @@ func (m *Main) validated(s *scenarios.Scenario, name string, maxEvents uint64) {
 	switch e := estimateEvents(s, maxEvents); {
 	case e.fits:
 	case math.IsInf(e.events, 1):
-		fmt.Fprintf(m.Stderr, "%s: warning: its first %d events of work did not move the clock past %s: a run would use up "+
-			"the budget of %d there and stop early (raise it with --max-events N)\n",
+		fmt.Fprintf(m.Stderr, "%s: warning: its first %d events of work did not move the clock past %s, so whether a run "+
+			"fits the budget of %d cannot be estimated (if it stops early, raise it with --max-events N)\n",
 			name, e.sampled, sim.FormatTime(e.sampledTo), maxEvents)
 	default:
 		fmt.Fprintf(m.Stderr, "%s: warning: at the rate of its first %d events (up to %s), a run would fire about %.2g events by %s, "+

@@ -24,6 +24,7 @@ import (
 	"github.com/podsim/podsim/model/controller/statefulset"
 	"github.com/podsim/podsim/model/controller/tainteviction"
 	"github.com/podsim/podsim/model/kubelet/eviction"
+	"github.com/podsim/podsim/model/kubelet/nodeshutdown"
 	"github.com/podsim/podsim/model/metricsserver"
 	"github.com/podsim/podsim/model/proxy"
 )
@@ -60,6 +61,7 @@ func New(seed uint64, s model.Settings) *model.World {
 	px := proxy.New(w, es)
 	w.Register(px)
 	w.Register(metricsserver.New(w, px))
-	w.Register(eviction.New(w)) // the kubelets' eviction managers
+	w.Register(eviction.New(w))     // the kubelets' eviction managers
+	w.Register(nodeshutdown.New(w)) // the kubelets' graceful node shutdown managers
 	return w
 }

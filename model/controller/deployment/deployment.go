@@ -48,7 +48,8 @@ type state struct {
 }
 
 // New returns the deployment controller of w, whose Deployments'
-// ReplicaSets rsc syncs.
+// ReplicaSets rsc syncs; rsc must be registered (as the ReplicaSet kind's
+// controller) to hear their pods change.
 func New(w *model.World, rsc *replicaset.Controller) *Controller { return &Controller{w: w, rsc: rsc} }
 
 // of returns the state of wl, made at its first use.

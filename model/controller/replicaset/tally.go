@@ -11,11 +11,11 @@ import (
 // change, instead of counting all of its pods at every sync: a sync comes
 // at every change of any of them, and a big ReplicaSet whose pods change
 // at different instants (made at the API client's pace, say) would cost
-// O(pods) per event. The counts are those CountStatus would give at the
+// O(pods) per event. The counts are those of counting every pod at the
 // same instant, pod for pod: a pod is looked at again only when it
 // changes (PodChanged: its phase, readiness or deletion), when it is
-// first seen in rs.Pods, or while it is Ready but not yet available
-// (minReadySeconds), which time alone changes.
+// first seen in rs.Pods, or when it has been Ready for minReadySeconds,
+// which time alone changes (the waiting pods are a heap by that time).
 
 // tally is what the controller has counted of one ReplicaSet's pods.
 type tally struct {
@@ -23,14 +23,16 @@ type tally struct {
 	dead                 int           // of rs.Pods[:seen], those finished or gone, dropped when they are half
 	minReady             time.Duration // the minReadySeconds the counts are for
 	active, ready, avail int
-	waiting              []waiter // Ready pods not yet available, some stale
+	waiting              []waiter // Ready pods not yet available, some stale: a min-heap by at
 }
 
 // waiter is a pod Ready but not available when it was last looked at, as
-// of its record's generation gen.
+// of its record's generation gen: it is available once at is before now
+// (Ready since at - minReady).
 type waiter struct {
 	p   *model.Pod
 	gen uint32
+	at  time.Duration
 }
 
 // podRecord is what a pod contributes to its ReplicaSet's tally (by
@@ -85,7 +87,7 @@ func (c *Controller) tallyOf(rs *model.ReplicaSet) *tally {
 	return t
 }
 
-// count is CountStatus, from rs's tally: it counts anew the pods that
+// count is calculateStatus, from rs's tally: it counts anew the pods that
 // changed since, those added to rs.Pods since, and those waiting to become
 // available; it drops the finished and gone from rs.Pods once they are
 // half of it.
@@ -145,13 +147,14 @@ func (c *Controller) add(p *model.Pod, r *podRecord, now time.Duration) {
 	}
 	r.flags |= fReady
 	t.ready++
-	if t.minReady == 0 || sim.AddSat(readySince(p), t.minReady) < now {
+	at := sim.AddSat(readySince(p), t.minReady)
+	if t.minReady == 0 || at < now {
 		r.flags |= fAvail
 		t.avail++
 		return
 	}
 	r.flags |= fWaiting
-	t.waiting = append(t.waiting, waiter{p, r.gen})
+	t.push(waiter{p, r.gen, at})
 }
 
 // uncount takes what r's pod counted out of its tally (a pod counted dead
@@ -170,32 +173,64 @@ func (c *Controller) uncount(r *podRecord) {
 	r.flags &^= fActive | fReady | fAvail | fWaiting
 }
 
-// settle looks again at the pods waiting to become available: those Ready
-// for longer than minReady are available now. It returns when the next of
-// the others is to be looked at: minReady and a second after it became
-// Ready (0 if none waits).
+// settle counts available the waiting pods Ready for longer than
+// minReady by now, and returns when the controller is to look again: a
+// second after the next of the others becomes available (0 if none
+// waits).
 func (c *Controller) settle(t *tally, now time.Duration) (next time.Duration) {
-	keep := t.waiting[:0]
-	c.looked += len(t.waiting)
-	for _, w := range t.waiting {
+	for len(t.waiting) > 0 {
+		w := t.waiting[0]
 		r := &c.pods[w.p.ID()]
-		if r.gen != w.gen || r.flags&fWaiting == 0 {
-			continue // counted anew since
-		}
-		since := readySince(w.p)
-		if sim.AddSat(since, t.minReady) < now {
+		c.looked++
+		switch {
+		case r.gen != w.gen || r.flags&fWaiting == 0: // counted anew since
+		case w.at < now:
 			r.flags = r.flags&^fWaiting | fAvail
 			t.avail++
-			continue
+		default:
+			return sim.AddSat(w.at, time.Second)
 		}
-		keep = append(keep, w)
-		if at := sim.AddSat(since, t.minReady+time.Second); next == 0 || at < next {
-			next = at
-		}
+		t.pop()
 	}
-	clear(t.waiting[len(keep):])
-	t.waiting = keep
-	return next
+	return 0
+}
+
+// push adds w to the heap of waiting pods.
+func (t *tally) push(w waiter) {
+	h := append(t.waiting, w)
+	for i := len(h) - 1; i > 0; {
+		up := (i - 1) / 2
+		if h[up].at <= h[i].at {
+			break
+		}
+		h[up], h[i] = h[i], h[up]
+		i = up
+	}
+	t.waiting = h
+}
+
+// pop removes the first of the waiting pods.
+func (t *tally) pop() {
+	h := t.waiting
+	last := len(h) - 1
+	h[0] = h[last]
+	h[last] = waiter{}
+	h = h[:last]
+	for i := 0; ; {
+		first, l := i, 2*i+1
+		if l < len(h) && h[l].at < h[first].at {
+			first = l
+		}
+		if l+1 < len(h) && h[l+1].at < h[first].at {
+			first = l + 1
+		}
+		if first == i {
+			break
+		}
+		h[i], h[first] = h[first], h[i]
+		i = first
+	}
+	t.waiting = h
 }
 
 // recount forgets rs's tally, to count all its pods again for minReady.
