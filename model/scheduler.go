@@ -313,7 +313,9 @@ func (s *scheduler) podsChanged(n *Node) {
 		s.nodeGens = append(s.nodeGens, 0)
 	}
 	s.nodeGens[n.id]++
-	s.verdicts.touched(n.id)
+	if s.verdicts.setsKey != 0 {
+		s.verdicts.touched(n.id)
+	}
 }
 
 // nodesChanged counts a change of what the filters read of the nodes other

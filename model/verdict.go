@@ -66,7 +66,11 @@ func (s *scheduler) cachedNodeFilters(id int, n *Node) (fits, prefer bool) {
 	v := &c.byNode[id]
 	if gen := s.nodeGen(id); v.key != c.key || v.gen != gen || v.spec != s.specGen {
 		s.nodesRead++
-		st, prefer := nodeFilters(s.cy.p, n, s.cy.nodeAffinity)
+		was := s.cy.preferTaints
+		s.cy.preferTaints = false
+		st := s.nodeFilters(n)
+		prefer := s.cy.preferTaints
+		s.cy.preferTaints = was
 		*v = verdict{gen: gen, spec: s.specGen, key: c.key, fits: st.fits(), prefer: prefer}
 	}
 	return v.fits, v.prefer
@@ -166,7 +170,7 @@ func (s *scheduler) refresh(id int, n *Node) {
 	if !c.classesOK {
 		return
 	}
-	fit, balanced := s.resourceScores(int32(id), n, s.cy.p)
+	fit, balanced := s.resourceScores(int32(id), n, s.cy.p, s.of(s.cy.p).request)
 	k := c.classFor(int32(fit), int32(balanced), len(c.fitsBits))
 	if k < 0 {
 		c.classesOK = false
