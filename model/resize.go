@@ -148,7 +148,7 @@ func (p *Pod) allocate(c *container, requests, podRequests Resources) {
 	p.requests = podRequests
 	p.w.sched.requestChanged(p)
 	n.used.add(p.requests)
-	p.w.sched.nodesChanged()
+	p.w.nodesChanged()
 	p.w.podHeld(p, n)
 	p.w.sched.q.pending |= eventAssignedPodUpdated
 	p.w.sched.kick()

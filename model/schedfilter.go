@@ -144,7 +144,7 @@ func (s *scheduler) nodeFilters(n *Node) nodeStatus {
 	if s.cy.nodeAffinity && !matchesNodeAffinity(p, n) {
 		return rejected(unresolvable, rejectNodeAffinity)
 	}
-	return fitsResources(p, n)
+	return fitsResources(p, n, s.nominatedTo(n.id))
 }
 
 // podFilters runs the filters that count pods (PodTopologySpread,
@@ -194,14 +194,14 @@ func hasPreferNoSchedule(n *Node) bool {
 }
 
 // fitsResources is NodeResourcesFit's filter (fitsRequest): the node's pods
-// in the cache, those nominated to it with a priority at least p's
-// (RunFilterPluginsWithNominatedPods), and p must fit in its pods, cpu and
+// in the cache, those of nominated (the pods nominated to it) with a
+// priority at least p's (RunFilterPluginsWithNominatedPods), and p must fit in its pods, cpu and
 // memory. Every shortage is a reason; one the pod could not fit even on
 // the empty node makes the node unresolvable.
-func fitsResources(p *Pod, n *Node) nodeStatus {
+func fitsResources(p *Pod, n *Node, nominated []*Pod) nodeStatus {
 	used, req, capacity := n.used, &p.requests, &n.Capacity
-	if len(n.sched.nominated) > 0 {
-		for _, q := range n.sched.nominated {
+	if len(nominated) > 0 {
+		for _, q := range nominated {
 			if q != p && q.priority >= p.priority {
 				used.add(q.requests)
 			}

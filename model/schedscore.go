@@ -190,19 +190,20 @@ func (s *scheduler) resourceScores(id int32, n *Node, p *Pod, req int32) (fit, b
 	m := &s.memos[id]
 	if gen := s.nodeGen(int(id)); m.request != req+1 || m.gen != gen {
 		*m = resourceMemo{gen: gen, request: req + 1,
-			fit: int32(leastAllocated(n, s.reqByID[req].nonZero)), balanced: int32(balancedAllocation(n, p))}
+			fit: int32(leastAllocated(n, s.nodeOf(n).nonZero, s.reqByID[req].nonZero)), balanced: int32(balancedAllocation(n, p))}
 	}
 	return int64(m.fit), int64(m.balanced)
 }
 
 // leastAllocated is NodeResourcesFit's score (LeastAllocated, cpu and
 // memory weighing 1 each): the free share of each after placing the pod,
-// counting the scores' nonzero requests, 0..100, averaged.
-func leastAllocated(n *Node, nonZero Resources) int64 {
+// counting the scores' nonzero requests (held: the node's pods', nonZero:
+// the pod's), 0..100, averaged.
+func leastAllocated(n *Node, held, nonZero Resources) int64 {
 	var sum, weights int64
 	for _, r := range [2][2]int64{
-		{n.sched.nonZero.MilliCPU + nonZero.MilliCPU, n.Capacity.MilliCPU},
-		{n.sched.nonZero.Memory + nonZero.Memory, n.Capacity.Memory},
+		{held.MilliCPU + nonZero.MilliCPU, n.Capacity.MilliCPU},
+		{held.Memory + nonZero.Memory, n.Capacity.Memory},
 	} {
 		requested, capacity := r[0], r[1]
 		if capacity == 0 {

@@ -24,6 +24,7 @@ type World struct {
 	nodes      []*Node
 	nodeSlab   []Node // where the next nodes go (AddNode)
 	nodesAdded int    // Node.id of the next node
+	nodeEdits  uint64 // NodeChanges
 	nodeIdx    map[string]*Node
 	pods       []*Pod
 	podIdx     map[string]*Pod
