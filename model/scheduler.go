@@ -132,8 +132,28 @@ func podStateOf(states *[]podState, p *Pod) *podState {
 // of returns the scheduler's state of p.
 func (s *scheduler) of(p *Pod) *podState { return podStateOf(&s.pods, p) }
 
-// requestChanged numbers p's requests again after a resize (requestOf).
+// requestChanged numbers p's requests again (requestOf).
 func (s *scheduler) requestChanged(p *Pod) { s.of(p).request = s.requestOf(p.requests, p.Spec) }
+
+// PodRequestsChanged numbers p's requests again after a resize.
+func (s *scheduler) PodRequestsChanged(p *Pod) { s.requestChanged(p) }
+
+// PodResized is the cluster event "an assigned pod was updated" (its
+// resize applied); it kicks.
+func (s *scheduler) PodResized(*Pod) {
+	s.q.pending |= eventAssignedPodUpdated
+	s.kick()
+}
+
+// NodePressureLifted is the cluster event "a node lost taints" (the
+// kubelet's pressure taint); it kicks.
+func (s *scheduler) NodePressureLifted(*Node) {
+	s.q.pending |= eventNodeTaintsRemoved
+	s.kick()
+}
+
+// NominatedNode returns the node p is nominated to, or nil.
+func (s *scheduler) NominatedNode(p *Pod) *Node { return s.nominated[p] }
 
 // podRequest is what the scheduler reads of a pod's requests, by id.
 type podRequest struct {

@@ -44,7 +44,8 @@ type World struct {
 	current       Change       // the change being handed to the sinks
 	changeCount   int
 
-	parts parts // what hears of changes (parts.go)
+	parts      parts      // what hears of changes (parts.go)
+	schedParts schedParts // ... and the scheduler's own (schedparts.go)
 
 	sched       scheduler
 	controllers workloadControllers
