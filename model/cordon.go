@@ -30,7 +30,7 @@ func (n *Node) Cordon() bool {
 		return false
 	}
 	n.unschedulable = true
-	n.w.sched.nodesChanged()
+	n.w.nodesChanged()
 	if !n.hasTaint(TaintUnschedulable, "NoSchedule") {
 		n.Taints = append(n.Taints, Taint{Key: TaintUnschedulable, Effect: "NoSchedule", TimeAdded: n.w.Now()})
 		n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
@@ -47,7 +47,7 @@ func (n *Node) Uncordon() bool {
 		return false
 	}
 	n.unschedulable = false
-	n.w.sched.nodesChanged()
+	n.w.nodesChanged()
 	n.removeTaint(TaintUnschedulable, "NoSchedule")
 	n.w.nodeUncordoned(n)
 	n.kubeletSeesSpec()

@@ -59,8 +59,7 @@ func (p *Pod) EvictingForPressure() bool { return p.evictedMsg != "" }
 // node and wakes the pods the scheduler parked for the taint.
 func (n *Node) RemovePressureTaint(key string) {
 	n.removeTaint(key, "NoSchedule")
-	n.w.sched.q.pending |= eventNodeTaintsRemoved
-	n.w.sched.kick()
+	n.w.nodePressureLifted(n)
 }
 
 // EvictForPressure is the kubelet's killing of a pod its eviction manager

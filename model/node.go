@@ -45,9 +45,8 @@ type Node struct {
 	// release, which every change of n.pods or of a bound pod's phase goes
 	// through, so the scheduler reads it in O(1).
 	used                      Resources
-	unschedulable, diskFailed bool      // spec.unschedulable: cordoned (cordon.go); the disk failed
-	id                        int       // see ID
-	sched                     nodeSched // the scheduler's state (scheduler.go)
+	unschedulable, diskFailed bool // spec.unschedulable: cordoned (cordon.go); the disk failed
+	id                        int  // see ID
 
 	Conditions []Condition
 	CreatedAt  time.Duration
@@ -130,7 +129,7 @@ func (n *Node) Allocated() Resources { return n.used }
 func (n *Node) Pods() []*Pod { return n.pods }
 
 func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
-	n.w.sched.nodesChanged()
+	n.w.nodesChanged()
 	for i := range n.Conditions {
 		c := &n.Conditions[i]
 		if c.Type == t {
@@ -153,7 +152,6 @@ func (n *Node) setCondition(t string, s ConditionStatus, reason, msg string) {
 // the node's running totals.
 func (n *Node) hold(p *Pod) {
 	n.used.add(p.requests)
-	n.w.sched.gen++
 	n.w.podHeld(p, n)
 }
 
@@ -161,7 +159,6 @@ func (n *Node) hold(p *Pod) {
 // the node's running totals.
 func (n *Node) release(p *Pod) {
 	n.used.sub(p.requests)
-	n.w.sched.gen++
 	n.w.podReleased(p, n)
 	if n.deferredResizes > 0 {
 		n.retryResizes(p)

@@ -93,7 +93,7 @@ func (n *Node) DiskFailure() {
 		return
 	}
 	n.diskFailed = true
-	n.w.sched.nodesChanged()
+	n.w.nodesChanged()
 	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	n.setCondition("ReadonlyFilesystem", True, "FilesystemIsReadOnly", "Filesystem is read-only")
 	n.w.event("Node", n.Name, EventWarning, "FilesystemIsReadOnly", "kernel-monitor", "Remounting filesystem read-only")

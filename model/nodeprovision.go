@@ -99,7 +99,7 @@ func (s *SimNode) Fits(p *Pod) (bool, string) {
 		} else if !matchesNodeAffinity(p, n) {
 			st = rejected(unresolvable, rejectNodeAffinity)
 		} else {
-			st = fitsResources(p, n)
+			st = fitsResources(p, n, nil) // no pod is nominated to a simulated node
 		}
 	}
 	if st.fits() {

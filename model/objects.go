@@ -64,12 +64,22 @@ type ObjectSink interface {
 // allocated).
 func (w *World) object(o ObjectChange) {
 	if o.Kind == ObjectNode {
-		w.sched.nodesChanged()
+		w.nodesChanged()
 	}
 	if len(w.objectSinks) > 0 {
 		w.announce(&o)
 	}
 }
+
+// NodeChanges counts the changes of the nodes other than of the pods they
+// hold: an update of a Node object (its spec, taints, conditions), a node
+// added or deleted, a node's disk or cordon, a bound pod's resize. A part
+// that keeps what it read of the nodes (the scheduler's verdicts) keeps it
+// while the count is the same.
+func (w *World) NodeChanges() uint64 { return w.nodeEdits }
+
+// nodesChanged counts a change of the nodes in NodeChanges.
+func (w *World) nodesChanged() { w.nodeEdits++ }
 
 func (w *World) announce(o *ObjectChange) {
 	o.T = w.eng.Now()

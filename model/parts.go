@@ -254,6 +254,7 @@ func (w *World) Register(part any) {
 		ps.budgetAdded = append(ps.budgetAdded, h)
 	}
 	w.registerServiceParts(part)
+	w.registerSchedParts(part)
 }
 
 // registerServiceParts sorts in the handlers of Services and the use of

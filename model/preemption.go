@@ -108,7 +108,7 @@ func (s *scheduler) preempt(p *Pod) string {
 	}
 	best := pickCandidate(all)
 	s.evictVictims(p, best)
-	for _, q := range slices.Clone(best.node.sched.nominated) {
+	for _, q := range slices.Clone(s.nominatedTo(best.node.id)) {
 		if q.priority < p.priority {
 			s.nominate(q, nil)
 			s.q.activate(q, s.w.Now())
@@ -134,7 +134,7 @@ func terminatingByPreemption(q *Pod) bool {
 // takes pods off the scheduler's view of the node and puts them back: the
 // view is unchanged when it returns.
 func (s *scheduler) selectVictims(p *Pod, n *Node) (victims []*Pod, violations int, st nodeStatus) {
-	if !n.sched.prios.below(p.priority) {
+	if !s.nodeOf(n).prios.below(p.priority) {
 		return nil, 0, rejected(unresolvable, rejectNoVictims)
 	}
 	var potential []*Pod

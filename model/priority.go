@@ -129,7 +129,7 @@ func (w *World) PriorityClasses() []PriorityClass { return w.priorityClasses }
 // NominatedNodeName is the pod's status.nominatedNodeName: the node
 // preemption made room on, while it waits for the victims to go.
 func (p *Pod) NominatedNodeName() string {
-	if n := p.w.sched.nominated[p]; n != nil {
+	if n := p.w.nominatedNode(p); n != nil {
 		return n.Name
 	}
 	return ""

@@ -71,7 +71,7 @@ func (p *Pod) Resize(name string, requests, limits Resources) bool {
 	if p.Node == nil {
 		p.setResources(c, requests, limits)
 		p.requests = p.Spec.Requests()
-		p.w.sched.requestChanged(p)
+		p.w.podRequestsChanged(p)
 		return true
 	}
 	p.dropResize()
@@ -140,18 +140,17 @@ func (p *Pod) allocate(c *container, requests, podRequests Resources) {
 	n, shrunk := p.Node, podRequests.MilliCPU < p.requests.MilliCPU || podRequests.Memory < p.requests.Memory
 	if !p.holds() {
 		p.requests = podRequests
-		p.w.sched.requestChanged(p)
+		p.w.podRequestsChanged(p)
 		return
 	}
 	n.used.sub(p.requests)
 	p.w.podReleased(p, n)
 	p.requests = podRequests
-	p.w.sched.requestChanged(p)
+	p.w.podRequestsChanged(p)
 	n.used.add(p.requests)
-	p.w.sched.nodesChanged()
+	p.w.nodesChanged()
 	p.w.podHeld(p, n)
-	p.w.sched.q.pending |= eventAssignedPodUpdated
-	p.w.sched.kick()
+	p.w.podResized(p)
 	if shrunk {
 		n.retryResizes(p)
 	}

@@ -114,37 +114,37 @@ func (s *scheduler) preFilter(p *Pod) {
 func (s *scheduler) filter(n *Node) nodeStatus {
 	s.filtered++
 	s.nodesRead++
-	st, prefer := nodeFilters(s.cy.p, n, s.cy.nodeAffinity)
-	s.cy.preferTaints = s.cy.preferTaints || prefer
-	if !st.fits() {
-		return st
+	st := s.nodeFilters(n)
+	if st.fits() && (s.cy.spread.cons != nil || s.cy.interPod.active()) {
+		st = s.podFilters(n)
 	}
-	return s.podFilters(n)
+	return st
 }
 
-// nodeFilters runs the filters that read only node n and pod p
-// (NodeUnschedulable to NodeResourcesFit); affinity is whether p has a
-// nodeSelector or required node affinity. prefer is whether n passed
-// TaintToleration with a PreferNoSchedule taint.
-func nodeFilters(p *Pod, n *Node, affinity bool) (st nodeStatus, prefer bool) {
+// nodeFilters runs, for the pod of the try, the filters that read only
+// node n and the pod (NodeUnschedulable to NodeResourcesFit), and sets
+// cy.preferTaints if n passes TaintToleration with a PreferNoSchedule
+// taint.
+func (s *scheduler) nodeFilters(n *Node) nodeStatus {
+	p := s.cy.p
 	if n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}) {
-		return rejected(unresolvable, rejectUnschedulable), false // NodeUnschedulable
+		return rejected(unresolvable, rejectUnschedulable) // NodeUnschedulable
 	}
 	if !n.Schedulable() {
-		return rejected(unresolvable, rejectDiskFailed), false
+		return rejected(unresolvable, rejectDiskFailed)
 	}
 	if len(n.Taints) > 0 {
 		if t := untoleratedTaint(p, n); t != nil {
 			st := rejected(unresolvable, rejectTaint)
 			st.taint = t
-			return st, false
+			return st
 		}
-		prefer = hasPreferNoSchedule(n)
+		s.cy.preferTaints = s.cy.preferTaints || hasPreferNoSchedule(n)
 	}
-	if affinity && !matchesNodeAffinity(p, n) {
-		return rejected(unresolvable, rejectNodeAffinity), prefer
+	if s.cy.nodeAffinity && !matchesNodeAffinity(p, n) {
+		return rejected(unresolvable, rejectNodeAffinity)
 	}
-	return fitsResources(p, n), prefer
+	return fitsResources(p, n, s.nominatedTo(n.id))
 }
 
 // podFilters runs the filters that count pods (PodTopologySpread,
@@ -194,14 +194,14 @@ func hasPreferNoSchedule(n *Node) bool {
 }
 
 // fitsResources is NodeResourcesFit's filter (fitsRequest): the node's pods
-// in the cache, those nominated to it with a priority at least p's
-// (RunFilterPluginsWithNominatedPods), and p must fit in its pods, cpu and
+// in the cache, those of nominated (the pods nominated to it) with a
+// priority at least p's (RunFilterPluginsWithNominatedPods), and p must fit in its pods, cpu and
 // memory. Every shortage is a reason; one the pod could not fit even on
 // the empty node makes the node unresolvable.
-func fitsResources(p *Pod, n *Node) nodeStatus {
+func fitsResources(p *Pod, n *Node, nominated []*Pod) nodeStatus {
 	used, req, capacity := n.used, &p.requests, &n.Capacity
-	if len(n.sched.nominated) > 0 {
-		for _, q := range n.sched.nominated {
+	if len(nominated) > 0 {
+		for _, q := range nominated {
 			if q != p && q.priority >= p.priority {
 				used.add(q.requests)
 			}

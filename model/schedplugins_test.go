@@ -95,7 +95,7 @@ func TestResourceScores(t *testing.T) {
 	w.Run(0)
 	p := w.AddPod("b", &PodSpec{Containers: []ContainerSpec{{Name: "c"}}}, PodOptions{}) // nothing: 100m, 200Mi for the score
 	// LeastAllocated: cpu (4000-1100)/4000 = 72, memory (8192-264)/8192 = 96: 84.
-	if got := leastAllocated(n, w.sched.nonZero(p)); got != 84 {
+	if got := leastAllocated(n, w.sched.nodeOf(n).nonZero, w.sched.nonZero(p)); got != 84 {
 		t.Errorf("leastAllocated %d, want 84", got)
 	}
 	q := &Pod{requests: Resources{MilliCPU: 1000, Memory: 4 << 30, Pods: 1}}

@@ -75,9 +75,10 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 	is.prepare(&s.index, p, cy.plan)
 	taintsVary := false
 	ids := cy.feasibleIDs
+	req := s.of(p).request
 	for i, n := range nodes {
 		id := ids[i]
-		fit, balanced := s.resourceScores(id, n, p)
+		fit, balanced := s.resourceScores(id, n, p, req)
 		total[i] = weightNodeResourcesFit * fit
 		if !bestEffort {
 			total[i] += weightBalancedAllocation * balanced
@@ -180,27 +181,29 @@ type resourceMemo struct {
 }
 
 // resourceScores returns leastAllocated and balancedAllocation for p on n,
-// whose ID is id: n is read only if the memo does not hold.
-func (s *scheduler) resourceScores(id int32, n *Node, p *Pod) (fit, balanced int64) {
+// whose ID is id, req p's requests' number (podState.request): n is read
+// only if the memo does not hold.
+func (s *scheduler) resourceScores(id int32, n *Node, p *Pod, req int32) (fit, balanced int64) {
 	for len(s.memos) <= int(id) {
 		s.memos = append(s.memos, resourceMemo{})
 	}
 	m := &s.memos[id]
-	if gen, req := s.nodeGen(int(id)), s.of(p).request; m.request != req+1 || m.gen != gen {
+	if gen := s.nodeGen(int(id)); m.request != req+1 || m.gen != gen {
 		*m = resourceMemo{gen: gen, request: req + 1,
-			fit: int32(leastAllocated(n, s.nonZero(p))), balanced: int32(balancedAllocation(n, p))}
+			fit: int32(leastAllocated(n, s.nodeOf(n).nonZero, s.reqByID[req].nonZero)), balanced: int32(balancedAllocation(n, p))}
 	}
 	return int64(m.fit), int64(m.balanced)
 }
 
 // leastAllocated is NodeResourcesFit's score (LeastAllocated, cpu and
 // memory weighing 1 each): the free share of each after placing the pod,
-// counting the scores' nonzero requests, 0..100, averaged.
-func leastAllocated(n *Node, nonZero Resources) int64 {
+// counting the scores' nonzero requests (held: the node's pods', nonZero:
+// the pod's), 0..100, averaged.
+func leastAllocated(n *Node, held, nonZero Resources) int64 {
 	var sum, weights int64
 	for _, r := range [2][2]int64{
-		{n.sched.nonZero.MilliCPU + nonZero.MilliCPU, n.Capacity.MilliCPU},
-		{n.sched.nonZero.Memory + nonZero.Memory, n.Capacity.Memory},
+		{held.MilliCPU + nonZero.MilliCPU, n.Capacity.MilliCPU},
+		{held.Memory + nonZero.Memory, n.Capacity.Memory},
 	} {
 		requested, capacity := r[0], r[1]
 		if capacity == 0 {

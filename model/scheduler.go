@@ -35,6 +35,7 @@ type scheduler struct {
 
 	pods      []podState              // by Pod.ID
 	index     podIndex                // what the plugins count (podindex.go)
+	nodes     []nodeSched             // by Node.ID (nodeOf)
 	memos     []resourceMemo          // by Node.id (schedscore.go)
 	requests  map[podRequest]int32    // the ids of podSched.request ...
 	reqByID   []podRequest            // ... and the requests by id
@@ -45,13 +46,12 @@ type scheduler struct {
 
 	cy cycle // the try under way
 
-	// gen counts the changes of what the filters read of the nodes (a
-	// node's spec, taints, conditions, the requests it holds, the pods
-	// nominated to it, the nodes themselves): a template's failed try is
-	// remembered with it (failMemo). specGen counts the same changes but
-	// those of the pods a node holds, which nodeGens counts by Node.ID.
-	gen, specGen uint64
-	nodeGens     []uint64
+	// holds and nominations count the pods that entered or left a node's
+	// cache (PodHeld, PodReleased) and the changes of nominations; with
+	// the core's World.NodeChanges they make gen and specGen. nodeGens
+	// counts the changes of each node's pods by Node.ID.
+	holds, nominations uint64
+	nodeGens           []uint64
 
 	verdicts verdictCache // the first filters' verdicts by node (verdict.go)
 
@@ -132,8 +132,28 @@ func podStateOf(states *[]podState, p *Pod) *podState {
 // of returns the scheduler's state of p.
 func (s *scheduler) of(p *Pod) *podState { return podStateOf(&s.pods, p) }
 
-// requestChanged numbers p's requests again after a resize (requestOf).
+// requestChanged numbers p's requests again (requestOf).
 func (s *scheduler) requestChanged(p *Pod) { s.of(p).request = s.requestOf(p.requests, p.Spec) }
+
+// PodRequestsChanged numbers p's requests again after a resize.
+func (s *scheduler) PodRequestsChanged(p *Pod) { s.requestChanged(p) }
+
+// PodResized is the cluster event "an assigned pod was updated" (its
+// resize applied); it kicks.
+func (s *scheduler) PodResized(*Pod) {
+	s.q.pending |= eventAssignedPodUpdated
+	s.kick()
+}
+
+// NodePressureLifted is the cluster event "a node lost taints" (the
+// kubelet's pressure taint); it kicks.
+func (s *scheduler) NodePressureLifted(*Node) {
+	s.q.pending |= eventNodeTaintsRemoved
+	s.kick()
+}
+
+// NominatedNode returns the node p is nominated to, or nil.
+func (s *scheduler) NominatedNode(p *Pod) *Node { return s.nominated[p] }
 
 // podRequest is what the scheduler reads of a pod's requests, by id.
 type podRequest struct {
@@ -141,13 +161,29 @@ type podRequest struct {
 	nonZero  Resources // as the scores count them (nonZeroRequests)
 }
 
-// nodeSched is the scheduler's state of one node.
+// nodeSched is the scheduler's state of one node, kept by Node.ID.
 type nodeSched struct {
 	nonZero   Resources // running total of the nonZero requests of the pods that hold resources
 	nominated []*Pod    // pods nominated to run here
 	// prios counts the pods in the cache here by priority: a preemptor
 	// finds no victim here unless one is below its own.
 	prios priorityCounts
+}
+
+// nodeOf returns the scheduler's state of n, growing s.nodes to hold it.
+func (s *scheduler) nodeOf(n *Node) *nodeSched {
+	for len(s.nodes) <= n.id {
+		s.nodes = append(s.nodes, nodeSched{})
+	}
+	return &s.nodes[n.id]
+}
+
+// nominatedTo returns the pods nominated to the node with ID id.
+func (s *scheduler) nominatedTo(id int) []*Pod {
+	if id < len(s.nodes) {
+		return s.nodes[id].nominated
+	}
+	return nil
 }
 
 // priorityCounts counts pods by priority, lowest first.
@@ -246,8 +282,8 @@ func (s *scheduler) NodeAdded(n *Node) {
 // pods nominated to it lose their nomination.
 func (s *scheduler) NodeDeleted(n *Node) {
 	s.index.nodeGone(n)
-	for len(n.sched.nominated) > 0 {
-		s.nominate(n.sched.nominated[0], nil)
+	for ns := s.nodeOf(n); len(ns.nominated) > 0; {
+		s.nominate(ns.nominated[0], nil)
 	}
 	s.q.pending |= eventNodeDeleted
 	s.kick()
@@ -278,9 +314,11 @@ func (s *scheduler) NodeUncordoned(*Node) {
 // (never in podsim) back from a terminal phase. It does not kick.
 func (s *scheduler) PodHeld(p *Pod, n *Node) {
 	s.index.add(p, n)
-	n.sched.nonZero.add(s.nonZero(p))
-	n.sched.prios.count(p.priority, 1)
+	ns := s.nodeOf(n)
+	ns.nonZero.add(s.nonZero(p))
+	ns.prios.count(p.priority, 1)
 	s.prios.count(p.priority, 1)
+	s.holds++
 	s.podsChanged(n)
 	s.q.pending |= eventAssignedPodAdded
 }
@@ -289,9 +327,11 @@ func (s *scheduler) PodHeld(p *Pod, n *Node) {
 // a terminal phase or left the API. It does not kick.
 func (s *scheduler) PodReleased(p *Pod, n *Node) {
 	s.index.remove(p, n)
-	n.sched.nonZero.sub(s.nonZero(p))
-	n.sched.prios.count(p.priority, -1)
+	ns := s.nodeOf(n)
+	ns.nonZero.sub(s.nonZero(p))
+	ns.prios.count(p.priority, -1)
 	s.prios.count(p.priority, -1)
+	s.holds++
 	s.podsChanged(n)
 	s.q.pending |= eventAssignedPodFreed
 }
@@ -313,15 +353,21 @@ func (s *scheduler) podsChanged(n *Node) {
 		s.nodeGens = append(s.nodeGens, 0)
 	}
 	s.nodeGens[n.id]++
-	s.verdicts.touched(n.id)
+	if s.verdicts.setsKey != 0 {
+		s.verdicts.touched(n.id)
+	}
 }
 
-// nodesChanged counts a change of what the filters read of the nodes other
-// than the pods they hold: gen and specGen.
-func (s *scheduler) nodesChanged() {
-	s.gen++
-	s.specGen++
-}
+// gen counts the changes of what the filters read of the nodes (a node's
+// spec, taints, conditions, the requests it holds, the pods nominated to
+// it, the nodes themselves): a template's failed try is remembered with
+// it (failMemo). Each count it sums only grows: it is the same only if
+// nothing changed.
+func (s *scheduler) gen() uint64 { return s.specGen() + s.holds }
+
+// specGen counts the changes gen counts but those of the pods a node
+// holds, which nodeGens counts by Node.ID.
+func (s *scheduler) specGen() uint64 { return s.w.NodeChanges() + s.nominations }
 
 // nodeGen is n's entry of nodeGens.
 func (s *scheduler) nodeGen(id int) uint64 {
@@ -418,12 +464,13 @@ func (s *scheduler) scheduleOne(p *Pod) {
 func (s *scheduler) nominate(p *Pod, n *Node) {
 	old := s.nominated[p]
 	if old != nil || n != nil {
-		s.nodesChanged() // a node's nominated pods change
+		s.nominations++ // a node's nominated pods change
 	}
 	if old != nil {
-		for i, q := range old.sched.nominated {
+		ns := s.nodeOf(old)
+		for i, q := range ns.nominated {
 			if q == p {
-				old.sched.nominated = append(old.sched.nominated[:i], old.sched.nominated[i+1:]...)
+				ns.nominated = append(ns.nominated[:i], ns.nominated[i+1:]...)
 				break
 			}
 		}
@@ -431,7 +478,8 @@ func (s *scheduler) nominate(p *Pod, n *Node) {
 	}
 	if n != nil {
 		s.nominated[p] = n
-		n.sched.nominated = append(n.sched.nominated, p)
+		ns := s.nodeOf(n)
+		ns.nominated = append(ns.nominated, p)
 	}
 	if old != n {
 		s.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectUpdated, Pod: p})
@@ -494,7 +542,7 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 	}
 	memo := s.failMemoOf(p)
 	start := s.nextStartNodeIndex
-	if memo != nil && memo.holds(p, s.gen, len(all), start) {
+	if memo != nil && memo.holds(p, s.gen(), len(all), start) {
 		// Every node would turn p down as it did the template's last pod:
 		// a full scan, which leaves nextStartNodeIndex where it is.
 		cy.reasons = append(cy.reasons, memo.reasons...)
@@ -513,7 +561,7 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 	switch len(cy.feasible) {
 	case 0:
 		if memo != nil {
-			memo.remember(p, s.gen, len(all), start, cy)
+			memo.remember(p, s.gen(), len(all), start, cy)
 		}
 		return nil
 	case 1:

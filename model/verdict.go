@@ -64,10 +64,14 @@ func (s *scheduler) cachedNodeFilters(id int, n *Node) (fits, prefer bool) {
 		c.byNode = append(c.byNode, verdict{})
 	}
 	v := &c.byNode[id]
-	if gen := s.nodeGen(id); v.key != c.key || v.gen != gen || v.spec != s.specGen {
+	if gen := s.nodeGen(id); v.key != c.key || v.gen != gen || v.spec != s.specGen() {
 		s.nodesRead++
-		st, prefer := nodeFilters(s.cy.p, n, s.cy.nodeAffinity)
-		*v = verdict{gen: gen, spec: s.specGen, key: c.key, fits: st.fits(), prefer: prefer}
+		was := s.cy.preferTaints
+		s.cy.preferTaints = false
+		st := s.nodeFilters(n)
+		prefer := s.cy.preferTaints
+		s.cy.preferTaints = was
+		*v = verdict{gen: gen, spec: s.specGen(), key: c.key, fits: st.fits(), prefer: prefer}
 	}
 	return v.fits, v.prefer
 }
@@ -111,7 +115,7 @@ func (s *scheduler) verdictSets() (fits, prefer []uint64) {
 	c := &s.verdicts
 	all := s.w.nodes
 	words := (len(all) + 63) / 64
-	if c.setsKey != c.key || c.setsSpec != s.specGen || len(c.fitsBits) != words {
+	if c.setsKey != c.key || c.setsSpec != s.specGen() || len(c.fitsBits) != words {
 		c.fitsBits, c.preferBits = zeroed(c.fitsBits, words), zeroed(c.preferBits, words)
 		c.classOf = c.classOf[:0]
 		for range all {
@@ -125,7 +129,7 @@ func (s *scheduler) verdictSets() (fits, prefer []uint64) {
 		for _, n := range all {
 			s.refresh(n.id, n)
 		}
-		c.setsKey, c.setsSpec, c.dirty = c.key, s.specGen, c.dirty[:0]
+		c.setsKey, c.setsSpec, c.dirty = c.key, s.specGen(), c.dirty[:0]
 		return c.fitsBits, c.preferBits
 	}
 	for _, id := range c.dirty {
@@ -166,7 +170,7 @@ func (s *scheduler) refresh(id int, n *Node) {
 	if !c.classesOK {
 		return
 	}
-	fit, balanced := s.resourceScores(int32(id), n, s.cy.p)
+	fit, balanced := s.resourceScores(int32(id), n, s.cy.p, s.of(s.cy.p).request)
 	k := c.classFor(int32(fit), int32(balanced), len(c.fitsBits))
 	if k < 0 {
 		c.classesOK = false

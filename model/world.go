@@ -25,6 +25,7 @@ type World struct {
 	nodes      []*Node
 	nodeSlab   []Node // where the next nodes go (AddNode)
 	nodesAdded int    // Node.id of the next node
+	nodeEdits  uint64 // NodeChanges
 	nodeIdx    map[string]*Node
 	pods       []*Pod
 	podIdx     map[string]*Pod
@@ -44,7 +45,8 @@ type World struct {
 	current       Change       // the change being handed to the sinks
 	changeCount   int
 
-	parts parts // what hears of changes (parts.go)
+	parts      parts      // what hears of changes (parts.go)
+	schedParts schedParts // ... and the scheduler's own (schedparts.go)
 
 	sched       scheduler
 	controllers workloadControllers
