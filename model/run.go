@@ -70,7 +70,7 @@ func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func(
 // scheduler's reads of nodes (for filters, and for preemption's victims),
 // NodeReadsPerEvent to an event.
 func (w *World) Used() uint64 {
-	return w.eng.Fired() + (w.sched.nodesRead+w.sched.victimReads)/NodeReadsPerEvent
+	return w.eng.Fired() + w.nodeReads()/NodeReadsPerEvent
 }
 
 // BudgetSpent says what a run that used up budget spent it on: "it used
@@ -78,7 +78,7 @@ func (w *World) Used() uint64 {
 // part of it, how many events and how many reads.
 func (w *World) BudgetSpent(budget uint64) string {
 	msg := fmt.Sprintf("it used its budget of %d events", budget)
-	if reads := w.sched.nodesRead + w.sched.victimReads; reads >= NodeReadsPerEvent*budget/10 {
+	if reads := w.nodeReads(); reads >= NodeReadsPerEvent*budget/10 {
 		msg += fmt.Sprintf(": %d events and %d reads of nodes by the scheduler at %d to an event",
 			w.eng.Fired(), reads, NodeReadsPerEvent)
 	}

@@ -26,12 +26,18 @@ type NodePressureLiftedHandler interface{ NodePressureLifted(n *Node) }
 // Registering the scheduler sets it.
 type Nominator interface{ NominatedNode(p *Pod) *Node }
 
+// NodeReader is what the core reads of the scheduler's work for a run's
+// budget (World.Used): how many times it has read a node, for its filters
+// and for preemption's victims. Registering the scheduler sets it.
+type NodeReader interface{ NodeReads() uint64 }
+
 // schedParts holds the handlers of the notifications above.
 type schedParts struct {
 	podRequestsChanged []PodRequestsChangedHandler
 	podResized         []PodResizedHandler
 	nodePressureLifted []NodePressureLiftedHandler
 	nominator          Nominator
+	nodeReader         NodeReader
 }
 
 // registerSchedParts sorts part into the lists of schedParts.
@@ -48,6 +54,9 @@ func (w *World) registerSchedParts(part any) {
 	}
 	if r, ok := part.(Nominator); ok {
 		ps.nominator = r
+	}
+	if r, ok := part.(NodeReader); ok {
+		ps.nodeReader = r
 	}
 }
 
@@ -67,6 +76,14 @@ func (w *World) nodePressureLifted(n *Node) {
 	for _, h := range w.schedParts.nodePressureLifted {
 		h.NodePressureLifted(n)
 	}
+}
+
+// nodeReads is the scheduler's reads of nodes so far (0: no scheduler).
+func (w *World) nodeReads() uint64 {
+	if w.schedParts.nodeReader == nil {
+		return 0
+	}
+	return w.schedParts.nodeReader.NodeReads()
 }
 
 // nominatedNode is the node p is nominated to, or nil (no scheduler).

@@ -155,6 +155,10 @@ func (s *scheduler) NodePressureLifted(*Node) {
 // NominatedNode returns the node p is nominated to, or nil.
 func (s *scheduler) NominatedNode(p *Pod) *Node { return s.nominated[p] }
 
+// NodeReads is how many times the scheduler has read a node: for its
+// filters (not the verdict cache) and for preemption's victims.
+func (s *scheduler) NodeReads() uint64 { return s.nodesRead + s.victimReads }
+
 // podRequest is what the scheduler reads of a pod's requests, by id.
 type podRequest struct {
 	requests Resources // for NodeResourcesFit's filter and BalancedAllocation
