@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,5 +36,35 @@ func TestBinaryLinksNoSerializers(t *testing.T) {
 	}
 	if len(deps) < 100 {
 		t.Fatalf("go list -deps named %d packages; want the binary's", len(deps))
+	}
+}
+
+// make build and the image build with -tags minimal, so that gonum/plot
+// links only the PNG and SVG canvases report draws on: its PDF, EPS and
+// TeX canvases (the PDF writer registers gob types at init) would cost
+// every process their inits.
+func TestBuildLinksOnlyTheCanvasesDrawnOn(t *testing.T) {
+	for _, f := range []string{"Makefile", "Dockerfile"} {
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), " build -tags minimal ") {
+			t.Errorf("%s builds podsim without -tags minimal", f)
+		}
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(goCmd, "list", "-tags", "minimal", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "encoding/gob" || strings.HasPrefix(p, "codeberg.org/go-pdf/") || p == "gonum.org/v1/plot/vg/vgpdf" ||
+			p == "gonum.org/v1/plot/vg/vgeps" || p == "gonum.org/v1/plot/vg/vgtex" {
+			t.Errorf("podsim built with -tags minimal links %s", p)
+		}
 	}
 }
