@@ -12,7 +12,8 @@ COPY . .
 # The build context has no .git, so the version comes in as an argument;
 # podsim version and every shard file name it.
 ARG VERSION=unknown
-RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false \
+# -tags minimal: gonum/plot without the canvases podsim does not draw on (see the Makefile).
+RUN CGO_ENABLED=0 go build -tags minimal -trimpath -buildvcs=false \
       -ldflags "-s -w -X main.buildVersion=${VERSION}" \
       -o /out/podsim ./cmd/podsim
 

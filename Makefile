@@ -7,9 +7,12 @@ SCENARIO ?=
 
 # A static binary (CGO_ENABLED=0, as the image's): podsim needs no libc,
 # and a process that maps none starts 1.5 MB smaller (net, which serve
-# links, would otherwise take the cgo resolver).
+# links, would otherwise take the cgo resolver). -tags minimal: gonum/plot
+# links only the PNG and SVG canvases podsim draws on, not its PDF, EPS
+# and TeX ones, whose inits (the PDF writer's gob types) every process
+# would run.
 build:
-	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) ./cmd/podsim   # auto: podsim version names the commit
+	CGO_ENABLED=0 $(GO) build -tags minimal -buildvcs=auto -o $(BIN) ./cmd/podsim   # auto: podsim version names the commit
 
 # The container image for distributed sweeps (Dockerfile, deploy/): with
 # docker, else podman. IMAGE names it; the version is the commit's.

@@ -56,6 +56,39 @@ printf 'fleet 1k pods x 6h, podsim run -o jsonl > file:     %6.2f s  %4d MB  %s 
 printf 'fleet 10k pods x 6h, podsim test:                   %6.2f s  %4d MB\n' "$test10k" $((test10k_rss / 1024))
 printf 'scale-150k.yaml (5,000 nodes, 150k pods, 1h), test: %6.2f s  %4d MB\n' "$big" $((big_rss / 1024))
 
+# Start-up: the wall time of one podsim process that does next to nothing
+# (podsim version; podsim validate on a one-pod scenario), the median of
+# 300 processes, beside the same of /bin/true: what a CI that runs one
+# process per scenario pays per file. STARTUP=0 leaves it out.
+if [ "${STARTUP:-1}" != 0 ]; then
+	cat >"$tmp/tiny.yaml" <<'YAML'
+apiVersion: podsim/v1
+kind: Scenario
+metadata: {name: tiny}
+spec:
+  duration: 1m
+  nodes:
+    - {name: node-a, capacity: {cpu: "4", memory: 8Gi, pods: 110}}
+  pods:
+    - metadata: {name: web}
+      spec: {containers: [{name: app, image: example/web:1.4}]}
+YAML
+	startup() { # startup CMD...: the median wall time of one process, in ms
+		local t0 t1
+		for _ in $(seq 300); do
+			t0=${EPOCHREALTIME/[.,]/} # microseconds, whatever the locale's decimal point
+			"$@" >/dev/null || exit 1
+			t1=${EPOCHREALTIME/[.,]/}
+			echo $((t1 - t0))
+		done | sort -n | awk '{v[NR] = $1} END{printf "%.2f", v[int((NR + 1) / 2)] / 1000}'
+	}
+	floor=$(startup /bin/true)
+	version=$(startup "$podsim" version)
+	validate=$(startup "$podsim" validate "$tmp/tiny.yaml")
+	printf 'start-up: podsim version %5.2f ms, podsim validate (one pod) %5.2f ms per process; /bin/true %5.2f ms\n' \
+		"$version" "$validate" "$floor"
+fi
+
 # serve on the envelope: podsim serve --at 1h, the time until it serves
 # the frozen cluster and its RSS then, and its RSS after one and three
 # rounds of reads (kubectl get pods -A, get nodes, and plain lists of pods,

@@ -28,6 +28,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/podsim/podsim/internal/yamlstrict"
 	"github.com/podsim/podsim/scenarios"
@@ -170,14 +171,14 @@ func IsManifest(data []byte) bool {
 	}
 }
 
-var nameChars = regexp.MustCompile(`[^a-z0-9]+`)
+var nameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // ScenarioName is the name of the scenario of manifests run as they are:
 // the file or folder name without its extension, as a DNS label
 // ("My_App.yaml" is "my-app"); "manifests" if nothing is left.
 func ScenarioName(path string) string {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	name := strings.Trim(nameChars.ReplaceAllString(strings.ToLower(base), "-"), "-")
+	name := strings.Trim(nameChars().ReplaceAllString(strings.ToLower(base), "-"), "-")
 	if len(name) > 63 {
 		name = strings.TrimRight(name[:63], "-")
 	}

@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/podsim/podsim/internal/yamlstrict"
@@ -112,7 +113,7 @@ func (c *converter) stamp(t *metav1.Time) string {
 
 // takenLine is the comment podsim snapshot starts its file with: where
 // and when (the API server's Date) the snapshot was taken.
-var takenLine = regexp.MustCompile(`(?m)^# podsim snapshot of \S+ at (\S+)$`)
+var takenLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^# podsim snapshot of \S+ at (\S+)$`) })
 
 // takenAt dates objs by the comment podsim snapshot writes before a
 // document, if it has one: the instant the server answered, later than
@@ -122,7 +123,7 @@ func takenAt(doc *yaml.Node, objs *scenarios.Objects) {
 	if root := doc.Content[0]; len(root.Content) > 0 {
 		comment += "\n" + root.HeadComment + "\n" + root.Content[0].HeadComment
 	}
-	m := takenLine.FindStringSubmatch(comment)
+	m := takenLine().FindStringSubmatch(comment)
 	if m == nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/podsim/podsim/internal/yamlstrict"
 )
@@ -20,7 +21,9 @@ const (
 
 // ignoredKind matches the warning of an ignored object (object, in
 // manifests.go, writes it): its kind and why it is ignored.
-var ignoredKind = regexp.MustCompile(`^warning: \S+ (\S+) (?:"(?:[^"\\]|\\.)*"|\(no name\)) is ignored: (.+)$`)
+var ignoredKind = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^warning: \S+ (\S+) (?:"(?:[^"\\]|\\.)*"|\(no name\)) is ignored: (.+)$`)
+})
 
 // Warnings returns the warnings to print of ws in mode: none; each once
 // (a file included twice warns once); or, in summary, one line per file
@@ -74,7 +77,7 @@ func summarize(ws ErrorList) ErrorList {
 	var counts []int             // by index in out: how many times it was said
 	var out ErrorList
 	for _, w := range ws {
-		if m := ignoredKind.FindStringSubmatch(w.Msg); m != nil {
+		if m := ignoredKind().FindStringSubmatch(w.Msg); m != nil {
 			f := byFile[w.File]
 			if f == nil {
 				f = &fileSummary{at: len(out)}

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -11,9 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -112,49 +108,24 @@ func (r *StudyResult) tableHeader() []string {
 }
 
 // WriteStudyTable writes the heading and one table: a row per metric and
-// cell. markdown writes a GitHub Markdown table instead of plain columns.
+// cell, the statistics but the interval right aligned. markdown writes a
+// GitHub Markdown table instead of plain columns two spaces apart.
 func WriteStudyTable(w io.Writer, r *StudyResult, markdown bool) error {
 	header := r.tableHeader()
-	align := make([]tw.Align, len(header))
-	for i := range align {
-		align[i] = tw.AlignLeft
-		if i >= 2+len(r.Params) && i < len(header)-1 {
-			align[i] = tw.AlignRight
-		}
-	}
-	var buf bytes.Buffer
-	opts := []tablewriter.Option{
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+	right := make([]bool, len(header))
+	for i := 2 + len(r.Params); i < len(header)-1; i++ {
+		right[i] = true
 	}
 	if markdown {
-		fmt.Fprintf(&buf, "**%s**\n\n", r.heading())
-		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
-	} else {
-		fmt.Fprintf(&buf, "%s\n\n", r.heading())
-		opts = append(opts,
-			tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-				Borders: tw.BorderNone,
-				Symbols: tw.NewSymbols(tw.StyleNone),
-				Settings: tw.Settings{
-					Separators: tw.Separators{BetweenRows: tw.Off, BetweenColumns: tw.Off},
-					Lines:      tw.Lines{ShowHeaderLine: tw.Off},
-				},
-			})),
-			tablewriter.WithPadding(tw.Padding{Left: "", Right: "  ", Overwrite: true}))
+		if err := writeTrimmed(w, []byte("**"+r.heading()+"**\n\n")); err != nil {
+			return err
+		}
+		return writeMarkdown(w, header, r.tableRows(true), right)
 	}
-	t := tablewriter.NewTable(&buf, opts...)
-	t.Header(header)
-	if err := t.Bulk(r.tableRows(markdown)); err != nil {
+	if err := writeTrimmed(w, []byte(r.heading()+"\n\n")); err != nil {
 		return err
 	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	return writeTrimmed(w, buf.Bytes())
+	return writeColumns(w, header, r.tableRows(false), "  ", right)
 }
 
 // csvNumber prints a statistic exactly, NaN as an empty field.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -21,8 +22,9 @@ var textSpoolMemory, textSpoolChunk = 16 << 20, 1 << 20 // variables for the tes
 
 // TextTimeline is a sink that writes the timeline as a table (TIME,
 // OBJECT, CHANGE), each column as wide as its widest cell, in one run: it
-// spools each row compactly while the run goes (the time, the object as an
-// index into the objects seen, the change's words) and writes the table
+// spools each row compactly while the run goes (the time since the last
+// row's, the object as an index into the objects seen, the change's words)
+// and writes the table
 // when Close is called, byte for byte what writeTable renders for the same
 // rows (trailing blanks trimmed). It keeps at most 16 MiB of rows in
 // memory; the rest go to a temporary file. The first error stops it; Close
@@ -38,10 +40,11 @@ type TextTimeline struct {
 	objs     []string          // the objects seen, by index
 	objWidth []int             // their display widths
 	objIdx   map[string]uint32 // and their indices
-	lastT    time.Duration
-	haveT    bool
-	timeW    int // the widest time
-	objW     int // the widest object
+	lastObj  uint32            // the last row's object
+	lastT    time.Duration     // the last row's time
+	haveT    bool              // whether there was a row
+	timeW    int               // the widest time
+	objW     int               // the widest object
 	scratch  []byte
 	err      error
 }
@@ -56,30 +59,34 @@ func (t *TextTimeline) Change(c *model.Change) {
 	if t.err != nil {
 		return
 	}
-	if !t.haveT || c.T != t.lastT {
-		t.lastT, t.haveT = c.T, true
-		t.timeW = max(t.timeW, width(sim.FormatTime(c.T)))
+	when := max(c.T, 0)
+	if !t.haveT || when != t.lastT {
+		t.timeW = max(t.timeW, timeWidth(when))
 	}
 	t.scratch = appendObject(t.scratch[:0], c)
-	id, ok := t.objIdx[string(t.scratch)]
-	if !ok {
-		name := string(t.scratch)
-		id = uint32(len(t.objs))
-		t.objs = append(t.objs, name)
-		w := width(name)
-		t.objWidth = append(t.objWidth, w)
-		t.objW = max(t.objW, w)
-		t.objIdx[name] = id
+	id := t.lastObj
+	if !t.haveT || string(t.scratch) != t.objs[id] { // a row's object is most often the last one's
+		var ok bool
+		if id, ok = t.objIdx[string(t.scratch)]; !ok {
+			name := string(t.scratch)
+			id = uint32(len(t.objs))
+			t.objs = append(t.objs, name)
+			w := width(name)
+			t.objWidth = append(t.objWidth, w)
+			t.objW = max(t.objW, w)
+			t.objIdx[name] = id
+		}
+		t.lastObj = id
 	}
-	// The row: time, object, the change's length and words.
+	// The row: the time since the last row's, the object, the change's
+	// length and words.
 	if t.mem == nil {
 		t.mem = t.newChunk()
 	}
-	t.mem = binary.AppendUvarint(t.mem, uint64(max(c.T, 0)))
+	t.mem = binary.AppendVarint(t.mem, int64(when-t.lastT))
+	t.lastT, t.haveT = when, true
 	t.mem = binary.AppendUvarint(t.mem, uint64(id))
-	t.scratch = appendDescribe(t.scratch[:0], c)
-	t.mem = binary.AppendUvarint(t.mem, uint64(len(t.scratch)))
-	t.mem = append(t.mem, t.scratch...)
+	t.mem = appendSized(t.mem, c)
 	if len(t.mem) < textSpoolChunk {
 		return
 	}
@@ -87,6 +94,24 @@ func (t *TextTimeline) Change(c *model.Change) {
 	if len(t.chunks)*textSpoolChunk >= textSpoolMemory {
 		t.spillRows()
 	}
+}
+
+// appendSized appends the uvarint length of c's words and the words,
+// written in place.
+func appendSized(b []byte, c *model.Change) []byte {
+	start := len(b)
+	b = appendDescribe(append(b, 0), c) // a length under 128 takes one byte
+	n := len(b) - start - 1
+	if n < 0x80 {
+		b[start] = byte(n)
+		return b
+	}
+	var size [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(size[:], uint64(n))
+	b = append(b, size[1:k]...)
+	copy(b[start+k:], b[start+1:start+1+n])
+	copy(b[start:], size[:k])
+	return b
 }
 
 // newChunk returns an empty chunk, one written to the file if there is
@@ -132,7 +157,7 @@ func (t *TextTimeline) Close() error {
 		return t.err
 	}
 	out := &tableWriter{t: t, w: t.w}
-	out.row("TIME", len("TIME"), "OBJECT", len("OBJECT"), []byte("CHANGE"))
+	out.header()
 	if t.file != nil {
 		if err := t.spill.Flush(); err != nil {
 			return err
@@ -172,16 +197,71 @@ func width(s string) int {
 	return len(s)
 }
 
+// timeWidth is width(sim.FormatTime(d)) for d >= 0, counted without
+// formatting from 1ms on: Duration.String's hours, minutes and seconds, the
+// fraction without its trailing zeros, less the "0s" and "0m" FormatTime
+// drops.
+func timeWidth(d time.Duration) int {
+	if d < time.Millisecond {
+		return width(sim.FormatTime(d)) // 0s, ns and µs
+	}
+	u := uint64(d)
+	if u < uint64(time.Second) { // 1.5ms
+		return digits(u/1e6) + fractionWidth(u%1e6, 6) + 2
+	}
+	secs, frac := u/1e9, u%1e9
+	w := digits(secs%60) + fractionWidth(frac, 9) + 1
+	if secs >= 60 {
+		w += digits(secs/60%60) + 1
+		if secs >= 3600 {
+			w += digits(secs/3600) + 1
+		}
+		if secs%60 == 0 && frac == 0 { // 1m0s is 1m
+			w -= 2
+			if secs >= 3600 && secs/60%60 == 0 { // 1h0m0s is 1h
+				w -= 2
+			}
+		}
+	}
+	return w
+}
+
+// digits is the count of v's decimal digits.
+func digits(v uint64) int {
+	n := 1
+	for ; v >= 10; v /= 10 {
+		n++
+	}
+	return n
+}
+
+// fractionWidth is the width of a fraction of prec digits as
+// Duration.String prints it: a point and its digits up to the last that
+// is not zero; nothing when it is zero.
+func fractionWidth(f uint64, prec int) int {
+	if f == 0 {
+		return 0
+	}
+	for f%10 == 0 {
+		f /= 10
+		prec--
+	}
+	return 1 + prec
+}
+
 // tableWriter renders spooled rows.
 type tableWriter struct {
-	t         *TextTimeline
-	w         io.Writer
-	line      []byte
-	lastT     time.Duration
-	lastTime  string
-	timeWidth int
-	haveT     bool
-	err       error
+	t           *TextTimeline
+	w           io.Writer
+	line        []byte
+	prefix      int // line's time and object cells, padded, as lastTime and lastObj
+	lastObj     uint32
+	lastT       time.Duration
+	lastTime    string // lastT formatted
+	lastPrinted string // the time cell of line's prefix
+	timeWidth   int
+	haveT       bool
+	err         error
 }
 
 // errSpool is a spooled row cut short: the spool is not what was written.
@@ -190,12 +270,12 @@ var errSpool = errors.New("the text timeline's spooled rows are damaged")
 // rows renders every row of spooled chunk b.
 func (o *tableWriter) rows(b []byte) error {
 	for len(b) > 0 && o.err == nil {
-		v, n := binary.Uvarint(b)
+		delta, n := binary.Varint(b)
 		if n <= 0 {
 			return errSpool
 		}
 		b = b[n:]
-		if when := time.Duration(v); !o.haveT || when != o.lastT {
+		if when := o.lastT + time.Duration(delta); !o.haveT || when != o.lastT {
 			o.lastT, o.lastTime, o.haveT = when, sim.FormatTime(when), true
 			o.timeWidth = width(o.lastTime)
 		}
@@ -209,35 +289,60 @@ func (o *tableWriter) rows(b []byte) error {
 			return errSpool
 		}
 		b = b[n:]
-		o.row(o.lastTime, o.timeWidth, o.t.objs[id], o.t.objWidth[id], b[:size])
+		o.row(o.lastTime, o.timeWidth, uint32(id), b[:size])
 		b = b[size:]
 	}
 	return o.err
 }
 
+// header writes the table's first line.
+func (o *tableWriter) header() {
+	b := append(o.line[:0], "TIME"...)
+	b = appendSpaces(b, o.t.timeW-len("TIME")+3)
+	b = append(b, "OBJECT"...)
+	b = appendSpaces(b, o.t.objW-len("OBJECT")+3)
+	b = append(b, "CHANGE\n"...)
+	o.line = b
+	_, o.err = o.w.Write(b)
+}
+
 // row writes one line: cells padded to their column and three spaces
-// apart, trailing blanks trimmed (as writeTable renders it).
-func (o *tableWriter) row(when string, whenWidth int, obj string, objWidth int, change []byte) {
+// apart, trailing blanks trimmed (as writeTable renders it); the time and
+// object cells are the previous line's when they are the same.
+func (o *tableWriter) row(when string, whenWidth int, obj uint32, change []byte) {
 	if o.err != nil {
 		return
 	}
-	b := append(o.line[:0], when...)
-	b = appendSpaces(b, o.t.timeW-whenWidth+3)
-	b = append(b, obj...)
-	b = appendSpaces(b, o.t.objW-objWidth+3)
+	b := o.line[:o.prefix]
+	if o.prefix == 0 || obj != o.lastObj || when != o.lastPrinted {
+		b = append(b[:0], when...)
+		b = appendSpaces(b, o.t.timeW-whenWidth+3)
+		b = append(b, o.t.objs[obj]...)
+		b = appendSpaces(b, o.t.objW-o.t.objWidth[obj]+3)
+		o.prefix, o.lastObj, o.lastPrinted = len(b), obj, when
+	}
 	b = append(b, change...)
 	n := len(b)
 	for n > 0 && b[n-1] == ' ' {
 		n--
+	}
+	if n < o.prefix { // a blank change: the line is trimmed into its cells
+		o.prefix = 0
 	}
 	b = append(b[:n], '\n')
 	o.line = b
 	_, o.err = o.w.Write(b)
 }
 
+// spaces pads cells.
+var spaces = []byte(strings.Repeat(" ", 64))
+
 func appendSpaces(b []byte, n int) []byte {
-	for ; n > 0; n-- {
-		b = append(b, ' ')
+	for ; n > len(spaces); n -= len(spaces) {
+		b = append(b, spaces...)
+	}
+	if n > 0 {
+		b = append(b, spaces[:n]...)
 	}
 	return b
 }

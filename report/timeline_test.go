@@ -3,6 +3,9 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -267,5 +270,37 @@ func TestPlain8(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// timeWidth counts what FormatTime prints, for every kind of instant.
+func TestTimeWidth(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	ds := []time.Duration{0, 1, 999, time.Microsecond, 1500, time.Millisecond, 1500 * time.Microsecond,
+		time.Second, time.Second + 1, time.Minute, time.Minute + time.Second, time.Hour, time.Hour + time.Minute,
+		time.Hour + time.Second, time.Hour + 1, 10 * time.Hour, 100*time.Hour + 59*time.Minute, math.MaxInt64}
+	for range 100000 {
+		ds = append(ds, time.Duration(r.Int64N(int64(10*time.Hour))), time.Duration(r.Int64()),
+			time.Duration(r.Int64N(1e6))*time.Millisecond, time.Duration(r.Int64N(1e6))*time.Second)
+	}
+	for _, d := range ds {
+		if got, want := timeWidth(d), width(sim.FormatTime(d)); got != want {
+			t.Fatalf("timeWidth(%d) = %d, want %d (%q)", d, got, want, sim.FormatTime(d))
+		}
+	}
+}
+
+// Once its objects are seen and its chunk is made, a row costs the text
+// timeline no allocation, whatever its time.
+func TestTextTimelineChangeAllocatesNothing(t *testing.T) {
+	tt := NewTextTimeline(io.Discard)
+	c := model.Change{T: time.Hour, Kind: model.ChangeContainer, Pod: "web", Container: "app", State: model.StateRunning}
+	tt.Change(&c)
+	if n := testing.AllocsPerRun(1000, func() {
+		c.T += 1500 * time.Millisecond
+		c.RestartCount++
+		tt.Change(&c)
+	}); n != 0 {
+		t.Errorf("%v allocations per row", n)
 	}
 }

@@ -17,13 +17,15 @@ import (
 // first row comes when it is created; a deleted pod gets no row. (The "ago"
 // of RESTARTS moves with time and alone makes no row.)
 //
-// Columns are as wide as the widths a first run measured (MeasureWatch):
-// runs are deterministic, so the rows are the same. The first write error
-// stops it; Err returns it.
+// Each column is as wide as its widest cell so far, header included, as
+// kubectl's printer has it (k8s.io/cli-runtime/pkg/printers/tabwriter.go:
+// a tabwriter that remembers its widths, flushed after each object): a
+// row that widens a column does not widen the rows above it. The first
+// write error stops it; Err returns it.
 type Watch struct {
 	world  *model.World
-	out    io.Writer // nil: measuring
-	widths *WatchWidths
+	out    io.Writer
+	widths watchWidths
 	dirty  []podRef
 	last   map[podRef]watchRow // the last row written, of pods alive
 	marked podRef              // the pod noted last since Flush, if any
@@ -31,8 +33,8 @@ type Watch struct {
 	err    error
 }
 
-// WatchWidths are the widths of the columns of a Watch's rows.
-type WatchWidths struct{ name, ready, status, restarts int }
+// watchWidths are the widths of the columns of a Watch's rows so far.
+type watchWidths struct{ name, ready, status, restarts int }
 
 // watchRow is what decides whether a pod gets a new row.
 type watchRow struct {
@@ -40,22 +42,11 @@ type watchRow struct {
 	dirty                   bool
 }
 
-// NewWatch returns a Watch writing to out with the columns widths
-// measured, and writes its header.
-func NewWatch(out io.Writer, world *model.World, widths WatchWidths) *Watch {
-	widths.name = max(widths.name, len("NAME"))
-	widths.ready = max(widths.ready, len("READY"))
-	widths.status = max(widths.status, len("STATUS"))
-	widths.restarts = max(widths.restarts, len("RESTARTS"))
-	v := &Watch{world: world, out: out, widths: &widths, last: map[podRef]watchRow{}}
+// NewWatch returns a Watch writing to out, and writes its header.
+func NewWatch(out io.Writer, world *model.World) *Watch {
+	v := &Watch{world: world, out: out, last: map[podRef]watchRow{}}
 	v.write(PodRow{Name: "NAME", Ready: "READY", Status: "STATUS", Restarts: "RESTARTS", Age: "AGE"})
 	return v
-}
-
-// MeasureWatch returns a Watch that writes nothing and widens widths to
-// fit every row it would write.
-func MeasureWatch(world *model.World, widths *WatchWidths) *Watch {
-	return &Watch{world: world, widths: widths, last: map[podRef]watchRow{}}
 }
 
 // Change notes that c's pod may have a new row (model.Sink).
@@ -109,19 +100,16 @@ func restartCount(cell string) string {
 // Err is the first error writing failed with, if any.
 func (v *Watch) Err() error { return v.err }
 
-// write writes one row, or widens the columns when measuring.
+// write widens the columns to fit r and writes it.
 func (v *Watch) write(r PodRow) {
-	w := v.widths
-	if v.out == nil {
-		w.name = max(w.name, width(r.Name))
-		w.ready = max(w.ready, width(r.Ready))
-		w.status = max(w.status, width(r.Status))
-		w.restarts = max(w.restarts, width(r.Restarts))
-		return
-	}
 	if v.err != nil {
 		return
 	}
+	w := &v.widths
+	w.name = max(w.name, width(r.Name))
+	w.ready = max(w.ready, width(r.Ready))
+	w.status = max(w.status, width(r.Status))
+	w.restarts = max(w.restarts, width(r.Restarts))
 	b := v.line[:0]
 	for _, cell := range []struct {
 		s     string

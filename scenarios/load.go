@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/podsim/podsim/internal/yamlstrict"
@@ -331,7 +332,7 @@ func readDocument(path string, data []byte, kind string) (*yaml.Node, error) {
 		var list ErrorList
 		if errors.As(err, &list) && len(list) == 1 && list[0].Msg == yamlstrict.ErrSecondDocument {
 			list[0].Msg = "a " + strings.ToLower(kind) + " file holds one YAML document; found another"
-			if m := manifestLine.FindSubmatch(data); m != nil && string(m[1]) != APIVersion {
+			if m := manifestLine().FindSubmatch(data); m != nil && string(m[1]) != APIVersion {
 				list[0].Msg += "; " + manifestHint(string(m[1]), "", kind)
 			}
 		}
@@ -345,7 +346,7 @@ func readDocument(path string, data []byte, kind string) (*yaml.Node, error) {
 		return nil, ErrorList{{File: path, Pos: Pos{Line: root.Line, Col: root.Column}, Msg: "want a podsim/v1 " + kind + ": a mapping with apiVersion, kind, metadata and spec"}}
 	}
 	if i := findKey(root, "apiVersion"); i >= 0 {
-		if v := root.Content[i+1]; v.Kind == yaml.ScalarNode && v.Value != APIVersion && kubernetesAPIVersion.MatchString(v.Value) {
+		if v := root.Content[i+1]; v.Kind == yaml.ScalarNode && v.Value != APIVersion && kubernetesAPIVersion().MatchString(v.Value) {
 			objKind := ""
 			if j := findKey(root, "kind"); j >= 0 {
 				objKind = root.Content[j+1].Value
@@ -358,10 +359,12 @@ func readDocument(path string, data []byte, kind string) (*yaml.Node, error) {
 
 // kubernetesAPIVersion matches a Kubernetes apiVersion: v1, apps/v1,
 // batch/v1, networking.k8s.io/v1, autoscaling/v2beta1, ...
-var kubernetesAPIVersion = regexp.MustCompile(`^([a-z0-9.-]+/)?v[0-9]+((alpha|beta)[0-9]+)?$`)
+var kubernetesAPIVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z0-9.-]+/)?v[0-9]+((alpha|beta)[0-9]+)?$`) })
 
 // manifestLine finds a Kubernetes apiVersion at the start of a line.
-var manifestLine = regexp.MustCompile(`(?m)^apiVersion:[ \t]*["']?(v[0-9]+|[a-z0-9.-]+/v[0-9]+\w*)["']?[ \t]*$`)
+var manifestLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^apiVersion:[ \t]*["']?(v[0-9]+|[a-z0-9.-]+/v[0-9]+\w*)["']?[ \t]*$`)
+})
 
 // manifestHint says what to do with a Kubernetes manifest given where a
 // podsim file was expected.

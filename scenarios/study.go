@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/podsim/podsim/internal/yamlstrict"
@@ -339,7 +340,7 @@ type pathStep struct {
 	sel   bool
 }
 
-var pathSegment = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)((?:\[[^\[\]]+\])*)$`)
+var pathSegment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)((?:\[[^\[\]]+\])*)$`) })
 
 // parsePath splits "workloads[api].spec.replicas" into steps. A leading
 // "spec." is optional: paths are within the scenario's spec.
@@ -350,7 +351,7 @@ func parsePath(path string) ([]pathStep, error) {
 	}
 	var steps []pathStep
 	for _, seg := range strings.Split(p, ".") {
-		m := pathSegment.FindStringSubmatch(seg)
+		m := pathSegment().FindStringSubmatch(seg)
 		if m == nil {
 			return nil, fmt.Errorf("invalid path %q: want fields separated by dots, each with optional [index] or [name], e.g. workloads[api].spec.replicas", path)
 		}

@@ -23,7 +23,7 @@ func (s *Study) validate(metrics []string, root Pos) ErrorList {
 	switch n := f.Metadata.Name; {
 	case n == "":
 		c.at(&f.Metadata, "study: name is required")
-	case len(n) > 63 || !dnsLabel.MatchString(n):
+	case len(n) > 63 || !dnsLabel().MatchString(n):
 		c.at(&f.Metadata.Name, "study name %q: want lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)", n)
 	}
 	sp := &f.Spec

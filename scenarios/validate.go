@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -71,11 +72,11 @@ func (v *validator) item(ptr any) {
 	}
 }
 
-var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+var dnsLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`) })
 
 // namespace checks a namespace name ("" is default).
 func (v *validator) namespace(ns *string) {
-	if *ns != "" && (len(*ns) > 63 || !dnsLabel.MatchString(*ns)) {
+	if *ns != "" && (len(*ns) > 63 || !dnsLabel().MatchString(*ns)) {
 		v.at(ns, "namespace %q: want lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)", *ns)
 	}
 }
@@ -93,7 +94,7 @@ func (v *validator) name(ptr *string, parent any, what string) {
 	switch {
 	case *ptr == "":
 		v.at(parent, "%s: name is required", what)
-	case len(*ptr) > 63 || !dnsLabel.MatchString(*ptr):
+	case len(*ptr) > 63 || !dnsLabel().MatchString(*ptr):
 		v.at(ptr, "%s name %q: want lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)", what, *ptr)
 	}
 }

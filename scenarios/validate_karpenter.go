@@ -6,12 +6,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Patterns of Karpenter's CRDs (pkg/apis/v1: nodepool.go, nodeclaim.go).
 var (
-	nillableDuration = regexp.MustCompile(`^(([0-9]+(s|m|h))+|Never)$`)
-	budgetNodes      = regexp.MustCompile(`^((100|[0-9]{1,2})%|[0-9]+)$`)
+	nillableDuration = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(([0-9]+(s|m|h))+|Never)$`) })
+	budgetNodes      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^((100|[0-9]{1,2})%|[0-9]+)$`) })
 )
 
 var (
@@ -55,7 +56,7 @@ func (v *validator) nodePool(w *Workload) {
 			v.taint(&list[i])
 		}
 	}
-	if ts.ExpireAfter != "" && !nillableDuration.MatchString(ts.ExpireAfter) {
+	if ts.ExpireAfter != "" && !nillableDuration().MatchString(ts.ExpireAfter) {
 		v.at(&ts.ExpireAfter, "expireAfter %q: want a duration of s, m and h (720h) or Never", ts.ExpireAfter)
 	}
 	sp := &w.Spec.NodePoolSpec
@@ -135,12 +136,12 @@ func (v *validator) nodePoolDisruption(d *NodePoolDisruption) {
 	if p := d.ConsolidationPolicy; p != "" && !slices.Contains(consolidationPolicies, p) {
 		v.at(&d.ConsolidationPolicy, "consolidationPolicy %q: want WhenEmptyOrUnderutilized or WhenEmpty%s", p, suggestion(p, consolidationPolicies))
 	}
-	if a := d.ConsolidateAfter; a != "" && !nillableDuration.MatchString(a) {
+	if a := d.ConsolidateAfter; a != "" && !nillableDuration().MatchString(a) {
 		v.at(&d.ConsolidateAfter, "consolidateAfter %q: want a duration of s, m and h (30s) or Never", a)
 	}
 	for i := range d.Budgets {
 		b := &d.Budgets[i]
-		if !budgetNodes.MatchString(b.Nodes) {
+		if !budgetNodes().MatchString(b.Nodes) {
 			v.at(b, "budget nodes %q: want a count (5) or a percentage (10%%)", b.Nodes)
 		}
 		for j := range b.Reasons {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Label keys and values as the API server checks them
@@ -12,8 +13,10 @@ import (
 // after a DNS subdomain prefix of at most 253 and a slash; a value is
 // empty or such a name. Taint keys are keys too.
 var (
-	qualifiedNamePart = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
-	dnsSubdomain      = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	qualifiedNamePart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`) })
+	dnsSubdomain      = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	})
 )
 
 // keyProblem says what is wrong with a label or taint key, or "".
@@ -23,9 +26,9 @@ func keyProblem(k string) string {
 	switch {
 	case len(parts) > 2:
 		return "a key is a name, optionally after a prefix and a slash (example.com/my-name), with one slash"
-	case len(parts) == 2 && (parts[0] == "" || len(parts[0]) > 253 || !dnsSubdomain.MatchString(parts[0])):
+	case len(parts) == 2 && (parts[0] == "" || len(parts[0]) > 253 || !dnsSubdomain().MatchString(parts[0])):
 		return "its prefix must be a DNS subdomain (lowercase letters, digits, '-' and '.', at most 253)"
-	case name == "" || len(name) > 63 || !qualifiedNamePart.MatchString(name):
+	case name == "" || len(name) > 63 || !qualifiedNamePart().MatchString(name):
 		return "its name must be 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
 	}
 	return ""
@@ -42,7 +45,7 @@ func (v *validator) labels(m *map[string]string) {
 		if p := keyProblem(k); p != "" {
 			v.atMapKey(m, k, "label key %s: %s", quoteValue(k), p)
 		}
-		if val := (*m)[k]; val != "" && (len(val) > 63 || !qualifiedNamePart.MatchString(val)) {
+		if val := (*m)[k]; val != "" && (len(val) > 63 || !qualifiedNamePart().MatchString(val)) {
 			v.atMapKey(m, k, "label %s: value %s: want at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit (or empty)", quoteValue(k), quoteValue(val))
 		}
 	}

@@ -58,7 +58,7 @@ func (v *validator) nodeGroup(g *NodeGroup) {
 	}
 	v.labels(&t.Labels)
 	v.taints(t.Taints)
-	if g.Zone != "" && (len(g.Zone) > 63 || !qualifiedNamePart.MatchString(g.Zone)) {
+	if g.Zone != "" && (len(g.Zone) > 63 || !qualifiedNamePart().MatchString(g.Zone)) {
 		v.at(&g.Zone, "zone %s: want at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit", quoteValue(g.Zone))
 	}
 	if b := g.BootTime; b != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -152,16 +153,10 @@ func notFound(path string) *apierrors.StatusError {
 }
 
 // serverVersion is what /version says: the Kubernetes version of the API
-// types podsim serves.
+// types podsim serves. (runtime.Version is what debug.ReadBuildInfo's
+// GoVersion says, without parsing the build information at start-up.)
 var serverVersion = &k8sversion.Info{Major: "1", Minor: "37", GitVersion: KubeletVersion + "+podsim", GitTreeState: "clean",
-	GoVersion: runtimeVersion(), Compiler: "gc", Platform: "linux/amd64"}
-
-func runtimeVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		return bi.GoVersion
-	}
-	return ""
-}
+	GoVersion: runtime.Version(), Compiler: "gc", Platform: "linux/amd64"}
 
 // get answers a GET of a fixed document.
 func (s *Server) get(w http.ResponseWriter, r *http.Request, doc func() any) {

@@ -54,19 +54,6 @@ func (m *Main) clock() clock.Clock {
 // complete up to the instant it reached.
 func (m *Main) follow(s *scenarios.Scenario, opt runOptions) (int, error) {
 	o := scenarios.RunOptions{Until: opt.until, MaxEvents: opt.maxEvents, ProbeEveryTick: opt.everyTick}
-	var widths report.WatchWidths
-	if opt.out == "text" {
-		// Columns as wide as their widest cell: a first run, unpaced,
-		// measures them.
-		var measure *report.Watch
-		first := o
-		first.Attach = func(w *model.World) {
-			measure = report.MeasureWatch(w, &widths)
-			w.Subscribe(measure)
-		}
-		r := s.Start(first)
-		r.Instants(m.interrupted, measure.Flush) // a run that stops early stops again below, and says why
-	}
 	bw := bufio.NewWriterSize(m.Stdout, 64<<10) // flushed before each wait (pacedFlush)
 	defer bw.Flush()
 	var done <-chan struct{}
@@ -87,7 +74,7 @@ func (m *Main) follow(s *scenarios.Scenario, opt runOptions) (int, error) {
 			w.Subscribe(untilDone{done, lines})
 			failed = lines.Err
 		} else {
-			rows := report.NewWatch(bw, w, widths)
+			rows := report.NewWatch(bw, w)
 			w.Subscribe(rows)
 			after = func(t time.Duration) {
 				if !m.interrupted() { // an instant cut short by Ctrl-C is not shown

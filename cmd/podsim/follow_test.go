@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,32 +66,32 @@ func (r *recorder) String() string {
 	return r.buf.String()
 }
 
-// watchRows splits `kubectl get pods -w` output into cells, by the columns
-// of its header.
+// watchRows splits `kubectl get pods -w` output into cells, and checks
+// that they are laid out as kubectl lays them out: each column as wide as
+// its widest cell so far (the header's included), then three spaces.
 func watchRows(t *testing.T, out string) [][]string {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	head := lines[0]
-	var starts []int
-	for _, col := range []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE"} {
-		i := strings.Index(head, col)
-		if i < 0 {
-			t.Fatalf("header %q lacks %s", head, col)
-		}
-		starts = append(starts, i)
-	}
+	widths := make([]int, 4)
 	var rows [][]string
-	for _, l := range lines[1:] {
-		var cells []string
-		for k, s := range starts {
-			end := len(l)
-			if k+1 < len(starts) {
-				end = starts[k+1]
+	for i, l := range lines {
+		cells := regexp.MustCompile(` {3,}`).Split(l, -1)
+		if len(cells) != 5 {
+			t.Fatalf("line %q: %d cells, want 5", l, len(cells))
+		}
+		want := ""
+		for k, c := range cells[:4] {
+			widths[k] = max(widths[k], len(c))
+			want += c + strings.Repeat(" ", widths[k]-len(c)+3)
+		}
+		if want += cells[4]; l != want {
+			t.Fatalf("line %q is not laid out as kubectl's:\n%q", l, want)
+		}
+		if i == 0 {
+			if h := strings.Join(cells, " "); h != "NAME READY STATUS RESTARTS AGE" {
+				t.Fatalf("header %q", l)
 			}
-			if len(l) < end || (k > 0 && l[s-1] != ' ') {
-				t.Fatalf("row %q is not aligned with header %q", l, head)
-			}
-			cells = append(cells, strings.TrimRight(l[s:end], " "))
+			continue
 		}
 		rows = append(rows, cells)
 	}
@@ -153,7 +154,7 @@ func TestFollowRowsMatchEveryInstant(t *testing.T) {
 		var out bytes.Buffer
 		var view *report.Watch
 		r := s.Start(scenarios.RunOptions{Until: s.Duration, Attach: func(w *model.World) {
-			view = report.NewWatch(&out, w, report.WatchWidths{})
+			view = report.NewWatch(&out, w)
 			w.Subscribe(view)
 		}})
 		ref := s.Build() // stopped at each instant, as run --at T
