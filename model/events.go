@@ -131,7 +131,8 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 		e = log.find(source, typ, reason, msg, combined)
 	}
 	if e == nil {
-		e = &Event{Type: typ, Reason: reason, Message: msg, Source: source,
+		e = w.mem.events.new()
+		*e = Event{Type: typ, Reason: reason, Message: msg, Source: source,
 			FirstSeen: now, Combined: combined, group: int32(gi)}
 		if gi < 0 { // the first of its kind: the set of its messages is {msg}
 			if log.groups == nil {
