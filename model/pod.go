@@ -236,7 +236,7 @@ func (p *Pod) ID() int { return p.id }
 func (p *Pod) Phase() Phase { return p.phase }
 
 // Phases lists every distinct phase the pod took, in order.
-func (p *Pod) Phases() []Phase { return p.phases }
+func (p *Pod) Phases() []Phase { return p.phases[:len(p.phases):len(p.phases)] }
 
 // Tolerations returns the pod's own tolerations (not the defaults the
 // node controller grants, see tolerationFor); shared, never changed.
@@ -308,6 +308,9 @@ func (p *Pod) setPhase(ph Phase) {
 		}
 	}
 	p.phase = ph
+	if p.phases == nil {
+		p.phases = p.w.mem.phases.take(3) // Pending, Running, and how it ended
+	}
 	p.phases = append(p.phases, ph)
 	p.wakeProbers()
 }
