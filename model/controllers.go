@@ -1,7 +1,7 @@
 package model
 
 import (
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -183,20 +183,36 @@ func (wl *Workload) createPod(t *PodSpec, node string) *Pod {
 // NextPodName is the name of the workload's next pod, <name>-<n>: n counts
 // its pods so far, on past the names of a snapshot's pods it adopted.
 func (wl *Workload) NextPodName() string {
-	name := fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
-	for p := wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)]; p != nil && !p.deleted && wl.Spec.Snapshot != nil; p = wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)] {
+	name := wl.podName(wl.podBase + len(wl.pods))
+	if wl.Spec.Snapshot == nil {
+		return name
+	}
+	for p := wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)]; p != nil && !p.deleted; p = wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)] {
 		wl.podBase++ // an adopted pod has the name
-		name = fmt.Sprintf("%s-%d", wl.Spec.Name, wl.podBase+len(wl.pods))
+		name = wl.podName(wl.podBase + len(wl.pods))
 	}
 	return name
+}
+
+// podName is <name>-<n>.
+func (wl *Workload) podName(n int) string {
+	b := make([]byte, 0, len(wl.Spec.Name)+1+20)
+	b = append(append(b, wl.Spec.Name...), '-')
+	return string(strconv.AppendInt(b, int64(n), 10))
 }
 
 // createNamedPod creates the workload's next pod, called name, from
 // template t with options o now, with the event SuccessfulCreate from the
 // kind's controller.
 func (wl *Workload) createNamedPod(t *PodSpec, name string, o PodOptions) *Pod {
-	src := map[string]string{KindJob: "job-controller", KindDaemonSet: "daemonset-controller"}[wl.Spec.Kind]
-	wl.w.event(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: %s", name)
+	src := ""
+	switch wl.Spec.Kind {
+	case KindJob:
+		src = "job-controller"
+	case KindDaemonSet:
+		src = "daemonset-controller"
+	}
+	wl.w.eventMsg(wl.Spec.Kind, wl.key, EventNormal, "SuccessfulCreate", src, "Created pod: "+name)
 	return wl.AddPodNamed(t, name, o)
 }
 

@@ -131,14 +131,18 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 		e = log.find(source, typ, reason, msg, combined)
 	}
 	if e == nil {
-		e = &Event{Type: typ, Reason: reason, Message: msg, Source: source,
+		e = w.mem.events.new()
+		*e = Event{Type: typ, Reason: reason, Message: msg, Source: source,
 			FirstSeen: now, Combined: combined, group: int32(gi)}
 		if gi < 0 { // the first of its kind: the set of its messages is {msg}
 			if log.groups == nil {
-				log.groups = make([]aggregateRecord, 0, 4) // a pod's kubelet logs a handful of reasons
+				log.groups = w.mem.groups.take(4) // a pod's kubelet logs a handful of reasons
 			}
 			e.group = int32(len(log.groups))
 			log.groups = append(log.groups, aggregateRecord{first: e, last: now})
+		}
+		if log.list == nil {
+			log.list = w.mem.eventLists.take(4) // a pod's handful, in one allocation rather than three
 		}
 		log.add(e)
 	}
@@ -224,9 +228,6 @@ func (l *eventLog) find(source string, typ EventType, reason, msg string, combin
 }
 
 func (l *eventLog) add(e *Event) {
-	if l.list == nil {
-		l.list = make([]*Event, 0, 4) // a pod's handful, in one allocation rather than three
-	}
 	l.list = append(l.list, e)
 	switch {
 	case l.idx != nil:

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -235,8 +236,7 @@ func (p *Pod) syncContainer(c *container) bool {
 func (c *container) waitBackoff(last ContainerState) {
 	p := c.pod
 	if p.realistic() {
-		m := c.messages()
-		p.eventMsg(EventWarning, "BackOff", "kubelet", m.backOff)
+		p.eventMsg(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
 		c.setReason(ReasonCrashLoopBackOff, c.backOffWaiting())
 		p.syncFailed()
 		return
@@ -249,14 +249,14 @@ func (c *container) waitBackoff(last ContainerState) {
 		st.LastState = st.State
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
-	p.eventMsg(EventWarning, "BackOff", "kubelet", c.messages().backOff)
+	p.eventMsg(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
 	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
 }
 
 // backOffWaiting is the CrashLoopBackOff state's message for the current
 // delay, built once per delay.
 func (c *container) backOffWaiting() string {
-	m := c.messages()
+	m := c.backOffMessages()
 	if m.backOffDelay != c.crash.delay || m.backOffWaiting == "" {
 		m.backOffDelay = c.crash.delay
 		m.backOffWaiting = "back-off " + c.crash.delay.String() + " restarting failed container=" + c.spec.Name + " pod=" + c.pod.String()
@@ -556,25 +556,47 @@ func (p *Pod) container(name string) *container {
 	return nil
 }
 
-// containerMessages are the kubelet's messages about one container that
-// repeat on every run, built once (a crash loop would build them each time).
+// containerMessages are the kubelet's messages about a container that
+// repeat on every run, built once per container spec and shared by the
+// pods of a template (a fleet would build them per pod, a crash loop per
+// run); backOffMessages are those that name the pod, built at its first
+// back-off.
 type containerMessages struct {
-	created, started, present, backOff string
-	stopping                           string // the Killing event's message when its pod is killed, built at the first
-	backOffWaiting                     string // the CrashLoopBackOff state's message, for backOffDelay
-	backOffDelay                       time.Duration
+	created, started, present, stopping string
+}
+
+type backOffMessages struct {
+	backOff        string
+	backOffWaiting string // the CrashLoopBackOff state's message, for backOffDelay
+	backOffDelay   time.Duration
 }
 
 // messages returns the container's messages, building them on first use.
 func (c *container) messages() *containerMessages {
 	if c.msgs == nil {
-		name, p := c.spec.Name, c.pod
-		c.msgs = &containerMessages{
-			created: "Created container: " + name,
-			started: "Started container " + name,
-			present: fmt.Sprintf("Container image %q already present on machine", c.spec.Image),
-			backOff: "Back-off restarting failed container " + name + " in pod " + p.String(),
+		w := c.pod.w
+		if c.msgs = w.containerMsgs[c.spec]; c.msgs == nil {
+			name := c.spec.Name
+			c.msgs = &containerMessages{
+				created:  "Created container: " + name,
+				started:  "Started container " + name,
+				present:  "Container image " + strconv.Quote(c.spec.Image) + " already present on machine",
+				stopping: "Stopping container " + name,
+			}
+			if w.containerMsgs == nil {
+				w.containerMsgs = map[*ContainerSpec]*containerMessages{}
+			}
+			w.containerMsgs[c.spec] = c.msgs
 		}
 	}
 	return c.msgs
+}
+
+// backOffMessages returns the container's messages about its crash
+// back-off, building them on first use.
+func (c *container) backOffMessages() *backOffMessages {
+	if c.backMsgs == nil {
+		c.backMsgs = &backOffMessages{backOff: "Back-off restarting failed container " + c.spec.Name + " in pod " + c.pod.String()}
+	}
+	return c.backMsgs
 }

@@ -123,18 +123,19 @@ type container struct {
 
 	probeOf [Startup + 1]*prober // the probe workers by kind, nil where none
 
-	probes        []*prober     // liveness, readiness, startup workers, if any
-	stopping      bool          // being killed (preStop, SIGTERM, SIGKILL)
-	inHook        hookKind      // which hook is running
-	graceLeft     time.Duration // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
-	ordered       bool          // killed with its pod: as a sidecar it waits for its turn after preStop
-	waitFrom      time.Duration // when it began to wait for its turn
-	killedFor     string        // why the kubelet killed it: "", "FailedPostStartHook", ...
-	probeKilled   bool          // killed for a failed liveness or startup probe; restart decided in the next sync
-	resizeRestart bool          // killed to apply a resize (resize.go): the next sync starts it again
-	rerun         bool          // an init container that must run again in a new sandbox
-	draws         draws         // what it drew from its random stream (dist.go)
-	msgs          *containerMessages
+	probes        []*prober          // liveness, readiness, startup workers, if any
+	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
+	inHook        hookKind           // which hook is running
+	graceLeft     time.Duration      // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
+	ordered       bool               // killed with its pod: as a sidecar it waits for its turn after preStop
+	waitFrom      time.Duration      // when it began to wait for its turn
+	killedFor     string             // why the kubelet killed it: "", "FailedPostStartHook", ...
+	probeKilled   bool               // killed for a failed liveness or startup probe; restart decided in the next sync
+	resizeRestart bool               // killed to apply a resize (resize.go): the next sync starts it again
+	rerun         bool               // an init container that must run again in a new sandbox
+	draws         draws              // what it drew from its random stream (dist.go)
+	msgs          *containerMessages // shared with the containers of the same spec
+	backMsgs      *backOffMessages
 	reason        *syncReason // why a realistic sync could not start it (podworker.go)
 	pid           int32       // its process's id on the node (memory.go), for the kernel's OOM killer
 }
@@ -175,11 +176,12 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	if ns == "" {
 		ns = DefaultNamespace
 	}
-	p := &Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Annotations: o.Annotations, Spec: spec, CreatedAt: w.Now(), owner: owner,
+	p := w.mem.pods.new()
+	*p = Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Annotations: o.Annotations, Spec: spec, CreatedAt: w.Now(), owner: owner,
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
 	// The kubelet's conditions, in one allocation (the two of a resize are
 	// rare: they take another when they come).
-	p.status.Conditions = make([]Condition, 0, len(conditionOrder)-2)
+	p.status.Conditions = w.mem.conditions.take(len(conditionOrder) - 2)
 	p.syncTimer.Init(p.sync)
 	for i := range spec.InitContainers {
 		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
@@ -202,7 +204,8 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 }
 
 func (p *Pod) newContainer(s *ContainerSpec) *container {
-	c := &container{pod: p, spec: s, status: ContainerStatus{Name: s.Name, Image: s.Image}}
+	c := p.w.mem.containers.new()
+	*c = container{pod: p, spec: s, status: ContainerStatus{Name: s.Name, Image: s.Image}}
 	c.exitTimer.Init(c.exitOnItsOwn)
 	c.restartTimer.Init(p.requestSync)
 	c.pullTimer.Init(c.pulled)
@@ -233,7 +236,7 @@ func (p *Pod) ID() int { return p.id }
 func (p *Pod) Phase() Phase { return p.phase }
 
 // Phases lists every distinct phase the pod took, in order.
-func (p *Pod) Phases() []Phase { return p.phases }
+func (p *Pod) Phases() []Phase { return p.phases[:len(p.phases):len(p.phases)] }
 
 // Tolerations returns the pod's own tolerations (not the defaults the
 // node controller grants, see tolerationFor); shared, never changed.
@@ -305,6 +308,9 @@ func (p *Pod) setPhase(ph Phase) {
 		}
 	}
 	p.phase = ph
+	if p.phases == nil {
+		p.phases = p.w.mem.phases.take(3) // Pending, Running, and how it ended
+	}
 	p.phases = append(p.phases, ph)
 	p.wakeProbers()
 }

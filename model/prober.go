@@ -79,7 +79,8 @@ func (c *container) startProbers() {
 		if spec == nil {
 			continue
 		}
-		pr := &prober{c: c, kind: ProbeKind(kind), spec: spec}
+		pr := c.pod.w.mem.probers.new()
+		*pr = prober{c: c, kind: ProbeKind(kind), spec: spec}
 		pr.timer.Init(pr.tick)
 		pr.triggered = pr.probeTriggered
 		c.probes = append(c.probes, pr)

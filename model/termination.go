@@ -45,11 +45,7 @@ func (c *container) stopWithPod(grace time.Duration) {
 		return
 	}
 	c.ordered = c.spec.Sidecar
-	m := c.messages()
-	if m.stopping == "" {
-		m.stopping = "Stopping container " + c.spec.Name
-	}
-	c.stop(grace, m.stopping)
+	c.stop(grace, c.messages().stopping)
 }
 
 // preStopDone ends the preStop hook (or gives up on it when the grace

@@ -29,8 +29,11 @@ type World struct {
 	nodeIdx    map[string]*Node
 	pods       []*Pod
 	podIdx     map[string]*Pod
+	mem        worldSlabs // where pods, containers, probe workers and events go (slab.go)
 
 	otherEvents map[objectKey]*eventLog
+
+	containerMsgs map[*ContainerSpec]*containerMessages // the kubelet's messages by container spec (kubelet.go)
 
 	sinks         []Sink
 	objectSinks   []ObjectSink

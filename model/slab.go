@@ -1,0 +1,49 @@
+package model
+
+// slab hands out zeroed values of T carved from arrays allocated a few at a
+// time: one allocation for many objects that live as long as their world
+// (pods, containers, probe workers, events), so a fleet's setup mallocs and
+// the collector tracks far fewer objects. An array stays live while any of
+// its values does. Its first arrays are small, so a small world pays little.
+type slab[T any] struct {
+	free []T
+	next int // the size of the next array
+}
+
+// slabMax bounds a slab's arrays.
+const slabMax = 256
+
+// new returns a zeroed *T of the slab's.
+func (s *slab[T]) new() *T {
+	if len(s.free) == 0 {
+		s.next = min(max(2*s.next, 8), slabMax)
+		s.free = make([]T, s.next)
+	}
+	v := &s.free[0]
+	s.free = s.free[1:]
+	return v
+}
+
+// take returns an empty slice of capacity n carved from the slab: appending
+// past n moves it to an array of its own, as for make([]T, 0, n).
+func (s *slab[T]) take(n int) []T {
+	if len(s.free) < n {
+		s.next = min(max(2*s.next, 8*n), slabMax*n)
+		s.free = make([]T, s.next)
+	}
+	v := s.free[:0:n]
+	s.free = s.free[n:]
+	return v
+}
+
+// worldSlabs are a world's slabs.
+type worldSlabs struct {
+	pods       slab[Pod]
+	containers slab[container]
+	probers    slab[prober]
+	events     slab[Event]
+	conditions slab[Condition]
+	eventLists slab[*Event]          // the first of each log's list
+	groups     slab[aggregateRecord] // the first of each log's aggregation records
+	phases     slab[Phase]           // the first of each pod's phases
+}
