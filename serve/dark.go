@@ -1,7 +1,10 @@
 package serve
 
 import (
+	"cmp"
 	"context"
+	"maps"
+	"strings"
 
 	"github.com/podsim/podsim/model"
 )
@@ -85,6 +88,7 @@ func (s *Store) publish() {
 	if !s.dark {
 		return
 	}
+	s.publishEvents()
 	for _, d := range s.darkList {
 		k := d.p.Key()
 		if d.deleted {
@@ -124,4 +128,124 @@ func (s *Store) waitReady(ctx context.Context) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// darkEvent is an event first seen while the store is dark, as compact as
+// its snapshot can be made from at the instant: the model's event, which
+// the snapshot follows, and the store's own facts of it.
+type darkEvent struct {
+	e                *model.Event
+	rv               uint64 // the version of its first occurrence
+	kind, object, ns string // what it is about (ns "" for a node)
+	host             string // the node of a kubelet's event
+}
+
+// darkRepeat is a later occurrence of a dark event, at version rv.
+type darkRepeat struct {
+	e  *model.Event
+	rv uint64
+}
+
+// noteDarkEvent notes an event's occurrence while the store is dark: a new
+// one as a compact record, a repeat as its version, an event seen before
+// the store went dark in its snapshot, which nobody has seen yet.
+func (s *Store) noteDarkEvent(e *model.Event, fresh bool, kind, object, ns string) {
+	if fresh {
+		// A namespace is served from its first object on: put here, as
+		// the event's snapshot would have put it.
+		if n := cmp.Or(ns, model.DefaultNamespace); s.objects[colNamespaces][n] == nil {
+			s.put(colNamespaces, &namespaceSnap{meta{name: n, uid: uid("Namespace", n), created: s.now}}, false)
+		}
+		s.darkEvents = append(s.darkEvents, darkEvent{e: e, rv: s.rv, kind: kind, object: object, ns: ns,
+			host: s.eventHost(e, kind, object, ns)})
+		return
+	}
+	if old := s.events[e]; old != nil {
+		old.follow(e)
+		old.rv = s.rv
+		return
+	}
+	s.darkRepeats = append(s.darkRepeats, darkRepeat{e: e, rv: s.rv})
+}
+
+// publishEvents renders the events first seen while the store was dark,
+// in the order they came (which names them), each as its model event is
+// now, at the version of its last occurrence: their snapshots in one
+// block, their keys and names in one string.
+func (s *Store) publishEvents() {
+	ds := s.darkEvents
+	s.darkEvents = nil
+	if len(ds) == 0 {
+		return
+	}
+	var last map[*model.Event]uint64
+	if len(s.darkRepeats) > 0 {
+		last = make(map[*model.Event]uint64, len(s.darkRepeats))
+		for _, r := range s.darkRepeats {
+			last[r.e] = r.rv
+		}
+		s.darkRepeats = nil
+	}
+	// The keys, model.Key(namespace, name), and the names at their ends.
+	var b strings.Builder
+	size := 0
+	for i := range ds {
+		size += len(ds[i].ns) + 1 + len(ds[i].object) + 17
+	}
+	b.Grow(size)
+	for i := range ds {
+		d := &ds[i]
+		if ns := cmp.Or(d.ns, model.DefaultNamespace); ns != model.DefaultNamespace {
+			b.WriteString(ns)
+			b.WriteByte('/')
+		}
+		b.WriteString(d.object)
+		b.WriteByte('.')
+		b.WriteString(hex16(uint64(s.eventNames + i + 1)))
+	}
+	keys := b.String()
+	events := s.objects[colEvents]
+	if len(events) < len(ds) {
+		// Made to size at once: the map does not grow through every power of two.
+		events = make(map[string]snapshot, len(events)+len(ds))
+		maps.Copy(events, s.objects[colEvents])
+		s.objects[colEvents] = events
+	}
+	block := make([]eventSnap, len(ds))
+	s.published = make([]*model.Event, len(ds))
+	at := 0
+	for i := range ds {
+		d, snap := &ds[i], &block[i]
+		n := len(d.object) + 17
+		if ns := cmp.Or(d.ns, model.DefaultNamespace); ns != model.DefaultNamespace {
+			n += len(ns) + 1
+		}
+		key := keys[at : at+n]
+		at += n
+		s.newEvent(snap, d.kind, d.object, d.ns, d.host, key)
+		snap.created = d.e.FirstSeen
+		snap.follow(d.e)
+		snap.rv = d.rv
+		if rv, ok := last[d.e]; ok {
+			snap.rv = rv
+		}
+		events[key] = snap
+		s.published[i] = d.e
+	}
+	s.publishedSnaps = block
+}
+
+// publishedEvent is the snapshot of an event first seen while the store
+// was dark (nil if none), found by an index made at the first look.
+func (s *Store) publishedEvent(e *model.Event) *eventSnap {
+	if s.publishedIdx == nil && len(s.published) > 0 {
+		s.publishedIdx = make(map[*model.Event]int32, len(s.published))
+		for i, pe := range s.published {
+			s.publishedIdx[pe] = int32(i)
+		}
+	}
+	if i, ok := s.publishedIdx[e]; ok {
+		return &s.publishedSnaps[i]
+	}
+	return nil
 }

@@ -72,9 +72,10 @@ type Store struct {
 	autoscalers  map[*model.Autoscaler]*hpaSrc
 	rsScratch    []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
 	pending      pending
-	writes       uint64 // calls of put so far
-	events       map[*model.Event]*eventSnap
+	writes       uint64                      // calls of put so far
+	events       map[*model.Event]*eventSnap // but those first seen while dark
 	eventNames   int
+	apiEvents    int           // the world's count of API events as of the last event
 	metricsAt    time.Duration // the scrape in metrics
 	metricsTaken bool
 	held         bool // handlers wait for ready (dark.go)
@@ -82,7 +83,14 @@ type Store struct {
 	darkPods     map[string]int
 	darkList     []darkPod
 	darkWls      []*workloadSrc
-	ready        chan struct{} // closed once handlers may read (at once unless dark)
+	darkEvents   []darkEvent
+	darkRepeats  []darkRepeat
+	// The events first seen while dark, in their order, their snapshots
+	// as published, and an index of them made when first needed.
+	published      []*model.Event
+	publishedSnaps []eventSnap
+	publishedIdx   map[*model.Event]int32
+	ready          chan struct{} // closed once handlers may read (at once unless dark)
 
 	sortedMu sync.Mutex // the readers' own: list's cache
 	sorted   [numCollections]sortedList
