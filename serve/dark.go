@@ -24,7 +24,8 @@ import (
 // darkPod is a pod marked while the store is dark.
 type darkPod struct {
 	p       *model.Pod
-	rv      uint64 // the version of its last change
+	ent     *podEntry // its key's
+	rv      uint64    // the version of its last change
 	deleted bool
 }
 
@@ -41,20 +42,24 @@ func (s *Store) holdReads() {
 func (s *Store) goDarkIfFull() {
 	if s.held && !s.dark && s.n == len(s.ring) {
 		s.dark = true
-		s.darkPods = map[string]int{}
 	}
 }
 
-// markPod marks p as changed at the current version (deleted: its object
-// is gone).
-func (s *Store) markPod(p *model.Pod, deleted bool) {
-	k := p.Key()
-	rv := s.rv
-	if i, ok := s.darkPods[k]; ok {
-		s.darkList[i] = darkPod{p: p, rv: rv, deleted: deleted}
+// markPod marks p's key as changed at the current version (deleted: its
+// object is gone); ent is p's key's entry, nil to look it up.
+func (s *Store) markPod(p *model.Pod, deleted bool, ent *podEntry) {
+	if ent == nil {
+		if ent = s.pods[p.Key()]; ent == nil {
+			ent = &podEntry{p: p}
+			s.pods[p.Key()] = ent
+		}
+	}
+	d := darkPod{p: p, ent: ent, rv: s.rv, deleted: deleted}
+	if ent.dark > 0 {
+		s.darkList[ent.dark-1] = d
 	} else {
-		s.darkPods[k] = len(s.darkList)
-		s.darkList = append(s.darkList, darkPod{p: p, rv: rv, deleted: deleted})
+		s.darkList = append(s.darkList, d)
+		ent.dark = int32(len(s.darkList))
 	}
 	if wl := p.Owner(); wl != nil {
 		if src := s.workloads[wl.Key()]; src != nil {
@@ -90,6 +95,7 @@ func (s *Store) publish() {
 	}
 	s.publishEvents()
 	for _, d := range s.darkList {
+		d.ent.dark = 0
 		k := d.p.Key()
 		if d.deleted {
 			delete(s.objects[colPods], k)
@@ -105,7 +111,7 @@ func (s *Store) publish() {
 	}
 	s.dark = false
 	wls := s.darkWls
-	s.darkPods, s.darkList, s.darkWls = nil, nil, nil
+	s.darkList, s.darkWls = nil, nil
 	for _, src := range wls {
 		src.dirty = false
 		if src.col == colCronJobs {
@@ -140,6 +146,26 @@ type darkEvent struct {
 	host             string // the node of a kubelet's event
 }
 
+// darkEventLog is the dark events in the order they came, in chunks of
+// darkEventChunk: it grows without copying what it holds.
+type darkEventLog struct {
+	chunks [][]darkEvent
+	n      int
+}
+
+var darkEventChunk = 4096 // a variable for the tests
+
+func (l *darkEventLog) add(d darkEvent) {
+	if l.n%darkEventChunk == 0 {
+		l.chunks = append(l.chunks, make([]darkEvent, 0, darkEventChunk))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, d)
+	l.n++
+}
+
+func (l *darkEventLog) at(i int) *darkEvent { return &l.chunks[i/darkEventChunk][i%darkEventChunk] }
+
 // darkRepeat is a later occurrence of a dark event, at version rv.
 type darkRepeat struct {
 	e  *model.Event
@@ -156,7 +182,7 @@ func (s *Store) noteDarkEvent(e *model.Event, fresh bool, kind, object, ns strin
 		if n := cmp.Or(ns, model.DefaultNamespace); s.objects[colNamespaces][n] == nil {
 			s.put(colNamespaces, &namespaceSnap{meta{name: n, uid: uid("Namespace", n), created: s.now}}, false)
 		}
-		s.darkEvents = append(s.darkEvents, darkEvent{e: e, rv: s.rv, kind: kind, object: object, ns: ns,
+		s.darkEvents.add(darkEvent{e: e, rv: s.rv, kind: kind, object: object, ns: ns,
 			host: s.eventHost(e, kind, object, ns)})
 		return
 	}
@@ -174,8 +200,8 @@ func (s *Store) noteDarkEvent(e *model.Event, fresh bool, kind, object, ns strin
 // block, their keys and names in one string.
 func (s *Store) publishEvents() {
 	ds := s.darkEvents
-	s.darkEvents = nil
-	if len(ds) == 0 {
+	s.darkEvents = darkEventLog{}
+	if ds.n == 0 {
 		return
 	}
 	var last map[*model.Event]uint64
@@ -189,12 +215,13 @@ func (s *Store) publishEvents() {
 	// The keys, model.Key(namespace, name), and the names at their ends.
 	var b strings.Builder
 	size := 0
-	for i := range ds {
-		size += len(ds[i].ns) + 1 + len(ds[i].object) + 17
+	for i := range ds.n {
+		d := ds.at(i)
+		size += len(d.ns) + 1 + len(d.object) + 17
 	}
 	b.Grow(size)
-	for i := range ds {
-		d := &ds[i]
+	for i := range ds.n {
+		d := ds.at(i)
 		if ns := cmp.Or(d.ns, model.DefaultNamespace); ns != model.DefaultNamespace {
 			b.WriteString(ns)
 			b.WriteByte('/')
@@ -205,17 +232,17 @@ func (s *Store) publishEvents() {
 	}
 	keys := b.String()
 	events := s.objects[colEvents]
-	if len(events) < len(ds) {
+	if len(events) < ds.n {
 		// Made to size at once: the map does not grow through every power of two.
-		events = make(map[string]snapshot, len(events)+len(ds))
+		events = make(map[string]snapshot, len(events)+ds.n)
 		maps.Copy(events, s.objects[colEvents])
 		s.objects[colEvents] = events
 	}
-	block := make([]eventSnap, len(ds))
-	s.published = make([]*model.Event, len(ds))
+	block := make([]eventSnap, ds.n)
+	s.published = make([]*model.Event, ds.n)
 	at := 0
-	for i := range ds {
-		d, snap := &ds[i], &block[i]
+	for i := range ds.n {
+		d, snap := ds.at(i), &block[i]
 		n := len(d.object) + 17
 		if ns := cmp.Or(d.ns, model.DefaultNamespace); ns != model.DefaultNamespace {
 			n += len(ns) + 1

@@ -59,11 +59,12 @@ func (s *Store) nodeSpecChanged(n *model.Node) bool {
 }
 
 // pod writes a new version of a pod at its change c (nil: none of its
-// own), and of its controller's objects. A dark store only marks it.
-func (s *Store) pod(p *model.Pod, c *model.Change) {
+// own), and of its controller's objects. A dark store only marks it
+// (ent: p's entry, if the caller has it).
+func (s *Store) pod(p *model.Pod, c *model.Change, ent *podEntry) {
 	deleted := c != nil && c.Kind == model.ChangePod && c.Reason == "Deleted"
 	if s.dark {
-		s.markPod(p, deleted)
+		s.markPod(p, deleted, ent)
 		return
 	}
 	old, seen := s.objects[colPods][p.Key()].(*podSnap)
@@ -208,8 +209,8 @@ func (s *Store) eventHost(e *model.Event, kind, object, ns string) string {
 		if ns == "" {
 			ns = model.DefaultNamespace
 		}
-		if p := s.pods[model.Key(ns, object)]; p != nil && p.Node != nil {
-			return p.Node.Name
+		if ent := s.pods[model.Key(ns, object)]; ent != nil && ent.p.Node != nil {
+			return ent.p.Node.Name
 		}
 	} else if kind == "Node" {
 		return object
