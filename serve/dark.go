@@ -144,6 +144,10 @@ type darkEvent struct {
 	rv               uint64 // the version of its first occurrence
 	kind, object, ns string // what it is about (ns "" for a node)
 	host             string // the node of a kubelet's event
+	// Its message as it reached the API: a combined event's model event
+	// takes the message of every occurrence, those the spam filter
+	// dropped too.
+	message string
 }
 
 // darkEventLog is the dark events in the order they came, in chunks of
@@ -166,10 +170,12 @@ func (l *darkEventLog) add(d darkEvent) {
 
 func (l *darkEventLog) at(i int) *darkEvent { return &l.chunks[i/darkEventChunk][i%darkEventChunk] }
 
-// darkRepeat is a later occurrence of a dark event, at version rv.
+// darkRepeat is a later occurrence of a dark event, at version rv, with
+// its message.
 type darkRepeat struct {
-	e  *model.Event
-	rv uint64
+	e       *model.Event
+	rv      uint64
+	message string
 }
 
 // noteDarkEvent notes an event's occurrence while the store is dark: a new
@@ -183,7 +189,7 @@ func (s *Store) noteDarkEvent(e *model.Event, fresh bool, kind, object, ns strin
 			s.put(colNamespaces, &namespaceSnap{meta{name: n, uid: uid("Namespace", n), created: s.now}}, false)
 		}
 		s.darkEvents.add(darkEvent{e: e, rv: s.rv, kind: kind, object: object, ns: ns,
-			host: s.eventHost(e, kind, object, ns)})
+			host: s.eventHost(e, kind, object, ns), message: e.Message})
 		return
 	}
 	if old := s.events[e]; old != nil {
@@ -191,7 +197,7 @@ func (s *Store) noteDarkEvent(e *model.Event, fresh bool, kind, object, ns strin
 		old.rv = s.rv
 		return
 	}
-	s.darkRepeats = append(s.darkRepeats, darkRepeat{e: e, rv: s.rv})
+	s.darkRepeats = append(s.darkRepeats, darkRepeat{e: e, rv: s.rv, message: e.Message})
 }
 
 // publishEvents renders the events first seen while the store was dark,
@@ -204,11 +210,11 @@ func (s *Store) publishEvents() {
 	if ds.n == 0 {
 		return
 	}
-	var last map[*model.Event]uint64
+	var last map[*model.Event]darkRepeat
 	if len(s.darkRepeats) > 0 {
-		last = make(map[*model.Event]uint64, len(s.darkRepeats))
+		last = make(map[*model.Event]darkRepeat, len(s.darkRepeats))
 		for _, r := range s.darkRepeats {
-			last[r.e] = r.rv
+			last[r.e] = r
 		}
 		s.darkRepeats = nil
 	}
@@ -252,9 +258,9 @@ func (s *Store) publishEvents() {
 		s.newEvent(snap, d.kind, d.object, d.ns, d.host, key)
 		snap.created = d.e.FirstSeen
 		snap.follow(d.e)
-		snap.rv = d.rv
-		if rv, ok := last[d.e]; ok {
-			snap.rv = rv
+		snap.rv, snap.message = d.rv, d.message
+		if r, ok := last[d.e]; ok {
+			snap.rv, snap.message = r.rv, r.message
 		}
 		events[key] = snap
 		s.published[i] = d.e
