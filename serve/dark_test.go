@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // TestDarkRunUpServesTheSameCluster: a frozen server whose run-up
@@ -21,6 +23,8 @@ func TestDarkRunUpServesTheSameCluster(t *testing.T) {
 	// Workloads and leases are published at the instant's version when
 	// dark; every other field is the same.
 	version := regexp.MustCompile(`"resourceVersion":"[0-9]+"`)
+	defer func(n int) { darkEventChunk = n }(darkEventChunk)
+	darkEventChunk = 3 // events over many chunks
 	for _, c := range []struct {
 		file string
 		at   time.Duration
@@ -29,6 +33,8 @@ func TestDarkRunUpServesTheSameCluster(t *testing.T) {
 		{"../scenarios/cluster/partition-delete-node.yaml", 10 * time.Minute},
 		{"../scenarios/cronjob/history-limits.yaml", 5 * time.Minute},
 		{"../scenarios/demo.yaml", time.Minute},
+		{"../scenarios/demo.yaml", 10 * time.Minute}, // BackOff repeats while dark
+		{"../scenarios/namespaces/same-name.yaml", 5 * time.Minute},
 	} {
 		lit := play(t, c.file, Options{At: c.at})
 		dark := play(t, c.file, Options{At: c.at, History: 8})
@@ -54,6 +60,27 @@ func TestDarkRunUpServesTheSameCluster(t *testing.T) {
 		if code := call(t, "GET", dark.http.URL+"/api/v1/pods?watch=1&resourceVersion=1", "", nil, &st); code != http.StatusGone {
 			t.Errorf("%s: a watch from version 1 of a dark run-up: %d, want 410", c.file, code)
 		}
+	}
+}
+
+// TestDarkEventsFoundAfterPublish: an event first seen while the store
+// was dark is found again, by its model event, once published (its next
+// repeat, after a write, replaces that snapshot).
+func TestDarkEventsFoundAfterPublish(t *testing.T) {
+	dark := play(t, "../scenarios/demo.yaml", Options{At: 10 * time.Minute, History: 8})
+	dark.freeze(t)
+	s := dark.srv.store
+	if len(s.published) == 0 {
+		t.Fatal("no event was first seen while dark")
+	}
+	for _, e := range s.published {
+		snap := s.publishedEvent(e)
+		if snap == nil || s.objects[colEvents][snap.key()] != snapshot(snap) || snap.count != e.Count || snap.message != e.Message {
+			t.Fatalf("event %s %q: published as %+v", e.Reason, e.Message, snap)
+		}
+	}
+	if s.publishedEvent(&model.Event{}) != nil {
+		t.Error("an event never seen is found")
 	}
 }
 

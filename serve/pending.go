@@ -65,11 +65,15 @@ func (s *Store) Object(o *model.ObjectChange) {
 		}
 	case model.ObjectPod:
 		if o.Op == model.ObjectAdded {
-			s.pods[o.Pod.Key()] = o.Pod
+			if ent := s.pods[o.Pod.Key()]; ent != nil {
+				ent.p = o.Pod // a later pod of the key: it keeps the key's mark
+			} else {
+				s.pods[o.Pod.Key()] = &podEntry{p: o.Pod}
+			}
 		}
 		// The timeline carries a pod's changes but its nominated node.
 		if o.Op == model.ObjectUpdated && s.dark {
-			s.markPod(o.Pod, false)
+			s.markPod(o.Pod, false, nil)
 		} else if o.Op == model.ObjectUpdated && s.nominationMoved(o.Pod) && !slices.Contains(p.nominated, o.Pod) {
 			p.nominated = append(p.nominated, o.Pod)
 		}
@@ -136,7 +140,7 @@ func (s *Store) flush(t time.Duration, updates bool) bool {
 	p.nominated = nil
 	for _, pod := range nominated {
 		if s.nominationMoved(pod) {
-			s.pod(pod, nil) // may queue its Deployment again
+			s.pod(pod, nil, nil) // may queue its Deployment again
 		}
 	}
 	clear(synced)

@@ -65,27 +65,40 @@ type Store struct {
 	// The run goroutine's own (no lock needed).
 	w            *model.World
 	reportEvery  time.Duration           // the kubelets' nodeStatusReportFrequency
-	pods         map[string]*model.Pod   // the pods added, the last of each key (model.Key)
+	pods         map[string]*podEntry    // the pods added, the last of each key (model.Key)
 	nodes        map[string]*model.Node  // the nodes added, by name
 	workloads    map[string]*workloadSrc // by the workload's key (model.Key)
 	budgets      map[*model.DisruptionBudget]*budgetSrc
 	autoscalers  map[*model.Autoscaler]*hpaSrc
 	rsScratch    []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
 	pending      pending
-	writes       uint64 // calls of put so far
-	events       map[*model.Event]*eventSnap
+	writes       uint64                      // calls of put so far
+	events       map[*model.Event]*eventSnap // but those first seen while dark
 	eventNames   int
+	apiEvents    int           // the world's count of API events as of the last event
 	metricsAt    time.Duration // the scrape in metrics
 	metricsTaken bool
 	held         bool // handlers wait for ready (dark.go)
 	dark         bool // nothing rendered per change (dark.go)
-	darkPods     map[string]int
 	darkList     []darkPod
 	darkWls      []*workloadSrc
-	ready        chan struct{} // closed once handlers may read (at once unless dark)
+	darkEvents   darkEventLog
+	darkRepeats  []darkRepeat
+	// The events first seen while dark, in their order, their snapshots
+	// as published, and an index of them made when first needed.
+	published      []*model.Event
+	publishedSnaps []eventSnap
+	publishedIdx   map[*model.Event]int32
+	ready          chan struct{} // closed once handlers may read (at once unless dark)
 
 	sortedMu sync.Mutex // the readers' own: list's cache
 	sorted   [numCollections]sortedList
+}
+
+// podEntry is the pod of a key, and its mark while the store is dark.
+type podEntry struct {
+	p    *model.Pod
+	dark int32 // 1 + the key's index in Store.darkList once marked
 }
 
 // budgetSrc ties a model PodDisruptionBudget to its API object.
@@ -124,7 +137,7 @@ const DefaultHistory = 1 << 16
 // watchers. Subscribe it to w before w is populated.
 func NewStore(w *model.World, history int) *Store {
 	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
-		wake: make(chan struct{}), pods: map[string]*model.Pod{}, nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
+		wake: make(chan struct{}), pods: map[string]*podEntry{}, nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
 		autoscalers: map[*model.Autoscaler]*hpaSrc{},
 		events:      map[*model.Event]*eventSnap{}, ready: make(chan struct{})}
 	close(s.ready)
@@ -152,8 +165,8 @@ func (s *Store) Change(c *model.Change) {
 	s.flush(c.T, false)
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
-		if p := s.pods[model.Key(c.Namespace, c.Pod)]; p != nil {
-			s.pod(p, c)
+		if ent := s.pods[model.Key(c.Namespace, c.Pod)]; ent != nil {
+			s.pod(ent.p, c, ent)
 		}
 	case model.ChangeNode:
 		if n := s.nodes[c.Node]; n != nil {

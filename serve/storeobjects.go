@@ -59,11 +59,12 @@ func (s *Store) nodeSpecChanged(n *model.Node) bool {
 }
 
 // pod writes a new version of a pod at its change c (nil: none of its
-// own), and of its controller's objects. A dark store only marks it.
-func (s *Store) pod(p *model.Pod, c *model.Change) {
+// own), and of its controller's objects. A dark store only marks it
+// (ent: p's entry, if the caller has it).
+func (s *Store) pod(p *model.Pod, c *model.Change, ent *podEntry) {
 	deleted := c != nil && c.Kind == model.ChangePod && c.Reason == "Deleted"
 	if s.dark {
-		s.markPod(p, deleted)
+		s.markPod(p, deleted, ent)
 		return
 	}
 	old, seen := s.objects[colPods][p.Key()].(*podSnap)
@@ -131,8 +132,14 @@ func (s *Store) renderPod(p *model.Pod, old *podSnap) (*podSnap, *workloadSrc) {
 	return snap, src
 }
 
-// event records an event's first occurrence or its repeat.
+// event records an event's first occurrence or its repeat. A dark store
+// only notes it (darkEvent).
 func (s *Store) event(c *model.Change) {
+	// An event is new to the API, and so to the store, which has seen
+	// every event from the start, when the model's count of them grew.
+	n := s.w.APIEventCount()
+	fresh := n != s.apiEvents
+	s.apiEvents = n
 	kind, object, ns := "Pod", c.Pod, c.Namespace
 	switch {
 	case c.Object != "":
@@ -147,38 +154,68 @@ func (s *Store) event(c *model.Change) {
 	if c.Dropped || e == nil {
 		return // the spam filter kept it from the API
 	}
-	old := s.events[e]
-	if s.dark && old != nil {
-		// Nobody has seen it yet: its one snapshot follows the event.
-		old.typ, old.reason, old.source, old.message = string(e.Type), e.Reason, e.Source, e.Message
-		old.first, old.last, old.count, old.rv = e.FirstSeen, e.LastSeen, e.Count, s.rv
+	if s.dark {
+		s.noteDarkEvent(e, fresh, kind, object, ns)
 		return
 	}
-	snap := &eventSnap{typ: string(e.Type), reason: e.Reason, source: e.Source, message: e.Message,
-		first: e.FirstSeen, last: e.LastSeen, count: e.Count}
+	var old *eventSnap
+	if !fresh {
+		if old = s.events[e]; old == nil {
+			old = s.publishedEvent(e)
+		}
+	}
+	snap := &eventSnap{}
 	if old != nil {
 		snap.meta, snap.involved, snap.involvedNS, snap.host = old.meta, old.involved, old.involvedNS, old.host
 	} else {
-		s.eventNames++
-		snap.involvedNS = ns
-		if ns == "" {
-			ns = model.DefaultNamespace // a node's events are in the default namespace
-		}
-		snap.meta = meta{namespace: ns, created: e.FirstSeen}
-		snap.involved = apiRef(kind, object) // its UID is made when shown (involvedUID)
-		if kind == "Pod" && e.Source == "kubelet" {
-			if p := s.pods[model.Key(ns, object)]; p != nil && p.Node != nil {
-				snap.host = p.Node.Name
-			}
-		} else if kind == "Node" {
-			snap.host = object
-		}
-		// Named as the API server's clients name them, <object>.<unique
-		// hex>; here the hex is the store's count of events.
-		snap.name = object + "." + hex16(uint64(s.eventNames))
+		s.newEvent(snap, kind, object, ns, s.eventHost(e, kind, object, ns), "")
+		snap.created = e.FirstSeen
 	}
+	snap.follow(e)
 	s.events[e] = snap
 	s.put(colEvents, snap, false)
+}
+
+// follow sets the event's fields that change with its repeats to e's.
+func (snap *eventSnap) follow(e *model.Event) {
+	snap.typ, snap.reason, snap.source, snap.message = string(e.Type), e.Reason, e.Source, e.Message
+	snap.first, snap.last, snap.count = e.FirstSeen, e.LastSeen, e.Count
+}
+
+// newEvent names the store's next new event, about the object of kind
+// and name object in namespace ns ("" for a node), reported from host.
+// Its name is key's part after the namespace if key is given (the two in
+// one string), else made.
+func (s *Store) newEvent(snap *eventSnap, kind, object, ns, host, key string) {
+	s.eventNames++
+	snap.involvedNS, snap.host = ns, host
+	if ns == "" {
+		ns = model.DefaultNamespace // a node's events are in the default namespace
+	}
+	snap.meta = meta{namespace: ns}
+	snap.involved = apiRef(kind, object) // its UID is made when shown (involvedUID)
+	// Named as the API server's clients name them, <object>.<unique
+	// hex>; here the hex is the store's count of events.
+	if key != "" {
+		snap.name = key[len(key)-len(object)-17:]
+	} else {
+		snap.name = object + "." + hex16(uint64(s.eventNames))
+	}
+}
+
+// eventHost is the node of a kubelet's event (the source's host), or "".
+func (s *Store) eventHost(e *model.Event, kind, object, ns string) string {
+	if kind == "Pod" && e.Source == "kubelet" {
+		if ns == "" {
+			ns = model.DefaultNamespace
+		}
+		if ent := s.pods[model.Key(ns, object)]; ent != nil && ent.p.Node != nil {
+			return ent.p.Node.Name
+		}
+	} else if kind == "Node" {
+		return object
+	}
+	return ""
 }
 
 // ref is the API reference of an object an event is about (namespace ""
