@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultMaxEvents is the budget of a run unless the user sets one:
-// under 10 seconds of a busy model on one core. Kubernetes' scalability
+// 5 to 20 seconds of a busy model on one core, by the machine's speed. Kubernetes' scalability
 // envelope (5,000 nodes, 150,000 probed pods for an hour) and the 10,000
 // pod crash-loop fleet (6 hours) each need less than two thirds of it.
 const DefaultMaxEvents = 30_000_000
