@@ -11,10 +11,7 @@ import (
 // minReadySeconds: a pod is counted available once Ready for longer, when
 // the controller looks again a second after that.
 func TestMinReadySeconds(t *testing.T) {
-	w := model.NewCore(1, model.DefaultSettings())
-	w.RegisterScheduler()
-	w.RegisterCoreParts()
-	w.RegisterWorkloadController(model.KindReplicaSet, New(w))
+	w, _ := newWorld()
 	w.AddNode(model.NodeSpec{Name: "a", Capacity: model.Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	wl := w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: "rs", Replicas: 2, MinReadySeconds: 10,
 		Template: &model.PodSpec{RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second,
@@ -58,10 +55,7 @@ func TestClientBucket(t *testing.T) {
 // A ReplicaSet whose pods the kubelet rejects replaces them as fast as its
 // client lets it: 30 at 0s, then 20 a second.
 func TestRejectedPodsAreReplacedAtTheClientsPace(t *testing.T) {
-	w := model.NewCore(1, model.DefaultSettings())
-	w.RegisterScheduler()
-	w.RegisterCoreParts()
-	w.RegisterWorkloadController(model.KindReplicaSet, New(w))
+	w, _ := newWorld()
 	w.AddNode(model.NodeSpec{Name: "full", Capacity: model.Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
 	wl := w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: "web", Replicas: 2,
 		Template: &model.PodSpec{NodeName: "full", RestartPolicy: model.RestartAlways,
@@ -94,11 +88,7 @@ func TestRejectedPodsAreReplacedAtTheClientsPace(t *testing.T) {
 // sync before: 2,000 pods x ~40,000 syncs).
 func TestCountsLookOnlyAtChangedPods(t *testing.T) {
 	for _, minReady := range []int{0, 600} {
-		w := model.NewCore(1, model.DefaultSettings())
-		w.RegisterScheduler()
-		w.RegisterCoreParts()
-		c := New(w)
-		w.RegisterWorkloadController(model.KindReplicaSet, c)
+		w, c := newWorld()
 		for i := range 20 {
 			w.AddNode(model.NodeSpec{Name: fmt.Sprint("n", i), Capacity: model.Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
 		}
@@ -129,4 +119,15 @@ func (n *readyChanges) Change(ch *model.Change) {
 	if ch.Kind == model.ChangeCondition && ch.Type == model.Ready {
 		*n++
 	}
+}
+
+// newWorld is the core with the scheduler, what asks an owner to sync,
+// and the ReplicaSet controller c (cluster.New adds the rest).
+func newWorld() (w *model.World, c *Controller) {
+	w = model.NewCore(1, model.DefaultSettings())
+	w.RegisterScheduler()
+	w.RegisterCoreParts()
+	c = New(w)
+	w.RegisterWorkloadController(model.KindReplicaSet, c)
+	return w, c
 }
