@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHostileInput: every file under testdata/hostile is refused with
@@ -196,5 +197,38 @@ func TestHugeNamesAreCutInMessages(t *testing.T) {
 	_, errs, code := podsim(t, "validate", path)
 	if code != exitBadInput || len(errs) > 800 || !strings.Contains(errs, `pod name "`+strings.Repeat("a", 37)+`..."`) {
 		t.Errorf("exit %d, %d bytes on stderr: %.300q", code, len(errs), errs)
+	}
+}
+
+// Every output of run pays for what it writes: each change counts as an
+// event against the budget, so that the budget bounds the time of a
+// written run as it bounds a bare one. At the same budget, each output
+// stops the crash loop of centuries earlier than test does, and says so.
+func TestOutputsChargeTheirChangesToTheBudget(t *testing.T) {
+	path := filepath.Join(root, "testdata", "hostile", "runaway", "crashloop-centuries.yaml")
+	stoppedAt := func(errs string) time.Duration {
+		_, rest, _ := strings.Cut(errs, "the run stopped at ")
+		at, _, _ := strings.Cut(rest, " of ")
+		d, err := time.ParseDuration(at)
+		if err != nil {
+			t.Fatalf("no stop in %q: %v", errs, err)
+		}
+		return d
+	}
+	_, errs, code := podsim(t, "test", path, "--max-events", "40000")
+	if code != exitBadInput || strings.Contains(errs, "changes sent to the output") {
+		t.Fatalf("test: exit %d, stderr %q", code, errs)
+	}
+	bare := stoppedAt(errs)
+	for _, args := range [][]string{{"-o", "text"}, {"-o", "jsonl"}, {"-o", "json"}, {"-o", "trace"}, {"-o", "svg"}, {"-o", "html"},
+		{"--follow", "--speed", "1e9", "-o", "jsonl"}, {"--follow", "--speed", "1e9"}} {
+		_, errs, code := podsim(t, append([]string{"run", path, "--max-events", "40000"}, args...)...)
+		if code != exitBadInput || !strings.Contains(errs, " changes sent to the output at one to an event") {
+			t.Errorf("run %v: exit %d, stderr %q", args, code, errs)
+			continue
+		}
+		if at := stoppedAt(errs); at >= bare {
+			t.Errorf("run %v stopped at %s, test at %s: the changes written did not count", args, at, bare)
+		}
 	}
 }
