@@ -69,13 +69,51 @@ func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func(
 	return Finished
 }
 
-// Used is the work done so far, in events: the events fired, the
-// scheduler's reads of nodes (for filters, and for preemption's victims),
-// NodeReadsPerEvent to an event, and the changes made since ChargeChanges,
+// Used is the work done so far, in events: the events fired, the reads
+// of nodes by the scheduler (for filters, and for preemption's victims)
+// and by the node autoscalers (Pass), NodeReadsPerEvent to an
+// event, and the changes made since ChargeChanges,
 // one to an event.
 func (w *World) Used() uint64 {
-	return w.eng.Fired() + w.nodeReads()/NodeReadsPerEvent + w.chargedChanges()
+	return w.eng.Fired() + (w.nodeReads()+w.partReads)/NodeReadsPerEvent + w.chargedChanges()
 }
+
+// A Pass is a part's long pass over many nodes within one event (a node
+// autoscaler's simulation of where pods would go): it counts the nodes
+// the pass reads against the run's budget, as the scheduler's reads are
+// counted, and tells the pass when the run is to stop so that it can stop
+// where it is. The zero Pass counts nothing and never stops.
+type Pass struct {
+	w     *World
+	reads int
+	cut   bool
+}
+
+// StartPass starts a pass of a part of w.
+func (w *World) StartPass() Pass { return Pass{w: w} }
+
+// Read counts n nodes read.
+func (p *Pass) Read(n int) { p.reads += n }
+
+// Stopping charges the reads counted so far and reports whether the run
+// is to stop after this event (Interrupting); once it has said so, it
+// keeps saying so. A pass told so stops before it changes anything and
+// leaves itself to an event at this instant, so that the run ends over
+// its budget or interrupted, not as if the pass had been made.
+func (p *Pass) Stopping() bool {
+	if p.w == nil {
+		return false
+	}
+	p.w.partReads += uint64(p.reads)
+	p.reads = 0
+	if !p.cut && p.w.Interrupting() {
+		p.cut = true
+	}
+	return p.cut
+}
+
+// Cut reports whether Stopping has said to stop.
+func (p *Pass) Cut() bool { return p.cut }
 
 // ChargeChanges makes each change from now on count as one event against
 // the budget (Used): for a run whose output writes or draws every change,
@@ -100,7 +138,12 @@ func (w *World) BudgetSpent(budget uint64) string {
 	msg := fmt.Sprintf("it used its budget of %d events", budget)
 	reads, changes := w.nodeReads(), w.chargedChanges()
 	var parts []string
-	if reads >= NodeReadsPerEvent*budget/10 {
+	switch {
+	case reads+w.partReads < NodeReadsPerEvent*budget/10:
+	case w.partReads > 0:
+		parts = append(parts, fmt.Sprintf("%d reads of nodes by the scheduler and %d by the node autoscalers at %d to an event",
+			reads, w.partReads, NodeReadsPerEvent))
+	default:
 		parts = append(parts, fmt.Sprintf("%d reads of nodes by the scheduler at %d to an event", reads, NodeReadsPerEvent))
 	}
 	if changes >= budget/10 {

@@ -24,6 +24,7 @@ type World struct {
 	// chargedFrom is changeCount when ChargeChanges was called, plus one
 	// (0: changes are not charged).
 	chargedFrom int
+	partReads   uint64 // reads of nodes charged by parts (ChargeReads)
 
 	nodes      []*Node
 	nodeSlab   []Node // where the next nodes go (AddNode)
