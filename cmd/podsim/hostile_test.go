@@ -183,6 +183,12 @@ func TestLongRunsDrawABoundedPicture(t *testing.T) {
 			t.Errorf("-o %s: %d bytes, want at most %d", c.out, len(out), c.maxBytes)
 		}
 	}
+	// The longest run there is: its axis stops at its end (its ticks once
+	// wrapped past the largest duration and drew millions more).
+	out, errs, code := podsim(t, "run", filepath.Join(root, "testdata", "hostile", "backoff-huge.yaml"), "-o", "svg")
+	if code != 0 || len(out) > 64<<10 || strings.Contains(out, ">-") {
+		t.Errorf("-o svg of 2562047h: exit %d, %d bytes, stderr %q", code, len(out), errs)
+	}
 }
 
 // A huge value is cut in messages, never echoed whole: a name of a
