@@ -23,7 +23,7 @@ func TestBudgetCountsNodeReads(t *testing.T) {
 		t.Errorf("used %d of a budget of %d: the pass ran on past it", w.Used(), budget)
 	}
 	if msg := w.BudgetSpent(budget); !strings.HasPrefix(msg, "it used its budget of 100000 events: ") ||
-		!strings.HasSuffix(msg, " reads of nodes by the scheduler at 4 to an event") {
+		!strings.HasSuffix(msg, " reads of nodes by the scheduler at 6 to an event") {
 		t.Errorf("BudgetSpent: %q", msg)
 	}
 }

@@ -85,23 +85,7 @@ func (n *Node) Simulate() *SimNode {
 // cpu", "node(s) had untolerated taint {key: value}"). Topology spread and
 // inter-pod affinity are not simulated (docs/kubernetes-rules.md).
 func (s *SimNode) Fits(p *Pod) (bool, string) {
-	n := &s.n
-	var st nodeStatus
-	switch {
-	case n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}):
-		st = rejected(unresolvable, rejectUnschedulable)
-	case n.diskFailed:
-		st = rejected(unresolvable, rejectDiskFailed)
-	default:
-		if t := untoleratedTaint(p, n); t != nil {
-			st = rejected(unresolvable, rejectTaint)
-			st.taint = t
-		} else if !matchesNodeAffinity(p, n) {
-			st = rejected(unresolvable, rejectNodeAffinity)
-		} else {
-			st = fitsResources(p, n, nil) // no pod is nominated to a simulated node
-		}
-	}
+	st := s.check(p)
 	if st.fits() {
 		return true, ""
 	}
@@ -114,6 +98,30 @@ func (s *SimNode) Fits(p *Pod) (bool, string) {
 		msg += reasons[i].String()
 	}
 	return false, msg
+}
+
+// Admits is Fits without the reasons, for a packer that only needs to
+// know whether p goes there: it builds no message.
+func (s *SimNode) Admits(p *Pod) bool { return s.check(p).fits() }
+
+// check runs the node-local filters of Fits.
+func (s *SimNode) check(p *Pod) nodeStatus {
+	n := &s.n
+	switch {
+	case n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}):
+		return rejected(unresolvable, rejectUnschedulable)
+	case n.diskFailed:
+		return rejected(unresolvable, rejectDiskFailed)
+	}
+	if t := untoleratedTaint(p, n); t != nil {
+		st := rejected(unresolvable, rejectTaint)
+		st.taint = t
+		return st
+	}
+	if !matchesNodeAffinity(p, n) {
+		return rejected(unresolvable, rejectNodeAffinity)
+	}
+	return fitsResources(p, n, nil) // no pod is nominated to a simulated node
 }
 
 // Add packs p onto the simulated node: it holds p's requests from now on.

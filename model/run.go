@@ -8,19 +8,22 @@ import (
 	"time"
 )
 
-// DefaultMaxEvents is the budget of a run unless the user sets one:
-// 5 to 20 seconds of a busy model on one core, by the machine's speed. Kubernetes' scalability
-// envelope (5,000 nodes, 150,000 probed pods for an hour) and the 10,000
-// pod crash-loop fleet (6 hours) each need less than two thirds of it.
-const DefaultMaxEvents = 30_000_000
+// DefaultMaxEvents is the budget of a run unless the user sets one: 4
+// to 12 seconds of a busy model on one core, by the machine's speed, and
+// as long again at most for a run whose output writes or draws every
+// change (ChargeChanges). Kubernetes' scalability envelope (5,000 nodes,
+// 150,000 probed pods for an hour, and its autoscaled variant) need less
+// than three quarters of it, written out or served too.
+const DefaultMaxEvents = 20_000_000
 
 // NodeReadsPerEvent is how many of the scheduler's reads of a node count
 // as one event against a run's budget (Used): a try reads up to thousands
 // of nodes in one event, so that events alone do not bound the time of a
-// run that schedules over a big cluster. A read costs a few times less
-// than an event: the envelope spends about 20M of its budget this way
+// run that schedules over a big cluster. A read costs about a sixth of
+// an event (a zone spread over 50,000 nodes: 90 ns a read; a crash loop:
+// 560 ns an event): the envelope spends about 13M of its budget this way
 // (600k events, 76M reads).
-const NodeReadsPerEvent = 4
+const NodeReadsPerEvent = 6
 
 // RunEnd says how a checked run ended.
 type RunEnd uint8
@@ -66,21 +69,91 @@ func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func(
 	return Finished
 }
 
-// Used is the work done so far, in events: the events fired, and the
-// scheduler's reads of nodes (for filters, and for preemption's victims),
-// NodeReadsPerEvent to an event.
+// Used is the work done so far, in events: the events fired, the reads
+// of nodes by the scheduler (for filters, and for preemption's victims)
+// and by the node autoscalers (Pass), NodeReadsPerEvent to an
+// event, and the changes made since ChargeChanges,
+// one to an event.
 func (w *World) Used() uint64 {
-	return w.eng.Fired() + w.nodeReads()/NodeReadsPerEvent
+	return w.eng.Fired() + (w.nodeReads()+w.partReads)/NodeReadsPerEvent + w.chargedChanges()
+}
+
+// A Pass is a part's long pass over many nodes within one event (a node
+// autoscaler's simulation of where pods would go): it counts the nodes
+// the pass reads against the run's budget, as the scheduler's reads are
+// counted, and tells the pass when the run is to stop so that it can stop
+// where it is. The zero Pass counts nothing and never stops.
+type Pass struct {
+	w     *World
+	reads int
+	cut   bool
+}
+
+// StartPass starts a pass of a part of w.
+func (w *World) StartPass() Pass { return Pass{w: w} }
+
+// Read counts n nodes read.
+func (p *Pass) Read(n int) { p.reads += n }
+
+// Stopping charges the reads counted so far and reports whether the run
+// is to stop after this event (Interrupting); once it has said so, it
+// keeps saying so. A pass told so stops before it changes anything and
+// leaves itself to an event at this instant, so that the run ends over
+// its budget or interrupted, not as if the pass had been made.
+func (p *Pass) Stopping() bool {
+	if p.w == nil {
+		return false
+	}
+	p.w.partReads += uint64(p.reads)
+	p.reads = 0
+	if !p.cut && p.w.Interrupting() {
+		p.cut = true
+	}
+	return p.cut
+}
+
+// Cut reports whether Stopping has said to stop.
+func (p *Pass) Cut() bool { return p.cut }
+
+// ChargeChanges makes each change from now on count as one event against
+// the budget (Used): for a run whose output writes or draws every change,
+// which costs about as much again as making it (a timeline's line or
+// row, a trace's event, a picture's point), so that the budget bounds the
+// time of every output as it does that of a run that writes none.
+func (w *World) ChargeChanges() { w.chargedFrom = w.changeCount + 1 }
+
+// chargedChanges is how many changes count against the budget.
+func (w *World) chargedChanges() uint64 {
+	if w.chargedFrom == 0 {
+		return 0
+	}
+	return uint64(w.changeCount - (w.chargedFrom - 1))
 }
 
 // BudgetSpent says what a run that used up budget spent it on: "it used
-// its budget of N events" and, when the scheduler's reads of nodes took a
-// part of it, how many events and how many reads.
+// its budget of N events" and, when the scheduler's reads of nodes or the
+// changes written out took a part of it, how many events, reads and
+// changes.
 func (w *World) BudgetSpent(budget uint64) string {
 	msg := fmt.Sprintf("it used its budget of %d events", budget)
-	if reads := w.nodeReads(); reads >= NodeReadsPerEvent*budget/10 {
-		msg += fmt.Sprintf(": %d events and %d reads of nodes by the scheduler at %d to an event",
-			w.eng.Fired(), reads, NodeReadsPerEvent)
+	reads, changes := w.nodeReads(), w.chargedChanges()
+	var parts []string
+	switch {
+	case reads+w.partReads < NodeReadsPerEvent*budget/10:
+	case w.partReads > 0:
+		parts = append(parts, fmt.Sprintf("%d reads of nodes by the scheduler and %d by the node autoscalers at %d to an event",
+			reads, w.partReads, NodeReadsPerEvent))
+	default:
+		parts = append(parts, fmt.Sprintf("%d reads of nodes by the scheduler at %d to an event", reads, NodeReadsPerEvent))
+	}
+	if changes >= budget/10 {
+		parts = append(parts, fmt.Sprintf("%d changes sent to the output at one to an event", changes))
+	}
+	switch len(parts) {
+	case 1:
+		msg += fmt.Sprintf(": %d events and %s", w.eng.Fired(), parts[0])
+	case 2:
+		msg += fmt.Sprintf(": %d events, %s and %s", w.eng.Fired(), parts[0], parts[1])
 	}
 	return msg
 }

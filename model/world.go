@@ -21,6 +21,10 @@ type World struct {
 	// event ask it too (Interrupting).
 	interrupted func() bool
 	budget      uint64 // RunChecked's, while it runs (0: none): long loops stop once it is spent (Interrupting)
+	// chargedFrom is changeCount when ChargeChanges was called, plus one
+	// (0: changes are not charged).
+	chargedFrom int
+	partReads   uint64 // reads of nodes charged by parts (ChargeReads)
 
 	nodes      []*Node
 	nodeSlab   []Node // where the next nodes go (AddNode)

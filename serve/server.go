@@ -77,6 +77,7 @@ func New(sc *scenarios.Scenario, o Options) *Server {
 	}
 	s.run = sc.Start(scenarios.RunOptions{Until: until, MaxEvents: o.MaxEvents, Attach: func(w *model.World) {
 		s.store = NewStore(w, history)
+		w.ChargeChanges() // the store takes in every change
 		if o.Speed <= 0 {
 			s.store.holdReads() // nobody reads it before the frozen instant
 		}

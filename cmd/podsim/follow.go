@@ -66,6 +66,7 @@ func (m *Main) follow(s *scenarios.Scenario, opt runOptions) (int, error) {
 	var failed func() error
 	o.Attach = func(w *model.World) {
 		checks = expect.Arm(s, w)
+		w.ChargeChanges() // each change is written, or looked at for a row
 		clk := m.clock()
 		pacer = pace.New(clk, opt.speed, done)
 		w.Subscribe(&pacedFlush{pacer: pacer, clk: clk, bw: bw}) // before the sinks that print

@@ -17,7 +17,7 @@ func TestHelpOnEveryCommand(t *testing.T) {
 		}
 	}
 	out, _, _ := podsim(t, "run", "--help")
-	for _, want := range []string{"-max-events uint", "(default 30000000)", "-o string", `(default "text")`, "-probe-every-tick",
+	for _, want := range []string{"-max-events uint", "(default 20000000)", "-o string", `(default "text")`, "-probe-every-tick",
 		"svg (a picture of it) or trace", "-follow\n", "-speed value", "(default 1)", "--follow --speed 60"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("run --help lacks %q:\n%s", want, out)

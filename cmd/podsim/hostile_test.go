@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHostileInput: every file under testdata/hostile is refused with
@@ -181,6 +183,12 @@ func TestLongRunsDrawABoundedPicture(t *testing.T) {
 			t.Errorf("-o %s: %d bytes, want at most %d", c.out, len(out), c.maxBytes)
 		}
 	}
+	// The longest run there is: its axis stops at its end (its ticks once
+	// wrapped past the largest duration and drew millions more).
+	out, errs, code := podsim(t, "run", filepath.Join(root, "testdata", "hostile", "backoff-huge.yaml"), "-o", "svg")
+	if code != 0 || len(out) > 64<<10 || strings.Contains(out, ">-") {
+		t.Errorf("-o svg of 2562047h: exit %d, %d bytes, stderr %q", code, len(out), errs)
+	}
 }
 
 // A huge value is cut in messages, never echoed whole: a name of a
@@ -196,5 +204,71 @@ func TestHugeNamesAreCutInMessages(t *testing.T) {
 	_, errs, code := podsim(t, "validate", path)
 	if code != exitBadInput || len(errs) > 800 || !strings.Contains(errs, `pod name "`+strings.Repeat("a", 37)+`..."`) {
 		t.Errorf("exit %d, %d bytes on stderr: %.300q", code, len(errs), errs)
+	}
+}
+
+// Every output of run pays for what it writes: each change counts as an
+// event against the budget, so that the budget bounds the time of a
+// written run as it bounds a bare one. At the same budget, each output
+// stops the crash loop of centuries earlier than test does, and says so.
+func TestOutputsChargeTheirChangesToTheBudget(t *testing.T) {
+	path := filepath.Join(root, "testdata", "hostile", "runaway", "crashloop-centuries.yaml")
+	stoppedAt := func(errs string) time.Duration {
+		_, rest, _ := strings.Cut(errs, "the run stopped at ")
+		at, _, _ := strings.Cut(rest, " of ")
+		d, err := time.ParseDuration(at)
+		if err != nil {
+			t.Fatalf("no stop in %q: %v", errs, err)
+		}
+		return d
+	}
+	_, errs, code := podsim(t, "test", path, "--max-events", "40000")
+	if code != exitBadInput || strings.Contains(errs, "changes sent to the output") {
+		t.Fatalf("test: exit %d, stderr %q", code, errs)
+	}
+	bare := stoppedAt(errs)
+	for _, args := range [][]string{{"-o", "text"}, {"-o", "jsonl"}, {"-o", "json"}, {"-o", "trace"}, {"-o", "svg"}, {"-o", "html"},
+		{"--follow", "--speed", "1e9", "-o", "jsonl"}, {"--follow", "--speed", "1e9"}} {
+		_, errs, code := podsim(t, append([]string{"run", path, "--max-events", "40000"}, args...)...)
+		if code != exitBadInput || !strings.Contains(errs, " changes sent to the output at one to an event") {
+			t.Errorf("run %v: exit %d, stderr %q", args, code, errs)
+			continue
+		}
+		if at := stoppedAt(errs); at >= bare {
+			t.Errorf("run %v stopped at %s, test at %s: the changes written did not count", args, at, bare)
+		}
+	}
+}
+
+// The node autoscalers' simulations count against the budget as the
+// scheduler's reads do, and stop a run whose every loop packs pods over
+// many nodes: smaller cases of testdata/hostile/slow/ca-*.yaml and
+// karpenter-unmovable.yaml, which without the count run their 10 hours
+// within the budget of events, most of their time in simulations.
+func TestNodeAutoscalersChargeTheirReads(t *testing.T) {
+	group := func(nodes, cpu, pods string) string {
+		return "  nodeGroups:\n    - {name: pool, min: " + nodes + ", max: " + nodes + ", template: {capacity: {cpu: \"" + cpu + "\", memory: 120Gi, pods: \"" + pods + "\"}}, bootTime: 1m}\n  clusterAutoscaler: {}\n"
+	}
+	deploy := func(name string, replicas int, cpu string) string {
+		return fmt.Sprintf("    - {apiVersion: apps/v1, kind: Deployment, metadata: {name: %s}, spec: {replicas: %d, template: {metadata: {labels: {app: %s}}, spec: {preemptionPolicy: Never, containers: [{name: c, image: x:1, resources: {requests: {cpu: %q}}}]}}}}\n", name, replicas, name, cpu)
+	}
+	head := "apiVersion: podsim/v1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  duration: 10h\n  settings: {kubeAPIQPS: 1000000, kubeAPIBurst: 1000000}\n"
+	fullGroups := head + group("200", "30", "110") + "  workloads:\n" + deploy("filler", 200, "30")
+	for i := range 200 {
+		fullGroups += deploy(fmt.Sprintf("p%03d", i), 1, "1")
+	}
+	scaleDown := head + group("300", "30", "1") + "  workloads:\n" + deploy("idle", 300, "1")
+	karpenter := head + "  instanceTypes:\n    - {name: m5.large, capacity: {cpu: \"2\", memory: 8Gi}, pricePerHour: 0.096, bootTime: 45s}\n" +
+		"  workloads:\n    - {apiVersion: karpenter.sh/v1, kind: NodePool, metadata: {name: default}, spec: {template: {spec: {requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}]}}, disruption: {consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 30s}}}\n" +
+		deploy("web", 200, "1100m")
+	for _, c := range []struct{ name, doc string }{{"ca-full-groups", fullGroups}, {"ca-scale-down", scaleDown}, {"karpenter-unmovable", karpenter}} {
+		path := filepath.Join(t.TempDir(), c.name+".yaml")
+		if err := os.WriteFile(path, []byte(c.doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := podsim(t, "test", path, "--max-events", "400000")
+		if code != exitBadInput || !strings.Contains(errs, " by the node autoscalers at 6 to an event") {
+			t.Errorf("%s: exit %d, stderr %q", c.name, code, errs)
+		}
 	}
 }

@@ -138,7 +138,7 @@ func (m *Main) ticking(p *progress.Runs, name string, w *model.World, until time
 // maxEventsFlag is --max-events: the event budget of one run.
 func maxEventsFlag(fs *flag.FlagSet) *uint64 {
 	return fs.Uint64("max-events", model.DefaultMaxEvents,
-		"stop a run that fires more events than this (the scheduler's reads of nodes count 4 to an event), naming its busiest sources (0: no limit)")
+		"stop a run that fires more events than this (reads of nodes by the scheduler and the node autoscalers count 6 to an event; with run, each change written out counts one), naming its busiest sources (0: no limit)")
 }
 
 const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.
@@ -167,7 +167,8 @@ Usage:
   podsim version                                    print the version
   podsim help [COMMAND]                             this text, or a command's flags and examples (also COMMAND --help)
 
-Runs stop after --max-events events (default 30,000,000, node reads 4 to an event; 0: no limit) and name what made them.
+Runs stop after --max-events events (default 20,000,000; node reads count 6 to an event, changes run writes out
+one each; 0: no limit) and name what made them.
 Exit codes: 0 success, 1 expectations failed, 2 bad input, usage or a run over its budget,
 130 interrupted (Ctrl-C: the output so far is complete).
 `

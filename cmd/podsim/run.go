@@ -196,6 +196,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 	var trace *report.Trace
 	o.Attach = func(w *model.World) {
 		checks = expect.Arm(s, w)
+		w.ChargeChanges() // every format writes or draws each change
 		switch opt.out {
 		case "html", "svg":
 			pic = chart.NewRecorder()

@@ -18,7 +18,7 @@ func (s *svg) axis(top, bottom float64) {
 	s.raw(`<path d="M`, strconv.Itoa(svgLabel), " ")
 	s.f(y - 0.5)
 	s.raw("H", strconv.Itoa(svgWidth-svgRight), `" stroke="#999"/>`+"\n")
-	for t := time.Duration(0); t <= s.t1; t += step {
+	for t := time.Duration(0); t >= 0 && t <= s.t1; t += step { // t < 0: past the longest run, it wrapped
 		x := s.x(t)
 		s.raw(`<path d="M`)
 		s.f(x)

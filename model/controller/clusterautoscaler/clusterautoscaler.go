@@ -56,6 +56,8 @@ type Controller struct {
 	deleting                             map[int]bool          // by Node.ID: tainted and being drained or deleted
 	draining                             int                   // non-empty nodes being drained
 	why                                  map[int]string        // by Node.ID: why the last pass did not find it unneeded
+
+	pass model.Pass // runOnce's, counting the nodes it reads
 }
 
 // group is a node group and its live nodes.
@@ -143,12 +145,23 @@ func (c *Controller) PodUnschedulable(p *model.Pod) {
 // unschedulable pods; if there was none, scale-down.
 func (c *Controller) loop() {
 	c.w.Engine().At(sim.AddSat(c.w.Now(), c.s.ScanInterval), sim.Normal, c.loop)
-	if c.scaleUp() {
+	c.runOnce()
+}
+
+// runOnce is one pass of loop. A pass cut short (model.Pass.Stopping)
+// has changed nothing and is made again at this instant.
+func (c *Controller) runOnce() {
+	c.pass = c.w.StartPass()
+	up := c.scaleUp()
+	if !c.pass.Cut() && up {
 		c.lastScaleUp = c.w.Now()
 		return
 	}
-	if c.s.ScaleDownEnabled {
+	if !c.pass.Cut() && c.s.ScaleDownEnabled {
 		c.scaleDown()
+	}
+	if c.pass.Cut() {
+		c.w.Engine().At(c.w.Now(), sim.Normal, c.runOnce)
 	}
 }
 

@@ -20,6 +20,7 @@ type dest struct {
 type pass struct {
 	dests []*dest
 	byID  map[int]*dest
+	reads *model.Pass // counts the destinations looked at (place)
 }
 
 // scaleDown is the scale-down planner and actuator (core/scaledown): it
@@ -42,6 +43,9 @@ func (c *Controller) scaleDown() {
 				continue
 			}
 			pods, why := c.removable(n, ps)
+			if c.pass.Read(1); c.pass.Stopping() {
+				return // runOnce makes the pass again at this instant
+			}
 			c.why[n.ID()] = why
 			if why != "" {
 				delete(c.unneededSince, n.ID())
@@ -92,7 +96,7 @@ func (c *Controller) deletingIn(g *group) int { return g.deleting }
 
 // newPass simulates every Ready node not being deleted, as destinations.
 func (c *Controller) newPass() *pass {
-	ps := &pass{byID: map[int]*dest{}}
+	ps := &pass{byID: map[int]*dest{}, reads: &c.pass}
 	for _, n := range c.w.Nodes() {
 		if n.Gone() || !n.Ready() || c.deleting[n.ID()] {
 			continue
@@ -171,7 +175,8 @@ func (ps *pass) place(p *model.Pod, from *model.Node) *dest {
 		if d.sim == nil {
 			d.sim = d.n.Simulate()
 		}
-		if ok, _ := d.sim.Fits(p); ok {
+		ps.reads.Read(1)
+		if d.sim.Admits(p) {
 			d.sim.Add(p)
 			return d
 		}

@@ -66,7 +66,7 @@ func (c *Controller) scaleUp() bool {
 		return false
 	}
 	eqs := c.filterSchedulable(equivalence(pods))
-	if len(eqs) == 0 {
+	if len(eqs) == 0 || c.pass.Cut() {
 		return false
 	}
 	rejected := make([]map[string]int, len(eqs)) // by equivalence group: reason -> groups
@@ -97,6 +97,9 @@ func (c *Controller) scaleUp() bool {
 		if o := c.estimate(g, eqs, total, note); o != nil {
 			options = append(options, o)
 		}
+	}
+	if c.pass.Cut() {
+		return false
 	}
 	if len(options) == 0 {
 		for i, e := range eqs {
@@ -145,8 +148,12 @@ func (c *Controller) filterSchedulable(eqs []*equiv) []*equiv {
 		}
 	}
 	out := eqs[:0]
+	c.pass.Read(len(sims))
 	for _, e := range eqs {
-		placed := pack(e.pods, sims, 0)
+		placed := c.pack(e.pods, sims, 0)
+		if c.pass.Stopping() {
+			return out
+		}
 		if placed < len(e.pods) {
 			e.pods = e.pods[placed:]
 			out = append(out, e)
@@ -169,12 +176,13 @@ func upcoming(g *group, n *model.Node) *model.SimNode {
 
 // pack places pods of one equivalence group first-fit on nodes, from
 // index from on, and returns how many it placed: once a pod does not fit
-// a node, none of its equivalents does.
-func pack(pods []*model.Pod, nodes []*model.SimNode, from int) int {
+// a node, none of its equivalents does. It counts the nodes it reads.
+func (c *Controller) pack(pods []*model.Pod, nodes []*model.SimNode, from int) int {
 	h := from
 	for i, p := range pods {
 		for h < len(nodes) {
-			if ok, _ := nodes[h].Fits(p); ok {
+			c.pass.Read(1)
+			if nodes[h].Admits(p) {
 				break
 			}
 			h++
@@ -202,21 +210,27 @@ func (c *Controller) estimate(g *group, eqs []*equiv, total int, note func(int, 
 	var nodes []*model.SimNode
 	o := &option{g: g, helped: make([]int, len(eqs))}
 	for i, e := range eqs {
+		if c.pass.Read(1); c.pass.Stopping() {
+			return nil
+		}
 		if ok, why := model.SimulateNode(tmpl).Fits(e.sample()); !ok {
 			for _, r := range strings.Split(why, ", ") {
 				note(i, r)
 			}
 			continue
 		}
-		placed := pack(e.pods, nodes, 0)
-		for placed < len(e.pods) && len(nodes) < limit {
+		placed := c.pack(e.pods, nodes, 0)
+		for placed < len(e.pods) && len(nodes) < limit && !c.pass.Stopping() {
 			nodes = append(nodes, model.SimulateNode(tmpl))
-			n := pack(e.pods[placed:], nodes, len(nodes)-1)
+			n := c.pack(e.pods[placed:], nodes, len(nodes)-1)
 			if n == 0 {
 				nodes = nodes[:len(nodes)-1]
 				break
 			}
 			placed += n
+		}
+		if c.pass.Stopping() {
+			return nil
 		}
 		o.helped[i] = placed
 		o.pods += placed

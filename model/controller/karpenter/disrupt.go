@@ -40,6 +40,8 @@ type replacement struct {
 // drift, single-node consolidation) does it, after the validation delay
 // for emptiness and consolidation; otherwise it polls again in 10s.
 func (c *Controller) disrupt() {
+	c.pass = c.w.StartPass()
+	clear(c.sims)
 	if c.cmd != nil {
 		c.execute()
 		return
@@ -55,7 +57,12 @@ func (c *Controller) disrupt() {
 		}
 	}
 	for _, m := range []func() *command{c.emptiness, c.drift, c.consolidation} {
-		if cmd := m(); cmd != nil {
+		cmd := m()
+		if c.pass.Cut() { // decided nothing: disrupt again at this instant
+			c.w.Engine().Schedule(&c.poll, c.w.Now(), sim.Normal)
+			return
+		}
+		if cmd != nil {
 			if cmd.reason == reasonDrifted {
 				c.cmd = cmd
 				c.execute()
@@ -260,13 +267,17 @@ func (c *Controller) consolidation() *command {
 // costs no less than cl.
 func (c *Controller) simulate(cl *claim, reason string) *command {
 	mine := reschedulable(cl.node)
-	if reason == reasonUnderutilized && !c.mayConsolidate(cl, mine) {
+	if c.pass.Stopping() || reason == reasonUnderutilized && !c.mayConsolidate(cl, mine) {
 		return nil
 	}
 	s := c.newSolverExcept(cl, true)
+	defer s.undo()
 	pods := append(slices.Clone(mine), c.pendingPods()...)
 	sortPods(pods)
 	for _, p := range pods {
+		if c.pass.Stopping() {
+			return nil
+		}
 		s.add(p)
 	}
 	for _, p := range mine {
@@ -304,6 +315,7 @@ func (c *Controller) mayConsolidate(cl *claim, pods []*model.Pod) bool {
 			return true
 		}
 	}
+	c.pass.Read(len(c.w.Nodes()))
 	for _, n := range c.w.Nodes() {
 		if o := c.byNode[n.ID()]; n == cl.node || o != nil && o.marked() {
 			continue
@@ -333,7 +345,12 @@ func (c *Controller) execute() {
 		}
 	}
 	if cmd.reason == reasonUnderutilized {
-		if again := c.simulate(cmd.candidates[0], cmd.reason); again == nil || len(again.replacements) != len(cmd.replacements) {
+		again := c.simulate(cmd.candidates[0], cmd.reason)
+		if c.pass.Cut() {
+			c.cmd = cmd // validated again at this instant (disrupt)
+			return
+		}
+		if again == nil || len(again.replacements) != len(cmd.replacements) {
 			return
 		}
 	}

@@ -66,7 +66,9 @@ type Controller struct {
 	why    map[int]string           // by Pod.ID: why the last provisioning left it pending, or the node in flight it was nominated to
 	said   map[sayKey]time.Duration // when each event was last published, for the recorder's dedupe
 	poll   sim.Timer
-	cmd    *command // a disruption waiting for its validation delay
+	cmd    *command               // a disruption waiting for its validation delay
+	pass   model.Pass             // provision's or disrupt's, counting the nodes they read
+	sims   map[int]*model.SimNode // by Node.ID: the nodes simulated in this disruption pass
 }
 
 // sayKey is what the recorder dedupes an event by: its reason and its
@@ -101,7 +103,7 @@ func (cl *claim) marked() bool { return cl.deleting || cl.disrupting != "" }
 // New returns Karpenter for w.
 func New(w *model.World) *Controller {
 	c := &Controller{w: w, names: w.Engine().Rand("karpenter-names"), boot: w.Engine().Rand("karpenter-boot"),
-		pending: map[int]*model.Pod{}, byNode: map[int]*claim{}, why: map[int]string{}, said: map[sayKey]time.Duration{}}
+		pending: map[int]*model.Pod{}, byNode: map[int]*claim{}, sims: map[int]*model.SimNode{}, why: map[int]string{}, said: map[sayKey]time.Duration{}}
 	c.batchTimer.Init(c.provision)
 	c.poll.Init(c.disrupt)
 	return c

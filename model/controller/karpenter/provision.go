@@ -55,6 +55,13 @@ type solver struct {
 	// failed (by Pod.ID) instead of saying anything.
 	dry    bool
 	failed map[int]bool
+	added  []placed // dry: the pods packed onto existing nodes, to undo
+}
+
+// placed is a pod a dry pass packed onto a simulated node.
+type placed struct {
+	sim *model.SimNode
+	p   *model.Pod
 }
 
 // provision closes the batch: it packs every provisionable pod, largest
@@ -64,10 +71,15 @@ type solver struct {
 // fits all their pods.
 func (c *Controller) provision() {
 	c.batchOpen = false
+	c.pass = c.w.StartPass()
 	pods := c.pendingPods()
 	sortPods(pods)
 	s := c.newSolverExcept(nil, false)
 	for _, p := range pods {
+		if c.pass.Stopping() { // the run ends after this event: pods placed so far stay nominated
+			c.w.Engine().Schedule(&c.batchTimer, c.w.Now(), sim.Normal)
+			return
+		}
 		s.add(p)
 	}
 	for _, nc := range s.fresh {
@@ -129,6 +141,7 @@ func (c *Controller) newSolverExcept(except *claim, dry bool) *solver {
 		s.templates = append(s.templates, t)
 		s.remaining[p] = &remaining{cpu: p.LimitMilliCPU, mem: p.LimitMemory, nodes: p.LimitNodes}
 	}
+	c.pass.Read(len(c.w.Nodes()))
 	for _, n := range c.w.Nodes() {
 		cl := c.byNode[n.ID()]
 		if cl != nil {
@@ -139,7 +152,10 @@ func (c *Controller) newSolverExcept(except *claim, dry bool) *solver {
 				continue // marked for deletion
 			}
 		}
-		if dry || n.Booting() {
+		switch {
+		case dry:
+			s.existing = append(s.existing, existingNode{sim: c.simulated(n), node: n, claim: cl})
+		case n.Booting():
 			s.existing = append(s.existing, existingNode{sim: simulate(n), node: n, claim: cl})
 		}
 	}
@@ -165,6 +181,26 @@ func (r *remaining) allows(c model.Resources) bool {
 	return (r.cpu < 0 || c.MilliCPU <= r.cpu) && (r.mem < 0 || c.Memory <= r.mem)
 }
 
+// simulated is simulate(n) for a dry pass: made once per disruption pass
+// (disrupt) and shared by its simulations, each of which undoes what it
+// packed (solver.undo).
+func (c *Controller) simulated(n *model.Node) *model.SimNode {
+	s := c.sims[n.ID()]
+	if s == nil {
+		s = simulate(n)
+		c.sims[n.ID()] = s
+	}
+	return s
+}
+
+// undo takes the pods a dry pass packed off the shared simulated nodes.
+func (s *solver) undo() {
+	for _, a := range s.added {
+		a.sim.Remove(a.p)
+	}
+	s.added = s.added[:0]
+}
+
 // simulate is n as the scheduler packs it: a node still booting without
 // the taints that go away once it is up, holding what its pods request.
 func simulate(n *model.Node) *model.SimNode {
@@ -188,9 +224,13 @@ func simulate(n *model.Node) *model.SimNode {
 
 // add places one pod (Scheduler.add), or records why it cannot.
 func (s *solver) add(p *model.Pod) {
+	s.c.pass.Read(len(s.existing) + len(s.fresh)) // at most
 	for i := range s.existing {
 		if e := &s.existing[i]; roomFor(e.sim, p) && fits(e.sim, p) {
 			e.sim.Add(p)
+			if s.dry {
+				s.added = append(s.added, placed{e.sim, p})
+			}
 			if !s.dry {
 				s.c.nominate(p, e.node, e.claim)
 			}
