@@ -86,32 +86,33 @@ func (n *Node) Simulate() *SimNode {
 // inter-pod affinity are not simulated (docs/kubernetes-rules.md).
 func (s *SimNode) Fits(p *Pod) (bool, string) {
 	n := &s.n
-	var st nodeStatus
 	switch {
 	case n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}):
-		st = rejected(unresolvable, rejectUnschedulable)
+		return false, ReasonUnschedulable
 	case n.diskFailed:
-		st = rejected(unresolvable, rejectDiskFailed)
-	default:
-		if t := untoleratedTaint(p, n); t != nil {
-			st = rejected(unresolvable, rejectTaint)
-			st.taint = t
-		} else if !matchesNodeAffinity(p, n) {
-			st = rejected(unresolvable, rejectNodeAffinity)
-		} else {
-			st = fitsResources(p, n, nil) // no pod is nominated to a simulated node
-		}
+		return false, ReasonDiskFailed
 	}
-	if st.fits() {
+	if t := UntoleratedTaint(p, n); t != nil {
+		return false, TaintReason(t)
+	}
+	if !MatchesNodeAffinity(p, n) {
+		return false, ReasonNodeAffinity
+	}
+	short, _ := FitsResources(p, n.used, n.Capacity, nil) // no pod is nominated to a simulated node
+	if short == 0 {
 		return true, ""
 	}
-	reasons := countReasons(nil, st, 1)
 	msg := ""
-	for i := range reasons {
-		if i > 0 {
-			msg += ", "
+	for _, r := range [...]struct {
+		bit    Shortage
+		reason string
+	}{{ShortPods, ReasonTooManyPods}, {ShortCPU, ReasonCPU}, {ShortMemory, ReasonMemory}} {
+		if short&r.bit != 0 {
+			if msg != "" {
+				msg += ", "
+			}
+			msg += r.reason
 		}
-		msg += reasons[i].String()
 	}
 	return false, msg
 }

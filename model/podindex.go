@@ -417,7 +417,7 @@ func (x *podIndex) group(t *PodAffinityTerm, kind termKind, weight int32, ns str
 	if g := x.groups[k]; g != nil {
 		return g
 	}
-	g := &termGroup{term: t, kind: kind, weight: weight, ns: ns, match: t.podTerm(ns)}
+	g := &termGroup{term: t, kind: kind, weight: weight, ns: ns, match: podTermOf(t, ns)}
 	x.groups[k] = g
 	x.groupL = append(x.groupL, g)
 	g.pods.domain(x, t.TopologyKey)

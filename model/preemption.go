@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"sort"
+	"time"
 )
 
 // DefaultPreemption, the scheduler's PostFilter
@@ -154,6 +155,7 @@ func (s *scheduler) selectVictims(p *Pod, n *Node) (victims []*Pod, violations i
 		for _, q := range victims {
 			s.putBack(q, n)
 		}
+		s.offNode = nil
 		s.refilter(p)
 	}()
 	s.refilter(p)
@@ -191,15 +193,26 @@ func (s *scheduler) selectVictims(p *Pod, n *Node) (victims []*Pod, violations i
 // takeOff and putBack remove a pod from, and return it to, the scheduler's
 // view of node n: its running totals and the index.
 func (s *scheduler) takeOff(q *Pod, n *Node) {
-	n.used.sub(q.requests)
+	s.offNode = n
+	s.off.add(q.requests)
 	s.podsChanged(n)
 	s.index.remove(q, n)
 }
 
 func (s *scheduler) putBack(q *Pod, n *Node) {
-	n.used.add(q.requests)
+	s.off.sub(q.requests)
 	s.podsChanged(n)
 	s.index.add(q, n)
+}
+
+// usedOn is what the pods on n request, as the scheduler's view has it:
+// less those preemption's dry run took off.
+func (s *scheduler) usedOn(n *Node) Resources {
+	used := n.Allocated()
+	if n == s.offNode {
+		used.sub(s.off)
+	}
+	return used
 }
 
 // refilter prepares the filters again after the view changed (upstream's
@@ -254,10 +267,10 @@ func pickCandidate(cs []candidate) candidate {
 		func(c *candidate) int64 { return -int64(len(c.victims)) },
 		func(c *candidate) int64 {
 			top := c.victims[0].priority
-			earliest := c.victims[0].startTime()
+			earliest := startTime(c.victims[0])
 			for _, v := range c.victims {
 				if v.priority == top {
-					earliest = min(earliest, v.startTime())
+					earliest = min(earliest, startTime(v))
 				}
 			}
 			return int64(earliest)
@@ -296,4 +309,22 @@ func (s *scheduler) evictVictims(p *Pod, c candidate) {
 		v.event(EventNormal, "Preempted", "default-scheduler",
 			"Preempted by pod %s/%s on node %s", p.Namespace, p.Name, c.node.Name)
 	}
+}
+
+// startTime is the pod's status.startTime, or now for a pod not started
+// (GetPodStartTime in pkg/scheduler/util/utils.go).
+func startTime(p *Pod) time.Duration {
+	if t, ok := p.StartTime(); ok {
+		return t
+	}
+	return p.w.Now()
+}
+
+// moreImportant reports whether a is more important than b as a victim
+// (MoreImportantPod): higher priority, then the earlier start.
+func moreImportant(a, b *Pod) bool {
+	if a.priority != b.priority {
+		return a.priority > b.priority
+	}
+	return startTime(a) < startTime(b)
 }

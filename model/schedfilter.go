@@ -46,13 +46,13 @@ const (
 )
 
 var rejectText = [...]string{
-	rejectUnschedulable:        "node(s) were unschedulable",
-	rejectDiskFailed:           "node(s) had a failed disk",
-	rejectNodeAffinity:         reasonNodeAffinity,
+	rejectUnschedulable:        ReasonUnschedulable,
+	rejectDiskFailed:           ReasonDiskFailed,
+	rejectNodeAffinity:         ReasonNodeAffinity,
 	rejectAbsent:               "node(s) didn't satisfy plugin(s) [NodeAffinity]",
-	rejectTooManyPods:          "Too many pods",
-	rejectCPU:                  "Insufficient cpu",
-	rejectMemory:               "Insufficient memory",
+	rejectTooManyPods:          ReasonTooManyPods,
+	rejectCPU:                  ReasonCPU,
+	rejectMemory:               ReasonMemory,
 	rejectSpreadNoLabel:        reasonSpreadNoLabel,
 	rejectSpread:               reasonSpread,
 	rejectAffinity:             reasonAffinityRules,
@@ -100,7 +100,7 @@ func (s *scheduler) preFilter(p *Pod) {
 	cy := &s.cy
 	cy.p = p
 	cy.plan = s.planFor(p)
-	cy.nodeAffinity = hasRequiredNodeAffinity(p)
+	cy.nodeAffinity = HasRequiredNodeAffinity(p)
 	if len(cy.plan.hard) > 0 {
 		cy.spread.prepare(s.w, p, cy.plan.hard)
 	} else {
@@ -134,17 +134,40 @@ func (s *scheduler) nodeFilters(n *Node) nodeStatus {
 		return rejected(unresolvable, rejectDiskFailed)
 	}
 	if len(n.Taints) > 0 {
-		if t := untoleratedTaint(p, n); t != nil {
+		if t := UntoleratedTaint(p, n); t != nil {
 			st := rejected(unresolvable, rejectTaint)
 			st.taint = t
 			return st
 		}
 		s.cy.preferTaints = s.cy.preferTaints || hasPreferNoSchedule(n)
 	}
-	if s.cy.nodeAffinity && !matchesNodeAffinity(p, n) {
+	if s.cy.nodeAffinity && !MatchesNodeAffinity(p, n) {
 		return rejected(unresolvable, rejectNodeAffinity)
 	}
-	return fitsResources(p, n, s.nominatedTo(n.id))
+	return resourcesStatus(FitsResources(p, s.usedOn(n), n.Capacity, s.nominatedTo(n.id)))
+}
+
+// resourcesStatus is the status of NodeResourcesFit's verdict: every
+// shortage is a reason, in the filter's order.
+func resourcesStatus(short Shortage, unresolvableToo bool) nodeStatus {
+	var st nodeStatus
+	if short == 0 {
+		return st
+	}
+	k := 0
+	for _, r := range [...]struct {
+		bit Shortage
+		why rejectReason
+	}{{ShortPods, rejectTooManyPods}, {ShortCPU, rejectCPU}, {ShortMemory, rejectMemory}} {
+		if short&r.bit != 0 {
+			st.reasons[k], k = r.why, k+1
+		}
+	}
+	st.code = unschedulable
+	if unresolvableToo {
+		st.code = unresolvable
+	}
+	return st
 }
 
 // podFilters runs the filters that count pods (PodTopologySpread,
@@ -171,18 +194,6 @@ func (s *scheduler) podFilters(n *Node) nodeStatus {
 	return nodeStatus{}
 }
 
-// untoleratedTaint returns the first NoSchedule or NoExecute taint of n that
-// p does not tolerate, or nil (TaintToleration's filter).
-func untoleratedTaint(p *Pod, n *Node) *Taint {
-	for i := range n.Taints {
-		t := &n.Taints[i]
-		if (t.Effect == "NoSchedule" || t.Effect == "NoExecute") && !p.tolerates(*t) {
-			return t
-		}
-	}
-	return nil
-}
-
 // hasPreferNoSchedule reports whether n has a PreferNoSchedule taint.
 func hasPreferNoSchedule(n *Node) bool {
 	for i := range n.Taints {
@@ -191,55 +202,6 @@ func hasPreferNoSchedule(n *Node) bool {
 		}
 	}
 	return false
-}
-
-// fitsResources is NodeResourcesFit's filter (fitsRequest): the node's pods
-// in the cache, those of nominated (the pods nominated to it) with a
-// priority at least p's (RunFilterPluginsWithNominatedPods), and p must fit in its pods, cpu and
-// memory. Every shortage is a reason; one the pod could not fit even on
-// the empty node makes the node unresolvable.
-func fitsResources(p *Pod, n *Node, nominated []*Pod) nodeStatus {
-	used, req, capacity := n.used, &p.requests, &n.Capacity
-	if len(nominated) > 0 {
-		for _, q := range nominated {
-			if q != p && q.priority >= p.priority {
-				used.add(q.requests)
-			}
-		}
-	}
-	var st nodeStatus
-	k := 0
-	if capacity.Pods > 0 && used.Pods+1 > capacity.Pods {
-		st.reasons[k], k = rejectTooManyPods, k+1
-	}
-	if req.MilliCPU > 0 && req.MilliCPU > capacity.MilliCPU-used.MilliCPU {
-		st.reasons[k], k = rejectCPU, k+1
-		if req.MilliCPU > capacity.MilliCPU {
-			st.code = unresolvable
-		}
-	}
-	if req.Memory > 0 && req.Memory > capacity.Memory-used.Memory {
-		st.reasons[k], k = rejectMemory, k+1
-		if req.Memory > capacity.Memory {
-			st.code = unresolvable
-		}
-	}
-	if k > 0 && st.code == fits {
-		st.code = unschedulable
-	}
-	return st
-}
-
-func (r *Resources) add(o Resources) {
-	r.MilliCPU += o.MilliCPU
-	r.Memory += o.Memory
-	r.Pods += o.Pods
-}
-
-func (r *Resources) sub(o Resources) {
-	r.MilliCPU -= o.MilliCPU
-	r.Memory -= o.Memory
-	r.Pods -= o.Pods
 }
 
 // rejection counts the nodes filtered out for one reason (and, for a taint,
@@ -252,7 +214,7 @@ type rejection struct {
 
 func (r *rejection) String() string {
 	if r.why == rejectTaint {
-		return fmt.Sprintf("node(s) had untolerated taint {%s: %s}", r.key, r.value)
+		return TaintReason(&Taint{Key: r.key, Value: r.value})
 	}
 	return rejectText[r.why]
 }

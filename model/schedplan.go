@@ -76,7 +76,7 @@ func (s *scheduler) buildPlan(p *Pod) *schedPlan {
 		terms := make([]podTerm, len(pa.Required))
 		pl.selfAffinity = true
 		for i := range pa.Required {
-			terms[i] = pa.Required[i].podTerm(ns)
+			terms[i] = podTermOf(&pa.Required[i], ns)
 			pl.selfAffinity = pl.selfAffinity && terms[i].matches(p)
 		}
 		c := x.counter(terms, false)
@@ -86,7 +86,7 @@ func (s *scheduler) buildPlan(p *Pod) *schedPlan {
 	}
 	if pa := a.PodAntiAffinity; pa != nil {
 		for i := range pa.Required {
-			c := x.counter([]podTerm{pa.Required[i].podTerm(ns)}, false)
+			c := x.counter([]podTerm{podTermOf(&pa.Required[i], ns)}, false)
 			pl.anti = append(pl.anti, keyedCounter{c: c, dc: c.domain(x, pa.Required[i].TopologyKey)})
 		}
 	}
@@ -99,7 +99,7 @@ func (s *scheduler) buildPlan(p *Pod) *schedPlan {
 		}
 		for i := range pref.a.Preferred {
 			t := &pref.a.Preferred[i]
-			c := x.counter([]podTerm{t.Term.podTerm(ns)}, false)
+			c := x.counter([]podTerm{podTermOf(&t.Term, ns)}, false)
 			pl.preferredTerms = append(pl.preferredTerms, keyedCounter{c: c, dc: c.domain(x, t.Term.TopologyKey), weight: pref.sign * int64(t.Weight)})
 		}
 	}

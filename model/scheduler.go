@@ -55,6 +55,10 @@ type scheduler struct {
 
 	verdicts verdictCache // the first filters' verdicts by node (verdict.go)
 
+	// off is what preemption's dry run took off offNode's pods (usedOn).
+	off     Resources
+	offNode *Node
+
 	// The work done so far: nodes filtered, nodes the filters read (not
 	// the verdict cache), nodes whose pods preemption read for victims,
 	// and tries whose node was picked by class (pickByClass). fullScan

@@ -2,27 +2,6 @@ package model
 
 import "math"
 
-// TopologySpreadConstraint is one of a pod's
-// spec.topologySpreadConstraints, with Kubernetes' defaults as zero values.
-type TopologySpreadConstraint struct {
-	MaxSkew     int32
-	TopologyKey string
-	// DoNotSchedule is whenUnsatisfiable DoNotSchedule (a filter);
-	// otherwise ScheduleAnyway (a score).
-	DoNotSchedule bool
-	LabelSelector *LabelSelector // nil: selects no pod
-	MinDomains    int32          // 0: unset (1)
-	// IgnoreNodeAffinity is nodeAffinityPolicy Ignore: count the pods on
-	// nodes the pod's nodeSelector and required node affinity exclude too.
-	IgnoreNodeAffinity bool
-	// HonorNodeTaints is nodeTaintsPolicy Honor: leave out nodes with a
-	// taint the pod does not tolerate.
-	HonorNodeTaints bool
-	// MatchLabelKeys adds, for each key the pod has, its value to the
-	// selector.
-	MatchLabelKeys []string
-}
-
 // Reasons of the PodTopologySpread filter
 // (pkg/scheduler/framework/plugins/podtopologyspread/plugin.go).
 const (
@@ -55,10 +34,10 @@ type spreadConstraint struct {
 // eligible reports whether node n's pods count for a constraint of pod p
 // (matchNodeInclusionPolicies), given that it has every key of keys.
 func (c *spreadConstraint) eligible(p *Pod, n *Node) bool {
-	if c.honorAffin && !matchesNodeAffinity(p, n) {
+	if c.honorAffin && !MatchesNodeAffinity(p, n) {
 		return false
 	}
-	return !c.honorTaints || untoleratedTaint(p, n) == nil
+	return !c.honorTaints || UntoleratedTaint(p, n) == nil
 }
 
 // hasKeys reports whether the node has every topology key of cs.
@@ -80,7 +59,7 @@ func countsFromIndex(p *Pod, cs []spreadConstraint) bool {
 	other := ""
 	for i := range cs {
 		c := &cs[i]
-		if c.honorTaints || c.honorAffin && hasRequiredNodeAffinity(p) {
+		if c.honorTaints || c.honorAffin && HasRequiredNodeAffinity(p) {
 			return false
 		}
 		if c.key != LabelHostname {
