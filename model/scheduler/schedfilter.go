@@ -1,10 +1,12 @@
-package model
+package scheduler
 
 import (
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/podsim/podsim/model"
 )
 
 // The filters, in upstream's order (default_plugins.go): NodeUnschedulable
@@ -46,13 +48,13 @@ const (
 )
 
 var rejectText = [...]string{
-	rejectUnschedulable:        ReasonUnschedulable,
-	rejectDiskFailed:           ReasonDiskFailed,
-	rejectNodeAffinity:         ReasonNodeAffinity,
+	rejectUnschedulable:        model.ReasonUnschedulable,
+	rejectDiskFailed:           model.ReasonDiskFailed,
+	rejectNodeAffinity:         model.ReasonNodeAffinity,
 	rejectAbsent:               "node(s) didn't satisfy plugin(s) [NodeAffinity]",
-	rejectTooManyPods:          ReasonTooManyPods,
-	rejectCPU:                  ReasonCPU,
-	rejectMemory:               ReasonMemory,
+	rejectTooManyPods:          model.ReasonTooManyPods,
+	rejectCPU:                  model.ReasonCPU,
+	rejectMemory:               model.ReasonMemory,
 	rejectSpreadNoLabel:        reasonSpreadNoLabel,
 	rejectSpread:               reasonSpread,
 	rejectAffinity:             reasonAffinityRules,
@@ -86,7 +88,7 @@ func (r rejectReason) plugin() plugins {
 type nodeStatus struct {
 	code    statusCode
 	reasons [3]rejectReason
-	taint   *Taint // for rejectTaint
+	taint   *model.Taint // for rejectTaint
 }
 
 func (st nodeStatus) fits() bool { return st.code == fits }
@@ -96,11 +98,11 @@ func rejected(code statusCode, r rejectReason) nodeStatus {
 }
 
 // preFilter prepares the filters' state for a try of p.
-func (s *scheduler) preFilter(p *Pod) {
+func (s *Scheduler) preFilter(p *model.Pod) {
 	cy := &s.cy
 	cy.p = p
 	cy.plan = s.planFor(p)
-	cy.nodeAffinity = HasRequiredNodeAffinity(p)
+	cy.nodeAffinity = model.HasRequiredNodeAffinity(p)
 	if len(cy.plan.hard) > 0 {
 		cy.spread.prepare(s.w, p, cy.plan.hard)
 	} else {
@@ -111,7 +113,7 @@ func (s *scheduler) preFilter(p *Pod) {
 
 // filter runs the filters for the pod of the try on node n. It reads the
 // node's running totals and the index: O(1) in the node's pods.
-func (s *scheduler) filter(n *Node) nodeStatus {
+func (s *Scheduler) filter(n *model.Node) nodeStatus {
 	s.filtered++
 	s.nodesRead++
 	st := s.nodeFilters(n)
@@ -125,40 +127,40 @@ func (s *scheduler) filter(n *Node) nodeStatus {
 // node n and the pod (NodeUnschedulable to NodeResourcesFit), and sets
 // cy.preferTaints if n passes TaintToleration with a PreferNoSchedule
 // taint.
-func (s *scheduler) nodeFilters(n *Node) nodeStatus {
+func (s *Scheduler) nodeFilters(n *model.Node) nodeStatus {
 	p := s.cy.p
-	if n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}) {
+	if n.Unschedulable() && !p.Tolerates(model.Taint{Key: model.TaintUnschedulable, Effect: "NoSchedule"}) {
 		return rejected(unresolvable, rejectUnschedulable) // NodeUnschedulable
 	}
 	if !n.Schedulable() {
 		return rejected(unresolvable, rejectDiskFailed)
 	}
 	if len(n.Taints) > 0 {
-		if t := UntoleratedTaint(p, n); t != nil {
+		if t := model.UntoleratedTaint(p, n); t != nil {
 			st := rejected(unresolvable, rejectTaint)
 			st.taint = t
 			return st
 		}
 		s.cy.preferTaints = s.cy.preferTaints || hasPreferNoSchedule(n)
 	}
-	if s.cy.nodeAffinity && !MatchesNodeAffinity(p, n) {
+	if s.cy.nodeAffinity && !model.MatchesNodeAffinity(p, n) {
 		return rejected(unresolvable, rejectNodeAffinity)
 	}
-	return resourcesStatus(FitsResources(p, s.usedOn(n), n.Capacity, s.nominatedTo(n.id)))
+	return resourcesStatus(model.FitsResources(p, s.usedOn(n), n.Capacity, s.nominatedTo(n.ID())))
 }
 
 // resourcesStatus is the status of NodeResourcesFit's verdict: every
 // shortage is a reason, in the filter's order.
-func resourcesStatus(short Shortage, unresolvableToo bool) nodeStatus {
+func resourcesStatus(short model.Shortage, unresolvableToo bool) nodeStatus {
 	var st nodeStatus
 	if short == 0 {
 		return st
 	}
 	k := 0
 	for _, r := range [...]struct {
-		bit Shortage
+		bit model.Shortage
 		why rejectReason
-	}{{ShortPods, rejectTooManyPods}, {ShortCPU, rejectCPU}, {ShortMemory, rejectMemory}} {
+	}{{model.ShortPods, rejectTooManyPods}, {model.ShortCPU, rejectCPU}, {model.ShortMemory, rejectMemory}} {
 		if short&r.bit != 0 {
 			st.reasons[k], k = r.why, k+1
 		}
@@ -172,9 +174,9 @@ func resourcesStatus(short Shortage, unresolvableToo bool) nodeStatus {
 
 // podFilters runs the filters that count pods (PodTopologySpread,
 // InterPodAffinity) on node n.
-func (s *scheduler) podFilters(n *Node) nodeStatus {
+func (s *Scheduler) podFilters(n *model.Node) nodeStatus {
 	if s.cy.spread.cons != nil {
-		if why, hopeless := s.cy.spread.check(int32(n.id)); why != "" {
+		if why, hopeless := s.cy.spread.check(int32(n.ID())); why != "" {
 			if hopeless {
 				return rejected(unresolvable, rejectSpreadNoLabel)
 			}
@@ -195,7 +197,7 @@ func (s *scheduler) podFilters(n *Node) nodeStatus {
 }
 
 // hasPreferNoSchedule reports whether n has a PreferNoSchedule taint.
-func hasPreferNoSchedule(n *Node) bool {
+func hasPreferNoSchedule(n *model.Node) bool {
 	for i := range n.Taints {
 		if n.Taints[i].Effect == "PreferNoSchedule" {
 			return true
@@ -214,14 +216,14 @@ type rejection struct {
 
 func (r *rejection) String() string {
 	if r.why == rejectTaint {
-		return TaintReason(&Taint{Key: r.key, Value: r.value})
+		return model.TaintReason(&model.Taint{Key: r.key, Value: r.value})
 	}
 	return rejectText[r.why]
 }
 
 // reject records why node n was filtered out; a node where preemption
 // might help joins the potential candidates.
-func (s *scheduler) reject(n *Node, st nodeStatus) {
+func (s *Scheduler) reject(n *model.Node, st nodeStatus) {
 	cy := &s.cy
 	if k := len(cy.reasons); k > 0 && st == cy.lastReject && cy.lastLen == k {
 		// The same status as the node before: its reasons, counted then,
@@ -287,7 +289,7 @@ func countReasons(list []rejection, st nodeStatus, k int) []rejection {
 
 // fitError returns the FitError message for the last try, which found no
 // node, and the plugins that rejected the pod.
-func (s *scheduler) fitError() (string, plugins) {
+func (s *Scheduler) fitError() (string, plugins) {
 	reasons := s.cy.reasons
 	if s.cy.absent > 0 {
 		reasons = countReasons(reasons, rejected(unresolvable, rejectAbsent), s.cy.absent)
@@ -297,7 +299,7 @@ func (s *scheduler) fitError() (string, plugins) {
 	for i := range reasons {
 		rejectors |= reasons[i].why.plugin()
 	}
-	return s.cy.fitMsg.message("", len(s.w.nodes), reasons), rejectors
+	return s.cy.fitMsg.message("", len(s.w.Nodes()), reasons), rejectors
 }
 
 // messageCache keeps the last message made from a list of reasons: pods

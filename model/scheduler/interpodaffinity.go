@@ -1,11 +1,15 @@
-package model
+package scheduler
 
-import "math"
+import (
+	"math"
+
+	"github.com/podsim/podsim/model"
+)
 
 // podTermOf resolves the term t for a pod of namespace ns
 // (getNamespacesFromPodAffinityTerm: no namespaces and no namespace
 // selector mean the pod's own namespace).
-func podTermOf(t *PodAffinityTerm, ns string) podTerm {
+func podTermOf(t *model.PodAffinityTerm, ns string) podTerm {
 	out := podTerm{sel: t.LabelSelector, namespaces: t.Namespaces, nsSel: t.NamespaceSelector}
 	if len(t.Namespaces) == 0 && t.NamespaceSelector == nil {
 		out.namespaces = []string{ns}
@@ -23,11 +27,11 @@ const (
 
 // nodeAffinityScore is NodeAffinity's raw score: the weights of the
 // preferred terms the node satisfies.
-func nodeAffinityScore(p *Pod, n *Node) int64 {
+func nodeAffinityScore(p *model.Pod, n *model.Node) int64 {
 	var sum int64
 	for i := range p.Spec.Affinity.NodeAffinity.Preferred {
 		t := &p.Spec.Affinity.NodeAffinity.Preferred[i]
-		if t.Weight != 0 && t.Term.matches(n) {
+		if t.Weight != 0 && t.Term.Matches(n) {
 			sum += int64(t.Weight)
 		}
 	}
@@ -35,7 +39,7 @@ func nodeAffinityScore(p *Pod, n *Node) int64 {
 }
 
 // hasPreferredNodeAffinity reports whether NodeAffinity scores the pod.
-func hasPreferredNodeAffinity(p *Pod) bool {
+func hasPreferredNodeAffinity(p *model.Pod) bool {
 	a := p.Spec.Affinity
 	return a != nil && a.NodeAffinity != nil && len(a.NodeAffinity.Preferred) > 0
 }
@@ -65,7 +69,7 @@ func (f *interPodFilter) active() bool {
 }
 
 // prepare fills f for pod p with plan from the index.
-func (f *interPodFilter) prepare(x *podIndex, p *Pod, plan *schedPlan) {
+func (f *interPodFilter) prepare(x *podIndex, p *model.Pod, plan *schedPlan) {
 	f.affinity, f.anti, f.existing = plan.affinity, plan.anti, f.existing[:0]
 	f.selfAffinity, f.anywhere = plan.selfAffinity, false
 	for _, kc := range f.affinity {
@@ -82,7 +86,7 @@ func (f *interPodFilter) prepare(x *podIndex, p *Pod, plan *schedPlan) {
 
 // check returns the reason the node fails the filter, "" if it passes, and
 // whether preemption cannot help (affinity rules).
-func (f *interPodFilter) check(n *Node) (string, bool) {
+func (f *interPodFilter) check(n *model.Node) (string, bool) {
 	if len(f.affinity) > 0 {
 		exist := true
 		for _, kc := range f.affinity {
@@ -124,7 +128,7 @@ type interPodScore struct {
 // in the node's domain, -weight for anti-affinity), and the terms of
 // existing pods that p matches: required affinity (+1, hardPodAffinityWeight),
 // preferred affinity (+weight), preferred anti-affinity (-weight).
-func (s *interPodScore) prepare(x *podIndex, p *Pod, plan *schedPlan) {
+func (s *interPodScore) prepare(x *podIndex, p *model.Pod, plan *schedPlan) {
 	s.terms = append(s.terms[:0], plan.preferredTerms...)
 	for _, g := range x.groupL {
 		dc := g.pods.domains[0]
@@ -152,7 +156,7 @@ func (s *interPodScore) prepare(x *podIndex, p *Pod, plan *schedPlan) {
 const hardPodAffinityWeight = 1
 
 // raw is the node's raw score.
-func (s *interPodScore) raw(n *Node) int64 {
+func (s *interPodScore) raw(n *model.Node) int64 {
 	var sum int64
 	for _, kc := range s.terms {
 		k, _ := kc.dc.onNode(n)
