@@ -49,14 +49,18 @@ func UntoleratedTaint(p *Pod, n *Node) *Taint {
 	return nil
 }
 
-// FitsResources is NodeResourcesFit's filter (fitsRequest) for p on a
-// node of capacity whose pods request used: with those of nominated (the
-// pods nominated to the node) with a priority at least p's
+// FitsResources is NodeResourcesFit's filter (fitsRequest) for p on node
+// n: with the requests of n's pods (less freed, if not nil: what the
+// caller's view took off n, as preemption's dry run does) and those of
+// nominated (the pods nominated to n) with a priority at least p's
 // (RunFilterPluginsWithNominatedPods), p must fit in its pods, cpu and
 // memory. It returns every shortage, and whether p could not fit even on
 // the empty node (the node is then UnschedulableAndUnresolvable).
-func FitsResources(p *Pod, used, capacity Resources, nominated []*Pod) (short Shortage, unresolvable bool) {
-	req := &p.requests
+func FitsResources(p *Pod, n *Node, freed *Resources, nominated []*Pod) (short Shortage, unresolvable bool) {
+	used, req, capacity := n.used, &p.requests, &n.Capacity
+	if freed != nil {
+		used.sub(*freed)
+	}
 	if len(nominated) > 0 {
 		for _, q := range nominated {
 			if q != p && q.priority >= p.priority {

@@ -98,7 +98,7 @@ func (s *SimNode) Fits(p *Pod) (bool, string) {
 	if !MatchesNodeAffinity(p, n) {
 		return false, ReasonNodeAffinity
 	}
-	short, _ := FitsResources(p, n.used, n.Capacity, nil) // no pod is nominated to a simulated node
+	short, _ := FitsResources(p, n, nil, nil) // no pod is nominated to a simulated node
 	if short == 0 {
 		return true, ""
 	}

@@ -208,14 +208,12 @@ func (s *Scheduler) putBack(q *model.Pod, n *model.Node) {
 	s.index.add(q, n)
 }
 
-// usedOn is what the pods on n request, as the scheduler's view has it:
-// less those preemption's dry run took off.
-func (s *Scheduler) usedOn(n *model.Node) model.Resources {
-	used := n.Allocated()
+// freedOn is what preemption's dry run took off n's pods, or nil.
+func (s *Scheduler) freedOn(n *model.Node) *model.Resources {
 	if n == s.offNode {
-		subRes(&used, s.off)
+		return &s.off
 	}
-	return used
+	return nil
 }
 
 // refilter prepares the filters again after the view changed (upstream's

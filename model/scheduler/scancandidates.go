@@ -156,7 +156,8 @@ func (s *Scheduler) byClass() bool {
 // same nodes in the same order.
 func (s *Scheduler) pickByClass(set []uint64, spans [2][2]int) *model.Node {
 	c := &s.verdicts
-	bestEffort := s.cy.p.Requests().MilliCPU == 0 && s.cy.p.Requests().Memory == 0
+	req := s.cy.p.Requests()
+	bestEffort := req.MilliCPU == 0 && req.Memory == 0
 	var best int64 = -1
 	ties, tied := 0, uint32(0) // the nodes of the best classes, and those classes as bits
 	for k := range c.classes {

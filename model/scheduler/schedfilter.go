@@ -146,7 +146,7 @@ func (s *Scheduler) nodeFilters(n *model.Node) nodeStatus {
 	if s.cy.nodeAffinity && !model.MatchesNodeAffinity(p, n) {
 		return rejected(unresolvable, rejectNodeAffinity)
 	}
-	return resourcesStatus(model.FitsResources(p, s.usedOn(n), n.Capacity, s.nominatedTo(n.ID())))
+	return resourcesStatus(model.FitsResources(p, n, s.freedOn(n), s.nominatedTo(n.ID())))
 }
 
 // resourcesStatus is the status of NodeResourcesFit's verdict: every
@@ -157,13 +157,14 @@ func resourcesStatus(short model.Shortage, unresolvableToo bool) nodeStatus {
 		return st
 	}
 	k := 0
-	for _, r := range [...]struct {
-		bit model.Shortage
-		why rejectReason
-	}{{model.ShortPods, rejectTooManyPods}, {model.ShortCPU, rejectCPU}, {model.ShortMemory, rejectMemory}} {
-		if short&r.bit != 0 {
-			st.reasons[k], k = r.why, k+1
-		}
+	if short&model.ShortPods != 0 {
+		st.reasons[k], k = rejectTooManyPods, k+1
+	}
+	if short&model.ShortCPU != 0 {
+		st.reasons[k], k = rejectCPU, k+1
+	}
+	if short&model.ShortMemory != 0 {
+		st.reasons[k] = rejectMemory
 	}
 	st.code = unschedulable
 	if unresolvableToo {

@@ -59,7 +59,8 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	taints, affinity, spread, inter := grow(cy.raw[0], k), grow(cy.raw[1], k), grow(cy.raw[2], k), grow(cy.raw[3], k)
 	cy.total, cy.raw = total, [4][]int64{taints, affinity, spread, inter}
 
-	bestEffort := p.Requests().MilliCPU == 0 && p.Requests().Memory == 0
+	asked := p.Requests()
+	bestEffort := asked.MilliCPU == 0 && asked.Memory == 0
 	preferred := hasPreferredNodeAffinity(p)
 	ss := &cy.spreadScore
 	spreads := len(cy.plan.soft) > 0
@@ -230,9 +231,10 @@ func leastAllocated(n *model.Node, held, nonZero model.Resources) int64 {
 func balancedAllocation(n *model.Node, req model.Resources) int64 {
 	var fractions [2]float64
 	k := 0
+	used := n.Allocated()
 	for _, r := range [2][2]int64{
-		{n.Allocated().MilliCPU + req.MilliCPU, n.Capacity.MilliCPU},
-		{n.Allocated().Memory + req.Memory, n.Capacity.Memory},
+		{used.MilliCPU + req.MilliCPU, n.Capacity.MilliCPU},
+		{used.Memory + req.Memory, n.Capacity.Memory},
 	} {
 		if r[1] == 0 {
 			continue

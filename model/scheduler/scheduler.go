@@ -55,7 +55,7 @@ type Scheduler struct {
 
 	verdicts verdictCache // the first filters' verdicts by node (verdict.go)
 
-	// off is what preemption's dry run took off offNode's pods (usedOn).
+	// off is what preemption's dry run took off offNode's pods (freedOn).
 	off     model.Resources
 	offNode *model.Node
 
