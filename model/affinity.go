@@ -65,16 +65,17 @@ type TopologySpreadConstraint struct {
 	MatchLabelKeys []string
 }
 
-// MatchesNodeAffinity is the NodeAffinity filter: the node has every label
-// of the nodeSelector, and satisfies one of the required terms if there
-// are any. A daemon pod pinned to its node (affinityNode, which the
-// DaemonSet controller writes as matchFields metadata.name in every term)
-// also needs that node.
 // MatchesNodeAffinity reports whether a pod of template s that is not
 // pinned to a node may run on n by its node selector and required node
 // affinity.
 func (s *PodSpec) MatchesNodeAffinity(n *Node) bool { return MatchesNodeAffinity(&Pod{Spec: s}, n) }
 
+// MatchesNodeAffinity is the NodeAffinity filter, a core rule the
+// scheduler, the DaemonSet controller and the node autoscalers share
+// (nodefit.go): n has every label of p's nodeSelector, and satisfies one
+// of its required terms if there are any. A daemon pod pinned to its node
+// (affinityNode, which the DaemonSet controller writes as matchFields
+// metadata.name in every term) also needs that node.
 func MatchesNodeAffinity(p *Pod, n *Node) bool {
 	if len(p.Spec.NodeSelector) > 0 {
 		for k, v := range p.Spec.NodeSelector { // order is moot: any mismatch rejects
@@ -109,12 +110,4 @@ func expressionsMatch(t *NodeSelectorTerm, n *Node) bool {
 		}
 	}
 	return true
-}
-
-// HasRequiredNodeAffinity reports whether a pod's nodeSelector or required
-// node affinity restricts where it may go.
-func HasRequiredNodeAffinity(p *Pod) bool {
-	a := p.Spec.Affinity
-	return len(p.Spec.NodeSelector) > 0 || p.affinityNode != "" ||
-		a != nil && a.NodeAffinity != nil && len(a.NodeAffinity.Required) > 0
 }

@@ -38,6 +38,14 @@ func nodeAffinityScore(p *model.Pod, n *model.Node) int64 {
 	return sum
 }
 
+// hasRequiredNodeAffinity reports whether a pod's nodeSelector or required
+// node affinity restricts where it may go.
+func hasRequiredNodeAffinity(p *model.Pod) bool {
+	a := p.Spec.Affinity
+	return len(p.Spec.NodeSelector) > 0 || p.PinnedNode() != "" ||
+		a != nil && a.NodeAffinity != nil && len(a.NodeAffinity.Required) > 0
+}
+
 // hasPreferredNodeAffinity reports whether NodeAffinity scores the pod.
 func hasPreferredNodeAffinity(p *model.Pod) bool {
 	a := p.Spec.Affinity

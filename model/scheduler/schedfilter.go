@@ -102,7 +102,7 @@ func (s *Scheduler) preFilter(p *model.Pod) {
 	cy := &s.cy
 	cy.p = p
 	cy.plan = s.planFor(p)
-	cy.nodeAffinity = model.HasRequiredNodeAffinity(p)
+	cy.nodeAffinity = hasRequiredNodeAffinity(p)
 	if len(cy.plan.hard) > 0 {
 		cy.spread.prepare(s.w, p, cy.plan.hard)
 	} else {

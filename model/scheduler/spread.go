@@ -63,7 +63,7 @@ func countsFromIndex(p *model.Pod, cs []spreadConstraint) bool {
 	other := ""
 	for i := range cs {
 		c := &cs[i]
-		if c.honorTaints || c.honorAffin && model.HasRequiredNodeAffinity(p) {
+		if c.honorTaints || c.honorAffin && hasRequiredNodeAffinity(p) {
 			return false
 		}
 		if c.key != model.LabelHostname {
