@@ -145,46 +145,6 @@ func BenchmarkSchedule(b *testing.B) {
 	}
 }
 
-// BenchmarkSchedulePod is one scheduling try on 5,000 nodes holding 30 pods
-// each: the filters of the nodes scanned (numFeasibleNodesToFind = 500)
-// and their scores, read from the running totals and the index. A bare pod
-// is scored by resources; a ReplicaSet's by the system default spreading
-// too. It must not allocate.
-func BenchmarkSchedulePod(b *testing.B) {
-	spec := &PodSpec{RestartPolicy: RestartAlways, Containers: []ContainerSpec{{Name: "c", Image: "svc",
-		Requests: Resources{MilliCPU: 100, Memory: 256 << 20}}}}
-	for _, tc := range []struct {
-		name  string
-		owned bool
-	}{{"bare", false}, {"replicaset", true}} {
-		b.Run(tc.name, func(b *testing.B) {
-			w := newWorld(1, unthrottled())
-			for i := range 5000 {
-				w.AddNode(NodeSpec{Name: fmt.Sprintf("node-%d", i), Capacity: Resources{MilliCPU: 32000, Memory: 128 << 30, Pods: 110}})
-			}
-			labels := map[string]string{"app": "svc"}
-			var owner *Workload
-			if tc.owned {
-				owner = w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "svc", Template: spec,
-					Options: PodOptions{Labels: labels}, Replicas: 150000})
-			} else {
-				for i := range 150000 {
-					w.AddPod(fmt.Sprintf("p-%d", i), spec, PodOptions{Labels: labels})
-				}
-			}
-			w.Run(0)
-			p := &Pod{w: w, Spec: spec, Labels: labels, owner: owner, requests: spec.Requests(), id: len(w.pods)} // an ID no pod has
-			w.sched.requestChanged(p)
-			b.ReportAllocs()
-			for b.Loop() {
-				if w.sched.schedulePod(p) == nil {
-					b.Fatal("no node")
-				}
-			}
-		})
-	}
-}
-
 // BenchmarkCrashLoopSteadyState is the fleet between crashes and restarts
 // once every container has reached the longest backoff: 1,000 pods that
 // exit after 60s, wait 5m and start again, with two probes each. It must
@@ -231,4 +191,12 @@ func TestCrashLoopSteadyStateAllocatesNothing(t *testing.T) {
 			t.Errorf("mode %v: %v allocations per second of virtual time, want 0", mode, allocs)
 		}
 	}
+}
+
+// unthrottled is the default settings with the controller manager's API
+// client unthrottled, so a ReplicaSet makes all its pods at once.
+func unthrottled() Settings {
+	st := DefaultSettings()
+	st.KubeAPIQPS, st.KubeAPIBurst = 1e6, 1e6
+	return st
 }

@@ -4,3 +4,7 @@ package model
 // registers (kinds_test.go: the ReplicaSet and Deployment controllers,
 // whose packages import this one).
 func SetRegisterKinds(f func(*World)) { registerKinds = f }
+
+// SetRegisterScheduler makes newWorld register the scheduler f registers
+// (kinds_test.go: model/scheduler imports this package).
+func SetRegisterScheduler(f func(*World)) { registerScheduler = f }

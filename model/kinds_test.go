@@ -4,11 +4,14 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/deployment"
 	"github.com/podsim/podsim/model/controller/replicaset"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
-// The package's own tests run ReplicaSets and Deployments with their real
-// controllers, registered as cluster.New registers them.
+// The package's own tests run the scheduler, and ReplicaSets and
+// Deployments with their real controllers, registered as cluster.New
+// registers them.
 func init() {
+	model.SetRegisterScheduler(func(w *model.World) { w.Register(scheduler.New(w)) })
 	model.SetRegisterKinds(func(w *model.World) {
 		rsc := replicaset.New(w)
 		w.RegisterWorkloadController(model.KindReplicaSet, rsc)

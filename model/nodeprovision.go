@@ -85,43 +85,48 @@ func (n *Node) Simulate() *SimNode {
 // cpu", "node(s) had untolerated taint {key: value}"). Topology spread and
 // inter-pod affinity are not simulated (docs/kubernetes-rules.md).
 func (s *SimNode) Fits(p *Pod) (bool, string) {
-	st := s.check(p)
-	if st.fits() {
+	n := &s.n
+	switch {
+	case n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}):
+		return false, ReasonUnschedulable
+	case n.diskFailed:
+		return false, ReasonDiskFailed
+	}
+	if t := UntoleratedTaint(p, n); t != nil {
+		return false, TaintReason(t)
+	}
+	if !MatchesNodeAffinity(p, n) {
+		return false, ReasonNodeAffinity
+	}
+	short, _ := FitsResources(p, n, nil, nil) // no pod is nominated to a simulated node
+	if short == 0 {
 		return true, ""
 	}
-	reasons := countReasons(nil, st, 1)
 	msg := ""
-	for i := range reasons {
-		if i > 0 {
-			msg += ", "
+	for _, r := range [...]struct {
+		bit    Shortage
+		reason string
+	}{{ShortPods, ReasonTooManyPods}, {ShortCPU, ReasonCPU}, {ShortMemory, ReasonMemory}} {
+		if short&r.bit != 0 {
+			if msg != "" {
+				msg += ", "
+			}
+			msg += r.reason
 		}
-		msg += reasons[i].String()
 	}
 	return false, msg
 }
 
 // Admits is Fits without the reasons, for a packer that only needs to
 // know whether p goes there: it builds no message.
-func (s *SimNode) Admits(p *Pod) bool { return s.check(p).fits() }
-
-// check runs the node-local filters of Fits.
-func (s *SimNode) check(p *Pod) nodeStatus {
+func (s *SimNode) Admits(p *Pod) bool {
 	n := &s.n
-	switch {
-	case n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}):
-		return rejected(unresolvable, rejectUnschedulable)
-	case n.diskFailed:
-		return rejected(unresolvable, rejectDiskFailed)
+	if n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}) || n.diskFailed ||
+		UntoleratedTaint(p, n) != nil || !MatchesNodeAffinity(p, n) {
+		return false
 	}
-	if t := untoleratedTaint(p, n); t != nil {
-		st := rejected(unresolvable, rejectTaint)
-		st.taint = t
-		return st
-	}
-	if !matchesNodeAffinity(p, n) {
-		return rejected(unresolvable, rejectNodeAffinity)
-	}
-	return fitsResources(p, n, nil) // no pod is nominated to a simulated node
+	short, _ := FitsResources(p, n, nil, nil)
+	return short == 0
 }
 
 // Add packs p onto the simulated node: it holds p's requests from now on.

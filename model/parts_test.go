@@ -6,22 +6,22 @@ import (
 	"time"
 )
 
-// newWorld is NewCore with the parts the core holds and the ReplicaSet
-// and Deployment controllers: the world of the package's tests
-// (cluster.New, which adds the parts in packages of their own, imports
-// this package).
+// newWorld is NewCore with the scheduler, the parts the core holds and
+// the ReplicaSet and Deployment controllers: the world of the package's
+// tests (cluster.New, which adds the parts in packages of their own,
+// imports this package).
 func newWorld(seed uint64, s Settings) *World {
 	w := NewCore(seed, s)
-	w.RegisterScheduler()
+	registerScheduler(w)
 	w.RegisterCoreParts()
 	registerKinds(w)
 	return w
 }
 
-// registerKinds registers the controllers of ReplicaSets and
-// Deployments; kinds_test.go (package model_test, which may import their
-// packages) sets it.
-var registerKinds = func(*World) {}
+// registerScheduler and registerKinds register the scheduler and the
+// controllers of ReplicaSets and Deployments; kinds_test.go (package
+// model_test, which may import their packages) sets them.
+var registerScheduler, registerKinds = func(*World) {}, func(*World) {}
 
 // recorder hears pods being added, bound and changed, and nodes added.
 type recorder struct {

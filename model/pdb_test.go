@@ -45,3 +45,9 @@ func TestScaleDownRanks(t *testing.T) {
 		t.Errorf("scale-down deleted %v, want rs-1, rs-2, rs-3", deleting)
 	}
 }
+
+func appSpec(cpu int64, b *Behavior, policy RestartPolicy) *PodSpec {
+	return &PodSpec{RestartPolicy: policy, TerminationGracePeriod: 30 * time.Second,
+		Containers: []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent, Behavior: b,
+			Requests: Resources{MilliCPU: cpu, Memory: 64 << 20}}}}
+}

@@ -1,9 +1,6 @@
 package model
 
-import (
-	"fmt"
-	"time"
-)
+import "fmt"
 
 // Preemption policies of a PriorityClass or pod.
 const (
@@ -133,22 +130,4 @@ func (p *Pod) NominatedNodeName() string {
 		return n.Name
 	}
 	return ""
-}
-
-// startTime is the pod's status.startTime, or now for a pod not started
-// (GetPodStartTime in pkg/scheduler/util/utils.go).
-func (p *Pod) startTime() time.Duration {
-	if p.status.Started {
-		return p.status.StartTime
-	}
-	return p.w.Now()
-}
-
-// moreImportant reports whether a is more important than b as a victim
-// (MoreImportantPod): higher priority, then the earlier start.
-func moreImportant(a, b *Pod) bool {
-	if a.priority != b.priority {
-		return a.priority > b.priority
-	}
-	return a.startTime() < b.startTime()
 }

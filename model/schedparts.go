@@ -3,8 +3,8 @@ package model
 // What the core tells the scheduler beyond the notifications of parts.go,
 // and what it reads back of it: a pod's requests changed (in-place
 // resize), a node's taints were lifted by its kubelet, the node a pod is
-// nominated to. Only the scheduler implements them today; they go through
-// Register as every notification does.
+// nominated to. Only the scheduler (model/scheduler) implements them;
+// they go through Register as every notification does.
 
 // PodRequestsChangedHandler hears that p's requests (Pod.Requests) were
 // set anew by a resize: after p.requests changes and, for a pod that

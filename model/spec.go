@@ -124,7 +124,7 @@ type PodSpec struct {
 	Containers             []ContainerSpec
 	ReadinessGates         []string
 
-	// Scheduling (affinity.go, spread.go, priority.go).
+	// Scheduling (affinity.go, priority.go; the scheduler reads them, model/scheduler).
 	Affinity                  *Affinity
 	TopologySpreadConstraints []TopologySpreadConstraint
 	PriorityClassName         string

@@ -1,6 +1,6 @@
 // Package model holds Kubernetes semantics as event handlers on the sim
 // engine: the core (pods, nodes, workloads, the world and its streams) and
-// the parts it still holds (the kubelet, the scheduler). Parts in packages of their
+// the part it still holds (the kubelet). Parts in packages of their
 // own (model/controller/...) hear the core through World.Register;
 // model/cluster assembles a whole cluster. It knows nothing of YAML, files
 // or output formats: a World is built by calls, run, and read back.
@@ -55,7 +55,6 @@ type World struct {
 	parts      parts      // what hears of changes (parts.go)
 	schedParts schedParts // ... and the scheduler's own (schedparts.go)
 
-	sched       scheduler
 	controllers workloadControllers
 
 	workloads       []*Workload
@@ -97,13 +96,9 @@ func NewCore(seed uint64, s Settings) *World {
 
 		workloadIdx: map[string]*Workload{},
 	}
-	w.sched.init(w)
 	w.controllers.w = w
 	return w
 }
-
-// RegisterScheduler registers the scheduler, which the core still holds.
-func (w *World) RegisterScheduler() { w.Register(&w.sched) }
 
 // RegisterCoreParts registers what asks a pod's owner to sync when the
 // pod changes or its owner is scaled (the informers' handlers of every

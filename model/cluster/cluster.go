@@ -27,6 +27,7 @@ import (
 	"github.com/podsim/podsim/model/kubelet/nodeshutdown"
 	"github.com/podsim/podsim/model/metricsserver"
 	"github.com/podsim/podsim/model/proxy"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
 // New returns an empty cluster whose random streams derive from seed:
@@ -37,7 +38,7 @@ import (
 func New(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
 	w.Register(tainteviction.New(w))
-	w.RegisterScheduler()
+	w.Register(scheduler.New(w))
 	w.Register(disruption.New(w))
 	w.RegisterCoreParts() // a pod's owner syncs when the pod changes
 	rsc := replicaset.New(w)

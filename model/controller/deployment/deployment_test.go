@@ -8,6 +8,7 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/replicaset"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
 func pct(v int) model.IntOrPercent { return model.IntOrPercent{Value: v, Percent: true} }
@@ -212,7 +213,7 @@ func TestRecreateWaitsForOldPods(t *testing.T) {
 // this package, adds the rest).
 func newWorld() *model.World {
 	w := model.NewCore(1, model.DefaultSettings())
-	w.RegisterScheduler()
+	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	rsc := replicaset.New(w)
 	w.RegisterWorkloadController(model.KindReplicaSet, rsc)

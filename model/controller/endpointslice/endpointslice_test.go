@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
 // watchCount counts the changes of slices it hears.
@@ -17,7 +18,7 @@ func (c watchCount) SlicesChanged(*model.Service) { *c.n++ }
 // from the API leaves them; the watchers hear of each change.
 func TestSliceEndpoints(t *testing.T) {
 	w := model.NewCore(1, model.DefaultSettings())
-	w.RegisterScheduler()
+	w.Register(scheduler.New(w))
 	c := New(w)
 	w.Register(c)
 	changes := 0

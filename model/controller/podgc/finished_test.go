@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
 // PodGC keeps only the finished pods still in the API: pods that finish
@@ -17,7 +18,7 @@ func TestFinishedPodsStayBounded(t *testing.T) {
 	s := model.DefaultSettings()
 	s.TerminatedPodGCThreshold = 3
 	w := model.NewCore(1, s)
-	w.RegisterScheduler()
+	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	g := New(w)
 	w.Register(g)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
 // minReadySeconds: a pod is counted available once Ready for longer, when
@@ -125,7 +126,7 @@ func (n *readyChanges) Change(ch *model.Change) {
 // and the ReplicaSet controller c (cluster.New adds the rest).
 func newWorld() (w *model.World, c *Controller) {
 	w = model.NewCore(1, model.DefaultSettings())
-	w.RegisterScheduler()
+	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	c = New(w)
 	w.RegisterWorkloadController(model.KindReplicaSet, c)

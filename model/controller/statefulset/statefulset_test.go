@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/statefulset"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
 // stsWorld is two nodes and a StatefulSet "db" of replicas pods whose
@@ -21,7 +22,7 @@ func stsWorld(t *testing.T, replicas int, policy model.PodManagementPolicy, star
 func stsWorldWith(t *testing.T, replicas int, policy model.PodManagementPolicy, startup time.Duration) (*model.World, *statefulset.Controller, *model.Timeline) {
 	t.Helper()
 	w := model.NewCore(1, model.DefaultSettings())
-	w.RegisterScheduler()
+	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	c := statefulset.New(w)
 	w.RegisterWorkloadController(model.KindStatefulSet, c)

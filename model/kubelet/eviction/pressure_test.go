@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
 // testWorld is the core with the parts it holds and the eviction manager
 // (cluster.New, which adds every part, imports this package).
 func testWorld(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
-	w.RegisterScheduler()
+	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	w.Register(New(w))
 	return w

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
 // newWorld is the core with the scheduler, the parts it holds and the
@@ -12,7 +13,7 @@ import (
 // package).
 func newWorld() *model.World {
 	w := model.NewCore(1, model.DefaultSettings())
-	w.RegisterScheduler()
+	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	w.Register(New(w))
 	return w

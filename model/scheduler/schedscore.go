@@ -1,6 +1,10 @@
-package model
+package scheduler
 
-import "math"
+import (
+	"math"
+
+	"github.com/podsim/podsim/model"
+)
 
 // Scoring (prioritizeNodes): each score plugin gives every feasible node
 // 0..100 after its NormalizeScore, times its weight in the default profile
@@ -32,8 +36,8 @@ const (
 
 // nonZeroRequests is the pod's request as the scores count it: a container
 // without a cpu or memory request counts the defaults.
-func nonZeroRequests(s *PodSpec) Resources {
-	return s.requests(func(r Resources) Resources {
+func nonZeroRequests(s *model.PodSpec) model.Resources {
+	return s.RequestsWith(func(r model.Resources) model.Resources {
 		if r.MilliCPU == 0 {
 			r.MilliCPU = defaultMilliCPURequest
 		}
@@ -47,7 +51,7 @@ func nonZeroRequests(s *PodSpec) Resources {
 // selectHost scores the feasible nodes of the try and returns the best. One
 // pass over the nodes gathers every plugin's raw score (a node's memory is
 // read once); the normalizations and weights follow on the scores alone.
-func (s *scheduler) selectHost(p *Pod) *Node {
+func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	cy := &s.cy
 	nodes := cy.feasible
 	k := len(nodes)
@@ -55,7 +59,8 @@ func (s *scheduler) selectHost(p *Pod) *Node {
 	taints, affinity, spread, inter := grow(cy.raw[0], k), grow(cy.raw[1], k), grow(cy.raw[2], k), grow(cy.raw[3], k)
 	cy.total, cy.raw = total, [4][]int64{taints, affinity, spread, inter}
 
-	bestEffort := p.requests.MilliCPU == 0 && p.requests.Memory == 0
+	asked := p.Requests()
+	bestEffort := asked.MilliCPU == 0 && asked.Memory == 0
 	preferred := hasPreferredNodeAffinity(p)
 	ss := &cy.spreadScore
 	spreads := len(cy.plan.soft) > 0
@@ -183,14 +188,14 @@ type resourceMemo struct {
 // resourceScores returns leastAllocated and balancedAllocation for p on n,
 // whose ID is id, req p's requests' number (podState.request): n is read
 // only if the memo does not hold.
-func (s *scheduler) resourceScores(id int32, n *Node, p *Pod, req int32) (fit, balanced int64) {
+func (s *Scheduler) resourceScores(id int32, n *model.Node, p *model.Pod, req int32) (fit, balanced int64) {
 	for len(s.memos) <= int(id) {
 		s.memos = append(s.memos, resourceMemo{})
 	}
 	m := &s.memos[id]
 	if gen := s.nodeGen(int(id)); m.request != req+1 || m.gen != gen {
 		*m = resourceMemo{gen: gen, request: req + 1,
-			fit: int32(leastAllocated(n, s.nodeOf(n).nonZero, s.reqByID[req].nonZero)), balanced: int32(balancedAllocation(n, p))}
+			fit: int32(leastAllocated(n, s.nodeOf(n).nonZero, s.reqByID[req].nonZero)), balanced: int32(balancedAllocation(n, p.Requests()))}
 	}
 	return int64(m.fit), int64(m.balanced)
 }
@@ -199,7 +204,7 @@ func (s *scheduler) resourceScores(id int32, n *Node, p *Pod, req int32) (fit, b
 // memory weighing 1 each): the free share of each after placing the pod,
 // counting the scores' nonzero requests (held: the node's pods', nonZero:
 // the pod's), 0..100, averaged.
-func leastAllocated(n *Node, held, nonZero Resources) int64 {
+func leastAllocated(n *model.Node, held, nonZero model.Resources) int64 {
 	var sum, weights int64
 	for _, r := range [2][2]int64{
 		{held.MilliCPU + nonZero.MilliCPU, n.Capacity.MilliCPU},
@@ -222,13 +227,14 @@ func leastAllocated(n *Node, held, nonZero Resources) int64 {
 
 // balancedAllocation is NodeResourcesBalancedAllocation's score: 100 times
 // one less the standard deviation of the cpu and memory fractions the
-// node's requests would use with the pod (each at most 1).
-func balancedAllocation(n *Node, p *Pod) int64 {
+// node's requests would use with the pod's, req (each at most 1).
+func balancedAllocation(n *model.Node, req model.Resources) int64 {
 	var fractions [2]float64
 	k := 0
+	used := n.Allocated()
 	for _, r := range [2][2]int64{
-		{n.used.MilliCPU + p.requests.MilliCPU, n.Capacity.MilliCPU},
-		{n.used.Memory + p.requests.Memory, n.Capacity.Memory},
+		{used.MilliCPU + req.MilliCPU, n.Capacity.MilliCPU},
+		{used.Memory + req.Memory, n.Capacity.Memory},
 	} {
 		if r[1] == 0 {
 			continue
@@ -249,10 +255,10 @@ func balancedAllocation(n *Node, p *Pod) int64 {
 
 // intolerablePreferNoSchedule is TaintToleration's raw score: the node's
 // PreferNoSchedule taints the pod does not tolerate.
-func intolerablePreferNoSchedule(p *Pod, n *Node) int64 {
+func intolerablePreferNoSchedule(p *model.Pod, n *model.Node) int64 {
 	var k int64
 	for i := range n.Taints {
-		if t := &n.Taints[i]; t.Effect == "PreferNoSchedule" && !p.tolerates(*t) {
+		if t := &n.Taints[i]; t.Effect == "PreferNoSchedule" && !p.Tolerates(*t) {
 			k++
 		}
 	}

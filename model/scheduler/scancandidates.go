@@ -1,6 +1,10 @@
-package model
+package scheduler
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/podsim/podsim/model"
+)
 
 // scanCandidates is scan over every node of the cluster for a pod with a
 // DoNotSchedule spread on kubernetes.io/hostname, when the nodes that may
@@ -9,10 +13,10 @@ import "math/bits"
 // processed. The nodes it skips would have been filtered out, and why
 // matters only to a try that finds no node: then, as when the candidates
 // are not known, it reports false and the caller scans every node.
-func (s *scheduler) scanCandidates(want int) (processed int, ok bool) {
+func (s *Scheduler) scanCandidates(want int) (processed int, ok bool) {
 	cy := &s.cy
-	all := s.w.nodes
-	if s.fullScan || cy.spread.cons == nil || cy.p.affinityNode != "" || len(all) != s.w.nodesAdded {
+	all := s.w.Nodes()
+	if s.fullScan || cy.spread.cons == nil || cy.p.PinnedNode() != "" || len(all) != s.w.NodesAdded() {
 		return 0, false // a node was deleted: positions are not ids
 	}
 	set, t, ok := cy.spread.hostCandidates()
@@ -51,7 +55,7 @@ func (s *scheduler) scanCandidates(want int) (processed int, ok bool) {
 // candidateFits reports whether node n, whose ID is id, passes the
 // filters, as filter does; cached says whether the try may use the
 // verdict cache, and then n is read only if no verdict holds.
-func (s *scheduler) candidateFits(id int, n *Node, cached bool) bool {
+func (s *Scheduler) candidateFits(id int, n *model.Node, cached bool) bool {
 	if !cached {
 		return s.filter(n).fits()
 	}
@@ -71,9 +75,9 @@ func (s *scheduler) candidateFits(id int, n *Node, cached bool) bool {
 // at a time. When only the resource scores can tell the feasible nodes
 // apart, it picks the node by the cache's classes (pickByClass) and puts
 // it in cy.picked; otherwise it lists the feasible nodes.
-func (s *scheduler) scanWords(set []uint64, want int) (processed int, ok bool) {
+func (s *Scheduler) scanWords(set []uint64, want int) (processed int, ok bool) {
 	cy := &s.cy
-	all := s.w.nodes
+	all := s.w.Nodes()
 	fits, prefer := s.verdictSets()
 	start := s.nextStartNodeIndex % len(all)
 	found, visited, last := 0, 0, -1
@@ -137,7 +141,7 @@ walk:
 // taint among the nodes scanned, no preferred node affinity, no
 // PodTopologySpread score, no InterPodAffinity score) and every feasible
 // node is in a class.
-func (s *scheduler) byClass() bool {
+func (s *Scheduler) byClass() bool {
 	cy := &s.cy
 	if !s.verdicts.classesOK || cy.preferTaints || len(cy.plan.soft) > 0 || hasPreferredNodeAffinity(cy.p) {
 		return false
@@ -150,9 +154,10 @@ func (s *scheduler) byClass() bool {
 // and the spans of node IDs scanned, in scan order: the classes with the
 // best total tie, and the pick among their nodes is the same draw from the
 // same nodes in the same order.
-func (s *scheduler) pickByClass(set []uint64, spans [2][2]int) *Node {
+func (s *Scheduler) pickByClass(set []uint64, spans [2][2]int) *model.Node {
 	c := &s.verdicts
-	bestEffort := s.cy.p.requests.MilliCPU == 0 && s.cy.p.requests.Memory == 0
+	req := s.cy.p.Requests()
+	bestEffort := req.MilliCPU == 0 && req.Memory == 0
 	var best int64 = -1
 	ties, tied := 0, uint32(0) // the nodes of the best classes, and those classes as bits
 	for k := range c.classes {
@@ -198,7 +203,7 @@ func (s *scheduler) pickByClass(set []uint64, spans [2][2]int) *Node {
 			for range r {
 				mine &= mine - 1
 			}
-			return s.w.nodes[w<<6+bits.TrailingZeros64(mine)]
+			return s.w.Nodes()[w<<6+bits.TrailingZeros64(mine)]
 		}
 	}
 	panic("pickByClass: fewer tied nodes than counted")

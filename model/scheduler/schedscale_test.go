@@ -1,23 +1,25 @@
-package model
+package scheduler
 
 import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // spreadWorld is nodes nodes and a ReplicaSet of pods pods spread on their
 // hostname with maxSkew 1, DoNotSchedule.
-func spreadWorld(nodes, pods int, fullScan bool) (*World, *Workload) {
+func spreadWorld(nodes, pods int, fullScan bool) (*model.World, *model.Workload) {
 	w := newWorld(1, unthrottled())
-	w.sched.fullScan = fullScan
+	schedOf(w).fullScan = fullScan
 	for i := range nodes {
-		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 32000, Memory: 64 << 30, Pods: 110}})
+		w.AddNode(model.NodeSpec{Name: fmt.Sprint("n-", i), Capacity: model.Resources{MilliCPU: 32000, Memory: 64 << 30, Pods: 110}})
 	}
-	spec := appSpec(100, nil, RestartAlways)
-	sel := &LabelSelector{MatchLabels: map[string]string{"app": "a"}}
-	spec.TopologySpreadConstraints = []TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: LabelHostname, DoNotSchedule: true, LabelSelector: sel}}
-	wl := w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "a", Template: spec, Options: PodOptions{Labels: sel.MatchLabels}, Replicas: pods})
+	spec := appSpec(100, nil, model.RestartAlways)
+	sel := &model.LabelSelector{MatchLabels: map[string]string{"app": "a"}}
+	spec.TopologySpreadConstraints = []model.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: model.LabelHostname, DoNotSchedule: true, LabelSelector: sel}}
+	wl := w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: "a", Template: spec, Options: model.PodOptions{Labels: sel.MatchLabels}, Replicas: pods})
 	return w, wl
 }
 
@@ -37,23 +39,23 @@ func TestSpreadScanFiltersCandidatesOnly(t *testing.T) {
 		}
 	}
 	want := uint64(numFeasibleNodesToFind(0, nodes))
-	if got := fast.sched.filtered; got > pods*want {
+	if got := schedOf(fast).filtered; got > pods*want {
 		t.Errorf("%d nodes filtered for %d pods, want at most %d per pod", got, pods, want)
 	}
-	if full.sched.filtered <= fast.sched.filtered {
-		t.Errorf("the full scan filtered %d nodes, the fast one %d", full.sched.filtered, fast.sched.filtered)
+	if schedOf(full).filtered <= schedOf(fast).filtered {
+		t.Errorf("the full scan filtered %d nodes, the fast one %d", schedOf(full).filtered, schedOf(fast).filtered)
 	}
 }
 
 // Pending pods that no pod of lower priority could make room for do not
 // read the nodes' pods for victims on every try.
 func TestPreemptionWithoutLowerPriorityReadsNoNode(t *testing.T) {
-	w := newWorld(1, DefaultSettings())
+	w := newWorld(1, model.DefaultSettings())
 	for i := range 10 {
-		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
+		w.AddNode(model.NodeSpec{Name: fmt.Sprint("n-", i), Capacity: model.Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
 	}
-	wl := w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "a", Template: appSpec(500, nil, RestartAlways),
-		Options: PodOptions{Labels: map[string]string{"app": "a"}}, Replicas: 200})
+	wl := w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: "a", Template: appSpec(500, nil, model.RestartAlways),
+		Options: model.PodOptions{Labels: map[string]string{"app": "a"}}, Replicas: 200})
 	w.Run(10 * time.Minute)
 	pending := 0
 	for _, p := range wl.Pods() {
@@ -61,10 +63,10 @@ func TestPreemptionWithoutLowerPriorityReadsNoNode(t *testing.T) {
 			pending++
 		}
 	}
-	if pending != 180 || w.sched.victimReads != 0 {
-		t.Errorf("%d pending, %d nodes read for victims; want 180 and 0", pending, w.sched.victimReads)
+	if pending != 180 || schedOf(w).victimReads != 0 {
+		t.Errorf("%d pending, %d nodes read for victims; want 180 and 0", pending, schedOf(w).victimReads)
 	}
-	c, _ := wl.Pods()[199].status.Condition(PodScheduled)
+	c, _ := wl.Pods()[199].Condition(model.PodScheduled)
 	if want := "0/10 nodes are available: 10 Insufficient cpu. preemption: 0/10 nodes are available: 10 No preemption victims found for incoming pod."; c.Message != want {
 		t.Errorf("message %q, want %q", c.Message, want)
 	}
@@ -73,15 +75,15 @@ func TestPreemptionWithoutLowerPriorityReadsNoNode(t *testing.T) {
 // tooSmallWorld is 500 nodes of 1 cpu, one tainted, and a ReplicaSet of
 // 300 pods that need 2 cpu each: none fits. fullScan turns the failure
 // memo off.
-func tooSmallWorld(fullScan bool) (*World, *Workload) {
-	w := newWorld(1, DefaultSettings())
-	w.sched.fullScan = fullScan
+func tooSmallWorld(fullScan bool) (*model.World, *model.Workload) {
+	w := newWorld(1, model.DefaultSettings())
+	schedOf(w).fullScan = fullScan
 	for i := range 500 {
-		w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
+		w.AddNode(model.NodeSpec{Name: fmt.Sprint("n-", i), Capacity: model.Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
 	}
-	w.Node("n-7").AddTaint(Taint{Key: "gpu", Value: "yes", Effect: "NoSchedule"})
-	wl := w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "a", Template: appSpec(2000, nil, RestartAlways),
-		Options: PodOptions{Labels: map[string]string{"app": "a"}}, Replicas: 300})
+	w.Node("n-7").AddTaint(model.Taint{Key: "gpu", Value: "yes", Effect: "NoSchedule"})
+	wl := w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: "a", Template: appSpec(2000, nil, model.RestartAlways),
+		Options: model.PodOptions{Labels: map[string]string{"app": "a"}}, Replicas: 300})
 	return w, wl
 }
 
@@ -96,16 +98,16 @@ func TestFailedTriesOfATemplateFilterOnce(t *testing.T) {
 	full.Run(15 * time.Second)
 	const want = "0/500 nodes are available: 1 node(s) had untolerated taint {gpu: yes}, 499 Insufficient cpu. preemption: 0/500 nodes are available: 500 Preemption is not helpful for scheduling."
 	for i, p := range wm.Pods() {
-		c, _ := p.status.Condition(PodScheduled)
-		d, _ := wf.Pods()[i].status.Condition(PodScheduled)
+		c, _ := p.Condition(model.PodScheduled)
+		d, _ := wf.Pods()[i].Condition(model.PodScheduled)
 		if c.Message != d.Message || c.Message != want {
 			t.Fatalf("pod %s: %q; the full scan says %q; want %q", p.Name, c.Message, d.Message, want)
 		}
 	}
-	if memo.sched.filtered != 500 || full.sched.filtered != 300*500 {
-		t.Errorf("filtered %d nodes with the memo (want 500), %d without (want %d)", memo.sched.filtered, full.sched.filtered, 300*500)
+	if schedOf(memo).filtered != 500 || schedOf(full).filtered != 300*500 {
+		t.Errorf("filtered %d nodes with the memo (want 500), %d without (want %d)", schedOf(memo).filtered, schedOf(full).filtered, 300*500)
 	}
-	big := memo.AddNode(NodeSpec{Name: "big", Capacity: Resources{MilliCPU: 64000, Memory: 64 << 30, Pods: 110}})
+	big := memo.AddNode(model.NodeSpec{Name: "big", Capacity: model.Resources{MilliCPU: 64000, Memory: 64 << 30, Pods: 110}})
 	memo.Run(time.Minute)
 	if n := len(big.Pods()); n != 32 {
 		t.Errorf("%d pods on the new node, want 32", n)
@@ -120,26 +122,26 @@ func TestFailedTriesOfATemplateFilterOnce(t *testing.T) {
 // fast scans (candidates, the verdict cache, scoring by class) off;
 // prefer puts the PreferNoSchedule taints on (they make every node score
 // apart).
-func mixedSpreadWorld(fullScan, prefer bool) (*World, []*Workload) {
+func mixedSpreadWorld(fullScan, prefer bool) (*model.World, []*model.Workload) {
 	w := newWorld(7, unthrottled())
-	w.sched.fullScan = fullScan
+	schedOf(w).fullScan = fullScan
 	for i := range 600 {
-		c := Resources{MilliCPU: 8000, Memory: 32 << 30, Pods: 110}
+		c := model.Resources{MilliCPU: 8000, Memory: 32 << 30, Pods: 110}
 		if i%3 == 0 {
-			c = Resources{MilliCPU: 16000, Memory: 32 << 30, Pods: 110}
+			c = model.Resources{MilliCPU: 16000, Memory: 32 << 30, Pods: 110}
 		}
-		n := w.AddNode(NodeSpec{Name: fmt.Sprint("n-", i), Capacity: c, Labels: map[string]string{LabelZone: fmt.Sprint("z-", i%4)}})
+		n := w.AddNode(model.NodeSpec{Name: fmt.Sprint("n-", i), Capacity: c, Labels: map[string]string{model.LabelZone: fmt.Sprint("z-", i%4)}})
 		switch i % 50 {
 		case 7:
 			if !prefer {
 				break
 			}
-			n.AddTaint(Taint{Key: "soft", Effect: "PreferNoSchedule"})
+			n.AddTaint(model.Taint{Key: "soft", Effect: "PreferNoSchedule"})
 		case 11:
-			n.AddTaint(Taint{Key: "gpu", Value: "yes", Effect: "NoSchedule"})
+			n.AddTaint(model.Taint{Key: "gpu", Value: "yes", Effect: "NoSchedule"})
 		}
 	}
-	var wls []*Workload
+	var wls []*model.Workload
 	for i, tc := range []struct {
 		cpu      int64
 		skew     int32
@@ -147,25 +149,25 @@ func mixedSpreadWorld(fullScan, prefer bool) (*World, []*Workload) {
 		tolerGPU bool
 	}{{100, 1, false, false}, {700, 2, false, true}, {0, 1, true, false}} {
 		name := fmt.Sprint("rs-", i)
-		spec := appSpec(tc.cpu, nil, RestartAlways)
+		spec := appSpec(tc.cpu, nil, model.RestartAlways)
 		if tc.cpu == 0 {
-			spec.Containers[0].Requests = Resources{}
+			spec.Containers[0].Requests = model.Resources{}
 		}
-		sel := &LabelSelector{MatchLabels: map[string]string{"app": name}}
-		spec.TopologySpreadConstraints = []TopologySpreadConstraint{{MaxSkew: tc.skew, TopologyKey: LabelHostname, DoNotSchedule: true, LabelSelector: sel}}
+		sel := &model.LabelSelector{MatchLabels: map[string]string{"app": name}}
+		spec.TopologySpreadConstraints = []model.TopologySpreadConstraint{{MaxSkew: tc.skew, TopologyKey: model.LabelHostname, DoNotSchedule: true, LabelSelector: sel}}
 		if tc.zone {
-			spec.TopologySpreadConstraints = append(spec.TopologySpreadConstraints, TopologySpreadConstraint{MaxSkew: 3, TopologyKey: LabelZone, DoNotSchedule: true, LabelSelector: sel})
+			spec.TopologySpreadConstraints = append(spec.TopologySpreadConstraints, model.TopologySpreadConstraint{MaxSkew: 3, TopologyKey: model.LabelZone, DoNotSchedule: true, LabelSelector: sel})
 		}
-		o := PodOptions{Labels: sel.MatchLabels}
+		o := model.PodOptions{Labels: sel.MatchLabels}
 		if tc.tolerGPU {
-			o.Tolerations = []Toleration{{Key: "gpu", Operator: "Equal", Value: "yes", Effect: "NoSchedule"}}
+			o.Tolerations = []model.Toleration{{Key: "gpu", Operator: "Equal", Value: "yes", Effect: "NoSchedule"}}
 		}
-		wls = append(wls, w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: name, Template: spec, Options: o, Replicas: 0}))
+		wls = append(wls, w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: name, Template: spec, Options: o, Replicas: 0}))
 	}
 	for i := range 40 {
-		spec := appSpec(int64(250*(i%5+1)), nil, RestartAlways)
-		spec.NodeSelector = map[string]string{LabelHostname: fmt.Sprint("n-", i*13%600)}
-		w.AddPod(fmt.Sprint("bare-", i), spec, PodOptions{})
+		spec := appSpec(int64(250*(i%5+1)), nil, model.RestartAlways)
+		spec.NodeSelector = map[string]string{model.LabelHostname: fmt.Sprint("n-", i*13%600)}
+		w.AddPod(fmt.Sprint("bare-", i), spec, model.PodOptions{})
 	}
 	return w, wls
 }
@@ -187,9 +189,9 @@ func testSpreadScanByClass(t *testing.T, prefer bool) {
 		replicas [3]int
 	}{{time.Second, [3]int{900, 300, 200}}, {time.Minute, [3]int{400, 500, 200}}, {2 * time.Minute, [3]int{1500, 500, 700}}}
 	for _, st := range steps {
-		for _, w := range []*World{fast, full} {
+		for _, w := range []*model.World{fast, full} {
 			for i, n := range st.replicas {
-				[][]*Workload{wf, wl}[boolIndex(w == full)][i].Scale(n)
+				[][]*model.Workload{wf, wl}[boolIndex(w == full)][i].Scale(n)
 			}
 			if st.at == time.Minute {
 				w.Node("n-5").Cordon()
@@ -208,10 +210,10 @@ func testSpreadScanByClass(t *testing.T, prefer bool) {
 			}
 		}
 	}
-	if fast.sched.filtered >= full.sched.filtered {
-		t.Errorf("the fast scans filtered %d nodes, the full scan %d", fast.sched.filtered, full.sched.filtered)
+	if schedOf(fast).filtered >= schedOf(full).filtered {
+		t.Errorf("the fast scans filtered %d nodes, the full scan %d", schedOf(fast).filtered, schedOf(full).filtered)
 	}
-	if picks := fast.sched.classPicks; prefer != (picks == 0) {
+	if picks := schedOf(fast).classPicks; prefer != (picks == 0) {
 		t.Errorf("%d nodes picked by class", picks)
 	}
 }
@@ -236,21 +238,21 @@ func TestSpreadScanReadsNodesOncePerChange(t *testing.T) {
 		}
 	}
 	want := uint64(numFeasibleNodesToFind(0, nodes))
-	if got := w.sched.filtered; got < pods*want/2 {
+	if got := schedOf(w).filtered; got < pods*want/2 {
 		t.Errorf("%d nodes filtered, want about %d per pod", got, want)
 	}
-	if got := w.sched.nodesRead; got > nodes+2*pods {
+	if got := schedOf(w).nodesRead; got > nodes+2*pods {
 		t.Errorf("%d nodes read for %d pods on %d nodes, want at most %d", got, pods, nodes, nodes+2*pods)
 	}
-	if w.sched.classPicks < pods/2 {
-		t.Errorf("%d of %d pods placed by class", w.sched.classPicks, pods)
+	if schedOf(w).classPicks < pods/2 {
+		t.Errorf("%d of %d pods placed by class", schedOf(w).classPicks, pods)
 	}
 }
 
 // unthrottled is the default settings with the controller manager's API
 // client unthrottled, so a ReplicaSet makes all its pods at once.
-func unthrottled() Settings {
-	st := DefaultSettings()
+func unthrottled() model.Settings {
+	st := model.DefaultSettings()
 	st.KubeAPIQPS, st.KubeAPIBurst = 1e6, 1e6
 	return st
 }

@@ -1,8 +1,10 @@
-package model
+package scheduler
 
 import (
 	"maps"
 	"slices"
+
+	"github.com/podsim/podsim/model"
 )
 
 // schedPlan is what the scheduler's PodTopologySpread and InterPodAffinity
@@ -10,8 +12,8 @@ import (
 // the index. It is built at the pod's first attempt and shared by the pods
 // of a template (same spec, owner and labels).
 type schedPlan struct {
-	spec   *PodSpec
-	owner  *Workload
+	spec   *model.PodSpec
+	owner  *model.Workload
 	labels map[string]string
 
 	hard        []spreadConstraint // DoNotSchedule
@@ -27,33 +29,33 @@ type schedPlan struct {
 }
 
 // planFor returns p's plan, building it the first time.
-func (s *scheduler) planFor(p *Pod) *schedPlan {
+func (s *Scheduler) planFor(p *model.Pod) *schedPlan {
 	st := s.of(p)
 	if st.plan != nil {
 		return st.plan
 	}
-	if pl := s.plans[p.Spec]; pl != nil && pl.owner == p.owner && maps.Equal(pl.labels, p.Labels) {
+	if pl := s.plans[p.Spec]; pl != nil && pl.owner == p.Owner() && maps.Equal(pl.labels, p.Labels) {
 		st.plan = pl
 		return pl
 	}
 	pl := s.buildPlan(p)
-	if p.owner != nil {
+	if p.Owner() != nil {
 		s.plans[p.Spec] = pl
 	}
 	s.of(p).plan = pl // buildPlan may have grown s.pods
 	return pl
 }
 
-func (s *scheduler) buildPlan(p *Pod) *schedPlan {
+func (s *Scheduler) buildPlan(p *model.Pod) *schedPlan {
 	x := &s.index
-	pl := &schedPlan{spec: p.Spec, owner: p.owner, labels: p.Labels}
+	pl := &schedPlan{spec: p.Spec, owner: p.Owner(), labels: p.Labels}
 	ns := p.Namespace
 	cons := p.Spec.TopologySpreadConstraints
-	if len(cons) == 0 && p.owner != nil && defaultSpreadOwner(p.owner.Spec.Kind) && len(p.owner.Spec.Options.Labels) > 0 {
+	if len(cons) == 0 && p.Owner() != nil && defaultSpreadOwner(p.Owner().Spec.Kind) && len(p.Owner().Spec.Options.Labels) > 0 {
 		// DefaultSelector: the owner's selector, which podsim takes to be
 		// the template's labels (not a StatefulSet pod's own identity
 		// labels, which would select the pod alone).
-		sel := &LabelSelector{MatchLabels: maps.Clone(p.owner.Spec.Options.Labels)}
+		sel := &model.LabelSelector{MatchLabels: maps.Clone(p.Owner().Spec.Options.Labels)}
 		for _, c := range systemDefaultSpread {
 			c.LabelSelector = sel
 			pl.soft = append(pl.soft, s.spreadConstraint(p, &c, ns))
@@ -76,7 +78,7 @@ func (s *scheduler) buildPlan(p *Pod) *schedPlan {
 		terms := make([]podTerm, len(pa.Required))
 		pl.selfAffinity = true
 		for i := range pa.Required {
-			terms[i] = pa.Required[i].podTerm(ns)
+			terms[i] = podTermOf(&pa.Required[i], ns)
 			pl.selfAffinity = pl.selfAffinity && terms[i].matches(p)
 		}
 		c := x.counter(terms, false)
@@ -86,12 +88,12 @@ func (s *scheduler) buildPlan(p *Pod) *schedPlan {
 	}
 	if pa := a.PodAntiAffinity; pa != nil {
 		for i := range pa.Required {
-			c := x.counter([]podTerm{pa.Required[i].podTerm(ns)}, false)
+			c := x.counter([]podTerm{podTermOf(&pa.Required[i], ns)}, false)
 			pl.anti = append(pl.anti, keyedCounter{c: c, dc: c.domain(x, pa.Required[i].TopologyKey)})
 		}
 	}
 	for _, pref := range []struct {
-		a    *PodAffinity
+		a    *model.PodAffinity
 		sign int64
 	}{{a.PodAffinity, 1}, {a.PodAntiAffinity, -1}} {
 		if pref.a == nil {
@@ -99,7 +101,7 @@ func (s *scheduler) buildPlan(p *Pod) *schedPlan {
 		}
 		for i := range pref.a.Preferred {
 			t := &pref.a.Preferred[i]
-			c := x.counter([]podTerm{t.Term.podTerm(ns)}, false)
+			c := x.counter([]podTerm{podTermOf(&t.Term, ns)}, false)
 			pl.preferredTerms = append(pl.preferredTerms, keyedCounter{c: c, dc: c.domain(x, t.Term.TopologyKey), weight: pref.sign * int64(t.Weight)})
 		}
 	}
@@ -112,7 +114,7 @@ func (s *scheduler) buildPlan(p *Pod) *schedPlan {
 // pods belong to a ReplicaSet).
 func defaultSpreadOwner(kind string) bool {
 	switch kind {
-	case KindReplicaSet, KindDeployment, KindStatefulSet:
+	case model.KindReplicaSet, model.KindDeployment, model.KindStatefulSet:
 		return true
 	}
 	return false
@@ -120,21 +122,21 @@ func defaultSpreadOwner(kind string) bool {
 
 // spreadConstraint resolves constraint c of pod p (in namespace ns): its
 // selector, with matchLabelKeys' values, as a counter of the index.
-func (s *scheduler) spreadConstraint(p *Pod, c *TopologySpreadConstraint, ns string) spreadConstraint {
+func (s *Scheduler) spreadConstraint(p *model.Pod, c *model.TopologySpreadConstraint, ns string) spreadConstraint {
 	sel := c.LabelSelector
 	if len(c.MatchLabelKeys) > 0 && sel != nil {
-		add := &LabelSelector{MatchLabels: map[string]string{}}
+		add := &model.LabelSelector{MatchLabels: map[string]string{}}
 		for _, k := range c.MatchLabelKeys {
 			if v, ok := p.Labels[k]; ok {
 				add.MatchLabels[k] = v
 			}
 		}
-		sel = sel.and(add)
+		sel = sel.And(add)
 	}
 	counter := s.index.counter([]podTerm{{sel: sel, namespaces: []string{ns}}}, true)
 	out := spreadConstraint{c: counter, key: c.TopologyKey, maxSkew: c.MaxSkew, minDomains: c.MinDomains,
 		selfMatch: sel.Matches(p.Labels), honorAffin: !c.IgnoreNodeAffinity, honorTaints: c.HonorNodeTaints}
-	if c.TopologyKey != LabelHostname || c.DoNotSchedule {
+	if c.TopologyKey != model.LabelHostname || c.DoNotSchedule {
 		out.dc = counter.domain(&s.index, c.TopologyKey)
 	}
 	return out
@@ -151,20 +153,20 @@ type failMemo struct {
 	gen         uint64 // 0: nothing remembered
 	nodes       int
 	start       int // nextStartNodeIndex: the order the nodes were scanned in
-	requests    Resources
+	requests    model.Resources
 	priority    int32
-	tolerations []Toleration
+	tolerations []model.Toleration
 	reasons     []rejection
-	potential   []*Node
+	potential   []*model.Node
 }
 
 // failMemoOf returns the memo of p's template if p's try depends only on
 // the nodes (no topology spread it must satisfy, no inter-pod affinity
 // either way, no node named for it, no nominated node), else nil.
-func (s *scheduler) failMemoOf(p *Pod) *failMemo {
+func (s *Scheduler) failMemoOf(p *model.Pod) *failMemo {
 	cy := &s.cy
 	if s.fullScan || cy.plan == nil || cy.plan.owner == nil || len(cy.plan.hard) > 0 || cy.interPod.active() ||
-		p.affinityNode != "" || s.nominated[p] != nil {
+		p.PinnedNode() != "" || s.nominated[p] != nil {
 		return nil
 	}
 	return &cy.plan.fail
@@ -172,13 +174,13 @@ func (s *scheduler) failMemoOf(p *Pod) *failMemo {
 
 // holds reports whether the memo is of a try like p's, at gen, with
 // this many nodes scanned from start.
-func (m *failMemo) holds(p *Pod, gen uint64, nodes, start int) bool {
-	return m.gen == gen && m.gen != 0 && m.nodes == nodes && m.start == start && m.requests == p.requests &&
-		m.priority == p.priority && slices.EqualFunc(m.tolerations, p.tolerations, sameToleration)
+func (m *failMemo) holds(p *model.Pod, gen uint64, nodes, start int) bool {
+	return m.gen == gen && m.gen != 0 && m.nodes == nodes && m.start == start && m.requests == p.Requests() &&
+		m.priority == p.Priority() && slices.EqualFunc(m.tolerations, p.Tolerations(), sameToleration)
 }
 
 // sameToleration compares two tolerations by value, their seconds too.
-func sameToleration(a, b Toleration) bool {
+func sameToleration(a, b model.Toleration) bool {
 	if a.Key != b.Key || a.Operator != b.Operator || a.Value != b.Value || a.Effect != b.Effect {
 		return false
 	}
@@ -190,12 +192,12 @@ func sameToleration(a, b Toleration) bool {
 
 // remember keeps the outcome of p's failed try cy at gen, which scanned
 // nodes from start.
-func (m *failMemo) remember(p *Pod, gen uint64, nodes, start int, cy *cycle) {
+func (m *failMemo) remember(p *model.Pod, gen uint64, nodes, start int, cy *cycle) {
 	if gen == 0 {
 		return
 	}
-	m.gen, m.nodes, m.start, m.requests, m.priority = gen, nodes, start, p.requests, p.priority
-	m.tolerations = append(m.tolerations[:0], p.tolerations...)
+	m.gen, m.nodes, m.start, m.requests, m.priority = gen, nodes, start, p.Requests(), p.Priority()
+	m.tolerations = append(m.tolerations[:0], p.Tolerations()...)
 	m.reasons = append(m.reasons[:0], cy.reasons...)
 	m.potential = append(m.potential[:0], cy.potential...)
 }

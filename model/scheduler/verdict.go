@@ -1,6 +1,10 @@
-package model
+package scheduler
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/podsim/podsim/model"
+)
 
 // verdictCache keeps, by Node.ID, nodeFilters' verdict on each node for
 // the pods of one key, so that a scan filtering thousands of nodes per
@@ -20,7 +24,7 @@ type verdictCache struct {
 	plan        *schedPlan
 	request     int32
 	priority    int32
-	tolerations []Toleration
+	tolerations []model.Toleration
 	byNode      []verdict // by Node.ID
 
 	setsKey              uint32 // the key fitsBits, preferBits and classes are for; 0: none
@@ -40,17 +44,17 @@ type verdict struct {
 }
 
 // use makes p's key the cache's and reports whether p may use the cache.
-func (c *verdictCache) use(s *scheduler, p *Pod) bool {
-	if s.fullScan || p.affinityNode != "" || s.nominated[p] != nil || s.cy.interPod.active() {
+func (c *verdictCache) use(s *Scheduler, p *model.Pod) bool {
+	if s.fullScan || p.PinnedNode() != "" || s.nominated[p] != nil || s.cy.interPod.active() {
 		return false
 	}
 	pl := s.cy.plan
 	req := s.of(p).request
-	if c.key == 0 || c.plan != pl || c.request != req || c.priority != p.priority ||
-		!slices.EqualFunc(c.tolerations, p.tolerations, sameToleration) {
+	if c.key == 0 || c.plan != pl || c.request != req || c.priority != p.Priority() ||
+		!slices.EqualFunc(c.tolerations, p.Tolerations(), sameToleration) {
 		c.key++
-		c.plan, c.request, c.priority = pl, req, p.priority
-		c.tolerations = append(c.tolerations[:0], p.tolerations...)
+		c.plan, c.request, c.priority = pl, req, p.Priority()
+		c.tolerations = append(c.tolerations[:0], p.Tolerations()...)
 	}
 	return true
 }
@@ -58,7 +62,7 @@ func (c *verdictCache) use(s *scheduler, p *Pod) bool {
 // cachedNodeFilters returns nodeFilters' verdict on node n, whose ID is id, for
 // the pod of the try (which may use the cache): whether n passes, and
 // prefer. n is read only if no verdict holds.
-func (s *scheduler) cachedNodeFilters(id int, n *Node) (fits, prefer bool) {
+func (s *Scheduler) cachedNodeFilters(id int, n *model.Node) (fits, prefer bool) {
 	c := &s.verdicts
 	for len(c.byNode) <= id {
 		c.byNode = append(c.byNode, verdict{})
@@ -111,9 +115,9 @@ func (c *verdictCache) touched(id int) {
 // verdictSets returns the bit sets for the key of the try (after use),
 // brought up to date: rebuilt over every node if the key or specGen
 // changed.
-func (s *scheduler) verdictSets() (fits, prefer []uint64) {
+func (s *Scheduler) verdictSets() (fits, prefer []uint64) {
 	c := &s.verdicts
-	all := s.w.nodes
+	all := s.w.Nodes()
 	words := (len(all) + 63) / 64
 	if c.setsKey != c.key || c.setsSpec != s.specGen() || len(c.fitsBits) != words {
 		c.fitsBits, c.preferBits = zeroed(c.fitsBits, words), zeroed(c.preferBits, words)
@@ -127,7 +131,7 @@ func (s *scheduler) verdictSets() (fits, prefer []uint64) {
 		}
 		c.classesOK = true
 		for _, n := range all {
-			s.refresh(n.id, n)
+			s.refresh(n.ID(), n)
 		}
 		c.setsKey, c.setsSpec, c.dirty = c.key, s.specGen(), c.dirty[:0]
 		return c.fitsBits, c.preferBits
@@ -149,7 +153,7 @@ func zeroed(b []uint64, n int) []uint64 {
 }
 
 // refresh records the verdict on node n (ID id) in the sets, and its class.
-func (s *scheduler) refresh(id int, n *Node) {
+func (s *Scheduler) refresh(id int, n *model.Node) {
 	c := &s.verdicts
 	fits, prefer := s.cachedNodeFilters(id, n)
 	w, b := id>>6, uint64(1)<<(id&63)

@@ -1,27 +1,10 @@
-package model
+package scheduler
 
-import "math"
+import (
+	"math"
 
-// TopologySpreadConstraint is one of a pod's
-// spec.topologySpreadConstraints, with Kubernetes' defaults as zero values.
-type TopologySpreadConstraint struct {
-	MaxSkew     int32
-	TopologyKey string
-	// DoNotSchedule is whenUnsatisfiable DoNotSchedule (a filter);
-	// otherwise ScheduleAnyway (a score).
-	DoNotSchedule bool
-	LabelSelector *LabelSelector // nil: selects no pod
-	MinDomains    int32          // 0: unset (1)
-	// IgnoreNodeAffinity is nodeAffinityPolicy Ignore: count the pods on
-	// nodes the pod's nodeSelector and required node affinity exclude too.
-	IgnoreNodeAffinity bool
-	// HonorNodeTaints is nodeTaintsPolicy Honor: leave out nodes with a
-	// taint the pod does not tolerate.
-	HonorNodeTaints bool
-	// MatchLabelKeys adds, for each key the pod has, its value to the
-	// selector.
-	MatchLabelKeys []string
-}
+	"github.com/podsim/podsim/model"
+)
 
 // Reasons of the PodTopologySpread filter
 // (pkg/scheduler/framework/plugins/podtopologyspread/plugin.go).
@@ -34,9 +17,9 @@ const (
 // with none of its own that a ReplicaSet or StatefulSet owns
 // (systemDefaultConstraints): spread on hostname with maxSkew 3 and on
 // zone with maxSkew 5, both ScheduleAnyway.
-var systemDefaultSpread = []TopologySpreadConstraint{
-	{TopologyKey: LabelHostname, MaxSkew: 3},
-	{TopologyKey: LabelZone, MaxSkew: 5},
+var systemDefaultSpread = []model.TopologySpreadConstraint{
+	{TopologyKey: model.LabelHostname, MaxSkew: 3},
+	{TopologyKey: model.LabelZone, MaxSkew: 5},
 }
 
 // spreadConstraint is a constraint resolved for a pod: its selector as a
@@ -54,17 +37,17 @@ type spreadConstraint struct {
 
 // eligible reports whether node n's pods count for a constraint of pod p
 // (matchNodeInclusionPolicies), given that it has every key of keys.
-func (c *spreadConstraint) eligible(p *Pod, n *Node) bool {
-	if c.honorAffin && !matchesNodeAffinity(p, n) {
+func (c *spreadConstraint) eligible(p *model.Pod, n *model.Node) bool {
+	if c.honorAffin && !model.MatchesNodeAffinity(p, n) {
 		return false
 	}
-	return !c.honorTaints || untoleratedTaint(p, n) == nil
+	return !c.honorTaints || model.UntoleratedTaint(p, n) == nil
 }
 
 // hasKeys reports whether the node has every topology key of cs.
-func hasKeys(n *Node, cs []spreadConstraint) bool {
+func hasKeys(n *model.Node, cs []spreadConstraint) bool {
 	for i := range cs {
-		if c := &cs[i]; c.key != LabelHostname && c.dc.topo.domainOf(n) < 0 { // every node has a hostname
+		if c := &cs[i]; c.key != model.LabelHostname && c.dc.topo.domainOf(n) < 0 { // every node has a hostname
 			return false
 		}
 	}
@@ -76,14 +59,14 @@ func hasKeys(n *Node, cs []spreadConstraint) bool {
 // That holds when the pod's node affinity and taints leave no node out,
 // and a node with one constraint's key has the others' (beyond hostname,
 // which every node has, at most one key).
-func countsFromIndex(p *Pod, cs []spreadConstraint) bool {
+func countsFromIndex(p *model.Pod, cs []spreadConstraint) bool {
 	other := ""
 	for i := range cs {
 		c := &cs[i]
 		if c.honorTaints || c.honorAffin && hasRequiredNodeAffinity(p) {
 			return false
 		}
-		if c.key != LabelHostname {
+		if c.key != model.LabelHostname {
 			if other != "" && other != c.key {
 				return false
 			}
@@ -97,13 +80,13 @@ func countsFromIndex(p *Pod, cs []spreadConstraint) bool {
 // over the nodes that have every key of cs and are eligible for p (the
 // scan upstream's PreFilter and PreScore do, over per-node counts instead
 // of pods), and marks the domains that have such a node in present.
-func countEligible(w *World, p *Pod, c *spreadConstraint, cs []spreadConstraint, counts []int32, present []bool) ([]int32, []bool) {
+func countEligible(w *model.World, p *model.Pod, c *spreadConstraint, cs []spreadConstraint, counts []int32, present []bool) ([]int32, []bool) {
 	t := c.dc.topo
 	counts, present = counts[:0], present[:0]
 	for range t.nodes {
 		counts, present = append(counts, 0), append(present, false)
 	}
-	for _, n := range w.nodes {
+	for _, n := range w.Nodes() {
 		if !hasKeys(n, cs) || !c.eligible(p, n) {
 			continue
 		}
@@ -131,7 +114,7 @@ type spreadPrep struct {
 	domains int
 }
 
-func (f *spreadFilter) prepare(w *World, p *Pod, cons []spreadConstraint) {
+func (f *spreadFilter) prepare(w *model.World, p *model.Pod, cons []spreadConstraint) {
 	f.cons = cons
 	f.prep = f.prep[:0]
 	f.fromIndex = countsFromIndex(p, cons)
@@ -170,7 +153,7 @@ func (f *spreadFilter) hostCandidates() (set []uint64, t *topology, ok bool) {
 	}
 	for i := range f.cons {
 		c := &f.cons[i]
-		if c.key != LabelHostname {
+		if c.key != model.LabelHostname {
 			continue
 		}
 		least := f.prep[i].least(c)
@@ -227,7 +210,7 @@ type spreadScore struct {
 	counts     [][]int32 // by constraint, then domain id; nil for hostname: read per node
 	scratch    [][]int32
 	present    [][]bool
-	feasible   []*Node
+	feasible   []*model.Node
 	seen       []uint32 // by domain id: the attempt that last saw it
 	attempt    uint32
 	// host is the one constraint on kubernetes.io/hostname (-1: none, or
@@ -240,13 +223,13 @@ type spreadScore struct {
 	norm        []int64 // addHostScores' weighted scores by count
 }
 
-func (s *spreadScore) prepare(w *World, p *Pod, plan *schedPlan, feasible []*Node) {
+func (s *spreadScore) prepare(w *model.World, p *model.Pod, plan *schedPlan, feasible []*model.Node) {
 	s.cons, s.requireAll = plan.soft, !plan.softDefault
 	s.weights, s.counts = s.weights[:0], s.counts[:0]
 	s.hostAttempt++
 	s.host = -1
 	for i := range s.cons {
-		if s.cons[i].key == LabelHostname {
+		if s.cons[i].key == model.LabelHostname {
 			if s.host >= 0 {
 				s.host = -2
 			} else if s.host == -1 {
@@ -261,9 +244,9 @@ func (s *spreadScore) prepare(w *World, p *Pod, plan *schedPlan, feasible []*Nod
 		c := &s.cons[i]
 		wt := math.NaN() // weighed when a node needs it
 		switch {
-		case c.key == LabelHostname && !s.requireAll:
+		case c.key == model.LabelHostname && !s.requireAll:
 			wt = math.Log(float64(len(feasible) + 2))
-		case c.key == LabelHostname:
+		case c.key == model.LabelHostname:
 			size := 0
 			for _, n := range feasible {
 				if !s.ignored(n) {
@@ -274,7 +257,7 @@ func (s *spreadScore) prepare(w *World, p *Pod, plan *schedPlan, feasible []*Nod
 		}
 		s.weights = append(s.weights, wt)
 		switch {
-		case c.key == LabelHostname:
+		case c.key == model.LabelHostname:
 			s.counts = append(s.counts, nil)
 		case fromIndex:
 			s.counts = append(s.counts, c.dc.counts)
@@ -294,7 +277,7 @@ func (s *spreadScore) prepare(w *World, p *Pod, plan *schedPlan, feasible []*Nod
 
 // score fills out with the normalised score of each node (NormalizeScore
 // included) and ignored with whether it is left out.
-func (s *spreadScore) score(nodes []*Node, out []int64, ignored []bool) {
+func (s *spreadScore) score(nodes []*model.Node, out []int64, ignored []bool) {
 	lo, hi := int64(math.MaxInt64), int64(0)
 	var hostCounter *podCounter
 	if s.host >= 0 {
@@ -377,7 +360,7 @@ func (s *spreadScore) hostRawOf(k int32) int64 {
 // raw is the node's raw score: for each constraint whose key the node
 // has, the pods in its domain times the constraint's weight, plus
 // maxSkew-1, summed in order; rounded.
-func (s *spreadScore) raw(n *Node) int64 {
+func (s *spreadScore) raw(n *model.Node) int64 {
 	var sum float64
 	for i := range s.cons {
 		c := &s.cons[i]
@@ -401,7 +384,7 @@ func (s *spreadScore) raw(n *Node) int64 {
 
 // hostOnly reports whether no constraint but the hostname one has a domain
 // on n.
-func (s *spreadScore) hostOnly(n *Node) bool {
+func (s *spreadScore) hostOnly(n *model.Node) bool {
 	for i := range s.cons {
 		if i != s.host && s.cons[i].dc.topo.domainOf(n) >= 0 {
 			return false
@@ -443,4 +426,4 @@ func (s *spreadScore) weigh(i int) {
 }
 
 // ignored reports whether node n is left out of the scores (0).
-func (s *spreadScore) ignored(n *Node) bool { return s.requireAll && !hasKeys(n, s.cons) }
+func (s *spreadScore) ignored(n *model.Node) bool { return s.requireAll && !hasKeys(n, s.cons) }

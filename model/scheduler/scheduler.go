@@ -1,13 +1,13 @@
-package model
+package scheduler
 
 import (
 	"math/rand/v2"
-	"slices"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
-// scheduler binds pending pods to nodes like kube-scheduler with its
+// Scheduler binds pending pods to nodes like kube-scheduler with its
 // default plugins (pkg/scheduler/apis/config/v1/default_plugins.go). Pods
 // wait in a scheduling queue (schedqueue.go); a pass, run at the instant
 // something was queued or a cluster event concerns a parked pod, tries
@@ -21,8 +21,8 @@ import (
 // from the scheduler's stream. A pod that fits nowhere may preempt
 // lower-priority pods (preemption.go); it is marked Unschedulable and
 // parked until an event that could make it fit.
-type scheduler struct {
-	w     *World
+type Scheduler struct {
+	w     *model.World
 	q     schedQueue
 	timer sim.Timer // the next pass
 	flush sim.Timer // the next look for pods parked too long
@@ -33,16 +33,16 @@ type scheduler struct {
 	// percentageOfNodesToScore is the profile setting; 0 is adaptive.
 	percentageOfNodesToScore int
 
-	pods      []podState              // by Pod.ID
-	index     podIndex                // what the plugins count (podindex.go)
-	nodes     []nodeSched             // by Node.ID (nodeOf)
-	memos     []resourceMemo          // by Node.id (schedscore.go)
-	requests  map[podRequest]int32    // the ids of podSched.request ...
-	reqByID   []podRequest            // ... and the requests by id
-	nominated map[*Pod]*Node          // status.nominatedNodeName of the pods that have one
-	plans     map[*PodSpec]*schedPlan // by template (schedplan.go)
-	rand      *rand.Rand              // ties between the best nodes; preemption's start
-	prios     priorityCounts          // the pods in the cache by priority
+	pods      []podState                    // by Pod.ID
+	index     podIndex                      // what the plugins count (podindex.go)
+	nodes     []nodeSched                   // by Node.ID (nodeOf)
+	memos     []resourceMemo                // by Node.id (schedscore.go)
+	requests  map[podRequest]int32          // the ids of podSched.request ...
+	reqByID   []podRequest                  // ... and the requests by id
+	nominated map[*model.Pod]*model.Node    // status.nominatedNodeName of the pods that have one
+	plans     map[*model.PodSpec]*schedPlan // by template (schedplan.go)
+	rand      *rand.Rand                    // ties between the best nodes; preemption's start
+	prios     priorityCounts                // the pods in the cache by priority
 
 	cy cycle // the try under way
 
@@ -55,6 +55,10 @@ type scheduler struct {
 
 	verdicts verdictCache // the first filters' verdicts by node (verdict.go)
 
+	// off is what preemption's dry run took off offNode's pods (freedOn).
+	off     model.Resources
+	offNode *model.Node
+
 	// The work done so far: nodes filtered, nodes the filters read (not
 	// the verdict cache), nodes whose pods preemption read for victims,
 	// and tries whose node was picked by class (pickByClass). fullScan
@@ -65,7 +69,7 @@ type scheduler struct {
 
 // cycle is the state of one try (upstream's CycleState and Diagnosis).
 type cycle struct {
-	p            *Pod
+	p            *model.Pod
 	plan         *schedPlan
 	nodeAffinity bool // the pod has a nodeSelector or required node affinity
 
@@ -78,13 +82,13 @@ type cycle struct {
 	lastReject nodeStatus
 	lastAt     [3]int
 	lastLen    int
-	absent     int     // nodes a PreFilter left out (NodeAffinity's node names)
-	potential  []*Node // nodes filtered out where preemption might help
-	feasible   []*Node
+	absent     int           // nodes a PreFilter left out (NodeAffinity's node names)
+	potential  []*model.Node // nodes filtered out where preemption might help
+	feasible   []*model.Node
 	// feasibleIDs are the IDs of feasible, read without reading the nodes
 	feasibleIDs []int32
-	pinned      [1]*Node
-	picked      *Node // the node scanWords picked by class, if it did
+	pinned      [1]*model.Node
+	picked      *model.Node // the node scanWords picked by class, if it did
 
 	// preferTaints: some node scanned has a PreferNoSchedule taint.
 	preferTaints bool
@@ -117,122 +121,107 @@ type podState struct {
 
 // podStateOf returns the entry of p in states, growing states to hold it
 // (doubling: the entries past its length were never written, so zero).
-func podStateOf(states *[]podState, p *Pod) *podState {
-	if s := *states; p.id >= len(s) {
-		if p.id >= cap(s) {
-			grown := make([]podState, len(s), max(p.id+1, 2*cap(s), 64))
+func podStateOf(states *[]podState, p *model.Pod) *podState {
+	if s := *states; p.ID() >= len(s) {
+		if p.ID() >= cap(s) {
+			grown := make([]podState, len(s), max(p.ID()+1, 2*cap(s), 64))
 			copy(grown, s)
 			s = grown
 		}
-		*states = s[:p.id+1]
+		*states = s[:p.ID()+1]
 	}
-	return &(*states)[p.id]
+	return &(*states)[p.ID()]
 }
 
 // of returns the scheduler's state of p.
-func (s *scheduler) of(p *Pod) *podState { return podStateOf(&s.pods, p) }
+func (s *Scheduler) of(p *model.Pod) *podState { return podStateOf(&s.pods, p) }
 
 // requestChanged numbers p's requests again (requestOf).
-func (s *scheduler) requestChanged(p *Pod) { s.of(p).request = s.requestOf(p.requests, p.Spec) }
+func (s *Scheduler) requestChanged(p *model.Pod) { s.of(p).request = s.requestOf(p.Requests(), p.Spec) }
 
 // PodRequestsChanged numbers p's requests again after a resize.
-func (s *scheduler) PodRequestsChanged(p *Pod) { s.requestChanged(p) }
+func (s *Scheduler) PodRequestsChanged(p *model.Pod) { s.requestChanged(p) }
 
 // PodResized is the cluster event "an assigned pod was updated" (its
 // resize applied); it kicks.
-func (s *scheduler) PodResized(*Pod) {
+func (s *Scheduler) PodResized(*model.Pod) {
 	s.q.pending |= eventAssignedPodUpdated
 	s.kick()
 }
 
 // NodePressureLifted is the cluster event "a node lost taints" (the
 // kubelet's pressure taint); it kicks.
-func (s *scheduler) NodePressureLifted(*Node) {
+func (s *Scheduler) NodePressureLifted(*model.Node) {
 	s.q.pending |= eventNodeTaintsRemoved
 	s.kick()
 }
 
 // NominatedNode returns the node p is nominated to, or nil.
-func (s *scheduler) NominatedNode(p *Pod) *Node { return s.nominated[p] }
+func (s *Scheduler) NominatedNode(p *model.Pod) *model.Node { return s.nominated[p] }
 
 // NodeReads is how many times the scheduler has read a node: for its
 // filters (not the verdict cache) and for preemption's victims.
-func (s *scheduler) NodeReads() uint64 { return s.nodesRead + s.victimReads }
+func (s *Scheduler) NodeReads() uint64 { return s.nodesRead + s.victimReads }
 
 // podRequest is what the scheduler reads of a pod's requests, by id.
 type podRequest struct {
-	requests Resources // for NodeResourcesFit's filter and BalancedAllocation
-	nonZero  Resources // as the scores count them (nonZeroRequests)
+	requests model.Resources // for NodeResourcesFit's filter and BalancedAllocation
+	nonZero  model.Resources // as the scores count them (nonZeroRequests)
 }
 
 // nodeSched is the scheduler's state of one node, kept by Node.ID.
 type nodeSched struct {
-	nonZero   Resources // running total of the nonZero requests of the pods that hold resources
-	nominated []*Pod    // pods nominated to run here
+	nonZero   model.Resources // running total of the nonZero requests of the pods that hold resources
+	nominated []*model.Pod    // pods nominated to run here
 	// prios counts the pods in the cache here by priority: a preemptor
 	// finds no victim here unless one is below its own.
 	prios priorityCounts
 }
 
 // nodeOf returns the scheduler's state of n, growing s.nodes to hold it.
-func (s *scheduler) nodeOf(n *Node) *nodeSched {
-	for len(s.nodes) <= n.id {
+func (s *Scheduler) nodeOf(n *model.Node) *nodeSched {
+	for len(s.nodes) <= n.ID() {
 		s.nodes = append(s.nodes, nodeSched{})
 	}
-	return &s.nodes[n.id]
+	return &s.nodes[n.ID()]
 }
 
 // nominatedTo returns the pods nominated to the node with ID id.
-func (s *scheduler) nominatedTo(id int) []*Pod {
+func (s *Scheduler) nominatedTo(id int) []*model.Pod {
 	if id < len(s.nodes) {
 		return s.nodes[id].nominated
 	}
 	return nil
 }
 
-// priorityCounts counts pods by priority, lowest first.
-type priorityCounts []priorityCount
-
-// priorityCount is how many pods of one priority there are.
-type priorityCount struct{ priority, pods int32 }
-
-// count adds d pods of priority prio.
-func (pc *priorityCounts) count(prio int32, d int32) {
-	c := *pc
-	i := 0
-	for i < len(c) && c[i].priority < prio {
-		i++
-	}
-	if i == len(c) || c[i].priority != prio {
-		c = slices.Insert(c, i, priorityCount{priority: prio})
-	}
-	if c[i].pods += d; c[i].pods == 0 {
-		c = slices.Delete(c, i, i+1)
-	}
-	*pc = c
+// New returns the scheduler of w, for w.Register: it hears the core's
+// notifications (model/parts.go and model/schedparts.go) and answers the
+// core's reads of its nominations and of its work (model.Nominator,
+// model.NodeReader).
+func New(w *model.World) *Scheduler {
+	s := &Scheduler{}
+	s.init(w)
+	return s
 }
 
-// below reports whether some pod counted has a priority below prio.
-func (pc priorityCounts) below(prio int32) bool { return len(pc) > 0 && pc[0].priority < prio }
-
-func (s *scheduler) init(w *World) {
+func (s *Scheduler) init(w *model.World) {
 	s.w = w
 	s.q.init(&s.pods)
 	s.timer.Init(s.run)
 	s.flush.Init(s.flushLeftover)
 	s.index.init(w)
-	s.plans = map[*PodSpec]*schedPlan{}
+	s.plans = map[*model.PodSpec]*schedPlan{}
 	s.requests = map[podRequest]int32{}
-	s.nominated = map[*Pod]*Node{}
-	s.rand = w.eng.Rand("scheduler")
+	s.nominated = map[*model.Pod]*model.Node{}
+	s.rand = w.Engine().Rand("scheduler")
 }
 
 // PodAdded numbers the new pod's requests (requestOf).
-func (s *scheduler) PodAdded(p *Pod) { s.requestChanged(p) }
+func (s *Scheduler) PodAdded(p *model.Pod) { s.requestChanged(p) }
 
 // PodUnbound queues a new pod for scheduling. Its plan is made now, while
 // few pods are bound: a new counter starts from the pods in the cache.
-func (s *scheduler) PodUnbound(p *Pod) {
+func (s *Scheduler) PodUnbound(p *model.Pod) {
 	s.planFor(p)
 	s.q.add(p, s.w.Now())
 	s.kick()
@@ -241,7 +230,7 @@ func (s *scheduler) PodUnbound(p *Pod) {
 // requestOf returns the id of a pod's requests (requests, as Requests
 // gives them for spec), numbering a new one; pods that ask the same share
 // it, and so their resource scores (resourceMemo).
-func (s *scheduler) requestOf(requests Resources, spec *PodSpec) int32 {
+func (s *Scheduler) requestOf(requests model.Resources, spec *model.PodSpec) int32 {
 	k := podRequest{requests, nonZeroRequests(spec)}
 	id, ok := s.requests[k]
 	if !ok {
@@ -253,11 +242,11 @@ func (s *scheduler) requestOf(requests Resources, spec *PodSpec) int32 {
 }
 
 // nonZero is p's request as the scores count it.
-func (s *scheduler) nonZero(p *Pod) Resources { return s.reqByID[s.of(p).request].nonZero }
+func (s *Scheduler) nonZero(p *model.Pod) model.Resources { return s.reqByID[s.of(p).request].nonZero }
 
 // PodDeleted is the cluster event "a pod bound to a node was deleted"; an
 // unscheduled pod leaves the queue. It kicks.
-func (s *scheduler) PodDeleted(p *Pod) {
+func (s *Scheduler) PodDeleted(p *model.Pod) {
 	if p.Node != nil {
 		s.q.pending |= eventAssignedPodFreed
 	} else {
@@ -269,14 +258,14 @@ func (s *scheduler) PodDeleted(p *Pod) {
 
 // PodStatusUpdated kicks for a pod in a terminal phase: its resources are
 // free.
-func (s *scheduler) PodStatusUpdated(p *Pod) {
-	if p.phase.Terminal() {
+func (s *Scheduler) PodStatusUpdated(p *model.Pod) {
+	if p.Phase().Terminal() {
 		s.kick()
 	}
 }
 
 // NodeAdded is the cluster event "a node was added"; it kicks.
-func (s *scheduler) NodeAdded(n *Node) {
+func (s *Scheduler) NodeAdded(n *model.Node) {
 	s.index.nodeAdded(n)
 	s.q.pending |= eventNodeAdded
 	s.kick()
@@ -284,7 +273,7 @@ func (s *scheduler) NodeAdded(n *Node) {
 
 // NodeDeleted is the cluster event "a node was deleted"; it kicks. The
 // pods nominated to it lose their nomination.
-func (s *scheduler) NodeDeleted(n *Node) {
+func (s *Scheduler) NodeDeleted(n *model.Node) {
 	s.index.nodeGone(n)
 	for ns := s.nodeOf(n); len(ns.nominated) > 0; {
 		s.nominate(ns.nominated[0], nil)
@@ -295,33 +284,33 @@ func (s *scheduler) NodeDeleted(n *Node) {
 
 // NodeUntainted is the cluster event "a node lost taints", if it had any.
 // NodeReady kicks.
-func (s *scheduler) NodeUntainted(_ *Node, _ string, had bool) {
+func (s *Scheduler) NodeUntainted(_ *model.Node, _ string, had bool) {
 	if had {
 		s.q.pending |= eventNodeTaintsRemoved
 	}
 }
 
 // NodeReady kicks: the node lost its taints (NodeUntainted).
-func (s *scheduler) NodeReady(*Node) { s.kick() }
+func (s *Scheduler) NodeReady(*model.Node) { s.kick() }
 
 // NodeDiskFailed kicks: the node's pods failed.
-func (s *scheduler) NodeDiskFailed(*Node) { s.kick() }
+func (s *Scheduler) NodeDiskFailed(*model.Node) { s.kick() }
 
 // NodeUncordoned is the cluster event "a node was uncordoned" (its spec
 // and its unschedulable taint changed); it kicks.
-func (s *scheduler) NodeUncordoned(*Node) {
+func (s *Scheduler) NodeUncordoned(*model.Node) {
 	s.q.pending |= eventNodeSchedulable
 	s.kick()
 }
 
 // PodHeld is the cluster event "a pod entered the cache" on n: bound, or
 // (never in podsim) back from a terminal phase. It does not kick.
-func (s *scheduler) PodHeld(p *Pod, n *Node) {
+func (s *Scheduler) PodHeld(p *model.Pod, n *model.Node) {
 	s.index.add(p, n)
 	ns := s.nodeOf(n)
-	ns.nonZero.add(s.nonZero(p))
-	ns.prios.count(p.priority, 1)
-	s.prios.count(p.priority, 1)
+	addRes(&ns.nonZero, s.nonZero(p))
+	ns.prios.count(p.Priority(), 1)
+	s.prios.count(p.Priority(), 1)
 	s.holds++
 	s.podsChanged(n)
 	s.q.pending |= eventAssignedPodAdded
@@ -329,12 +318,12 @@ func (s *scheduler) PodHeld(p *Pod, n *Node) {
 
 // PodReleased is the cluster event "a pod left the cache" on n: it reached
 // a terminal phase or left the API. It does not kick.
-func (s *scheduler) PodReleased(p *Pod, n *Node) {
+func (s *Scheduler) PodReleased(p *model.Pod, n *model.Node) {
 	s.index.remove(p, n)
 	ns := s.nodeOf(n)
-	ns.nonZero.sub(s.nonZero(p))
-	ns.prios.count(p.priority, -1)
-	s.prios.count(p.priority, -1)
+	subRes(&ns.nonZero, s.nonZero(p))
+	ns.prios.count(p.Priority(), -1)
+	s.prios.count(p.Priority(), -1)
 	s.holds++
 	s.podsChanged(n)
 	s.q.pending |= eventAssignedPodFreed
@@ -342,8 +331,8 @@ func (s *scheduler) PodReleased(p *Pod, n *Node) {
 
 // PodTerminating is the cluster event "a pod in the cache got a
 // deletionTimestamp"; it kicks.
-func (s *scheduler) PodTerminating(p *Pod) {
-	if n := p.boundNode(); n != nil && inCache(p) {
+func (s *Scheduler) PodTerminating(p *model.Pod) {
+	if n := p.BoundNode(); n != nil && inCache(p) {
 		s.index.terminating(p, n)
 		s.q.pending |= eventAssignedPodUpdated
 		s.kick()
@@ -352,13 +341,13 @@ func (s *scheduler) PodTerminating(p *Pod) {
 
 // podsChanged counts a change of the pods that hold resources on n (or of
 // their requests) in its entry of nodeGens.
-func (s *scheduler) podsChanged(n *Node) {
-	for len(s.nodeGens) <= n.id {
+func (s *Scheduler) podsChanged(n *model.Node) {
+	for len(s.nodeGens) <= n.ID() {
 		s.nodeGens = append(s.nodeGens, 0)
 	}
-	s.nodeGens[n.id]++
+	s.nodeGens[n.ID()]++
 	if s.verdicts.setsKey != 0 {
-		s.verdicts.touched(n.id)
+		s.verdicts.touched(n.ID())
 	}
 }
 
@@ -367,14 +356,14 @@ func (s *scheduler) podsChanged(n *Node) {
 // it, the nodes themselves): a template's failed try is remembered with
 // it (failMemo). Each count it sums only grows: it is the same only if
 // nothing changed.
-func (s *scheduler) gen() uint64 { return s.specGen() + s.holds }
+func (s *Scheduler) gen() uint64 { return s.specGen() + s.holds }
 
 // specGen counts the changes gen counts but those of the pods a node
 // holds, which nodeGens counts by Node.ID.
-func (s *scheduler) specGen() uint64 { return s.w.NodeChanges() + s.nominations }
+func (s *Scheduler) specGen() uint64 { return s.w.NodeChanges() + s.nominations }
 
 // nodeGen is n's entry of nodeGens.
-func (s *scheduler) nodeGen(id int) uint64 {
+func (s *Scheduler) nodeGen(id int) uint64 {
 	if id < len(s.nodeGens) {
 		return s.nodeGens[id]
 	}
@@ -383,11 +372,11 @@ func (s *scheduler) nodeGen(id int) uint64 {
 
 // kick arms a pass now if there is something to do: a pod ready to try,
 // or an event since the last pass that concerns a parked pod.
-func (s *scheduler) kick() {
+func (s *Scheduler) kick() {
 	if s.timer.Pending() || !s.q.waiting() && !s.q.movable() {
 		return
 	}
-	s.w.eng.Schedule(&s.timer, s.w.Now(), sim.Normal)
+	s.w.Engine().Schedule(&s.timer, s.w.Now(), sim.Normal)
 }
 
 // interruptEvery is how many tries a pass makes between two looks at an
@@ -396,7 +385,7 @@ const interruptEvery = 64
 
 // run is a pass: move the parked pods the latest events concern, then try
 // every pod ready, activeQ first, then backoffQ.
-func (s *scheduler) run() {
+func (s *Scheduler) run() {
 	now := s.w.Now()
 	s.q.movePending(now)
 	for i := 1; ; i++ {
@@ -411,61 +400,55 @@ func (s *scheduler) run() {
 	}
 	s.kick() // the pass's own bindings may concern the pods it parked
 	if s.q.parked > 0 && !s.flush.Pending() {
-		s.w.eng.Schedule(&s.flush, sim.AddSat(now/unschedulableFlushPeriod*unschedulableFlushPeriod, unschedulableFlushPeriod), sim.Normal)
+		s.w.Engine().Schedule(&s.flush, sim.AddSat(now/unschedulableFlushPeriod*unschedulableFlushPeriod, unschedulableFlushPeriod), sim.Normal)
 	}
 }
 
 // flushLeftover runs every 30s while pods are parked: those parked for
 // longer than podMaxInUnschedulablePodsDuration are tried again.
-func (s *scheduler) flushLeftover() {
+func (s *Scheduler) flushLeftover() {
 	now := s.w.Now()
 	if s.q.flushLeftover(now) {
 		s.kick()
 	}
 	if s.q.parked > 0 {
-		s.w.eng.Schedule(&s.flush, sim.AddSat(now, unschedulableFlushPeriod), sim.Normal)
+		s.w.Engine().Schedule(&s.flush, sim.AddSat(now, unschedulableFlushPeriod), sim.Normal)
 	}
 }
 
 // scheduleOne tries to bind p, just popped from the queue. A pod that fits
 // nowhere runs the PostFilter (preemption), gets the FitError message with
 // the PostFilter's appended, and is parked.
-func (s *scheduler) scheduleOne(p *Pod) {
-	if len(p.schedulingGates) > 0 {
-		p.setCondition(PodScheduled, False, "SchedulingGated", "Scheduling is blocked due to non-empty scheduling gates")
+func (s *Scheduler) scheduleOne(p *model.Pod) {
+	if len(p.SchedulingGates()) > 0 {
+		p.SetPodScheduled(model.False, "SchedulingGated", "Scheduling is blocked due to non-empty scheduling gates")
 		s.q.gate(p)
 		return
 	}
 	best := s.schedulePod(p)
 	if best != nil {
 		s.nominate(p, nil)
-		if p.Namespace == DefaultNamespace { // one argument fewer to box: no allocation per pod more than before namespaces
-			p.event(EventNormal, "Scheduled", "default-scheduler",
-				"Successfully assigned default/%s to %s", p.Name, best.Name)
-		} else {
-			p.event(EventNormal, "Scheduled", "default-scheduler",
-				"Successfully assigned %s to %s", p.key, best.Name)
-		}
-		p.bind(best)
+		p.Event(model.EventNormal, "Scheduled", "default-scheduler", "Successfully assigned "+p.Namespace+"/"+p.Name+" to "+best.Name)
+		p.Bind(best)
 		return
 	}
 	msg, rejectors := s.fitError()
-	if len(s.w.nodes) > 0 {
+	if len(s.w.Nodes()) > 0 {
 		if post := s.preempt(p); post != "" {
 			msg = s.cy.joined.join(msg, post)
 		}
 	}
-	c, _ := p.status.Condition(PodScheduled)
+	c, _ := p.Condition(model.PodScheduled)
 	if c.Reason != "Unschedulable" || c.Message != msg {
-		p.setCondition(PodScheduled, False, "Unschedulable", msg)
-		p.event(EventWarning, "FailedScheduling", "default-scheduler", "%s", msg)
+		p.SetPodScheduled(model.False, "Unschedulable", msg)
+		p.Event(model.EventWarning, "FailedScheduling", "default-scheduler", msg)
 	}
 	s.q.park(p, rejectors, s.w.Now())
-	s.w.podUnschedulable(p)
+	s.w.AnnouncePodUnschedulable(p)
 }
 
 // nominate sets p's nominated node (nil: none).
-func (s *scheduler) nominate(p *Pod, n *Node) {
+func (s *Scheduler) nominate(p *model.Pod, n *model.Node) {
 	old := s.nominated[p]
 	if old != nil || n != nil {
 		s.nominations++ // a node's nominated pods change
@@ -486,7 +469,7 @@ func (s *scheduler) nominate(p *Pod, n *Node) {
 		ns.nominated = append(ns.nominated, p)
 	}
 	if old != n {
-		s.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectUpdated, Pod: p})
+		s.w.PodUpdated(p)
 	}
 }
 
@@ -517,25 +500,25 @@ func numFeasibleNodesToFind(percentage, numAllNodes int) int {
 // it fits. Otherwise nodes are checked from nextStartNodeIndex on,
 // wrapping around, until numFeasibleNodesToFind passed, and
 // nextStartNodeIndex advances by the nodes processed.
-func (s *scheduler) schedulePod(p *Pod) *Node {
+func (s *Scheduler) schedulePod(p *model.Pod) *model.Node {
 	cy := &s.cy
 	cy.reasons, cy.potential, cy.feasible, cy.feasibleIDs, cy.absent = cy.reasons[:0], cy.potential[:0], cy.feasible[:0], cy.feasibleIDs[:0], 0
 	cy.preferTaints, cy.picked = false, nil
-	all := s.w.nodes
+	all := s.w.Nodes()
 	if len(all) == 0 {
 		return nil
 	}
 	s.preFilter(p)
-	if n := s.nominated[p]; n != nil && !n.gone {
+	if n := s.nominated[p]; n != nil && !n.Gone() {
 		if st := s.filter(n); st.fits() {
 			return n
 		}
 	}
 	nodes := all
-	if p.affinityNode != "" {
+	if p.PinnedNode() != "" {
 		// NodeAffinity's PreFilter: the node named by matchFields.
 		nodes = nil
-		if n := s.w.nodeIdx[p.affinityNode]; n != nil && !n.gone {
+		if n := s.w.Node(p.PinnedNode()); n != nil && !n.Gone() {
 			cy.pinned[0] = n
 			nodes = cy.pinned[:]
 		}
@@ -576,7 +559,7 @@ func (s *scheduler) schedulePod(p *Pod) *Node {
 
 // scan filters nodes from nextStartNodeIndex on, wrapping around, until
 // want passed, and returns how many it processed.
-func (s *scheduler) scan(nodes []*Node, want int) int {
+func (s *Scheduler) scan(nodes []*model.Node, want int) int {
 	cy := &s.cy
 	processed := 0
 	j := s.nextStartNodeIndex % len(nodes)
@@ -591,7 +574,7 @@ func (s *scheduler) scan(nodes []*Node, want int) int {
 			s.reject(n, st)
 			continue
 		}
-		cy.feasibleIDs = append(cy.feasibleIDs, int32(n.id))
+		cy.feasibleIDs = append(cy.feasibleIDs, int32(n.ID()))
 		if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
 			break
 		}

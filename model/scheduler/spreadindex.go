@@ -1,4 +1,4 @@
-package model
+package scheduler
 
 import "math/bits"
 

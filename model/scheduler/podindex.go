@@ -1,8 +1,10 @@
-package model
+package scheduler
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/podsim/podsim/model"
 )
 
 // The scheduler's index of the pods in its cache: what PodTopologySpread and
@@ -23,16 +25,16 @@ import (
 
 // podTerm selects pods: by labels, in a set of namespaces.
 type podTerm struct {
-	sel        *LabelSelector
-	namespaces []string       // the namespaces selected ...
-	nsSel      *LabelSelector // ... and those whose labels this matches
+	sel        *model.LabelSelector
+	namespaces []string             // the namespaces selected ...
+	nsSel      *model.LabelSelector // ... and those whose labels this matches
 }
 
 // matches reports whether the term selects p (upstream's
 // AffinityTerm.Matches).
-func (t *podTerm) matches(p *Pod) bool {
+func (t *podTerm) matches(p *model.Pod) bool {
 	ns := p.Namespace
-	if !slices.Contains(t.namespaces, ns) && !(t.nsSel != nil && t.nsSel.Matches(namespaceLabels(ns))) {
+	if !slices.Contains(t.namespaces, ns) && !(t.nsSel != nil && t.nsSel.Matches(model.NamespaceLabels(ns))) {
 		return false
 	}
 	return t.sel.Matches(p.Labels)
@@ -40,14 +42,14 @@ func (t *podTerm) matches(p *Pod) bool {
 
 // writeKey appends a canonical form of the term to b.
 func (t *podTerm) writeKey(b *strings.Builder) {
-	t.sel.writeKey(b)
+	t.sel.WriteKey(b)
 	b.WriteByte('|')
 	ns := slices.Clone(t.namespaces)
 	slices.Sort(ns)
 	b.WriteString(strings.Join(ns, ","))
 	b.WriteByte('|')
 	if t.nsSel != nil {
-		t.nsSel.writeKey(b)
+		t.nsSel.WriteKey(b)
 	}
 	b.WriteByte('&')
 }
@@ -68,7 +70,7 @@ type podCounter struct {
 
 // selects reports whether p is one of the pods the counter counts, its
 // deletionTimestamp aside.
-func (c *podCounter) selects(p *Pod) bool {
+func (c *podCounter) selects(p *model.Pod) bool {
 	for i := range c.terms {
 		if !c.terms[i].matches(p) {
 			return false
@@ -78,20 +80,20 @@ func (c *podCounter) selects(p *Pod) bool {
 }
 
 // onNode is the number of counted pods on n.
-func (c *podCounter) onNode(n *Node) int32 {
-	if n.id < len(c.perNode) {
-		return c.perNode[n.id]
+func (c *podCounter) onNode(n *model.Node) int32 {
+	if n.ID() < len(c.perNode) {
+		return c.perNode[n.ID()]
 	}
 	return 0
 }
 
 // inc adds d counted pods on n.
-func (c *podCounter) inc(n *Node, d int32) {
-	if n.id >= len(c.perNode) {
-		c.perNode = append(c.perNode, make([]int32, n.id+1-len(c.perNode))...)
+func (c *podCounter) inc(n *model.Node, d int32) {
+	if n.ID() >= len(c.perNode) {
+		c.perNode = append(c.perNode, make([]int32, n.ID()+1-len(c.perNode))...)
 	}
-	c.perNode[n.id] += d
-	if n.gone {
+	c.perNode[n.ID()] += d
+	if n.Gone() {
 		return
 	}
 	for _, dc := range c.domains {
@@ -107,7 +109,7 @@ func (c *podCounter) domain(x *podIndex, key string) *domainCounts {
 		}
 	}
 	dc := &domainCounts{topo: x.topology(key)}
-	for _, n := range x.w.nodes {
+	for _, n := range x.w.Nodes() {
 		dc.add(dc.topo.domainOf(n), c.onNode(n))
 	}
 	c.domains = append(c.domains, dc)
@@ -149,7 +151,7 @@ func countAt(counts []int32, id int32) int32 {
 
 // onNode returns the pods counted in node n's domain, and false if n has
 // no value for the key.
-func (dc *domainCounts) onNode(n *Node) (int32, bool) {
+func (dc *domainCounts) onNode(n *model.Node) (int32, bool) {
 	id := dc.topo.domainOf(n)
 	if id < 0 {
 		return 0, false
@@ -185,7 +187,7 @@ func (t *topology) labelled() bool {
 }
 
 // domainOf returns the id of node n's domain, or -1 if n has no value.
-func (t *topology) domainOf(n *Node) int32 { return t.domainOfID(int32(n.id)) }
+func (t *topology) domainOf(n *model.Node) int32 { return t.domainOfID(int32(n.ID())) }
 
 // domainOfID is domainOf the node with ID id.
 func (t *topology) domainOfID(id int32) int32 {
@@ -196,8 +198,8 @@ func (t *topology) domainOfID(id int32) int32 {
 }
 
 // addNode counts node n in its domain.
-func (t *topology) addNode(n *Node) {
-	for len(t.ofNode) <= n.id {
+func (t *topology) addNode(n *model.Node) {
+	for len(t.ofNode) <= n.ID() {
 		t.ofNode = append(t.ofNode, -1)
 	}
 	v, ok := n.Labels[t.key]
@@ -210,7 +212,7 @@ func (t *topology) addNode(n *Node) {
 		t.ids[v] = id
 		t.nodes = append(t.nodes, 0)
 	}
-	t.ofNode[n.id] = id
+	t.ofNode[n.ID()] = id
 	t.nodes[id]++
 	t.gen++
 }
@@ -221,7 +223,7 @@ func (t *topology) addNode(n *Node) {
 // against every such pod (upstream's PodsWithAffinity and
 // PodsWithRequiredAntiAffinity).
 type termGroup struct {
-	term   *PodAffinityTerm
+	term   *model.PodAffinityTerm
 	kind   termKind
 	weight int32
 	ns     string     // the namespace of the pods that carry it
@@ -240,7 +242,7 @@ const (
 )
 
 type groupKey struct {
-	term *PodAffinityTerm
+	term *model.PodAffinityTerm
 	ns   string
 }
 
@@ -248,7 +250,7 @@ type labelPair struct{ key, value string }
 
 // podIndex is the scheduler's index of the pods in its cache.
 type podIndex struct {
-	w        *World
+	w        *model.World
 	counters map[string]*podCounter
 	// byLabel files each counter with matchLabels under its first pair, in
 	// key order; a pod can only be counted by the counters filed under one
@@ -263,7 +265,7 @@ type podIndex struct {
 	key     strings.Builder
 }
 
-func (x *podIndex) init(w *World) {
+func (x *podIndex) init(w *model.World) {
 	x.w = w
 	x.counters = map[string]*podCounter{}
 	x.byLabel = map[labelPair][]*podCounter{}
@@ -290,9 +292,9 @@ func (x *podIndex) counter(terms []podTerm, skipTerminating bool) *podCounter {
 	x.counters[key] = c
 	x.all = append(x.all, c)
 	x.file(c)
-	for _, n := range x.w.nodes {
-		for _, p := range n.pods {
-			if inCache(p) && c.selects(p) && !(skipTerminating && p.deleting) {
+	for _, n := range x.w.Nodes() {
+		for _, p := range n.Pods() {
+			if inCache(p) && c.selects(p) && !(skipTerminating && p.Terminating()) {
 				c.inc(n, 1)
 			}
 		}
@@ -327,7 +329,7 @@ func (x *podIndex) file(c *podCounter) {
 }
 
 // inCache reports whether p, bound to a node, is in the scheduler's cache.
-func inCache(p *Pod) bool { return !p.deleted && !p.phase.Terminal() }
+func inCache(p *model.Pod) bool { return !p.Deleted() && !p.Phase().Terminal() }
 
 // topology returns the domains of key, kept from now on.
 func (x *podIndex) topology(key string) *topology {
@@ -335,7 +337,7 @@ func (x *podIndex) topology(key string) *topology {
 		return t
 	}
 	t := &topology{key: key, ids: map[string]int32{}, gen: 1}
-	for _, n := range x.w.nodes {
+	for _, n := range x.w.Nodes() {
 		t.addNode(n)
 	}
 	x.topos[key] = t
@@ -344,25 +346,25 @@ func (x *podIndex) topology(key string) *topology {
 }
 
 // add counts p, which just entered the cache on n.
-func (x *podIndex) add(p *Pod, n *Node) { x.update(p, n, 1) }
+func (x *podIndex) add(p *model.Pod, n *model.Node) { x.update(p, n, 1) }
 
 // remove uncounts p, which just left the cache on n.
-func (x *podIndex) remove(p *Pod, n *Node) { x.update(p, n, -1) }
+func (x *podIndex) remove(p *model.Pod, n *model.Node) { x.update(p, n, -1) }
 
-func (x *podIndex) update(p *Pod, n *Node, d int32) {
+func (x *podIndex) update(p *model.Pod, n *model.Node, d int32) {
 	x.eachCounter(p, func(c *podCounter) {
-		if !(c.skipTerminating && p.deleting) {
+		if !(c.skipTerminating && p.Terminating()) {
 			c.inc(n, d)
 		}
 	})
-	x.eachTerm(p, func(t *PodAffinityTerm, kind termKind, weight int32) {
+	x.eachTerm(p, func(t *model.PodAffinityTerm, kind termKind, weight int32) {
 		x.group(t, kind, weight, p.Namespace).pods.inc(n, d)
 	})
 }
 
 // terminating uncounts p, in the cache on n, from the counters that leave
 // out terminating pods: it just got its deletionTimestamp.
-func (x *podIndex) terminating(p *Pod, n *Node) {
+func (x *podIndex) terminating(p *model.Pod, n *model.Node) {
 	x.eachCounter(p, func(c *podCounter) {
 		if c.skipTerminating {
 			c.inc(n, -1)
@@ -371,7 +373,7 @@ func (x *podIndex) terminating(p *Pod, n *Node) {
 }
 
 // eachCounter calls fn for every counter that selects p.
-func (x *podIndex) eachCounter(p *Pod, fn func(*podCounter)) {
+func (x *podIndex) eachCounter(p *model.Pod, fn func(*podCounter)) {
 	if len(x.all) == 0 {
 		return
 	}
@@ -390,13 +392,13 @@ func (x *podIndex) eachCounter(p *Pod, fn func(*podCounter)) {
 }
 
 // eachTerm calls fn for every pod (anti-)affinity term of p.
-func (x *podIndex) eachTerm(p *Pod, fn func(*PodAffinityTerm, termKind, int32)) {
+func (x *podIndex) eachTerm(p *model.Pod, fn func(*model.PodAffinityTerm, termKind, int32)) {
 	a := p.Spec.Affinity
 	if a == nil {
 		return
 	}
 	for _, pa := range []struct {
-		a         *PodAffinity
+		a         *model.PodAffinity
 		req, pref termKind
 	}{{a.PodAffinity, requiredAffinity, preferredAffinity}, {a.PodAntiAffinity, requiredAntiAffinity, preferredAntiAffinity}} {
 		if pa.a == nil {
@@ -412,12 +414,12 @@ func (x *podIndex) eachTerm(p *Pod, fn func(*PodAffinityTerm, termKind, int32)) 
 }
 
 // group returns the group of the pods of namespace ns that carry t.
-func (x *podIndex) group(t *PodAffinityTerm, kind termKind, weight int32, ns string) *termGroup {
+func (x *podIndex) group(t *model.PodAffinityTerm, kind termKind, weight int32, ns string) *termGroup {
 	k := groupKey{t, ns}
 	if g := x.groups[k]; g != nil {
 		return g
 	}
-	g := &termGroup{term: t, kind: kind, weight: weight, ns: ns, match: t.podTerm(ns)}
+	g := &termGroup{term: t, kind: kind, weight: weight, ns: ns, match: podTermOf(t, ns)}
 	x.groups[k] = g
 	x.groupL = append(x.groupL, g)
 	g.pods.domain(x, t.TopologyKey)
@@ -425,14 +427,14 @@ func (x *podIndex) group(t *PodAffinityTerm, kind termKind, weight int32, ns str
 }
 
 // nodeAdded counts the domains of a new node.
-func (x *podIndex) nodeAdded(n *Node) {
+func (x *podIndex) nodeAdded(n *model.Node) {
 	for _, t := range x.topoL {
 		t.addNode(n)
 	}
 }
 
 // nodeGone takes a deleted node's pods and domains out of the counts.
-func (x *podIndex) nodeGone(n *Node) {
+func (x *podIndex) nodeGone(n *model.Node) {
 	sub := func(c *podCounter) {
 		k := c.onNode(n)
 		if k == 0 {

@@ -1,6 +1,10 @@
-package model
+package scheduler
 
-import "time"
+import (
+	"time"
+
+	"github.com/podsim/podsim/model"
+)
 
 // The scheduling queue follows kube-scheduler's PriorityQueue
 // (pkg/scheduler/backend/queue/scheduling_queue.go) with queueing hints and
@@ -119,17 +123,17 @@ func podBackoff(attempts int) time.Duration {
 // podHeap is a binary min-heap of pods under less; each pod's queuedPod
 // knows its index.
 type podHeap struct {
-	pods   []*Pod
-	less   func(a, b *Pod) bool
+	pods   []*model.Pod
+	less   func(a, b *model.Pod) bool
 	states *[]podState // the scheduler's, by Pod.ID
 }
 
 // of is p's queuedPod.
-func (h *podHeap) of(p *Pod) *queuedPod { return &podStateOf(h.states, p).queue }
+func (h *podHeap) of(p *model.Pod) *queuedPod { return &podStateOf(h.states, p).queue }
 
 func (h *podHeap) len() int { return len(h.pods) }
 
-func (h *podHeap) push(p *Pod) {
+func (h *podHeap) push(p *model.Pod) {
 	i := len(h.pods)
 	h.of(p).index = i
 	h.pods = append(h.pods, p)
@@ -137,7 +141,7 @@ func (h *podHeap) push(p *Pod) {
 }
 
 // pop removes and returns the least pod, or nil if the heap is empty.
-func (h *podHeap) pop() *Pod {
+func (h *podHeap) pop() *model.Pod {
 	if len(h.pods) == 0 {
 		return nil
 	}
@@ -201,9 +205,9 @@ func (h *podHeap) down(i int) bool {
 
 // activeLess is PrioritySort: the higher priority first, then the earlier
 // timestamp, then the pod queued first.
-func (q *schedQueue) activeLess(a, b *Pod) bool {
-	if a.priority != b.priority {
-		return a.priority > b.priority
+func (q *schedQueue) activeLess(a, b *model.Pod) bool {
+	if a.Priority() != b.Priority() {
+		return a.Priority() > b.Priority()
 	}
 	qa, qb := q.of(a), q.of(b)
 	if qa.timestamp != qb.timestamp {
@@ -214,7 +218,7 @@ func (q *schedQueue) activeLess(a, b *Pod) bool {
 
 // backoffLess orders backoffQ: the earlier end of backoff first, then the
 // pod queued first.
-func (q *schedQueue) backoffLess(a, b *Pod) bool {
+func (q *schedQueue) backoffLess(a, b *model.Pod) bool {
 	qa, qb := q.of(a), q.of(b)
 	if qa.backoff != qb.backoff {
 		return qa.backoff < qb.backoff
@@ -229,7 +233,7 @@ type schedQueue struct {
 	// unschedulable holds the parked pods, one bucket per set of rejecting
 	// plugins, so that an event moves exactly the buckets it concerns.
 	// Order within a bucket is meaningless: both heaps order totally.
-	unschedulable [allPlugins + 1][]*Pod
+	unschedulable [allPlugins + 1][]*model.Pod
 	parked        int     // pods in unschedulable
 	pending       plugins // events since the last pass, as the plugins they concern
 	seq           uint64
@@ -244,10 +248,10 @@ func (q *schedQueue) init(states *[]podState) {
 }
 
 // of is p's queuedPod.
-func (q *schedQueue) of(p *Pod) *queuedPod { return &podStateOf(q.states, p).queue }
+func (q *schedQueue) of(p *model.Pod) *queuedPod { return &podStateOf(q.states, p).queue }
 
 // add puts a new pod in activeQ.
-func (q *schedQueue) add(p *Pod, now time.Duration) {
+func (q *schedQueue) add(p *model.Pod, now time.Duration) {
 	q.seq++
 	*q.of(p) = queuedPod{order: q.seq, timestamp: now, state: inActiveQ}
 	q.active.push(p)
@@ -255,7 +259,7 @@ func (q *schedQueue) add(p *Pod, now time.Duration) {
 
 // pop returns the next pod to try: the head of activeQ, else the head of
 // backoffQ; nil if both are empty.
-func (q *schedQueue) pop() *Pod {
+func (q *schedQueue) pop() *model.Pod {
 	p := q.active.pop()
 	if p == nil {
 		p = q.backoff.pop()
@@ -270,7 +274,7 @@ func (q *schedQueue) pop() *Pod {
 
 // park puts p, just found unschedulable at now by the plugins rejectors,
 // among the unschedulable pods.
-func (q *schedQueue) park(p *Pod, rejectors plugins, now time.Duration) {
+func (q *schedQueue) park(p *model.Pod, rejectors plugins, now time.Duration) {
 	qp := q.of(p)
 	qp.timestamp, qp.backoff, qp.rejectors = now, now+podBackoff(qp.attempts), rejectors
 	b := &q.unschedulable[rejectors]
@@ -280,7 +284,7 @@ func (q *schedQueue) park(p *Pod, rejectors plugins, now time.Duration) {
 }
 
 // unpark takes p out of its unschedulable bucket.
-func (q *schedQueue) unpark(p *Pod) {
+func (q *schedQueue) unpark(p *model.Pod) {
 	qp := q.of(p)
 	b := &q.unschedulable[qp.rejectors]
 	i, last := qp.index, len(*b)-1
@@ -296,7 +300,7 @@ func (q *schedQueue) unpark(p *Pod) {
 
 // requeue moves p, taken out of the unschedulable pods, to backoffQ if its
 // backoff is still running at now, else to activeQ.
-func (q *schedQueue) requeue(p *Pod, now time.Duration) {
+func (q *schedQueue) requeue(p *model.Pod, now time.Duration) {
 	qp := q.of(p)
 	if qp.backoff > now {
 		qp.state = inBackoffQ
@@ -309,7 +313,7 @@ func (q *schedQueue) requeue(p *Pod, now time.Duration) {
 
 // activate moves p, if it is parked, to activeQ or backoffQ (its
 // nomination was cleared: a pod update).
-func (q *schedQueue) activate(p *Pod, now time.Duration) {
+func (q *schedQueue) activate(p *model.Pod, now time.Duration) {
 	if q.of(p).state == inUnschedulable {
 		q.unpark(p)
 		q.requeue(p, now)
@@ -317,10 +321,10 @@ func (q *schedQueue) activate(p *Pod, now time.Duration) {
 }
 
 // gate sets p apart for good: it has scheduling gates.
-func (q *schedQueue) gate(p *Pod) { q.of(p).state = inGated }
+func (q *schedQueue) gate(p *model.Pod) { q.of(p).state = inGated }
 
 // forget removes p from wherever it waits (it left the API).
-func (q *schedQueue) forget(p *Pod) {
+func (q *schedQueue) forget(p *model.Pod) {
 	qp := q.of(p)
 	switch qp.state {
 	case inActiveQ:

@@ -1,10 +1,12 @@
-package model
+package scheduler
 
 import (
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/podsim/podsim/model"
 )
 
 // The filters, in upstream's order (default_plugins.go): NodeUnschedulable
@@ -46,13 +48,13 @@ const (
 )
 
 var rejectText = [...]string{
-	rejectUnschedulable:        "node(s) were unschedulable",
-	rejectDiskFailed:           "node(s) had a failed disk",
-	rejectNodeAffinity:         reasonNodeAffinity,
+	rejectUnschedulable:        model.ReasonUnschedulable,
+	rejectDiskFailed:           model.ReasonDiskFailed,
+	rejectNodeAffinity:         model.ReasonNodeAffinity,
 	rejectAbsent:               "node(s) didn't satisfy plugin(s) [NodeAffinity]",
-	rejectTooManyPods:          "Too many pods",
-	rejectCPU:                  "Insufficient cpu",
-	rejectMemory:               "Insufficient memory",
+	rejectTooManyPods:          model.ReasonTooManyPods,
+	rejectCPU:                  model.ReasonCPU,
+	rejectMemory:               model.ReasonMemory,
 	rejectSpreadNoLabel:        reasonSpreadNoLabel,
 	rejectSpread:               reasonSpread,
 	rejectAffinity:             reasonAffinityRules,
@@ -86,7 +88,7 @@ func (r rejectReason) plugin() plugins {
 type nodeStatus struct {
 	code    statusCode
 	reasons [3]rejectReason
-	taint   *Taint // for rejectTaint
+	taint   *model.Taint // for rejectTaint
 }
 
 func (st nodeStatus) fits() bool { return st.code == fits }
@@ -96,7 +98,7 @@ func rejected(code statusCode, r rejectReason) nodeStatus {
 }
 
 // preFilter prepares the filters' state for a try of p.
-func (s *scheduler) preFilter(p *Pod) {
+func (s *Scheduler) preFilter(p *model.Pod) {
 	cy := &s.cy
 	cy.p = p
 	cy.plan = s.planFor(p)
@@ -111,7 +113,7 @@ func (s *scheduler) preFilter(p *Pod) {
 
 // filter runs the filters for the pod of the try on node n. It reads the
 // node's running totals and the index: O(1) in the node's pods.
-func (s *scheduler) filter(n *Node) nodeStatus {
+func (s *Scheduler) filter(n *model.Node) nodeStatus {
 	s.filtered++
 	s.nodesRead++
 	st := s.nodeFilters(n)
@@ -125,33 +127,57 @@ func (s *scheduler) filter(n *Node) nodeStatus {
 // node n and the pod (NodeUnschedulable to NodeResourcesFit), and sets
 // cy.preferTaints if n passes TaintToleration with a PreferNoSchedule
 // taint.
-func (s *scheduler) nodeFilters(n *Node) nodeStatus {
+func (s *Scheduler) nodeFilters(n *model.Node) nodeStatus {
 	p := s.cy.p
-	if n.unschedulable && !p.tolerates(Taint{Key: TaintUnschedulable, Effect: "NoSchedule"}) {
+	if n.Unschedulable() && !p.Tolerates(model.Taint{Key: model.TaintUnschedulable, Effect: "NoSchedule"}) {
 		return rejected(unresolvable, rejectUnschedulable) // NodeUnschedulable
 	}
 	if !n.Schedulable() {
 		return rejected(unresolvable, rejectDiskFailed)
 	}
 	if len(n.Taints) > 0 {
-		if t := untoleratedTaint(p, n); t != nil {
+		if t := model.UntoleratedTaint(p, n); t != nil {
 			st := rejected(unresolvable, rejectTaint)
 			st.taint = t
 			return st
 		}
 		s.cy.preferTaints = s.cy.preferTaints || hasPreferNoSchedule(n)
 	}
-	if s.cy.nodeAffinity && !matchesNodeAffinity(p, n) {
+	if s.cy.nodeAffinity && !model.MatchesNodeAffinity(p, n) {
 		return rejected(unresolvable, rejectNodeAffinity)
 	}
-	return fitsResources(p, n, s.nominatedTo(n.id))
+	return resourcesStatus(model.FitsResources(p, n, s.freedOn(n), s.nominatedTo(n.ID())))
+}
+
+// resourcesStatus is the status of NodeResourcesFit's verdict: every
+// shortage is a reason, in the filter's order.
+func resourcesStatus(short model.Shortage, unresolvableToo bool) nodeStatus {
+	var st nodeStatus
+	if short == 0 {
+		return st
+	}
+	k := 0
+	if short&model.ShortPods != 0 {
+		st.reasons[k], k = rejectTooManyPods, k+1
+	}
+	if short&model.ShortCPU != 0 {
+		st.reasons[k], k = rejectCPU, k+1
+	}
+	if short&model.ShortMemory != 0 {
+		st.reasons[k] = rejectMemory
+	}
+	st.code = unschedulable
+	if unresolvableToo {
+		st.code = unresolvable
+	}
+	return st
 }
 
 // podFilters runs the filters that count pods (PodTopologySpread,
 // InterPodAffinity) on node n.
-func (s *scheduler) podFilters(n *Node) nodeStatus {
+func (s *Scheduler) podFilters(n *model.Node) nodeStatus {
 	if s.cy.spread.cons != nil {
-		if why, hopeless := s.cy.spread.check(int32(n.id)); why != "" {
+		if why, hopeless := s.cy.spread.check(int32(n.ID())); why != "" {
 			if hopeless {
 				return rejected(unresolvable, rejectSpreadNoLabel)
 			}
@@ -171,75 +197,14 @@ func (s *scheduler) podFilters(n *Node) nodeStatus {
 	return nodeStatus{}
 }
 
-// untoleratedTaint returns the first NoSchedule or NoExecute taint of n that
-// p does not tolerate, or nil (TaintToleration's filter).
-func untoleratedTaint(p *Pod, n *Node) *Taint {
-	for i := range n.Taints {
-		t := &n.Taints[i]
-		if (t.Effect == "NoSchedule" || t.Effect == "NoExecute") && !p.tolerates(*t) {
-			return t
-		}
-	}
-	return nil
-}
-
 // hasPreferNoSchedule reports whether n has a PreferNoSchedule taint.
-func hasPreferNoSchedule(n *Node) bool {
+func hasPreferNoSchedule(n *model.Node) bool {
 	for i := range n.Taints {
 		if n.Taints[i].Effect == "PreferNoSchedule" {
 			return true
 		}
 	}
 	return false
-}
-
-// fitsResources is NodeResourcesFit's filter (fitsRequest): the node's pods
-// in the cache, those of nominated (the pods nominated to it) with a
-// priority at least p's (RunFilterPluginsWithNominatedPods), and p must fit in its pods, cpu and
-// memory. Every shortage is a reason; one the pod could not fit even on
-// the empty node makes the node unresolvable.
-func fitsResources(p *Pod, n *Node, nominated []*Pod) nodeStatus {
-	used, req, capacity := n.used, &p.requests, &n.Capacity
-	if len(nominated) > 0 {
-		for _, q := range nominated {
-			if q != p && q.priority >= p.priority {
-				used.add(q.requests)
-			}
-		}
-	}
-	var st nodeStatus
-	k := 0
-	if capacity.Pods > 0 && used.Pods+1 > capacity.Pods {
-		st.reasons[k], k = rejectTooManyPods, k+1
-	}
-	if req.MilliCPU > 0 && req.MilliCPU > capacity.MilliCPU-used.MilliCPU {
-		st.reasons[k], k = rejectCPU, k+1
-		if req.MilliCPU > capacity.MilliCPU {
-			st.code = unresolvable
-		}
-	}
-	if req.Memory > 0 && req.Memory > capacity.Memory-used.Memory {
-		st.reasons[k], k = rejectMemory, k+1
-		if req.Memory > capacity.Memory {
-			st.code = unresolvable
-		}
-	}
-	if k > 0 && st.code == fits {
-		st.code = unschedulable
-	}
-	return st
-}
-
-func (r *Resources) add(o Resources) {
-	r.MilliCPU += o.MilliCPU
-	r.Memory += o.Memory
-	r.Pods += o.Pods
-}
-
-func (r *Resources) sub(o Resources) {
-	r.MilliCPU -= o.MilliCPU
-	r.Memory -= o.Memory
-	r.Pods -= o.Pods
 }
 
 // rejection counts the nodes filtered out for one reason (and, for a taint,
@@ -252,14 +217,14 @@ type rejection struct {
 
 func (r *rejection) String() string {
 	if r.why == rejectTaint {
-		return fmt.Sprintf("node(s) had untolerated taint {%s: %s}", r.key, r.value)
+		return model.TaintReason(&model.Taint{Key: r.key, Value: r.value})
 	}
 	return rejectText[r.why]
 }
 
 // reject records why node n was filtered out; a node where preemption
 // might help joins the potential candidates.
-func (s *scheduler) reject(n *Node, st nodeStatus) {
+func (s *Scheduler) reject(n *model.Node, st nodeStatus) {
 	cy := &s.cy
 	if k := len(cy.reasons); k > 0 && st == cy.lastReject && cy.lastLen == k {
 		// The same status as the node before: its reasons, counted then,
@@ -325,7 +290,7 @@ func countReasons(list []rejection, st nodeStatus, k int) []rejection {
 
 // fitError returns the FitError message for the last try, which found no
 // node, and the plugins that rejected the pod.
-func (s *scheduler) fitError() (string, plugins) {
+func (s *Scheduler) fitError() (string, plugins) {
 	reasons := s.cy.reasons
 	if s.cy.absent > 0 {
 		reasons = countReasons(reasons, rejected(unresolvable, rejectAbsent), s.cy.absent)
@@ -335,7 +300,7 @@ func (s *scheduler) fitError() (string, plugins) {
 	for i := range reasons {
 		rejectors |= reasons[i].why.plugin()
 	}
-	return s.cy.fitMsg.message("", len(s.w.nodes), reasons), rejectors
+	return s.cy.fitMsg.message("", len(s.w.Nodes()), reasons), rejectors
 }
 
 // messageCache keeps the last message made from a list of reasons: pods
