@@ -9,11 +9,11 @@ import (
 )
 
 // DefaultMaxEvents is the budget of a run unless the user sets one: 4
-// to 12 seconds of a busy model on one core, by the machine's speed, and
-// as long again at most for a run whose output writes or draws every
-// change (ChargeChanges). Kubernetes' scalability envelope (5,000 nodes,
-// 150,000 probed pods for an hour, and its autoscaled variant) need less
-// than three quarters of it, written out or served too.
+// to 12 seconds of a busy model on one core, by the machine's speed,
+// whatever its output (ChargeChanges). Kubernetes' scalability envelope
+// (5,000 nodes, 150,000 probed pods for an hour, and its autoscaled
+// variant) needs about two thirds of it, and four fifths written out or
+// served.
 const DefaultMaxEvents = 20_000_000
 
 // NodeReadsPerEvent is how many of the scheduler's reads of a node count
@@ -43,8 +43,12 @@ const checkEvery = 1 << 8
 // interrupted (if not nil) whether to stop. What the sinks got until then
 // is complete up to Now. A run that does not finish leaves the world where
 // it stopped.
+//
+// A run in which a part was told to stop (Interrupting or Spent said so)
+// never ends Finished, even if it reaches until: that part left work
+// undone.
 func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func() bool) RunEnd {
-	w.interrupted, w.budget = interrupted, budget
+	w.interrupted, w.budget, w.cutShort = interrupted, budget, false
 	defer func() { w.interrupted, w.budget = nil, 0 }()
 	for {
 		chunk := uint64(checkEvery)
@@ -66,7 +70,13 @@ func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func(
 			return Interrupted
 		}
 	}
-	return Finished
+	switch {
+	case !w.cutShort:
+		return Finished
+	case budget > 0 && w.Used() >= budget:
+		return OverBudget
+	}
+	return Interrupted
 }
 
 // Used is the work done so far, in events: the events fired, the reads
@@ -84,28 +94,30 @@ func (w *World) Used() uint64 {
 // counted, and tells the pass when the run is to stop so that it can stop
 // where it is. The zero Pass counts nothing and never stops.
 type Pass struct {
-	w     *World
-	reads int
-	cut   bool
+	w   *World
+	cut bool
 }
 
 // StartPass starts a pass of a part of w.
 func (w *World) StartPass() Pass { return Pass{w: w} }
 
-// Read counts n nodes read.
-func (p *Pass) Read(n int) { p.reads += n }
+// Read charges n nodes read.
+func (p *Pass) Read(n int) {
+	if p.w != nil {
+		p.w.partReads += uint64(n)
+	}
+}
 
-// Stopping charges the reads counted so far and reports whether the run
-// is to stop after this event (Interrupting); once it has said so, it
-// keeps saying so. A pass told so stops before it changes anything and
-// leaves itself to an event at this instant, so that the run ends over
-// its budget or interrupted, not as if the pass had been made.
+// Stopping reports whether the run is to stop after this event
+// (Interrupting); once it has said so, it keeps saying so. A pass told so
+// stops where it is, before its decisions (it may have done part of its
+// work: what it looked at, a nomination), and leaves itself to an event
+// at this instant; the run ends over its budget or interrupted (RunChecked)
+// and never fires it.
 func (p *Pass) Stopping() bool {
 	if p.w == nil {
 		return false
 	}
-	p.w.partReads += uint64(p.reads)
-	p.reads = 0
 	if !p.cut && p.w.Interrupting() {
 		p.cut = true
 	}
@@ -139,15 +151,15 @@ func (w *World) BudgetSpent(budget uint64) string {
 	reads, changes := w.nodeReads(), w.chargedChanges()
 	var parts []string
 	switch {
-	case reads+w.partReads < NodeReadsPerEvent*budget/10:
+	case reads+w.partReads == 0 || reads+w.partReads < NodeReadsPerEvent*budget/10:
 	case w.partReads > 0:
 		parts = append(parts, fmt.Sprintf("%d reads of nodes by the scheduler and %d by the node autoscalers at %d to an event",
 			reads, w.partReads, NodeReadsPerEvent))
 	default:
 		parts = append(parts, fmt.Sprintf("%d reads of nodes by the scheduler at %d to an event", reads, NodeReadsPerEvent))
 	}
-	if changes >= budget/10 {
-		parts = append(parts, fmt.Sprintf("%d changes sent to the output at one to an event", changes))
+	if changes > 0 && changes >= budget/10 {
+		parts = append(parts, fmt.Sprintf("%d changes written out or kept at one to an event", changes))
 	}
 	switch len(parts) {
 	case 1:
@@ -164,11 +176,25 @@ func (w *World) BudgetSpent(budget uint64) string {
 // asked to stop, leaves the rest for an event at the same instant: the run
 // ends after this event anyway.
 func (w *World) Interrupting() bool {
-	return w.Spent() || (w.interrupted != nil && w.interrupted())
+	if w.Spent() {
+		return true
+	}
+	if w.interrupted != nil && w.interrupted() {
+		w.cutShort = true
+		return true
+	}
+	return false
 }
 
 // Spent reports whether the budget of the RunChecked running is used up.
-func (w *World) Spent() bool { return w.budget > 0 && w.Used() >= w.budget }
+// A part told so has left work undone (RunChecked).
+func (w *World) Spent() bool {
+	if w.budget > 0 && w.Used() >= w.budget {
+		w.cutShort = true
+		return true
+	}
+	return false
+}
 
 // nextAfter reports whether the next pending event comes after until.
 func (w *World) nextAfter(until time.Duration) bool {

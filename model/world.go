@@ -24,7 +24,8 @@ type World struct {
 	// chargedFrom is changeCount when ChargeChanges was called, plus one
 	// (0: changes are not charged).
 	chargedFrom int
-	partReads   uint64 // reads of nodes charged by parts (ChargeReads)
+	partReads   uint64 // reads of nodes charged by parts (Pass.Read)
+	cutShort    bool   // a part was told to stop in this RunChecked (Spent, Interrupting)
 
 	nodes      []*Node
 	nodeSlab   []Node // where the next nodes go (AddNode)

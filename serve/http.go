@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,6 +15,7 @@ import (
 	k8sversion "k8s.io/apimachinery/pkg/version"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
 )
 
 // ServeHTTP answers one request of the Kubernetes API. A request it cannot
@@ -196,4 +198,11 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	w.Write(append(b, '\n'))
+}
+
+// overBudgetError answers a write to a run that stopped over its event
+// budget at t: 503, the cluster stays as it was.
+func overBudgetError(t time.Duration) *apierrors.StatusError {
+	return statusError(http.StatusServiceUnavailable, metav1.StatusReasonServiceUnavailable,
+		fmt.Sprintf("the run stopped over its event budget at %s: the cluster stays as it was and takes no writes (serve it again with a larger --max-events)", sim.FormatTime(t)))
 }

@@ -158,6 +158,10 @@ func (s *Server) Play(ctx context.Context) {
 	for {
 		select {
 		case req := <-s.writes:
+			if stopped == model.OverBudget {
+				req.done <- overBudgetError(w.Now()) // a write would run the work the budget stopped
+				continue
+			}
 			s.apply(req, w.Now())
 		case <-ctx.Done():
 			return

@@ -223,14 +223,14 @@ func TestOutputsChargeTheirChangesToTheBudget(t *testing.T) {
 		return d
 	}
 	_, errs, code := podsim(t, "test", path, "--max-events", "40000")
-	if code != exitBadInput || strings.Contains(errs, "changes sent to the output") {
+	if code != exitBadInput || strings.Contains(errs, "changes written out or kept") {
 		t.Fatalf("test: exit %d, stderr %q", code, errs)
 	}
 	bare := stoppedAt(errs)
 	for _, args := range [][]string{{"-o", "text"}, {"-o", "jsonl"}, {"-o", "json"}, {"-o", "trace"}, {"-o", "svg"}, {"-o", "html"},
 		{"--follow", "--speed", "1e9", "-o", "jsonl"}, {"--follow", "--speed", "1e9"}} {
 		_, errs, code := podsim(t, append([]string{"run", path, "--max-events", "40000"}, args...)...)
-		if code != exitBadInput || !strings.Contains(errs, " changes sent to the output at one to an event") {
+		if code != exitBadInput || !strings.Contains(errs, " changes written out or kept at one to an event") {
 			t.Errorf("run %v: exit %d, stderr %q", args, code, errs)
 			continue
 		}

@@ -138,7 +138,7 @@ func (m *Main) ticking(p *progress.Runs, name string, w *model.World, until time
 // maxEventsFlag is --max-events: the event budget of one run.
 func maxEventsFlag(fs *flag.FlagSet) *uint64 {
 	return fs.Uint64("max-events", model.DefaultMaxEvents,
-		"stop a run that fires more events than this (reads of nodes by the scheduler and the node autoscalers count 6 to an event; with run, each change written out counts one), naming its busiest sources (0: no limit)")
+		"stop a run that fires more events than this (reads of nodes by the scheduler and the node autoscalers count 6 to an event; with run and serve, each change written out or kept counts one), naming its busiest sources (0: no limit)")
 }
 
 const usage = `podsim simulates Kubernetes pod lifecycles in virtual time.

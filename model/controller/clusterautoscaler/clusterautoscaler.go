@@ -149,9 +149,15 @@ func (c *Controller) loop() {
 }
 
 // runOnce is one pass of loop. A pass cut short (model.Pass.Stopping)
-// has changed nothing and is made again at this instant.
+// has made no decision (it may have noted why nodes are needed, and said
+// why pods did not trigger a scale-up) and is left to an event at this
+// instant, which the ended run never fires.
 func (c *Controller) runOnce() {
 	c.pass = c.w.StartPass()
+	if c.pass.Stopping() { // the run ends after this event: no O(nodes) work for nothing
+		c.w.Engine().At(c.w.Now(), sim.Normal, c.runOnce)
+		return
+	}
 	up := c.scaleUp()
 	if !c.pass.Cut() && up {
 		c.lastScaleUp = c.w.Now()

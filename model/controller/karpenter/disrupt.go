@@ -42,6 +42,10 @@ type replacement struct {
 func (c *Controller) disrupt() {
 	c.pass = c.w.StartPass()
 	clear(c.sims)
+	if c.pass.Stopping() {
+		c.w.Engine().Schedule(&c.poll, c.w.Now(), sim.Normal)
+		return
+	}
 	if c.cmd != nil {
 		c.execute()
 		return

@@ -72,12 +72,16 @@ type placed struct {
 func (c *Controller) provision() {
 	c.batchOpen = false
 	c.pass = c.w.StartPass()
+	if c.pass.Stopping() {
+		c.w.Engine().At(c.w.Now(), sim.Normal, c.provision)
+		return
+	}
 	pods := c.pendingPods()
 	sortPods(pods)
 	s := c.newSolverExcept(nil, false)
 	for _, p := range pods {
 		if c.pass.Stopping() { // the run ends after this event: pods placed so far stay nominated
-			c.w.Engine().Schedule(&c.batchTimer, c.w.Now(), sim.Normal)
+			c.w.Engine().At(c.w.Now(), sim.Normal, c.provision) // a new batch cannot move it
 			return
 		}
 		s.add(p)
