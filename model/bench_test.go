@@ -232,3 +232,36 @@ func TestCrashLoopSteadyStateAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// The runaway of testdata/hostile/runaway (one pod OOM-killed every 30s into
+// CrashLoopBackOff, and a fleet of such pods) allocates nothing per event
+// either once every backoff is at its maximum: its events, conditions and
+// waiting messages repeat.
+func TestOOMCrashLoopSteadyStateAllocatesNothing(t *testing.T) {
+	for _, pods := range []int{1, 200} {
+		for _, mode := range []KubeletSync{SyncExact, SyncRealistic} {
+			st := unthrottled()
+			st.KubeletSync = mode
+			w := newWorld(1, st)
+			w.Subscribe(new(countChanges))
+			w.AddNode(NodeSpec{Name: "node-a", Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 250}})
+			tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+				Containers: []ContainerSpec{{Name: "app", Image: "example/web:1.4", PullPolicy: PullIfNotPresent,
+					Limits:   Resources{Memory: 128 << 20},
+					Behavior: &Behavior{Runs: []RunSpec{{ExitAfter: 30 * time.Second, OOM: true, Times: 1}}}}}}
+			w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "web", Template: tmpl, Replicas: pods})
+			w.Run(time.Hour)
+			next, fired := w.Now(), w.Engine().Fired()
+			allocs := testing.AllocsPerRun(20, func() {
+				next += time.Minute
+				w.Run(next)
+			})
+			if w.Engine().Fired() == fired {
+				t.Fatalf("pods %d, mode %v: no event in the steady state: nothing measured", pods, mode)
+			}
+			if allocs != 0 {
+				t.Errorf("pods %d, mode %v: %v allocations per minute of virtual time, want 0", pods, mode, allocs)
+			}
+		}
+	}
+}
