@@ -321,10 +321,10 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 	conds := p.status.Conditions
 	for i := range conds {
 		c := &conds[i]
-		if c.Type != t {
+		if !same(c.Type, t) {
 			continue
 		}
-		if c.Status == s && c.Reason == reason && c.Message == msg {
+		if c.Status == s && same(c.Reason, reason) && same(c.Message, msg) {
 			return
 		}
 		if c.Status != s {
