@@ -99,6 +99,10 @@ type Pod struct {
 	// running it again would change nothing.
 	condSig          uint64
 	condSet, condGen uint32
+	// The sync running (counted) and, when updateStatus last finished, the
+	// world's change count and that sync: see Pod.sync.
+	syncs, statusSync uint32
+	statusMark        int
 
 	events eventLog // about the pod, in order of first occurrence
 }

@@ -26,6 +26,7 @@ func (p *Pod) updateStatus() {
 	if p.phase != was {
 		p.w.podChanged(p)
 	}
+	p.statusSync, p.statusMark = p.syncs, p.w.changeCount
 }
 
 // processRuns reports whether any container's process runs (published or
