@@ -240,16 +240,7 @@ func TestCrashLoopSteadyStateAllocatesNothing(t *testing.T) {
 func TestOOMCrashLoopSteadyStateAllocatesNothing(t *testing.T) {
 	for _, pods := range []int{1, 200} {
 		for _, mode := range []KubeletSync{SyncExact, SyncRealistic} {
-			st := unthrottled()
-			st.KubeletSync = mode
-			w := newWorld(1, st)
-			w.Subscribe(new(countChanges))
-			w.AddNode(NodeSpec{Name: "node-a", Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 250}})
-			tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-				Containers: []ContainerSpec{{Name: "app", Image: "example/web:1.4", PullPolicy: PullIfNotPresent,
-					Limits:   Resources{Memory: 128 << 20},
-					Behavior: &Behavior{Runs: []RunSpec{{ExitAfter: 30 * time.Second, OOM: true, Times: 1}}}}}}
-			w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "web", Template: tmpl, Replicas: pods})
+			w := oomLoop(pods, mode)
 			w.Run(time.Hour)
 			next, fired := w.Now(), w.Engine().Fired()
 			allocs := testing.AllocsPerRun(20, func() {
@@ -264,4 +255,36 @@ func TestOOMCrashLoopSteadyStateAllocatesNothing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkCrashLoopOOM is the hostile runaway's pod (OOM-killed every 30s,
+// restarted every 5m30s once its backoff is at the maximum) in its steady
+// state: one op is one event (ns/op is ns/event).
+func BenchmarkCrashLoopOOM(b *testing.B) {
+	w := oomLoop(1, SyncExact)
+	w.Run(time.Hour)
+	eng := w.Engine()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if !eng.Step() {
+			b.Fatal("no event pending: nothing left to measure")
+		}
+	}
+}
+
+// oomLoop builds pods pods on one node whose container is OOM-killed 30s
+// after each start, with a sink counting the changes.
+func oomLoop(pods int, mode KubeletSync) *World {
+	st := unthrottled()
+	st.KubeletSync = mode
+	w := newWorld(1, st)
+	w.Subscribe(new(countChanges))
+	w.AddNode(NodeSpec{Name: "node-a", Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 250}})
+	tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []ContainerSpec{{Name: "app", Image: "example/web:1.4", PullPolicy: PullIfNotPresent,
+			Limits:   Resources{Memory: 128 << 20},
+			Behavior: &Behavior{Runs: []RunSpec{{ExitAfter: 30 * time.Second, OOM: true, Times: 1}}}}}}
+	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "web", Template: tmpl, Replicas: pods})
+	return w
 }
