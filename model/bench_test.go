@@ -200,3 +200,59 @@ func unthrottled() Settings {
 	st.KubeAPIQPS, st.KubeAPIBurst = 1e6, 1e6
 	return st
 }
+
+// The runaway of testdata/hostile/runaway (one pod OOM-killed every 30s into
+// CrashLoopBackOff, and a fleet of such pods) allocates nothing per event
+// either once every backoff is at its maximum: its events, conditions and
+// waiting messages repeat.
+func TestOOMCrashLoopSteadyStateAllocatesNothing(t *testing.T) {
+	for _, pods := range []int{1, 200} {
+		for _, mode := range []KubeletSync{SyncExact, SyncRealistic} {
+			w := oomLoop(pods, mode)
+			w.Run(time.Hour)
+			next, fired := w.Now(), w.Engine().Fired()
+			allocs := testing.AllocsPerRun(20, func() {
+				next += time.Minute
+				w.Run(next)
+			})
+			if w.Engine().Fired() == fired {
+				t.Fatalf("pods %d, mode %v: no event in the steady state: nothing measured", pods, mode)
+			}
+			if allocs != 0 {
+				t.Errorf("pods %d, mode %v: %v allocations per minute of virtual time, want 0", pods, mode, allocs)
+			}
+		}
+	}
+}
+
+// BenchmarkCrashLoopOOM is the hostile runaway's pod (OOM-killed every 30s,
+// restarted every 5m30s once its backoff is at the maximum) in its steady
+// state: one op is one event (ns/op is ns/event).
+func BenchmarkCrashLoopOOM(b *testing.B) {
+	w := oomLoop(1, SyncExact)
+	w.Run(time.Hour)
+	eng := w.Engine()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if !eng.Step() {
+			b.Fatal("no event pending: nothing left to measure")
+		}
+	}
+}
+
+// oomLoop builds pods pods on one node whose container is OOM-killed 30s
+// after each start, with a sink counting the changes.
+func oomLoop(pods int, mode KubeletSync) *World {
+	st := unthrottled()
+	st.KubeletSync = mode
+	w := newWorld(1, st)
+	w.Subscribe(new(countChanges))
+	w.AddNode(NodeSpec{Name: "node-a", Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 250}})
+	tmpl := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []ContainerSpec{{Name: "app", Image: "example/web:1.4", PullPolicy: PullIfNotPresent,
+			Limits:   Resources{Memory: 128 << 20},
+			Behavior: &Behavior{Runs: []RunSpec{{ExitAfter: 30 * time.Second, OOM: true, Times: 1}}}}}}
+	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "web", Template: tmpl, Replicas: pods})
+	return w
+}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"time"
+	"unsafe"
 )
 
 // The event recorder. Every event a component records goes through a model
@@ -163,6 +164,13 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 	w.emit()
 }
 
+// same is a == b, without a call when both are the same bytes: the
+// recorder's strings are the components' constants and interned messages,
+// so a repeat finds its event by pointers, as a kubelet's events repeat.
+func same(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
 // isCombinedOf reports whether e's message is the combined message of msg.
 func (e *Event) isCombinedOf(msg string) bool {
 	return len(e.Message) == len(combinedPrefix)+len(msg) && e.Message[len(combinedPrefix):] == msg
@@ -218,8 +226,8 @@ func (l *eventLog) find(source string, typ EventType, reason, msg string, combin
 		if j >= n {
 			j -= n
 		}
-		if e := l.list[j]; e.Reason == reason && e.Type == typ && e.Combined == combined &&
-			(combined || e.Message == msg) && e.Source == source {
+		if e := l.list[j]; same(e.Reason, reason) && same(string(e.Type), string(typ)) && e.Combined == combined &&
+			(combined || same(e.Message, msg)) && same(e.Source, source) {
 			l.next = j + 1
 			return e
 		}
@@ -255,7 +263,7 @@ type aggregateRecord struct {
 // reason, or -1.
 func (l *eventLog) group(source string, typ EventType, reason string) int {
 	for i := range l.groups {
-		if e := l.groups[i].first; e.Reason == reason && e.Type == typ && e.Source == source {
+		if e := l.groups[i].first; same(e.Reason, reason) && same(string(e.Type), string(typ)) && same(e.Source, source) {
 			return i
 		}
 	}
@@ -271,7 +279,7 @@ func (r *aggregateRecord) aggregate(msg string, now time.Duration) bool {
 	stale := now-r.last > aggregateInterval
 	r.last = now
 	if r.msgs == nil {
-		if msg == r.first.Message {
+		if same(msg, r.first.Message) {
 			return false // the set is {msg}, whether it starts over or not
 		}
 		set := make([]string, 0, 2)
@@ -325,10 +333,10 @@ func (l *eventLog) spamAllows(source string, now time.Duration) bool {
 // it is new.
 func (l *eventLog) bucket(source string, now time.Duration) *spamBucket {
 	for i := range l.spam {
-		switch b := &l.spam[i]; b.source {
-		case source:
+		switch b := &l.spam[i]; {
+		case same(b.source, source):
 			return b
-		case "":
+		case b.source == "":
 			*b = spamBucket{source: source, banked: spamBurst * spamRefill, last: now}
 			return b
 		}

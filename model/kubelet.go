@@ -68,6 +68,7 @@ func (p *Pod) sync() {
 		p.syncStopping()
 		return
 	}
+	p.syncs++
 	realistic := p.realistic()
 	if realistic {
 		p.beginSync()
@@ -85,7 +86,12 @@ func (p *Pod) sync() {
 			p.stopSidecars(p.Spec.TerminationGracePeriod)
 		}
 	}
-	p.updateStatus()
+	// A container this sync started published its status (showRunning);
+	// if nothing was recorded since, nothing the status reads changed, and
+	// generating it again would tell the API and the parts nothing new.
+	if p.statusSync != p.syncs || p.statusMark != p.w.changeCount {
+		p.updateStatus()
+	}
 	if realistic {
 		p.requeue()
 	}

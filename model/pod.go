@@ -99,6 +99,10 @@ type Pod struct {
 	// running it again would change nothing.
 	condSig          uint64
 	condSet, condGen uint32
+	// The sync running (counted) and, when updateStatus last finished, the
+	// world's change count and that sync: see Pod.sync.
+	syncs, statusSync uint32
+	statusMark        int
 
 	events eventLog // about the pod, in order of first occurrence
 }
@@ -321,10 +325,10 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 	conds := p.status.Conditions
 	for i := range conds {
 		c := &conds[i]
-		if c.Type != t {
+		if !same(c.Type, t) {
 			continue
 		}
-		if c.Status == s && c.Reason == reason && c.Message == msg {
+		if c.Status == s && same(c.Reason, reason) && same(c.Message, msg) {
 			return
 		}
 		if c.Status != s {

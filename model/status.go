@@ -26,6 +26,7 @@ func (p *Pod) updateStatus() {
 	if p.phase != was {
 		p.w.podChanged(p)
 	}
+	p.statusSync, p.statusMark = p.syncs, p.w.changeCount
 }
 
 // processRuns reports whether any container's process runs (published or
@@ -209,7 +210,7 @@ func (p *Pod) condInputs() (sig uint64, ok bool) {
 // pod's phase and containers, as status/generate.go does.
 func (p *Pod) generateConditions() {
 	// Initialized
-	incomplete := p.startList("containers with incomplete status: [")
+	incomplete := 0
 	for _, c := range p.init {
 		st := &c.status
 		done := st.State.Kind == StateTerminated && st.State.ExitCode == 0
@@ -217,7 +218,7 @@ func (p *Pod) generateConditions() {
 			done = st.Started
 		}
 		if !done && !p.regularStatusStarted() {
-			incomplete = p.addToList(incomplete, c.spec.Name)
+			incomplete = p.addToList(incomplete, incompletePrefix, c.spec.Name)
 		}
 	}
 	switch {
@@ -237,15 +238,15 @@ func (p *Pod) generateConditions() {
 	case Failed:
 		status, reason = False, "PodFailed"
 	default:
-		unready := p.startList("containers with unready status: [")
+		unready := 0
 		for _, c := range p.init {
 			if c.spec.Sidecar && !c.status.Ready {
-				unready = p.addToList(unready, c.spec.Name)
+				unready = p.addToList(unready, unreadyPrefix, c.spec.Name)
 			}
 		}
 		for _, c := range p.regular {
 			if !c.status.Ready {
-				unready = p.addToList(unready, c.spec.Name)
+				unready = p.addToList(unready, unreadyPrefix, c.spec.Name)
 			}
 		}
 		if unready > 0 {
@@ -279,17 +280,20 @@ func (p *Pod) readinessGates() (ConditionStatus, string, string) {
 	return True, "", ""
 }
 
-// startList starts a condition message listing containers in p.scratch:
-// prefix, then names added with addToList, then listMessage. It returns 0,
-// the count of names so far.
-func (p *Pod) startList(prefix string) int {
-	p.scratch = append(p.scratch[:0], prefix...)
-	return 0
-}
+// The prefixes of the condition messages that list containers.
+const (
+	incompletePrefix = "containers with incomplete status: ["
+	unreadyPrefix    = "containers with unready status: ["
+)
 
-// addToList adds a container name to the list being built; n is the count.
-func (p *Pod) addToList(n int, name string) int {
-	if n > 0 {
+// addToList adds a container name to a condition message listing
+// containers, built in p.scratch: prefix and the first name (n, the count
+// so far, is 0), then a name per call, then listMessage. A list with no
+// name costs nothing.
+func (p *Pod) addToList(n int, prefix, name string) int {
+	if n == 0 {
+		p.scratch = append(p.scratch[:0], prefix...)
+	} else {
 		p.scratch = append(p.scratch, ' ')
 	}
 	p.scratch = append(p.scratch, name...)

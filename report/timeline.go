@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/podsim/podsim/model"
 )
@@ -26,6 +28,7 @@ import (
 // write error stops it; Err returns it.
 type JSONL struct {
 	w   io.Writer
+	bw  *bufio.Writer // w, if it is one: lines are built in its buffer
 	enc ChangeJSON
 	buf []byte
 	err error
@@ -33,7 +36,9 @@ type JSONL struct {
 
 // NewJSONL returns a sink writing JSON lines to w.
 func NewJSONL(w io.Writer) *JSONL {
-	return &JSONL{w: w, enc: ChangeJSON{keys: &flatKeys}, buf: make([]byte, 0, 256)}
+	j := &JSONL{w: w, enc: ChangeJSON{keys: &flatKeys}, buf: make([]byte, 0, 256)}
+	j.bw, _ = w.(*bufio.Writer)
+	return j
 }
 
 // Change writes c as one line.
@@ -41,9 +46,23 @@ func (j *JSONL) Change(c *model.Change) {
 	if j.err != nil {
 		return
 	}
+	if j.bw != nil && j.bw.Available() >= maxLine(c) {
+		// Built in the writer's buffer, which it fits: Write copies nothing.
+		b := j.enc.Append(j.bw.AvailableBuffer(), c)
+		_, j.err = j.bw.Write(append(b, '\n'))
+		return
+	}
 	j.buf = j.enc.Append(j.buf[:0], c)
 	j.buf = append(j.buf, '\n')
 	_, j.err = j.w.Write(j.buf)
+}
+
+// maxLine bounds the length of c's line: its keys, numbers and punctuation,
+// and its strings escaped (an escape takes at most six bytes per byte).
+func maxLine(c *model.Change) int {
+	n := len(c.Namespace) + len(c.Pod) + len(c.Node) + len(c.Workload) + len(c.Object) + len(c.Container) +
+		len(c.From) + len(c.To) + len(c.Type) + len(c.Status) + len(c.Reason) + len(c.Message)
+	return 6*n + 384
 }
 
 // Err is the first error writing failed with, if any.
@@ -128,6 +147,10 @@ type ChangeJSON struct {
 	// bodyWindow lines looked up whose hits are under a fifth turns it
 	// off for the next bodySkip lines.
 	probes, hits, skip int
+	// The time Append wrote last, and its bytes: the changes of one
+	// instant come together.
+	lastT    time.Duration
+	lastHead []byte
 }
 
 const (
@@ -135,12 +158,41 @@ const (
 	bodySkip   = 4096
 )
 
-// jsonBody is what a change without its time and restart count writes
-// between them.
+// jsonBody is what a change without its time, namespace, pod and restart
+// count writes after its pod and before its restart count.
 type jsonBody struct {
-	c    model.Change // T and RestartCount zero
+	c    bodyKey
 	ok   bool
 	body []byte
+}
+
+// bodyKey is what rest writes of a change.
+type bodyKey struct {
+	node, workload, object, container, from, to, typ, status, reason, message string
+	kind                                                                      model.ChangeKind
+	state                                                                     model.StateKind
+	combined, dropped, hasExitCode                                            bool
+	exitCode                                                                  int32
+}
+
+func keyOf(c *model.Change) bodyKey {
+	return bodyKey{c.Node, c.Workload, c.Object, c.Container, string(c.From), string(c.To), c.Type, c.Status, c.Reason,
+		c.Message, c.Kind, c.State, c.Combined, c.Dropped, c.HasExitCode, c.ExitCode}
+}
+
+// is reports whether c's body is k's: its strings compared by pointer
+// first, as the model passes the same strings again.
+func (k *bodyKey) is(c *model.Change) bool {
+	return k.kind == c.Kind && k.state == c.State && k.combined == c.Combined && k.dropped == c.Dropped &&
+		k.hasExitCode == c.HasExitCode && k.exitCode == c.ExitCode &&
+		same(k.reason, c.Reason) && same(k.message, c.Message) && same(k.typ, c.Type) && same(k.status, c.Status) &&
+		same(k.container, c.Container) && same(k.node, c.Node) && same(k.workload, c.Workload) &&
+		same(k.object, c.Object) && same(k.from, string(c.From)) && same(k.to, string(c.To))
+}
+
+// same is a == b, without a call when both are the same bytes.
+func same(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // IndentedJSON returns an encoder that writes each change as AppendJSON
@@ -156,15 +208,18 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 	return e.tail(e.body(e.head(b, c), c), c)
 }
 
-// Append appends c as one JSON object to b.
+// Append appends c as one JSON object to b. What follows the pod's name
+// is looked up in the table of bodies, which a fleet's pods thus share: their
+// changes differ by little more than the pod.
 func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	b = e.head(b, c)
 	if e.pods == nil {
 		e.pods = new(podCache)
 	}
+	b = e.front(b, c)
 	if e.skip > 0 {
 		e.skip--
-		return e.tail(e.body(b, c), c)
+		return e.tail(e.rest(b, c), c)
 	}
 	if e.probes++; e.probes == bodyWindow {
 		if e.hits*5 < e.probes {
@@ -175,14 +230,12 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	if e.bodies == nil {
 		e.bodies = new([128]jsonBody)
 	}
-	key := *c
-	key.T, key.RestartCount = 0, 0
-	h := uint(c.Kind)*31 + uint(c.State)*17 + uint(len(c.Pod))*13 + uint(len(c.Container))*11 + uint(len(c.Reason))*7 +
+	h := uint(c.Kind)*31 + uint(c.State)*17 + uint(len(c.Container))*11 + uint(len(c.Reason))*7 +
 		uint(len(c.Message))*5 + uint(len(c.Type))*3 + uint(len(c.Status)) + uint(len(c.Workload))*19 + uint(len(c.Node))*23
 	s := &e.bodies[h%uint(len(e.bodies))]
-	if !s.ok || s.c != key {
-		s.c, s.ok = key, true
-		s.body = e.body(s.body[:0], c)
+	if !s.ok || !s.c.is(c) {
+		s.c, s.ok = keyOf(c), true
+		s.body = e.rest(s.body[:0], c)
 	} else {
 		e.hits++
 	}
@@ -191,6 +244,17 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 
 // head appends the opening brace and c's time.
 func (e *ChangeJSON) head(b []byte, c *model.Change) []byte {
+	if c.T == e.lastT && len(e.lastHead) > 0 {
+		return append(b, e.lastHead...)
+	}
+	mark := len(b)
+	b = e.writeHead(b, c)
+	e.lastT, e.lastHead = c.T, append(e.lastHead[:0], b[mark:]...)
+	return b
+}
+
+// writeHead is head without its memory of the last time.
+func (e *ChangeJSON) writeHead(b []byte, c *model.Change) []byte {
 	b = append(b, e.keys[keyT]...)
 	if c.T%time.Second == 0 {
 		return strconv.AppendInt(b, int64(c.T/time.Second), 10) // what appendFloat writes for whole seconds
@@ -208,9 +272,11 @@ func (e *ChangeJSON) tail(b []byte, c *model.Change) []byte {
 }
 
 // body appends c's keys and values from kind to exitCode.
-func (e *ChangeJSON) body(b []byte, c *model.Change) []byte {
-	k := e.keys
-	b = append(b, k[keyKind]...)
+func (e *ChangeJSON) body(b []byte, c *model.Change) []byte { return e.rest(e.front(b, c), c) }
+
+// front appends c's kind, namespace and pod.
+func (e *ChangeJSON) front(b []byte, c *model.Change) []byte {
+	b = append(b, e.keys[keyKind]...)
 	b = append(append(append(b, '"'), c.Kind.String()...), '"') // a kind's name needs no escaping
 	if c.Namespace != model.DefaultNamespace {
 		b = e.field(b, keyNamespace, c.Namespace) // "" is left out
@@ -218,6 +284,12 @@ func (e *ChangeJSON) body(b []byte, c *model.Change) []byte {
 	if c.Pod != "" {
 		b = e.pod(b, c.Pod)
 	}
+	return b
+}
+
+// rest appends c's keys and values from node to exitCode.
+func (e *ChangeJSON) rest(b []byte, c *model.Change) []byte {
+	k := e.keys
 	b = e.field(b, keyNode, c.Node)
 	b = e.field(b, keyWorkload, c.Workload)
 	b = e.field(b, keyObject, c.Object)
@@ -263,13 +335,11 @@ func (e *ChangeJSON) pod(b []byte, name string) []byte {
 	if e.pods == nil || len(name) > 64 {
 		return e.strs.appendAfter(b, keyPod, e.keys[keyPod], name)
 	}
-	// Names differ most at their ends (app-17, web-7d9f5b-x2k4q).
-	h := uint(len(name)) * 37
-	for i := max(len(name)-4, 0); i < len(name); i++ {
-		h = h*31 + uint(name[i])
-	}
-	p := &e.pods[h%uint(len(e.pods))]
-	if len(p.esc) > 0 && p.raw == name {
+	// The model passes a pod's own name, whose bytes stay where they are:
+	// its address picks the slot (Fibonacci hashing, to the table's 12 bits).
+	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(name)))) * 0x9e3779b97f4a7c15 >> (64 - 12)
+	p := &e.pods[h]
+	if len(p.esc) > 0 && same(p.raw, name) {
 		return append(b, p.esc...)
 	}
 	mark := len(b)
@@ -281,10 +351,13 @@ func (e *ChangeJSON) pod(b []byte, name string) []byte {
 // podCache is stringCache for pods' names with the key pod: a fleet's
 // changes go round its pods, more of them than stringCache holds, so the
 // slot is chosen by a hash of the name's last bytes.
-type podCache [2048]struct {
+type podCache [4096]struct {
 	raw string
 	esc []byte
 }
+
+// pod's hash has 12 bits.
+var _ = [1]int{}[len(podCache{})-1<<12]
 
 // stringCache remembers the escaped JSON form of the strings a writer
 // wrote last, with the key written before each, one per slot of a small

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -225,9 +226,26 @@ func TestIndentedJSONMatchesJSONIndent(t *testing.T) {
 	}
 }
 
+// TestChangeJSONBodyTableSharedByPods checks that pods taking turns with
+// the same change (a fleet, in any namespace) share one body in the table.
+func TestChangeJSONBodyTableSharedByPods(t *testing.T) {
+	e := ChangeJSON{keys: &flatKeys}
+	for i := range bodyWindow - 1 { // one window: its count of hits is not reset
+
+		c := &model.Change{T: time.Duration(i) * time.Second, Kind: model.ChangeCondition, Pod: "app-" + strconv.Itoa(i%1000),
+			Namespace: []string{"", "default", "shop"}[i%3], Type: "Ready", Status: "True"}
+		if got, want := e.Append(nil, c), AppendJSON(nil, c); string(got) != string(want) {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	}
+	if e.skip != 0 || e.hits != bodyWindow-2 {
+		t.Fatalf("pods with the same change do not share its body (skip %d, hits %d)", e.skip, e.hits)
+	}
+}
+
 // TestChangeJSONBodyTableOffAndOn checks that the writer turns its table of
-// bodies off while a fleet's pods take turns and on again when a few
-// changes repeat, writing the bytes AppendJSON writes throughout.
+// bodies off while every change misses it and on again when a few changes
+// repeat, writing the bytes AppendJSON writes throughout.
 func TestChangeJSONBodyTableOffAndOn(t *testing.T) {
 	e := ChangeJSON{keys: &flatKeys}
 	check := func(c *model.Change) {
@@ -236,8 +254,9 @@ func TestChangeJSONBodyTableOffAndOn(t *testing.T) {
 			t.Fatalf("got %s, want %s", got, want)
 		}
 	}
-	for i := range 2 * bodyWindow { // a thousand pods taking turns
-		check(&model.Change{T: time.Duration(i) * time.Second, Kind: model.ChangeCondition, Pod: "app-" + strconv.Itoa(i), Type: "Ready", Status: "True"})
+	for i := range 2 * bodyWindow { // a thousand pods taking turns, each with its own message
+		check(&model.Change{T: time.Duration(i) * time.Second, Kind: model.ChangeEvent, Pod: "app-" + strconv.Itoa(i),
+			Type: "Normal", Reason: "Scheduled", Message: "Successfully assigned default/app-" + strconv.Itoa(i) + " to n"})
 	}
 	if e.skip == 0 {
 		t.Fatal("the table of bodies is still on while every change misses it")
@@ -302,5 +321,42 @@ func TestTextTimelineChangeAllocatesNothing(t *testing.T) {
 		tt.Change(&c)
 	}); n != 0 {
 		t.Errorf("%v allocations per row", n)
+	}
+}
+
+// Once its strings are known, a line costs the JSON lines writer no
+// allocation, whether it builds lines in a bufio.Writer's buffer or its own,
+// and the bytes are those of AppendJSON.
+func TestJSONLChangeAllocatesNothing(t *testing.T) {
+	var out bytes.Buffer
+	bw := bufio.NewWriterSize(&out, 4096)
+	for _, w := range []io.Writer{bw, io.Discard} {
+		j := NewJSONL(w)
+		c := model.Change{T: time.Hour, Kind: model.ChangeContainer, Pod: "web", Container: "app", State: model.StateRunning}
+		e := model.Change{T: time.Hour, Kind: model.ChangeEvent, Pod: "web", Type: "Normal", Reason: "Pulled",
+			Message: `Container image "example/web:1.4" already present on machine`}
+		j.Change(&c)
+		j.Change(&e)
+		if n := testing.AllocsPerRun(1000, func() {
+			c.T += 1500 * time.Millisecond
+			c.RestartCount++
+			e.T = c.T
+			j.Change(&c)
+			j.Change(&e)
+		}); n != 0 {
+			t.Errorf("%T: %v allocations per line", w, n)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) < 2002 || !strings.HasPrefix(lines[len(lines)-1], `{"t":`) {
+		t.Fatalf("%d lines, the last %q", len(lines), lines[len(lines)-1])
+	}
+	c := model.Change{T: time.Hour + 1001*1500*time.Millisecond, Kind: model.ChangeEvent, Pod: "web", Type: "Normal", Reason: "Pulled",
+		Message: `Container image "example/web:1.4" already present on machine`}
+	if want := string(AppendJSON(nil, &c)); lines[len(lines)-1] != want {
+		t.Errorf("last line %s, want %s", lines[len(lines)-1], want)
 	}
 }

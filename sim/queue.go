@@ -80,7 +80,7 @@ const (
 	none = math.MaxInt32
 )
 
-// push reads exactly openRuns slots.
+// push reads exactly openRuns slots, and nextOpen wraps with a mask.
 var _ = [1]int{}[openRuns-8]
 
 // queue is the set of pending events; see the comment at the top.
@@ -90,6 +90,7 @@ type queue struct {
 	freeRuns []int32 // indices of runs without items, for reuse
 	one      []item  // the items alone
 	onePos   []int32 // the heap index of each item alone
+	oneOpen  []uint8 // the open slot each item alone was put in, plus one (see unopen)
 	freeOnes []int32 // indices of free slots in one
 	// Item arrays of freed runs, for reuse: those of at most smallRun
 	// items, which new runs take, and larger ones, which runs take as
@@ -166,7 +167,8 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 			q.runs[o].open = 0
 		}
 		q.openAt[q.nextOpen], q.openID[q.nextOpen] = at, ref
-		q.nextOpen = (q.nextOpen + 1) % openRuns
+		q.oneOpen[i] = uint8(q.nextOpen + 1)
+		q.nextOpen = (q.nextOpen + 1) & (openRuns - 1)
 	}
 	x := entry{at: at, tie: k, r: ref}
 	q.heap = append(q.heap, x)
@@ -195,6 +197,7 @@ func (q *queue) newOne(it item) int32 {
 	}
 	q.one = append(q.one, it)
 	q.onePos = append(q.onePos, 0)
+	q.oneOpen = append(q.oneOpen, 0)
 	return int32(len(q.one) - 1)
 }
 
@@ -241,12 +244,15 @@ func (q *queue) freeOne(i int32) {
 	q.unopen(i)
 }
 
-// unopen takes the item alone i out of the open runs.
+// unopen takes the item alone i out of the open runs. An item alone is
+// open in at most one slot, the one push put it in, unless that slot was
+// taken since (by a later item, or by the run it started).
 func (q *queue) unopen(i int32) {
-	for j, id := range &q.openID {
-		if id == ^i {
-			q.closeSlot(j)
+	if s := int(q.oneOpen[i]) - 1; s >= 0 {
+		if q.openID[s] == ^i {
+			q.closeSlot(s)
 		}
+		q.oneOpen[i] = 0
 	}
 }
 

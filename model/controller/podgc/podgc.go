@@ -23,8 +23,9 @@ const orphanQuarantine = 40 * time.Second
 
 // Controller is PodGC; register it with World.Register.
 type Controller struct {
-	w     *model.World
-	timer sim.Timer
+	w         *model.World
+	timer     sim.Timer
+	threshold int // Settings.TerminatedPodGCThreshold, fixed for a run: read per pod change
 
 	orphanNodes []orphanNode // deleted nodes that may still have pods
 	finished    finishedPods // finished pods not yet deleted, oldest first
@@ -102,14 +103,14 @@ type orphanNode struct {
 
 // New returns PodGC for w.
 func New(w *model.World) *Controller {
-	g := &Controller{w: w}
+	g := &Controller{w: w, threshold: w.Settings().TerminatedPodGCThreshold}
 	g.timer.Init(g.run)
 	return g
 }
 
 // PodChanged keeps the finished pods and arms a pass when a pod finished.
 func (g *Controller) PodChanged(p *model.Pod) {
-	if g.w.Settings().TerminatedPodGCThreshold <= 0 {
+	if g.threshold <= 0 {
 		return
 	}
 	g.finished.track(p)
