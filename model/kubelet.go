@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -560,49 +559,4 @@ func (p *Pod) container(name string) *container {
 		}
 	}
 	return nil
-}
-
-// containerMessages are the kubelet's messages about a container that
-// repeat on every run, built once per container spec and shared by the
-// pods of a template (a fleet would build them per pod, a crash loop per
-// run); backOffMessages are those that name the pod, built at its first
-// back-off.
-type containerMessages struct {
-	created, started, present, stopping string
-}
-
-type backOffMessages struct {
-	backOff        string
-	backOffWaiting string // the CrashLoopBackOff state's message, for backOffDelay
-	backOffDelay   time.Duration
-}
-
-// messages returns the container's messages, building them on first use.
-func (c *container) messages() *containerMessages {
-	if c.msgs == nil {
-		w := c.pod.w
-		if c.msgs = w.containerMsgs[c.spec]; c.msgs == nil {
-			name := c.spec.Name
-			c.msgs = &containerMessages{
-				created:  "Created container: " + name,
-				started:  "Started container " + name,
-				present:  "Container image " + strconv.Quote(c.spec.Image) + " already present on machine",
-				stopping: "Stopping container " + name,
-			}
-			if w.containerMsgs == nil {
-				w.containerMsgs = map[*ContainerSpec]*containerMessages{}
-			}
-			w.containerMsgs[c.spec] = c.msgs
-		}
-	}
-	return c.msgs
-}
-
-// backOffMessages returns the container's messages about its crash
-// back-off, building them on first use.
-func (c *container) backOffMessages() *backOffMessages {
-	if c.backMsgs == nil {
-		c.backMsgs = &backOffMessages{backOff: "Back-off restarting failed container " + c.spec.Name + " in pod " + c.pod.String()}
-	}
-	return c.backMsgs
 }
