@@ -68,9 +68,10 @@ golden: build
 # profile still builds, it only optimises less.
 pgo:
 	set -e; tmp=$$(mktemp -d); \
-	$(GO) test -run '^$$' -bench 'BenchmarkCrashLoopSteadyState$$|BenchmarkCrashLoopOOM$$|BenchmarkFleet$$' -cpuprofile $$tmp/model.pprof -o $$tmp/model.test ./model/; \
+	$(GO) test -run '^$$' -bench 'BenchmarkCrashLoopSteadyState$$|BenchmarkCrashLoopOOM$$|BenchmarkFleet$$|BenchmarkSchedule$$/1000nodes' -cpuprofile $$tmp/model.pprof -o $$tmp/model.test ./model/; \
+	$(GO) test -run '^$$' -bench 'BenchmarkSchedulePod' -cpuprofile $$tmp/scheduler.pprof -o $$tmp/scheduler.test ./model/scheduler/; \
 	$(GO) test -run '^$$' -bench 'BenchmarkFleet/everyTick=false' -cpuprofile $$tmp/report.pprof -o $$tmp/report.test ./report/; \
-	$(GO) tool pprof -proto $$tmp/model.pprof $$tmp/report.pprof > cmd/podsim/default.pgo; \
+	$(GO) tool pprof -proto $$tmp/model.pprof $$tmp/scheduler.pprof $$tmp/report.pprof > cmd/podsim/default.pgo; \
 	rm -rf $$tmp
 
 # The pictures of `run -o html` in headless Chromium: the page's script runs
