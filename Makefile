@@ -64,8 +64,10 @@ golden: build
 # profile-guided optimisation reads cmd/podsim/default.pgo: hot calls
 # inlined, the sinks' and parts' interface calls devirtualised): the
 # crash-loop fleet's benchmarks, the model's and the JSON lines writer's,
-# and the OOM crash loop's (the hostile runaway), merged. Refresh it after a large change to the hot paths; a stale
-# profile still builds, it only optimises less.
+# the OOM crash loop's (the hostile runaway) and the scheduler's, merged.
+# Refresh it after a large change to the hot paths or a move of hot code
+# to another package; a stale profile still builds, but can do worse than
+# none.
 pgo:
 	set -e; tmp=$$(mktemp -d); \
 	$(GO) test -run '^$$' -bench 'BenchmarkCrashLoopSteadyState$$|BenchmarkCrashLoopOOM$$|BenchmarkFleet$$|BenchmarkSchedule$$/1000nodes' -cpuprofile $$tmp/model.pprof -o $$tmp/model.test ./model/; \
