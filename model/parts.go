@@ -204,130 +204,57 @@ type parts struct {
 // Register before the world runs.
 func (w *World) Register(part any) {
 	ps := &w.parts
-	if h, ok := part.(PodAddedHandler); ok {
-		ps.podAdded = append(ps.podAdded, h)
-	}
-	if h, ok := part.(PodUnschedulableHandler); ok {
-		ps.podUnschedulable = append(ps.podUnschedulable, h)
-	}
-	if h, ok := part.(ScaleExplainer); ok {
-		ps.explainers = append(ps.explainers, h)
-	}
-	if h, ok := part.(PodUnboundHandler); ok {
-		ps.podUnbound = append(ps.podUnbound, h)
-	}
-	if h, ok := part.(PodBoundHandler); ok {
-		ps.podBound = append(ps.podBound, h)
-	}
-	if h, ok := part.(PodHeldHandler); ok {
-		ps.podHeld = append(ps.podHeld, h)
-	}
-	if h, ok := part.(PodReleasedHandler); ok {
-		ps.podReleased = append(ps.podReleased, h)
-	}
-	if h, ok := part.(PodConditionAddedHandler); ok {
-		ps.podConditionAdded = append(ps.podConditionAdded, h)
-	}
-	if h, ok := part.(PodStatusUpdatedHandler); ok {
-		ps.podStatusUpdated = append(ps.podStatusUpdated, h)
-	}
-	if h, ok := part.(PodChangedHandler); ok {
-		ps.podChanged = append(ps.podChanged, h)
-	}
-	if h, ok := part.(PodTerminatingHandler); ok {
-		ps.podTerminating = append(ps.podTerminating, h)
-	}
-	if h, ok := part.(PodDeletedHandler); ok {
-		ps.podDeleted = append(ps.podDeleted, h)
-	}
-	w.registerNodeHandlers(part)
-	if h, ok := part.(WorkloadScaledHandler); ok {
-		ps.workloadScaled = append(ps.workloadScaled, h)
-	}
-	if h, ok := part.(AutoscalerAddedHandler); ok {
-		ps.autoscalerAdded = append(ps.autoscalerAdded, h)
-	}
-	if h, ok := part.(WorkloadDeletedHandler); ok {
-		ps.workloadDeleted = append(ps.workloadDeleted, h)
-	}
-	if h, ok := part.(BudgetAddedHandler); ok {
-		ps.budgetAdded = append(ps.budgetAdded, h)
-	}
-	w.registerServiceParts(part)
+	listen(&ps.podAdded, part)
+	listen(&ps.podUnschedulable, part)
+	listen(&ps.explainers, part)
+	listen(&ps.podUnbound, part)
+	listen(&ps.podBound, part)
+	listen(&ps.podHeld, part)
+	listen(&ps.podReleased, part)
+	listen(&ps.podConditionAdded, part)
+	listen(&ps.podStatusUpdated, part)
+	listen(&ps.podChanged, part)
+	listen(&ps.podTerminating, part)
+	listen(&ps.podDeleted, part)
+	listen(&ps.nodeAdded, part)
+	listen(&ps.nodeTainted, part)
+	listen(&ps.nodeUnreachable, part)
+	listen(&ps.nodeReachable, part)
+	listen(&ps.nodeUntainted, part)
+	listen(&ps.nodeReadyPosted, part)
+	listen(&ps.nodeReady, part)
+	listen(&ps.nodeUncordoned, part)
+	listen(&ps.nodeDiskFailed, part)
+	listen(&ps.nodeDeleted, part)
+	listen(&ps.workloadScaled, part)
+	listen(&ps.autoscalerAdded, part)
+	listen(&ps.workloadDeleted, part)
+	listen(&ps.budgetAdded, part)
+	listen(&ps.serviceAdded, part)
+	listen(&ps.usageEnabled, part)
+	listen(&ps.podListenerChanged, part)
+	listen(&ps.podUseChanged, part)
+	listen(&ps.podUsesMemory, part)
+	listen(&ps.podAdmit, part)
+	listen(&ps.podStopped, part)
+	set(&w.shutdown, part)
+	set(&w.metrics, part)
+	set(&w.slices, part)
+	set(&w.proxy, part)
 	w.registerSchedParts(part)
 }
 
-// registerServiceParts sorts in the handlers of Services and the use of
-// resources, and the readers the core asks about Services and metrics
-// (service.go, metrics.go).
-func (w *World) registerServiceParts(part any) {
-	ps := &w.parts
-	if h, ok := part.(ServiceAddedHandler); ok {
-		ps.serviceAdded = append(ps.serviceAdded, h)
-	}
-	if h, ok := part.(UsageEnabledHandler); ok {
-		ps.usageEnabled = append(ps.usageEnabled, h)
-	}
-	if h, ok := part.(PodListenerChangedHandler); ok {
-		ps.podListenerChanged = append(ps.podListenerChanged, h)
-	}
-	if h, ok := part.(PodUseChangedHandler); ok {
-		ps.podUseChanged = append(ps.podUseChanged, h)
-	}
-	if h, ok := part.(PodUsesMemoryHandler); ok {
-		ps.podUsesMemory = append(ps.podUsesMemory, h)
-	}
-	if h, ok := part.(PodAdmitHandler); ok {
-		ps.podAdmit = append(ps.podAdmit, h)
-	}
-	if h, ok := part.(PodStoppedHandler); ok {
-		ps.podStopped = append(ps.podStopped, h)
-	}
-	if r, ok := part.(NodeShutdownManager); ok {
-		w.shutdown = r
-	}
-	if r, ok := part.(MetricsReader); ok {
-		w.metrics = r
-	}
-	if r, ok := part.(EndpointSliceReader); ok {
-		w.slices = r
-	}
-	if r, ok := part.(ServiceProxy); ok {
-		w.proxy = r
+// listen appends part to list if it is a handler of list's kind.
+func listen[T any](list *[]T, part any) {
+	if h, ok := part.(T); ok {
+		*list = append(*list, h)
 	}
 }
 
-func (w *World) registerNodeHandlers(part any) {
-	ps := &w.parts
-	if h, ok := part.(NodeAddedHandler); ok {
-		ps.nodeAdded = append(ps.nodeAdded, h)
-	}
-	if h, ok := part.(NodeTaintedHandler); ok {
-		ps.nodeTainted = append(ps.nodeTainted, h)
-	}
-	if h, ok := part.(NodeUnreachableHandler); ok {
-		ps.nodeUnreachable = append(ps.nodeUnreachable, h)
-	}
-	if h, ok := part.(NodeReachableHandler); ok {
-		ps.nodeReachable = append(ps.nodeReachable, h)
-	}
-	if h, ok := part.(NodeUntaintedHandler); ok {
-		ps.nodeUntainted = append(ps.nodeUntainted, h)
-	}
-	if h, ok := part.(NodeReadyPostedHandler); ok {
-		ps.nodeReadyPosted = append(ps.nodeReadyPosted, h)
-	}
-	if h, ok := part.(NodeReadyHandler); ok {
-		ps.nodeReady = append(ps.nodeReady, h)
-	}
-	if h, ok := part.(NodeUncordonedHandler); ok {
-		ps.nodeUncordoned = append(ps.nodeUncordoned, h)
-	}
-	if h, ok := part.(NodeDiskFailedHandler); ok {
-		ps.nodeDiskFailed = append(ps.nodeDiskFailed, h)
-	}
-	if h, ok := part.(NodeDeletedHandler); ok {
-		ps.nodeDeleted = append(ps.nodeDeleted, h)
+// set makes part the reader *dst if it is one of its kind.
+func set[T any](dst *T, part any) {
+	if r, ok := part.(T); ok {
+		*dst = r
 	}
 }
 

@@ -43,21 +43,11 @@ type schedParts struct {
 // registerSchedParts sorts part into the lists of schedParts.
 func (w *World) registerSchedParts(part any) {
 	ps := &w.schedParts
-	if h, ok := part.(PodRequestsChangedHandler); ok {
-		ps.podRequestsChanged = append(ps.podRequestsChanged, h)
-	}
-	if h, ok := part.(PodResizedHandler); ok {
-		ps.podResized = append(ps.podResized, h)
-	}
-	if h, ok := part.(NodePressureLiftedHandler); ok {
-		ps.nodePressureLifted = append(ps.nodePressureLifted, h)
-	}
-	if r, ok := part.(Nominator); ok {
-		ps.nominator = r
-	}
-	if r, ok := part.(NodeReader); ok {
-		ps.nodeReader = r
-	}
+	listen(&ps.podRequestsChanged, part)
+	listen(&ps.podResized, part)
+	listen(&ps.nodePressureLifted, part)
+	set(&ps.nominator, part)
+	set(&ps.nodeReader, part)
 }
 
 func (w *World) podRequestsChanged(p *Pod) {
