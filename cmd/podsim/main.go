@@ -260,8 +260,10 @@ func version() string {
 		return v
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			v = bi.Main.Version
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			// Go stamps a pseudo-version that already names the
+			// commit and whether the tree was modified (+dirty).
+			return bi.Main.Version + " " + bi.GoVersion
 		}
 		for _, s := range bi.Settings {
 			switch {
