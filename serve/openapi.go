@@ -2,6 +2,7 @@ package serve
 
 import (
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
@@ -10,8 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	openapiv2 "github.com/google/gnostic-models/openapiv2"
-	"google.golang.org/protobuf/proto"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -55,6 +54,16 @@ var openAPITypes = map[[2]string]reflect.Type{
 	{"coordination.k8s.io/v1", "Lease"}:       reflect.TypeFor[coordinationv1.Lease](),
 	{"scheduling.k8s.io/v1", "PriorityClass"}: reflect.TypeFor[schedulingv1.PriorityClass](),
 }
+
+// openAPIV2Proto is /openapi/v2 in protobuf (gnostic's openapi_v2.Document,
+// as the API server serves it to kubectl), made from the JSON document by
+// TestOpenAPIV2ProtoIsTheJSON: `go test ./serve -run OpenAPIV2Proto
+// -update` rewrites it. Made at build time rather than at run time, so
+// that podsim does not link gnostic and Go's protobuf runtime (32
+// packages whose inits every process would run).
+//
+//go:embed openapi-v2.pb
+var openAPIV2Proto []byte
 
 // openAPIDocs are the documents, made once.
 type openAPIDocs struct {
@@ -135,9 +144,7 @@ func buildOpenAPI() *openAPIDocs {
 	out := &openAPIDocs{v3: map[string][]byte{}}
 	out.v2JSON = mustJSON(map[string]any{"swagger": "2.0", "info": map[string]any{"title": "Kubernetes (podsim)", "version": KubeletVersion},
 		"paths": v2Paths, "definitions": v2.defs})
-	if doc, err := openapiv2.ParseDocument(out.v2JSON); err == nil {
-		out.v2Proto, _ = proto.Marshal(doc)
-	}
+	out.v2Proto = openAPIV2Proto
 	root := map[string]any{}
 	gvs := make([]string, 0, len(v3))
 	for gv := range v3 {
