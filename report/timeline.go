@@ -139,14 +139,19 @@ func indentKeys(prefix, indent string, indented bool) jsonKeys {
 type ChangeJSON struct {
 	keys   *jsonKeys
 	strs   stringCache
-	pods   *podCache      // made at the first change Append writes
-	bodies *[128]jsonBody // made at the first change
-	// The table of bodies pays where a few changes repeat (a crash loop
-	// of a few pods); where a thousand pods take turns it nearly always
-	// misses, and a miss costs more than writing the body. Each window of
-	// bodyWindow lines looked up whose hits are under a fifth turns it
+	pods   *podCache            // made at the first change Append writes
+	bodies *[bodySlots]jsonBody // made at the first change
+	// The table of bodies pays where changes repeat: a crash loop, or a
+	// fleet of pods taking turns (its slot is chosen by the addresses of
+	// the reason and message, which the model interns, so a thousand
+	// pods' "Back-off restarting failed container c in pod P" take a
+	// thousand slots: 96% of the crash-loop fleet's lines hit). Where
+	// nothing repeats a miss costs more than writing the body: each window
+	// of bodyWindow lines looked up whose hits are under a fifth turns it
 	// off for the next bodySkip lines.
 	probes, hits, skip int
+	// The key kind and each kind's quoted name, by kind, made on first use.
+	kinds [8][]byte
 	// The time Append wrote last, and its bytes: the changes of one
 	// instant come together.
 	lastT    time.Duration
@@ -154,6 +159,8 @@ type ChangeJSON struct {
 }
 
 const (
+	bodyBits   = 12
+	bodySlots  = 1 << bodyBits
 	bodyWindow = 256
 	bodySkip   = 4096
 )
@@ -180,14 +187,22 @@ func keyOf(c *model.Change) bodyKey {
 		c.Message, c.Kind, c.State, c.Combined, c.Dropped, c.HasExitCode, c.ExitCode}
 }
 
-// is reports whether c's body is k's: its strings compared by pointer
-// first, as the model passes the same strings again.
+// is reports whether c's body is k's. Its strings are compared by
+// their bytes' address and length only, as the model passes the same
+// (interned) strings again: equal strings elsewhere in memory make a miss,
+// which writes the body again, never a wrong line.
 func (k *bodyKey) is(c *model.Change) bool {
 	return k.kind == c.Kind && k.state == c.State && k.combined == c.Combined && k.dropped == c.Dropped &&
 		k.hasExitCode == c.HasExitCode && k.exitCode == c.ExitCode &&
-		same(k.reason, c.Reason) && same(k.message, c.Message) && same(k.typ, c.Type) && same(k.status, c.Status) &&
-		same(k.container, c.Container) && same(k.node, c.Node) && same(k.workload, c.Workload) &&
-		same(k.object, c.Object) && same(k.from, string(c.From)) && same(k.to, string(c.To))
+		at(k.reason, c.Reason) && at(k.message, c.Message) && at(k.typ, c.Type) && at(k.status, c.Status) &&
+		at(k.container, c.Container) && at(k.node, c.Node) && at(k.workload, c.Workload) &&
+		at(k.object, c.Object) && at(k.from, string(c.From)) && at(k.to, string(c.To))
+}
+
+// at reports whether a and b are the same bytes in memory (any two empty
+// strings are).
+func at(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b))
 }
 
 // same is a == b, without a call when both are the same bytes.
@@ -228,11 +243,11 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 		e.probes, e.hits = 0, 0
 	}
 	if e.bodies == nil {
-		e.bodies = new([128]jsonBody)
+		e.bodies = new([bodySlots]jsonBody)
 	}
-	h := uint(c.Kind)*31 + uint(c.State)*17 + uint(len(c.Container))*11 + uint(len(c.Reason))*7 +
-		uint(len(c.Message))*5 + uint(len(c.Type))*3 + uint(len(c.Status)) + uint(len(c.Workload))*19 + uint(len(c.Node))*23
-	s := &e.bodies[h%uint(len(e.bodies))]
+	h := uint64(c.Kind)*31 + uint64(c.State)*17 + uint64(len(c.Container))*11 + uint64(uintptr(unsafe.Pointer(unsafe.StringData(c.Reason))))*7 +
+		uint64(uintptr(unsafe.Pointer(unsafe.StringData(c.Message))))*5 + uint64(len(c.Type))*3 + uint64(len(c.Status)) + uint64(len(c.Workload))*19 + uint64(len(c.Node))*23
+	s := &e.bodies[h*0x9e3779b97f4a7c15>>(64-bodyBits)]
 	if !s.ok || !s.c.is(c) {
 		s.c, s.ok = keyOf(c), true
 		s.body = e.rest(s.body[:0], c)
@@ -276,8 +291,15 @@ func (e *ChangeJSON) body(b []byte, c *model.Change) []byte { return e.rest(e.fr
 
 // front appends c's kind, namespace and pod.
 func (e *ChangeJSON) front(b []byte, c *model.Change) []byte {
-	b = append(b, e.keys[keyKind]...)
-	b = append(append(append(b, '"'), c.Kind.String()...), '"') // a kind's name needs no escaping
+	if int(c.Kind) < len(e.kinds) {
+		k := &e.kinds[c.Kind]
+		if *k == nil {
+			*k = append(append(append([]byte(e.keys[keyKind]), '"'), c.Kind.String()...), '"') // a kind's name needs no escaping
+		}
+		b = append(b, *k...)
+	} else {
+		b = append(append(append(append(b, e.keys[keyKind]...), '"'), c.Kind.String()...), '"')
+	}
 	if c.Namespace != model.DefaultNamespace {
 		b = e.field(b, keyNamespace, c.Namespace) // "" is left out
 	}
