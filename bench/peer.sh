@@ -111,7 +111,7 @@ if [ "${SERVE:-1}" != 0 ] && command -v kubectl >/dev/null && command -v curl >/
 		declare -a after
 		for r in 1 2 3; do
 			t0=$(date +%s.%N)
-			kubectl --kubeconfig "$kc" get pods -A >"$tmp/pods.txt"
+			kubectl --kubeconfig "$kc" get pods -A --chunk-size=0 >"$tmp/pods.txt"
 			t1=$(date +%s.%N)
 			[ -z "$get1" ] && get1=$(awk "BEGIN{printf \"%.2f\", $t1 - $t0}")
 			kubectl --kubeconfig "$kc" get nodes >/dev/null
@@ -122,7 +122,7 @@ if [ "${SERVE:-1}" != 0 ] && command -v kubectl >/dev/null && command -v curl >/
 		wait "$pid" 2>/dev/null || true
 		printf 'scale-150k.yaml, serve --at 1h: frozen after %6.2f s  %4d MB  %s / %s test\n' "$frozen" "$rss0" \
 			"$(ratio "$frozen" "$big")" "$(ratio "$rss0" $((big_rss / 1024)))"
-		printf 'scale-150k.yaml, serve reads: %4d MB after 1 round, %4d MB after 3; kubectl get pods -A %6.2f s\n' \
+		printf 'scale-150k.yaml, serve reads: %4d MB after 1 round, %4d MB after 3; kubectl get pods -A --chunk-size=0 %6.2f s\n' \
 			"${after[1]}" "${after[3]}" "$get1"
 	}
 	serve_envelope
