@@ -19,9 +19,7 @@ func (n *Node) PowerOff(d *time.Duration) {
 	wasReachable := n.Reachable()
 	n.down, n.downAt = true, n.w.Now()
 	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
-	for _, p := range n.pods {
-		p.freeze()
-	}
+	n.w.kubelet.NodePoweredOff(n)
 	if wasReachable {
 		n.lostContact()
 	}
@@ -36,12 +34,10 @@ func (n *Node) powerOn() {
 	}
 	n.down = false
 	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
-	for _, p := range append([]*Pod(nil), n.pods...) {
-		p.reboot(n.downAt)
-	}
+	n.w.kubelet.NodePoweredOn(n, n.downAt)
 	if n.Reachable() {
 		n.markReady()
-		n.reconnect()
+		n.w.kubelet.Reconnected(n)
 	}
 }
 
@@ -71,18 +67,7 @@ func (n *Node) heal() {
 	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	if n.Reachable() {
 		n.markReady()
-		n.reconnect()
-	}
-}
-
-// reconnect lets the kubelet report its pods again and see what the API
-// decided meanwhile (deletions).
-func (n *Node) reconnect() {
-	n.reportSchedulable()
-	for _, p := range append([]*Pod(nil), n.pods...) {
-		p.hearDelete()
-		p.updateStatus()
-		p.requestSync()
+		n.w.kubelet.Reconnected(n)
 	}
 }
 
@@ -97,24 +82,7 @@ func (n *Node) DiskFailure() {
 	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	n.setCondition("ReadonlyFilesystem", True, "FilesystemIsReadOnly", "Filesystem is read-only")
 	n.w.event("Node", n.Name, EventWarning, "FilesystemIsReadOnly", "kernel-monitor", "Remounting filesystem read-only")
-	for _, p := range append([]*Pod(nil), n.pods...) {
-		if p.phase.Terminal() || p.deleted {
-			continue
-		}
-		p.freeze()
-		for _, c := range p.all() {
-			if c.processRunning() { // published Running, or still in postStart
-				c.stopping = false
-				c.terminate(137, ReasonError)
-			}
-		}
-		if !p.phase.Terminal() {
-			p.setPhase(Failed)
-			p.updateConditions()
-		}
-		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
-		p.w.podChanged(p)
-	}
+	n.w.kubelet.DiskFailed(n)
 	if n.Reachable() {
 		n.markNotReady("KubeletNotReady", "container runtime is down: disk failure")
 	}

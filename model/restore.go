@@ -151,26 +151,9 @@ func (p *Pod) restore(s *PodSnapshot) {
 	p.status.StartTime, p.status.Started = *s.StartTime, true
 	w.past = min(w.past, *s.StartTime)
 	p.setCondition(PodReadyToStartContainers, True, "", "")
-	for _, c := range p.all() {
-		c.restore(s)
-	}
+	w.kubelet.RestoreContainers(p, s)
 	w.podBound(p)
-	if p.phase.Terminal() {
-		p.terminated = true
-		p.updateConditions() // Ready False, PodCompleted or PodFailed
-	} else {
-		for _, c := range p.all() {
-			c.updateReady()
-		}
-		p.updateStatus()
-		if !n.Reachable() { // its last status, as the API holds it
-			p.updateConditions()
-		}
-		if s.NotReady {
-			p.MarkNotReady()
-		}
-		p.requestSync()
-	}
+	w.kubelet.Restored(p, s)
 	p.backdate(s)
 	p.restoreDeletion(s)
 }
