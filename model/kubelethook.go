@@ -92,82 +92,48 @@ func (kubeletCore) Released(n *Node, p *Pod) {
 	}
 }
 
-func (kubeletCore) NodePoweredOff(n *Node) {
-	for _, p := range n.pods {
-		p.freeze()
-	}
-}
-
-func (kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
-	for _, p := range append([]*Pod(nil), n.pods...) {
-		p.reboot(downAt)
-	}
-}
-
-func (kubeletCore) DiskFailed(n *Node) {
-	for _, p := range append([]*Pod(nil), n.pods...) {
-		if p.phase.Terminal() || p.deleted {
-			continue
-		}
-		p.freeze()
-		for _, c := range p.all() {
-			if c.processRunning() { // published Running, or still in postStart
-				c.stopping = false
-				c.terminate(137, ReasonError)
-			}
-		}
-		if !p.phase.Terminal() {
-			p.setPhase(Failed)
-			p.updateConditions()
-		}
-		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
-		p.w.podChanged(p)
-	}
-}
-
-func (kubeletCore) Reconnected(n *Node) {
-	n.reportSchedulable()
-	for _, p := range append([]*Pod(nil), n.pods...) {
-		p.hearDelete()
-		p.updateStatus()
-		p.requestSync()
-	}
-}
-
-func (kubeletCore) RestoreContainers(p *Pod, s *PodSnapshot) {
-	for _, c := range p.all() {
-		c.restore(s)
-	}
-}
-
-func (kubeletCore) Restored(p *Pod, s *PodSnapshot) {
-	if p.phase.Terminal() {
-		p.terminated = true
-		p.updateConditions() // Ready False, PodCompleted or PodFailed
-		return
-	}
-	for _, c := range p.all() {
-		c.updateReady()
-	}
-	p.updateStatus()
-	if !p.Node.Reachable() { // its last status, as the API holds it
-		p.updateConditions()
-	}
-	if s.NotReady {
-		p.MarkNotReady()
-	}
-	p.requestSync()
-}
-
 func (kubeletCore) Removed(p *Pod) {
 	p.terminated = true
 	p.stopWorker()
 	for _, c := range p.all() {
-		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
-			p.w.eng.Stop(t)
-		}
+		c.stopTimers()
 		for _, pr := range c.probes {
 			pr.halt()
 		}
 	}
+}
+
+// newContainer makes the kubelet's runtime container of p for s, its
+// timers armed with their callbacks.
+func (p *Pod) newContainer(s *ContainerSpec) *container {
+	c := p.w.mem.containers.new()
+	*c = container{pod: p, spec: s, status: ContainerStatus{Name: s.Name, Image: s.Image}}
+	c.exitTimer.Init(c.exitOnItsOwn)
+	c.restartTimer.Init(p.requestSync)
+	c.pullTimer.Init(c.pulled)
+	c.hookTimer.Init(c.hookDone)
+	c.termTimer.Init(c.exitAfterSigterm)
+	c.killTimer.Init(c.sigkill)
+	return c
+}
+
+// stopTimers stops every timer of c's process, pull, hooks and backoff.
+func (c *container) stopTimers() {
+	for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
+		c.pod.w.eng.Stop(t)
+	}
+}
+
+// setState sets c's state in its status, records the change and wakes
+// its probe workers.
+func (c *container) setState(s ContainerState) {
+	c.status.State = s
+	ch := c.pod.w.begin(ChangeContainer)
+	ch.Pod, ch.Namespace, ch.Container, ch.State = c.pod.Name, c.pod.Namespace, c.spec.Name, s.Kind
+	ch.Reason, ch.RestartCount = s.Reason, c.status.RestartCount
+	if s.Kind == StateTerminated {
+		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
+	}
+	c.pod.w.emit()
+	c.wakeProbers()
 }

@@ -22,8 +22,9 @@ package model
 // The kubelet is not in these lists: the core calls it directly, at the
 // point of each change it must act on, through the one Kubelet of the
 // world (kubelethook.go; the package's own until a part implementing
-// Kubelet is registered). Its code is still in package model; it moves
-// out behind that interface.
+// Kubelet is registered). Its code is still in package model (kubelet*.go,
+// podworker.go, prober.go, status.go, termination.go, ...); it moves out
+// behind that interface.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.

@@ -200,18 +200,6 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	return p
 }
 
-func (p *Pod) newContainer(s *ContainerSpec) *container {
-	c := p.w.mem.containers.new()
-	*c = container{pod: p, spec: s, status: ContainerStatus{Name: s.Name, Image: s.Image}}
-	c.exitTimer.Init(c.exitOnItsOwn)
-	c.restartTimer.Init(p.requestSync)
-	c.pullTimer.Init(c.pulled)
-	c.hookTimer.Init(c.hookDone)
-	c.termTimer.Init(c.exitAfterSigterm)
-	c.killTimer.Init(c.sigkill)
-	return c
-}
-
 // bind places the pod on n; its kubelet takes over.
 func (p *Pod) bind(n *Node) {
 	p.Node = n
@@ -372,18 +360,6 @@ func (p *Pod) sortConditions() {
 func (p *Pod) SetCondition(t string, s ConditionStatus) {
 	p.setCondition(t, s, "", "")
 	p.w.kubelet.ConditionSetByUser(p)
-}
-
-func (c *container) setState(s ContainerState) {
-	c.status.State = s
-	ch := c.pod.w.begin(ChangeContainer)
-	ch.Pod, ch.Namespace, ch.Container, ch.State = c.pod.Name, c.pod.Namespace, c.spec.Name, s.Kind
-	ch.Reason, ch.RestartCount = s.Reason, c.status.RestartCount
-	if s.Kind == StateTerminated {
-		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
-	}
-	c.pod.w.emit()
-	c.wakeProbers()
 }
 
 // String is the pod as the kubelet names it in messages: name_namespace.
