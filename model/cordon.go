@@ -31,7 +31,7 @@ func (n *Node) Cordon() bool {
 		n.Taints = append(n.Taints, Taint{Key: TaintUnschedulable, Effect: "NoSchedule", TimeAdded: n.w.Now()})
 		n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	}
-	n.kubeletSeesSpec()
+	n.w.kubelet.UnschedulableSet(n)
 	return true
 }
 
@@ -46,7 +46,7 @@ func (n *Node) Uncordon() bool {
 	n.w.nodesChanged()
 	n.removeTaint(TaintUnschedulable, "NoSchedule")
 	n.w.nodeUncordoned(n)
-	n.kubeletSeesSpec()
+	n.w.kubelet.UnschedulableSet(n)
 	return true
 }
 

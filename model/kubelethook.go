@@ -41,6 +41,9 @@ type Kubelet interface {
 	// event and before it is marked NotReady: its pods' containers die
 	// and the pods fail.
 	DiskFailed(n *Node)
+	// UnschedulableSet hears that n's spec.unschedulable was set anew
+	// (Node.Cordon, Node.Uncordon), after its taint follows it.
+	UnschedulableSet(n *Node)
 	// Reconnected hears that n's kubelet reaches the control plane again,
 	// after n is marked Ready: it reports its pods and sees what the API
 	// decided meanwhile (deletions).

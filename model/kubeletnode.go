@@ -52,12 +52,12 @@ func (kubeletCore) Reconnected(n *Node) {
 	}
 }
 
-// kubeletSeesSpec arranges for the kubelet to notice a change of
+// UnschedulableSet arranges for the kubelet to notice the change of
 // spec.unschedulable at its next node status update (every
 // NodeStatusUpdateFrequency from when it joined): recordNodeSchedulableEvent
 // logs NodeNotSchedulable or NodeSchedulable if the value differs from the
 // one it saw last.
-func (n *Node) kubeletSeesSpec() {
+func (kubeletCore) UnschedulableSet(n *Node) {
 	f := n.w.settings.NodeStatusUpdateFrequency
 	now := n.w.Now()
 	next := sim.AddSat(n.joinedAt, sim.MulSat(f, int64((now-n.joinedAt)/f)+1))
