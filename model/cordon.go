@@ -1,9 +1,5 @@
 package model
 
-import (
-	"github.com/podsim/podsim/sim"
-)
-
 // Taints podsim's control plane and its users put on nodes.
 const (
 	// TaintUnschedulable is kept on a cordoned node by the node lifecycle
@@ -35,7 +31,7 @@ func (n *Node) Cordon() bool {
 		n.Taints = append(n.Taints, Taint{Key: TaintUnschedulable, Effect: "NoSchedule", TimeAdded: n.w.Now()})
 		n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	}
-	n.kubeletSeesSpec()
+	n.w.kubelet.UnschedulableSet(n)
 	return true
 }
 
@@ -50,7 +46,7 @@ func (n *Node) Uncordon() bool {
 	n.w.nodesChanged()
 	n.removeTaint(TaintUnschedulable, "NoSchedule")
 	n.w.nodeUncordoned(n)
-	n.kubeletSeesSpec()
+	n.w.kubelet.UnschedulableSet(n)
 	return true
 }
 
@@ -81,30 +77,4 @@ func (n *Node) removeTaint(key, effect string) {
 		n.Taints = keep
 		n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	}
-}
-
-// kubeletSeesSpec arranges for the kubelet to notice a change of
-// spec.unschedulable at its next node status update (every
-// NodeStatusUpdateFrequency from when it joined): recordNodeSchedulableEvent
-// logs NodeNotSchedulable or NodeSchedulable if the value differs from the
-// one it saw last.
-func (n *Node) kubeletSeesSpec() {
-	f := n.w.settings.NodeStatusUpdateFrequency
-	now := n.w.Now()
-	next := sim.AddSat(n.joinedAt, sim.MulSat(f, int64((now-n.joinedAt)/f)+1))
-	n.w.eng.At(next, sim.Normal, n.reportSchedulable)
-}
-
-// reportSchedulable is the kubelet's recordNodeSchedulableEvent during a
-// node status update that gets through.
-func (n *Node) reportSchedulable() {
-	if n.gone || !n.Reachable() || n.reportedUnschedulable == n.unschedulable {
-		return
-	}
-	n.reportedUnschedulable = n.unschedulable
-	reason := "NodeSchedulable"
-	if n.unschedulable {
-		reason = "NodeNotSchedulable"
-	}
-	n.w.event("Node", n.Name, EventNormal, reason, "kubelet", "Node %s status is now: %s", n.Name, reason)
 }

@@ -160,9 +160,7 @@ func (n *Node) hold(p *Pod) {
 func (n *Node) release(p *Pod) {
 	n.used.sub(p.requests)
 	n.w.podReleased(p, n)
-	if n.deferredResizes > 0 {
-		n.retryResizes(p)
-	}
+	n.w.kubelet.Released(n, p)
 }
 
 // boundNode returns the node whose pods include p (p.Node until p leaves

@@ -19,9 +19,7 @@ func (n *Node) PowerOff(d *time.Duration) {
 	wasReachable := n.Reachable()
 	n.down, n.downAt = true, n.w.Now()
 	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
-	for _, p := range n.pods {
-		p.freeze()
-	}
+	n.w.kubelet.NodePoweredOff(n)
 	if wasReachable {
 		n.lostContact()
 	}
@@ -36,12 +34,10 @@ func (n *Node) powerOn() {
 	}
 	n.down = false
 	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
-	for _, p := range append([]*Pod(nil), n.pods...) {
-		p.reboot(n.downAt)
-	}
+	n.w.kubelet.NodePoweredOn(n, n.downAt)
 	if n.Reachable() {
 		n.markReady()
-		n.reconnect()
+		n.w.kubelet.Reconnected(n)
 	}
 }
 
@@ -71,18 +67,7 @@ func (n *Node) heal() {
 	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	if n.Reachable() {
 		n.markReady()
-		n.reconnect()
-	}
-}
-
-// reconnect lets the kubelet report its pods again and see what the API
-// decided meanwhile (deletions).
-func (n *Node) reconnect() {
-	n.reportSchedulable()
-	for _, p := range append([]*Pod(nil), n.pods...) {
-		p.hearDelete()
-		p.updateStatus()
-		p.requestSync()
+		n.w.kubelet.Reconnected(n)
 	}
 }
 
@@ -97,78 +82,9 @@ func (n *Node) DiskFailure() {
 	n.w.object(ObjectChange{Kind: ObjectNode, Op: ObjectUpdated, Node: n})
 	n.setCondition("ReadonlyFilesystem", True, "FilesystemIsReadOnly", "Filesystem is read-only")
 	n.w.event("Node", n.Name, EventWarning, "FilesystemIsReadOnly", "kernel-monitor", "Remounting filesystem read-only")
-	for _, p := range append([]*Pod(nil), n.pods...) {
-		if p.phase.Terminal() || p.deleted {
-			continue
-		}
-		p.freeze()
-		for _, c := range p.all() {
-			if c.processRunning() { // published Running, or still in postStart
-				c.stopping = false
-				c.terminate(137, ReasonError)
-			}
-		}
-		if !p.phase.Terminal() {
-			p.setPhase(Failed)
-			p.updateConditions()
-		}
-		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
-		p.w.podChanged(p)
-	}
+	n.w.kubelet.DiskFailed(n)
 	if n.Reachable() {
 		n.markNotReady("KubeletNotReady", "container runtime is down: disk failure")
 	}
 	n.w.nodeDiskFailed(n)
-}
-
-// freeze stops everything the kubelet had in flight for the pod: timers of
-// processes, pulls, hooks, backoffs and probes.
-func (p *Pod) freeze() {
-	p.busy = false
-	p.stopWorker()
-	for _, c := range p.all() {
-		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
-			p.w.eng.Stop(t)
-		}
-		c.inHook, c.ordered = hookNone, false
-		for _, pr := range c.probes {
-			pr.halt()
-		}
-	}
-	p.w.listenerChanged(p)
-}
-
-// reboot is the kubelet coming back after a power loss at downAt: every
-// container it had is gone.
-func (p *Pod) reboot(downAt time.Duration) {
-	if p.deleted {
-		return
-	}
-	for _, c := range p.all() {
-		if c.processRunning() { // published Running, or still in postStart
-			c.stopping, c.unpublished = false, false
-			c.setFlags(false, false)
-			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
-				StartedAt: c.startedAt, FinishedAt: downAt})
-			p.w.useChanged(p)
-		}
-		for _, pr := range c.probes {
-			if !pr.done {
-				pr.startTicks(0)
-			}
-		}
-	}
-	if p.sandbox && !p.deleting && !p.phase.Terminal() && p.Spec.RestartPolicy != RestartNever {
-		// The sandbox died with the node: the kubelet makes a new one and
-		// runs the init containers again before the others restart.
-		p.event(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
-		p.setCondition(PodReadyToStartContainers, False, "", "")
-		p.resandbox = true
-		for _, c := range p.init {
-			if !c.spec.Sidecar && c.status.State.Kind == StateTerminated && c.status.State.ExitCode == 0 {
-				c.rerun = true
-			}
-		}
-	}
-	p.requestSync()
 }

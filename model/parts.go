@@ -18,6 +18,13 @@ package model
 // controller, the HorizontalPodAutoscaler controller, Karpenter, the
 // EndpointSlice controller, kube-proxy, metrics-server, the eviction
 // manager.
+//
+// The kubelet is not in these lists: the core calls it directly, at the
+// point of each change it must act on, through the one Kubelet of the
+// world (kubelethook.go; the package's own until a part implementing
+// Kubelet is registered). Its code is still in package model (kubelet*.go,
+// podworker.go, prober.go, status.go, termination.go, ...); it moves out
+// behind that interface.
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.
@@ -238,6 +245,7 @@ func (w *World) Register(part any) {
 	listen(&ps.podAdmit, part)
 	listen(&ps.podStopped, part)
 	set(&w.shutdown, part)
+	set(&w.kubelet, part)
 	set(&w.metrics, part)
 	set(&w.slices, part)
 	set(&w.proxy, part)

@@ -186,14 +186,7 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	// The kubelet's conditions, in one allocation (the two of a resize are
 	// rare: they take another when they come).
 	p.status.Conditions = w.mem.conditions.take(len(conditionOrder) - 2)
-	p.syncTimer.Init(p.sync)
-	for i := range spec.InitContainers {
-		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
-	}
-	for i := range spec.Containers {
-		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
-		p.ownPolicies = p.ownPolicies || spec.Containers[i].RestartPolicy != ""
-	}
+	w.kubelet.PodCreated(p)
 	w.admitPriority(p)
 	p.id = len(w.pods)
 	w.pods = append(w.pods, p)
@@ -207,18 +200,6 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	return p
 }
 
-func (p *Pod) newContainer(s *ContainerSpec) *container {
-	c := p.w.mem.containers.new()
-	*c = container{pod: p, spec: s, status: ContainerStatus{Name: s.Name, Image: s.Image}}
-	c.exitTimer.Init(c.exitOnItsOwn)
-	c.restartTimer.Init(p.requestSync)
-	c.pullTimer.Init(c.pulled)
-	c.hookTimer.Init(c.hookDone)
-	c.termTimer.Init(c.exitAfterSigterm)
-	c.killTimer.Init(c.sigkill)
-	return c
-}
-
 // bind places the pod on n; its kubelet takes over.
 func (p *Pod) bind(n *Node) {
 	p.Node = n
@@ -229,7 +210,7 @@ func (p *Pod) bind(n *Node) {
 	}
 	p.setCondition(PodScheduled, True, "", "")
 	p.w.podBound(p)
-	p.requestSync()
+	p.w.kubelet.Bound(p)
 }
 
 // ID numbers the pods in the order created, from 0, deleted ones
@@ -316,7 +297,7 @@ func (p *Pod) setPhase(ph Phase) {
 		p.phases = p.w.mem.phases.take(3) // Pending, Running, and how it ended
 	}
 	p.phases = append(p.phases, ph)
-	p.wakeProbers()
+	p.w.kubelet.PhaseSet(p)
 }
 
 // setCondition sets a pod condition; lastTransitionTime moves only when the
@@ -378,21 +359,7 @@ func (p *Pod) sortConditions() {
 // readiness gate) and refreshes Ready.
 func (p *Pod) SetCondition(t string, s ConditionStatus) {
 	p.setCondition(t, s, "", "")
-	if p.sandbox {
-		p.updateStatus()
-	}
-}
-
-func (c *container) setState(s ContainerState) {
-	c.status.State = s
-	ch := c.pod.w.begin(ChangeContainer)
-	ch.Pod, ch.Namespace, ch.Container, ch.State = c.pod.Name, c.pod.Namespace, c.spec.Name, s.Kind
-	ch.Reason, ch.RestartCount = s.Reason, c.status.RestartCount
-	if s.Kind == StateTerminated {
-		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
-	}
-	c.pod.w.emit()
-	c.wakeProbers()
+	p.w.kubelet.ConditionSetByUser(p)
 }
 
 // String is the pod as the kubelet names it in messages: name_namespace.

@@ -289,16 +289,7 @@ func (p *Pod) remove() {
 		return
 	}
 	p.deleted, p.deletedAt = true, p.w.Now()
-	p.terminated = true
-	p.stopWorker()
-	for _, c := range p.all() {
-		for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
-			p.w.eng.Stop(t)
-		}
-		for _, pr := range c.probes {
-			pr.halt()
-		}
-	}
+	p.w.kubelet.Removed(p)
 	if n := p.Node; n != nil {
 		for i, q := range n.pods {
 			if q == p {

@@ -73,6 +73,7 @@ type World struct {
 	usageOn    bool                // EnableUsage was called
 	metrics    MetricsReader       // metrics-server, if registered (metrics.go)
 	shutdown   NodeShutdownManager // the kubelets' graceful node shutdown managers, if registered (nodeshutdown.go)
+	kubelet    Kubelet             // the kubelets, as the core calls them (kubelethook.go)
 
 	autoscalers []*Autoscaler // HorizontalPodAutoscalers (autoscaler.go)
 	nodePools   []*NodePool   // Karpenter's NodePools and the instance types they launch (nodepool.go)
@@ -98,6 +99,7 @@ func NewCore(seed uint64, s Settings) *World {
 		workloadIdx: map[string]*Workload{},
 	}
 	w.controllers.w = w
+	w.kubelet = kubeletCore{}
 	return w
 }
 

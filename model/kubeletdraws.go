@@ -1,0 +1,93 @@
+package model
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// What a container of the kubelet draws from its random stream: the
+// durations of its run, hooks, shutdown and pulls, by its behaviour's
+// distributions (dist.go).
+
+// draws holds what a container drew from its random stream for its current
+// run, hook or pull. A container without distributions never creates its
+// stream.
+type draws struct {
+	r       *rand.Rand
+	startup time.Duration // this run's startupTime
+	hook    time.Duration // the running preStop hook's duration
+	pull    time.Duration // the running pull's duration
+	crashed bool          // this run crashes at its exitAfter (crashProbability)
+}
+
+// rand returns the container's stream, "kubelet/<pod>/<container>".
+func (c *container) rand() *rand.Rand {
+	if c.draws.r == nil {
+		c.draws.r = c.pod.w.eng.Rand("kubelet/" + c.pod.Name + "/" + c.spec.Name)
+	}
+	return c.draws.r
+}
+
+// sample returns fixed when d is nil, else a draw from the container's stream.
+func (c *container) sample(d Dist, fixed time.Duration) time.Duration {
+	if d == nil {
+		return fixed
+	}
+	return d.Sample(c.rand())
+}
+
+// planRun draws what the run about to start does: its startupTime, when it
+// exits and whether it crashes. It reports when the process exits on its own
+// and whether it does at all.
+func (c *container) planRun(r RunSpec) (after time.Duration, exits bool) {
+	c.draws.crashed = false
+	if b := c.spec.Behavior; b != nil && b.StartupTimeDist != nil {
+		c.draws.startup = b.StartupTimeDist.Sample(c.rand())
+	}
+	after, exits = c.sample(r.ExitAfterDist, r.ExitAfter), !r.Forever
+	if r.CrashProbability > 0 && c.rand().Float64() < r.CrashProbability {
+		c.draws.crashed, exits = true, true
+	}
+	return after, exits
+}
+
+// startupTime is the current run's startupTime.
+func (c *container) startupTime() time.Duration {
+	if b := c.spec.Behavior; b != nil && b.StartupTimeDist != nil {
+		return c.draws.startup
+	}
+	return c.spec.Behavior.startupTime()
+}
+
+// probeFails reports whether a probe of kind k fails at now for the current
+// run, which started at startedAt.
+func (c *container) probeFails(k ProbeKind, now, startedAt time.Duration) bool {
+	return c.spec.Behavior.probeFails(k, now, startedAt, c.startupTime())
+}
+
+// hookTime draws how long the postStart (or preStop) hook takes this time.
+func (c *container) hookTime(preStop bool) time.Duration {
+	h := c.spec.Behavior.hook(preStop)
+	if h.Duration == 0 && h.DurationDist == nil {
+		if preStop && c.spec.PreStopSleep > 0 {
+			return c.spec.PreStopSleep
+		} else if !preStop && c.spec.PostStartSleep > 0 {
+			return c.spec.PostStartSleep
+		}
+	}
+	return c.sample(h.DurationDist, h.Duration)
+}
+
+// shutdownTime draws how long the process takes to exit after SIGTERM.
+func (c *container) shutdownTime() time.Duration {
+	d, _ := c.spec.Behavior.shutdown()
+	if b := c.spec.Behavior; b != nil {
+		return c.sample(b.ShutdownTimeDist, d)
+	}
+	return d
+}
+
+// pullTime draws how long pulling the container's image takes this time.
+func (c *container) pullTime(s ImageSpec) time.Duration {
+	return c.sample(s.PullTimeDist, s.PullTime)
+}

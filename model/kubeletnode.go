@@ -1,0 +1,129 @@
+package model
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// The kubelet's side of what happens to its node: a power loss and the
+// boot after it, a failed disk, the control plane reached again, and the
+// node status update that reports spec.unschedulable.
+
+func (kubeletCore) NodePoweredOff(n *Node) {
+	for _, p := range n.pods {
+		p.freeze()
+	}
+}
+
+func (kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
+	for _, p := range append([]*Pod(nil), n.pods...) {
+		p.reboot(downAt)
+	}
+}
+
+func (kubeletCore) DiskFailed(n *Node) {
+	for _, p := range append([]*Pod(nil), n.pods...) {
+		if p.phase.Terminal() || p.deleted {
+			continue
+		}
+		p.freeze()
+		for _, c := range p.all() {
+			if c.processRunning() { // published Running, or still in postStart
+				c.stopping = false
+				c.terminate(137, ReasonError)
+			}
+		}
+		if !p.phase.Terminal() {
+			p.setPhase(Failed)
+			p.updateConditions()
+		}
+		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
+		p.w.podChanged(p)
+	}
+}
+
+func (kubeletCore) Reconnected(n *Node) {
+	n.reportSchedulable()
+	for _, p := range append([]*Pod(nil), n.pods...) {
+		p.hearDelete()
+		p.updateStatus()
+		p.requestSync()
+	}
+}
+
+// UnschedulableSet arranges for the kubelet to notice the change of
+// spec.unschedulable at its next node status update (every
+// NodeStatusUpdateFrequency from when it joined): recordNodeSchedulableEvent
+// logs NodeNotSchedulable or NodeSchedulable if the value differs from the
+// one it saw last.
+func (kubeletCore) UnschedulableSet(n *Node) {
+	f := n.w.settings.NodeStatusUpdateFrequency
+	now := n.w.Now()
+	next := sim.AddSat(n.joinedAt, sim.MulSat(f, int64((now-n.joinedAt)/f)+1))
+	n.w.eng.At(next, sim.Normal, n.reportSchedulable)
+}
+
+// reportSchedulable is the kubelet's recordNodeSchedulableEvent during a
+// node status update that gets through.
+func (n *Node) reportSchedulable() {
+	if n.gone || !n.Reachable() || n.reportedUnschedulable == n.unschedulable {
+		return
+	}
+	n.reportedUnschedulable = n.unschedulable
+	reason := "NodeSchedulable"
+	if n.unschedulable {
+		reason = "NodeNotSchedulable"
+	}
+	n.w.event("Node", n.Name, EventNormal, reason, "kubelet", "Node %s status is now: %s", n.Name, reason)
+}
+
+// freeze stops everything the kubelet had in flight for the pod: timers of
+// processes, pulls, hooks, backoffs and probes.
+func (p *Pod) freeze() {
+	p.busy = false
+	p.stopWorker()
+	for _, c := range p.all() {
+		c.stopTimers()
+		c.inHook, c.ordered = hookNone, false
+		for _, pr := range c.probes {
+			pr.halt()
+		}
+	}
+	p.w.listenerChanged(p)
+}
+
+// reboot is the kubelet coming back after a power loss at downAt: every
+// container it had is gone.
+func (p *Pod) reboot(downAt time.Duration) {
+	if p.deleted {
+		return
+	}
+	for _, c := range p.all() {
+		if c.processRunning() { // published Running, or still in postStart
+			c.stopping, c.unpublished = false, false
+			c.setFlags(false, false)
+			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
+				StartedAt: c.startedAt, FinishedAt: downAt})
+			p.w.useChanged(p)
+		}
+		for _, pr := range c.probes {
+			if !pr.done {
+				pr.startTicks(0)
+			}
+		}
+	}
+	if p.sandbox && !p.deleting && !p.phase.Terminal() && p.Spec.RestartPolicy != RestartNever {
+		// The sandbox died with the node: the kubelet makes a new one and
+		// runs the init containers again before the others restart.
+		p.event(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
+		p.setCondition(PodReadyToStartContainers, False, "", "")
+		p.resandbox = true
+		for _, c := range p.init {
+			if !c.spec.Sidecar && c.status.State.Kind == StateTerminated && c.status.State.ExitCode == 0 {
+				c.rerun = true
+			}
+		}
+	}
+	p.requestSync()
+}

@@ -1,0 +1,102 @@
+package model
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// The kubelet's side of a pod restored from a snapshot: its containers'
+// state, probe results, crash backoff and the end of the running process.
+
+func (kubeletCore) RestoreContainers(p *Pod, s *PodSnapshot) {
+	for _, c := range p.all() {
+		c.restore(s)
+	}
+}
+
+func (kubeletCore) Restored(p *Pod, s *PodSnapshot) {
+	if p.phase.Terminal() {
+		p.terminated = true
+		p.updateConditions() // Ready False, PodCompleted or PodFailed
+		return
+	}
+	for _, c := range p.all() {
+		c.updateReady()
+	}
+	p.updateStatus()
+	if !p.Node.Reachable() { // its last status, as the API holds it
+		p.updateConditions()
+	}
+	if s.NotReady {
+		p.MarkNotReady()
+	}
+	p.requestSync()
+}
+
+// restore sets the container's status from the pod's snapshot, starts
+// its probe workers with the results the snapshot shows, and plans the
+// end of a running process by its behaviour's run.
+func (c *container) restore(s *PodSnapshot) {
+	p := c.pod
+	var cs *ContainerSnapshot
+	for i := range s.Containers {
+		if s.Containers[i].Name == c.spec.Name {
+			cs = &s.Containers[i]
+		}
+	}
+	if cs == nil { // no status: an init container of a started pod has finished
+		cs = &ContainerSnapshot{State: ContainerState{Kind: StateWaiting, Reason: ReasonContainerCreating}}
+		if c.isInit() && !c.spec.Sidecar && s.Phase != Pending {
+			cs.State = ContainerState{Kind: StateTerminated, Reason: ReasonCompleted, StartedAt: *s.StartTime, FinishedAt: *s.StartTime}
+		}
+	}
+	c.startProbers()
+	st := &c.status
+	st.RestartCount, st.LastState = cs.RestartCount, cs.LastState
+	if cs.State.Kind != StateWaiting || cs.RestartCount > 0 || cs.LastState.Kind == StateTerminated {
+		c.runs = cs.RestartCount + 1
+	}
+	c.setState(cs.State)
+	c.restoreBackoff(cs)
+	for _, t := range []time.Duration{cs.State.StartedAt, cs.State.FinishedAt, cs.LastState.StartedAt, cs.LastState.FinishedAt} {
+		p.w.past = min(p.w.past, t)
+	}
+	if cs.State.Kind != StateRunning {
+		return
+	}
+	p.Node.images[c.spec.Image] = true
+	c.startedAt = cs.State.StartedAt
+	for _, pr := range c.probes {
+		pr.seen = c.runs
+		switch {
+		case pr.kind == Liveness, pr.kind == Startup && cs.Started, pr.kind == Readiness && cs.Ready:
+			pr.result, pr.last = resultSuccess, resultSuccess
+		case pr.kind == Readiness:
+			pr.result = resultFailure
+		}
+	}
+	c.wakeProbers()
+	if after, exits := c.planRun(c.spec.Behavior.run(c.runs - 1)); exits {
+		p.w.eng.Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
+	}
+}
+
+// restoreBackoff sets the crash backoff of a container that restarted as
+// the kubelet left it: the delay doubled at each restart from Initial (up
+// to Max), moved on when its latest run started.
+func (c *container) restoreBackoff(cs *ContainerSnapshot) {
+	if cs.RestartCount < 1 {
+		return
+	}
+	cfg := c.pod.w.settings.CrashLoopBackOff
+	delay := cfg.Initial
+	for i := int32(1); i < cs.RestartCount && delay < cfg.Max; i++ {
+		delay = sim.MulSat(delay, 2)
+	}
+	last := cs.State.StartedAt
+	if cs.State.Kind != StateRunning {
+		last = cs.LastState.StartedAt
+	}
+	c.crash = backoff{set: true, delay: min(delay, cfg.Max), lastUpdate: last}
+}
