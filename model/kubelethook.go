@@ -14,6 +14,14 @@ import (
 // what it does may change the world. NewCore installs the kubelet of this
 // package (kubeletCore); World.Register replaces it with a part that
 // implements Kubelet.
+//
+// Not yet through it (the core still calls kubelet code of this package
+// by name): a graceful delete (Pod.Delete wakes the probers, hears the
+// delete and reschedules the kill), a resize (Pod.Resize), the active
+// deadline, and watchMemory at a bind or restore. Two methods are near
+// twins of notifications (Released of PodReleased, DiskFailed of
+// NodeDiskFailed, which comes after the node is NotReady): a kubelet that
+// is also a registered part hears both.
 type Kubelet interface {
 	// PodCreated sets up p's runtime state (its containers and their
 	// timers) as the pod object is made, before its priority is admitted
@@ -56,8 +64,9 @@ type Kubelet interface {
 	// after PodBound and before its conditions are backdated and its
 	// deletion is restored.
 	Restored(p *Pod, s *PodSnapshot)
-	// Removed hears that p left the API (a forced delete or the end of
-	// its termination), after it is marked deleted and before its node
+	// Removed hears that p left the API, whatever the way (a forced
+	// delete, the end of its termination, a graceful delete of a pod
+	// with nothing running), after it is marked deleted and before its node
 	// forgets it: the kubelet stops everything it had in flight for p.
 	Removed(p *Pod)
 }

@@ -20,9 +20,10 @@ package model
 // manager.
 //
 // The kubelet is not in these lists: the core calls it directly, at the
-// point of each change it must act on, through the one Kubelet of the
-// world (kubelethook.go; the package's own until a part implementing
-// Kubelet is registered). Its code is still in package model (kubelet*.go,
+// point of a change it must act on, through the one Kubelet of the world
+// (kubelethook.go; the package's own until a part implementing Kubelet is
+// registered), except where kubelethook.go says it still calls kubelet
+// code by name. Its code is still in package model (kubelet*.go,
 // podworker.go, prober.go, status.go, termination.go, ...); it moves out
 // behind that interface.
 

@@ -190,7 +190,10 @@ func keyOf(c *model.Change) bodyKey {
 // is reports whether c's body is k's. Its strings are compared by
 // their bytes' address and length only, as the model passes the same
 // (interned) strings again: equal strings elsewhere in memory make a miss,
-// which writes the body again, never a wrong line.
+// which writes the body again, never a wrong line: a slot keeps its
+// strings alive, so their bytes are neither moved nor reused, and nothing
+// in podsim builds a string over a buffer it later rewrites
+// (unsafe.String).
 func (k *bodyKey) is(c *model.Change) bool {
 	return k.kind == c.Kind && k.state == c.State && k.combined == c.Combined && k.dropped == c.Dropped &&
 		k.hasExitCode == c.HasExitCode && k.exitCode == c.ExitCode &&
@@ -291,7 +294,7 @@ func (e *ChangeJSON) body(b []byte, c *model.Change) []byte { return e.rest(e.fr
 
 // front appends c's kind, namespace and pod.
 func (e *ChangeJSON) front(b []byte, c *model.Change) []byte {
-	if int(c.Kind) < len(e.kinds) {
+	if int(c.Kind) < len(e.kinds) && e.pods != nil { // Append's, not a one-off AppendJSON's
 		k := &e.kinds[c.Kind]
 		if *k == nil {
 			*k = append(append(append([]byte(e.keys[keyKind]), '"'), c.Kind.String()...), '"') // a kind's name needs no escaping

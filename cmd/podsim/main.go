@@ -261,8 +261,8 @@ func version() string {
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			// Go stamps a pseudo-version that already names the
-			// commit and whether the tree was modified (+dirty).
+			// Go stamps the tag, or a pseudo-version that names the
+			// commit, and whether the tree was modified (+dirty).
 			return bi.Main.Version + " " + bi.GoVersion
 		}
 		for _, s := range bi.Settings {
