@@ -27,17 +27,10 @@ type NodeSpec struct {
 
 // Node is a machine with a kubelet.
 type Node struct {
-	w        *World
-	Name     string
-	Labels   map[string]string
+	// What the scheduler reads of every node it filters, together at the
+	// start (the array of Nodes is walked in order): the first 64 bytes
+	// hold Capacity, used, id and the two flags, the next Taints.
 	Capacity Resources // what the scheduler counts: status.allocatable
-	Taints   []Taint
-	Total    Resources // status.capacity; zero: Capacity
-
-	Group        string  // the node group or NodePool that made it, "" if none (NodeSpec.Group)
-	PricePerHour float64 // what it costs to run (NodeSpec.PricePerHour)
-
-	// What the scheduler reads of every node it filters, together.
 
 	// used is what the node's pods that still hold resources request: the
 	// sum over n.pods of the pods not in a terminal phase (their milliCPU,
@@ -45,8 +38,17 @@ type Node struct {
 	// release, which every change of n.pods or of a bound pod's phase goes
 	// through, so the scheduler reads it in O(1).
 	used                      Resources
-	unschedulable, diskFailed bool // spec.unschedulable: cordoned (cordon.go); the disk failed
 	id                        int  // see ID
+	unschedulable, diskFailed bool // spec.unschedulable: cordoned (cordon.go); the disk failed
+	Taints                    []Taint
+
+	w      *World
+	Name   string
+	Labels map[string]string
+	Total  Resources // status.capacity; zero: Capacity
+
+	Group        string  // the node group or NodePool that made it, "" if none (NodeSpec.Group)
+	PricePerHour float64 // what it costs to run (NodeSpec.PricePerHour)
 
 	Conditions []Condition
 	CreatedAt  time.Duration

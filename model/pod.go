@@ -40,6 +40,7 @@ type PodOptions struct {
 }
 
 // Pod is a pod object and the kubelet's view of it.
+// Its flags sit together, so that it has no padding between fields.
 type Pod struct {
 	w         *World
 	Name      string
@@ -53,47 +54,47 @@ type Pod struct {
 	// them (karpenter.sh/do-not-disrupt, cluster-autoscaler's safe-to-evict).
 	Annotations map[string]string
 
-	id              int // see ID
-	owner           *Workload
-	tolerations     []Toleration
-	schedulingGates []string
-	affinityNode    string // see PodOptions
-	requests        Resources
-	priority        int32 // spec.priority, from admission (priority.go)
-	preemptNever    bool  // spec.preemptionPolicy Never, from admission
-	ownPolicies     bool  // a regular container has its own restartPolicy (shouldRestart)
+	id               int // see ID
+	owner            *Workload
+	tolerations      []Toleration
+	schedulingGates  []string
+	affinityNode     string // see PodOptions
+	requests         Resources
+	priority         int32 // spec.priority, from admission (priority.go)
+	preemptNever     bool  // spec.preemptionPolicy Never, from admission
+	ownPolicies      bool  // a regular container has its own restartPolicy (shouldRestart)
+	sidecarsStopping bool  // the kubelet is stopping the sidecars: none restarts
+	busy             bool  // the pod worker is blocked (pulling an image, running postStart)
 
-	phase      Phase
-	status     PodStatus // phase and conditions; container statuses live in init/regular
-	phases     []Phase   // every distinct phase taken, in order
-	init       []*container
-	regular    []*container
-	sandbox    bool // the kubelet has set the pod up
-	resandbox  bool // the sandbox died with its node: the next sync makes a new one
-	deleting   bool // deletionTimestamp is set
-	deleted    bool // gone from the API
-	deletedAt  time.Duration
-	terminated bool       // the pod's containers are all stopped for good (terminal or deleted)
-	superseded bool       // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
-	resize     *podResize // a resize not yet allocated or actuated (resize.go)
+	phase       Phase
+	status      PodStatus // phase and conditions; container statuses live in init/regular
+	phases      []Phase   // every distinct phase taken, in order
+	init        []*container
+	regular     []*container
+	sandbox     bool // the kubelet has set the pod up
+	resandbox   bool // the sandbox died with its node: the next sync makes a new one
+	deleting    bool // deletionTimestamp is set
+	deleted     bool // gone from the API
+	terminated  bool // the pod's containers are all stopped for good (terminal or deleted)
+	superseded  bool // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
+	heardDelete bool // the kubelet has seen the deletion (a cut-off one hears when its node is back)
+	useQueued   bool // in World.useQueue (usesinks.go)
+	deletedAt   time.Duration
+	resize      *podResize // a resize not yet allocated or actuated (resize.go)
 
 	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)
 	deletionGrace time.Duration // while deleting: deletionGracePeriodSeconds
 	killBy        time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
-	heardDelete   bool          // the kubelet has seen the deletion (a cut-off one hears when its node is back)
 
-	evictedMsg       string        // being evicted with a grace period: the eviction message (evictionmanager.go)
-	useQueued        bool          // in World.useQueue (usesinks.go)
-	sidecarsStopping bool          // the kubelet is stopping the sidecars: none restarts
-	stopReason       string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
-	stopMessage      string        // the pod's status message once it is Failed for stopReason
-	stopGrace        time.Duration // the grace period its containers are killed with
-	syncTimer        sim.Timer
-	worker           *podWorker // the realistic pod worker (podworker.go); nil in exact mode
-	busy             bool       // the pod worker is blocked (pulling an image, running postStart)
-	fullName         string     // String(), built once
-	scratch          []byte     // for building condition messages without allocating
-	messages         []string   // condition messages built so far, for reuse
+	evictedMsg  string        // being evicted with a grace period: the eviction message (evictionmanager.go)
+	stopReason  string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
+	stopMessage string        // the pod's status message once it is Failed for stopReason
+	stopGrace   time.Duration // the grace period its containers are killed with
+	syncTimer   sim.Timer
+	worker      *podWorker // the realistic pod worker (podworker.go); nil in exact mode
+	fullName    string     // String(), built once
+	scratch     []byte     // for building condition messages without allocating
+	messages    []string   // condition messages built so far, for reuse
 	// What updateConditions last read (condInputs) and the count of
 	// condition changes (setCondition) after it ran: while both hold,
 	// running it again would change nothing.

@@ -329,7 +329,9 @@ func (q *queue) newRun(at int64) int32 {
 }
 
 // appendItem appends it to r, moving r's items to a larger array from
-// the pool when r's is full.
+// the pool when r's is full. Else the array doubles (append's growth of
+// a quarter at a time would leave about four times the final array as
+// garbage while a fleet's setup fills a run with an instant's events).
 func (q *queue) appendItem(r *run, it item) {
 	if len(r.items) == cap(r.items) {
 		if n := len(q.big); n > 0 && cap(q.big[n-1]) > len(r.items)-r.head {
@@ -338,6 +340,10 @@ func (q *queue) appendItem(r *run, it item) {
 			q.big = q.big[:n-1]
 			clear(r.items[r.head:])
 			q.pool(r.items[:0])
+			r.items, r.head = a, 0
+		} else {
+			a := make([]item, len(r.items)-r.head, 2*cap(r.items))
+			copy(a, r.items[r.head:])
 			r.items, r.head = a, 0
 		}
 	}

@@ -39,13 +39,16 @@ const (
 // A Timer must be initialised with NewTimer or Init before it is scheduled,
 // and must not be copied while it is pending. A Timer may be pending on at
 // most one Engine at a time.
+//
+// Its fields are ordered to pack into 56 bytes (not 64): a pod and its
+// containers and probers hold about nine.
 type Timer struct {
 	fn      func()
 	at      time.Duration
 	tie     tie     // breaks ties on at: priority, then Key
 	ticket  uint64  // the ticket of its item in the queue; 0 means not pending
-	alone   int32   // 1 + the index of its item in queue.one if it is alone
 	eng     *Engine // the engine it is (or was last) pending on
+	alone   int32   // 1 + the index of its item in queue.one if it is alone
 	oneshot bool    // owned by the engine's At free list
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // ev describes one event for the table-driven tests.
@@ -560,5 +561,12 @@ func TestRunLimit(t *testing.T) {
 	}
 	if !e.RunLimit(10*time.Second, 1) || len(fired) != 5 || e.Now() != 10*time.Second {
 		t.Fatalf("third RunLimit: fired %v, now %v; want every event, done at 10s", fired, e.Now())
+	}
+}
+
+// A Timer packs into 56 bytes: a pod and its containers hold about nine.
+func TestTimerSize(t *testing.T) {
+	if n := unsafe.Sizeof(Timer{}); n != 56 && unsafe.Sizeof(uintptr(0)) == 8 {
+		t.Errorf("Timer is %d bytes, want 56", n)
 	}
 }
