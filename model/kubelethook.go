@@ -16,9 +16,8 @@ import (
 // implements Kubelet.
 //
 // Not yet through it (the core still calls kubelet code of this package
-// by name): a graceful delete (Pod.Delete wakes the probers, hears the
-// delete and reschedules the kill), a resize (Pod.Resize), the active
-// deadline, and watchMemory at a bind or restore. Two methods are near
+// by name): a resize (Pod.Resize), the active deadline, and watchMemory
+// at a bind or restore. Two methods are near
 // twins of notifications (Released of PodReleased, DiskFailed of
 // NodeDiskFailed, which comes after the node is NotReady): a kubelet that
 // is also a registered part hears both.
@@ -64,6 +63,17 @@ type Kubelet interface {
 	// after PodBound and before its conditions are backdated and its
 	// deletion is restored.
 	Restored(p *Pod, s *PodSnapshot)
+	// GraceShortened hears that a later delete of p, already being
+	// deleted, brought its deadline (DeletionTimestamp) forward: a kubelet
+	// that heard of the deletion kills by the new deadline.
+	GraceShortened(p *Pod)
+	// DeletionSet hears that p got its deletion timestamp, after
+	// PodTerminating and before the change is recorded: its probe workers
+	// see it.
+	DeletionSet(p *Pod)
+	// HeardDelete hears that p, on a node that reaches the control plane,
+	// got its deletion timestamp, after PodChanged: its kubelet kills it.
+	HeardDelete(p *Pod)
 	// Removed hears that p left the API, whatever the way (a forced
 	// delete, the end of its termination, a graceful delete of a pod
 	// with nothing running), after it is marked deleted and before its node

@@ -140,67 +140,6 @@ func (c *container) exitAfterSigterm() {
 // sigkill is the end of the grace period.
 func (c *container) sigkill() { c.terminate(137, ReasonError) }
 
-// Delete deletes the pod through the API with the given grace period (nil:
-// the pod's terminationGracePeriodSeconds). A pod that is not on a node or
-// already finished goes at once; otherwise it shows Terminating, its
-// containers are stopped (sidecars last, in reverse order), its phase
-// becomes Succeeded or Failed, and then it leaves the API. A later delete
-// can only shorten the grace period.
-func (p *Pod) Delete(grace *time.Duration) {
-	if p.deleted {
-		return
-	}
-	g := p.Spec.TerminationGracePeriod
-	if grace != nil {
-		g = *grace
-	}
-	now := p.w.Now()
-	if p.deleting {
-		if at := sim.AddSat(now, g); at < p.deadline {
-			p.deadline, p.deletionGrace = at, g
-			if p.heardDelete {
-				p.killBy = min(p.killBy, at)
-			}
-			for _, c := range p.all() {
-				// A shorter deadline brings SIGKILL forward.
-				late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
-				if late(&c.termTimer) || late(&c.killTimer) || late(&c.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
-					p.w.eng.Stop(&c.termTimer)
-					p.w.eng.Stop(&c.hookTimer)
-					p.w.eng.Schedule(&c.killTimer, p.deadline, sim.Normal)
-				}
-			}
-		}
-		return
-	}
-	reachable := p.Node != nil && p.Node.Reachable()
-	if g == 0 && !p.deleting {
-		// A grace period of 0 deletes from the API at once (a force
-		// delete): the last status stays what it was; the kubelet kills
-		// what still runs, out of the API's sight.
-		p.remove()
-		return
-	}
-	if p.Node == nil || reachable && (p.phase.Terminal() || !p.sandbox) {
-		p.remove()
-		return
-	}
-	p.deleting, p.deadline, p.deletionGrace = true, sim.AddSat(now, g), g
-	p.w.podTerminating(p)
-	p.wakeProbers()
-	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Terminating", Message: "grace period " + g.String()})
-	p.w.podChanged(p)
-	if !reachable {
-		return // the kubelet hears of it when its node is back
-	}
-	p.hearDelete()
-	for _, c := range p.all() {
-		p.w.eng.Stop(&c.restartTimer)
-	}
-	p.updateStatus()
-	p.requestSync()
-}
-
 // hearDelete is the kubelet learning that the pod is being deleted: its
 // grace period (deletionGracePeriodSeconds) runs from now, as
 // calculateEffectiveGracePeriod takes it. A kubelet cut off when the pod was
@@ -283,36 +222,34 @@ func (p *Pod) finishTermination() {
 	p.remove()
 }
 
-// remove takes the pod out of the API: its node frees its resources.
-func (p *Pod) remove() {
-	if p.deleted {
-		return
+// GraceShortened is the kubelet's side of a later delete that brought the
+// deadline of p forward: a kubelet that heard of the deletion kills by the
+// new deadline, and SIGKILL comes forward.
+func (kubeletCore) GraceShortened(p *Pod) {
+	if p.heardDelete {
+		p.killBy = min(p.killBy, p.deadline)
 	}
-	p.deleted, p.deletedAt = true, p.w.Now()
-	p.w.kubelet.Removed(p)
-	if n := p.Node; n != nil {
-		for i, q := range n.pods {
-			if q == p {
-				n.pods = append(n.pods[:i], n.pods[i+1:]...)
-				break
-			}
-		}
-		if !p.phase.Terminal() {
-			n.release(p)
+	for _, c := range p.all() {
+		// A shorter deadline brings SIGKILL forward.
+		late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
+		if late(&c.termTimer) || late(&c.killTimer) || late(&c.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
+			p.w.eng.Stop(&c.termTimer)
+			p.w.eng.Stop(&c.hookTimer)
+			p.w.eng.Schedule(&c.killTimer, p.deadline, sim.Normal)
 		}
 	}
-	p.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectDeleted, Pod: p})
-	p.w.podDeleted(p)
-	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Deleted"})
-	p.w.podChanged(p)
 }
 
-// DeletionTimestamp is the pod's metadata.deletionTimestamp: when its grace
-// period ends (the delete's time plus the grace period), with that grace
-// period. ok is false if the pod was never asked to go.
-func (p *Pod) DeletionTimestamp() (at, grace time.Duration, ok bool) {
-	return p.deadline, p.deletionGrace, p.deleting
-}
+func (kubeletCore) DeletionSet(p *Pod) { p.wakeProbers() }
 
-// DeletedAt is when the pod left the API (valid if Deleted).
-func (p *Pod) DeletedAt() time.Duration { return p.deletedAt }
+// HeardDelete is the kubelet of a reachable node hearing at once that p
+// is being deleted: no crash backoff restarts a container, and the pod
+// worker kills the pod.
+func (kubeletCore) HeardDelete(p *Pod) {
+	p.hearDelete()
+	for _, c := range p.all() {
+		p.w.eng.Stop(&c.restartTimer)
+	}
+	p.updateStatus()
+	p.requestSync()
+}

@@ -1,0 +1,90 @@
+package model
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// A pod's deletion as the API server does it: the deletion timestamp and
+// grace period, and the pod leaving the API. What its kubelet does about
+// it is the kubelet's (termination.go), reached through the Kubelet hook.
+
+// Delete deletes the pod through the API with the given grace period (nil:
+// the pod's terminationGracePeriodSeconds). A pod that is not on a node or
+// already finished goes at once; otherwise it shows Terminating, its
+// containers are stopped (sidecars last, in reverse order), its phase
+// becomes Succeeded or Failed, and then it leaves the API. A later delete
+// can only shorten the grace period.
+func (p *Pod) Delete(grace *time.Duration) {
+	if p.deleted {
+		return
+	}
+	g := p.Spec.TerminationGracePeriod
+	if grace != nil {
+		g = *grace
+	}
+	now := p.w.Now()
+	if p.deleting {
+		if at := sim.AddSat(now, g); at < p.deadline {
+			p.deadline, p.deletionGrace = at, g
+			p.w.kubelet.GraceShortened(p)
+		}
+		return
+	}
+	reachable := p.Node != nil && p.Node.Reachable()
+	if g == 0 && !p.deleting {
+		// A grace period of 0 deletes from the API at once (a force
+		// delete): the last status stays what it was; the kubelet kills
+		// what still runs, out of the API's sight.
+		p.remove()
+		return
+	}
+	if p.Node == nil || reachable && (p.phase.Terminal() || !p.sandbox) {
+		p.remove()
+		return
+	}
+	p.deleting, p.deadline, p.deletionGrace = true, sim.AddSat(now, g), g
+	p.w.podTerminating(p)
+	p.w.kubelet.DeletionSet(p)
+	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Terminating", Message: "grace period " + g.String()})
+	p.w.podChanged(p)
+	if !reachable {
+		return // the kubelet hears of it when its node is back
+	}
+	p.w.kubelet.HeardDelete(p)
+}
+
+// remove takes the pod out of the API: its node frees its resources.
+func (p *Pod) remove() {
+	if p.deleted {
+		return
+	}
+	p.deleted, p.deletedAt = true, p.w.Now()
+	p.w.kubelet.Removed(p)
+	if n := p.Node; n != nil {
+		for i, q := range n.pods {
+			if q == p {
+				n.pods = append(n.pods[:i], n.pods[i+1:]...)
+				break
+			}
+		}
+		if !p.phase.Terminal() {
+			n.release(p)
+		}
+	}
+	p.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectDeleted, Pod: p})
+	p.w.podDeleted(p)
+	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Deleted"})
+	p.w.podChanged(p)
+}
+
+// DeletionTimestamp is the pod's metadata.deletionTimestamp: when its grace
+// period ends (the delete's time plus the grace period), with that grace
+// period. ok is false if the pod was never asked to go.
+func (p *Pod) DeletionTimestamp() (at, grace time.Duration, ok bool) {
+	return p.deadline, p.deletionGrace, p.deleting
+}
+
+// DeletedAt is when the pod left the API (valid if Deleted).
+func (p *Pod) DeletedAt() time.Duration { return p.deletedAt }
