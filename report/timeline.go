@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -24,21 +23,28 @@ import (
 // kept from the API; exitCode and restartCount are only on container
 // changes. The bytes are those encoding/json would write.
 //
-// It buffers nothing beyond one line: give it a buffered writer. The first
-// write error stops it; Err returns it.
+// NewJSONL's writes each line as it comes (give it a buffered writer);
+// NewJSONLBuffered's holds lines until Flush. The first write error stops
+// it; Err and Flush return it.
 type JSONL struct {
-	w   io.Writer
-	bw  *bufio.Writer // w, if it is one: lines are built in its buffer
-	enc ChangeJSON
-	buf []byte
-	err error
+	w    io.Writer
+	enc  ChangeJSON
+	buf  []byte
+	held int // NewJSONLBuffered's size; 0: each line is written as it comes
+	err  error
 }
 
-// NewJSONL returns a sink writing JSON lines to w.
+// NewJSONL returns a sink writing JSON lines to w, each as it comes.
 func NewJSONL(w io.Writer) *JSONL {
-	j := &JSONL{w: w, enc: ChangeJSON{keys: &flatKeys}, buf: make([]byte, 0, 256)}
-	j.bw, _ = w.(*bufio.Writer)
-	return j
+	return &JSONL{w: w, enc: ChangeJSON{keys: &flatKeys}, buf: make([]byte, 0, 256)}
+}
+
+// NewJSONLBuffered returns a sink writing JSON lines to w in writes of
+// about size bytes: it holds lines until they fill size, and Flush writes
+// out those it holds. Lines are built in place, where a bufio.Writer
+// would copy each.
+func NewJSONLBuffered(w io.Writer, size int) *JSONL {
+	return &JSONL{w: w, enc: ChangeJSON{keys: &flatKeys}, buf: make([]byte, 0, size+4096), held: size}
 }
 
 // Change writes c as one line.
@@ -46,23 +52,20 @@ func (j *JSONL) Change(c *model.Change) {
 	if j.err != nil {
 		return
 	}
-	if j.bw != nil && j.bw.Available() >= maxLine(c) {
-		// Built in the writer's buffer, which it fits: Write copies nothing.
-		b := j.enc.Append(j.bw.AvailableBuffer(), c)
-		_, j.err = j.bw.Write(append(b, '\n'))
-		return
+	j.buf = append(j.enc.Append(j.buf, c), '\n')
+	if len(j.buf) >= j.held {
+		_, j.err = j.w.Write(j.buf)
+		j.buf = j.buf[:0]
 	}
-	j.buf = j.enc.Append(j.buf[:0], c)
-	j.buf = append(j.buf, '\n')
-	_, j.err = j.w.Write(j.buf)
 }
 
-// maxLine bounds the length of c's line: its keys, numbers and punctuation,
-// and its strings escaped (an escape takes at most six bytes per byte).
-func maxLine(c *model.Change) int {
-	n := len(c.Namespace) + len(c.Pod) + len(c.Node) + len(c.Workload) + len(c.Object) + len(c.Container) +
-		len(c.From) + len(c.To) + len(c.Type) + len(c.Status) + len(c.Reason) + len(c.Message)
-	return 6*n + 384
+// Flush writes out the lines held, if any.
+func (j *JSONL) Flush() error {
+	if j.err == nil && len(j.buf) > 0 {
+		_, j.err = j.w.Write(j.buf)
+		j.buf = j.buf[:0]
+	}
+	return j.err
 }
 
 // Err is the first error writing failed with, if any.
@@ -303,7 +306,7 @@ func (e *ChangeJSON) front(b []byte, c *model.Change) []byte {
 	} else {
 		b = append(append(append(append(b, e.keys[keyKind]...), '"'), c.Kind.String()...), '"')
 	}
-	if c.Namespace != model.DefaultNamespace {
+	if !same(c.Namespace, model.DefaultNamespace) {
 		b = e.field(b, keyNamespace, c.Namespace) // "" is left out
 	}
 	if c.Pod != "" {

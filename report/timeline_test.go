@@ -325,13 +325,14 @@ func TestTextTimelineChangeAllocatesNothing(t *testing.T) {
 }
 
 // Once its strings are known, a line costs the JSON lines writer no
-// allocation, whether it builds lines in a bufio.Writer's buffer or its own,
-// and the bytes are those of AppendJSON.
+// allocation, whether it writes each line to a bufio.Writer or holds them
+// (NewJSONLBuffered), and the bytes are those of AppendJSON.
 func TestJSONLChangeAllocatesNothing(t *testing.T) {
-	var out bytes.Buffer
+	var out, held bytes.Buffer
 	bw := bufio.NewWriterSize(&out, 4096)
-	for _, w := range []io.Writer{bw, io.Discard} {
-		j := NewJSONL(w)
+	writes := &countWrites{w: &held}
+	sinks := []*JSONL{NewJSONL(bw), NewJSONL(io.Discard), NewJSONLBuffered(writes, 4096)}
+	for _, j := range sinks {
 		c := model.Change{T: time.Hour, Kind: model.ChangeContainer, Pod: "web", Container: "app", State: model.StateRunning}
 		e := model.Change{T: time.Hour, Kind: model.ChangeEvent, Pod: "web", Type: "Normal", Reason: "Pulled",
 			Message: `Container image "example/web:1.4" already present on machine`}
@@ -344,11 +345,23 @@ func TestJSONLChangeAllocatesNothing(t *testing.T) {
 			j.Change(&c)
 			j.Change(&e)
 		}); n != 0 {
-			t.Errorf("%T: %v allocations per line", w, n)
+			t.Errorf("%T: %v allocations per line", j.w, n)
 		}
 	}
 	if err := bw.Flush(); err != nil {
 		t.Fatal(err)
+	}
+	// The held lines are written in pieces of about 4 KB, each ending a
+	// line, and the rest only by Flush.
+	if writes.n < 40 || held.Len() == 0 || held.Bytes()[held.Len()-1] != '\n' {
+		t.Fatalf("%d writes of %d bytes before Flush", writes.n, held.Len())
+	}
+	before := held.Len()
+	if err := sinks[2].Flush(); err != nil || held.Len() == before {
+		t.Fatalf("Flush wrote %d bytes, %v", held.Len()-before, err)
+	}
+	if held.String() != out.String() {
+		t.Fatal("the held lines differ from those written one by one")
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	if len(lines) < 2002 || !strings.HasPrefix(lines[len(lines)-1], `{"t":`) {
@@ -359,4 +372,15 @@ func TestJSONLChangeAllocatesNothing(t *testing.T) {
 	if want := string(AppendJSON(nil, &c)); lines[len(lines)-1] != want {
 		t.Errorf("last line %s, want %s", lines[len(lines)-1], want)
 	}
+}
+
+// countWrites counts the writes to w.
+type countWrites struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWrites) Write(p []byte) (int, error) {
+	c.n++
+	return c.w.Write(p)
 }

@@ -206,7 +206,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 			trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)
 			w.Subscribe(trace)
 		case "jsonl":
-			lines = report.NewJSONL(bw)
+			lines = report.NewJSONLBuffered(m.Stdout, 64<<10)
 			w.Subscribe(lines)
 		case "json":
 			doc = newRunJSON(bw, s, until)
@@ -232,7 +232,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 	case "trace":
 		return code, trace.Close(w.Now())
 	case "jsonl":
-		return code, lines.Err()
+		return code, lines.Flush()
 	case "json":
 		return code, doc.finish(w, checks)
 	case "html", "svg":
