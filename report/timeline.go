@@ -142,7 +142,7 @@ func indentKeys(prefix, indent string, indented bool) jsonKeys {
 type ChangeJSON struct {
 	keys   *jsonKeys
 	strs   stringCache
-	pods   *podCache            // made at the first change Append writes
+	fronts *frontCache          // made at the first change Append writes
 	bodies *[bodySlots]jsonBody // made at the first change
 	// The table of bodies pays where changes repeat: a crash loop, or a
 	// fleet of pods taking turns (its slot is chosen by the addresses of
@@ -234,8 +234,8 @@ func AppendJSON(b []byte, c *model.Change) []byte {
 // changes differ by little more than the pod.
 func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	b = e.head(b, c)
-	if e.pods == nil {
-		e.pods = new(podCache)
+	if e.fronts == nil {
+		e.fronts = new(frontCache)
 	}
 	b = e.front(b, c)
 	if e.skip > 0 {
@@ -295,9 +295,28 @@ func (e *ChangeJSON) tail(b []byte, c *model.Change) []byte {
 // body appends c's keys and values from kind to exitCode.
 func (e *ChangeJSON) body(b []byte, c *model.Change) []byte { return e.rest(e.front(b, c), c) }
 
-// front appends c's kind, namespace and pod.
+// front appends c's kind, namespace and pod: once Append made the table of
+// fronts, a pod's through it.
 func (e *ChangeJSON) front(b []byte, c *model.Change) []byte {
-	if int(c.Kind) < len(e.kinds) && e.pods != nil { // Append's, not a one-off AppendJSON's
+	if e.fronts == nil || c.Pod == "" || int(c.Kind) >= len(e.kinds) {
+		return e.writeFront(b, c)
+	}
+	// The model passes a pod's own name, whose bytes stay where they are:
+	// their address and the kind pick the slot (Fibonacci hashing).
+	h := (uint64(uintptr(unsafe.Pointer(unsafe.StringData(c.Pod))))<<3 | uint64(c.Kind)) * 0x9e3779b97f4a7c15 >> (64 - frontBits)
+	f := &e.fronts[h]
+	if len(f.esc) > 0 && f.kind == c.Kind && same(f.pod, c.Pod) && same(f.ns, c.Namespace) {
+		return append(b, f.esc...)
+	}
+	mark := len(b)
+	b = e.writeFront(b, c)
+	f.pod, f.ns, f.kind, f.esc = c.Pod, c.Namespace, c.Kind, append(f.esc[:0], b[mark:]...)
+	return b
+}
+
+// writeFront is front without the table of fronts.
+func (e *ChangeJSON) writeFront(b []byte, c *model.Change) []byte {
+	if int(c.Kind) < len(e.kinds) && e.fronts != nil { // Append's, not a one-off AppendJSON's
 		k := &e.kinds[c.Kind]
 		if *k == nil {
 			*k = append(append(append([]byte(e.keys[keyKind]), '"'), c.Kind.String()...), '"') // a kind's name needs no escaping
@@ -309,10 +328,7 @@ func (e *ChangeJSON) front(b []byte, c *model.Change) []byte {
 	if !same(c.Namespace, model.DefaultNamespace) {
 		b = e.field(b, keyNamespace, c.Namespace) // "" is left out
 	}
-	if c.Pod != "" {
-		b = e.pod(b, c.Pod)
-	}
-	return b
+	return e.field(b, keyPod, c.Pod)
 }
 
 // rest appends c's keys and values from node to exitCode.
@@ -357,35 +373,16 @@ func (e *ChangeJSON) field(b []byte, key int, value string) []byte {
 	return e.strs.appendAfter(b, key, e.keys[key], value)
 }
 
-// pod appends the key pod and name, a pod's name, through the table of
-// pods' names once Append made it.
-func (e *ChangeJSON) pod(b []byte, name string) []byte {
-	if e.pods == nil || len(name) > 64 {
-		return e.strs.appendAfter(b, keyPod, e.keys[keyPod], name)
-	}
-	// The model passes a pod's own name, whose bytes stay where they are:
-	// its address picks the slot (Fibonacci hashing, to the table's 12 bits).
-	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(name)))) * 0x9e3779b97f4a7c15 >> (64 - 12)
-	p := &e.pods[h]
-	if len(p.esc) > 0 && same(p.raw, name) {
-		return append(b, p.esc...)
-	}
-	mark := len(b)
-	b = appendString(append(b, e.keys[keyPod]...), name)
-	p.raw, p.esc = name, append(p.esc[:0], b[mark:]...)
-	return b
+// frontCache holds the fronts of a pod's lines (front), by the pod and
+// the kind: a fleet's changes go round its pods, more of them than
+// stringCache holds.
+type frontCache [1 << frontBits]struct {
+	pod, ns string
+	kind    model.ChangeKind
+	esc     []byte
 }
 
-// podCache is stringCache for pods' names with the key pod: a fleet's
-// changes go round its pods, more of them than stringCache holds, so the
-// slot is chosen by a hash of the name's last bytes.
-type podCache [4096]struct {
-	raw string
-	esc []byte
-}
-
-// pod's hash has 12 bits.
-var _ = [1]int{}[len(podCache{})-1<<12]
+const frontBits = 14
 
 // stringCache remembers the escaped JSON form of the strings a writer
 // wrote last, with the key written before each, one per slot of a small
