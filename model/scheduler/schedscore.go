@@ -125,20 +125,36 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 		normalizeInterPod(inter)
 		addWeighted(total, inter, weightInterPodAffinity)
 	}
-	cy.ties = cy.ties[:0]
-	for i := range nodes {
-		switch {
-		case len(cy.ties) == 0 || total[i] > total[cy.ties[0]]:
-			cy.ties = append(cy.ties[:0], i)
-		case total[i] == total[cy.ties[0]]:
-			cy.ties = append(cy.ties, i)
+	return nodes[s.pickBest(total)]
+}
+
+// pickBest returns the index of the highest of total, or of one of those
+// that tie for it: the draw is among them in their order, from the
+// scheduler's stream, only if there are several.
+func (s *Scheduler) pickBest(total []int64) int {
+	best := total[0]
+	for _, t := range total[1:] {
+		best = max(best, t)
+	}
+	ties := 0
+	for _, t := range total {
+		if t == best {
+			ties++
 		}
 	}
-	pick := cy.ties[0]
-	if len(cy.ties) > 1 {
-		pick = cy.ties[s.rand.IntN(len(cy.ties))]
+	r := 0
+	if ties > 1 {
+		r = s.rand.IntN(ties)
 	}
-	return nodes[pick]
+	for i, t := range total {
+		if t == best {
+			if r == 0 {
+				return i
+			}
+			r--
+		}
+	}
+	panic("pickBest: fewer ties than counted")
 }
 
 func grow(b []int64, n int) []int64 {

@@ -55,6 +55,13 @@ type Scheduler struct {
 
 	verdicts verdictCache // the first filters' verdicts by node (verdict.go)
 
+	// views is what the filters read of each node, by Node.ID, for a
+	// scan (nodeview.go): current if its epoch is viewEpoch, which
+	// changes with World.NodeChanges (viewChanges when it last did).
+	views       []nodeView
+	viewEpoch   uint32
+	viewChanges uint64
+
 	// off is what preemption's dry run took off offNode's pods (freedOn).
 	off     model.Resources
 	offNode *model.Node
@@ -100,7 +107,6 @@ type cycle struct {
 	hostK       []int32 // pods the hostname spread constraint counts, by feasible node
 	spreadScore spreadScore
 	interScore  interPodScore
-	ties        []int
 
 	fitMsg, postMsg messageCache // the last messages, by reasons
 	postStatuses    []rejection  // preemption's reasons (scratch)
@@ -346,6 +352,7 @@ func (s *Scheduler) podsChanged(n *model.Node) {
 		s.nodeGens = append(s.nodeGens, 0)
 	}
 	s.nodeGens[n.ID()]++
+	s.staleView(n.ID())
 	if s.verdicts.setsKey != 0 {
 		s.verdicts.touched(n.ID())
 	}
@@ -454,6 +461,7 @@ func (s *Scheduler) nominate(p *model.Pod, n *model.Node) {
 		s.nominations++ // a node's nominated pods change
 	}
 	if old != nil {
+		s.staleView(old.ID())
 		ns := s.nodeOf(old)
 		for i, q := range ns.nominated {
 			if q == p {
@@ -464,6 +472,7 @@ func (s *Scheduler) nominate(p *model.Pod, n *model.Node) {
 		delete(s.nominated, p)
 	}
 	if n != nil {
+		s.staleView(n.ID())
 		s.nominated[p] = n
 		ns := s.nodeOf(n)
 		ns.nominated = append(ns.nominated, p)
@@ -558,8 +567,12 @@ func (s *Scheduler) schedulePod(p *model.Pod) *model.Node {
 }
 
 // scan filters nodes from nextStartNodeIndex on, wrapping around, until
-// want passed, and returns how many it processed.
+// want passed, and returns how many it processed. When the try may filter
+// by the nodes' views and nodes is every node, by ID, scanViews does.
 func (s *Scheduler) scan(nodes []*model.Node, want int) int {
+	if s.viewable() && len(nodes) == s.w.NodesAdded() && len(nodes) == len(s.w.Nodes()) {
+		return s.scanViews(nodes, want)
+	}
 	cy := &s.cy
 	processed := 0
 	j := s.nextStartNodeIndex % len(nodes)
