@@ -190,7 +190,7 @@ type Event struct {
 	LastSeen  time.Duration // the last occurrence the spam filter let through
 	Count     int           // occurrences up to the last one let through; 0: none reached the API
 	Combined  bool          // the aggregate of similar events ("(combined from similar events): ...")
-	group     int32         // its aggregation record in its object's log (events.go)
+	group     int32         // its group's aggregation set in its object's log, or noSet (events.go)
 
 	Occurrences  int           // every occurrence, those the spam filter dropped included
 	LastOccurred time.Duration // the last occurrence
