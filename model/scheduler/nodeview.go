@@ -54,6 +54,15 @@ func (s *Scheduler) staleView(id int) {
 	}
 }
 
+// forgetNode forgets what the scheduler keeps of the node with ID id
+// that its pods change: its view and its resource scores (resourceMemo).
+func (s *Scheduler) forgetNode(id int) {
+	s.staleView(id)
+	if id < len(s.memos) {
+		s.memos[id].request = 0
+	}
+}
+
 // viewOf returns the view of node n, whose ID is id, filled from n if it
 // is stale (syncViews first).
 func (s *Scheduler) viewOf(id int, n *model.Node) *nodeView {

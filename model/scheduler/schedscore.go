@@ -192,11 +192,10 @@ func defaultNormalize(scores []int64, reverse bool) {
 }
 
 // resourceMemo keeps a node's resource scores for one request while the
-// pods holding resources there do not change: most nodes a try scores are
-// the ones the try before scored, for a pod asking the same (of the same
-// ReplicaSet, say).
+// pods holding resources there do not change (podsChanged forgets it):
+// most nodes a try scores are the ones the try before scored, for a pod
+// asking the same (of the same ReplicaSet, say).
 type resourceMemo struct {
-	gen           uint64
 	request       int32 // podSched.request, +1 (0: nothing kept)
 	fit, balanced int32
 }
@@ -209,8 +208,8 @@ func (s *Scheduler) resourceScores(id int32, n *model.Node, p *model.Pod, req in
 		s.memos = append(s.memos, resourceMemo{})
 	}
 	m := &s.memos[id]
-	if gen := s.nodeGen(int(id)); m.request != req+1 || m.gen != gen {
-		*m = resourceMemo{gen: gen, request: req + 1,
+	if m.request != req+1 {
+		*m = resourceMemo{request: req + 1,
 			fit: int32(leastAllocated(n, s.nodeOf(n).nonZero, s.reqByID[req].nonZero)), balanced: int32(balancedAllocation(n, p.Requests()))}
 	}
 	return int64(m.fit), int64(m.balanced)

@@ -352,7 +352,7 @@ func (s *Scheduler) podsChanged(n *model.Node) {
 		s.nodeGens = append(s.nodeGens, 0)
 	}
 	s.nodeGens[n.ID()]++
-	s.staleView(n.ID())
+	s.forgetNode(n.ID())
 	if s.verdicts.setsKey != 0 {
 		s.verdicts.touched(n.ID())
 	}
