@@ -33,7 +33,7 @@ type Scheduler struct {
 	// percentageOfNodesToScore is the profile setting; 0 is adaptive.
 	percentageOfNodesToScore int
 
-	pods      []podState                    // by Pod.ID
+	pods      podStates                     // by Pod.ID (podstate.go)
 	index     podIndex                      // what the plugins count (podindex.go)
 	nodes     []nodeSched                   // by Node.ID (nodeOf)
 	memos     []resourceMemo                // by Node.id (schedscore.go)
@@ -112,35 +112,6 @@ type cycle struct {
 	postStatuses    []rejection  // preemption's reasons (scratch)
 	joined          joinCache
 }
-
-// podState is the scheduler's state of one pod, kept by Pod.ID in
-// scheduler.pods.
-//
-// It is kept small: there is one per pod ever created (a 150k-pod run
-// holds them all). The rare nominated node lives in scheduler.nominated;
-// the nonzero requests are the scheduler's, by request id.
-type podState struct {
-	queue   queuedPod  // the queue's bookkeeping while the pod is unscheduled
-	plan    *schedPlan // built at the first try
-	request int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
-}
-
-// podStateOf returns the entry of p in states, growing states to hold it
-// (doubling: the entries past its length were never written, so zero).
-func podStateOf(states *[]podState, p *model.Pod) *podState {
-	if s := *states; p.ID() >= len(s) {
-		if p.ID() >= cap(s) {
-			grown := make([]podState, len(s), max(p.ID()+1, 2*cap(s), 64))
-			copy(grown, s)
-			s = grown
-		}
-		*states = s[:p.ID()+1]
-	}
-	return &(*states)[p.ID()]
-}
-
-// of returns the scheduler's state of p.
-func (s *Scheduler) of(p *model.Pod) *podState { return podStateOf(&s.pods, p) }
 
 // requestChanged numbers p's requests again (requestOf).
 func (s *Scheduler) requestChanged(p *model.Pod) { s.of(p).request = s.requestOf(p.Requests(), p.Spec) }
