@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"time"
 	"unsafe"
 )
@@ -145,7 +146,7 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 	if combined && !e.isCombinedOf(msg) {
 		e.Message = combinedPrefix + msg // the combined event shows its latest message
 	}
-	e.Occurrences++
+	e.Occurrences = min(e.Occurrences, math.MaxInt32-1) + 1 // saturates
 	e.LastOccurred = now
 	dropped := !log.spamAllows(source, now)
 	if !dropped {
@@ -155,7 +156,7 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 		e.Count, e.LastSeen = e.Occurrences, now
 	}
 	w.lastEvent = e
-	c.Type, c.Reason, c.Message, c.Combined, c.Dropped = string(typ), reason, msg, combined, dropped
+	c.Type, c.Reason, c.Message, c.Combined, c.Dropped = typ.String(), reason, msg, combined, dropped
 	w.emit()
 }
 
@@ -221,7 +222,7 @@ func (l *eventLog) find(source string, typ EventType, reason, msg string, combin
 		if j >= n {
 			j -= n
 		}
-		if e := l.list[j]; same(e.Reason, reason) && same(string(e.Type), string(typ)) && e.Combined == combined &&
+		if e := l.list[j]; same(e.Reason, reason) && e.Type == typ && e.Combined == combined &&
 			(combined || same(e.Message, msg)) && same(e.Source, source) {
 			l.next = j + 1
 			return e
@@ -277,7 +278,7 @@ func (l *eventLog) firstOf(e *Event) *Event {
 // group without as the only one of its group in the list.
 func (l *eventLog) group(source string, typ EventType, reason string) *Event {
 	match := func(e *Event) bool {
-		return same(e.Reason, reason) && same(string(e.Type), string(typ)) && same(e.Source, source)
+		return same(e.Reason, reason) && e.Type == typ && same(e.Source, source)
 	}
 	for i := range l.sets {
 		if e := l.sets[i].first; match(e) {
