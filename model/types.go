@@ -177,14 +177,13 @@ const (
 // String is the event type as the API writes it: "Normal" or "Warning"
 // ("" for the zero EventType).
 func (t EventType) String() string {
-	switch t {
-	case EventNormal:
-		return "Normal"
-	case EventWarning:
-		return "Warning"
+	if int(t) < len(eventTypeWords) {
+		return eventTypeWords[t]
 	}
 	return ""
 }
+
+var eventTypeWords = [...]string{EventNormal: "Normal", EventWarning: "Warning"}
 
 // Event is a Kubernetes event object about a pod, node or workload, as the
 // event recorder's correlator leaves it in the API (events.go): repeats of
