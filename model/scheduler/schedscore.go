@@ -132,12 +132,11 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 // that tie for it: the draw is among them in their order, from the
 // scheduler's stream, only if there are several.
 func (s *Scheduler) pickBest(total []int64) int {
-	best := total[0]
-	for _, t := range total[1:] {
-		best = max(best, t)
-	}
-	ties := 0
+	best, ties := total[0], 0
 	for _, t := range total {
+		if t > best {
+			best, ties = t, 0
+		}
 		if t == best {
 			ties++
 		}
