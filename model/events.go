@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"time"
 	"unsafe"
 )
@@ -117,30 +118,25 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 	// record: no search. Only a new message looks its record up; a
 	// kubelet's repeats none. A long log (a controller's, one message per
 	// pod) finds its event once, by the key the aggregation decides.
-	var e *Event
-	gi := -1
+	var e, first *Event
 	if log.idx == nil {
 		if e = log.find(source, typ, reason, msg, false); e != nil {
-			gi = int(e.group)
+			first = log.firstOf(e)
 		}
 	}
-	if gi < 0 {
-		gi = log.group(source, typ, reason)
+	if first == nil {
+		first = log.group(source, typ, reason)
 	}
-	combined := gi >= 0 && log.groups[gi].aggregate(msg, now)
+	combined := first != nil && log.aggregate(first, msg, now)
 	if combined || log.idx != nil {
 		e = log.find(source, typ, reason, msg, combined)
 	}
 	if e == nil {
 		e = w.mem.events.new()
 		*e = Event{Type: typ, Reason: reason, Message: msg, Source: source,
-			FirstSeen: now, Combined: combined, group: int32(gi)}
-		if gi < 0 { // the first of its kind: the set of its messages is {msg}
-			if log.groups == nil {
-				log.groups = w.mem.groups.take(4) // a pod's kubelet logs a handful of reasons
-			}
-			e.group = int32(len(log.groups))
-			log.groups = append(log.groups, aggregateRecord{first: e, last: now})
+			FirstSeen: now, Combined: combined, group: noSet}
+		if first != nil { // a second message: the group has its set (aggregate)
+			e.group = first.group
 		}
 		if log.list == nil {
 			log.list = w.mem.eventLists.take(4) // a pod's handful, in one allocation rather than three
@@ -150,7 +146,7 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 	if combined && !e.isCombinedOf(msg) {
 		e.Message = combinedPrefix + msg // the combined event shows its latest message
 	}
-	e.Occurrences++
+	e.Occurrences = min(e.Occurrences, math.MaxInt32-1) + 1 // saturates
 	e.LastOccurred = now
 	dropped := !log.spamAllows(source, now)
 	if !dropped {
@@ -160,7 +156,7 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 		e.Count, e.LastSeen = e.Occurrences, now
 	}
 	w.lastEvent = e
-	c.Type, c.Reason, c.Message, c.Combined, c.Dropped = string(typ), reason, msg, combined, dropped
+	c.Type, c.Reason, c.Message, c.Combined, c.Dropped = typ.String(), reason, msg, combined, dropped
 	w.emit()
 }
 
@@ -182,12 +178,12 @@ func (e *Event) isCombinedOf(msg string) bool {
 // correlator's state for the object: its aggregation records and its spam
 // filter buckets, one per source.
 type eventLog struct {
-	list   []*Event
-	idx    map[eventKey]*Event
-	next   int // where find looks first: after the last event found
-	groups []aggregateRecord
-	spam   [2]spamBucket // a pod hears from two sources: the scheduler and its kubelet
-	more   []spamBucket  // the buckets of further sources
+	list []*Event
+	idx  map[eventKey]*Event
+	next int            // where find looks first: after the last event found
+	sets []aggregateSet // the aggregation records of the groups with more than one message
+	spam [2]spamBucket  // a pod hears from two sources: the scheduler and its kubelet
+	more []spamBucket   // the buckets of further sources
 }
 
 // eventKey is an event's dedup key within its object's log (the message is
@@ -226,7 +222,7 @@ func (l *eventLog) find(source string, typ EventType, reason, msg string, combin
 		if j >= n {
 			j -= n
 		}
-		if e := l.list[j]; same(e.Reason, reason) && same(string(e.Type), string(typ)) && e.Combined == combined &&
+		if e := l.list[j]; same(e.Reason, reason) && e.Type == typ && e.Combined == combined &&
 			(combined || same(e.Message, msg)) && same(e.Source, source) {
 			l.next = j + 1
 			return e
@@ -248,60 +244,92 @@ func (l *eventLog) add(e *Event) {
 	}
 }
 
-// aggregateRecord is the aggregator's record of similar events (one
-// source, type and reason about the object): the first event of the group
-// (which names them), the set of distinct messages seen, oldest first, and
-// when the last of them came. The set is only stored once it is more than
-// the first event's message: most groups never have a second.
-type aggregateRecord struct {
+// The aggregator keeps a record of each group of similar events (one
+// source, type and reason about the object): the group's first event,
+// which names it, the set of distinct messages seen, oldest first, and
+// when the last of them came. Most groups never have a second message:
+// their record is their first event alone (its group is noSet), the set
+// {first.Message} and the last time first.LastOccurred, since every
+// occurrence of the group so far counted into it. A group's record is
+// stored (aggregateSet, by Event.group in its log's sets) once a second
+// message comes; every event of the group but the first comes after.
+
+// noSet is Event.group of the first event of a group whose record is
+// the event alone.
+const noSet = -1
+
+// aggregateSet is the record of a group with more than one message.
+type aggregateSet struct {
 	first *Event
 	last  time.Duration
-	msgs  *[]string // nil: the set is {first.Message}
+	msgs  []string
 }
 
-// group returns the index of the aggregation record of source, typ and
-// reason, or -1.
-func (l *eventLog) group(source string, typ EventType, reason string) int {
-	for i := range l.groups {
-		if e := l.groups[i].first; same(e.Reason, reason) && same(string(e.Type), string(typ)) && same(e.Source, source) {
-			return i
+// firstOf returns the first event of e's group.
+func (l *eventLog) firstOf(e *Event) *Event {
+	if e.group == noSet {
+		return e
+	}
+	return l.sets[e.group].first
+}
+
+// group returns the first event of the group of source, typ and reason, or
+// nil: the events of a group with a set are found by the set, that of a
+// group without as the only one of its group in the list.
+func (l *eventLog) group(source string, typ EventType, reason string) *Event {
+	match := func(e *Event) bool {
+		return same(e.Reason, reason) && e.Type == typ && same(e.Source, source)
+	}
+	for i := range l.sets {
+		if e := l.sets[i].first; match(e) {
+			return e
 		}
 	}
-	return -1
+	for _, e := range l.list {
+		if e.group == noSet && match(e) {
+			return e
+		}
+	}
+	return nil
 }
 
-// aggregate is EventAggregate for an event of the group: it records msg
-// among the similar events and reports whether the event goes into the
-// combined one. client-go's record drops an arbitrary message (a map's
-// PopAny) each time the set reaches 10; podsim drops the oldest, so that
-// runs are reproducible.
-func (r *aggregateRecord) aggregate(msg string, now time.Duration) bool {
-	stale := now-r.last > aggregateInterval
-	r.last = now
-	if r.msgs == nil {
-		if same(msg, r.first.Message) {
+// aggregate is EventAggregate for an event of first's group: it records
+// msg among the group's similar events and reports whether the event goes
+// into the combined one. client-go's record drops an arbitrary message (a
+// map's PopAny) each time the set reaches 10; podsim drops the oldest, so
+// that runs are reproducible. The caller counts an occurrence that is not
+// combined and has first's message into first (its LastOccurred is the
+// group's last time while it has no set).
+func (l *eventLog) aggregate(first *Event, msg string, now time.Duration) bool {
+	var r *aggregateSet
+	if first.group == noSet {
+		if same(msg, first.Message) {
 			return false // the set is {msg}, whether it starts over or not
 		}
-		set := make([]string, 0, 2)
+		stale := now-first.LastOccurred > aggregateInterval
+		first.group = int32(len(l.sets))
+		l.sets = append(l.sets, aggregateSet{first: first})
+		r = &l.sets[first.group]
 		if !stale {
-			set = append(set, r.first.Message)
+			r.msgs = append(make([]string, 0, 2), first.Message)
 		}
-		r.msgs = &set
-	} else if stale {
-		*r.msgs = (*r.msgs)[:0]
+	} else {
+		r = &l.sets[first.group]
+		if now-r.last > aggregateInterval {
+			r.msgs = r.msgs[:0]
+		}
 	}
-	set := *r.msgs
-	for _, m := range set {
+	r.last = now
+	for _, m := range r.msgs {
 		if m == msg {
 			return false // the set does not grow: still under the threshold
 		}
 	}
-	set = append(set, msg)
-	combined := len(set) >= aggregateMaxEvents
+	r.msgs = append(r.msgs, msg)
+	combined := len(r.msgs) >= aggregateMaxEvents
 	if combined {
-		set = set[:copy(set, set[1:])]
+		r.msgs = r.msgs[:copy(r.msgs, r.msgs[1:])]
 	}
-	*r.msgs = set
 	return combined
 }
 

@@ -163,3 +163,27 @@ func TestPodEventsFollowTheirKey(t *testing.T) {
 		t.Errorf("event changes %v, want %s", got, want)
 	}
 }
+
+// A group whose occurrences all had one message keeps no set of its own:
+// its last time is its event's last occurrence, so a second message 6
+// minutes after a repeat (15 after the first) joins the set {first}, and
+// the tenth distinct message is combined; over 10 minutes after the
+// repeat, the set starts over and the tenth is not.
+func TestAggregationOfARepeatedEvent(t *testing.T) {
+	for _, tc := range []struct {
+		second   time.Duration
+		combined bool
+	}{{15 * time.Minute, true}, {20 * time.Minute, false}} {
+		evs := []emit{{0, "kubelet", "Unhealthy", "x"}, {9 * time.Minute, "kubelet", "Unhealthy", "x"}}
+		for i := range 9 {
+			evs = append(evs, emit{tc.second + time.Duration(i)*time.Second, "kubelet", "Unhealthy", fmt.Sprint("m", i)})
+		}
+		w, changes := recordEvents(t, evs)
+		if last := changes[len(changes)-1]; last.Combined != tc.combined {
+			t.Errorf("second message at %v: the tenth distinct one combined %v, want %v", tc.second, last.Combined, tc.combined)
+		}
+		if l := &w.nodeIdx["n-1"].events; len(l.sets) != 1 || l.list[0].group != 0 {
+			t.Errorf("%d sets, the first event's group %d; want 1 and 0", len(l.sets), l.list[0].group)
+		}
+	}
+}

@@ -43,7 +43,6 @@ type worldSlabs struct {
 	probers    slab[prober]
 	events     slab[Event]
 	conditions slab[Condition]
-	eventLists slab[*Event]          // the first of each log's list
-	groups     slab[aggregateRecord] // the first of each log's aggregation records
-	phases     slab[Phase]           // the first of each pod's phases
+	eventLists slab[*Event] // the first of each log's list
+	phases     slab[Phase]  // the first of each pod's phases
 }

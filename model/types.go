@@ -165,14 +165,25 @@ func (s *PodStatus) Container(name string) (*ContainerStatus, bool) {
 	return nil, false
 }
 
-// EventType is Normal or Warning.
-type EventType string
+// EventType is Normal or Warning (String gives the API's word).
+type EventType uint8
 
 // Event types.
 const (
-	EventNormal  EventType = "Normal"
-	EventWarning EventType = "Warning"
+	EventNormal EventType = iota + 1
+	EventWarning
 )
+
+// String is the event type as the API writes it: "Normal" or "Warning"
+// ("" for the zero EventType).
+func (t EventType) String() string {
+	if int(t) < len(eventTypeWords) {
+		return eventTypeWords[t]
+	}
+	return ""
+}
+
+var eventTypeWords = [...]string{EventNormal: "Normal", EventWarning: "Warning"}
 
 // Event is a Kubernetes event object about a pod, node or workload, as the
 // event recorder's correlator leaves it in the API (events.go): repeats of
@@ -182,18 +193,19 @@ const (
 // combined event) Message are what the API holds, as kubectl shows them;
 // Occurrences and LastOccurred count every time the component recorded it.
 type Event struct {
-	Type      EventType
 	Reason    string
 	Message   string
 	Source    string // "kubelet", "default-scheduler", "node-controller", ...
 	FirstSeen time.Duration
 	LastSeen  time.Duration // the last occurrence the spam filter let through
-	Count     int           // occurrences up to the last one let through; 0: none reached the API
-	Combined  bool          // the aggregate of similar events ("(combined from similar events): ...")
-	group     int32         // its aggregation record in its object's log (events.go)
+	Count     int32         // occurrences up to the last one let through; 0: none reached the API
 
-	Occurrences  int           // every occurrence, those the spam filter dropped included
+	Occurrences  int32         // every occurrence, those the spam filter dropped included (at most MaxInt32)
 	LastOccurred time.Duration // the last occurrence
+
+	Type     EventType
+	Combined bool  // the aggregate of similar events ("(combined from similar events): ...")
+	group    int32 // its group's aggregation set in its object's log, or noSet (events.go)
 }
 
 // Listed reports whether the event reached the API (kubectl lists it).

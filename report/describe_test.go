@@ -17,7 +17,7 @@ func TestEventAge(t *testing.T) {
 	tests := []struct {
 		name             string
 		first, last, now time.Duration
-		count            int
+		count            int32
 		want             string
 	}{
 		{"single occurrence: its age", 30 * time.Second, 30 * time.Second, 90 * time.Second, 1, "60s"},

@@ -178,8 +178,8 @@ func (s *Store) event(c *model.Change) {
 
 // follow sets the event's fields that change with its repeats to e's.
 func (snap *eventSnap) follow(e *model.Event) {
-	snap.typ, snap.reason, snap.source, snap.message = string(e.Type), e.Reason, e.Source, e.Message
-	snap.first, snap.last, snap.count = e.FirstSeen, e.LastSeen, e.Count
+	snap.typ, snap.reason, snap.source, snap.message = e.Type.String(), e.Reason, e.Source, e.Message
+	snap.first, snap.last, snap.count = e.FirstSeen, e.LastSeen, int(e.Count)
 }
 
 // newEvent names the store's next new event, about the object of kind

@@ -95,23 +95,23 @@ const (
 // queuedPod is the scheduler's bookkeeping for one pod (upstream's
 // QueuedPodInfo).
 type queuedPod struct {
-	state     queueState
-	index     int           // position in its heap or unschedulable bucket
 	order     uint64        // when it was queued, among all queued pods: ties
 	timestamp time.Duration // when it was added, or last found unschedulable
 	backoff   time.Duration // when its backoff ends (after an attempt)
-	attempts  int           // scheduling attempts so far
-	rejectors plugins       // the plugins that rejected it last time
+	index     int32         // position in its heap or unschedulable bucket
+	attempts  int32         // scheduling attempts so far
+	state     queueState
+	rejectors plugins // the plugins that rejected it last time
 }
 
 // podBackoff is the backoff after the given number of attempts: 1s doubled
 // per attempt after the first, capped at 10s; 0 before any attempt.
-func podBackoff(attempts int) time.Duration {
+func podBackoff(attempts int32) time.Duration {
 	if attempts <= 0 {
 		return 0
 	}
 	d := podInitialBackoff
-	for i := 1; i < attempts; i++ {
+	for i := int32(1); i < attempts; i++ {
 		if d > podMaxBackoff-d {
 			return podMaxBackoff
 		}
@@ -125,17 +125,17 @@ func podBackoff(attempts int) time.Duration {
 type podHeap struct {
 	pods   []*model.Pod
 	less   func(a, b *model.Pod) bool
-	states *[]podState // the scheduler's, by Pod.ID
+	states *podStates // the scheduler's
 }
 
 // of is p's queuedPod.
-func (h *podHeap) of(p *model.Pod) *queuedPod { return &podStateOf(h.states, p).queue }
+func (h *podHeap) of(p *model.Pod) *queuedPod { return &h.states.of(p.ID()).queue }
 
 func (h *podHeap) len() int { return len(h.pods) }
 
 func (h *podHeap) push(p *model.Pod) {
 	i := len(h.pods)
-	h.of(p).index = i
+	h.of(p).index = int32(i)
 	h.pods = append(h.pods, p)
 	h.up(i)
 }
@@ -167,8 +167,8 @@ func (h *podHeap) remove(i int) {
 
 func (h *podHeap) swap(i, j int) {
 	h.pods[i], h.pods[j] = h.pods[j], h.pods[i]
-	h.of(h.pods[i]).index = i
-	h.of(h.pods[j]).index = j
+	h.of(h.pods[i]).index = int32(i)
+	h.of(h.pods[j]).index = int32(j)
 }
 
 func (h *podHeap) up(i int) {
@@ -237,18 +237,18 @@ type schedQueue struct {
 	parked        int     // pods in unschedulable
 	pending       plugins // events since the last pass, as the plugins they concern
 	seq           uint64
-	states        *[]podState // the scheduler's, by Pod.ID
+	states        *podStates // the scheduler's, by Pod.ID
 }
 
 // init sets the queue up to keep its bookkeeping in states.
-func (q *schedQueue) init(states *[]podState) {
+func (q *schedQueue) init(states *podStates) {
 	q.states = states
 	q.active.less, q.active.states = q.activeLess, states
 	q.backoff.less, q.backoff.states = q.backoffLess, states
 }
 
 // of is p's queuedPod.
-func (q *schedQueue) of(p *model.Pod) *queuedPod { return &podStateOf(q.states, p).queue }
+func (q *schedQueue) of(p *model.Pod) *queuedPod { return &q.states.of(p.ID()).queue }
 
 // add puts a new pod in activeQ.
 func (q *schedQueue) add(p *model.Pod, now time.Duration) {
@@ -278,7 +278,7 @@ func (q *schedQueue) park(p *model.Pod, rejectors plugins, now time.Duration) {
 	qp := q.of(p)
 	qp.timestamp, qp.backoff, qp.rejectors = now, now+podBackoff(qp.attempts), rejectors
 	b := &q.unschedulable[rejectors]
-	qp.state, qp.index = inUnschedulable, len(*b)
+	qp.state, qp.index = inUnschedulable, int32(len(*b))
 	*b = append(*b, p)
 	q.parked++
 }
@@ -287,10 +287,10 @@ func (q *schedQueue) park(p *model.Pod, rejectors plugins, now time.Duration) {
 func (q *schedQueue) unpark(p *model.Pod) {
 	qp := q.of(p)
 	b := &q.unschedulable[qp.rejectors]
-	i, last := qp.index, len(*b)-1
+	i, last := int(qp.index), len(*b)-1
 	if i != last {
 		(*b)[i] = (*b)[last]
-		q.of((*b)[i]).index = i
+		q.of((*b)[i]).index = int32(i)
 	}
 	(*b)[last] = nil
 	*b = (*b)[:last]
@@ -328,9 +328,9 @@ func (q *schedQueue) forget(p *model.Pod) {
 	qp := q.of(p)
 	switch qp.state {
 	case inActiveQ:
-		q.active.remove(qp.index)
+		q.active.remove(int(qp.index))
 	case inBackoffQ:
-		q.backoff.remove(qp.index)
+		q.backoff.remove(int(qp.index))
 	case inUnschedulable:
 		q.unpark(p)
 	}

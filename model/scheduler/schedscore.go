@@ -125,20 +125,35 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 		normalizeInterPod(inter)
 		addWeighted(total, inter, weightInterPodAffinity)
 	}
-	cy.ties = cy.ties[:0]
-	for i := range nodes {
-		switch {
-		case len(cy.ties) == 0 || total[i] > total[cy.ties[0]]:
-			cy.ties = append(cy.ties[:0], i)
-		case total[i] == total[cy.ties[0]]:
-			cy.ties = append(cy.ties, i)
+	return nodes[s.pickBest(total)]
+}
+
+// pickBest returns the index of the highest of total, or of one of those
+// that tie for it: the draw is among them in their order, from the
+// scheduler's stream, only if there are several.
+func (s *Scheduler) pickBest(total []int64) int {
+	best, ties := total[0], 0
+	for _, t := range total {
+		if t > best {
+			best, ties = t, 0
+		}
+		if t == best {
+			ties++
 		}
 	}
-	pick := cy.ties[0]
-	if len(cy.ties) > 1 {
-		pick = cy.ties[s.rand.IntN(len(cy.ties))]
+	r := 0
+	if ties > 1 {
+		r = s.rand.IntN(ties)
 	}
-	return nodes[pick]
+	for i, t := range total {
+		if t == best {
+			if r == 0 {
+				return i
+			}
+			r--
+		}
+	}
+	panic("pickBest: fewer ties than counted")
 }
 
 func grow(b []int64, n int) []int64 {
@@ -176,11 +191,10 @@ func defaultNormalize(scores []int64, reverse bool) {
 }
 
 // resourceMemo keeps a node's resource scores for one request while the
-// pods holding resources there do not change: most nodes a try scores are
-// the ones the try before scored, for a pod asking the same (of the same
-// ReplicaSet, say).
+// pods holding resources there do not change (podsChanged forgets it):
+// most nodes a try scores are the ones the try before scored, for a pod
+// asking the same (of the same ReplicaSet, say).
 type resourceMemo struct {
-	gen           uint64
 	request       int32 // podSched.request, +1 (0: nothing kept)
 	fit, balanced int32
 }
@@ -193,8 +207,8 @@ func (s *Scheduler) resourceScores(id int32, n *model.Node, p *model.Pod, req in
 		s.memos = append(s.memos, resourceMemo{})
 	}
 	m := &s.memos[id]
-	if gen := s.nodeGen(int(id)); m.request != req+1 || m.gen != gen {
-		*m = resourceMemo{gen: gen, request: req + 1,
+	if m.request != req+1 {
+		*m = resourceMemo{request: req + 1,
 			fit: int32(leastAllocated(n, s.nodeOf(n).nonZero, s.reqByID[req].nonZero)), balanced: int32(balancedAllocation(n, p.Requests()))}
 	}
 	return int64(m.fit), int64(m.balanced)

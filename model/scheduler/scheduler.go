@@ -33,7 +33,7 @@ type Scheduler struct {
 	// percentageOfNodesToScore is the profile setting; 0 is adaptive.
 	percentageOfNodesToScore int
 
-	pods      []podState                    // by Pod.ID
+	pods      podStates                     // by Pod.ID (podstate.go)
 	index     podIndex                      // what the plugins count (podindex.go)
 	nodes     []nodeSched                   // by Node.ID (nodeOf)
 	memos     []resourceMemo                // by Node.id (schedscore.go)
@@ -54,6 +54,13 @@ type Scheduler struct {
 	nodeGens           []uint64
 
 	verdicts verdictCache // the first filters' verdicts by node (verdict.go)
+
+	// views is what the filters read of each node, by Node.ID, for a
+	// scan (nodeview.go): current if its epoch is viewEpoch, which
+	// changes with World.NodeChanges (viewChanges when it last did).
+	views       []nodeView
+	viewEpoch   uint32
+	viewChanges uint64
 
 	// off is what preemption's dry run took off offNode's pods (freedOn).
 	off     model.Resources
@@ -100,41 +107,11 @@ type cycle struct {
 	hostK       []int32 // pods the hostname spread constraint counts, by feasible node
 	spreadScore spreadScore
 	interScore  interPodScore
-	ties        []int
 
 	fitMsg, postMsg messageCache // the last messages, by reasons
 	postStatuses    []rejection  // preemption's reasons (scratch)
 	joined          joinCache
 }
-
-// podState is the scheduler's state of one pod, kept by Pod.ID in
-// scheduler.pods.
-//
-// It is kept small: there is one per pod ever created (a 150k-pod run
-// holds them all). The rare nominated node lives in scheduler.nominated;
-// the nonzero requests are the scheduler's, by request id.
-type podState struct {
-	queue   queuedPod  // the queue's bookkeeping while the pod is unscheduled
-	plan    *schedPlan // built at the first try
-	request int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
-}
-
-// podStateOf returns the entry of p in states, growing states to hold it
-// (doubling: the entries past its length were never written, so zero).
-func podStateOf(states *[]podState, p *model.Pod) *podState {
-	if s := *states; p.ID() >= len(s) {
-		if p.ID() >= cap(s) {
-			grown := make([]podState, len(s), max(p.ID()+1, 2*cap(s), 64))
-			copy(grown, s)
-			s = grown
-		}
-		*states = s[:p.ID()+1]
-	}
-	return &(*states)[p.ID()]
-}
-
-// of returns the scheduler's state of p.
-func (s *Scheduler) of(p *model.Pod) *podState { return podStateOf(&s.pods, p) }
 
 // requestChanged numbers p's requests again (requestOf).
 func (s *Scheduler) requestChanged(p *model.Pod) { s.of(p).request = s.requestOf(p.Requests(), p.Spec) }
@@ -346,6 +323,7 @@ func (s *Scheduler) podsChanged(n *model.Node) {
 		s.nodeGens = append(s.nodeGens, 0)
 	}
 	s.nodeGens[n.ID()]++
+	s.forgetNode(n.ID())
 	if s.verdicts.setsKey != 0 {
 		s.verdicts.touched(n.ID())
 	}
@@ -454,6 +432,7 @@ func (s *Scheduler) nominate(p *model.Pod, n *model.Node) {
 		s.nominations++ // a node's nominated pods change
 	}
 	if old != nil {
+		s.staleView(old.ID())
 		ns := s.nodeOf(old)
 		for i, q := range ns.nominated {
 			if q == p {
@@ -464,6 +443,7 @@ func (s *Scheduler) nominate(p *model.Pod, n *model.Node) {
 		delete(s.nominated, p)
 	}
 	if n != nil {
+		s.staleView(n.ID())
 		s.nominated[p] = n
 		ns := s.nodeOf(n)
 		ns.nominated = append(ns.nominated, p)
@@ -558,8 +538,12 @@ func (s *Scheduler) schedulePod(p *model.Pod) *model.Node {
 }
 
 // scan filters nodes from nextStartNodeIndex on, wrapping around, until
-// want passed, and returns how many it processed.
+// want passed, and returns how many it processed. When the try may filter
+// by the nodes' views and nodes is every node, by ID, scanViews does.
 func (s *Scheduler) scan(nodes []*model.Node, want int) int {
+	if s.viewable() && len(nodes) == s.w.NodesAdded() && len(nodes) == len(s.w.Nodes()) {
+		return s.scanViews(nodes, want)
+	}
 	cy := &s.cy
 	processed := 0
 	j := s.nextStartNodeIndex % len(nodes)

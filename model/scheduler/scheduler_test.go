@@ -110,7 +110,7 @@ func TestRunningTotalsMatchRecount(t *testing.T) {
 func TestPodBackoff(t *testing.T) {
 	want := []time.Duration{0, 1 * time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
 	for attempts, w := range want {
-		if got := podBackoff(attempts); got != w {
+		if got := podBackoff(int32(attempts)); got != w {
 			t.Errorf("podBackoff(%d) = %v, want %v", attempts, got, w)
 		}
 	}
@@ -236,7 +236,7 @@ func TestUnschedulableFlush(t *testing.T) {
 	w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
 	p := w.AddPod("big", appSpec(2000, nil, model.RestartAlways), model.PodOptions{})
 	var tries []time.Duration
-	last := 0
+	last := int32(0)
 	for at := time.Duration(0); at <= 12*time.Minute; at += time.Second {
 		w.Run(at)
 		if schedOf(w).of(p).queue.attempts != last {

@@ -203,7 +203,7 @@ func (r *Recorder) Change(c *model.Change) {
 			r.setPodReady(p, c.T, c.Status == string(model.True))
 		}
 	case model.ChangeEvent:
-		m := mark{t: c.T, warning: c.Type == string(model.EventWarning), reason: r.str(c.Reason), message: r.str(c.Message)}
+		m := mark{t: c.T, warning: c.Type == model.EventWarning.String(), reason: r.str(c.Reason), message: r.str(c.Message)}
 		switch {
 		case c.Pod != "":
 			p := r.pod(model.Key(c.Namespace, c.Pod), c.T)

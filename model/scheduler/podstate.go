@@ -1,0 +1,37 @@
+package scheduler
+
+import "github.com/podsim/podsim/model"
+
+// podState is the scheduler's state of one pod, kept by Pod.ID in
+// scheduler.pods.
+//
+// It is kept small: there is one per pod ever created (a 150k-pod run
+// holds them all). The rare nominated node lives in scheduler.nominated;
+// the nonzero requests are the scheduler's, by request id.
+type podState struct {
+	queue   queuedPod  // the queue's bookkeeping while the pod is unscheduled
+	plan    *schedPlan // built at the first try
+	request int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
+}
+
+// podStates holds the podState of every pod by Pod.ID, in chunks of
+// podStateChunk made zero as the pods come: the states of a 150,000-pod
+// run are allocated once, where a slice doubling to hold them would copy
+// them and leave as much again behind as garbage.
+type podStates struct{ chunks [][]podState }
+
+// podStateChunk is how many pods' states are allocated at a time.
+const podStateChunk = 1024
+
+// of returns the state of the pod with ID id, allocating its chunk if
+// it has none yet.
+func (t *podStates) of(id int) *podState {
+	c := id / podStateChunk
+	for len(t.chunks) <= c {
+		t.chunks = append(t.chunks, make([]podState, podStateChunk))
+	}
+	return &t.chunks[c][id%podStateChunk]
+}
+
+// of returns the scheduler's state of p.
+func (s *Scheduler) of(p *model.Pod) *podState { return s.pods.of(p.ID()) }
