@@ -31,23 +31,23 @@ func (p *Pod) sync() {
 	if p.Node == nil || p.busy || p.terminated || p.Node.down {
 		return
 	}
-	if !p.sandbox {
+	if !p.Sandboxed() {
 		switch {
-		case p.phase.Terminal(): // rejected at admission, or failed before it ran
+		case p.Phase().Terminal(): // rejected at admission, or failed before it ran
 			return
 		case !p.admit(): // admission.go
 			return
-		case !p.deleting && !p.w.admitPod(p): // a handler that refuses has rejected it
+		case !p.Terminating() && !p.w.admitPod(p): // a handler that refuses has rejected it
 			return
 		}
 		p.setupSandbox()
 	}
 	if p.resandbox {
 		p.resandbox = false
-		p.assignIP() // a new sandbox, a new address
-		p.setCondition(PodReadyToStartContainers, True, "", "")
+		p.AssignIP() // a new sandbox, a new address
+		p.SetKubeletCondition(PodReadyToStartContainers, True, "", "")
 	}
-	if p.deleting && p.Node.Reachable() {
+	if p.Terminating() && p.Node.Reachable() {
 		p.syncTerminating()
 		return
 	}
@@ -55,7 +55,7 @@ func (p *Pod) sync() {
 		p.syncEvicted()
 		return
 	}
-	if p.phase.Terminal() {
+	if p.Phase().Terminal() {
 		p.stopSidecars(p.Spec.TerminationGracePeriod)
 		return
 	}
@@ -114,10 +114,10 @@ func (p *Pod) regularDone() bool {
 // setupSandbox is the kubelet's first sync of a pod: the sandbox is ready
 // and every container gets its default waiting status.
 func (p *Pod) setupSandbox() {
-	p.sandbox = true
-	p.assignIP()
-	p.status.StartTime, p.status.Started = p.w.Now(), true
-	p.setCondition(PodReadyToStartContainers, True, "", "")
+	p.SetSandboxed(true)
+	p.AssignIP()
+	p.SetStartTime(p.w.Now())
+	p.SetKubeletCondition(PodReadyToStartContainers, True, "", "")
 	reason := ReasonContainerCreating
 	if len(p.init) > 0 {
 		reason = ReasonPodInitializing
@@ -359,7 +359,7 @@ const imagePullResync = time.Second
 
 func (c *container) showImagePullBackOff() {
 	p := c.pod
-	if c.status.State.Reason != ReasonErrImagePull || p.deleting || p.terminated {
+	if c.status.State.Reason != ReasonErrImagePull || p.Terminating() || p.terminated {
 		return
 	}
 	img := c.spec.Image
@@ -513,13 +513,13 @@ func (c *container) terminate(code int32, reason string) {
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
 	p.w.listenerChanged(p)
-	if c.killedFor != "" && !p.deleting {
+	if c.killedFor != "" && !p.Terminating() {
 		st.LastState = st.State
 		c.setState(ContainerState{Kind: StateWaiting, Reason: c.killedFor})
 	}
 	c.killedFor, c.ordered = "", false
 	p.turnsCame()
-	if !c.probeKilled || p.deleting || !c.restartsAfterProbeKill() {
+	if !c.probeKilled || p.Terminating() || !c.restartsAfterProbeKill() {
 		// (After a probe kill the kubelet restarts in the same sync, with
 		// no status published in between.)
 		p.updateStatus()

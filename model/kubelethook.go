@@ -103,7 +103,7 @@ func (kubeletCore) Bound(p *Pod) { p.requestSync() }
 func (kubeletCore) PhaseSet(p *Pod) { p.wakeProbers() }
 
 func (kubeletCore) ConditionSetByUser(p *Pod) {
-	if p.sandbox {
+	if p.Sandboxed() {
 		p.updateStatus()
 	}
 }

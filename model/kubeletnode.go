@@ -24,7 +24,7 @@ func (kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
 
 func (kubeletCore) DiskFailed(n *Node) {
 	for _, p := range append([]*Pod(nil), n.pods...) {
-		if p.phase.Terminal() || p.deleted {
+		if p.Phase().Terminal() || p.Deleted() {
 			continue
 		}
 		p.freeze()
@@ -34,8 +34,8 @@ func (kubeletCore) DiskFailed(n *Node) {
 				c.terminate(137, ReasonError)
 			}
 		}
-		if !p.phase.Terminal() {
-			p.setPhase(Failed)
+		if !p.Phase().Terminal() {
+			p.SetPhase(Failed)
 			p.updateConditions()
 		}
 		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
@@ -96,7 +96,7 @@ func (p *Pod) freeze() {
 // reboot is the kubelet coming back after a power loss at downAt: every
 // container it had is gone.
 func (p *Pod) reboot(downAt time.Duration) {
-	if p.deleted {
+	if p.Deleted() {
 		return
 	}
 	for _, c := range p.all() {
@@ -113,11 +113,11 @@ func (p *Pod) reboot(downAt time.Duration) {
 			}
 		}
 	}
-	if p.sandbox && !p.deleting && !p.phase.Terminal() && p.Spec.RestartPolicy != RestartNever {
+	if p.Sandboxed() && !p.Terminating() && !p.Phase().Terminal() && p.Spec.RestartPolicy != RestartNever {
 		// The sandbox died with the node: the kubelet makes a new one and
 		// runs the init containers again before the others restart.
 		p.event(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
-		p.setCondition(PodReadyToStartContainers, False, "", "")
+		p.SetKubeletCondition(PodReadyToStartContainers, False, "", "")
 		p.resandbox = true
 		for _, c := range p.init {
 			if !c.spec.Sidecar && c.status.State.Kind == StateTerminated && c.status.State.ExitCode == 0 {

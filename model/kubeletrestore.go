@@ -16,7 +16,7 @@ func (kubeletCore) RestoreContainers(p *Pod, s *PodSnapshot) {
 }
 
 func (kubeletCore) Restored(p *Pod, s *PodSnapshot) {
-	if p.phase.Terminal() {
+	if p.Phase().Terminal() {
 		p.terminated = true
 		p.updateConditions() // Ready False, PodCompleted or PodFailed
 		return

@@ -152,7 +152,7 @@ func (c *container) clearReason() {
 // Waiting with that reason, its termination moving to lastState.
 func (c *container) showReason() {
 	st := &c.status
-	if c.reason == nil || c.reason.reason == "" || c.processRunning() || c.pod.deleting {
+	if c.reason == nil || c.reason.reason == "" || c.processRunning() || c.pod.Terminating() {
 		return
 	}
 	if t, ok := st.Terminated(); ok && c.runs > 0 {

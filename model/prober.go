@@ -231,7 +231,7 @@ func (pr *prober) gridCeil(from, x time.Duration) time.Duration {
 // something wakes the worker.
 func (pr *prober) nextUseful(from time.Duration) time.Duration {
 	c, p := pr.c, pr.c.pod
-	if p.phase.Terminal() || p.deleted {
+	if p.Phase().Terminal() || p.Deleted() {
 		return from
 	}
 	if c.runs == 0 || c.unpublished {
@@ -250,7 +250,7 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 		}
 		return never
 	}
-	if p.deleting && pr.kind != Readiness {
+	if p.Terminating() && pr.kind != Readiness {
 		return from
 	}
 	startedAt := st.State.StartedAt
@@ -311,7 +311,7 @@ func (pr *prober) firstTickIn(ws []Window, t, startedAt time.Duration) time.Dura
 // doProbe is one step of the worker; it reports whether to keep probing.
 func (pr *prober) doProbe() bool {
 	c, p := pr.c, pr.c.pod
-	if p.phase.Terminal() || p.deleted {
+	if p.Phase().Terminal() || p.Deleted() {
 		return false
 	}
 	if c.runs == 0 || c.unpublished {
@@ -329,7 +329,7 @@ func (pr *prober) doProbe() bool {
 		pr.publish(resultFailure)
 		return c.probedAgain()
 	}
-	if p.deleting && pr.kind != Readiness {
+	if p.Terminating() && pr.kind != Readiness {
 		pr.publish(resultSuccess)
 		return false
 	}
@@ -530,7 +530,7 @@ func (c *container) probedAgain() bool {
 func (pr *prober) probeTarget() string {
 	host := pr.spec.Host
 	if host == "" {
-		host = pr.c.pod.status.PodIP
+		host = pr.c.pod.IP()
 	}
 	return net.JoinHostPort(host, pr.c.spec.ResolvePort(pr.spec.Port))
 }
@@ -541,7 +541,7 @@ func (pr *prober) probeTarget() string {
 // for tcpSocket the dialer's (pkg/probe/tcp/tcp.go). It is made once per
 // pod address and kept.
 func (pr *prober) refusedOutput() string {
-	if pr.refusedIP == pr.c.pod.status.PodIP && pr.refused != "" {
+	if pr.refusedIP == pr.c.pod.IP() && pr.refused != "" {
 		return pr.refused
 	}
 	target := pr.probeTarget()
@@ -557,6 +557,6 @@ func (pr *prober) refusedOutput() string {
 		}
 		msg = `Get "` + scheme + "://" + target + path + `": ` + msg
 	}
-	pr.refused, pr.refusedIP = msg, pr.c.pod.status.PodIP
+	pr.refused, pr.refusedIP = msg, pr.c.pod.IP()
 	return msg
 }

@@ -143,7 +143,7 @@ func (p *Pod) restore(s *PodSnapshot) {
 	}
 	p.setCondition(PodScheduled, True, "", "")
 	p.sandbox = true
-	p.assignIP()
+	p.AssignIP()
 	p.status.StartTime, p.status.Started = *s.StartTime, true
 	w.past = min(w.past, *s.StartTime)
 	p.setCondition(PodReadyToStartContainers, True, "", "")

@@ -145,7 +145,7 @@ func (c *container) sigkill() { c.terminate(137, ReasonError) }
 // calculateEffectiveGracePeriod takes it. A kubelet cut off when the pod was
 // deleted hears when its node is back, and gives the pod the whole period.
 func (p *Pod) hearDelete() {
-	if p.deleting && !p.heardDelete {
+	if p.Terminating() && !p.heardDelete {
 		p.heardDelete, p.killBy = true, sim.AddSat(p.w.Now(), p.deletionGrace)
 	}
 }
@@ -209,14 +209,14 @@ func (p *Pod) finishTermination() {
 				Message: "The container could not be located when the pod was terminated"})
 		}
 	}
-	if !p.phase.Terminal() {
+	if !p.Phase().Terminal() {
 		ph := Succeeded
 		for _, c := range p.regular {
 			if c.status.State.Kind != StateTerminated || c.status.State.ExitCode != 0 {
 				ph = Failed
 			}
 		}
-		p.setPhase(ph)
+		p.SetPhase(ph)
 	}
 	p.updateConditions()
 	p.remove()
