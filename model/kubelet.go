@@ -139,7 +139,7 @@ func (p *Pod) setupSandbox() {
 // started before the next init container runs, and are kept running.
 func (p *Pod) syncInit() bool {
 	for _, c := range p.init {
-		st := &c.status
+		st := c.status
 		if c.spec.Sidecar {
 			if st.State.Kind == StateRunning && st.Started || p.sidecarsStopping {
 				continue
@@ -182,7 +182,7 @@ func (p *Pod) regularStarted() bool {
 // one if its policy says so and its backoff allows. It reports whether the
 // pod worker is now blocked (pulling an image).
 func (p *Pod) syncContainer(c *container) bool {
-	st := &c.status
+	st := c.status
 	switch {
 	case c.processRunning() || c.pullTimer.Pending():
 		// Its process runs: published, or not yet (postStart, or being
@@ -249,9 +249,8 @@ func (c *container) waitBackoff(last ContainerState) {
 	if c.restartTimer.Pending() {
 		return
 	}
-	st := &c.status
-	if st.State.Kind == StateTerminated {
-		st.LastState = st.State
+	if st := c.status; st.State.Kind == StateTerminated {
+		c.setLastState(st.State)
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
 	p.eventMsg(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
@@ -390,12 +389,12 @@ func (c *container) pulled() {
 
 // run creates and starts the container's next process.
 func (p *Pod) run(c *container) {
-	st := &c.status
+	st := c.status
 	if st.State.Kind == StateTerminated {
-		st.LastState = st.State
+		c.setLastState(st.State)
 	}
 	if c.runs > 0 {
-		st.RestartCount++
+		p.SetContainerRestarts(int(c.idx), st.RestartCount+1)
 	}
 	c.clearReason()
 	now := p.w.Now()
@@ -491,7 +490,7 @@ func (c *container) exitOnItsOwn() {
 // terminate records the running process's exit with code; reason "" means
 // the runtime's own: Completed for 0, Error otherwise.
 func (c *container) terminate(code int32, reason string) {
-	st := &c.status
+	st := c.status
 	if !c.processRunning() {
 		return
 	}
@@ -514,7 +513,7 @@ func (c *container) terminate(code int32, reason string) {
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
 	p.w.listenerChanged(p)
 	if c.killedFor != "" && !p.Terminating() {
-		st.LastState = st.State
+		c.setLastState(st.State)
 		c.setState(ContainerState{Kind: StateWaiting, Reason: c.killedFor})
 	}
 	c.killedFor, c.ordered = "", false

@@ -13,7 +13,9 @@ import (
 // method is called at exactly one kind of place in the core, synchronously;
 // what it does may change the world. NewCore installs the kubelet of this
 // package (kubeletCore); World.Register replaces it with a part that
-// implements Kubelet.
+// implements Kubelet. The core reads the kubelet's containers only
+// through it (Process, Serving, ProbeTicks, CheckContainer); the kubelet
+// writes the pod's API status only through the writers of podstatus.go.
 //
 // Not yet through it (the core still calls kubelet code of this package
 // by name): a resize (Pod.Resize), the active deadline, and watchMemory
@@ -79,6 +81,24 @@ type Kubelet interface {
 	// with nothing running), after it is marked deleted and before its node
 	// forgets it: the kubelet stops everything it had in flight for p.
 	Removed(p *Pod)
+
+	// What the core reads of the process of p's i-th container (init
+	// containers first, as Pod.StatusOf counts) as the kubelet runs it;
+	// none changes anything.
+
+	// Process reports whether the process runs (published Running, or
+	// started and still in its postStart hook) and when it started.
+	Process(p *Pod, i int) (running bool, startedAt time.Duration)
+	// Serving reports whether the process, published Running, keeps its
+	// listener open: it is not being stopped, or its preStop hook runs.
+	Serving(p *Pod, i int) bool
+	// ProbeTicks counts the ticks its probe workers ran, by kind.
+	ProbeTicks(p *Pod, i int) [Startup + 1]int64
+	// CheckContainer checks what the kubelet runs of it against the
+	// invariants (nothing in flight on a node powered off, nothing running
+	// in a finished pod); where names it in a failure. p is bound and not
+	// deleted.
+	CheckContainer(v *Invariants, p *Pod, i int, where string)
 }
 
 // kubeletCore is the kubelet of package model, the Kubelet NewCore
@@ -90,10 +110,10 @@ func (kubeletCore) PodCreated(p *Pod) {
 	p.syncTimer.Init(p.sync)
 	spec := p.Spec
 	for i := range spec.InitContainers {
-		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
+		p.init = append(p.init, p.newContainer(&spec.InitContainers[i], i))
 	}
 	for i := range spec.Containers {
-		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
+		p.regular = append(p.regular, p.newContainer(&spec.Containers[i], len(spec.InitContainers)+i))
 		p.ownPolicies = p.ownPolicies || spec.Containers[i].RestartPolicy != ""
 	}
 }
@@ -125,11 +145,61 @@ func (kubeletCore) Removed(p *Pod) {
 	}
 }
 
-// newContainer makes the kubelet's runtime container of p for s, its
-// timers armed with their callbacks.
-func (p *Pod) newContainer(s *ContainerSpec) *container {
+func (kubeletCore) Process(p *Pod, i int) (bool, time.Duration) {
+	c := p.containerAt(i)
+	return c.processRunning(), c.startedAt
+}
+
+func (kubeletCore) Serving(p *Pod, i int) bool {
+	c := p.containerAt(i)
+	return !c.stopping || c.inHook == hookPreStop
+}
+
+func (kubeletCore) ProbeTicks(p *Pod, i int) (ticks [Startup + 1]int64) {
+	for _, pr := range p.containerAt(i).probes {
+		ticks[pr.kind] = pr.ticks
+	}
+	return ticks
+}
+
+func (kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
+	c := p.containerAt(i)
+	if p.Node.down {
+		for _, t := range []*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.pullTimer} {
+			if t.Pending() {
+				v.fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
+				break
+			}
+		}
+	} else if p.Phase().Terminal() && p.Node.Reachable() && c.processRunning() && !c.stopping {
+		v.fail(RuleRunning, "%s runs in a pod that is %s", where, p.Phase())
+	}
+}
+
+// containerAt is p's i-th runtime container, the init ones first.
+func (p *Pod) containerAt(i int) *container {
+	if i < len(p.init) {
+		return p.init[i]
+	}
+	return p.regular[i-len(p.init)]
+}
+
+// usage is c's CPU (capped at its limit) and memory now at mrps
+// thousandths of a request per second served by its pod (useOf).
+func (c *container) usage(mrps int64) (milliCPU, memory int64) {
+	return useOf(c.spec, c.processRunning(), c.pod.w.Now()-c.startedAt, mrps)
+}
+
+// steadyMemory is c's memory at mrps apart from what it leaked.
+func (c *container) steadyMemory(mrps int64) int64 {
+	return steadyMemory(c.spec, c.processRunning(), mrps)
+}
+
+// newContainer makes the kubelet's runtime container of p for s, the i-th
+// of its statuses (Pod.StatusOf), its timers armed with their callbacks.
+func (p *Pod) newContainer(s *ContainerSpec, i int) *container {
 	c := p.w.mem.containers.new()
-	*c = container{pod: p, spec: s, status: ContainerStatus{Name: s.Name, Image: s.Image}}
+	*c = container{pod: p, spec: s, status: p.StatusOf(i), idx: int32(i)}
 	c.exitTimer.Init(c.exitOnItsOwn)
 	c.restartTimer.Init(p.requestSync)
 	c.pullTimer.Init(c.pulled)
@@ -146,16 +216,12 @@ func (c *container) stopTimers() {
 	}
 }
 
-// setState sets c's state in its status, records the change and wakes
-// its probe workers.
+// setState sets c's state in its status (the change is recorded) and
+// wakes its probe workers.
 func (c *container) setState(s ContainerState) {
-	c.status.State = s
-	ch := c.pod.w.begin(ChangeContainer)
-	ch.Pod, ch.Namespace, ch.Container, ch.State = c.pod.Name, c.pod.Namespace, c.spec.Name, s.Kind
-	ch.Reason, ch.RestartCount = s.Reason, c.status.RestartCount
-	if s.Kind == StateTerminated {
-		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
-	}
-	c.pod.w.emit()
+	c.pod.SetContainerState(int(c.idx), s)
 	c.wakeProbers()
 }
+
+// setLastState sets c's lastState in its status.
+func (c *container) setLastState(s ContainerState) { c.pod.SetContainerLastState(int(c.idx), s) }

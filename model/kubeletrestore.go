@@ -52,8 +52,8 @@ func (c *container) restore(s *PodSnapshot) {
 		}
 	}
 	c.startProbers()
-	st := &c.status
-	st.RestartCount, st.LastState = cs.RestartCount, cs.LastState
+	p.SetContainerRestarts(int(c.idx), cs.RestartCount)
+	c.setLastState(cs.LastState)
 	if cs.State.Kind != StateWaiting || cs.RestartCount > 0 || cs.LastState.Kind == StateTerminated {
 		c.runs = cs.RestartCount + 1
 	}

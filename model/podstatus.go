@@ -69,3 +69,75 @@ func (p *Pod) AssignIP() {
 	n.nextIP = (i + 1) % 253
 	p.status.PodIP = "10.244." + strconv.Itoa(n.id%256) + "." + strconv.Itoa(i+2)
 }
+
+// statusBlock is the room of a pod's conditions and, if it has one
+// container, that container's status: one slab value, so a pod's status
+// takes no allocation of its own.
+type statusBlock struct {
+	conditions [len(conditionOrder) - 2]Condition // the kubelet's (the two of a resize are rare: they take another when they come)
+	container  [1]ContainerStatus
+}
+
+// newStatus makes room for p's status: its conditions, and its container
+// statuses, its init containers' then its regular ones' (status
+// InitContainerStatuses and ContainerStatuses are the two halves).
+func (p *Pod) newStatus() {
+	b := p.w.mem.statuses.new()
+	p.status.Conditions = b.conditions[:0:len(b.conditions)]
+	spec := p.Spec
+	ni, nr := len(spec.InitContainers), len(spec.Containers)
+	cs := b.container[:]
+	if ni+nr != 1 {
+		cs = p.w.mem.containerStatuses.take(ni + nr)[:ni+nr]
+	}
+	for i := range spec.InitContainers {
+		cs[i] = ContainerStatus{Name: spec.InitContainers[i].Name, Image: spec.InitContainers[i].Image}
+	}
+	for i := range spec.Containers {
+		cs[ni+i] = ContainerStatus{Name: spec.Containers[i].Name, Image: spec.Containers[i].Image}
+	}
+	p.status.InitContainerStatuses, p.status.ContainerStatuses = cs[:ni:ni], cs[ni:]
+}
+
+// StatusOf is the status of p's i-th container, its init containers
+// first, below Containers(): the kubelet keeps it to read, and writes it
+// through the writers below only.
+func (p *Pod) StatusOf(i int) *ContainerStatus {
+	if ni := len(p.status.InitContainerStatuses); i >= ni {
+		return &p.status.ContainerStatuses[i-ni]
+	}
+	return &p.status.InitContainerStatuses[i]
+}
+
+// SetContainerState sets the state of p's i-th container (as StatusOf
+// counts) and records the change.
+func (p *Pod) SetContainerState(i int, s ContainerState) {
+	st := p.StatusOf(i)
+	st.State = s
+	ch := p.w.begin(ChangeContainer)
+	ch.Pod, ch.Namespace, ch.Container, ch.State = p.Name, p.Namespace, st.Name, s.Kind
+	ch.Reason, ch.RestartCount = s.Reason, st.RestartCount
+	if s.Kind == StateTerminated {
+		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
+	}
+	p.w.emit()
+}
+
+// SetContainerLastState sets the lastState of p's i-th container: its
+// previous termination, or none. Nothing is recorded.
+func (p *Pod) SetContainerLastState(i int, s ContainerState) { p.StatusOf(i).LastState = s }
+
+// SetContainerRestarts sets the restartCount of p's i-th container.
+// Nothing is recorded: the next state change carries it.
+func (p *Pod) SetContainerRestarts(i int, n int32) { p.StatusOf(i).RestartCount = n }
+
+// SetContainerFlags sets the started and ready flags of p's i-th
+// container, and tells the object sinks when they flip.
+func (p *Pod) SetContainerFlags(i int, started, ready bool) {
+	st := p.StatusOf(i)
+	if st.Started == started && st.Ready == ready {
+		return
+	}
+	st.Started, st.Ready = started, ready
+	p.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectUpdated, Pod: p})
+}

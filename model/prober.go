@@ -243,7 +243,7 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 	if pr.onHold {
 		return never
 	}
-	st := &c.status
+	st := c.status
 	if st.State.Kind != StateRunning {
 		if pr.result != resultFailure || !c.probedAgain() {
 			return from
@@ -324,7 +324,7 @@ func (pr *prober) doProbe() bool {
 	if pr.onHold {
 		return true
 	}
-	st := &c.status
+	st := c.status
 	if st.State.Kind != StateRunning {
 		pr.publish(resultFailure)
 		return c.probedAgain()
@@ -467,7 +467,7 @@ func (c *container) readyOK() bool {
 
 // updateReady recomputes Started and Ready; it reports whether they changed.
 func (c *container) updateReady() bool {
-	st := &c.status
+	st := c.status
 	started := c.startedOK()
 	// A terminating pod keeps its readiness: the kubelet goes on probing it
 	// and does not force Ready off (Services drop it by other means).
@@ -480,12 +480,7 @@ func (c *container) updateReady() bool {
 // setFlags sets the container's started and ready flags, and tells the
 // object sinks when they flip.
 func (c *container) setFlags(started, ready bool) {
-	st := &c.status
-	if st.Started == started && st.Ready == ready {
-		return
-	}
-	st.Started, st.Ready = started, ready
-	c.pod.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectUpdated, Pod: c.pod})
+	c.pod.SetContainerFlags(int(c.idx), started, ready)
 }
 
 // SetKubeletSync sets Settings.KubeletSync. It must be called before the
@@ -511,7 +506,7 @@ func (w *World) SetProbeEveryTick(on bool) {
 // is not Never; with a container's own restartPolicy, ContainerShouldRestart
 // on its exit code).
 func (c *container) probedAgain() bool {
-	st := &c.status
+	st := c.status
 	if st.State.Kind != StateTerminated {
 		return true
 	}

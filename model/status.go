@@ -52,7 +52,7 @@ func (p *Pod) processRuns() bool {
 func (p *Pod) computePhase() Phase {
 	var pendingInit, failedInit, pendingSidecar, running, waiting, stopped, succeeded, unknown int
 	for _, c := range p.init {
-		st := &c.status
+		st := c.status
 		lastFailed := st.LastState.Kind == StateTerminated
 		if c.spec.Sidecar {
 			switch st.State.Kind {
@@ -88,7 +88,7 @@ func (p *Pod) computePhase() Phase {
 		}
 	}
 	for _, c := range p.regular {
-		st := &c.status
+		st := c.status
 		switch st.State.Kind {
 		case StateRunning:
 			running++
@@ -185,7 +185,7 @@ func (p *Pod) condInputs() (sig uint64, ok bool) {
 	}
 	sh := 14
 	for _, c := range p.init {
-		st := &c.status
+		st := c.status
 		if st.State.Kind == StateTerminated && st.State.ExitCode == 0 {
 			sig |= 1 << sh
 		}
@@ -212,7 +212,7 @@ func (p *Pod) generateConditions() {
 	// Initialized
 	incomplete := 0
 	for _, c := range p.init {
-		st := &c.status
+		st := c.status
 		done := st.State.Kind == StateTerminated && st.State.ExitCode == 0
 		if c.spec.Sidecar {
 			done = st.Started

@@ -198,12 +198,12 @@ func (p *Pod) stopSidecars(grace time.Duration) {
 // it from the API.
 func (p *Pod) finishTermination() {
 	for _, c := range p.all() {
-		st := &c.status
+		st := c.status
 		switch {
 		case st.State.Kind == StateWaiting && st.LastState.Kind == StateTerminated:
 			// Nothing restarts in a pod being deleted: show the last exit.
 			c.setState(st.LastState)
-			st.LastState = ContainerState{}
+			c.setLastState(ContainerState{})
 		case st.State.Kind == StateWaiting && c.runs == 0 && p.regularStarted():
 			c.setState(ContainerState{Kind: StateTerminated, Reason: "ContainerStatusUnknown", ExitCode: 137,
 				Message: "The container could not be located when the pod was terminated"})
