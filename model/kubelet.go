@@ -184,7 +184,7 @@ func (p *Pod) regularStarted() bool {
 func (p *Pod) syncContainer(c *container) bool {
 	st := c.status
 	switch {
-	case c.processRunning() || c.pullTimer.Pending():
+	case c.processRunning() || c.rare != nil && c.rare.pullTimer.Pending():
 		// Its process runs: published, or not yet (postStart, or being
 		// killed after a failed postStart). The runtime shows the kubelet
 		// a running container, which it does not start again.
@@ -311,7 +311,7 @@ func (p *Pod) startContainer(c *container) bool {
 		return false
 	}
 	p.busy = true
-	p.w.eng.After(&c.pullTimer, d, sim.Normal)
+	p.w.eng.After(&c.rareState().pullTimer, d, sim.Normal)
 	return true
 }
 
@@ -326,7 +326,8 @@ func (c *container) pullFailed() {
 	img := c.spec.Image
 	cfg := p.w.settings.ImagePullBackOff
 	now := p.w.Now()
-	if c.pullBackoff.set && now-c.pullBackoff.lastUpdate < c.pullBackoff.delay {
+	r := c.rareState()
+	if r.pullBackoff.set && now-r.pullBackoff.lastUpdate < r.pullBackoff.delay {
 		if p.realistic() {
 			p.event(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
 			p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
@@ -337,7 +338,7 @@ func (c *container) pullFailed() {
 		c.showImagePullBackOff()
 		return
 	}
-	c.pullBackoff.next(cfg, now, now)
+	r.pullBackoff.next(cfg, now, now)
 	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	p.event(EventWarning, "Failed", "kubelet",
 		"Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: not found", img, img)
@@ -350,7 +351,7 @@ func (c *container) pullFailed() {
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImagePull, Message: msg})
 	p.w.eng.At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
-	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(now, c.pullBackoff.delay), sim.Normal)
+	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
 }
 
 // imagePullResync is when the kubelet syncs a pod again after a failed pull.
@@ -416,7 +417,7 @@ func (p *Pod) run(c *container) {
 		// until the hook returns.
 		p.busy, c.inHook, c.unpublished = true, hookPostStart, true
 		p.w.useChanged(p)
-		p.w.eng.After(&c.hookTimer, c.hookTime(false), sim.Normal)
+		p.w.eng.After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
 		return
 	}
 	c.showRunning()
@@ -465,7 +466,7 @@ func (c *container) postStartDone() {
 	if c.spec.Behavior.hook(false).Fail {
 		// Killed before the kubelet ever reports it Running.
 		p.event(EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
-		c.killedFor = ReasonPostStartHookError
+		c.rareState().killedFor = ReasonPostStartHookError
 		c.stop(p.Spec.TerminationGracePeriod, "FailedPostStartHook")
 	} else {
 		c.showRunning()
@@ -501,8 +502,11 @@ func (c *container) terminate(code int32, reason string) {
 		}
 	}
 	p := c.pod
-	for _, t := range [...]*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
-		p.w.eng.Stop(t)
+	p.w.eng.Stop(&c.exitTimer)
+	if r := c.rare; r != nil {
+		for _, t := range [...]*sim.Timer{&r.hookTimer, &r.termTimer, &r.killTimer} {
+			p.w.eng.Stop(t)
+		}
 	}
 	if c.inHook == hookPostStart {
 		p.busy = false
@@ -512,11 +516,14 @@ func (c *container) terminate(code int32, reason string) {
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
 	p.w.listenerChanged(p)
-	if c.killedFor != "" && !p.Terminating() {
+	if why := c.killedFor(); why != "" && !p.Terminating() {
 		c.setLastState(st.State)
-		c.setState(ContainerState{Kind: StateWaiting, Reason: c.killedFor})
+		c.setState(ContainerState{Kind: StateWaiting, Reason: why})
 	}
-	c.killedFor, c.ordered = "", false
+	if c.rare != nil {
+		c.rare.killedFor = ""
+	}
+	c.ordered = false
 	p.turnsCame()
 	if !c.probeKilled || p.Terminating() || !c.restartsAfterProbeKill() {
 		// (After a probe kill the kubelet restarts in the same sync, with

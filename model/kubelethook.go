@@ -165,7 +165,11 @@ func (kubeletCore) ProbeTicks(p *Pod, i int) (ticks [Startup + 1]int64) {
 func (kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
 	c := p.containerAt(i)
 	if p.Node.down {
-		for _, t := range []*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.pullTimer} {
+		ts := []*sim.Timer{&c.exitTimer}
+		if r := c.rare; r != nil {
+			ts = append(ts, &r.hookTimer, &r.termTimer, &r.killTimer, &r.pullTimer)
+		}
+		for _, t := range ts {
 			if t.Pending() {
 				v.fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
 				break
@@ -202,17 +206,53 @@ func (p *Pod) newContainer(s *ContainerSpec, i int) *container {
 	*c = container{pod: p, spec: s, status: p.StatusOf(i), idx: int32(i)}
 	c.exitTimer.Init(c.exitOnItsOwn)
 	c.restartTimer.Init(p.requestSync)
-	c.pullTimer.Init(c.pulled)
-	c.hookTimer.Init(c.hookDone)
-	c.termTimer.Init(c.exitAfterSigterm)
-	c.killTimer.Init(c.sigkill)
 	return c
+}
+
+// rareState is what a container needs only when it pulls an image, runs a
+// hook or is killed: most containers of a big fleet never do, so it is
+// made on first use (container.rareState), its timers armed then.
+type rareState struct {
+	pullTimer   sim.Timer     // an image pull finishes
+	hookTimer   sim.Timer     // a postStart or preStop hook finishes, or a sidecar's wait for its turn runs out
+	termTimer   sim.Timer     // the process exits after SIGTERM
+	killTimer   sim.Timer     // SIGKILL at the end of the grace period
+	pullBackoff backoff       // the image pull backoff (per pod and image in the kubelet)
+	graceLeft   time.Duration // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
+	waitFrom    time.Duration // when it began to wait for its turn
+	killedFor   string        // why the kubelet killed it: "", "FailedPostStartHook", ...
+}
+
+// rareState returns c's rare state, making it on first use.
+func (c *container) rareState() *rareState {
+	if c.rare == nil {
+		r := c.pod.w.mem.rares.new()
+		r.pullTimer.Init(c.pulled)
+		r.hookTimer.Init(c.hookDone)
+		r.termTimer.Init(c.exitAfterSigterm)
+		r.killTimer.Init(c.sigkill)
+		c.rare = r
+	}
+	return c.rare
+}
+
+// killedFor is why the kubelet killed c: "", "FailedPostStartHook", ...
+func (c *container) killedFor() string {
+	if c.rare == nil {
+		return ""
+	}
+	return c.rare.killedFor
 }
 
 // stopTimers stops every timer of c's process, pull, hooks and backoff.
 func (c *container) stopTimers() {
-	for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
-		c.pod.w.eng.Stop(t)
+	eng := c.pod.w.eng
+	eng.Stop(&c.exitTimer)
+	eng.Stop(&c.restartTimer)
+	if r := c.rare; r != nil {
+		for _, t := range [...]*sim.Timer{&r.pullTimer, &r.hookTimer, &r.termTimer, &r.killTimer} {
+			eng.Stop(t)
+		}
 	}
 }
 

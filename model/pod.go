@@ -117,24 +117,17 @@ type container struct {
 	startedAt   time.Duration    // when the current process started
 	unpublished bool             // started, but not reported Running yet (postStart runs)
 
-	exitTimer    sim.Timer // the process exits on its own
-	restartTimer sim.Timer // the crash backoff ends
-	pullTimer    sim.Timer // an image pull finishes
-	hookTimer    sim.Timer // a postStart or preStop hook finishes, or a sidecar's wait for its turn runs out
-	termTimer    sim.Timer // the process exits after SIGTERM
-	killTimer    sim.Timer // SIGKILL at the end of the grace period
+	exitTimer    sim.Timer  // the process exits on its own
+	restartTimer sim.Timer  // the crash backoff ends
+	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
 	crash        backoff
-	pullBackoff  backoff // the image pull backoff (per pod and image in the kubelet)
 
 	probeOf [Startup + 1]*prober // the probe workers by kind, nil where none
 
 	probes        []*prober          // liveness, readiness, startup workers, if any
 	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
 	inHook        hookKind           // which hook is running
-	graceLeft     time.Duration      // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
 	ordered       bool               // killed with its pod: as a sidecar it waits for its turn after preStop
-	waitFrom      time.Duration      // when it began to wait for its turn
-	killedFor     string             // why the kubelet killed it: "", "FailedPostStartHook", ...
 	probeKilled   bool               // killed for a failed liveness or startup probe; restart decided in the next sync
 	resizeRestart bool               // killed to apply a resize (resize.go): the next sync starts it again
 	rerun         bool               // an init container that must run again in a new sandbox

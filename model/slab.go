@@ -41,6 +41,7 @@ type worldSlabs struct {
 	pods              slab[Pod]
 	containers        slab[container]
 	probers           slab[prober]
+	rares             slab[rareState] // containers' rare state, made on first use
 	events            slab[Event]
 	statuses          slab[statusBlock]     // each pod's conditions and its one container's status
 	containerStatuses slab[ContainerStatus] // the statuses of pods of more than one container
