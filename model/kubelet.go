@@ -276,7 +276,7 @@ func (c *container) backOffWaiting() string {
 func (p *Pod) startContainer(c *container) bool {
 	img := c.spec.Image
 	spec, listed := p.w.settings.Images[img]
-	present := !listed || p.Node.images[img]
+	present := !listed || p.Node.kubeletOf().hasImage(img)
 	if !present && c.spec.PullPolicy == PullNever {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
 		switch {
@@ -375,10 +375,11 @@ func (c *container) pulled() {
 	p := c.pod
 	img := c.spec.Image
 	d := c.draws.pull
-	if p.Node.images[img] {
+	ns := p.Node.kubeletOf()
+	if ns.hasImage(img) {
 		d = 0
 	}
-	p.Node.images[img] = true
+	ns.addImage(img)
 	p.event(EventNormal, "Pulled", "kubelet",
 		"Successfully pulled image %q in %s (%s including waiting)", img, d, d)
 	if p.busy {

@@ -102,11 +102,49 @@ type Kubelet interface {
 }
 
 // kubeletCore is the kubelet of package model, the Kubelet NewCore
-// installs. It has no state of its own yet: that is on Pod, Node and
-// container.
-type kubeletCore struct{}
+// installs. Its state of each node is its own, by Node.ID; its state of
+// each pod is still on Pod and container.
+type kubeletCore struct {
+	nodes []nodeState // by Node.ID, grown as nodes are first seen
+}
 
-func (kubeletCore) PodCreated(p *Pod) {
+// nodeState is the kubelet's state of one node.
+type nodeState struct {
+	images                map[string]bool // images pulled onto the node, nil before the first
+	deferredResizes       int             // its pods' resizes pending with reason Deferred (resize.go)
+	reportedUnschedulable bool            // what the kubelet last saw of it (its NodeSchedulable events)
+}
+
+// node is k's state of n. Keep it no longer than the call: the slice
+// grows.
+func (k *kubeletCore) node(n *Node) *nodeState {
+	for len(k.nodes) <= n.id {
+		k.nodes = append(k.nodes, nodeState{})
+	}
+	return &k.nodes[n.id]
+}
+
+// ownKubelet is the world's Kubelet while this package's kubelet runs: a
+// kubeletCore, or a Kubelet that embeds one (a test's).
+type ownKubelet interface{ own() *kubeletCore }
+
+func (k *kubeletCore) own() *kubeletCore { return k }
+
+// kubeletOf is this package's kubelet's state of n.
+func (n *Node) kubeletOf() *nodeState { return n.w.kubelet.(ownKubelet).own().node(n) }
+
+// hasImage reports whether img was pulled onto n.
+func (ns *nodeState) hasImage(img string) bool { return ns.images[img] }
+
+// addImage records that img is on the node.
+func (ns *nodeState) addImage(img string) {
+	if ns.images == nil {
+		ns.images = map[string]bool{}
+	}
+	ns.images[img] = true
+}
+
+func (*kubeletCore) PodCreated(p *Pod) {
 	p.syncTimer.Init(p.sync)
 	spec := p.Spec
 	for i := range spec.InitContainers {
@@ -118,23 +156,23 @@ func (kubeletCore) PodCreated(p *Pod) {
 	}
 }
 
-func (kubeletCore) Bound(p *Pod) { p.requestSync() }
+func (*kubeletCore) Bound(p *Pod) { p.requestSync() }
 
-func (kubeletCore) PhaseSet(p *Pod) { p.wakeProbers() }
+func (*kubeletCore) PhaseSet(p *Pod) { p.wakeProbers() }
 
-func (kubeletCore) ConditionSetByUser(p *Pod) {
+func (*kubeletCore) ConditionSetByUser(p *Pod) {
 	if p.Sandboxed() {
 		p.updateStatus()
 	}
 }
 
-func (kubeletCore) Released(n *Node, p *Pod) {
-	if n.deferredResizes > 0 {
+func (k *kubeletCore) Released(n *Node, p *Pod) {
+	if k.node(n).deferredResizes > 0 {
 		n.retryResizes(p)
 	}
 }
 
-func (kubeletCore) Removed(p *Pod) {
+func (*kubeletCore) Removed(p *Pod) {
 	p.terminated = true
 	p.stopWorker()
 	for _, c := range p.all() {
@@ -145,24 +183,24 @@ func (kubeletCore) Removed(p *Pod) {
 	}
 }
 
-func (kubeletCore) Process(p *Pod, i int) (bool, time.Duration) {
+func (*kubeletCore) Process(p *Pod, i int) (bool, time.Duration) {
 	c := p.containerAt(i)
 	return c.processRunning(), c.startedAt
 }
 
-func (kubeletCore) Serving(p *Pod, i int) bool {
+func (*kubeletCore) Serving(p *Pod, i int) bool {
 	c := p.containerAt(i)
 	return !c.stopping || c.inHook == hookPreStop
 }
 
-func (kubeletCore) ProbeTicks(p *Pod, i int) (ticks [Startup + 1]int64) {
+func (*kubeletCore) ProbeTicks(p *Pod, i int) (ticks [Startup + 1]int64) {
 	for _, pr := range p.containerAt(i).probes {
 		ticks[pr.kind] = pr.ticks
 	}
 	return ticks
 }
 
-func (kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
+func (*kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
 	c := p.containerAt(i)
 	if p.Node.down {
 		ts := []*sim.Timer{&c.exitTimer}

@@ -10,19 +10,19 @@ import (
 // boot after it, a failed disk, the control plane reached again, and the
 // node status update that reports spec.unschedulable.
 
-func (kubeletCore) NodePoweredOff(n *Node) {
+func (*kubeletCore) NodePoweredOff(n *Node) {
 	for _, p := range n.pods {
 		p.freeze()
 	}
 }
 
-func (kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
+func (*kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
 	for _, p := range append([]*Pod(nil), n.pods...) {
 		p.reboot(downAt)
 	}
 }
 
-func (kubeletCore) DiskFailed(n *Node) {
+func (*kubeletCore) DiskFailed(n *Node) {
 	for _, p := range append([]*Pod(nil), n.pods...) {
 		if p.Phase().Terminal() || p.Deleted() {
 			continue
@@ -43,7 +43,7 @@ func (kubeletCore) DiskFailed(n *Node) {
 	}
 }
 
-func (kubeletCore) Reconnected(n *Node) {
+func (*kubeletCore) Reconnected(n *Node) {
 	n.reportSchedulable()
 	for _, p := range append([]*Pod(nil), n.pods...) {
 		p.hearDelete()
@@ -57,7 +57,7 @@ func (kubeletCore) Reconnected(n *Node) {
 // NodeStatusUpdateFrequency from when it joined): recordNodeSchedulableEvent
 // logs NodeNotSchedulable or NodeSchedulable if the value differs from the
 // one it saw last.
-func (kubeletCore) UnschedulableSet(n *Node) {
+func (*kubeletCore) UnschedulableSet(n *Node) {
 	f := n.w.settings.NodeStatusUpdateFrequency
 	now := n.w.Now()
 	next := sim.AddSat(n.joinedAt, sim.MulSat(f, int64((now-n.joinedAt)/f)+1))
@@ -67,10 +67,11 @@ func (kubeletCore) UnschedulableSet(n *Node) {
 // reportSchedulable is the kubelet's recordNodeSchedulableEvent during a
 // node status update that gets through.
 func (n *Node) reportSchedulable() {
-	if n.gone || !n.Reachable() || n.reportedUnschedulable == n.unschedulable {
+	ns := n.kubeletOf()
+	if n.gone || !n.Reachable() || ns.reportedUnschedulable == n.unschedulable {
 		return
 	}
-	n.reportedUnschedulable = n.unschedulable
+	ns.reportedUnschedulable = n.unschedulable
 	reason := "NodeSchedulable"
 	if n.unschedulable {
 		reason = "NodeNotSchedulable"

@@ -83,7 +83,7 @@ func (p *Pod) Resize(name string, requests, limits Resources) bool {
 // dropResize forgets p's pending resize, if any.
 func (p *Pod) dropResize() {
 	if r := p.resize; r != nil && r.deferred {
-		p.Node.deferredResizes--
+		p.Node.kubeletOf().deferredResizes--
 	}
 	p.resize = nil
 }
@@ -113,9 +113,9 @@ func (p *Pod) tryResize() {
 	}
 	if reason != "" {
 		if !r.deferred && reason == ReasonDeferred {
-			n.deferredResizes++
+			n.kubeletOf().deferredResizes++
 		} else if r.deferred && reason != ReasonDeferred {
-			n.deferredResizes--
+			n.kubeletOf().deferredResizes--
 		}
 		r.deferred = reason == ReasonDeferred
 		p.SetKubeletCondition(PodResizePending, True, reason, msg)
@@ -193,7 +193,7 @@ func (p *Pod) retryActuation() {
 // its resources (it gives its own resize up) or shrank: the node's
 // deferred resizes try again, in the order their pods were bound.
 func (n *Node) retryResizes(freed *Pod) {
-	for i := 0; n.deferredResizes > 0 && i < len(n.pods); i++ {
+	for i := 0; n.kubeletOf().deferredResizes > 0 && i < len(n.pods); i++ {
 		switch p := n.pods[i]; {
 		case p.resize == nil || !p.resize.deferred:
 		case p == freed:

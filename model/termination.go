@@ -229,7 +229,7 @@ func (p *Pod) finishTermination() {
 // GraceShortened is the kubelet's side of a later delete that brought the
 // deadline of p forward: a kubelet that heard of the deletion kills by the
 // new deadline, and SIGKILL comes forward.
-func (kubeletCore) GraceShortened(p *Pod) {
+func (*kubeletCore) GraceShortened(p *Pod) {
 	if p.heardDelete {
 		p.killBy = min(p.killBy, p.deadline)
 	}
@@ -248,12 +248,12 @@ func (kubeletCore) GraceShortened(p *Pod) {
 	}
 }
 
-func (kubeletCore) DeletionSet(p *Pod) { p.wakeProbers() }
+func (*kubeletCore) DeletionSet(p *Pod) { p.wakeProbers() }
 
 // HeardDelete is the kubelet of a reachable node hearing at once that p
 // is being deleted: no crash backoff restarts a container, and the pod
 // worker kills the pod.
-func (kubeletCore) HeardDelete(p *Pod) {
+func (*kubeletCore) HeardDelete(p *Pod) {
 	p.hearDelete()
 	for _, c := range p.all() {
 		p.w.eng.Stop(&c.restartTimer)
