@@ -18,15 +18,17 @@ import (
 // writes the pod's API status only through the writers of podstatus.go.
 //
 // Not yet through it (the core still calls kubelet code of this package
-// by name): a resize (Pod.Resize), the active deadline, and watchMemory
-// at a bind or restore. Two methods are near
+// by name): watchMemory at a bind or restore and memoryChanged (the OOM
+// killer's, memory.go); Pod.Resize, the API's entry, is still in the
+// kubelet's resize.go. Two methods are near
 // twins of notifications (Released of PodReleased, DiskFailed of
 // NodeDiskFailed, which comes after the node is NotReady): a kubelet that
 // is also a registered part hears both.
 type Kubelet interface {
-	// PodCreated sets up p's runtime state (its containers and their
-	// timers) as the pod object is made, before its priority is admitted
-	// and before PodAdded.
+	// PodCreated sets up the kubelet's state of p (its podState, its
+	// containers and their timers) as the pod object is made, after its
+	// status has room for its containers and before its priority is
+	// admitted and PodAdded.
 	PodCreated(p *Pod)
 	// Bound hears that p was bound to p.Node, after PodBound: its kubelet
 	// syncs it.
@@ -107,6 +109,46 @@ type Kubelet interface {
 type kubeletCore struct {
 	nodes []nodeState // by Node.ID, grown as nodes are first seen
 }
+
+// container is one (init) container as the kubelet runs it.
+type container struct {
+	pod         *Pod
+	spec        *ContainerSpec
+	status      *ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
+	runs        int32            // how many times the process was started
+	idx         int32            // its index in the pod's statuses: init containers first
+	startedAt   time.Duration    // when the current process started
+	unpublished bool             // started, but not reported Running yet (postStart runs)
+
+	exitTimer    sim.Timer  // the process exits on its own
+	restartTimer sim.Timer  // the crash backoff ends
+	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
+	crash        backoff
+
+	probeOf [Startup + 1]*prober // the probe workers by kind, nil where none
+
+	probes        []*prober          // liveness, readiness, startup workers, if any
+	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
+	inHook        hookKind           // which hook is running
+	ordered       bool               // killed with its pod: as a sidecar it waits for its turn after preStop
+	probeKilled   bool               // killed for a failed liveness or startup probe; restart decided in the next sync
+	resizeRestart bool               // killed to apply a resize (resize.go): the next sync starts it again
+	rerun         bool               // an init container that must run again in a new sandbox
+	draws         draws              // what it drew from its random stream (kubeletdraws.go)
+	msgs          *containerMessages // shared with the containers of the same spec
+	backMsgs      *backOffMessages
+	reason        *syncReason // why a realistic sync could not start it (podworker.go)
+	pid           int32       // its process's id on the node (memory.go), for the kernel's OOM killer
+}
+
+type hookKind uint8
+
+const (
+	hookNone hookKind = iota
+	hookPostStart
+	hookPreStop
+	hookTurn // not a hook: after its preStop, a sidecar waits for its turn (termination.go)
+)
 
 // podState is the kubelet's state of one pod, made with it (PodCreated,
 // from a slab). The core reads none of it. For now the Pod embeds a

@@ -1,10 +1,6 @@
 package model
 
-import (
-	"time"
-
-	"github.com/podsim/podsim/sim"
-)
+import "time"
 
 // Toleration is a pod toleration.
 type Toleration struct {
@@ -82,46 +78,6 @@ type Pod struct {
 
 	events eventLog // about the pod, in order of first occurrence
 }
-
-// container is one (init) container as the kubelet runs it.
-type container struct {
-	pod         *Pod
-	spec        *ContainerSpec
-	status      *ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
-	runs        int32            // how many times the process was started
-	idx         int32            // its index in the pod's statuses: init containers first
-	startedAt   time.Duration    // when the current process started
-	unpublished bool             // started, but not reported Running yet (postStart runs)
-
-	exitTimer    sim.Timer  // the process exits on its own
-	restartTimer sim.Timer  // the crash backoff ends
-	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
-	crash        backoff
-
-	probeOf [Startup + 1]*prober // the probe workers by kind, nil where none
-
-	probes        []*prober          // liveness, readiness, startup workers, if any
-	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
-	inHook        hookKind           // which hook is running
-	ordered       bool               // killed with its pod: as a sidecar it waits for its turn after preStop
-	probeKilled   bool               // killed for a failed liveness or startup probe; restart decided in the next sync
-	resizeRestart bool               // killed to apply a resize (resize.go): the next sync starts it again
-	rerun         bool               // an init container that must run again in a new sandbox
-	draws         draws              // what it drew from its random stream (dist.go)
-	msgs          *containerMessages // shared with the containers of the same spec
-	backMsgs      *backOffMessages
-	reason        *syncReason // why a realistic sync could not start it (podworker.go)
-	pid           int32       // its process's id on the node (memory.go), for the kernel's OOM killer
-}
-
-type hookKind uint8
-
-const (
-	hookNone hookKind = iota
-	hookPostStart
-	hookPreStop
-	hookTurn // not a hook: after its preStop, a sidecar waits for its turn (termination.go)
-)
 
 // AddPod creates a pod now. A pod whose spec names a node is bound to it at
 // once; any other pod goes to the scheduler.
