@@ -25,8 +25,8 @@ import (
 // NodeDiskFailed, which comes after the node is NotReady): a kubelet that
 // is also a registered part hears both.
 type Kubelet interface {
-	// PodCreated sets up the kubelet's state of p (its podState, its
-	// containers and their timers) as the pod object is made, after its
+	// PodCreated sets up the kubelet's state of p (its containers and
+	// their timers) as the pod object is made, after its
 	// status has room for its containers and before its priority is
 	// admitted and PodAdded.
 	PodCreated(p *Pod)
@@ -150,42 +150,6 @@ const (
 	hookTurn // not a hook: after its preStop, a sidecar waits for its turn (termination.go)
 )
 
-// podState is the kubelet's state of one pod, made with it (PodCreated,
-// from a slab). The core reads none of it. For now the Pod embeds a
-// pointer to it, so the kubelet's code on *Pod reaches its fields as
-// before; once that code's receivers are *podState, the kubelet keeps
-// them by Pod.ID.
-type podState struct {
-	init        []*container
-	regular     []*container
-	resize      *podResize    // a resize not yet allocated or actuated (resize.go)
-	killBy      time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
-	evictedMsg  string        // being evicted with a grace period: the eviction message (evictionmanager.go)
-	stopReason  string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
-	stopMessage string        // the pod's status message once it is Failed for stopReason
-	stopGrace   time.Duration // the grace period its containers are killed with
-	syncTimer   sim.Timer
-	worker      *podWorker // the realistic pod worker (podworker.go); nil in exact mode
-	scratch     []byte     // for building condition messages without allocating
-	messages    []string   // condition messages built so far, for reuse
-	// What updateConditions last read (condInputs) and the count of
-	// condition changes (ConditionGen) after it ran: while both hold,
-	// running it again would change nothing.
-	condSig uint64
-	condSet uint32
-	// The sync running (counted) and, when updateStatus last finished, the
-	// world's change count and that sync: see Pod.sync.
-	syncs, statusSync uint32
-	statusMark        int
-
-	ownPolicies      bool // a regular container has its own restartPolicy (shouldRestart)
-	sidecarsStopping bool // the kubelet is stopping the sidecars: none restarts
-	busy             bool // the pod worker is blocked (pulling an image, running postStart)
-	resandbox        bool // the sandbox died with its node: the next sync makes a new one
-	terminated       bool // the pod's containers are all stopped for good (terminal or deleted)
-	heardDelete      bool // the kubelet has seen the deletion (a cut-off one hears when its node is back)
-}
-
 // nodeState is the kubelet's state of one node.
 type nodeState struct {
 	images                map[string]bool // images pulled onto the node, nil before the first
@@ -223,7 +187,6 @@ func (ns *nodeState) addImage(img string) {
 }
 
 func (*kubeletCore) PodCreated(p *Pod) {
-	p.podState = p.w.mem.podStates.new()
 	p.syncTimer.Init(p.sync)
 	spec := p.Spec
 	for i := range spec.InitContainers {

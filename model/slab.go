@@ -41,7 +41,6 @@ type worldSlabs struct {
 	pods              slab[Pod]
 	containers        slab[container]
 	probers           slab[prober]
-	podStates         slab[podState]  // the kubelet's, one per pod
 	rares             slab[rareState] // containers' rare state, made on first use
 	events            slab[Event]
 	statuses          slab[statusBlock]     // each pod's conditions and its one container's status
