@@ -28,7 +28,8 @@ func (p *Pod) armActiveDeadline() {
 	if d == nil || p.stopReason != "" {
 		return
 	}
-	at := sim.AddSat(p.status.StartTime, *d)
+	start, _ := p.StartTime()
+	at := sim.AddSat(start, *d)
 	if p.realistic() && at%syncLoopTick != 0 {
 		at = sim.AddSat(at-at%syncLoopTick, syncLoopTick)
 	}
@@ -41,7 +42,11 @@ func (p *Pod) armActiveDeadline() {
 // been active for its whole activeDeadlineSeconds.
 func (p *Pod) pastActiveDeadline() bool {
 	d := p.Spec.ActiveDeadline
-	return d != nil && p.status.Started && p.w.Now() >= sim.AddSat(p.status.StartTime, *d)
+	if d == nil {
+		return false
+	}
+	start, ok := p.StartTime()
+	return ok && p.w.Now() >= sim.AddSat(start, *d)
 }
 
 // StopForKubelet is stopForKubelet, for the kubelet's parts (the node
@@ -59,7 +64,7 @@ func (p *Pod) KubeletStopReason() string { return p.stopReason }
 // container is killed within grace, nothing restarts, and the pod goes
 // Failed when none runs (updateStatus).
 func (p *Pod) stopForKubelet(reason, msg string, grace time.Duration) {
-	if p.stopReason != "" || p.phase.Terminal() {
+	if p.stopReason != "" || p.Phase().Terminal() {
 		return
 	}
 	p.stopReason, p.stopMessage, p.stopGrace = reason, msg, grace
@@ -81,6 +86,6 @@ func (p *Pod) stoppedPhase() {
 	if p.processRuns() {
 		return
 	}
-	p.status.Reason, p.status.Message = p.stopReason, p.stopMessage
-	p.setPhase(Failed)
+	p.SetStatusReason(p.stopReason, p.stopMessage)
+	p.SetPhase(Failed)
 }

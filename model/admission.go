@@ -38,7 +38,7 @@ func (p *Pod) admitFits() (reason string, requested, used, capacity int64, ok bo
 	}
 	var u Resources
 	for _, q := range n.pods {
-		if q != p && q.sandbox && !q.deleted && !q.phase.Terminal() {
+		if q != p && q.Sandboxed() && !q.Deleted() && !q.Phase().Terminal() {
 			u.add(q.requests)
 		}
 	}
@@ -84,7 +84,7 @@ func (p *Pod) admit() bool {
 // rejected: msg".
 func (p *Pod) Reject(reason, msg string) {
 	p.eventMsg(EventWarning, reason, "kubelet", msg)
-	p.status.Reason, p.status.Message = reason, "Pod was rejected: "+msg
-	p.setPhase(Failed)
+	p.SetStatusReason(reason, "Pod was rejected: "+msg)
+	p.SetPhase(Failed)
 	p.w.podChanged(p)
 }

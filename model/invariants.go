@@ -245,8 +245,8 @@ func (v *Invariants) containerChange(c *Change, key string) {
 	if p.Node != nil && p.Node.down {
 		v.fail(RuleRunning, "pod %s container %s runs on node %s, which is powered off", c.Pod, c.Container, p.Node.Name)
 	}
-	if p.phase.Terminal() {
-		v.fail(RuleRunning, "pod %s container %s runs in a pod that is %s", c.Pod, c.Container, p.phase)
+	if p.status.Phase.Terminal() {
+		v.fail(RuleRunning, "pod %s container %s runs in a pod that is %s", c.Pod, c.Container, p.status.Phase)
 	}
 }
 
@@ -278,8 +278,8 @@ func (v *Invariants) EndInstant() {
 
 func (v *Invariants) checkPod(p *Pod, now time.Duration) {
 	s := v.pod(p.key)
-	if p.phase != s.phase {
-		v.fail(RulePhase, "pod %s is %q, but its last phase change said %q", p.Name, p.phase, s.phase)
+	if p.status.Phase != s.phase {
+		v.fail(RulePhase, "pod %s is %q, but its last phase change said %q", p.Name, p.status.Phase, s.phase)
 	}
 	if p.Node != nil {
 		if s.node == nil {
@@ -290,26 +290,16 @@ func (v *Invariants) checkPod(p *Pod, now time.Duration) {
 	} else if s.node != nil {
 		v.fail(RuleBinding, "pod %s was bound to %s, now to no node", p.Name, s.node.Name)
 	}
-	for _, c := range p.all() {
-		st := &c.status
-		where := "pod " + p.Name + " container " + c.spec.Name
-		if st.RestartCount < s.restarts[c.spec.Name] {
-			v.fail(RuleRestarts, "%s restartCount %d, was %d", where, st.RestartCount, s.restarts[c.spec.Name])
+	for i := range p.Containers() {
+		st := p.StatusOf(i)
+		where := "pod " + p.Name + " container " + st.Name
+		if st.RestartCount < s.restarts[st.Name] {
+			v.fail(RuleRestarts, "%s restartCount %d, was %d", where, st.RestartCount, s.restarts[st.Name])
 		}
 		v.checkState(where+" state", st.State, now)
 		v.checkState(where+" lastState", st.LastState, now)
-		if p.deleted || p.Node == nil {
-			continue
-		}
-		if p.Node.down {
-			for _, t := range []*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer, &c.pullTimer} {
-				if t.Pending() {
-					v.fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
-					break
-				}
-			}
-		} else if p.phase.Terminal() && p.Node.Reachable() && c.processRunning() && !c.stopping {
-			v.fail(RuleRunning, "%s runs in a pod that is %s", where, p.phase)
+		if !p.deleted && p.Node != nil {
+			p.w.kubelet.CheckContainer(v, p, i, where)
 		}
 	}
 	for _, c := range p.status.Conditions {
@@ -364,7 +354,7 @@ func (v *Invariants) checkNode(n *Node, now time.Duration) {
 		if p.Node != n {
 			v.fail(RuleBinding, "node %s lists pod %s, which is bound elsewhere", n.Name, p.Name)
 		}
-		if !p.phase.Terminal() {
+		if !p.status.Phase.Terminal() {
 			sum.MilliCPU += p.requests.MilliCPU
 			sum.Memory += p.requests.Memory
 			sum.Pods++

@@ -22,8 +22,8 @@ func checked(t *testing.T) (*World, *Invariants, *Pod) {
 	if err := inv.Err(); err != nil {
 		t.Fatalf("a healthy world breaks a rule: %v", err)
 	}
-	if p.phase != Running {
-		t.Fatalf("pod is %s, want Running", p.phase)
+	if p.status.Phase != Running {
+		t.Fatalf("pod is %s, want Running", p.status.Phase)
 	}
 	return w, inv, p
 }
@@ -83,7 +83,7 @@ func TestInvariantsCatchBadChanges(t *testing.T) {
 			return []Change{{T: w.Now(), Kind: ChangeContainer, Pod: "p", Container: "app", State: StateRunning}}
 		}, RuleRunning, "powered off"},
 		{"a container starts in a terminal pod", func(w *World, p *Pod) []Change {
-			p.phase = Failed
+			p.status.Phase = Failed
 			return []Change{{T: w.Now(), Kind: ChangeContainer, Pod: "p", Container: "app", State: StateRunning}}
 		}, RuleRunning, "in a pod that is Failed"},
 	}
@@ -104,7 +104,7 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 		tamper     func(w *World, p *Pod)
 		rule, want string
 	}{
-		{"phase differs from the last change", func(w *World, p *Pod) { p.phase = Pending }, RulePhase, "last phase change said"},
+		{"phase differs from the last change", func(w *World, p *Pod) { p.status.Phase = Pending }, RulePhase, "last phase change said"},
 		{"restartCount went down", func(w *World, p *Pod) {
 			inv := w.sinks[0].(*Invariants)
 			inv.pods["p"].restarts["app"] = 5
@@ -122,7 +122,7 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 			w.eng.After(&p.regular[0].exitTimer, time.Minute, 0)
 		}, RuleRunning, "in flight on node a"},
 		{"a container runs in a terminal pod", func(w *World, p *Pod) {
-			p.phase = Succeeded
+			p.status.Phase = Succeeded
 			w.sinks[0].(*Invariants).pods["p"].phase = Succeeded
 		}, RuleRunning, "runs in a pod that is Succeeded"},
 		{"finished before it started", func(w *World, p *Pod) {

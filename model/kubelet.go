@@ -31,23 +31,23 @@ func (p *Pod) sync() {
 	if p.Node == nil || p.busy || p.terminated || p.Node.down {
 		return
 	}
-	if !p.sandbox {
+	if !p.Sandboxed() {
 		switch {
-		case p.phase.Terminal(): // rejected at admission, or failed before it ran
+		case p.Phase().Terminal(): // rejected at admission, or failed before it ran
 			return
 		case !p.admit(): // admission.go
 			return
-		case !p.deleting && !p.w.admitPod(p): // a handler that refuses has rejected it
+		case !p.Terminating() && !p.w.admitPod(p): // a handler that refuses has rejected it
 			return
 		}
 		p.setupSandbox()
 	}
 	if p.resandbox {
 		p.resandbox = false
-		p.assignIP() // a new sandbox, a new address
-		p.setCondition(PodReadyToStartContainers, True, "", "")
+		p.AssignIP() // a new sandbox, a new address
+		p.SetKubeletCondition(PodReadyToStartContainers, True, "", "")
 	}
-	if p.deleting && p.Node.Reachable() {
+	if p.Terminating() && p.Node.Reachable() {
 		p.syncTerminating()
 		return
 	}
@@ -55,7 +55,7 @@ func (p *Pod) sync() {
 		p.syncEvicted()
 		return
 	}
-	if p.phase.Terminal() {
+	if p.Phase().Terminal() {
 		p.stopSidecars(p.Spec.TerminationGracePeriod)
 		return
 	}
@@ -114,10 +114,10 @@ func (p *Pod) regularDone() bool {
 // setupSandbox is the kubelet's first sync of a pod: the sandbox is ready
 // and every container gets its default waiting status.
 func (p *Pod) setupSandbox() {
-	p.sandbox = true
-	p.assignIP()
-	p.status.StartTime, p.status.Started = p.w.Now(), true
-	p.setCondition(PodReadyToStartContainers, True, "", "")
+	p.SetSandboxed(true)
+	p.AssignIP()
+	p.SetStartTime(p.w.Now())
+	p.SetKubeletCondition(PodReadyToStartContainers, True, "", "")
 	reason := ReasonContainerCreating
 	if len(p.init) > 0 {
 		reason = ReasonPodInitializing
@@ -139,7 +139,7 @@ func (p *Pod) setupSandbox() {
 // started before the next init container runs, and are kept running.
 func (p *Pod) syncInit() bool {
 	for _, c := range p.init {
-		st := &c.status
+		st := c.status
 		if c.spec.Sidecar {
 			if st.State.Kind == StateRunning && st.Started || p.sidecarsStopping {
 				continue
@@ -182,9 +182,9 @@ func (p *Pod) regularStarted() bool {
 // one if its policy says so and its backoff allows. It reports whether the
 // pod worker is now blocked (pulling an image).
 func (p *Pod) syncContainer(c *container) bool {
-	st := &c.status
+	st := c.status
 	switch {
-	case c.processRunning() || c.pullTimer.Pending():
+	case c.processRunning() || c.rare != nil && c.rare.pullTimer.Pending():
 		// Its process runs: published, or not yet (postStart, or being
 		// killed after a failed postStart). The runtime shows the kubelet
 		// a running container, which it does not start again.
@@ -249,9 +249,8 @@ func (c *container) waitBackoff(last ContainerState) {
 	if c.restartTimer.Pending() {
 		return
 	}
-	st := &c.status
-	if st.State.Kind == StateTerminated {
-		st.LastState = st.State
+	if st := c.status; st.State.Kind == StateTerminated {
+		c.setLastState(st.State)
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
 	p.eventMsg(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
@@ -277,7 +276,7 @@ func (c *container) backOffWaiting() string {
 func (p *Pod) startContainer(c *container) bool {
 	img := c.spec.Image
 	spec, listed := p.w.settings.Images[img]
-	present := !listed || p.Node.images[img]
+	present := !listed || p.Node.kubeletOf().hasImage(img)
 	if !present && c.spec.PullPolicy == PullNever {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
 		switch {
@@ -312,7 +311,7 @@ func (p *Pod) startContainer(c *container) bool {
 		return false
 	}
 	p.busy = true
-	p.w.eng.After(&c.pullTimer, d, sim.Normal)
+	p.w.eng.After(&c.rareState().pullTimer, d, sim.Normal)
 	return true
 }
 
@@ -327,7 +326,8 @@ func (c *container) pullFailed() {
 	img := c.spec.Image
 	cfg := p.w.settings.ImagePullBackOff
 	now := p.w.Now()
-	if c.pullBackoff.set && now-c.pullBackoff.lastUpdate < c.pullBackoff.delay {
+	r := c.rareState()
+	if r.pullBackoff.set && now-r.pullBackoff.lastUpdate < r.pullBackoff.delay {
 		if p.realistic() {
 			p.event(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
 			p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
@@ -338,7 +338,7 @@ func (c *container) pullFailed() {
 		c.showImagePullBackOff()
 		return
 	}
-	c.pullBackoff.next(cfg, now, now)
+	r.pullBackoff.next(cfg, now, now)
 	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	p.event(EventWarning, "Failed", "kubelet",
 		"Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: not found", img, img)
@@ -351,7 +351,7 @@ func (c *container) pullFailed() {
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImagePull, Message: msg})
 	p.w.eng.At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
-	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(now, c.pullBackoff.delay), sim.Normal)
+	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
 }
 
 // imagePullResync is when the kubelet syncs a pod again after a failed pull.
@@ -359,7 +359,7 @@ const imagePullResync = time.Second
 
 func (c *container) showImagePullBackOff() {
 	p := c.pod
-	if c.status.State.Reason != ReasonErrImagePull || p.deleting || p.terminated {
+	if c.status.State.Reason != ReasonErrImagePull || p.Terminating() || p.terminated {
 		return
 	}
 	img := c.spec.Image
@@ -375,10 +375,11 @@ func (c *container) pulled() {
 	p := c.pod
 	img := c.spec.Image
 	d := c.draws.pull
-	if p.Node.images[img] {
+	ns := p.Node.kubeletOf()
+	if ns.hasImage(img) {
 		d = 0
 	}
-	p.Node.images[img] = true
+	ns.addImage(img)
 	p.event(EventNormal, "Pulled", "kubelet",
 		"Successfully pulled image %q in %s (%s including waiting)", img, d, d)
 	if p.busy {
@@ -390,12 +391,12 @@ func (c *container) pulled() {
 
 // run creates and starts the container's next process.
 func (p *Pod) run(c *container) {
-	st := &c.status
+	st := c.status
 	if st.State.Kind == StateTerminated {
-		st.LastState = st.State
+		c.setLastState(st.State)
 	}
 	if c.runs > 0 {
-		st.RestartCount++
+		p.SetContainerRestarts(int(c.idx), st.RestartCount+1)
 	}
 	c.clearReason()
 	now := p.w.Now()
@@ -417,7 +418,7 @@ func (p *Pod) run(c *container) {
 		// until the hook returns.
 		p.busy, c.inHook, c.unpublished = true, hookPostStart, true
 		p.w.useChanged(p)
-		p.w.eng.After(&c.hookTimer, c.hookTime(false), sim.Normal)
+		p.w.eng.After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
 		return
 	}
 	c.showRunning()
@@ -466,7 +467,7 @@ func (c *container) postStartDone() {
 	if c.spec.Behavior.hook(false).Fail {
 		// Killed before the kubelet ever reports it Running.
 		p.event(EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
-		c.killedFor = ReasonPostStartHookError
+		c.rareState().killedFor = ReasonPostStartHookError
 		c.stop(p.Spec.TerminationGracePeriod, "FailedPostStartHook")
 	} else {
 		c.showRunning()
@@ -491,7 +492,7 @@ func (c *container) exitOnItsOwn() {
 // terminate records the running process's exit with code; reason "" means
 // the runtime's own: Completed for 0, Error otherwise.
 func (c *container) terminate(code int32, reason string) {
-	st := &c.status
+	st := c.status
 	if !c.processRunning() {
 		return
 	}
@@ -502,8 +503,11 @@ func (c *container) terminate(code int32, reason string) {
 		}
 	}
 	p := c.pod
-	for _, t := range [...]*sim.Timer{&c.exitTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
-		p.w.eng.Stop(t)
+	p.w.eng.Stop(&c.exitTimer)
+	if r := c.rare; r != nil {
+		for _, t := range [...]*sim.Timer{&r.hookTimer, &r.termTimer, &r.killTimer} {
+			p.w.eng.Stop(t)
+		}
 	}
 	if c.inHook == hookPostStart {
 		p.busy = false
@@ -513,13 +517,16 @@ func (c *container) terminate(code int32, reason string) {
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
 	p.w.listenerChanged(p)
-	if c.killedFor != "" && !p.deleting {
-		st.LastState = st.State
-		c.setState(ContainerState{Kind: StateWaiting, Reason: c.killedFor})
+	if why := c.killedFor(); why != "" && !p.Terminating() {
+		c.setLastState(st.State)
+		c.setState(ContainerState{Kind: StateWaiting, Reason: why})
 	}
-	c.killedFor, c.ordered = "", false
+	if c.rare != nil {
+		c.rare.killedFor = ""
+	}
+	c.ordered = false
 	p.turnsCame()
-	if !c.probeKilled || p.deleting || !c.restartsAfterProbeKill() {
+	if !c.probeKilled || p.Terminating() || !c.restartsAfterProbeKill() {
 		// (After a probe kill the kubelet restarts in the same sync, with
 		// no status published in between.)
 		p.updateStatus()

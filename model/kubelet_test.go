@@ -155,11 +155,11 @@ func TestGetPhase(t *testing.T) {
 		p := &Pod{Spec: &PodSpec{RestartPolicy: tc.policy}}
 		for i, c := range tc.init {
 			spec := &ContainerSpec{Name: "i", Sidecar: tc.sidecar[i]}
-			p.init = append(p.init, &container{spec: spec, status: ContainerStatus{State: c.state, LastState: c.last, Started: c.started}})
+			p.init = append(p.init, &container{spec: spec, status: &ContainerStatus{State: c.state, LastState: c.last, Started: c.started}})
 		}
 		for _, c := range tc.regular {
 			st := ContainerStatus{State: c.state, LastState: c.last}
-			k := &container{spec: &ContainerSpec{Name: "c"}, status: st}
+			k := &container{spec: &ContainerSpec{Name: "c"}, status: &st}
 			if c.state.Kind != StateWaiting || c.last.Kind != 0 {
 				k.runs = 1
 			}

@@ -71,7 +71,7 @@ func (n *Node) RemovePressureTaint(key string) {
 func (p *Pod) EvictForPressure(msg string, grace time.Duration) {
 	p.eventMsg(EventWarning, "Evicted", "kubelet", msg)
 	if grace > 0 {
-		p.setCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
+		p.SetKubeletCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
 		p.evictedMsg = msg
 		for _, c := range p.all() {
 			p.w.eng.Stop(&c.restartTimer)
@@ -91,7 +91,7 @@ func (p *Pod) EvictForPressure(msg string, grace time.Duration) {
 			c.terminate(137, ReasonError)
 		}
 	}
-	p.setCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
+	p.SetKubeletCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
 	p.failEvicted(msg)
 }
 
@@ -110,9 +110,9 @@ func (p *Pod) syncEvicted() {
 // failEvicted sets the phase Failed with reason Evicted and msg.
 func (p *Pod) failEvicted(msg string) {
 	p.evictedMsg = ""
-	p.status.Reason, p.status.Message = "Evicted", msg
-	if !p.phase.Terminal() {
-		p.setPhase(Failed)
+	p.SetStatusReason("Evicted", msg)
+	if !p.Phase().Terminal() {
+		p.SetPhase(Failed)
 		p.updateConditions()
 	}
 	p.w.podChanged(p)

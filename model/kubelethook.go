@@ -13,18 +13,22 @@ import (
 // method is called at exactly one kind of place in the core, synchronously;
 // what it does may change the world. NewCore installs the kubelet of this
 // package (kubeletCore); World.Register replaces it with a part that
-// implements Kubelet.
+// implements Kubelet. The core reads the kubelet's containers only
+// through it (Process, Serving, ProbeTicks, CheckContainer); the kubelet
+// writes the pod's API status only through the writers of podstatus.go.
 //
 // Not yet through it (the core still calls kubelet code of this package
-// by name): a resize (Pod.Resize), the active deadline, and watchMemory
-// at a bind or restore. Two methods are near
+// by name): watchMemory at a bind or restore and memoryChanged (the OOM
+// killer's, memory.go); Pod.Resize, the API's entry, is still in the
+// kubelet's resize.go. Two methods are near
 // twins of notifications (Released of PodReleased, DiskFailed of
 // NodeDiskFailed, which comes after the node is NotReady): a kubelet that
 // is also a registered part hears both.
 type Kubelet interface {
-	// PodCreated sets up p's runtime state (its containers and their
-	// timers) as the pod object is made, before its priority is admitted
-	// and before PodAdded.
+	// PodCreated sets up the kubelet's state of p (its containers and
+	// their timers) as the pod object is made, after its
+	// status has room for its containers and before its priority is
+	// admitted and PodAdded.
 	PodCreated(p *Pod)
 	// Bound hears that p was bound to p.Node, after PodBound: its kubelet
 	// syncs it.
@@ -79,42 +83,138 @@ type Kubelet interface {
 	// with nothing running), after it is marked deleted and before its node
 	// forgets it: the kubelet stops everything it had in flight for p.
 	Removed(p *Pod)
+
+	// What the core reads of the process of p's i-th container (init
+	// containers first, as Pod.StatusOf counts) as the kubelet runs it;
+	// none changes anything.
+
+	// Process reports whether the process runs (published Running, or
+	// started and still in its postStart hook) and when it started.
+	Process(p *Pod, i int) (running bool, startedAt time.Duration)
+	// Serving reports whether the process, published Running, keeps its
+	// listener open: it is not being stopped, or its preStop hook runs.
+	Serving(p *Pod, i int) bool
+	// ProbeTicks counts the ticks its probe workers ran, by kind.
+	ProbeTicks(p *Pod, i int) [Startup + 1]int64
+	// CheckContainer checks what the kubelet runs of it against the
+	// invariants (nothing in flight on a node powered off, nothing running
+	// in a finished pod); where names it in a failure. p is bound and not
+	// deleted.
+	CheckContainer(v *Invariants, p *Pod, i int, where string)
 }
 
 // kubeletCore is the kubelet of package model, the Kubelet NewCore
-// installs. It has no state of its own yet: that is on Pod, Node and
-// container.
-type kubeletCore struct{}
+// installs. Its state of each node is its own, by Node.ID; its state of
+// each pod is still on Pod and container.
+type kubeletCore struct {
+	nodes []nodeState // by Node.ID, grown as nodes are first seen
+}
 
-func (kubeletCore) PodCreated(p *Pod) {
+// container is one (init) container as the kubelet runs it.
+type container struct {
+	pod         *Pod
+	spec        *ContainerSpec
+	status      *ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
+	runs        int32            // how many times the process was started
+	idx         int32            // its index in the pod's statuses: init containers first
+	startedAt   time.Duration    // when the current process started
+	unpublished bool             // started, but not reported Running yet (postStart runs)
+
+	exitTimer    sim.Timer  // the process exits on its own
+	restartTimer sim.Timer  // the crash backoff ends
+	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
+	crash        backoff
+
+	probeOf [Startup + 1]*prober // the probe workers by kind, nil where none
+
+	probes        []*prober          // liveness, readiness, startup workers, if any
+	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
+	inHook        hookKind           // which hook is running
+	ordered       bool               // killed with its pod: as a sidecar it waits for its turn after preStop
+	probeKilled   bool               // killed for a failed liveness or startup probe; restart decided in the next sync
+	resizeRestart bool               // killed to apply a resize (resize.go): the next sync starts it again
+	rerun         bool               // an init container that must run again in a new sandbox
+	draws         draws              // what it drew from its random stream (kubeletdraws.go)
+	msgs          *containerMessages // shared with the containers of the same spec
+	backMsgs      *backOffMessages
+	reason        *syncReason // why a realistic sync could not start it (podworker.go)
+	pid           int32       // its process's id on the node (memory.go), for the kernel's OOM killer
+}
+
+type hookKind uint8
+
+const (
+	hookNone hookKind = iota
+	hookPostStart
+	hookPreStop
+	hookTurn // not a hook: after its preStop, a sidecar waits for its turn (termination.go)
+)
+
+// nodeState is the kubelet's state of one node.
+type nodeState struct {
+	images                map[string]bool // images pulled onto the node, nil before the first
+	deferredResizes       int             // its pods' resizes pending with reason Deferred (resize.go)
+	reportedUnschedulable bool            // what the kubelet last saw of it (its NodeSchedulable events)
+}
+
+// node is k's state of n. Keep it no longer than the call: the slice
+// grows.
+func (k *kubeletCore) node(n *Node) *nodeState {
+	for len(k.nodes) <= n.id {
+		k.nodes = append(k.nodes, nodeState{})
+	}
+	return &k.nodes[n.id]
+}
+
+// ownKubelet is the world's Kubelet while this package's kubelet runs: a
+// kubeletCore, or a Kubelet that embeds one (a test's).
+type ownKubelet interface{ own() *kubeletCore }
+
+func (k *kubeletCore) own() *kubeletCore { return k }
+
+// kubeletOf is this package's kubelet's state of n.
+func (n *Node) kubeletOf() *nodeState { return n.w.kubelet.(ownKubelet).own().node(n) }
+
+// hasImage reports whether img was pulled onto n.
+func (ns *nodeState) hasImage(img string) bool { return ns.images[img] }
+
+// addImage records that img is on the node.
+func (ns *nodeState) addImage(img string) {
+	if ns.images == nil {
+		ns.images = map[string]bool{}
+	}
+	ns.images[img] = true
+}
+
+func (*kubeletCore) PodCreated(p *Pod) {
 	p.syncTimer.Init(p.sync)
 	spec := p.Spec
 	for i := range spec.InitContainers {
-		p.init = append(p.init, p.newContainer(&spec.InitContainers[i]))
+		p.init = append(p.init, p.newContainer(&spec.InitContainers[i], i))
 	}
 	for i := range spec.Containers {
-		p.regular = append(p.regular, p.newContainer(&spec.Containers[i]))
+		p.regular = append(p.regular, p.newContainer(&spec.Containers[i], len(spec.InitContainers)+i))
 		p.ownPolicies = p.ownPolicies || spec.Containers[i].RestartPolicy != ""
 	}
 }
 
-func (kubeletCore) Bound(p *Pod) { p.requestSync() }
+func (*kubeletCore) Bound(p *Pod) { p.requestSync() }
 
-func (kubeletCore) PhaseSet(p *Pod) { p.wakeProbers() }
+func (*kubeletCore) PhaseSet(p *Pod) { p.wakeProbers() }
 
-func (kubeletCore) ConditionSetByUser(p *Pod) {
-	if p.sandbox {
+func (*kubeletCore) ConditionSetByUser(p *Pod) {
+	if p.Sandboxed() {
 		p.updateStatus()
 	}
 }
 
-func (kubeletCore) Released(n *Node, p *Pod) {
-	if n.deferredResizes > 0 {
+func (k *kubeletCore) Released(n *Node, p *Pod) {
+	if k.node(n).deferredResizes > 0 {
 		n.retryResizes(p)
 	}
 }
 
-func (kubeletCore) Removed(p *Pod) {
+func (*kubeletCore) Removed(p *Pod) {
 	p.terminated = true
 	p.stopWorker()
 	for _, c := range p.all() {
@@ -125,37 +225,123 @@ func (kubeletCore) Removed(p *Pod) {
 	}
 }
 
-// newContainer makes the kubelet's runtime container of p for s, its
-// timers armed with their callbacks.
-func (p *Pod) newContainer(s *ContainerSpec) *container {
+func (*kubeletCore) Process(p *Pod, i int) (bool, time.Duration) {
+	c := p.containerAt(i)
+	return c.processRunning(), c.startedAt
+}
+
+func (*kubeletCore) Serving(p *Pod, i int) bool {
+	c := p.containerAt(i)
+	return !c.stopping || c.inHook == hookPreStop
+}
+
+func (*kubeletCore) ProbeTicks(p *Pod, i int) (ticks [Startup + 1]int64) {
+	for _, pr := range p.containerAt(i).probes {
+		ticks[pr.kind] = pr.ticks
+	}
+	return ticks
+}
+
+func (*kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
+	c := p.containerAt(i)
+	if p.Node.down {
+		ts := []*sim.Timer{&c.exitTimer}
+		if r := c.rare; r != nil {
+			ts = append(ts, &r.hookTimer, &r.termTimer, &r.killTimer, &r.pullTimer)
+		}
+		for _, t := range ts {
+			if t.Pending() {
+				v.fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
+				break
+			}
+		}
+	} else if p.Phase().Terminal() && p.Node.Reachable() && c.processRunning() && !c.stopping {
+		v.fail(RuleRunning, "%s runs in a pod that is %s", where, p.Phase())
+	}
+}
+
+// containerAt is p's i-th runtime container, the init ones first.
+func (p *Pod) containerAt(i int) *container {
+	if i < len(p.init) {
+		return p.init[i]
+	}
+	return p.regular[i-len(p.init)]
+}
+
+// usage is c's CPU (capped at its limit) and memory now at mrps
+// thousandths of a request per second served by its pod (useOf).
+func (c *container) usage(mrps int64) (milliCPU, memory int64) {
+	return useOf(c.spec, c.processRunning(), c.pod.w.Now()-c.startedAt, mrps)
+}
+
+// steadyMemory is c's memory at mrps apart from what it leaked.
+func (c *container) steadyMemory(mrps int64) int64 {
+	return steadyMemory(c.spec, c.processRunning(), mrps)
+}
+
+// newContainer makes the kubelet's runtime container of p for s, the i-th
+// of its statuses (Pod.StatusOf), its timers armed with their callbacks.
+func (p *Pod) newContainer(s *ContainerSpec, i int) *container {
 	c := p.w.mem.containers.new()
-	*c = container{pod: p, spec: s, status: ContainerStatus{Name: s.Name, Image: s.Image}}
+	*c = container{pod: p, spec: s, status: p.StatusOf(i), idx: int32(i)}
 	c.exitTimer.Init(c.exitOnItsOwn)
 	c.restartTimer.Init(p.requestSync)
-	c.pullTimer.Init(c.pulled)
-	c.hookTimer.Init(c.hookDone)
-	c.termTimer.Init(c.exitAfterSigterm)
-	c.killTimer.Init(c.sigkill)
 	return c
+}
+
+// rareState is what a container needs only when it pulls an image, runs a
+// hook or is killed: most containers of a big fleet never do, so it is
+// made on first use (container.rareState), its timers armed then.
+type rareState struct {
+	pullTimer   sim.Timer     // an image pull finishes
+	hookTimer   sim.Timer     // a postStart or preStop hook finishes, or a sidecar's wait for its turn runs out
+	termTimer   sim.Timer     // the process exits after SIGTERM
+	killTimer   sim.Timer     // SIGKILL at the end of the grace period
+	pullBackoff backoff       // the image pull backoff (per pod and image in the kubelet)
+	graceLeft   time.Duration // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
+	waitFrom    time.Duration // when it began to wait for its turn
+	killedFor   string        // why the kubelet killed it: "", "FailedPostStartHook", ...
+}
+
+// rareState returns c's rare state, making it on first use.
+func (c *container) rareState() *rareState {
+	if c.rare == nil {
+		r := c.pod.w.mem.rares.new()
+		r.pullTimer.Init(c.pulled)
+		r.hookTimer.Init(c.hookDone)
+		r.termTimer.Init(c.exitAfterSigterm)
+		r.killTimer.Init(c.sigkill)
+		c.rare = r
+	}
+	return c.rare
+}
+
+// killedFor is why the kubelet killed c: "", "FailedPostStartHook", ...
+func (c *container) killedFor() string {
+	if c.rare == nil {
+		return ""
+	}
+	return c.rare.killedFor
 }
 
 // stopTimers stops every timer of c's process, pull, hooks and backoff.
 func (c *container) stopTimers() {
-	for _, t := range [...]*sim.Timer{&c.exitTimer, &c.restartTimer, &c.pullTimer, &c.hookTimer, &c.termTimer, &c.killTimer} {
-		c.pod.w.eng.Stop(t)
+	eng := c.pod.w.eng
+	eng.Stop(&c.exitTimer)
+	eng.Stop(&c.restartTimer)
+	if r := c.rare; r != nil {
+		for _, t := range [...]*sim.Timer{&r.pullTimer, &r.hookTimer, &r.termTimer, &r.killTimer} {
+			eng.Stop(t)
+		}
 	}
 }
 
-// setState sets c's state in its status, records the change and wakes
-// its probe workers.
+// setState sets c's state in its status (the change is recorded) and
+// wakes its probe workers.
 func (c *container) setState(s ContainerState) {
-	c.status.State = s
-	ch := c.pod.w.begin(ChangeContainer)
-	ch.Pod, ch.Namespace, ch.Container, ch.State = c.pod.Name, c.pod.Namespace, c.spec.Name, s.Kind
-	ch.Reason, ch.RestartCount = s.Reason, c.status.RestartCount
-	if s.Kind == StateTerminated {
-		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
-	}
-	c.pod.w.emit()
+	c.pod.SetContainerState(int(c.idx), s)
 	c.wakeProbers()
 }
+
+// setLastState sets c's lastState in its status.
+func (c *container) setLastState(s ContainerState) { c.pod.SetContainerLastState(int(c.idx), s) }

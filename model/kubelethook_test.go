@@ -8,7 +8,7 @@ import (
 
 // countingKubelet is the package's kubelet, counting what the core tells it.
 type countingKubelet struct {
-	kubeletCore
+	*kubeletCore
 	created, bound, phases, released, removed *int
 }
 
@@ -30,7 +30,7 @@ func TestRegisteredKubeletIsCalled(t *testing.T) {
 
 	var created, bound, phases, released, removed int
 	w := newWorld(1, DefaultSettings())
-	w.Register(countingKubelet{created: &created, bound: &bound, phases: &phases, released: &released, removed: &removed})
+	w.Register(countingKubelet{kubeletCore: &kubeletCore{}, created: &created, bound: &bound, phases: &phases, released: &released, removed: &removed})
 	w.Subscribe(&Timeline{})
 	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
 	p := w.AddPod("p", &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,

@@ -10,21 +10,21 @@ import (
 // boot after it, a failed disk, the control plane reached again, and the
 // node status update that reports spec.unschedulable.
 
-func (kubeletCore) NodePoweredOff(n *Node) {
+func (*kubeletCore) NodePoweredOff(n *Node) {
 	for _, p := range n.pods {
 		p.freeze()
 	}
 }
 
-func (kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
+func (*kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
 	for _, p := range append([]*Pod(nil), n.pods...) {
 		p.reboot(downAt)
 	}
 }
 
-func (kubeletCore) DiskFailed(n *Node) {
+func (*kubeletCore) DiskFailed(n *Node) {
 	for _, p := range append([]*Pod(nil), n.pods...) {
-		if p.phase.Terminal() || p.deleted {
+		if p.Phase().Terminal() || p.Deleted() {
 			continue
 		}
 		p.freeze()
@@ -34,8 +34,8 @@ func (kubeletCore) DiskFailed(n *Node) {
 				c.terminate(137, ReasonError)
 			}
 		}
-		if !p.phase.Terminal() {
-			p.setPhase(Failed)
+		if !p.Phase().Terminal() {
+			p.SetPhase(Failed)
 			p.updateConditions()
 		}
 		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
@@ -43,7 +43,7 @@ func (kubeletCore) DiskFailed(n *Node) {
 	}
 }
 
-func (kubeletCore) Reconnected(n *Node) {
+func (*kubeletCore) Reconnected(n *Node) {
 	n.reportSchedulable()
 	for _, p := range append([]*Pod(nil), n.pods...) {
 		p.hearDelete()
@@ -57,7 +57,7 @@ func (kubeletCore) Reconnected(n *Node) {
 // NodeStatusUpdateFrequency from when it joined): recordNodeSchedulableEvent
 // logs NodeNotSchedulable or NodeSchedulable if the value differs from the
 // one it saw last.
-func (kubeletCore) UnschedulableSet(n *Node) {
+func (*kubeletCore) UnschedulableSet(n *Node) {
 	f := n.w.settings.NodeStatusUpdateFrequency
 	now := n.w.Now()
 	next := sim.AddSat(n.joinedAt, sim.MulSat(f, int64((now-n.joinedAt)/f)+1))
@@ -67,10 +67,11 @@ func (kubeletCore) UnschedulableSet(n *Node) {
 // reportSchedulable is the kubelet's recordNodeSchedulableEvent during a
 // node status update that gets through.
 func (n *Node) reportSchedulable() {
-	if n.gone || !n.Reachable() || n.reportedUnschedulable == n.unschedulable {
+	ns := n.kubeletOf()
+	if n.gone || !n.Reachable() || ns.reportedUnschedulable == n.unschedulable {
 		return
 	}
-	n.reportedUnschedulable = n.unschedulable
+	ns.reportedUnschedulable = n.unschedulable
 	reason := "NodeSchedulable"
 	if n.unschedulable {
 		reason = "NodeNotSchedulable"
@@ -96,7 +97,7 @@ func (p *Pod) freeze() {
 // reboot is the kubelet coming back after a power loss at downAt: every
 // container it had is gone.
 func (p *Pod) reboot(downAt time.Duration) {
-	if p.deleted {
+	if p.Deleted() {
 		return
 	}
 	for _, c := range p.all() {
@@ -113,11 +114,11 @@ func (p *Pod) reboot(downAt time.Duration) {
 			}
 		}
 	}
-	if p.sandbox && !p.deleting && !p.phase.Terminal() && p.Spec.RestartPolicy != RestartNever {
+	if p.Sandboxed() && !p.Terminating() && !p.Phase().Terminal() && p.Spec.RestartPolicy != RestartNever {
 		// The sandbox died with the node: the kubelet makes a new one and
 		// runs the init containers again before the others restart.
 		p.event(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
-		p.setCondition(PodReadyToStartContainers, False, "", "")
+		p.SetKubeletCondition(PodReadyToStartContainers, False, "", "")
 		p.resandbox = true
 		for _, c := range p.init {
 			if !c.spec.Sidecar && c.status.State.Kind == StateTerminated && c.status.State.ExitCode == 0 {

@@ -9,14 +9,14 @@ import (
 // The kubelet's side of a pod restored from a snapshot: its containers'
 // state, probe results, crash backoff and the end of the running process.
 
-func (kubeletCore) RestoreContainers(p *Pod, s *PodSnapshot) {
+func (*kubeletCore) RestoreContainers(p *Pod, s *PodSnapshot) {
 	for _, c := range p.all() {
 		c.restore(s)
 	}
 }
 
-func (kubeletCore) Restored(p *Pod, s *PodSnapshot) {
-	if p.phase.Terminal() {
+func (*kubeletCore) Restored(p *Pod, s *PodSnapshot) {
+	if p.Phase().Terminal() {
 		p.terminated = true
 		p.updateConditions() // Ready False, PodCompleted or PodFailed
 		return
@@ -52,8 +52,8 @@ func (c *container) restore(s *PodSnapshot) {
 		}
 	}
 	c.startProbers()
-	st := &c.status
-	st.RestartCount, st.LastState = cs.RestartCount, cs.LastState
+	p.SetContainerRestarts(int(c.idx), cs.RestartCount)
+	c.setLastState(cs.LastState)
 	if cs.State.Kind != StateWaiting || cs.RestartCount > 0 || cs.LastState.Kind == StateTerminated {
 		c.runs = cs.RestartCount + 1
 	}
@@ -65,7 +65,7 @@ func (c *container) restore(s *PodSnapshot) {
 	if cs.State.Kind != StateRunning {
 		return
 	}
-	p.Node.images[c.spec.Image] = true
+	p.Node.kubeletOf().addImage(c.spec.Image)
 	c.startedAt = cs.State.StartedAt
 	for _, pr := range c.probes {
 		pr.seen = c.runs

@@ -52,23 +52,20 @@ type Node struct {
 
 	Conditions []Condition
 	CreatedAt  time.Duration
-	images     map[string]bool // images pulled onto this node
-	pods       []*Pod          // pods bound here, in binding order
-	events     eventLog        // about the node, in order of first occurrence
-	mem        *nodeMemory     // its memory in use, for the OOM killer and the peak (memory.go), once a pod uses memory
+	pods       []*Pod      // pods bound here, in binding order
+	events     eventLog    // about the node, in order of first occurrence
+	mem        *nodeMemory // its memory in use, for the OOM killer and the peak (memory.go), once a pod uses memory
 
-	ShutdownConfig  NodeShutdown // the kubelet's shutdownGracePeriod settings
-	nextIP          int          // the next pod address of its range to give, from 0 for .2 (podip.go)
-	deferredResizes int          // its pods' resizes pending with reason Deferred (resize.go)
+	ShutdownConfig NodeShutdown // the kubelet's shutdownGracePeriod settings
+	nextIP         int          // the next pod address of its range to give, from 0 for .2 (podip.go)
 
-	down, partitioned     bool
-	reportedUnschedulable bool // what the kubelet last saw of it (its NodeSchedulable events)
-	gone                  bool // the Node object was deleted (nodedelete.go)
-	booting               bool // provisioned, its kubelet not yet Ready (nodeprovision.go)
-	provisioned           bool // added by ProvisionNode (nodeprovision.go)
-	downAt                time.Duration
-	joinedAt              time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
-	silentAt              time.Duration // ... until here, when it lost contact
+	down, partitioned bool
+	gone              bool // the Node object was deleted (nodedelete.go)
+	booting           bool // provisioned, its kubelet not yet Ready (nodeprovision.go)
+	provisioned       bool // added by ProvisionNode (nodeprovision.go)
+	downAt            time.Duration
+	joinedAt          time.Duration // heartbeats are due every NodeStatusUpdateFrequency from here
+	silentAt          time.Duration // ... until here, when it lost contact
 }
 
 // nodeSlabSize is how many Nodes are allocated at a time.
@@ -90,7 +87,7 @@ func (w *World) newNode(s NodeSpec) *Node {
 	n := &w.nodeSlab[0]
 	w.nodeSlab = w.nodeSlab[1:]
 	*n = Node{w: w, Name: s.Name, Labels: registeredLabels(s.Name, s.Labels), Capacity: s.Capacity,
-		Taints: s.Taints, ShutdownConfig: s.Shutdown, Total: s.Total, CreatedAt: w.Now(), joinedAt: w.Now(), images: map[string]bool{},
+		Taints: s.Taints, ShutdownConfig: s.Shutdown, Total: s.Total, CreatedAt: w.Now(), joinedAt: w.Now(),
 		Group: s.Group, PricePerHour: s.PricePerHour}
 	n.id = w.nodesAdded
 	w.nodesAdded++

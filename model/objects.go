@@ -99,12 +99,8 @@ func (n *Node) Partitioned() bool { return n.partitioned }
 // ContainerFlags returns the started and ready flags of the pod's
 // container called name (false for none).
 func (p *Pod) ContainerFlags(name string) (started, ready bool) {
-	for _, cs := range [2][]*container{p.init, p.regular} {
-		for _, c := range cs {
-			if c.spec.Name == name {
-				return c.status.Started, c.status.Ready
-			}
-		}
+	if st, ok := p.status.Container(name); ok {
+		return st.Started, st.Ready
 	}
 	return false, false
 }

@@ -72,9 +72,9 @@ func TestPreStopTimeCountsInWholeSeconds(t *testing.T) {
 func TestPendingSidecarKeepsPodPending(t *testing.T) {
 	p := &Pod{Spec: &PodSpec{RestartPolicy: RestartAlways}}
 	p.init = []*container{{spec: &ContainerSpec{Name: "side", Sidecar: true},
-		status: ContainerStatus{State: ContainerState{Kind: StateRunning}}}}
+		status: &ContainerStatus{State: ContainerState{Kind: StateRunning}}}}
 	p.regular = []*container{{spec: &ContainerSpec{Name: "app"}, runs: 1,
-		status: ContainerStatus{State: ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff},
+		status: &ContainerStatus{State: ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff},
 			LastState: ContainerState{Kind: StateTerminated, ExitCode: 1}}}}
 	if got := p.computePhase(); got != Pending {
 		t.Errorf("sidecar running, not started; app in CrashLoopBackOff: phase %s, want Pending", got)

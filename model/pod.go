@@ -66,8 +66,7 @@ type Pod struct {
 	sidecarsStopping bool  // the kubelet is stopping the sidecars: none restarts
 	busy             bool  // the pod worker is blocked (pulling an image, running postStart)
 
-	phase       Phase
-	status      PodStatus // phase and conditions; container statuses live in init/regular
+	status      PodStatus // the API status (newStatus); the kubelet writes it through the writers of podstatus.go
 	phases      []Phase   // every distinct phase taken, in order
 	init        []*container
 	regular     []*container
@@ -108,52 +107,6 @@ type Pod struct {
 	events eventLog // about the pod, in order of first occurrence
 }
 
-// container is one (init) container as the kubelet runs it.
-type container struct {
-	pod         *Pod
-	spec        *ContainerSpec
-	status      ContainerStatus
-	runs        int32         // how many times the process was started
-	startedAt   time.Duration // when the current process started
-	unpublished bool          // started, but not reported Running yet (postStart runs)
-
-	exitTimer    sim.Timer // the process exits on its own
-	restartTimer sim.Timer // the crash backoff ends
-	pullTimer    sim.Timer // an image pull finishes
-	hookTimer    sim.Timer // a postStart or preStop hook finishes, or a sidecar's wait for its turn runs out
-	termTimer    sim.Timer // the process exits after SIGTERM
-	killTimer    sim.Timer // SIGKILL at the end of the grace period
-	crash        backoff
-	pullBackoff  backoff // the image pull backoff (per pod and image in the kubelet)
-
-	probeOf [Startup + 1]*prober // the probe workers by kind, nil where none
-
-	probes        []*prober          // liveness, readiness, startup workers, if any
-	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
-	inHook        hookKind           // which hook is running
-	graceLeft     time.Duration      // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
-	ordered       bool               // killed with its pod: as a sidecar it waits for its turn after preStop
-	waitFrom      time.Duration      // when it began to wait for its turn
-	killedFor     string             // why the kubelet killed it: "", "FailedPostStartHook", ...
-	probeKilled   bool               // killed for a failed liveness or startup probe; restart decided in the next sync
-	resizeRestart bool               // killed to apply a resize (resize.go): the next sync starts it again
-	rerun         bool               // an init container that must run again in a new sandbox
-	draws         draws              // what it drew from its random stream (dist.go)
-	msgs          *containerMessages // shared with the containers of the same spec
-	backMsgs      *backOffMessages
-	reason        *syncReason // why a realistic sync could not start it (podworker.go)
-	pid           int32       // its process's id on the node (memory.go), for the kernel's OOM killer
-}
-
-type hookKind uint8
-
-const (
-	hookNone hookKind = iota
-	hookPostStart
-	hookPreStop
-	hookTurn // not a hook: after its preStop, a sidecar waits for its turn (termination.go)
-)
-
 // AddPod creates a pod now. A pod whose spec names a node is bound to it at
 // once; any other pod goes to the scheduler.
 func (w *World) AddPod(name string, spec *PodSpec, o PodOptions) *Pod {
@@ -184,9 +137,7 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	p := w.mem.pods.new()
 	*p = Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Annotations: o.Annotations, Spec: spec, CreatedAt: w.Now(), owner: owner,
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
-	// The kubelet's conditions, in one allocation (the two of a resize are
-	// rare: they take another when they come).
-	p.status.Conditions = w.mem.conditions.take(len(conditionOrder) - 2)
+	p.newStatus()
 	w.kubelet.PodCreated(p)
 	w.admitPriority(p)
 	p.id = len(w.pods)
@@ -205,7 +156,7 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 func (p *Pod) bind(n *Node) {
 	p.Node = n
 	n.pods = append(n.pods, p)
-	if !p.phase.Terminal() {
+	if !p.status.Phase.Terminal() {
 		n.hold(p)
 		n.watchMemory(p)
 	}
@@ -219,7 +170,7 @@ func (p *Pod) bind(n *Node) {
 func (p *Pod) ID() int { return p.id }
 
 // Phase is the pod's current phase.
-func (p *Pod) Phase() Phase { return p.phase }
+func (p *Pod) Phase() Phase { return p.status.Phase }
 
 // Phases lists every distinct phase the pod took, in order.
 func (p *Pod) Phases() []Phase { return p.phases[:len(p.phases):len(p.phases)] }
@@ -237,22 +188,17 @@ func (p *Pod) Deleted() bool { return p.deleted }
 // Status returns a copy of the pod's status now.
 func (p *Pod) Status() PodStatus {
 	s := p.status
-	s.Phase = p.phase
 	s.Conditions = append([]Condition(nil), p.status.Conditions...)
-	s.InitContainerStatuses = statuses(p.init)
-	s.ContainerStatuses = statuses(p.regular)
+	s.InitContainerStatuses = cloneStatuses(p.status.InitContainerStatuses)
+	s.ContainerStatuses = cloneStatuses(p.status.ContainerStatuses)
 	return s
 }
 
-func statuses(cs []*container) []ContainerStatus {
+func cloneStatuses(cs []ContainerStatus) []ContainerStatus {
 	if len(cs) == 0 {
 		return nil
 	}
-	out := make([]ContainerStatus, len(cs))
-	for i, c := range cs {
-		out[i] = c.status
-	}
-	return out
+	return append([]ContainerStatus(nil), cs...)
 }
 
 func (p *Pod) tolerates(t Taint) bool {
@@ -280,20 +226,20 @@ func (tol *Toleration) Matches(t Taint) bool {
 }
 
 func (p *Pod) setPhase(ph Phase) {
-	if p.phase == ph {
+	if p.status.Phase == ph {
 		return
 	}
 	ch := p.w.begin(ChangePhase)
-	ch.Pod, ch.Namespace, ch.From, ch.To = p.Name, p.Namespace, p.phase, ph
+	ch.Pod, ch.Namespace, ch.From, ch.To = p.Name, p.Namespace, p.status.Phase, ph
 	p.w.emit()
-	if n := p.boundNode(); n != nil && p.phase.Terminal() != ph.Terminal() {
+	if n := p.boundNode(); n != nil && p.status.Phase.Terminal() != ph.Terminal() {
 		if ph.Terminal() {
 			n.release(p)
 		} else {
 			n.hold(p)
 		}
 	}
-	p.phase = ph
+	p.status.Phase = ph
 	if p.phases == nil {
 		p.phases = p.w.mem.phases.take(3) // Pending, Running, and how it ended
 	}
@@ -337,7 +283,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 }
 
 // conditionOrder is the order in which the kubelet lists pod conditions.
-var conditionOrder = []string{DisruptionTarget, PodResizePending, PodResizeInProgress, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
+var conditionOrder = [...]string{DisruptionTarget, PodResizePending, PodResizeInProgress, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
 
 func (p *Pod) sortConditions() {
 	rank := func(t string) int {

@@ -40,7 +40,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 		p.remove()
 		return
 	}
-	if p.Node == nil || reachable && (p.phase.Terminal() || !p.sandbox) {
+	if p.Node == nil || reachable && (p.status.Phase.Terminal() || !p.sandbox) {
 		p.remove()
 		return
 	}
@@ -69,7 +69,7 @@ func (p *Pod) remove() {
 				break
 			}
 		}
-		if !p.phase.Terminal() {
+		if !p.status.Phase.Terminal() {
 			n.release(p)
 		}
 	}

@@ -11,15 +11,6 @@ import "strconv"
 // checking which addresses are still held: a simplification that matters
 // only past 253 sandboxes on one node.
 
-// assignIP gives the pod's new sandbox the next address of its node's range,
-// as status.podIP (once per sandbox).
-func (p *Pod) assignIP() {
-	n := p.Node
-	i := n.nextIP
-	n.nextIP = (i + 1) % 253
-	p.status.PodIP = "10.244." + strconv.Itoa(n.id%256) + "." + strconv.Itoa(i+2)
-}
-
 // ResolvePort is the container port a probe's port names: a number as it
 // is, a name as the number of the container's port of that name (the name
 // itself if there is none).

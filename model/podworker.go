@@ -151,8 +151,8 @@ func (c *container) clearReason() {
 // should be (re)started and a sync recorded why it could not be, it shows as
 // Waiting with that reason, its termination moving to lastState.
 func (c *container) showReason() {
-	st := &c.status
-	if c.reason == nil || c.reason.reason == "" || c.processRunning() || c.pod.deleting {
+	st := c.status
+	if c.reason == nil || c.reason.reason == "" || c.processRunning() || c.pod.Terminating() {
 		return
 	}
 	if t, ok := st.Terminated(); ok && c.runs > 0 {
@@ -165,7 +165,7 @@ func (c *container) showReason() {
 		return
 	}
 	if st.State.Kind == StateTerminated {
-		st.LastState = st.State
+		c.setLastState(st.State)
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: r.reason, Message: r.message})
 }

@@ -231,7 +231,7 @@ func (pr *prober) gridCeil(from, x time.Duration) time.Duration {
 // something wakes the worker.
 func (pr *prober) nextUseful(from time.Duration) time.Duration {
 	c, p := pr.c, pr.c.pod
-	if p.phase.Terminal() || p.deleted {
+	if p.Phase().Terminal() || p.Deleted() {
 		return from
 	}
 	if c.runs == 0 || c.unpublished {
@@ -243,14 +243,14 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 	if pr.onHold {
 		return never
 	}
-	st := &c.status
+	st := c.status
 	if st.State.Kind != StateRunning {
 		if pr.result != resultFailure || !c.probedAgain() {
 			return from
 		}
 		return never
 	}
-	if p.deleting && pr.kind != Readiness {
+	if p.Terminating() && pr.kind != Readiness {
 		return from
 	}
 	startedAt := st.State.StartedAt
@@ -311,7 +311,7 @@ func (pr *prober) firstTickIn(ws []Window, t, startedAt time.Duration) time.Dura
 // doProbe is one step of the worker; it reports whether to keep probing.
 func (pr *prober) doProbe() bool {
 	c, p := pr.c, pr.c.pod
-	if p.phase.Terminal() || p.deleted {
+	if p.Phase().Terminal() || p.Deleted() {
 		return false
 	}
 	if c.runs == 0 || c.unpublished {
@@ -324,12 +324,12 @@ func (pr *prober) doProbe() bool {
 	if pr.onHold {
 		return true
 	}
-	st := &c.status
+	st := c.status
 	if st.State.Kind != StateRunning {
 		pr.publish(resultFailure)
 		return c.probedAgain()
 	}
-	if p.deleting && pr.kind != Readiness {
+	if p.Terminating() && pr.kind != Readiness {
 		pr.publish(resultSuccess)
 		return false
 	}
@@ -467,7 +467,7 @@ func (c *container) readyOK() bool {
 
 // updateReady recomputes Started and Ready; it reports whether they changed.
 func (c *container) updateReady() bool {
-	st := &c.status
+	st := c.status
 	started := c.startedOK()
 	// A terminating pod keeps its readiness: the kubelet goes on probing it
 	// and does not force Ready off (Services drop it by other means).
@@ -480,12 +480,7 @@ func (c *container) updateReady() bool {
 // setFlags sets the container's started and ready flags, and tells the
 // object sinks when they flip.
 func (c *container) setFlags(started, ready bool) {
-	st := &c.status
-	if st.Started == started && st.Ready == ready {
-		return
-	}
-	st.Started, st.Ready = started, ready
-	c.pod.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectUpdated, Pod: c.pod})
+	c.pod.SetContainerFlags(int(c.idx), started, ready)
 }
 
 // SetKubeletSync sets Settings.KubeletSync. It must be called before the
@@ -511,7 +506,7 @@ func (w *World) SetProbeEveryTick(on bool) {
 // is not Never; with a container's own restartPolicy, ContainerShouldRestart
 // on its exit code).
 func (c *container) probedAgain() bool {
-	st := &c.status
+	st := c.status
 	if st.State.Kind != StateTerminated {
 		return true
 	}
@@ -530,7 +525,7 @@ func (c *container) probedAgain() bool {
 func (pr *prober) probeTarget() string {
 	host := pr.spec.Host
 	if host == "" {
-		host = pr.c.pod.status.PodIP
+		host = pr.c.pod.IP()
 	}
 	return net.JoinHostPort(host, pr.c.spec.ResolvePort(pr.spec.Port))
 }
@@ -541,7 +536,7 @@ func (pr *prober) probeTarget() string {
 // for tcpSocket the dialer's (pkg/probe/tcp/tcp.go). It is made once per
 // pod address and kept.
 func (pr *prober) refusedOutput() string {
-	if pr.refusedIP == pr.c.pod.status.PodIP && pr.refused != "" {
+	if pr.refusedIP == pr.c.pod.IP() && pr.refused != "" {
 		return pr.refused
 	}
 	target := pr.probeTarget()
@@ -557,6 +552,6 @@ func (pr *prober) refusedOutput() string {
 		}
 		msg = `Get "` + scheme + "://" + target + path + `": ` + msg
 	}
-	pr.refused, pr.refusedIP = msg, pr.c.pod.status.PodIP
+	pr.refused, pr.refusedIP = msg, pr.c.pod.IP()
 	return msg
 }

@@ -65,7 +65,7 @@ type podResize struct {
 // sidecar, or a pod that has finished or left the API.
 func (p *Pod) Resize(name string, requests, limits Resources) bool {
 	c := p.container(name)
-	if c == nil || c.isInit() && !c.spec.Sidecar || p.terminated || p.deleted || p.phase.Terminal() {
+	if c == nil || c.isInit() && !c.spec.Sidecar || p.terminated || p.Deleted() || p.Phase().Terminal() {
 		return false
 	}
 	if p.Node == nil {
@@ -83,7 +83,7 @@ func (p *Pod) Resize(name string, requests, limits Resources) bool {
 // dropResize forgets p's pending resize, if any.
 func (p *Pod) dropResize() {
 	if r := p.resize; r != nil && r.deferred {
-		p.Node.deferredResizes--
+		p.Node.kubeletOf().deferredResizes--
 	}
 	p.resize = nil
 }
@@ -113,12 +113,12 @@ func (p *Pod) tryResize() {
 	}
 	if reason != "" {
 		if !r.deferred && reason == ReasonDeferred {
-			n.deferredResizes++
+			n.kubeletOf().deferredResizes++
 		} else if r.deferred && reason != ReasonDeferred {
-			n.deferredResizes--
+			n.kubeletOf().deferredResizes--
 		}
 		r.deferred = reason == ReasonDeferred
-		p.setCondition(PodResizePending, True, reason, msg)
+		p.SetKubeletCondition(PodResizePending, True, reason, msg)
 		return
 	}
 	p.dropResize()
@@ -126,9 +126,9 @@ func (p *Pod) tryResize() {
 	restart := r.c.processRunning() &&
 		(s.ResizePolicy.CPU == ResizeRestartContainer && (r.requests.MilliCPU != s.Requests.MilliCPU || r.limits.MilliCPU != s.Limits.MilliCPU) ||
 			s.ResizePolicy.Memory == ResizeRestartContainer && r.limits.Memory != s.Limits.Memory)
-	p.removeCondition(PodResizePending)
+	p.RemoveCondition(PodResizePending)
 	p.allocate(r.c, r.requests, want)
-	p.setCondition(PodResizeInProgress, True, "", "")
+	p.SetKubeletCondition(PodResizeInProgress, True, "", "")
 	p.actuate(r, restart)
 }
 
@@ -165,7 +165,7 @@ func (p *Pod) actuate(r *podResize, restart bool) {
 	if !restart && c.processRunning() && r.limits.Memory > 0 && (s.Limits.Memory == 0 || r.limits.Memory < s.Limits.Memory) {
 		if _, mem := c.usage(servedMilliRPS(p)); mem >= r.limits.Memory {
 			r.actuating, p.resize = true, r
-			p.setCondition(PodResizeInProgress, True, reasonResizeError,
+			p.SetKubeletCondition(PodResizeInProgress, True, reasonResizeError,
 				"Aborting attempt to set pod memory limit less than current memory usage for pod "+p.Name)
 			return
 		}
@@ -176,7 +176,7 @@ func (p *Pod) actuate(r *podResize, restart bool) {
 		c.resizeRestart = true
 		c.stop(p.Spec.TerminationGracePeriod, "Container "+s.Name+" resize requires restart")
 	}
-	p.removeCondition(PodResizeInProgress)
+	p.RemoveCondition(PodResizeInProgress)
 	p.updateStatus()
 }
 
@@ -193,7 +193,7 @@ func (p *Pod) retryActuation() {
 // its resources (it gives its own resize up) or shrank: the node's
 // deferred resizes try again, in the order their pods were bound.
 func (n *Node) retryResizes(freed *Pod) {
-	for i := 0; n.deferredResizes > 0 && i < len(n.pods); i++ {
+	for i := 0; n.kubeletOf().deferredResizes > 0 && i < len(n.pods); i++ {
 		switch p := n.pods[i]; {
 		case p.resize == nil || !p.resize.deferred:
 		case p == freed:
@@ -205,7 +205,7 @@ func (n *Node) retryResizes(freed *Pod) {
 }
 
 // holds reports whether p's requests are in its node's running totals.
-func (p *Pod) holds() bool { return p.boundNode() != nil && !p.phase.Terminal() }
+func (p *Pod) holds() bool { return p.boundNode() != nil && !p.Phase().Terminal() }
 
 // setResources gives c these requests and limits. The pod gets a new
 // spec: a spec is never changed once made, as it may be its template's
@@ -232,19 +232,6 @@ func (p *Pod) specWith(c *container, requests, limits Resources) *PodSpec {
 	}
 	(*cs)[i].Requests, (*cs)[i].Limits = requests, limits
 	return &s
-}
-
-// removeCondition drops p's condition of type t, if any: the change has
-// Status "".
-func (p *Pod) removeCondition(t string) {
-	conds := p.status.Conditions
-	for i := range conds {
-		if conds[i].Type == t {
-			p.status.Conditions = slices.Delete(conds, i, i+1)
-			p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t})
-			return
-		}
-	}
 }
 
 // ContainerResources returns the desired requests and limits of p's

@@ -137,13 +137,13 @@ func (p *Pod) restore(s *PodSnapshot) {
 	p.setPhase(s.Phase)
 	p.Node = n
 	n.pods = append(n.pods, p)
-	if !p.phase.Terminal() {
+	if !p.status.Phase.Terminal() {
 		n.hold(p)
 		n.watchMemory(p)
 	}
 	p.setCondition(PodScheduled, True, "", "")
 	p.sandbox = true
-	p.assignIP()
+	p.AssignIP()
 	p.status.StartTime, p.status.Started = *s.StartTime, true
 	w.past = min(w.past, *s.StartTime)
 	p.setCondition(PodReadyToStartContainers, True, "", "")
@@ -159,7 +159,7 @@ func (p *Pod) restore(s *PodSnapshot) {
 // runs within a second once it is past), and shows the snapshot's
 // deletionTimestamp. A pod on a node cut off stays Terminating.
 func (p *Pod) restoreDeletion(s *PodSnapshot) {
-	if s.DeleteAt == nil || p.phase.Terminal() {
+	if s.DeleteAt == nil || p.status.Phase.Terminal() {
 		return
 	}
 	g := *s.DeleteAt - p.w.Now()

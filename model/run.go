@@ -214,15 +214,16 @@ func (w *World) BusiestSources(n int) []string {
 	var all []source
 	elapsed := w.Now()
 	for _, p := range w.pods {
-		for _, c := range p.all() {
-			if r := int64(c.status.RestartCount); r > 0 {
+		for i := range p.Containers() {
+			s := p.specAt(i)
+			if r := int64(p.StatusOf(i).RestartCount); r > 0 {
 				all = append(all, source{fmt.Sprintf("pod %s container %s: %s restarts, one every %s",
-					p.Name, c.spec.Name, count(r), every(elapsed, r)), r})
+					p.Name, s.Name, count(r), every(elapsed, r)), r})
 			}
-			for _, pr := range c.probes {
-				if pr.ticks > 0 {
+			for k, ticks := range w.kubelet.ProbeTicks(p, i) {
+				if ticks > 0 {
 					all = append(all, source{fmt.Sprintf("pod %s container %s: %s %s probe ticks, one every %s",
-						p.Name, c.spec.Name, count(pr.ticks), strings.ToLower(pr.kind.String()), pr.spec.Period), pr.ticks})
+						p.Name, s.Name, count(ticks), strings.ToLower(ProbeKind(k).String()), s.probe(ProbeKind(k)).Period), ticks})
 				}
 			}
 		}

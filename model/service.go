@@ -172,11 +172,13 @@ func servedMilliRPS(p *Pod) int64 {
 // node has power, and every regular container's process runs and has not
 // been sent SIGTERM (a preStop hook still runs with the listener open).
 func (p *Pod) Listening() bool {
-	if p.deleted || len(p.regular) == 0 || p.Node != nil && p.Node.down {
+	cs := p.status.ContainerStatuses
+	if p.deleted || len(cs) == 0 || p.Node != nil && p.Node.down {
 		return false
 	}
-	for _, c := range p.regular {
-		if c.status.State.Kind != StateRunning || c.stopping && c.inHook != hookPreStop {
+	ni := len(p.status.InitContainerStatuses)
+	for i := range cs {
+		if cs[i].State.Kind != StateRunning || !p.w.kubelet.Serving(p, ni+i) {
 			return false
 		}
 	}

@@ -38,11 +38,13 @@ func (s *slab[T]) take(n int) []T {
 
 // worldSlabs are a world's slabs.
 type worldSlabs struct {
-	pods       slab[Pod]
-	containers slab[container]
-	probers    slab[prober]
-	events     slab[Event]
-	conditions slab[Condition]
-	eventLists slab[*Event] // the first of each log's list
-	phases     slab[Phase]  // the first of each pod's phases
+	pods              slab[Pod]
+	containers        slab[container]
+	probers           slab[prober]
+	rares             slab[rareState] // containers' rare state, made on first use
+	events            slab[Event]
+	statuses          slab[statusBlock]     // each pod's conditions and its one container's status
+	containerStatuses slab[ContainerStatus] // the statuses of pods of more than one container
+	eventLists        slab[*Event]          // the first of each log's list
+	phases            slab[Phase]           // the first of each pod's phases
 }

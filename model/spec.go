@@ -229,6 +229,11 @@ func (k ProbeKind) String() string {
 	return [...]string{"Liveness", "Readiness", "Startup"}[k]
 }
 
+// probe is s's probe of kind k, nil if none.
+func (s *ContainerSpec) probe(k ProbeKind) *ProbeSpec {
+	return [...]*ProbeSpec{Liveness: s.Liveness, Readiness: s.Readiness, Startup: s.Startup}[k]
+}
+
 // ProbeSpec is a probe with Kubernetes' defaults applied.
 type ProbeSpec struct {
 	Handler string // exec, httpGet, tcpSocket, grpc

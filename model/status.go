@@ -5,25 +5,25 @@ import "strings"
 // updateStatus regenerates the pod's phase and conditions from its
 // containers, as the kubelet's generateAPIPodStatus does.
 func (p *Pod) updateStatus() {
-	if !p.sandbox || !p.Node.Reachable() {
+	if !p.Sandboxed() || !p.Node.Reachable() {
 		return // nothing the kubelet reports gets through
 	}
-	was := p.phase
+	was := p.Phase()
 	switch {
-	case p.phase.Terminal():
+	case p.Phase().Terminal():
 	case p.stopReason != "":
 		p.stoppedPhase()
 	default:
 		if ph := p.computePhase(); !ph.Terminal() || !p.processRuns() {
-			p.setPhase(ph)
+			p.SetPhase(ph)
 		}
 	}
 	p.updateConditions()
 	p.w.podStatusUpdated(p)
-	if p.stopReason != "" && p.phase != was {
+	if p.stopReason != "" && p.Phase() != was {
 		p.w.podStopped(p)
 	}
-	if p.phase != was {
+	if p.Phase() != was {
 		p.w.podChanged(p)
 	}
 	p.statusSync, p.statusMark = p.syncs, p.w.changeCount
@@ -52,7 +52,7 @@ func (p *Pod) processRuns() bool {
 func (p *Pod) computePhase() Phase {
 	var pendingInit, failedInit, pendingSidecar, running, waiting, stopped, succeeded, unknown int
 	for _, c := range p.init {
-		st := &c.status
+		st := c.status
 		lastFailed := st.LastState.Kind == StateTerminated
 		if c.spec.Sidecar {
 			switch st.State.Kind {
@@ -88,7 +88,7 @@ func (p *Pod) computePhase() Phase {
 		}
 	}
 	for _, c := range p.regular {
-		st := &c.status
+		st := c.status
 		switch st.State.Kind {
 		case StateRunning:
 			running++
@@ -116,7 +116,7 @@ func (p *Pod) computePhase() Phase {
 	case running > 0 && unknown == 0:
 		return Running
 	case running == 0 && stopped > 0 && unknown == 0:
-		if p.deleting {
+		if p.Terminating() {
 			if stopped == succeeded {
 				return Succeeded
 			}
@@ -155,12 +155,12 @@ func (p *Pod) regularStatusStarted() bool {
 // changed after it.
 func (p *Pod) updateConditions() {
 	sig, ok := p.condInputs()
-	if ok && sig == p.condSig && p.condSet == p.condGen {
+	if ok && sig == p.condSig && p.condSet == p.ConditionGen() {
 		return
 	}
 	p.generateConditions()
 	if ok {
-		p.condSig, p.condSet = sig, p.condGen
+		p.condSig, p.condSet = sig, p.ConditionGen()
 	} else {
 		p.condSig = 0 // no signature is 0: the next call runs
 	}
@@ -174,7 +174,7 @@ func (p *Pod) condInputs() (sig uint64, ok bool) {
 		return 0, false
 	}
 	sig = 1<<63 | uint64(len(p.init))<<4 | uint64(len(p.regular))<<8
-	switch p.phase { // the only phases it tells apart
+	switch p.Phase() { // the only phases it tells apart
 	case Succeeded:
 		sig |= 1
 	case Failed:
@@ -185,7 +185,7 @@ func (p *Pod) condInputs() (sig uint64, ok bool) {
 	}
 	sh := 14
 	for _, c := range p.init {
-		st := &c.status
+		st := c.status
 		if st.State.Kind == StateTerminated && st.State.ExitCode == 0 {
 			sig |= 1 << sh
 		}
@@ -212,7 +212,7 @@ func (p *Pod) generateConditions() {
 	// Initialized
 	incomplete := 0
 	for _, c := range p.init {
-		st := &c.status
+		st := c.status
 		done := st.State.Kind == StateTerminated && st.State.ExitCode == 0
 		if c.spec.Sidecar {
 			done = st.Started
@@ -222,17 +222,17 @@ func (p *Pod) generateConditions() {
 		}
 	}
 	switch {
-	case p.phase == Succeeded:
-		p.setCondition(Initialized, True, "PodCompleted", "")
+	case p.Phase() == Succeeded:
+		p.SetKubeletCondition(Initialized, True, "PodCompleted", "")
 	case incomplete > 0:
-		p.setCondition(Initialized, False, "ContainersNotInitialized", p.listMessage())
+		p.SetKubeletCondition(Initialized, False, "ContainersNotInitialized", p.listMessage())
 	default:
-		p.setCondition(Initialized, True, "", "")
+		p.SetKubeletCondition(Initialized, True, "", "")
 	}
 
 	// ContainersReady, then Ready mirroring it and the readiness gates.
 	status, reason, msg := True, "", ""
-	switch p.phase {
+	switch p.Phase() {
 	case Succeeded:
 		status, reason = False, "PodCompleted"
 	case Failed:
@@ -254,11 +254,11 @@ func (p *Pod) generateConditions() {
 			msg = p.listMessage()
 		}
 	}
-	p.setCondition(ContainersReady, status, reason, msg)
+	p.SetKubeletCondition(ContainersReady, status, reason, msg)
 	if status == True {
 		status, reason, msg = p.readinessGates()
 	}
-	p.setCondition(Ready, status, reason, msg)
+	p.SetKubeletCondition(Ready, status, reason, msg)
 }
 
 // readinessGates checks every readiness gate's condition, as
@@ -266,7 +266,7 @@ func (p *Pod) generateConditions() {
 func (p *Pod) readinessGates() (ConditionStatus, string, string) {
 	var msgs []string
 	for _, g := range p.Spec.ReadinessGates {
-		c, ok := p.status.Condition(g)
+		c, ok := p.Condition(g)
 		switch {
 		case !ok:
 			msgs = append(msgs, "corresponding condition of pod readiness gate \""+g+"\" does not exist.")

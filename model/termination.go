@@ -31,8 +31,9 @@ func (c *container) stop(grace time.Duration, msg string) {
 	p.event(EventNormal, "Killing", "kubelet", "%s", msg)
 	if c.spec.PreStop != "" && grace > 0 {
 		c.draws.hook = c.hookTime(true)
-		c.graceLeft, c.inHook = grace, hookPreStop
-		p.w.eng.Schedule(&c.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
+		r := c.rareState()
+		r.graceLeft, c.inHook = grace, hookPreStop
+		p.w.eng.Schedule(&r.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
 		return
 	}
 	c.awaitTurn(grace)
@@ -54,12 +55,13 @@ func (c *container) stopWithPod(grace time.Duration) {
 func (c *container) preStopDone() {
 	p := c.pod
 	h := c.spec.Behavior.hook(true)
-	if h.Fail && c.draws.hook <= c.graceLeft {
+	r := c.rareState()
+	if h.Fail && c.draws.hook <= r.graceLeft {
 		p.event(EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
 	}
 	// The kubelet counts the hook's time in whole seconds.
-	used := min(c.draws.hook, c.graceLeft).Truncate(time.Second)
-	c.awaitTurn(c.graceLeft - used)
+	used := min(c.draws.hook, r.graceLeft).Truncate(time.Second)
+	c.awaitTurn(r.graceLeft - used)
 }
 
 // awaitTurn is waitForTurn: a sidecar killed with its pod waits, while
@@ -69,8 +71,9 @@ func (c *container) awaitTurn(grace time.Duration) {
 		c.sigterm(grace)
 		return
 	}
-	c.graceLeft, c.waitFrom, c.inHook = grace, c.pod.w.Now(), hookTurn
-	c.pod.w.eng.Schedule(&c.hookTimer, sim.AddSat(c.waitFrom, grace), sim.Normal)
+	r := c.rareState()
+	r.graceLeft, r.waitFrom, c.inHook = grace, c.pod.w.Now(), hookTurn
+	c.pod.w.eng.Schedule(&r.hookTimer, sim.AddSat(r.waitFrom, grace), sim.Normal)
 }
 
 // turnReady reports whether the sidecar c may get SIGTERM: no regular
@@ -99,10 +102,11 @@ func (c *container) turnReady() bool {
 // out): SIGTERM with what is left, the wait counted in whole seconds.
 func (c *container) turnCame() {
 	p := c.pod
-	p.w.eng.Stop(&c.hookTimer)
+	r := c.rareState()
+	p.w.eng.Stop(&r.hookTimer)
 	c.inHook = hookNone
-	waited := (p.w.Now() - c.waitFrom).Truncate(time.Second)
-	c.sigterm(c.graceLeft - waited)
+	waited := (p.w.Now() - r.waitFrom).Truncate(time.Second)
+	c.sigterm(r.graceLeft - waited)
 }
 
 // turnsCame gives SIGTERM to every sidecar waiting for its turn whose
@@ -125,10 +129,10 @@ func (c *container) sigterm(grace time.Duration) {
 	grace = max(grace, minimumGracePeriod)
 	shutdown := c.shutdownTime()
 	if shutdown > grace {
-		c.pod.w.eng.Schedule(&c.killTimer, sim.AddSat(c.pod.w.Now(), grace), sim.Normal)
+		c.pod.w.eng.Schedule(&c.rareState().killTimer, sim.AddSat(c.pod.w.Now(), grace), sim.Normal)
 		return
 	}
-	c.pod.w.eng.Schedule(&c.termTimer, sim.AddSat(c.pod.w.Now(), shutdown), sim.Normal)
+	c.pod.w.eng.Schedule(&c.rareState().termTimer, sim.AddSat(c.pod.w.Now(), shutdown), sim.Normal)
 }
 
 // exitAfterSigterm is the process's graceful exit.
@@ -145,7 +149,7 @@ func (c *container) sigkill() { c.terminate(137, ReasonError) }
 // calculateEffectiveGracePeriod takes it. A kubelet cut off when the pod was
 // deleted hears when its node is back, and gives the pod the whole period.
 func (p *Pod) hearDelete() {
-	if p.deleting && !p.heardDelete {
+	if p.Terminating() && !p.heardDelete {
 		p.heardDelete, p.killBy = true, sim.AddSat(p.w.Now(), p.deletionGrace)
 	}
 }
@@ -198,25 +202,25 @@ func (p *Pod) stopSidecars(grace time.Duration) {
 // it from the API.
 func (p *Pod) finishTermination() {
 	for _, c := range p.all() {
-		st := &c.status
+		st := c.status
 		switch {
 		case st.State.Kind == StateWaiting && st.LastState.Kind == StateTerminated:
 			// Nothing restarts in a pod being deleted: show the last exit.
 			c.setState(st.LastState)
-			st.LastState = ContainerState{}
+			c.setLastState(ContainerState{})
 		case st.State.Kind == StateWaiting && c.runs == 0 && p.regularStarted():
 			c.setState(ContainerState{Kind: StateTerminated, Reason: "ContainerStatusUnknown", ExitCode: 137,
 				Message: "The container could not be located when the pod was terminated"})
 		}
 	}
-	if !p.phase.Terminal() {
+	if !p.Phase().Terminal() {
 		ph := Succeeded
 		for _, c := range p.regular {
 			if c.status.State.Kind != StateTerminated || c.status.State.ExitCode != 0 {
 				ph = Failed
 			}
 		}
-		p.setPhase(ph)
+		p.SetPhase(ph)
 	}
 	p.updateConditions()
 	p.remove()
@@ -225,27 +229,31 @@ func (p *Pod) finishTermination() {
 // GraceShortened is the kubelet's side of a later delete that brought the
 // deadline of p forward: a kubelet that heard of the deletion kills by the
 // new deadline, and SIGKILL comes forward.
-func (kubeletCore) GraceShortened(p *Pod) {
+func (*kubeletCore) GraceShortened(p *Pod) {
 	if p.heardDelete {
 		p.killBy = min(p.killBy, p.deadline)
 	}
 	for _, c := range p.all() {
+		r := c.rare
+		if r == nil {
+			continue // nothing of its stop is pending
+		}
 		// A shorter deadline brings SIGKILL forward.
 		late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
-		if late(&c.termTimer) || late(&c.killTimer) || late(&c.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
-			p.w.eng.Stop(&c.termTimer)
-			p.w.eng.Stop(&c.hookTimer)
-			p.w.eng.Schedule(&c.killTimer, p.deadline, sim.Normal)
+		if late(&r.termTimer) || late(&r.killTimer) || late(&r.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
+			p.w.eng.Stop(&r.termTimer)
+			p.w.eng.Stop(&r.hookTimer)
+			p.w.eng.Schedule(&r.killTimer, p.deadline, sim.Normal)
 		}
 	}
 }
 
-func (kubeletCore) DeletionSet(p *Pod) { p.wakeProbers() }
+func (*kubeletCore) DeletionSet(p *Pod) { p.wakeProbers() }
 
 // HeardDelete is the kubelet of a reachable node hearing at once that p
 // is being deleted: no crash backoff restarts a container, and the pod
 // worker kills the pod.
-func (kubeletCore) HeardDelete(p *Pod) {
+func (*kubeletCore) HeardDelete(p *Pod) {
 	p.hearDelete()
 	for _, c := range p.all() {
 		p.w.eng.Stop(&c.restartTimer)

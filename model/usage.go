@@ -62,18 +62,18 @@ type ContainerUse struct {
 // (ServedMilliRPS): i counts the init containers first, then the regular
 // ones, in spec order, below Containers().
 func (p *Pod) UseAt(i int, mrps int64) ContainerUse {
-	c := p.regularOrInit(i)
-	cpu, mem := c.usage(mrps)
-	running := c.processRunning()
-	return ContainerUse{Name: c.spec.Name, MilliCPU: cpu, Memory: mem, Running: running, Leaks: running && c.spec.Behavior.leaks()}
+	s := p.specAt(i)
+	running, startedAt := p.w.kubelet.Process(p, i)
+	cpu, mem := useOf(s, running, p.w.Now()-startedAt, mrps)
+	return ContainerUse{Name: s.Name, MilliCPU: cpu, Memory: mem, Running: running, Leaks: running && s.Behavior.leaks()}
 }
 
-// regularOrInit is p's i-th container, the init ones first.
-func (p *Pod) regularOrInit(i int) *container {
-	if i < len(p.init) {
-		return p.init[i]
+// specAt is the spec of p's i-th container, the init ones first.
+func (p *Pod) specAt(i int) *ContainerSpec {
+	if ni := len(p.Spec.InitContainers); i >= ni {
+		return &p.Spec.Containers[i-ni]
 	}
-	return p.regular[i-len(p.init)]
+	return &p.Spec.InitContainers[i]
 }
 
 // Usage returns what the container called name uses now (the pod's sum
@@ -81,40 +81,42 @@ func (p *Pod) regularOrInit(i int) *container {
 // pod has no such container.
 func (p *Pod) Usage(name string) (milliCPU, memory int64, ok bool) {
 	mrps := servedMilliRPS(p)
-	for _, cs := range [2][]*container{p.init, p.regular} {
-		for _, c := range cs {
-			if name != "" && c.spec.Name != name {
-				continue
-			}
-			ok = true
-			cpu, mem := c.usage(mrps)
-			milliCPU += cpu
-			memory += mem
+	for i := range p.Containers() {
+		s := p.specAt(i)
+		if name != "" && s.Name != name {
+			continue
 		}
+		ok = true
+		running, startedAt := p.w.kubelet.Process(p, i)
+		cpu, mem := useOf(s, running, p.w.Now()-startedAt, mrps)
+		milliCPU += cpu
+		memory += mem
 	}
 	return milliCPU, memory, ok
 }
 
-// usage is c's CPU (capped at its limit) and memory now at mrps
+// useOf is the CPU (capped at its limit) and memory now of a container
+// of spec s whose process, if running, has run for age, at mrps
 // thousandths of a request per second served by its pod; 0 when its
 // process is not running.
-func (c *container) usage(mrps int64) (milliCPU, memory int64) {
-	b := c.spec.Behavior
-	if b == nil || !c.processRunning() {
+func useOf(s *ContainerSpec, running bool, age time.Duration, mrps int64) (milliCPU, memory int64) {
+	b := s.Behavior
+	if b == nil || !running {
 		return 0, 0
 	}
 	milliCPU = sim.AddSatInt(b.Usage.MilliCPU, sim.MulDivSat(uint64(b.PerRequest.MilliCPU), uint64(mrps), 1000))
-	if l := c.spec.Limits.MilliCPU; l > 0 {
+	if l := s.Limits.MilliCPU; l > 0 {
 		milliCPU = min(milliCPU, l)
 	}
-	return milliCPU, sim.AddSatInt(c.steadyMemory(mrps), b.leaked(c.pod.w.Now()-c.startedAt))
+	return milliCPU, sim.AddSatInt(steadyMemory(s, running, mrps), b.leaked(age))
 }
 
-// steadyMemory is c's memory at mrps apart from what it leaked: Usage plus
-// PerRequest times the rate; 0 when its process is not running.
-func (c *container) steadyMemory(mrps int64) int64 {
-	b := c.spec.Behavior
-	if b == nil || !c.processRunning() {
+// steadyMemory is the memory of a container of spec s at mrps apart from
+// what it leaked: Usage plus PerRequest times the rate; 0 when its process
+// is not running.
+func steadyMemory(s *ContainerSpec, running bool, mrps int64) int64 {
+	b := s.Behavior
+	if b == nil || !running {
 		return 0
 	}
 	return sim.AddSatInt(b.Usage.Memory, sim.MulDivSat(uint64(b.PerRequest.Memory), uint64(mrps), 1000))

@@ -15,9 +15,9 @@ func (p *Pod) IsActive() bool { return active(p) }
 // regular.
 func (p *Pod) Restarts() int {
 	n := 0
-	for _, cs := range [2][]*container{p.init, p.regular} {
-		for _, c := range cs {
-			n += int(c.status.RestartCount)
+	for _, cs := range [2][]ContainerStatus{p.status.InitContainerStatuses, p.status.ContainerStatuses} {
+		for i := range cs {
+			n += int(cs[i].RestartCount)
 		}
 	}
 	return n
@@ -25,16 +25,18 @@ func (p *Pod) Restarts() int {
 
 // Containers is the number of p's containers, regular and init:
 // ContainerStatusAt takes an index below it.
-func (p *Pod) Containers() int { return len(p.regular) + len(p.init) }
+func (p *Pod) Containers() int {
+	return len(p.status.ContainerStatuses) + len(p.status.InitContainerStatuses)
+}
 
 // ContainerStatusAt is the status of p's i-th container, counting its
 // regular containers first, then its init ones (the order the Job
 // controller's pod failure policy reads them in). Read it, do not keep it.
 func (p *Pod) ContainerStatusAt(i int) *ContainerStatus {
-	if i < len(p.regular) {
-		return &p.regular[i].status
+	if nr := len(p.status.ContainerStatuses); i >= nr {
+		return &p.status.InitContainerStatuses[i-nr]
 	}
-	return &p.init[i-len(p.regular)].status
+	return &p.status.ContainerStatuses[i]
 }
 
 // Conditions is p's conditions now. Read them, do not keep them.

@@ -99,7 +99,7 @@ func NewCore(seed uint64, s Settings) *World {
 		workloadIdx: map[string]*Workload{},
 	}
 	w.controllers.w = w
-	w.kubelet = kubeletCore{}
+	w.kubelet = &kubeletCore{}
 	return w
 }
 

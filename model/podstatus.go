@@ -1,0 +1,143 @@
+package model
+
+import (
+	"slices"
+	"strconv"
+	"time"
+)
+
+// The writers of a pod's API status, for the kubelet's status manager
+// only: the kubelet owns the status it reports, and writes it through
+// these and no field of the core (a controller's write is SetCondition).
+// Each records its change as the timeline and the parts expect; none
+// checks whether the node's kubelet could report it (the kubelet does).
+
+// SetPhase sets status.phase; a phase it already has is no change. The
+// node's totals follow a change between terminal and not (release, hold),
+// then Kubelet.PhaseSet hears it.
+func (p *Pod) SetPhase(ph Phase) { p.setPhase(ph) }
+
+// SetKubeletCondition sets the pod condition of type t as the kubelet
+// generates it; lastTransitionTime moves only when the status changes,
+// and every change bumps ConditionGen. Unlike SetCondition it does not
+// regenerate the status.
+func (p *Pod) SetKubeletCondition(t string, s ConditionStatus, reason, msg string) {
+	p.setCondition(t, s, reason, msg)
+}
+
+// RemoveCondition drops p's condition of type t, if any: the change has
+// Status "".
+func (p *Pod) RemoveCondition(t string) {
+	conds := p.status.Conditions
+	for i := range conds {
+		if conds[i].Type == t {
+			p.status.Conditions = slices.Delete(conds, i, i+1)
+			p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t})
+			return
+		}
+	}
+}
+
+// ConditionGen counts the changes of p's conditions (SetKubeletCondition,
+// SetCondition, a condition added): while it holds, no condition changed.
+func (p *Pod) ConditionGen() uint32 { return p.condGen }
+
+// SetStatusReason sets status.reason and status.message, as the kubelet
+// does when it fails the pod for good (Evicted, DeadlineExceeded, a
+// rejection at admission).
+func (p *Pod) SetStatusReason(reason, msg string) {
+	p.status.Reason, p.status.Message = reason, msg
+}
+
+// SetStartTime sets status.startTime: when the kubelet first set the pod's
+// sandbox up.
+func (p *Pod) SetStartTime(t time.Duration) {
+	p.status.StartTime, p.status.Started = t, true
+}
+
+// SetSandboxed records whether the pod's sandbox is set up (see Sandboxed).
+func (p *Pod) SetSandboxed(up bool) { p.sandbox = up }
+
+// IP is status.podIP: its sandbox's address, "" before it has one.
+func (p *Pod) IP() string { return p.status.PodIP }
+
+// AssignIP gives the pod's new sandbox the next address of its node's
+// range, as status.podIP (once per sandbox; see podip.go).
+func (p *Pod) AssignIP() {
+	n := p.Node
+	i := n.nextIP
+	n.nextIP = (i + 1) % 253
+	p.status.PodIP = "10.244." + strconv.Itoa(n.id%256) + "." + strconv.Itoa(i+2)
+}
+
+// statusBlock is the room of a pod's conditions and, if it has one
+// container, that container's status: one slab value, so a pod's status
+// takes no allocation of its own.
+type statusBlock struct {
+	conditions [len(conditionOrder) - 2]Condition // the kubelet's (the two of a resize are rare: they take another when they come)
+	container  [1]ContainerStatus
+}
+
+// newStatus makes room for p's status: its conditions, and its container
+// statuses, its init containers' then its regular ones' (status
+// InitContainerStatuses and ContainerStatuses are the two halves).
+func (p *Pod) newStatus() {
+	b := p.w.mem.statuses.new()
+	p.status.Conditions = b.conditions[:0:len(b.conditions)]
+	spec := p.Spec
+	ni, nr := len(spec.InitContainers), len(spec.Containers)
+	cs := b.container[:]
+	if ni+nr != 1 {
+		cs = p.w.mem.containerStatuses.take(ni + nr)[:ni+nr]
+	}
+	for i := range spec.InitContainers {
+		cs[i] = ContainerStatus{Name: spec.InitContainers[i].Name, Image: spec.InitContainers[i].Image}
+	}
+	for i := range spec.Containers {
+		cs[ni+i] = ContainerStatus{Name: spec.Containers[i].Name, Image: spec.Containers[i].Image}
+	}
+	p.status.InitContainerStatuses, p.status.ContainerStatuses = cs[:ni:ni], cs[ni:]
+}
+
+// StatusOf is the status of p's i-th container, its init containers
+// first, below Containers(): the kubelet keeps it to read, and writes it
+// through the writers below only.
+func (p *Pod) StatusOf(i int) *ContainerStatus {
+	if ni := len(p.status.InitContainerStatuses); i >= ni {
+		return &p.status.ContainerStatuses[i-ni]
+	}
+	return &p.status.InitContainerStatuses[i]
+}
+
+// SetContainerState sets the state of p's i-th container (as StatusOf
+// counts) and records the change.
+func (p *Pod) SetContainerState(i int, s ContainerState) {
+	st := p.StatusOf(i)
+	st.State = s
+	ch := p.w.begin(ChangeContainer)
+	ch.Pod, ch.Namespace, ch.Container, ch.State = p.Name, p.Namespace, st.Name, s.Kind
+	ch.Reason, ch.RestartCount = s.Reason, st.RestartCount
+	if s.Kind == StateTerminated {
+		ch.ExitCode, ch.HasExitCode = s.ExitCode, true
+	}
+	p.w.emit()
+}
+
+// SetContainerLastState sets the lastState of p's i-th container: its
+// previous termination, or none. Nothing is recorded.
+func (p *Pod) SetContainerLastState(i int, s ContainerState) { p.StatusOf(i).LastState = s }
+
+// SetContainerRestarts sets the restartCount of p's i-th container.
+// Nothing is recorded: the next state change carries it.
+func (p *Pod) SetContainerRestarts(i int, n int32) { p.StatusOf(i).RestartCount = n }
+
+// SetContainerFlags sets the started and ready flags of p's i-th
+// container, and tells the object sinks when they flip.
+func (p *Pod) SetContainerFlags(i int, started, ready bool) {
+	st := p.StatusOf(i)
+	if st.Started == started && st.Ready == ready {
+		return
+	}
+	st.Started, st.Ready = started, ready
+	p.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectUpdated, Pod: p})
+}
