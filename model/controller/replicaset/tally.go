@@ -106,8 +106,8 @@ func (c *Controller) count(rs *model.ReplicaSet, now, minReady time.Duration) (m
 	c.dirty = c.dirty[:0]
 	for ; t.seen < len(rs.Pods); t.seen++ {
 		p := rs.Pods[t.seen]
-		for p.ID() >= len(c.pods) {
-			c.pods = append(c.pods, podRecord{})
+		if p.ID() >= len(c.pods) {
+			c.grow(p.ID())
 		}
 		r := &c.pods[p.ID()]
 		r.t = t
@@ -122,6 +122,21 @@ func (c *Controller) count(rs *model.ReplicaSet, now, minReady time.Duration) (m
 		checkCount(rs, now, minReady, st, next)
 	}
 	return st, next
+}
+
+// grow extends c.pods with empty records up to the pod ID id. Its array
+// doubles: appending a record at a time grows it by a quarter at a time,
+// which leaves about four times the final array behind as a fleet's pods
+// are made.
+func (c *Controller) grow(id int) {
+	n := len(c.pods)
+	if id >= cap(c.pods) {
+		a := make([]podRecord, n, max(2*cap(c.pods), id+1, 64))
+		copy(a, c.pods)
+		c.pods = a
+	}
+	c.pods = c.pods[:id+1]
+	clear(c.pods[n:])
 }
 
 // checkCount, set by tests, hears each count.
