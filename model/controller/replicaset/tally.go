@@ -63,7 +63,7 @@ func (c *Controller) PodChanged(p *model.Pod) {
 		return
 	}
 	r.flags |= fDirty
-	c.dirty = append(c.dirty, p)
+	c.dirty = model.Grow(c.dirty, p)
 }
 
 // PodConditionAdded notes a pod's first Ready condition as a change (it
@@ -107,7 +107,7 @@ func (c *Controller) count(rs *model.ReplicaSet, now, minReady time.Duration) (m
 	for ; t.seen < len(rs.Pods); t.seen++ {
 		p := rs.Pods[t.seen]
 		if p.ID() >= len(c.pods) {
-			c.grow(p.ID())
+			c.pods = model.Extend(c.pods, p.ID()+1)
 		}
 		r := &c.pods[p.ID()]
 		r.t = t
@@ -122,21 +122,6 @@ func (c *Controller) count(rs *model.ReplicaSet, now, minReady time.Duration) (m
 		checkCount(rs, now, minReady, st, next)
 	}
 	return st, next
-}
-
-// grow extends c.pods with empty records up to the pod ID id. Its array
-// doubles: appending a record at a time grows it by a quarter at a time,
-// which leaves about four times the final array behind as a fleet's pods
-// are made.
-func (c *Controller) grow(id int) {
-	n := len(c.pods)
-	if id >= cap(c.pods) {
-		a := make([]podRecord, n, max(2*cap(c.pods), id+1, 64))
-		copy(a, c.pods)
-		c.pods = a
-	}
-	c.pods = c.pods[:id+1]
-	clear(c.pods[n:])
 }
 
 // checkCount, set by tests, hears each count.
@@ -258,7 +243,7 @@ func (c *Controller) recount(t *tally, rs *model.ReplicaSet, minReady time.Durat
 		c.uncount(r)
 		if r.flags&fDead == 0 {
 			r.flags |= fDirty
-			c.dirty = append(c.dirty, p)
+			c.dirty = model.Grow(c.dirty, p)
 		}
 	}
 	clear(t.waiting)
