@@ -76,10 +76,8 @@ const (
 	compactMin = 1024
 	// smallRun is the capacity of a new run's item array.
 	smallRun = 8
-	// maxRun is the most items a run's array grows to: a full run is
-	// continued by a new one (see push). A fleet's setup queues a
-	// hundred thousand events at one instant; in runs of maxRun they
-	// take no more memory than in one, and growing them copies nothing.
+	// maxRun is the most items a run's array grows to: a new run continues
+	// a full one (push), so an instant's 100,000 events copy no array.
 	maxRun = 4096
 	// none marks an empty slot of queue.openID.
 	none = math.MaxInt32
@@ -160,8 +158,7 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 			q.appendItem(r, it)
 			return
 		}
-		// The run is full: a new run of maxRun items continues it and
-		// takes its open slot, so no array is copied or left behind.
+		// Full: a new run continues it in its open slot, copying nothing.
 		r.open = 0
 		ref = q.newRun(at, maxRun)
 		r = &q.runs[ref]
@@ -317,8 +314,7 @@ func (q *queue) popRoot() {
 	}
 }
 
-// newRun returns the index of an empty run at the instant at, whose item
-// array has room for size items (smallRun or maxRun).
+// newRun returns the index of an empty run at at, with room for size items.
 func (q *queue) newRun(at int64, size int) int32 {
 	var id int32
 	if n := len(q.freeRuns); n > 0 {
@@ -348,10 +344,9 @@ func (q *queue) newRun(at int64, size int) int32 {
 }
 
 // appendItem appends it to r, moving r's items to a larger array from
-// the pool when r's is full. Else the array doubles, up to maxRun (append's
-// growth of a quarter at a time would leave about four times the final
-// array as garbage while a fleet's setup fills a run with an instant's
-// events).
+// the pool when r's is full. Else the array doubles up to maxRun (append's
+// growth of a quarter would leave about four times the final array behind
+// while a fleet's setup fills a run with an instant's events).
 func (q *queue) appendItem(r *run, it item) {
 	if len(r.items) == cap(r.items) {
 		if n := len(q.big); n > 0 && cap(q.big[n-1]) > len(r.items)-r.head {
