@@ -53,7 +53,7 @@ func (wl *Workload) CreatePodNamed(t *PodSpec, name string, o PodOptions) *Pod {
 // with options o now, with no event: its controller records its own.
 func (wl *Workload) AddPodNamed(t *PodSpec, name string, o PodOptions) *Pod {
 	p := wl.w.addPod(name, t, o, wl)
-	wl.pods = append(wl.pods, p)
+	wl.pods = Grow(wl.pods, p)
 	return p
 }
 

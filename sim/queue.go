@@ -76,6 +76,9 @@ const (
 	compactMin = 1024
 	// smallRun is the capacity of a new run's item array.
 	smallRun = 8
+	// maxRun is the most items a run's array grows to: a new run continues
+	// a full one (push), so an instant's 100,000 events copy no array.
+	maxRun = 4096
 	// none marks an empty slot of queue.openID.
 	none = math.MaxInt32
 )
@@ -142,21 +145,29 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 			alone = i
 		}
 	}
+	var ref int32
 	if best >= 0 {
-		r := &q.runs[q.openID[best]]
+		id := q.openID[best]
+		r := &q.runs[id]
 		if n := len(r.items); n < cap(r.items) {
 			r.items = r.items[:n+1]
 			r.items[n] = it
 			return
 		}
-		q.appendItem(r, it)
-		return
-	}
-	var ref int32
-	if alone >= 0 {
+		if cap(r.items) < maxRun {
+			q.appendItem(r, it)
+			return
+		}
+		// Full: a new run continues it in its open slot, copying nothing.
+		r.open = 0
+		ref = q.newRun(at, maxRun)
+		r = &q.runs[ref]
+		r.items = append(r.items, it)
+		q.openID[best], r.open = ref, best+1
+	} else if alone >= 0 {
 		// The instant's second item: it starts a run, which takes the
 		// first's place among the open ones.
-		ref = q.newRun(at)
+		ref = q.newRun(at, smallRun)
 		r := &q.runs[ref]
 		r.items = append(r.items, it)
 		q.openID[alone], r.open = ref, alone+1
@@ -303,8 +314,8 @@ func (q *queue) popRoot() {
 	}
 }
 
-// newRun returns the index of an empty run at the instant at.
-func (q *queue) newRun(at int64) int32 {
+// newRun returns the index of an empty run at at, with room for size items.
+func (q *queue) newRun(at int64, size int) int32 {
 	var id int32
 	if n := len(q.freeRuns); n > 0 {
 		id = q.freeRuns[n-1]
@@ -318,20 +329,24 @@ func (q *queue) newRun(at int64) int32 {
 	}
 	r := &q.runs[id]
 	r.at = at
-	if n := len(q.small); n > 0 {
-		r.items = q.small[n-1]
-		q.small[n-1] = nil
-		q.small = q.small[:n-1]
+	pool := &q.small
+	if size > smallRun {
+		pool = &q.big
+	}
+	if n := len(*pool); n > 0 && cap((*pool)[n-1]) >= size {
+		r.items = (*pool)[n-1]
+		(*pool)[n-1] = nil
+		*pool = (*pool)[:n-1]
 	} else {
-		r.items = make([]item, 0, smallRun)
+		r.items = make([]item, 0, size)
 	}
 	return id
 }
 
 // appendItem appends it to r, moving r's items to a larger array from
-// the pool when r's is full. Else the array doubles (append's growth of
-// a quarter at a time would leave about four times the final array as
-// garbage while a fleet's setup fills a run with an instant's events).
+// the pool when r's is full. Else the array doubles up to maxRun (append's
+// growth of a quarter would leave about four times the final array behind
+// while a fleet's setup fills a run with an instant's events).
 func (q *queue) appendItem(r *run, it item) {
 	if len(r.items) == cap(r.items) {
 		if n := len(q.big); n > 0 && cap(q.big[n-1]) > len(r.items)-r.head {

@@ -352,9 +352,20 @@ func (e *Engine) fire() {
 	fn := t.fn
 	if t.oneshot {
 		t.fn = nil
+		if len(e.free) == cap(e.free) {
+			e.growFree()
+		}
 		e.free = append(e.free, t)
 	}
 	fn()
+}
+
+// growFree doubles the free list's array (append would grow it by a
+// quarter at a time, leaving four times the final array behind).
+func (e *Engine) growFree() {
+	a := make([]*Timer, len(e.free), max(2*cap(e.free), freeChunk))
+	copy(a, e.free)
+	e.free = a
 }
 
 // Rand returns the random stream for the component called name: a

@@ -570,3 +570,45 @@ func TestTimerSize(t *testing.T) {
 		t.Errorf("Timer is %d bytes, want 56", n)
 	}
 }
+
+// TestLongRun queues more events at one instant than a run holds: they
+// fire in order, in several runs of at most maxRun items, and items
+// stopped on the way are skipped.
+func TestLongRun(t *testing.T) {
+	e := New(1)
+	const n = 3*maxRun + 100
+	var got []int
+	timers := make([]*Timer, n)
+	for i := range n {
+		p := Normal
+		if i%3 == 1 {
+			p = Late
+		}
+		timers[i] = NewTimer(func() { got = append(got, i) })
+		e.Schedule(timers[i], 7, p)
+	}
+	for i := 0; i < n; i += 5 {
+		e.Stop(timers[i])
+	}
+	for _, r := range e.runs {
+		if cap(r.items) > maxRun {
+			t.Fatalf("a run's array holds %d items, more than maxRun", cap(r.items))
+		}
+	}
+	if len(e.runs) < 4 {
+		t.Fatalf("%d runs, want at least 4", len(e.runs))
+	}
+	var want []int
+	for _, late := range []bool{false, true} {
+		for i := range n {
+			if i%5 != 0 && (i%3 == 1) == late {
+				want = append(want, i)
+			}
+		}
+	}
+	for e.Step() {
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("fired %d events, want %d, or in another order", len(got), len(want))
+	}
+}

@@ -90,7 +90,7 @@ func (c *podCounter) onNode(n *model.Node) int32 {
 // inc adds d counted pods on n.
 func (c *podCounter) inc(n *model.Node, d int32) {
 	if n.ID() >= len(c.perNode) {
-		c.perNode = append(c.perNode, make([]int32, n.ID()+1-len(c.perNode))...)
+		c.perNode = model.Extend(c.perNode, n.ID()+1)
 	}
 	c.perNode[n.ID()] += d
 	if n.Gone() {

@@ -136,7 +136,7 @@ func (h *podHeap) len() int { return len(h.pods) }
 func (h *podHeap) push(p *model.Pod) {
 	i := len(h.pods)
 	h.of(p).index = int32(i)
-	h.pods = append(h.pods, p)
+	h.pods = model.Grow(h.pods, p)
 	h.up(i)
 }
 

@@ -109,7 +109,7 @@ func (c *verdictCache) touched(id int) {
 		c.setsKey, c.dirty = 0, c.dirty[:0]
 		return
 	}
-	c.dirty = append(c.dirty, int32(id))
+	c.dirty = model.Grow(c.dirty, int32(id))
 }
 
 // verdictSets returns the bit sets for the key of the try (after use),

@@ -45,7 +45,7 @@ func New(w *model.World) *Controller { return &Controller{w: w} }
 func (c *Controller) Sync(wl *model.Workload) {
 	if id := wl.ID(); id >= len(c.timers) || c.timers[id] == nil {
 		if id >= len(c.timers) {
-			c.timers = append(c.timers, make([]*sim.Timer, id+1-len(c.timers))...)
+			c.timers = model.Extend(c.timers, id+1)
 		}
 		c.timers[id] = sim.NewTimer(func() { c.Sync(wl) })
 	}

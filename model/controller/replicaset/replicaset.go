@@ -79,7 +79,7 @@ func (c *Controller) AdoptTemplate(wl *model.Workload, _ *model.PodSnapshot) *mo
 // PodAdopted files a snapshot's pod under the ReplicaSet.
 func (c *Controller) PodAdopted(wl *model.Workload, p *model.Pod) {
 	rs := wl.ReplicaControl().Sets[0]
-	rs.Pods = append(rs.Pods, p)
+	rs.Pods = model.Grow(rs.Pods, p)
 }
 
 // Scale gives the ReplicaSet the workload's new replicas.
@@ -140,7 +140,7 @@ func (c *Controller) Manage(wl *model.Workload, rs *model.ReplicaSet, now, minRe
 		}
 		name := wl.NextPodName()
 		wl.ReplicaSetEvent(rs.Name, model.EventNormal, "SuccessfulCreate", source, "Created pod: "+name)
-		rs.Pods = append(rs.Pods, wl.AddPodNamed(rs.Template, name, wl.Spec.Options))
+		rs.Pods = model.Grow(rs.Pods, wl.AddPodNamed(rs.Template, name, wl.Spec.Options))
 	}
 	if n > rs.Replicas {
 		wait = c.scaleDown(wl, rs, n-rs.Replicas, now)

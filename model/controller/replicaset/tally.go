@@ -63,7 +63,7 @@ func (c *Controller) PodChanged(p *model.Pod) {
 		return
 	}
 	r.flags |= fDirty
-	c.dirty = append(c.dirty, p)
+	c.dirty = model.Grow(c.dirty, p)
 }
 
 // PodConditionAdded notes a pod's first Ready condition as a change (it
@@ -106,8 +106,8 @@ func (c *Controller) count(rs *model.ReplicaSet, now, minReady time.Duration) (m
 	c.dirty = c.dirty[:0]
 	for ; t.seen < len(rs.Pods); t.seen++ {
 		p := rs.Pods[t.seen]
-		for p.ID() >= len(c.pods) {
-			c.pods = append(c.pods, podRecord{})
+		if p.ID() >= len(c.pods) {
+			c.pods = model.Extend(c.pods, p.ID()+1)
 		}
 		r := &c.pods[p.ID()]
 		r.t = t
@@ -243,7 +243,7 @@ func (c *Controller) recount(t *tally, rs *model.ReplicaSet, minReady time.Durat
 		c.uncount(r)
 		if r.flags&fDead == 0 {
 			r.flags |= fDirty
-			c.dirty = append(c.dirty, p)
+			c.dirty = model.Grow(c.dirty, p)
 		}
 	}
 	clear(t.waiting)

@@ -74,7 +74,7 @@ func (c *Controller) schedule(p *model.Pod, t model.Taint) {
 	at := sim.AddSat(t.TimeAdded, wait)
 	id := p.ID()
 	if id >= len(c.timers) {
-		c.timers = append(c.timers, make([]*sim.Timer, id+1-len(c.timers))...)
+		c.timers = model.Extend(c.timers, id+1)
 	}
 	timer := c.timers[id]
 	if timer == nil {
