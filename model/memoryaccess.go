@@ -24,9 +24,10 @@ type MemoryWatcher interface {
 const firstPodPID = 1000
 
 // memoryChanged tells the OOM killers that p's use of memory may have
-// changed now.
+// changed now; not for a node no pod that uses memory was bound to
+// (PodUsesMemory never told them of it: its processes are not counted).
 func (w *World) memoryChanged(p *Pod) {
-	if w.memory != nil {
+	if n := p.Node; w.memory != nil && n != nil && n.pids != 0 {
 		w.memory.MemoryChanged(p)
 	}
 }
