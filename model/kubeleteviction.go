@@ -26,13 +26,14 @@ func (t MemoryThreshold) Of(capacity int64) int64 {
 // TaintMemoryPressure is the taint of a node under memory pressure.
 const TaintMemoryPressure = "node.kubernetes.io/memory-pressure"
 
-// watchMemory starts keeping n's memory in use if p, just bound to n,
-// uses memory, and tells the parts.
+// watchMemory starts counting n's processes if p, just bound to n, uses
+// memory, and tells the parts: the OOM killers first, which keep n's
+// memory in use from then on.
 func (n *Node) watchMemory(p *Pod) {
 	if !p.UsesMemory() {
 		return
 	}
-	n.watchMemoryUse()
+	n.countPIDs()
 	for _, h := range n.w.parts.podUsesMemory {
 		h.PodUsesMemory(p, n)
 	}

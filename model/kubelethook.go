@@ -18,9 +18,8 @@ import (
 // writes the pod's API status only through the writers of podstatus.go.
 //
 // Not yet through it (the core still calls kubelet code of this package
-// by name): watchMemory at a bind or restore and memoryChanged (the OOM
-// killer's, memory.go); Pod.Resize, the API's entry, is still in the
-// kubelet's resize.go. Two methods are near
+// by name): the node's process ids (Node.nextPID); Pod.Resize, the API's
+// entry, is still in the kubelet's resize.go. Two methods are near
 // twins of notifications (Released of PodReleased, DiskFailed of
 // NodeDiskFailed, which comes after the node is NotReady): a kubelet that
 // is also a registered part hears both.
@@ -101,6 +100,9 @@ type Kubelet interface {
 	// in a finished pod); where names it in a failure. p is bound and not
 	// deleted.
 	CheckContainer(v *Invariants, p *Pod, i int, where string)
+	// PID is the id on its node of the container's last process (0 if
+	// none was counted; Node.nextPID).
+	PID(p *Pod, i int) int32
 }
 
 // kubeletCore is the kubelet of package model, the Kubelet NewCore
@@ -138,7 +140,7 @@ type container struct {
 	msgs          *containerMessages // shared with the containers of the same spec
 	backMsgs      *backOffMessages
 	reason        *syncReason // why a realistic sync could not start it (podworker.go)
-	pid           int32       // its process's id on the node (memory.go), for the kernel's OOM killer
+	pid           int32       // its process's id on the node (Node.nextPID), for the kernel's OOM killer
 }
 
 type hookKind uint8
@@ -230,6 +232,8 @@ func (*kubeletCore) Process(p *Pod, i int) (bool, time.Duration) {
 	return c.processRunning(), c.startedAt
 }
 
+func (*kubeletCore) PID(p *Pod, i int) int32 { return p.containerAt(i).pid }
+
 func (*kubeletCore) Serving(p *Pod, i int) bool {
 	c := p.containerAt(i)
 	return !c.stopping || c.inHook == hookPreStop
@@ -272,11 +276,6 @@ func (p *Pod) containerAt(i int) *container {
 // thousandths of a request per second served by its pod (useOf).
 func (c *container) usage(mrps int64) (milliCPU, memory int64) {
 	return useOf(c.spec, c.processRunning(), c.pod.w.Now()-c.startedAt, mrps)
-}
-
-// steadyMemory is c's memory at mrps apart from what it leaked.
-func (c *container) steadyMemory(mrps int64) int64 {
-	return steadyMemory(c.spec, c.processRunning(), mrps)
 }
 
 // newContainer makes the kubelet's runtime container of p for s, the i-th

@@ -52,9 +52,9 @@ type Node struct {
 
 	Conditions []Condition
 	CreatedAt  time.Duration
-	pods       []*Pod      // pods bound here, in binding order
-	events     eventLog    // about the node, in order of first occurrence
-	mem        *nodeMemory // its memory in use, for the OOM killer and the peak (memory.go), once a pod uses memory
+	pods       []*Pod   // pods bound here, in binding order
+	events     eventLog // about the node, in order of first occurrence
+	pids       int32    // the last process id given on it (nextPID); 0: not counted yet
 
 	ShutdownConfig NodeShutdown // the kubelet's shutdownGracePeriod settings
 	nextIP         int          // the next pod address of its range to give, from 0 for .2 (podip.go)

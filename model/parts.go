@@ -164,7 +164,7 @@ type PodUseChangedHandler interface{ PodUseChanged(p *Pod) }
 
 // PodUsesMemoryHandler hears that p, just bound to n (or restored there)
 // and not finished, uses memory by its behaviour: n's memory in use is
-// kept from now on (memory.go), and the eviction manager watches n's
+// kept from now on (model/kubelet/oom), and the eviction manager watches n's
 // memory.available.
 type PodUsesMemoryHandler interface{ PodUsesMemory(p *Pod, n *Node) }
 
@@ -250,6 +250,7 @@ func (w *World) Register(part any) {
 	set(&w.metrics, part)
 	set(&w.slices, part)
 	set(&w.proxy, part)
+	set(&w.memory, part)
 	w.registerSchedParts(part)
 }
 

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// newWorld is NewCore with the scheduler, the parts the core holds and
-// the ReplicaSet and Deployment controllers: the world of the package's
+// newWorld is NewCore with the scheduler, the parts the core holds, the
+// ReplicaSet and Deployment controllers and the OOM killers: the world of the package's
 // tests (cluster.New, which adds the parts in packages of their own,
 // imports this package).
 func newWorld(seed uint64, s Settings) *World {
@@ -15,13 +15,16 @@ func newWorld(seed uint64, s Settings) *World {
 	registerScheduler(w)
 	w.RegisterCoreParts()
 	registerKinds(w)
+	registerKubelet(w)
 	return w
 }
 
-// registerScheduler and registerKinds register the scheduler and the
-// controllers of ReplicaSets and Deployments; kinds_test.go (package
-// model_test, which may import their packages) sets them.
-var registerScheduler, registerKinds = func(*World) {}, func(*World) {}
+// registerScheduler, registerKinds and registerKubelet register the
+// scheduler, the controllers of ReplicaSets and Deployments, and the
+// kubelet's parts in packages of their own (the OOM killers);
+// kinds_test.go (package model_test, which may import their packages)
+// sets them.
+var registerScheduler, registerKinds, registerKubelet = func(*World) {}, func(*World) {}, func(*World) {}
 
 // recorder hears pods being added, bound and changed, and nodes added.
 type recorder struct {

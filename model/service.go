@@ -194,10 +194,6 @@ func (p *Pod) Sandboxed() bool { return p.sandbox }
 // it serves).
 func (w *World) UseChanged(p *Pod) { w.useChanged(p) }
 
-// MemoryChanged tells p's node that p's use of memory may have changed:
-// its OOM check runs at this instant (memory.go).
-func (w *World) MemoryChanged(p *Pod) { w.memoryChanged(p) }
-
 // RatesChanged tells the traffic sinks that the rates offered to or
 // served by s changed now.
 func (w *World) RatesChanged(s *Service) { w.trafficChanged(s) }

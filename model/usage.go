@@ -12,7 +12,7 @@ import (
 // what it leaked since its process started (LeakMemory per LeakPer). CPU
 // is capped at the container's limit, as the CFS quota throttles it;
 // memory is not: a container whose memory passes its limit is OOM-killed
-// by the kernel (memory.go) and restarts by its policy. Use changes only
+// by the kernel (model/kubelet/oom) and restarts by its policy. Use changes only
 // when a rate, a view or a container does, and a leak grows linearly in
 // between: nothing runs to move it; the OOM killer's checks are scheduled
 // at the instants a leak crosses a limit.

@@ -70,6 +70,7 @@ type World struct {
 	serviceIdx map[string]*Service
 	slices     EndpointSliceReader // the EndpointSlice controller, if registered
 	proxy      ServiceProxy        // kube-proxy, if registered
+	memory     MemoryWatcher       // the kernel's OOM killers, if registered (memoryaccess.go)
 	usageOn    bool                // EnableUsage was called
 	metrics    MetricsReader       // metrics-server, if registered (metrics.go)
 	shutdown   NodeShutdownManager // the kubelets' graceful node shutdown managers, if registered (nodeshutdown.go)

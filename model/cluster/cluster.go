@@ -25,6 +25,7 @@ import (
 	"github.com/podsim/podsim/model/controller/tainteviction"
 	"github.com/podsim/podsim/model/kubelet/eviction"
 	"github.com/podsim/podsim/model/kubelet/nodeshutdown"
+	"github.com/podsim/podsim/model/kubelet/oom"
 	"github.com/podsim/podsim/model/metricsserver"
 	"github.com/podsim/podsim/model/proxy"
 	"github.com/podsim/podsim/model/scheduler"
@@ -62,6 +63,7 @@ func New(seed uint64, s model.Settings) *model.World {
 	px := proxy.New(w, es)
 	w.Register(px)
 	w.Register(metricsserver.New(w, px))
+	w.Register(oom.New(w))          // the kernel's OOM killers, which hear PodUsesMemory first
 	w.Register(eviction.New(w))     // the kubelets' eviction managers
 	w.Register(nodeshutdown.New(w)) // the kubelets' graceful node shutdown managers
 	return w

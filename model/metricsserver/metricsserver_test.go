@@ -7,12 +7,13 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/endpointslice"
 	"github.com/podsim/podsim/model/controller/replicaset"
+	"github.com/podsim/podsim/model/kubelet/oom"
 	"github.com/podsim/podsim/model/proxy"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
 // testWorld is the core with the parts the core holds, the EndpointSlice
-// controller, kube-proxy and metrics-server (cluster.New, which adds every
+// controller, kube-proxy, metrics-server and the OOM killers (cluster.New, which adds every
 // part, imports this package).
 func testWorld(seed uint64, s model.Settings) *model.World {
 	s.KubeAPIQPS, s.KubeAPIBurst = 1e6, 1e6 // every pod of a fleet at t=0
@@ -25,6 +26,7 @@ func testWorld(seed uint64, s model.Settings) *model.World {
 	px := proxy.New(w, es)
 	w.Register(px)
 	w.Register(New(w, px))
+	w.Register(oom.New(w))
 	return w
 }
 

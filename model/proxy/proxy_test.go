@@ -7,11 +7,12 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/endpointslice"
 	"github.com/podsim/podsim/model/controller/replicaset"
+	"github.com/podsim/podsim/model/kubelet/oom"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
 // testWorld is the core with the parts the core holds, the EndpointSlice
-// controller and kube-proxy (cluster.New, which adds every part, imports
+// controller, kube-proxy and the OOM killers (cluster.New, which adds every part, imports
 // this package).
 func testWorld(seed uint64, s model.Settings) *model.World {
 	s.KubeAPIQPS, s.KubeAPIBurst = 1e6, 1e6 // every pod of a fleet at t=0
@@ -22,6 +23,7 @@ func testWorld(seed uint64, s model.Settings) *model.World {
 	es := endpointslice.New(w)
 	w.Register(es)
 	w.Register(New(w, es))
+	w.Register(oom.New(w))
 	return w
 }
 

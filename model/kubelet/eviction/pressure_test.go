@@ -6,15 +6,18 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet/oom"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
-// testWorld is the core with the parts it holds and the eviction manager
+// testWorld is the core with the parts it holds, the OOM killers and the
+// eviction manager
 // (cluster.New, which adds every part, imports this package).
 func testWorld(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
+	w.Register(oom.New(w))
 	w.Register(New(w))
 	return w
 }

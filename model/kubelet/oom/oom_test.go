@@ -1,17 +1,31 @@
-package model
+package oom
 
 import (
 	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/scheduler"
 )
+
+// newWorld is the core with the parts it holds and the OOM killers
+// (cluster.New, which adds every part, imports this package).
+func newWorld(seed uint64, s model.Settings) (*model.World, *Killer) {
+	w := model.NewCore(seed, s)
+	w.Register(scheduler.New(w))
+	w.RegisterCoreParts()
+	k := New(w)
+	w.Register(k)
+	return w, k
+}
 
 // eventLines is a sink keeping the events, as "T reason message".
 type eventLines []string
 
-func (l *eventLines) Change(c *Change) {
-	if c.Kind == ChangeEvent {
+func (l *eventLines) Change(c *model.Change) {
+	if c.Kind == model.ChangeEvent {
 		*l = append(*l, c.T.String()+" "+c.Reason+" "+c.Message)
 	}
 }
@@ -30,33 +44,33 @@ func (l eventLines) find(reason string) string {
 // container with the highest oom_badness: BestEffort before Burstable
 // before Guaranteed whatever they use, then by use.
 func TestSystemOOMKillsByOOMScore(t *testing.T) {
-	st := DefaultSettings()
-	st.EvictionHard = MemoryThreshold{}
-	w := newWorld(1, st)
+	st := model.DefaultSettings()
+	st.EvictionHard = model.MemoryThreshold{}
+	w, _ := newWorld(1, st)
 	log := new(eventLines)
 	w.Subscribe(log)
-	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
-	add := func(name string, use int64, req, lim Resources) *Pod {
-		return w.AddPod(name, &PodSpec{NodeName: "n", RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-			Containers: []ContainerSpec{{Name: name, Image: "i", PullPolicy: PullIfNotPresent, Requests: req, Limits: lim,
-				Behavior: &Behavior{Usage: Resources{Memory: use << 20}}}}}, PodOptions{})
+	w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
+	add := func(name string, use int64, req, lim model.Resources) *model.Pod {
+		return w.AddPod(name, &model.PodSpec{NodeName: "n", RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second,
+			Containers: []model.ContainerSpec{{Name: name, Image: "i", PullPolicy: model.PullIfNotPresent, Requests: req, Limits: lim,
+				Behavior: &model.Behavior{Usage: model.Resources{Memory: use << 20}}}}}, model.PodOptions{})
 	}
-	g := Resources{MilliCPU: 100, Memory: 600 << 20}
+	g := model.Resources{MilliCPU: 100, Memory: 600 << 20}
 	add("guaranteed", 500, g, g)
-	add("burstable", 300, Resources{Memory: 100 << 20}, Resources{})
+	add("burstable", 300, model.Resources{Memory: 100 << 20}, model.Resources{})
 	w.Run(time.Second)
 	if e := log.find("SystemOOM"); e != "" {
 		t.Fatalf("800Mi of 1Gi: %s", e)
 	}
-	add("besteffort", 300, Resources{}, Resources{}) // 1100Mi
+	add("besteffort", 300, model.Resources{}, model.Resources{}) // 1100Mi
 	w.Run(2 * time.Second)
 	if e := log.find("SystemOOM"); !strings.HasSuffix(e, "victim process: besteffort, pid: 1003") {
 		t.Fatalf("got %q, want the BestEffort container killed", e)
 	}
-	if adj := oomScoreAdj(w.Pod("burstable"), w.Pod("burstable").regular[0], 1<<30); adj != 903 {
+	if adj := oomScoreAdj(w.Pod("burstable"), 0, 1<<30); adj != 903 {
 		t.Errorf("Burstable with 100Mi of 1Gi: oom_score_adj %d, want 1000 - 1000*100Mi/1Gi = 903", adj)
 	}
-	if adj := oomScoreAdj(w.Pod("guaranteed"), w.Pod("guaranteed").regular[0], 1<<30); adj != -997 {
+	if adj := oomScoreAdj(w.Pod("guaranteed"), 0, 1<<30); adj != -997 {
 		t.Errorf("Guaranteed: oom_score_adj %d, want -997", adj)
 	}
 }
@@ -65,13 +79,13 @@ func TestSystemOOMKillsByOOMScore(t *testing.T) {
 // OOM-killed at the instant it passes its limit, and restarts from its
 // steady use; the node's peak is the most it used.
 func TestLeakIsOOMKilledAtItsLimit(t *testing.T) {
-	w := newWorld(1, DefaultSettings())
+	w, _ := newWorld(1, model.DefaultSettings())
 	log := new(eventLines)
 	w.Subscribe(log)
-	n := w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
-	p := w.AddPod("leaky", &PodSpec{NodeName: "n", RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-		Containers: []ContainerSpec{{Name: "app", Image: "i", PullPolicy: PullIfNotPresent, Limits: Resources{Memory: 200 << 20},
-			Behavior: &Behavior{Usage: Resources{Memory: 100 << 20}, LeakMemory: 10 << 20, LeakPer: time.Minute}}}}, PodOptions{})
+	n := w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
+	p := w.AddPod("leaky", &model.PodSpec{NodeName: "n", RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []model.ContainerSpec{{Name: "app", Image: "i", PullPolicy: model.PullIfNotPresent, Limits: model.Resources{Memory: 200 << 20},
+			Behavior: &model.Behavior{Usage: model.Resources{Memory: 100 << 20}, LeakMemory: 10 << 20, LeakPer: time.Minute}}}}, model.PodOptions{})
 	w.Run(5 * time.Minute)
 	if _, mem, _ := p.Usage(""); mem != 150<<20 {
 		t.Errorf("after 5m: %d bytes, want 150Mi", mem)
@@ -82,7 +96,7 @@ func TestLeakIsOOMKilledAtItsLimit(t *testing.T) {
 	// 100Mi + 10Mi/min passes 200Mi one byte after 10m: the first instant
 	// floor(10Mi*t/1m) > 100Mi.
 	killed := app.LastState.FinishedAt
-	if app.RestartCount != 1 || app.LastState.Reason != ReasonOOMKilled || killed <= 10*time.Minute || killed > 10*time.Minute+time.Millisecond {
+	if app.RestartCount != 1 || app.LastState.Reason != model.ReasonOOMKilled || killed <= 10*time.Minute || killed > 10*time.Minute+time.Millisecond {
 		t.Errorf("app %+v: want OOM-killed just after 10m and restarted", app)
 	}
 	if peak := n.PeakMemory(); peak < 200<<20 || peak > 200<<20+1 {
@@ -99,10 +113,10 @@ func TestLeakIsOOMKilledAtItsLimit(t *testing.T) {
 // crossing is the first nanosecond the leaks take the node past its
 // capacity, whatever their rates: one before it the node still fits.
 func TestCrossingIsTheFirstInstantPast(t *testing.T) {
-	w := newWorld(1, DefaultSettings())
-	n := w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
-	n.watchMemoryUse()
-	m := n.mem
+	w, k := newWorld(1, model.DefaultSettings())
+	n := w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 4000, Memory: 1 << 30, Pods: 110}})
+	k.PodUsesMemory(nil, n)
+	m := k.of(n)
 	for _, c := range []struct {
 		fixed int64
 		leaks [][2]int64 // memory, per
@@ -114,7 +128,7 @@ func TestCrossingIsTheFirstInstantPast(t *testing.T) {
 	} {
 		m.fixed, m.leaks = c.fixed, m.leaks[:0]
 		for i, l := range c.leaks {
-			m.leaks = append(m.leaks, leak{b: &Behavior{LeakMemory: l[0], LeakPer: time.Duration(l[1])}, start: time.Duration(i) * time.Second})
+			m.leaks = append(m.leaks, leak{b: &model.Behavior{LeakMemory: l[0], LeakPer: time.Duration(l[1])}, start: time.Duration(i) * time.Second})
 		}
 		now := 5 * time.Second
 		at := m.crossing(now)
@@ -131,19 +145,19 @@ func TestCrossingIsTheFirstInstantPast(t *testing.T) {
 // OOM-killed as it starts, and restarts through the crash backoff; its CPU
 // is capped at its limit while it runs.
 func TestUsageOverLimitIsOOMKilled(t *testing.T) {
-	w := newWorld(1, DefaultSettings())
-	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}})
+	w, _ := newWorld(1, model.DefaultSettings())
+	w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}})
 	w.EnableUsage()
-	spec := &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second, Containers: []ContainerSpec{
-		{Name: "big", Image: "i", PullPolicy: PullIfNotPresent, Limits: Resources{Memory: 100 << 20},
-			Behavior: &Behavior{Usage: Resources{Memory: 200 << 20}}},
-		{Name: "busy", Image: "i", PullPolicy: PullIfNotPresent, Limits: Resources{MilliCPU: 500},
-			Behavior: &Behavior{Usage: Resources{MilliCPU: 900}}}}}
-	p := w.AddPod("p", spec, PodOptions{})
+	spec := &model.PodSpec{RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second, Containers: []model.ContainerSpec{
+		{Name: "big", Image: "i", PullPolicy: model.PullIfNotPresent, Limits: model.Resources{Memory: 100 << 20},
+			Behavior: &model.Behavior{Usage: model.Resources{Memory: 200 << 20}}},
+		{Name: "busy", Image: "i", PullPolicy: model.PullIfNotPresent, Limits: model.Resources{MilliCPU: 500},
+			Behavior: &model.Behavior{Usage: model.Resources{MilliCPU: 900}}}}}
+	p := w.AddPod("p", spec, model.PodOptions{})
 	w.Run(time.Minute)
 	st := p.Status()
 	big, _ := st.Container("big")
-	if big.RestartCount < 2 || big.LastState.Reason != ReasonOOMKilled || big.LastState.ExitCode != 137 {
+	if big.RestartCount < 2 || big.LastState.Reason != model.ReasonOOMKilled || big.LastState.ExitCode != 137 {
 		t.Errorf("big: %+v, want OOM-killed and restarted", big)
 	}
 	if cpu, _, _ := p.Usage("busy"); cpu != 500 {

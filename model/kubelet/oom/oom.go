@@ -1,21 +1,13 @@
-package model
-
-import (
-	"math"
-	"math/bits"
-	"strconv"
-	"time"
-
-	"github.com/podsim/podsim/sim"
-)
-
-// A node's memory as its kernel sees it (docs/kubernetes-rules.md, The
-// node's OOM killer): the sum of what its pods' running containers use
-// (usage.go). One timer per node, armed only by a change of use or by the
-// next instant a leak crosses a limit, runs the kernel's two OOM killers:
+// Package oom is the kernel's two OOM killers on every node
+// (docs/kubernetes-rules.md, The node's OOM killer), a part of the
+// kubelet (model.World.Register): it keeps a node's memory in use, the
+// sum of what its pods' running containers use (model.Pod.UseAt), from
+// the first pod that uses memory bound to it (PodUsesMemory). One timer
+// per node, armed only by a change of use (MemoryChanged) or by the next
+// instant a leak crosses a limit, runs the killers:
 //
 //   - the memory cgroup's: a container past its memory limit is killed
-//     (exit 137, OOMKilled) and restarts by its policy;
+//     (exit 137, OOMKilled; model.Pod.OOMKill) and restarts by its policy;
 //   - the system's: when the node's memory in use passes its capacity
 //     before the kubelet's eviction manager has acted, the kernel kills the
 //     process with the highest oom_badness, its use plus its oom_score_adj
@@ -24,26 +16,46 @@ import (
 //     the kubelet's OOM watcher records the Warning event SystemOOM on the
 //     node (pkg/kubelet/oom/oom_watcher_linux.go).
 //
-// It also keeps the node's peak memory in use: use only grows between
-// changes (a leak) and drops at one, so the peak is the larger of the use
-// just before each change and the use at the end.
+// It also keeps the node's peak memory in use (PeakMemory): use only
+// grows between changes (a leak) and drops at one, so the peak is the
+// larger of the use just before each change and the use at the end.
+package oom
+
+import (
+	"math"
+	"math/bits"
+	"strconv"
+	"time"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/sim"
+)
+
+// Killer is the OOM killers of every node: a part of w
+// (model.MemoryWatcher).
+type Killer struct {
+	w     *model.World
+	nodes []*nodeMemory // by Node.ID; nil until a pod that uses memory is bound there
+}
+
+// New returns the OOM killers of w's nodes.
+func New(w *model.World) *Killer { return &Killer{w: w} }
 
 // nodeMemory is a node's memory in use since the last check: fixed plus
 // each running leak's growth.
 type nodeMemory struct {
-	n        *Node
+	w        *model.World
+	n        *model.Node
 	timer    sim.Timer // the next check: now after a change, or a crossing
 	checking bool
 	fixed    int64 // what the running containers use apart from their leaks
 	leaks    []leak
 	peak     int64
-	pids     int32 // processes started on the node
 }
 
 // leak is a running container that leaks, as the last check took it.
 type leak struct {
-	c      *container
-	b      *Behavior
+	b      *model.Behavior
 	steady int64 // its use apart from the leak
 	start  time.Duration
 	limit  int64 // its memory limit; 0: none
@@ -54,39 +66,44 @@ const (
 	guaranteedOOMScoreAdj = -997 // pkg/kubelet/qos/policy.go
 	besteffortOOMScoreAdj = 1000
 	taskCommLen           = 15 // the kernel's TASK_COMM_LEN less its NUL: a process name's length
-	firstPodPID           = 1000
 )
 
-// watchMemoryUse starts keeping n's memory in use, once.
-func (n *Node) watchMemoryUse() {
-	if n.mem == nil {
-		n.mem = &nodeMemory{n: n, pids: firstPodPID}
-		n.mem.timer.Init(n.mem.check)
+// PodUsesMemory starts keeping n's memory in use, once.
+func (k *Killer) PodUsesMemory(_ *model.Pod, n *model.Node) {
+	id := n.ID()
+	for len(k.nodes) <= id {
+		k.nodes = append(k.nodes, nil)
+	}
+	if k.nodes[id] == nil {
+		m := &nodeMemory{w: k.w, n: n}
+		m.timer.Init(m.check)
+		k.nodes[id] = m
 	}
 }
 
-// nextPID is the id of the next process started on n: ids count up from
-// firstPodPID, one per container run.
-func (n *Node) nextPID() int32 {
-	if n.mem == nil {
-		return 0
+// of is n's memory, nil if not kept.
+func (k *Killer) of(n *model.Node) *nodeMemory {
+	if id := n.ID(); id < len(k.nodes) {
+		return k.nodes[id]
 	}
-	n.mem.pids++
-	return n.mem.pids
+	return nil
 }
 
-// memoryChanged tells p's node that p's use of memory may have changed:
+// MemoryChanged tells p's node that p's use of memory may have changed:
 // its check runs at this instant, once the change is over, before any
 // other event of the instant (the kernel acts on the allocation itself:
 // the kubelet's checks and metrics-server's scrapes see what it left).
-func (w *World) memoryChanged(p *Pod) {
+func (k *Killer) MemoryChanged(p *model.Pod) {
 	n := p.Node
-	if n == nil || n.mem == nil || n.mem.checking {
+	if n == nil {
 		return
 	}
-	m := n.mem
-	if now := w.Now(); !m.timer.Pending() || m.timer.When() > now {
-		w.eng.Schedule(&m.timer, now, sim.Urgent)
+	m := k.of(n)
+	if m == nil || m.checking {
+		return
+	}
+	if now := k.w.Now(); !m.timer.Pending() || m.timer.When() > now {
+		k.w.Engine().Schedule(&m.timer, now, sim.Urgent)
 	}
 }
 
@@ -96,40 +113,39 @@ func (m *nodeMemory) useAt(t time.Duration) int64 {
 	u := m.fixed
 	for i := range m.leaks {
 		l := &m.leaks[i]
-		u = sim.AddSatInt(u, l.b.leaked(t-l.start))
+		u = sim.AddSatInt(u, l.b.Leaked(t-l.start))
 	}
 	return u
 }
 
 // PeakMemory is the most memory in use on n at any instant so far, in
 // bytes: what its pods' containers used by their behaviours.
-func (n *Node) PeakMemory() int64 {
-	if n.mem == nil {
+func (k *Killer) PeakMemory(n *model.Node) int64 {
+	m := k.of(n)
+	if m == nil {
 		return 0
 	}
-	return max(n.mem.peak, n.mem.useAt(n.w.Now()))
+	return max(m.peak, m.useAt(k.w.Now()))
 }
 
 // check runs the OOM killers on what the node uses now, notes the peak
 // and arms the next crossing.
 func (m *nodeMemory) check() {
 	n := m.n
-	now := n.w.Now()
+	now := m.w.Now()
 	m.peak = max(m.peak, min(m.useAt(now), n.Capacity.Memory)) // just before the change
 	m.checking = true
-	for _, p := range n.pods {
-		mrps := servedMilliRPS(p)
-		for _, cs := range [2][]*container{p.init, p.regular} {
-			for _, c := range cs {
-				if l := c.spec.Limits.Memory; l > 0 && c.status.State.Kind == StateRunning {
-					if _, mem := c.usage(mrps); mem > l {
-						p.OOMKill(c.spec.Name)
-					}
+	for _, p := range n.Pods() {
+		mrps := p.ServedMilliRPS()
+		for i, nc := 0, p.Containers(); i < nc; i++ {
+			if l := p.SpecAt(i).Limits.Memory; l > 0 && p.StatusOf(i).State.Kind == model.StateRunning {
+				if u := p.UseAt(i, mrps); u.Memory > l {
+					p.OOMKill(u.Name)
 				}
 			}
 		}
 	}
-	if !n.down {
+	if !n.PoweredOff() {
 		for m.take(); m.useAt(now) > n.Capacity.Memory; m.take() {
 			if !m.systemOOM() {
 				break
@@ -145,14 +161,15 @@ func (m *nodeMemory) check() {
 // take reads the use of the node's running containers.
 func (m *nodeMemory) take() {
 	m.fixed, m.leaks = 0, m.leaks[:0]
-	for _, p := range m.n.pods {
-		mrps := servedMilliRPS(p)
-		for _, cs := range [2][]*container{p.init, p.regular} {
-			for _, c := range cs {
-				steady := c.steadyMemory(mrps)
-				m.fixed = sim.AddSatInt(m.fixed, steady)
-				if b := c.spec.Behavior; b.leaks() && c.processRunning() {
-					m.leaks = append(m.leaks, leak{c: c, b: b, steady: steady, start: c.startedAt, limit: c.spec.Limits.Memory})
+	for _, p := range m.n.Pods() {
+		mrps := p.ServedMilliRPS()
+		for i, nc := 0, p.Containers(); i < nc; i++ {
+			steady := p.SteadyMemoryAt(i, mrps)
+			m.fixed = sim.AddSatInt(m.fixed, steady)
+			s := p.SpecAt(i)
+			if b := s.Behavior; b.Leaks() {
+				if running, startedAt := p.ProcessAt(i); running {
+					m.leaks = append(m.leaks, leak{b: b, steady: steady, start: startedAt, limit: s.Limits.Memory})
 				}
 			}
 		}
@@ -163,7 +180,7 @@ func (m *nodeMemory) take() {
 // container past its limit or the node past its capacity; none if no
 // container leaks.
 func (m *nodeMemory) arm() {
-	now := m.n.w.Now()
+	now := m.w.Now()
 	next := time.Duration(math.MaxInt64)
 	for i := range m.leaks {
 		l := &m.leaks[i]
@@ -180,14 +197,14 @@ func (m *nodeMemory) arm() {
 		e := mulDivCeil(uint64(k), uint64(l.b.LeakPer), uint64(l.b.LeakMemory))
 		next = min(next, max(sim.AddSat(l.start, time.Duration(e)), now))
 	}
-	if len(m.leaks) > 0 && !m.n.down {
+	if len(m.leaks) > 0 && !m.n.PoweredOff() {
 		next = min(next, m.crossing(now))
 	}
 	if next == math.MaxInt64 {
-		m.n.w.eng.Stop(&m.timer)
+		m.w.Engine().Stop(&m.timer)
 		return
 	}
-	m.n.w.eng.Schedule(&m.timer, next, sim.Urgent)
+	m.w.Engine().Schedule(&m.timer, next, sim.Urgent)
 }
 
 // crossing is the first instant after now at which the node's memory in
@@ -235,33 +252,34 @@ func (m *nodeMemory) crossing(now time.Duration) time.Duration {
 // process) and reports whether there was one.
 func (m *nodeMemory) systemOOM() bool {
 	n := m.n
-	var victim *container
+	var victim *model.Pod
+	var vi int
 	var best int64
-	for _, p := range n.pods {
-		mrps := servedMilliRPS(p)
-		for _, cs := range [2][]*container{p.init, p.regular} {
-			for _, c := range cs {
-				if c.status.State.Kind != StateRunning {
-					continue
-				}
-				_, mem := c.usage(mrps)
-				score := oomBadness(mem, oomScoreAdj(p, c, n.Capacity.Memory), n.Capacity.Memory)
-				if victim == nil || score > best || score == best && c.pid > victim.pid {
-					victim, best = c, score
-				}
+	var bestPID int32
+	for _, p := range n.Pods() {
+		mrps := p.ServedMilliRPS()
+		for i, nc := 0, p.Containers(); i < nc; i++ {
+			if p.StatusOf(i).State.Kind != model.StateRunning {
+				continue
+			}
+			mem := p.UseAt(i, mrps).Memory
+			score := oomBadness(mem, oomScoreAdj(p, i, n.Capacity.Memory), n.Capacity.Memory)
+			if pid := p.PIDAt(i); victim == nil || score > best || score == best && pid > bestPID {
+				victim, vi, best, bestPID = p, i, score, pid
 			}
 		}
 	}
 	if victim == nil {
 		return false
 	}
-	name := victim.spec.Name
+	full := victim.SpecAt(vi).Name
+	name := full
 	if len(name) > taskCommLen {
 		name = name[:taskCommLen]
 	}
-	n.w.eventMsg("Node", n.Name, EventWarning, "SystemOOM", "kubelet",
-		"System OOM encountered, victim process: "+name+", pid: "+strconv.Itoa(int(victim.pid)))
-	victim.pod.OOMKill(victim.spec.Name)
+	n.Event(model.EventWarning, "SystemOOM", "kubelet",
+		"System OOM encountered, victim process: "+name+", pid: "+strconv.Itoa(int(bestPID)))
+	victim.OOMKill(full)
 	return true
 }
 
@@ -271,12 +289,12 @@ func oomBadness(mem, adj, capacity int64) int64 {
 	return mem + adj*(capacity/1000)
 }
 
-// oomScoreAdj is the oom_score_adj the kubelet gives container c of p
+// oomScoreAdj is the oom_score_adj the kubelet gives p's i-th container
 // (GetContainerOOMScoreAdjust): -997 for a node-critical or Guaranteed
 // pod, 1000 for BestEffort; for Burstable 1000 less the container's memory
 // request per mille of the node's (a sidecar no more than for its pod's
 // smallest regular request), within [3, 999].
-func oomScoreAdj(p *Pod, c *container, capacity int64) int64 {
+func oomScoreAdj(p *model.Pod, i int, capacity int64) int64 {
 	if p.Spec.PriorityClassName == "system-node-critical" {
 		return guaranteedOOMScoreAdj
 	}
@@ -287,11 +305,12 @@ func oomScoreAdj(p *Pod, c *container, capacity int64) int64 {
 		return besteffortOOMScoreAdj
 	}
 	perMille := func(req int64) int64 { return 1000 - sim.MulDivSat(1000, uint64(req), uint64(max(capacity, 1))) }
-	adj := perMille(c.spec.Requests.Memory)
-	if c.spec.Sidecar && len(p.regular) > 0 {
-		least := p.regular[0].spec.Requests.Memory
-		for _, r := range p.regular[1:] {
-			least = min(least, r.spec.Requests.Memory)
+	s := p.SpecAt(i)
+	adj := perMille(s.Requests.Memory)
+	if regular := p.Spec.Containers; s.Sidecar && len(regular) > 0 {
+		least := regular[0].Requests.Memory
+		for _, r := range regular[1:] {
+			least = min(least, r.Requests.Memory)
 		}
 		adj = min(adj, perMille(least))
 	}
@@ -307,10 +326,10 @@ func oomScoreAdj(p *Pod, c *container, capacity int64) int64 {
 // qosClass is the pod's QoS class (GetPodQOS): BestEffort with no cpu or
 // memory request or limit in any container, Guaranteed when every
 // container limits both and the requests equal the limits, else Burstable.
-func qosClass(s *PodSpec) string {
-	var req, lim Resources
+func qosClass(s *model.PodSpec) string {
+	var req, lim model.Resources
 	guaranteed, any := true, false
-	for _, cs := range [2][]ContainerSpec{s.InitContainers, s.Containers} {
+	for _, cs := range [2][]model.ContainerSpec{s.InitContainers, s.Containers} {
 		for i := range cs {
 			c := &cs[i]
 			req.MilliCPU += c.Requests.MilliCPU
