@@ -122,7 +122,7 @@ func TestKubectlAgainstFrozenServe(t *testing.T) {
 			_, view, _ := strings.Cut(run, "$ kubectl get pods   # at "+sim.FormatTime(at)+"\n")
 			want := byName(rows(view))
 			got := rows(kubectl("get", "pods"))
-			if !slices.EqualFunc(got, want, slices.Equal) {
+			if !slices.EqualFunc(got, want, sameRow) {
 				t.Errorf("kubectl get pods:\n%v\npodsim run --at %s:\n%v", got, c.at, want)
 			}
 
@@ -137,7 +137,7 @@ func TestKubectlAgainstFrozenServe(t *testing.T) {
 				t.Errorf("wide header %s", h)
 			}
 			for i, r := range wide[1:] {
-				if !slices.Equal(r[:5], want[i+1]) {
+				if !sameRow(r[:5], want[i+1]) {
 					t.Errorf("wide row %v, podsim's %v", r, want[i+1])
 				}
 				g := report.GetPod(w.Pod(r[0]), at)
@@ -155,7 +155,7 @@ func TestKubectlAgainstFrozenServe(t *testing.T) {
 			}
 			_, wantEvents, _ := strings.Cut(desc, "\nEvents:\n")
 			_, gotEvents, ok := strings.Cut(kubectl("describe", "pod", c.pod), "\nEvents:\n")
-			if !ok || strings.TrimSpace(gotEvents) != strings.TrimSpace(wantEvents) {
+			if !ok || !slices.EqualFunc(rows(gotEvents), rows(wantEvents), sameRow) {
 				t.Errorf("kubectl describe pod %s events:\n%s\npodsim describe:\n%s", c.pod, gotEvents, wantEvents)
 			}
 		})
