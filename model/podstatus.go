@@ -39,7 +39,8 @@ func (p *Pod) RemoveCondition(t string) {
 }
 
 // ConditionGen counts the changes of p's conditions (SetKubeletCondition,
-// SetCondition, a condition added): while it holds, no condition changed.
+// SetCondition, a condition added): while it holds, no condition was set or
+// added. RemoveCondition (a resize's conditions only) does not count.
 func (p *Pod) ConditionGen() uint32 { return p.condGen }
 
 // SetStatusReason sets status.reason and status.message, as the kubelet

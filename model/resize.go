@@ -53,7 +53,7 @@ const (
 type podResize struct {
 	c                *container
 	requests, limits Resources
-	deferred         bool // PodResizePending Deferred: counted in Node.deferredResizes
+	deferred         bool // PodResizePending Deferred: counted in the kubelet's nodeState.deferredResizes
 	actuating        bool // allocated; the limits wait for the next sync
 }
 

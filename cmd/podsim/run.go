@@ -191,6 +191,11 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 	var checks *expect.Checks
 	var table *report.TextTimeline
 	var lines *report.JSONL
+	defer func() {
+		if lines != nil {
+			lines.Flush() // also if the run panics: the lines up to then are out
+		}
+	}()
 	var doc *runJSON
 	var pic *chart.Recorder
 	var trace *report.Trace

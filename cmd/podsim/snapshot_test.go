@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,21 +93,23 @@ func sameCell(a, b string) bool {
 	if errx == nil && erry == nil {
 		return x-y <= time.Second && y-x <= time.Second
 	}
-	na, nb := seconds.FindAllString(a, -1), seconds.FindAllString(b, -1)
-	if len(na) == 0 || len(na) != len(nb) || seconds.ReplaceAllString(a, "0s") != seconds.ReplaceAllString(b, "0s") {
+	na, nb := ages.FindAllString(a, -1), ages.FindAllString(b, -1)
+	if len(na) == 0 || len(na) != len(nb) || ages.ReplaceAllString(a, "0s") != ages.ReplaceAllString(b, "0s") {
 		return false
 	}
 	for i := range na {
-		m, _ := strconv.Atoi(strings.TrimSuffix(na[i], "s"))
-		n, _ := strconv.Atoi(strings.TrimSuffix(nb[i], "s"))
-		if m-n > 1 || n-m > 1 {
+		m, _ := time.ParseDuration(na[i])
+		n, _ := time.ParseDuration(nb[i])
+		if m-n > time.Second || n-m > time.Second {
 			return false
 		}
 	}
 	return true
 }
 
-var seconds = regexp.MustCompile(`\b[0-9]+s\b`)
+// ages matches the ages kubectl writes in minutes and seconds ("16s",
+// "4m", "3m59s").
+var ages = regexp.MustCompile(`\b[0-9]+(m[0-9]+s|[ms])\b`)
 
 // podAges is podColumns with each pod's AGE.
 func podAges(table string) [][]string {
@@ -223,6 +224,8 @@ func TestSameCell(t *testing.T) {
 		{"Pulled", "Pulling", false},
 		{"in 5s", "in 6s", true},
 		{"Back-off 10s", "Back-off 20s", false},
+		{"3m59s (x2 over 4m)", "4m (x2 over 4m1s)", true},
+		{"3m58s (x2 over 4m)", "4m (x2 over 4m1s)", false},
 	} {
 		if got := sameCell(c.a, c.b); got != c.same {
 			t.Errorf("sameCell(%q, %q) = %v", c.a, c.b, got)
