@@ -66,8 +66,8 @@ func (s *Scheduler) forgetNode(id int) {
 // viewOf returns the view of node n, whose ID is id, filled from n if it
 // is stale (syncViews first).
 func (s *Scheduler) viewOf(id int, n *model.Node) *nodeView {
-	for len(s.views) <= id {
-		s.views = append(s.views, nodeView{})
+	if id >= len(s.views) {
+		s.views = model.Extend(s.views, id+1)
 	}
 	v := &s.views[id]
 	if v.epoch == s.viewEpoch {
@@ -101,8 +101,8 @@ func (s *Scheduler) viewable() bool { return !s.cy.nodeAffinity && s.offNode == 
 func (s *Scheduler) scanViews(nodes []*model.Node, want int) int {
 	cy := &s.cy
 	s.syncViews()
-	for len(s.views) < len(nodes) {
-		s.views = append(s.views, nodeView{})
+	if len(s.views) < len(nodes) {
+		s.views = model.Extend(s.views, len(nodes))
 	}
 	views, epoch := s.views[:len(nodes)], s.viewEpoch
 	req := cy.p.Requests()
