@@ -75,7 +75,7 @@ func (p *Pod) AssignIP() {
 // container, that container's status: one slab value, so a pod's status
 // takes no allocation of its own.
 type statusBlock struct {
-	conditions [len(conditionOrder) - 2]Condition // the kubelet's (the two of a resize are rare: they take another when they come)
+	conditions [len(conditionOrder) - 3]Condition // the kubelet's five (DisruptionTarget and a resize's two are rare: they move the conditions to an array of their own)
 	container  [1]ContainerStatus
 }
 
