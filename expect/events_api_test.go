@@ -45,7 +45,7 @@ spec:
 	}
 	var started int64
 	for _, e := range w.EventsFor("Pod", "shop/api") {
-		if e.Reason == "Started" {
+		if e.Reason() == "Started" {
 			started = int64(e.Count)
 		}
 	}

@@ -57,7 +57,7 @@ func TestAdmissionRejectsPinnedPodsThatDoNotFit(t *testing.T) {
 				t.Errorf("%s: %s %q %q, want Failed %q %q", p.Name, p.Phase(), st.Reason, st.Message, tc.reason, "Pod was rejected: "+tc.msg)
 			}
 			evs := w.EventsFor("Pod", p.Key())
-			if len(evs) != 1 || evs[0].Type != EventWarning || evs[0].Reason != tc.reason || evs[0].Message != tc.msg {
+			if len(evs) != 1 || evs[0].Type() != EventWarning || evs[0].Reason() != tc.reason || evs[0].Message() != tc.msg {
 				t.Errorf("events %+v, want one Warning %s: %s", evs, tc.reason, tc.msg)
 			}
 		})

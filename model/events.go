@@ -117,10 +117,12 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 	// In a short log (a pod's), an event seen before names its aggregation
 	// record: no search. Only a new message looks its record up; a
 	// kubelet's repeats none. A long log (a controller's, one message per
-	// pod) finds its event once, by the key the aggregation decides.
+	// pod) finds its event once, by the key the aggregation decides. An
+	// event of a group that has none yet is new: nothing to look up; only
+	// it looks its origin up.
 	var e, first *Event
-	if log.idx == nil {
-		if e = log.find(source, typ, reason, msg, false); e != nil {
+	if log.index() == nil {
+		if e = log.find(source, typ, reason, msg); e != nil {
 			first = log.firstOf(e)
 		}
 	}
@@ -128,23 +130,24 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 		first = log.group(source, typ, reason)
 	}
 	combined := first != nil && log.aggregate(first, msg, now)
-	if combined || log.idx != nil {
-		e = log.find(source, typ, reason, msg, combined)
+	if first != nil && (combined || log.index() != nil) {
+		e = log.lookup(first.origin, msg, combined)
 	}
 	if e == nil {
 		e = w.mem.events.new()
-		*e = Event{Type: typ, Reason: reason, Message: msg, Source: source,
-			FirstSeen: now, Combined: combined, group: noSet}
+		*e = Event{message: msg, FirstSeen: now, Combined: combined, group: noSet}
 		if first != nil { // a second message: the group has its set (aggregate)
-			e.group = first.group
+			e.origin, e.group = first.origin, first.group
+		} else {
+			e.origin = w.origins.of(source, typ, reason)
 		}
 		if log.list == nil {
 			log.list = w.mem.eventLists.take(4) // a pod's handful, in one allocation rather than three
 		}
 		log.add(e)
 	}
-	if combined && !e.isCombinedOf(msg) {
-		e.Message = combinedPrefix + msg // the combined event shows its latest message
+	if combined {
+		e.message = msg // the combined event shows its latest message (Event.Message)
 	}
 	e.Occurrences = min(e.Occurrences, math.MaxInt32-1) + 1 // saturates
 	e.LastOccurred = now
@@ -167,64 +170,97 @@ func same(a, b string) bool {
 	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
-// isCombinedOf reports whether e's message is the combined message of msg.
-func (e *Event) isCombinedOf(msg string) bool {
-	return len(e.Message) == len(combinedPrefix)+len(msg) && e.Message[len(combinedPrefix):] == msg
-}
-
 // eventLog is the events about one object, in order of first occurrence,
 // indexed once there are more than a few (a ReplicaSet logs one
 // SuccessfulCreate per pod, each with its own message), with the
 // correlator's state for the object: its aggregation records and its spam
-// filter buckets, one per source.
+// filter buckets, one per source. Every pod has one: what most pods' logs
+// never need is in rare.
 type eventLog struct {
 	list []*Event
+	rare *eventLogRare
+	spam [2]spamBucket // a pod hears from two sources: the scheduler and its kubelet
+	next int32         // where find looks first: after the last event found
+}
+
+// eventLogRare is the part of an eventLog that a long log, or one with
+// similar events, makes when it first needs it.
+type eventLogRare struct {
 	idx  map[eventKey]*Event
-	next int            // where find looks first: after the last event found
 	sets []aggregateSet // the aggregation records of the groups with more than one message
-	spam [2]spamBucket  // a pod hears from two sources: the scheduler and its kubelet
 	more []spamBucket   // the buckets of further sources
+}
+
+// index is the log's index of its events, nil while it is short.
+func (l *eventLog) index() map[eventKey]*Event {
+	if l.rare == nil {
+		return nil
+	}
+	return l.rare.idx
+}
+
+// rareState returns l.rare, made if l has none yet.
+func (l *eventLog) rareState() *eventLogRare {
+	if l.rare == nil {
+		l.rare = new(eventLogRare)
+	}
+	return l.rare
 }
 
 // eventKey is an event's dedup key within its object's log (the message is
 // empty for a combined event: its aggregation key has none).
 type eventKey struct {
-	source          string
-	typ             EventType
-	reason, message string
-	combined        bool
+	origin   *eventOrigin
+	message  string
+	combined bool
 }
 
-func (e *Event) key() eventKey {
-	k := eventKey{e.Source, e.Type, e.Reason, e.Message, e.Combined}
-	if e.Combined {
-		k.message = ""
+func (e *Event) key() eventKey { return newEventKey(e.origin, e.message, e.Combined) }
+
+func newEventKey(o *eventOrigin, msg string, combined bool) eventKey {
+	if combined {
+		msg = ""
 	}
-	return k
+	return eventKey{o, msg, combined}
 }
 
 // eventLogIndexAt is the length from which an eventLog is indexed.
 const eventLogIndexAt = 16
 
-func (l *eventLog) find(source string, typ EventType, reason, msg string, combined bool) *Event {
-	if l.idx != nil {
-		k := eventKey{source, typ, reason, msg, combined}
-		if combined {
-			k.message = ""
-		}
-		return l.idx[k]
-	}
-	// A kubelet repeats its events in a cycle (Pulled, Created, Started,
-	// BackOff, ...): start after the last one found.
+// find returns the event of a short log (not indexed) that is not combined
+// and has the source, type, reason and message, or nil. A kubelet repeats
+// its events in a cycle (Pulled, Created, Started, BackOff, ...): find
+// starts after the last one found.
+func (l *eventLog) find(source string, typ EventType, reason, msg string) *Event {
 	n := len(l.list)
 	for i := range n {
-		j := l.next + i
+		j := int(l.next) + i
 		if j >= n {
 			j -= n
 		}
-		if e := l.list[j]; same(e.Reason, reason) && e.Type == typ && e.Combined == combined &&
-			(combined || same(e.Message, msg)) && same(e.Source, source) {
-			l.next = j + 1
+		if e := l.list[j]; same(e.origin.reason, reason) && e.origin.typ == typ && !e.Combined &&
+			same(e.message, msg) && same(e.origin.source, source) {
+			l.next = int32(j + 1)
+			return e
+		}
+	}
+	return nil
+}
+
+// lookup returns the event of origin o and message msg (combined: the
+// group's combined event, whatever its message), or nil.
+func (l *eventLog) lookup(o *eventOrigin, msg string, combined bool) *Event {
+	if idx := l.index(); idx != nil {
+		return idx[newEventKey(o, msg, combined)]
+	}
+	n := len(l.list)
+	for i := range n {
+		j := int(l.next) + i
+		if j >= n {
+			j -= n
+		}
+		if e := l.list[j]; e.origin == o && e.Combined == combined && (combined || same(e.message, msg)) {
+			l.next = int32(j + 1)
 			return e
 		}
 	}
@@ -233,15 +269,51 @@ func (l *eventLog) find(source string, typ EventType, reason, msg string, combin
 
 func (l *eventLog) add(e *Event) {
 	l.list = append(l.list, e)
-	switch {
-	case l.idx != nil:
-		l.idx[e.key()] = e
+	switch idx := l.index(); {
+	case idx != nil:
+		idx[e.key()] = e
 	case len(l.list) > eventLogIndexAt:
-		l.idx = make(map[eventKey]*Event, 2*len(l.list))
+		idx = make(map[eventKey]*Event, 2*len(l.list))
 		for _, x := range l.list {
-			l.idx[x.key()] = x
+			idx[x.key()] = x
 		}
+		l.rareState().idx = idx
 	}
+}
+
+// eventOrigin is what the events of a group share: the component that
+// records them, their type and their reason. A world keeps one of each
+// (eventOrigins), so that an event holds one pointer for the three.
+type eventOrigin struct {
+	source, reason string
+	typ            EventType
+}
+
+// eventOrigins are a world's event origins, each made once.
+type eventOrigins struct {
+	byKey map[eventOrigin]*eventOrigin
+	// recent finds an origin by the address of its reason's bytes without
+	// hashing the strings: the recorders' reasons are constants.
+	recent [64]*eventOrigin
+}
+
+// of returns the origin of source, typ and reason.
+func (t *eventOrigins) of(source string, typ EventType, reason string) *eventOrigin {
+	h := (uintptr(unsafe.Pointer(unsafe.StringData(reason)))>>3 ^ uintptr(typ)) % uintptr(len(t.recent))
+	if o := t.recent[h]; o != nil && same(o.reason, reason) && o.typ == typ && same(o.source, source) {
+		return o
+	}
+	k := eventOrigin{source, reason, typ}
+	o := t.byKey[k]
+	if o == nil {
+		if t.byKey == nil {
+			t.byKey = map[eventOrigin]*eventOrigin{}
+		}
+		o = &k
+		t.byKey[k] = o
+	}
+	t.recent[h] = o
+	return o
 }
 
 // The aggregator keeps a record of each group of similar events (one
@@ -270,7 +342,7 @@ func (l *eventLog) firstOf(e *Event) *Event {
 	if e.group == noSet {
 		return e
 	}
-	return l.sets[e.group].first
+	return l.rare.sets[e.group].first
 }
 
 // group returns the first event of the group of source, typ and reason, or
@@ -278,11 +350,14 @@ func (l *eventLog) firstOf(e *Event) *Event {
 // group without as the only one of its group in the list.
 func (l *eventLog) group(source string, typ EventType, reason string) *Event {
 	match := func(e *Event) bool {
-		return same(e.Reason, reason) && e.Type == typ && same(e.Source, source)
+		o := e.origin
+		return same(o.reason, reason) && o.typ == typ && same(o.source, source)
 	}
-	for i := range l.sets {
-		if e := l.sets[i].first; match(e) {
-			return e
+	if l.rare != nil {
+		for i := range l.rare.sets {
+			if e := l.rare.sets[i].first; match(e) {
+				return e
+			}
 		}
 	}
 	for _, e := range l.list {
@@ -303,18 +378,19 @@ func (l *eventLog) group(source string, typ EventType, reason string) *Event {
 func (l *eventLog) aggregate(first *Event, msg string, now time.Duration) bool {
 	var r *aggregateSet
 	if first.group == noSet {
-		if same(msg, first.Message) {
+		if same(msg, first.message) {
 			return false // the set is {msg}, whether it starts over or not
 		}
 		stale := now-first.LastOccurred > aggregateInterval
-		first.group = int32(len(l.sets))
-		l.sets = append(l.sets, aggregateSet{first: first})
-		r = &l.sets[first.group]
+		rare := l.rareState()
+		first.group = int32(len(rare.sets))
+		rare.sets = append(rare.sets, aggregateSet{first: first})
+		r = &rare.sets[first.group]
 		if !stale {
-			r.msgs = append(make([]string, 0, 2), first.Message)
+			r.msgs = append(make([]string, 0, 2), first.message)
 		}
 	} else {
-		r = &l.sets[first.group]
+		r = &l.rare.sets[first.group]
 		if now-r.last > aggregateInterval {
 			r.msgs = r.msgs[:0]
 		}
@@ -334,12 +410,13 @@ func (l *eventLog) aggregate(first *Event, msg string, now time.Duration) bool {
 }
 
 // spamBucket is the spam filter's token bucket for one source's events
-// about the object: tokens banked as refill time (spamRefill per token, at
-// most spamBurst tokens), as of last.
+// about the object. Its tokens, banked as refill time (spamRefill per
+// token, at most spamBurst tokens), are the time since since: the bucket
+// last took a token at some instant last, with b tokens' time banked after
+// it, and since is last-b (the time the bucket would have been empty).
 type spamBucket struct {
 	source string
-	banked time.Duration
-	last   time.Duration
+	since  time.Duration
 }
 
 // spamAllows is the spam filter (client-go's EventSourceObjectSpamFilter, a
@@ -349,11 +426,11 @@ type spamBucket struct {
 // minutes exactly.
 func (l *eventLog) spamAllows(source string, now time.Duration) bool {
 	b := l.bucket(source, now)
-	banked := min(b.banked+(now-b.last), spamBurst*spamRefill)
+	banked := min(now-b.since, spamBurst*spamRefill)
 	if banked < spamRefill {
 		return false // the limiter moves nothing when it refuses
 	}
-	b.banked, b.last = banked-spamRefill, now
+	b.since = now - (banked - spamRefill)
 	return true
 }
 
@@ -365,17 +442,18 @@ func (l *eventLog) bucket(source string, now time.Duration) *spamBucket {
 		case same(b.source, source):
 			return b
 		case b.source == "":
-			*b = spamBucket{source: source, banked: spamBurst * spamRefill, last: now}
+			*b = spamBucket{source: source, since: now - spamBurst*spamRefill}
 			return b
 		}
 	}
-	for i := range l.more {
-		if l.more[i].source == source {
-			return &l.more[i]
+	rare := l.rareState()
+	for i := range rare.more {
+		if rare.more[i].source == source {
+			return &rare.more[i]
 		}
 	}
-	l.more = append(l.more, spamBucket{source: source, banked: spamBurst * spamRefill, last: now})
-	return &l.more[len(l.more)-1]
+	rare.more = append(rare.more, spamBucket{source: source, since: now - spamBurst*spamRefill})
+	return &rare.more[len(rare.more)-1]
 }
 
 // eventLog returns the log of events about one object.

@@ -93,7 +93,7 @@ func testAggregation(t *testing.T, before int) {
 	)
 	w, changes := recordEvents(t, evs)
 	changes = changes[before:]
-	if before > 0 && w.nodeIdx["n-1"].events.idx == nil {
+	if before > 0 && w.nodeIdx["n-1"].events.index() == nil {
 		t.Fatal("the log is not indexed")
 	}
 	// The changes keep the component's messages and say which went into
@@ -116,7 +116,7 @@ func testAggregation(t *testing.T, before int) {
 	var combined *Event
 	similar := w.EventsFor("Node", "n-1")[before:]
 	for _, e := range similar {
-		if e.Message == "Created pod: web-11" && e.Count != 2 {
+		if e.Message() == "Created pod: web-11" && e.Count != 2 {
 			t.Errorf("web-11's own event counts %d, want 2", e.Count)
 		}
 		if e.Combined {
@@ -126,7 +126,7 @@ func testAggregation(t *testing.T, before int) {
 			combined = e
 		}
 	}
-	if combined == nil || combined.Count != 4 || combined.Message != comb+"Created pod: web-0" || combined.FirstSeen != 90*time.Second {
+	if combined == nil || combined.Count != 4 || combined.Message() != comb+"Created pod: web-0" || combined.FirstSeen != 90*time.Second {
 		t.Fatalf("combined event %+v, want count 4 since 1m30s with the latest message", combined)
 	}
 	if n := len(similar); n != 1+9+1+1 {
@@ -150,7 +150,7 @@ func TestPodEventsFollowTheirKey(t *testing.T) {
 		t.Errorf("the first pod's own log: %d events (count %d), want 1 of count 1", n, old.events.list[0].Count)
 	}
 	evs := w.EventsFor("Pod", "shop/web")
-	if len(evs) != 1 || evs[0].Count != 1 || evs[0].Message != "about web" || later.eventLog() != &later.events {
+	if len(evs) != 1 || evs[0].Count != 1 || evs[0].Message() != "about web" || later.eventLog() != &later.events {
 		t.Fatalf("events of shop/web %+v, want the later pod's one event of count 1", evs)
 	}
 	var got []string
@@ -182,8 +182,12 @@ func TestAggregationOfARepeatedEvent(t *testing.T) {
 		if last := changes[len(changes)-1]; last.Combined != tc.combined {
 			t.Errorf("second message at %v: the tenth distinct one combined %v, want %v", tc.second, last.Combined, tc.combined)
 		}
-		if l := &w.nodeIdx["n-1"].events; len(l.sets) != 1 || l.list[0].group != 0 {
-			t.Errorf("%d sets, the first event's group %d; want 1 and 0", len(l.sets), l.list[0].group)
+		l := &w.nodeIdx["n-1"].events
+		if l.rare == nil {
+			t.Fatal("no aggregation set was made")
+		}
+		if len(l.rare.sets) != 1 || l.list[0].group != 0 {
+			t.Errorf("%d sets, the first event's group %d; want 1 and 0", len(l.rare.sets), l.list[0].group)
 		}
 	}
 }

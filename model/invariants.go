@@ -376,11 +376,11 @@ func (v *Invariants) checkNode(n *Node, now time.Duration) {
 func (v *Invariants) checkEvents(about string, events []*Event, now time.Duration) {
 	for _, e := range events {
 		if e.Occurrences < 1 || e.Count < 0 || e.Count > e.Occurrences {
-			v.fail(RuleEventCount, "%s event %s %q has count %d of %d occurrences", about, e.Reason, e.Message, e.Count, e.Occurrences)
+			v.fail(RuleEventCount, "%s event %s %q has count %d of %d occurrences", about, e.Reason(), e.Message(), e.Count, e.Occurrences)
 		}
 		if e.FirstSeen < 0 || e.FirstSeen > e.LastOccurred || e.LastOccurred > now ||
 			e.Count > 0 && (e.LastSeen < e.FirstSeen || e.LastSeen > e.LastOccurred) {
-			v.fail(RuleTime, "%s event %s: firstSeen %s, lastSeen %s, last occurred %s, now %s", about, e.Reason,
+			v.fail(RuleTime, "%s event %s: firstSeen %s, lastSeen %s, last occurred %s, now %s", about, e.Reason(),
 				e.FirstSeen, e.LastSeen, e.LastOccurred, now)
 		}
 	}

@@ -193,9 +193,8 @@ var eventTypeWords = [...]string{EventNormal: "Normal", EventWarning: "Warning"}
 // combined event) Message are what the API holds, as kubectl shows them;
 // Occurrences and LastOccurred count every time the component recorded it.
 type Event struct {
-	Reason    string
-	Message   string
-	Source    string // "kubelet", "default-scheduler", "node-controller", ...
+	origin    *eventOrigin // its source, type and reason (Source, Type, Reason)
+	message   string       // Message, without the prefix of a combined event
 	FirstSeen time.Duration
 	LastSeen  time.Duration // the last occurrence the spam filter let through
 	Count     int32         // occurrences up to the last one let through; 0: none reached the API
@@ -203,9 +202,43 @@ type Event struct {
 	Occurrences  int32         // every occurrence, those the spam filter dropped included (at most MaxInt32)
 	LastOccurred time.Duration // the last occurrence
 
-	Type     EventType
 	Combined bool  // the aggregate of similar events ("(combined from similar events): ...")
 	group    int32 // its group's aggregation set in its object's log, or noSet (events.go)
+}
+
+// Type is Normal or Warning ("" for the zero Event).
+func (e *Event) Type() EventType {
+	if e.origin == nil {
+		return 0
+	}
+	return e.origin.typ
+}
+
+// Reason is the event's reason, e.g. Scheduled.
+func (e *Event) Reason() string {
+	if e.origin == nil {
+		return ""
+	}
+	return e.origin.reason
+}
+
+// Source is the component that recorded the event: "kubelet",
+// "default-scheduler", "node-controller", ...
+func (e *Event) Source() string {
+	if e.origin == nil {
+		return ""
+	}
+	return e.origin.source
+}
+
+// Message is the event's message as the API holds it: a combined event's
+// is "(combined from similar events): " and the latest similar message,
+// built when read (a ReplicaSet's SuccessfulCreate combines one per pod).
+func (e *Event) Message() string {
+	if e.Combined {
+		return combinedPrefix + e.message
+	}
+	return e.message
 }
 
 // Listed reports whether the event reached the API (kubectl lists it).

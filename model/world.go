@@ -37,6 +37,7 @@ type World struct {
 	mem        worldSlabs // where pods, containers, probe workers and events go (slab.go)
 
 	otherEvents map[objectKey]*eventLog
+	origins     eventOrigins // the events' sources, types and reasons, each kept once (events.go)
 
 	containerMsgs map[*ContainerSpec]*containerMessages // the kubelet's messages by container spec (kubelet.go)
 

@@ -341,7 +341,7 @@ func (d *describer) events(evs []*model.Event, now time.Duration) {
 	d.line(1, "Type\tReason\tAge\tFrom\tMessage")
 	d.line(1, "----\t------\t----\t----\t-------")
 	for _, e := range evs {
-		d.line(1, "%s\t%s\t%s\t%s\t%s", e.Type, e.Reason, EventAge(e, now), e.Source, strings.TrimSpace(e.Message))
+		d.line(1, "%s\t%s\t%s\t%s\t%s", e.Type(), e.Reason(), EventAge(e, now), e.Source(), strings.TrimSpace(e.Message()))
 	}
 }
 

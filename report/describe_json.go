@@ -138,8 +138,8 @@ func WriteDescribePodJSON(w io.Writer, world *model.World, p *model.Pod) error {
 		doc.Status.ContainerStatuses = cs
 	}
 	for _, e := range sortedEvents(world.EventsFor("Pod", p.Key())) {
-		doc.Events = append(doc.Events, podEventJSON{Type: e.Type.String(), Reason: e.Reason,
-			Message: e.Message, Source: eventSourceJSON{e.Source}, Count: int(e.Count),
+		doc.Events = append(doc.Events, podEventJSON{Type: e.Type().String(), Reason: e.Reason(),
+			Message: e.Message(), Source: eventSourceJSON{e.Source()}, Count: int(e.Count),
 			FirstTimestamp: Seconds(e.FirstSeen), LastTimestamp: Seconds(e.LastSeen)})
 	}
 	enc := json.NewEncoder(w)

@@ -39,15 +39,16 @@ func TestEventAge(t *testing.T) {
 }
 
 func TestSortedEventsByLastSeen(t *testing.T) {
-	a := &model.Event{Reason: "A", FirstSeen: 0, LastSeen: 50 * time.Second, Count: 2}
-	b := &model.Event{Reason: "B", FirstSeen: 10 * time.Second, LastSeen: 10 * time.Second, Count: 1}
-	c := &model.Event{Reason: "C", FirstSeen: 10 * time.Second, LastSeen: 10 * time.Second, Count: 1}
-	d := &model.Event{Reason: "D", FirstSeen: 5 * time.Second, Occurrences: 3} // never let through
+	a := &model.Event{FirstSeen: 0, LastSeen: 50 * time.Second, Count: 2}
+	b := &model.Event{FirstSeen: 10 * time.Second, LastSeen: 10 * time.Second, Count: 1}
+	c := &model.Event{FirstSeen: 10 * time.Second, LastSeen: 10 * time.Second, Count: 1}
+	d := &model.Event{FirstSeen: 5 * time.Second, Occurrences: 3} // never let through
 	in := []*model.Event{a, b, c, d}
 	got := sortedEvents(in)
+	name := map[*model.Event]string{a: "A", b: "B", c: "C", d: "D"}
 	var order string
 	for _, e := range got {
-		order += e.Reason
+		order += name[e]
 	}
 	if order != "BCA" {
 		t.Errorf("order %s, want BCA (by last seen, ties in first-occurrence order; D never reached the API)", order)
@@ -224,7 +225,7 @@ func TestDescribePodCrashLoop(t *testing.T) {
 	// Repeated events carry kubectl's "(xN over ...)".
 	for _, e := range w.EventsFor("Pod", "web") {
 		if e.Count > 1 && !strings.Contains(out, EventAge(e, w.Now())) {
-			t.Errorf("event %s x%d: age %q not shown:\n%s", e.Reason, e.Count, EventAge(e, w.Now()), out)
+			t.Errorf("event %s x%d: age %q not shown:\n%s", e.Reason(), e.Count, EventAge(e, w.Now()), out)
 		}
 	}
 }

@@ -29,12 +29,12 @@ func PendingUnscheduled(p *model.Pod) bool {
 func SchedulerSays(world *model.World, p *model.Pod) string {
 	var last *model.Event
 	for _, e := range world.EventsFor("Pod", p.Key()) {
-		if e.Reason == "FailedScheduling" && (last == nil || e.LastOccurred >= last.LastOccurred) {
+		if e.Reason() == "FailedScheduling" && (last == nil || e.LastOccurred >= last.LastOccurred) {
 			last = e
 		}
 	}
 	if last != nil {
-		return strings.TrimSpace(last.Message)
+		return strings.TrimSpace(last.Message())
 	}
 	st := p.Status()
 	if c, ok := st.Condition(model.PodScheduled); ok && c.Status != model.True && c.Message != "" {

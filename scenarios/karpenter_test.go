@@ -183,7 +183,7 @@ spec:
 	evs := w.EventsFor("Pod", "web-0")
 	found := false
 	for _, e := range evs {
-		found = found || e.Reason == "Evicted" && e.Message == "Evicted pod: Forceful Termination"
+		found = found || e.Reason() == "Evicted" && e.Message() == "Evicted pod: Forceful Termination"
 	}
 	if !found {
 		t.Error("web-0 was not evicted by the expiry")
@@ -230,7 +230,7 @@ func TestKarpenterReplacesDriftedNodes(t *testing.T) {
 	}
 	found := false
 	for _, e := range w.EventsFor("Node", old.Name) {
-		found = found || e.Reason == "DisruptionTerminating" && e.Message == "Disrupting Node: Drifted"
+		found = found || e.Reason() == "DisruptionTerminating" && e.Message() == "Disrupting Node: Drifted"
 	}
 	if !found {
 		t.Error("no DisruptionTerminating Drifted event")

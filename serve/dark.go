@@ -189,7 +189,7 @@ func (s *Store) noteDarkEvent(e *model.Event, fresh bool, kind, object, ns strin
 			s.put(colNamespaces, &namespaceSnap{meta{name: n, uid: uid("Namespace", n), created: s.now}}, false)
 		}
 		s.darkEvents.add(darkEvent{e: e, rv: s.rv, kind: kind, object: object, ns: ns,
-			host: s.eventHost(e, kind, object, ns), message: e.Message})
+			host: s.eventHost(e, kind, object, ns), message: e.Message()})
 		return
 	}
 	if old := s.events[e]; old != nil {
@@ -197,7 +197,7 @@ func (s *Store) noteDarkEvent(e *model.Event, fresh bool, kind, object, ns strin
 		old.rv = s.rv
 		return
 	}
-	s.darkRepeats = append(s.darkRepeats, darkRepeat{e: e, rv: s.rv, message: e.Message})
+	s.darkRepeats = append(s.darkRepeats, darkRepeat{e: e, rv: s.rv, message: e.Message()})
 }
 
 // publishEvents renders the events first seen while the store was dark,

@@ -75,8 +75,8 @@ func TestDarkEventsFoundAfterPublish(t *testing.T) {
 	}
 	for _, e := range s.published {
 		snap := s.publishedEvent(e)
-		if snap == nil || s.objects[colEvents][snap.key()] != snapshot(snap) || snap.count != int(e.Count) || snap.message != e.Message {
-			t.Fatalf("event %s %q: published as %+v", e.Reason, e.Message, snap)
+		if snap == nil || s.objects[colEvents][snap.key()] != snapshot(snap) || snap.count != int(e.Count) || snap.message != e.Message() {
+			t.Fatalf("event %s %q: published as %+v", e.Reason(), e.Message(), snap)
 		}
 	}
 	if s.publishedEvent(&model.Event{}) != nil {

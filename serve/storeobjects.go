@@ -178,7 +178,7 @@ func (s *Store) event(c *model.Change) {
 
 // follow sets the event's fields that change with its repeats to e's.
 func (snap *eventSnap) follow(e *model.Event) {
-	snap.typ, snap.reason, snap.source, snap.message = e.Type.String(), e.Reason, e.Source, e.Message
+	snap.typ, snap.reason, snap.source, snap.message = e.Type().String(), e.Reason(), e.Source(), e.Message()
 	snap.first, snap.last, snap.count = e.FirstSeen, e.LastSeen, int(e.Count)
 }
 
@@ -205,7 +205,7 @@ func (s *Store) newEvent(snap *eventSnap, kind, object, ns, host, key string) {
 
 // eventHost is the node of a kubelet's event (the source's host), or "".
 func (s *Store) eventHost(e *model.Event, kind, object, ns string) string {
-	if kind == "Pod" && e.Source == "kubelet" {
+	if kind == "Pod" && e.Source() == "kubelet" {
 		if ns == "" {
 			ns = model.DefaultNamespace
 		}

@@ -75,7 +75,7 @@ func TestMaxSizeReached(t *testing.T) {
 	evs := w.EventsFor("Pod", p.Key())
 	found := false
 	for _, e := range evs {
-		if e.Reason == "NotTriggerScaleUp" && e.Message == "pod didn't trigger scale-up: 1 max node group size reached" {
+		if e.Reason() == "NotTriggerScaleUp" && e.Message() == "pod didn't trigger scale-up: 1 max node group size reached" {
 			found = true
 		}
 	}

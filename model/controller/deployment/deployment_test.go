@@ -135,8 +135,8 @@ func rolloutWorld(t *testing.T, s model.WorkloadSpec) (*model.World, *model.Work
 func scalingEvents(w *model.World, wl *model.Workload) []string {
 	var out []string
 	for _, e := range w.EventsFor(model.KindDeployment, wl.Spec.Name) {
-		if e.Reason == "ScalingReplicaSet" {
-			m := e.Message
+		if e.Reason() == "ScalingReplicaSet" {
+			m := e.Message()
 			for i, rs := range wl.ReplicaControl().Sets {
 				m = strings.ReplaceAll(m, rs.Name, []string{"old", "new"}[i])
 			}
