@@ -8,6 +8,7 @@
 package replicaset
 
 import (
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -24,10 +25,13 @@ type Controller struct {
 	api  client   // its API client's rate limiter, which every ReplicaSet's creations and deletions share
 
 	tallies map[*model.ReplicaSet]*tally // what it counted of each ReplicaSet
-	pods    []podRecord                  // by Pod.ID: what each pod counts in its ReplicaSet's tally
+	pods    podRecords                   // by Pod.ID: what each pod counts in its ReplicaSet's tally
 	dirty   []*model.Pod                 // pods changed since their tally last counted them
 	looked  int                          // pods looked at by the counts, for tests
 }
+
+// reserveMax bounds the room Manage makes in a ReplicaSet's pods at once.
+const reserveMax = 1 << 16
 
 // state is what the controller keeps of a ReplicaSet.
 type state struct {
@@ -132,6 +136,11 @@ func (c *Controller) Manage(wl *model.Workload, rs *model.ReplicaSet, now, minRe
 	if n == rs.Replicas {
 		rs.Status = st
 		return next
+	}
+	if more := rs.Replicas - n; more > 0 && len(rs.Pods)+int(more) > cap(rs.Pods) {
+		// room for the pods it makes, at once rather than by doublings
+		// (bounded: a huge ReplicaSet that its client makes wait grows)
+		rs.Pods = slices.Grow(rs.Pods, min(int(more), reserveMax))
 	}
 	var wait time.Duration
 	for ; n < rs.Replicas; n++ {

@@ -43,6 +43,29 @@ type podRecord struct {
 	flags uint8
 }
 
+// podRecords are the pods' records by Pod.ID, in chunks of
+// podRecordChunk made zero as the pods come: one per pod ever counted,
+// allocated once, where a slice doubling to hold them would copy them and
+// leave as much again behind as garbage.
+type podRecords struct {
+	chunks [][]podRecord
+	n      int // the records below n exist (Pod.ID < n)
+}
+
+// podRecordChunk is how many pods' records are allocated at a time.
+const podRecordChunk = 1024
+
+// of returns the record of the pod with ID id (id < n).
+func (rs *podRecords) of(id int) *podRecord { return &rs.chunks[id/podRecordChunk][id%podRecordChunk] }
+
+// extend makes the records of the pods of IDs below n exist.
+func (rs *podRecords) extend(n int) {
+	for len(rs.chunks)*podRecordChunk < n {
+		rs.chunks = append(rs.chunks, make([]podRecord, podRecordChunk))
+	}
+	rs.n = max(rs.n, n)
+}
+
 const (
 	fActive uint8 = 1 << iota
 	fReady
@@ -55,10 +78,10 @@ const (
 // PodChanged notes that p changed: it is counted anew at its
 // ReplicaSet's next count.
 func (c *Controller) PodChanged(p *model.Pod) {
-	if p.ID() >= len(c.pods) {
+	if p.ID() >= c.pods.n {
 		return // in no ReplicaSet's tally yet: counted when first seen
 	}
-	r := &c.pods[p.ID()]
+	r := c.pods.of(p.ID())
 	if r.t == nil || r.flags&(fDead|fDirty) != 0 {
 		return
 	}
@@ -97,7 +120,7 @@ func (c *Controller) count(rs *model.ReplicaSet, now, minReady time.Duration) (m
 		c.recount(t, rs, minReady)
 	}
 	for _, p := range c.dirty {
-		r := &c.pods[p.ID()]
+		r := c.pods.of(p.ID())
 		r.flags &^= fDirty
 		c.uncount(r)
 		c.add(p, r, now)
@@ -106,10 +129,8 @@ func (c *Controller) count(rs *model.ReplicaSet, now, minReady time.Duration) (m
 	c.dirty = c.dirty[:0]
 	for ; t.seen < len(rs.Pods); t.seen++ {
 		p := rs.Pods[t.seen]
-		if p.ID() >= len(c.pods) {
-			c.pods = model.Extend(c.pods, p.ID()+1)
-		}
-		r := &c.pods[p.ID()]
+		c.pods.extend(p.ID() + 1)
+		r := c.pods.of(p.ID())
 		r.t = t
 		c.add(p, r, now)
 	}
@@ -180,7 +201,7 @@ func (c *Controller) uncount(r *podRecord) {
 func (c *Controller) settle(t *tally, now time.Duration) (next time.Duration) {
 	for len(t.waiting) > 0 {
 		w := t.waiting[0]
-		r := &c.pods[w.p.ID()]
+		r := c.pods.of(w.p.ID())
 		c.looked++
 		switch {
 		case r.gen != w.gen || r.flags&fWaiting == 0: // counted anew since
@@ -236,7 +257,7 @@ func (t *tally) pop() {
 // recount forgets rs's tally, to count all its pods again for minReady.
 func (c *Controller) recount(t *tally, rs *model.ReplicaSet, minReady time.Duration) {
 	for _, p := range rs.Pods[:t.seen] {
-		r := &c.pods[p.ID()]
+		r := c.pods.of(p.ID())
 		if r.flags&fDirty != 0 {
 			continue // counted anew from c.dirty, which is done first
 		}
@@ -256,7 +277,7 @@ func (c *Controller) recount(t *tally, rs *model.ReplicaSet, minReady time.Durat
 func (c *Controller) compact(t *tally, rs *model.ReplicaSet) {
 	live := rs.Pods[:0]
 	for _, p := range rs.Pods {
-		if r := &c.pods[p.ID()]; r.flags&fDead != 0 {
+		if r := c.pods.of(p.ID()); r.flags&fDead != 0 {
 			*r = podRecord{}
 			continue
 		}
