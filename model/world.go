@@ -7,6 +7,7 @@
 package model
 
 import (
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/sim"
@@ -36,6 +37,7 @@ type World struct {
 	podIdx     map[string]*Pod
 	mem        worldSlabs // where pods, containers, probe workers and events go (slab.go)
 
+	reserved    bool // reservePods made room for the workloads' pods
 	otherEvents map[objectKey]*eventLog
 	origins     eventOrigins // the events' sources, types and reasons, each kept once (events.go)
 
@@ -120,7 +122,43 @@ func (w *World) Settings() Settings { return w.settings }
 func (w *World) Engine() *sim.Engine { return w.eng }
 
 // Run simulates until the virtual time until (inclusive).
-func (w *World) Run(until time.Duration) { w.eng.Run(until) }
+func (w *World) Run(until time.Duration) {
+	w.reservePods()
+	w.eng.Run(until)
+}
+
+// reserveMax bounds the pods reservePods makes room for.
+const reserveMax = 1 << 20
+
+// reservePods makes room, once, before the world first runs, for the pods
+// its ReplicaSets, Deployments and StatefulSets will make: the list of
+// pods and the index by key sized for their replicas rather than grown a
+// pod at a time (a slice grown by a quarter and a map that doubles leave
+// as much again behind as garbage, and a batch command's collector takes
+// little back before the run's peak). The index is filled again from the
+// list, in order: the last pod of each key, as newPod leaves it.
+func (w *World) reservePods() {
+	if w.reserved {
+		return
+	}
+	w.reserved = true
+	n := len(w.pods)
+	for _, wl := range w.workloads {
+		switch wl.Spec.Kind {
+		case KindReplicaSet, KindDeployment, KindStatefulSet:
+			n += max(wl.Spec.Replicas, 0)
+		}
+	}
+	n = min(n, reserveMax)
+	if n <= len(w.pods)+len(w.pods)/4 {
+		return // few to come: growing costs little
+	}
+	w.pods = slices.Grow(w.pods, n-len(w.pods))
+	w.podIdx = make(map[string]*Pod, n)
+	for _, p := range w.pods {
+		w.podIdx[p.key] = p
+	}
+}
 
 // Observe runs fn at time t after every change at or before t.
 func (w *World) Observe(t time.Duration, fn func()) { w.eng.At(t, sim.Late, fn) }
