@@ -23,7 +23,7 @@ const (
 
 // armActiveDeadline asks for a sync when the pod's active deadline
 // passes: at once in exact mode, at the sync loop's next tick in realistic.
-func (p *Pod) armActiveDeadline() {
+func (p *podState) armActiveDeadline() {
 	d := p.Spec.ActiveDeadline
 	if d == nil || p.stopReason != "" {
 		return
@@ -40,7 +40,7 @@ func (p *Pod) armActiveDeadline() {
 
 // pastActiveDeadline is pastActiveDeadline: the pod has a start time and has
 // been active for its whole activeDeadlineSeconds.
-func (p *Pod) pastActiveDeadline() bool {
+func (p *podState) pastActiveDeadline() bool {
 	d := p.Spec.ActiveDeadline
 	if d == nil {
 		return false
@@ -51,19 +51,20 @@ func (p *Pod) pastActiveDeadline() bool {
 
 // StopForKubelet is stopForKubelet, for the kubelet's parts (the node
 // shutdown manager).
-func (p *Pod) StopForKubelet(reason, msg string, grace time.Duration) {
+func (pod *Pod) StopForKubelet(reason, msg string, grace time.Duration) {
+	p := pod.kstate()
 	p.stopForKubelet(reason, msg, grace)
 }
 
 // KubeletStopReason is why the kubelet stops the pod for good ("": it
 // does not), as StopForKubelet was given.
-func (p *Pod) KubeletStopReason() string { return p.stopReason }
+func (p *Pod) KubeletStopReason() string { return p.kstate().stopReason }
 
 // stopForKubelet is the kubelet deciding the pod must stop for good
 // (reason and msg become the pod's once it is Failed): every running
 // container is killed within grace, nothing restarts, and the pod goes
 // Failed when none runs (updateStatus).
-func (p *Pod) stopForKubelet(reason, msg string, grace time.Duration) {
+func (p *podState) stopForKubelet(reason, msg string, grace time.Duration) {
 	if p.stopReason != "" || p.Phase().Terminal() {
 		return
 	}
@@ -75,14 +76,14 @@ func (p *Pod) stopForKubelet(reason, msg string, grace time.Duration) {
 
 // syncStopping is the pod worker's sync of a pod the kubelet stops
 // (stopForKubelet): kill what runs, then publish the status.
-func (p *Pod) syncStopping() {
+func (p *podState) syncStopping() {
 	p.killAll(p.stopGrace)
 	p.updateStatus()
 }
 
 // stoppedPhase is the phase of a pod the kubelet stops: Failed once no
 // container runs, with the stop's reason and message; until then as it was.
-func (p *Pod) stoppedPhase() {
+func (p *podState) stoppedPhase() {
 	if p.processRuns() {
 		return
 	}

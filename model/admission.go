@@ -23,7 +23,7 @@ const (
 // (set up, not finished), the first resource p does not fit, with the
 // amounts upstream's InsufficientResourceError reports. ok is true when
 // p fits.
-func (p *Pod) admitFits() (reason string, requested, used, capacity int64, ok bool) {
+func (p *podState) admitFits() (reason string, requested, used, capacity int64, ok bool) {
 	n := p.Node
 	// The pods the kubelet admitted and that have not finished all hold
 	// resources on n (Node.Allocated), so p fitting beside every pod that
@@ -38,7 +38,7 @@ func (p *Pod) admitFits() (reason string, requested, used, capacity int64, ok bo
 	}
 	var u Resources
 	for _, q := range n.pods {
-		if q != p && q.Sandboxed() && !q.Deleted() && !q.Phase().Terminal() {
+		if q != p.Pod && q.Sandboxed() && !q.Deleted() && !q.Phase().Terminal() {
 			u.add(q.requests)
 		}
 	}
@@ -68,7 +68,7 @@ func firstShort(r, u, c *Resources) (reason string, requested, used, capacity in
 // have enough resource: cpu, requested: 500, used: 3800, capacity:
 // 4000"), phase Failed, status reason <reason> and message "Pod was
 // rejected: <message>".
-func (p *Pod) admit() bool {
+func (p *podState) admit() bool {
 	reason, req, used, capacity, ok := p.admitFits()
 	if ok {
 		return true

@@ -18,16 +18,16 @@ import (
 
 // RequestSync asks p's pod worker to sync it now (the kubelet's parts: the
 // node shutdown manager after a stop).
-func (p *Pod) RequestSync() { p.requestSync() }
+func (p *Pod) RequestSync() { p.kstate().requestSync() }
 
 // requestSync asks the pod worker to sync the pod now.
-func (p *Pod) requestSync() {
+func (p *podState) requestSync() {
 	if !p.syncTimer.Pending() {
 		p.w.eng.Schedule(&p.syncTimer, p.w.Now(), sim.Normal)
 	}
 }
 
-func (p *Pod) sync() {
+func (p *podState) sync() {
 	if p.Node == nil || p.busy || p.terminated || p.Node.down {
 		return
 	}
@@ -37,7 +37,7 @@ func (p *Pod) sync() {
 			return
 		case !p.admit(): // admission.go
 			return
-		case !p.Terminating() && !p.w.admitPod(p): // a handler that refuses has rejected it
+		case !p.Terminating() && !p.w.admitPod(p.Pod): // a handler that refuses has rejected it
 			return
 		}
 		p.setupSandbox()
@@ -98,7 +98,7 @@ func (p *Pod) sync() {
 
 // regularDone reports whether every regular container has exited for good
 // (none will restart): then the kubelet stops the sidecars.
-func (p *Pod) regularDone() bool {
+func (p *podState) regularDone() bool {
 	if p.Spec.RestartPolicy == RestartAlways && !p.ownPolicies {
 		return false
 	}
@@ -113,7 +113,7 @@ func (p *Pod) regularDone() bool {
 
 // setupSandbox is the kubelet's first sync of a pod: the sandbox is ready
 // and every container gets its default waiting status.
-func (p *Pod) setupSandbox() {
+func (p *podState) setupSandbox() {
 	p.SetSandboxed(true)
 	p.AssignIP()
 	p.SetStartTime(p.w.Now())
@@ -137,7 +137,7 @@ func (p *Pod) setupSandbox() {
 // syncInit runs init containers in order; it reports whether the pod is
 // initialized, so that regular containers may run. Sidecars must have
 // started before the next init container runs, and are kept running.
-func (p *Pod) syncInit() bool {
+func (p *podState) syncInit() bool {
 	for _, c := range p.init {
 		st := c.status
 		if c.spec.Sidecar {
@@ -169,7 +169,7 @@ func (p *Pod) syncInit() bool {
 }
 
 // regularStarted is kubecontainer.HasAnyRegularContainerStarted.
-func (p *Pod) regularStarted() bool {
+func (p *podState) regularStarted() bool {
 	for _, c := range p.regular {
 		if c.runs > 0 {
 			return true
@@ -181,7 +181,7 @@ func (p *Pod) regularStarted() bool {
 // syncContainer starts a container that never ran, or restarts a stopped
 // one if its policy says so and its backoff allows. It reports whether the
 // pod worker is now blocked (pulling an image).
-func (p *Pod) syncContainer(c *container) bool {
+func (p *podState) syncContainer(c *container) bool {
 	st := c.status
 	switch {
 	case c.processRunning() || c.rare != nil && c.rare.pullTimer.Pending():
@@ -273,7 +273,7 @@ func (c *container) backOffWaiting() string {
 // by the postStart hook, which upstream's startContainer runs before it
 // returns (kuberuntime_container.go), so the pod's next container starts
 // only after it.
-func (p *Pod) startContainer(c *container) bool {
+func (p *podState) startContainer(c *container) bool {
 	img := c.spec.Image
 	spec, listed := p.w.settings.Images[img]
 	present := !listed || p.Node.kubeletOf().hasImage(img)
@@ -390,7 +390,7 @@ func (c *container) pulled() {
 }
 
 // run creates and starts the container's next process.
-func (p *Pod) run(c *container) {
+func (p *podState) run(c *container) {
 	st := c.status
 	if st.State.Kind == StateTerminated {
 		c.setLastState(st.State)
@@ -417,7 +417,7 @@ func (p *Pod) run(c *container) {
 		// waits, and the API keeps showing the container as it was (Waiting)
 		// until the hook returns.
 		p.busy, c.inHook, c.unpublished = true, hookPostStart, true
-		p.w.useChanged(p)
+		p.w.useChanged(p.Pod)
 		p.w.eng.After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
 		return
 	}
@@ -437,7 +437,7 @@ func (c *container) processRunning() bool {
 func (c *container) showRunning() {
 	c.unpublished = false
 	c.setState(ContainerState{Kind: StateRunning, StartedAt: c.startedAt})
-	c.pod.w.listenerChanged(c.pod)
+	c.pod.w.listenerChanged(c.pod.Pod)
 	c.updateReady()
 	if c.status.Started {
 		c.triggerReadiness()
@@ -516,7 +516,7 @@ func (c *container) terminate(code int32, reason string) {
 	c.setFlags(false, false)
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
-	p.w.listenerChanged(p)
+	p.w.listenerChanged(p.Pod)
 	if why := c.killedFor(); why != "" && !p.Terminating() {
 		c.setLastState(st.State)
 		c.setState(ContainerState{Kind: StateWaiting, Reason: why})
@@ -536,16 +536,18 @@ func (c *container) terminate(code int32, reason string) {
 
 // ExitContainer makes a running container's process exit now with code
 // (the scenario's exit fault). It reports whether the container was running.
-func (p *Pod) ExitContainer(name string, code int32) bool {
+func (pod *Pod) ExitContainer(name string, code int32) bool {
+	p := pod.kstate()
 	return p.kill(name, code, "")
 }
 
 // OOMKill has the OOM killer kill a running container now.
-func (p *Pod) OOMKill(name string) bool {
+func (pod *Pod) OOMKill(name string) bool {
+	p := pod.kstate()
 	return p.kill(name, 137, ReasonOOMKilled)
 }
 
-func (p *Pod) kill(name string, code int32, reason string) bool {
+func (p *podState) kill(name string, code int32, reason string) bool {
 	c := p.container(name)
 	if c == nil || c.status.State.Kind != StateRunning {
 		return false
@@ -554,7 +556,7 @@ func (p *Pod) kill(name string, code int32, reason string) bool {
 	return true
 }
 
-func (p *Pod) container(name string) *container {
+func (p *podState) container(name string) *container {
 	for _, c := range p.init {
 		if c.spec.Name == name {
 			return c

@@ -41,7 +41,8 @@ func (n *Node) watchMemory(p *Pod) {
 
 // UsesMemory reports whether a container of p has a behaviour that uses
 // memory.
-func (p *Pod) UsesMemory() bool {
+func (pod *Pod) UsesMemory() bool {
+	p := pod.kstate()
 	for _, cs := range [2][]*container{p.init, p.regular} {
 		for _, c := range cs {
 			if b := c.spec.Behavior; b != nil && (b.Usage.Memory > 0 || b.PerRequest.Memory > 0 || b.LeakMemory > 0) {
@@ -54,7 +55,7 @@ func (p *Pod) UsesMemory() bool {
 
 // EvictingForPressure reports whether the kubelet is evicting p with a
 // grace period (EvictForPressure): its containers are stopping.
-func (p *Pod) EvictingForPressure() bool { return p.evictedMsg != "" }
+func (p *Pod) EvictingForPressure() bool { return p.kstate().evictedMsg != "" }
 
 // RemovePressureTaint takes the kubelet's NoSchedule taint key off the
 // node and wakes the pods the scheduler parked for the taint.
@@ -69,7 +70,8 @@ func (n *Node) RemovePressureTaint(key string) {
 // killed at once and it goes Failed with reason Evicted, otherwise they
 // are stopped within grace (preStop, SIGTERM) and it goes Failed once
 // they have (syncEvicted).
-func (p *Pod) EvictForPressure(msg string, grace time.Duration) {
+func (pod *Pod) EvictForPressure(msg string, grace time.Duration) {
+	p := pod.kstate()
 	p.eventMsg(EventWarning, "Evicted", "kubelet", msg)
 	if grace > 0 {
 		p.SetKubeletCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
@@ -80,7 +82,7 @@ func (p *Pod) EvictForPressure(msg string, grace time.Duration) {
 				c.stop(grace, "Stopping container "+c.spec.Name)
 			}
 		}
-		p.w.podChanged(p)
+		p.w.podChanged(pod)
 		p.requestSync()
 		return
 	}
@@ -99,7 +101,7 @@ func (p *Pod) EvictForPressure(msg string, grace time.Duration) {
 // syncEvicted is the pod worker's sync of a pod being evicted with a
 // grace period: nothing restarts, and once no container runs the pod goes
 // Failed (the status manager holds the terminal phase until then).
-func (p *Pod) syncEvicted() {
+func (p *podState) syncEvicted() {
 	for _, c := range p.all() {
 		if c.processRunning() {
 			return
@@ -109,12 +111,12 @@ func (p *Pod) syncEvicted() {
 }
 
 // failEvicted sets the phase Failed with reason Evicted and msg.
-func (p *Pod) failEvicted(msg string) {
+func (p *podState) failEvicted(msg string) {
 	p.evictedMsg = ""
 	p.SetStatusReason("Evicted", msg)
 	if !p.Phase().Terminal() {
 		p.SetPhase(Failed)
 		p.updateConditions()
 	}
-	p.w.podChanged(p)
+	p.w.podChanged(p.Pod)
 }

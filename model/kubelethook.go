@@ -106,15 +106,62 @@ type Kubelet interface {
 }
 
 // kubeletCore is the kubelet of package model, the Kubelet NewCore
-// installs. Its state of each node is its own, by Node.ID; its state of
-// each pod is still on Pod and container.
+// installs. Its state of each node and each pod is its own, by Node.ID
+// and Pod.ID.
 type kubeletCore struct {
-	nodes []nodeState // by Node.ID, grown as nodes are first seen
+	nodes  []nodeState    // by Node.ID, grown as nodes are first seen
+	pods   []*podState    // by Pod.ID, made as pods are (PodCreated)
+	states slab[podState] // what pods holds
 }
+
+// podState is the kubelet's state of one pod, made with it (PodCreated).
+// The core reads none of it. It embeds the pod, so the kubelet's code on
+// *podState reads the pod object's fields as its own; the timers call back
+// into it, so the kubelet's hot paths never look it up.
+type podState struct {
+	*Pod
+	w *World // the pod's world, the kubelet's own reference to it
+
+	init        []*container
+	regular     []*container
+	resize      *podResize    // a resize not yet allocated or actuated (resize.go)
+	killBy      time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
+	evictedMsg  string        // being evicted with a grace period: the eviction message (evictionmanager.go)
+	stopReason  string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
+	stopMessage string        // the pod's status message once it is Failed for stopReason
+	stopGrace   time.Duration // the grace period its containers are killed with
+	syncTimer   sim.Timer
+	worker      *podWorker // the realistic pod worker (podworker.go); nil in exact mode
+	scratch     []byte     // for building condition messages without allocating
+	messages    []string   // condition messages built so far, for reuse
+	// What updateConditions last read (condInputs) and the count of
+	// condition changes (ConditionGen) after it ran: while both hold,
+	// running it again would change nothing.
+	condSig uint64
+	condSet uint32
+	// The sync running (counted) and, when updateStatus last finished, the
+	// world's change count and that sync: see podState.sync.
+	syncs, statusSync uint32
+	statusMark        int
+
+	ownPolicies      bool // a regular container has its own restartPolicy (shouldRestart)
+	sidecarsStopping bool // the kubelet is stopping the sidecars: none restarts
+	busy             bool // the pod worker is blocked (pulling an image, running postStart)
+	resandbox        bool // the sandbox died with its node: the next sync makes a new one
+	terminated       bool // the pod's containers are all stopped for good (terminal or deleted)
+	heardDelete      bool // the kubelet has seen the deletion (a cut-off one hears when its node is back)
+}
+
+// pod is k's state of p.
+func (k *kubeletCore) pod(p *Pod) *podState { return k.pods[p.id] }
+
+// kstate is this package's kubelet's state of p, for the entries of
+// the API (Pod.ExitContainer, ...) that act through the kubelet.
+func (p *Pod) kstate() *podState { return p.w.kubelet.(ownKubelet).own().pod(p) }
 
 // container is one (init) container as the kubelet runs it.
 type container struct {
-	pod         *Pod
+	pod         *podState
 	spec        *ContainerSpec
 	status      *ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
 	runs        int32            // how many times the process was started
@@ -188,7 +235,11 @@ func (ns *nodeState) addImage(img string) {
 	ns.images[img] = true
 }
 
-func (*kubeletCore) PodCreated(p *Pod) {
+func (k *kubeletCore) PodCreated(pod *Pod) {
+	p := k.states.new()
+	p.Pod, p.w = pod, pod.w
+	k.pods = Extend(k.pods, pod.id+1)
+	k.pods[pod.id] = p
 	p.syncTimer.Init(p.sync)
 	spec := p.Spec
 	for i := range spec.InitContainers {
@@ -200,11 +251,12 @@ func (*kubeletCore) PodCreated(p *Pod) {
 	}
 }
 
-func (*kubeletCore) Bound(p *Pod) { p.requestSync() }
+func (k *kubeletCore) Bound(pod *Pod) { k.pod(pod).requestSync() }
 
-func (*kubeletCore) PhaseSet(p *Pod) { p.wakeProbers() }
+func (k *kubeletCore) PhaseSet(pod *Pod) { k.pod(pod).wakeProbers() }
 
-func (*kubeletCore) ConditionSetByUser(p *Pod) {
+func (k *kubeletCore) ConditionSetByUser(pod *Pod) {
+	p := k.pod(pod)
 	if p.Sandboxed() {
 		p.updateStatus()
 	}
@@ -216,7 +268,8 @@ func (k *kubeletCore) Released(n *Node, p *Pod) {
 	}
 }
 
-func (*kubeletCore) Removed(p *Pod) {
+func (k *kubeletCore) Removed(pod *Pod) {
+	p := k.pod(pod)
 	p.terminated = true
 	p.stopWorker()
 	for _, c := range p.all() {
@@ -227,27 +280,30 @@ func (*kubeletCore) Removed(p *Pod) {
 	}
 }
 
-func (*kubeletCore) Process(p *Pod, i int) (bool, time.Duration) {
+func (k *kubeletCore) Process(pod *Pod, i int) (bool, time.Duration) {
+	p := k.pod(pod)
 	c := p.containerAt(i)
 	return c.processRunning(), c.startedAt
 }
 
-func (*kubeletCore) PID(p *Pod, i int) int32 { return p.containerAt(i).pid }
+func (k *kubeletCore) PID(p *Pod, i int) int32 { return k.pod(p).containerAt(i).pid }
 
-func (*kubeletCore) Serving(p *Pod, i int) bool {
+func (k *kubeletCore) Serving(pod *Pod, i int) bool {
+	p := k.pod(pod)
 	c := p.containerAt(i)
 	return !c.stopping || c.inHook == hookPreStop
 }
 
-func (*kubeletCore) ProbeTicks(p *Pod, i int) (ticks [Startup + 1]int64) {
+func (k *kubeletCore) ProbeTicks(pod *Pod, i int) (ticks [Startup + 1]int64) {
+	p := k.pod(pod)
 	for _, pr := range p.containerAt(i).probes {
 		ticks[pr.kind] = pr.ticks
 	}
 	return ticks
 }
 
-func (*kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
-	c := p.containerAt(i)
+func (k *kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
+	c := k.pod(p).containerAt(i)
 	if p.Node.down {
 		ts := []*sim.Timer{&c.exitTimer}
 		if r := c.rare; r != nil {
@@ -265,7 +321,7 @@ func (*kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
 }
 
 // containerAt is p's i-th runtime container, the init ones first.
-func (p *Pod) containerAt(i int) *container {
+func (p *podState) containerAt(i int) *container {
 	if i < len(p.init) {
 		return p.init[i]
 	}
@@ -280,7 +336,7 @@ func (c *container) usage(mrps int64) (milliCPU, memory int64) {
 
 // newContainer makes the kubelet's runtime container of p for s, the i-th
 // of its statuses (Pod.StatusOf), its timers armed with their callbacks.
-func (p *Pod) newContainer(s *ContainerSpec, i int) *container {
+func (p *podState) newContainer(s *ContainerSpec, i int) *container {
 	c := p.w.mem.containers.new()
 	*c = container{pod: p, spec: s, status: p.StatusOf(i), idx: int32(i)}
 	c.exitTimer.Init(c.exitOnItsOwn)

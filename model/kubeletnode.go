@@ -10,20 +10,23 @@ import (
 // boot after it, a failed disk, the control plane reached again, and the
 // node status update that reports spec.unschedulable.
 
-func (*kubeletCore) NodePoweredOff(n *Node) {
-	for _, p := range n.pods {
+func (k *kubeletCore) NodePoweredOff(n *Node) {
+	for _, q := range n.pods {
+		p := k.pod(q)
 		p.freeze()
 	}
 }
 
-func (*kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
-	for _, p := range append([]*Pod(nil), n.pods...) {
+func (k *kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
+	for _, q := range append([]*Pod(nil), n.pods...) {
+		p := k.pod(q)
 		p.reboot(downAt)
 	}
 }
 
-func (*kubeletCore) DiskFailed(n *Node) {
-	for _, p := range append([]*Pod(nil), n.pods...) {
+func (k *kubeletCore) DiskFailed(n *Node) {
+	for _, q := range append([]*Pod(nil), n.pods...) {
+		p := k.pod(q)
 		if p.Phase().Terminal() || p.Deleted() {
 			continue
 		}
@@ -39,13 +42,14 @@ func (*kubeletCore) DiskFailed(n *Node) {
 			p.updateConditions()
 		}
 		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
-		p.w.podChanged(p)
+		p.w.podChanged(q)
 	}
 }
 
-func (*kubeletCore) Reconnected(n *Node) {
+func (k *kubeletCore) Reconnected(n *Node) {
 	n.reportSchedulable()
-	for _, p := range append([]*Pod(nil), n.pods...) {
+	for _, q := range append([]*Pod(nil), n.pods...) {
+		p := k.pod(q)
 		p.hearDelete()
 		p.updateStatus()
 		p.requestSync()
@@ -57,7 +61,7 @@ func (*kubeletCore) Reconnected(n *Node) {
 // NodeStatusUpdateFrequency from when it joined): recordNodeSchedulableEvent
 // logs NodeNotSchedulable or NodeSchedulable if the value differs from the
 // one it saw last.
-func (*kubeletCore) UnschedulableSet(n *Node) {
+func (k *kubeletCore) UnschedulableSet(n *Node) {
 	f := n.w.settings.NodeStatusUpdateFrequency
 	now := n.w.Now()
 	next := sim.AddSat(n.joinedAt, sim.MulSat(f, int64((now-n.joinedAt)/f)+1))
@@ -81,7 +85,7 @@ func (n *Node) reportSchedulable() {
 
 // freeze stops everything the kubelet had in flight for the pod: timers of
 // processes, pulls, hooks, backoffs and probes.
-func (p *Pod) freeze() {
+func (p *podState) freeze() {
 	p.busy = false
 	p.stopWorker()
 	for _, c := range p.all() {
@@ -91,12 +95,12 @@ func (p *Pod) freeze() {
 			pr.halt()
 		}
 	}
-	p.w.listenerChanged(p)
+	p.w.listenerChanged(p.Pod)
 }
 
 // reboot is the kubelet coming back after a power loss at downAt: every
 // container it had is gone.
-func (p *Pod) reboot(downAt time.Duration) {
+func (p *podState) reboot(downAt time.Duration) {
 	if p.Deleted() {
 		return
 	}
@@ -106,7 +110,7 @@ func (p *Pod) reboot(downAt time.Duration) {
 			c.setFlags(false, false)
 			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})
-			p.w.useChanged(p)
+			p.w.useChanged(p.Pod)
 		}
 		for _, pr := range c.probes {
 			if !pr.done {

@@ -9,13 +9,15 @@ import (
 // The kubelet's side of a pod restored from a snapshot: its containers'
 // state, probe results, crash backoff and the end of the running process.
 
-func (*kubeletCore) RestoreContainers(p *Pod, s *PodSnapshot) {
+func (k *kubeletCore) RestoreContainers(pod *Pod, s *PodSnapshot) {
+	p := k.pod(pod)
 	for _, c := range p.all() {
 		c.restore(s)
 	}
 }
 
-func (*kubeletCore) Restored(p *Pod, s *PodSnapshot) {
+func (k *kubeletCore) Restored(pod *Pod, s *PodSnapshot) {
+	p := k.pod(pod)
 	if p.Phase().Terminal() {
 		p.terminated = true
 		p.updateConditions() // Ready False, PodCompleted or PodFailed

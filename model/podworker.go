@@ -65,10 +65,10 @@ type podWorker struct {
 }
 
 // realistic reports whether the pod's kubelet runs the realistic pod worker.
-func (p *Pod) realistic() bool { return p.w.settings.KubeletSync == SyncRealistic }
+func (p *podState) realistic() bool { return p.w.settings.KubeletSync == SyncRealistic }
 
 // workerState returns the pod's realistic pod worker, making it on first use.
-func (p *Pod) workerState() *podWorker {
+func (p *podState) workerState() *podWorker {
 	if p.worker == nil {
 		p.worker = &podWorker{rand: p.w.eng.Rand("podworker/" + p.Name)}
 		p.worker.requeue.Init(p.queuedSync)
@@ -78,7 +78,7 @@ func (p *Pod) workerState() *podWorker {
 
 // beginSync starts a realistic sync: nothing has failed yet, and the status
 // it generates first shows the waiting reasons the syncs before recorded.
-func (p *Pod) beginSync() {
+func (p *podState) beginSync() {
 	p.workerState().failed = false
 	for _, c := range p.init {
 		c.showReason()
@@ -92,14 +92,14 @@ func (p *Pod) beginSync() {
 // the worker's backoff period. (SyncPod's filter meant to spare failures
 // that are only backoffs compares every result's error, the always-present
 // ConfigPodSandbox result's nil among them, so every such sync fails.)
-func (p *Pod) syncFailed() { p.workerState().failed = true }
+func (p *podState) syncFailed() { p.workerState().failed = true }
 
 // requeue is the pod worker's completeWork: the pod goes back on the work
 // queue after the backoff period or the resync interval, jittered
 // (wait.Jitter: d + U*0.5*d, U uniform in [0, 1) from the pod's stream), and
 // the sync loop takes it off at its first tick after that (GetWork takes the
 // entries due before now).
-func (p *Pod) requeue() {
+func (p *podState) requeue() {
 	pw := p.workerState()
 	d := workerResyncInterval
 	if pw.failed {
@@ -111,14 +111,14 @@ func (p *Pod) requeue() {
 
 // queuedSync is the sync of a pod taken off the work queue; one already
 // asked for at this instant stands for it.
-func (p *Pod) queuedSync() {
+func (p *podState) queuedSync() {
 	if !p.syncTimer.Pending() {
 		p.sync()
 	}
 }
 
 // stopWorker takes the pod off the work queue.
-func (p *Pod) stopWorker() {
+func (p *podState) stopWorker() {
 	if p.worker != nil {
 		p.w.eng.Stop(&p.worker.requeue)
 	}

@@ -202,7 +202,7 @@ func (c *container) wakeProbers() {
 }
 
 // wakeProbers wakes every probe worker of the pod.
-func (p *Pod) wakeProbers() {
+func (p *podState) wakeProbers() {
 	for _, c := range p.init {
 		c.wakeProbers()
 	}

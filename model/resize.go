@@ -63,7 +63,8 @@ type podResize struct {
 // admits, defers or refuses them. It reports whether the pod took the
 // request: false for no such container, an init container that is not a
 // sidecar, or a pod that has finished or left the API.
-func (p *Pod) Resize(name string, requests, limits Resources) bool {
+func (pod *Pod) Resize(name string, requests, limits Resources) bool {
+	p := pod.kstate()
 	c := p.container(name)
 	if c == nil || c.isInit() && !c.spec.Sidecar || p.terminated || p.Deleted() || p.Phase().Terminal() {
 		return false
@@ -71,7 +72,7 @@ func (p *Pod) Resize(name string, requests, limits Resources) bool {
 	if p.Node == nil {
 		p.setResources(c, requests, limits)
 		p.requests = p.Spec.Requests()
-		p.w.podRequestsChanged(p)
+		p.w.podRequestsChanged(pod)
 		return true
 	}
 	p.dropResize()
@@ -81,7 +82,7 @@ func (p *Pod) Resize(name string, requests, limits Resources) bool {
 }
 
 // dropResize forgets p's pending resize, if any.
-func (p *Pod) dropResize() {
+func (p *podState) dropResize() {
 	if r := p.resize; r != nil && r.deferred {
 		p.Node.kubeletOf().deferredResizes--
 	}
@@ -90,7 +91,7 @@ func (p *Pod) dropResize() {
 
 // tryResize is the allocation manager's check of the pending resize:
 // Infeasible, Deferred, or allocated and actuated.
-func (p *Pod) tryResize() {
+func (p *podState) tryResize() {
 	r, n := p.resize, p.Node
 	want := p.specWith(r.c, r.requests, r.c.spec.Limits).Requests()
 	alloc := n.Capacity
@@ -135,24 +136,24 @@ func (p *Pod) tryResize() {
 // allocate makes c's requests the allocated ones: the pod's, the node's
 // and the scheduler's accounting change; a shrink lets deferred resizes
 // of the node's pods try again.
-func (p *Pod) allocate(c *container, requests, podRequests Resources) {
+func (p *podState) allocate(c *container, requests, podRequests Resources) {
 	p.setResources(c, requests, c.spec.Limits)
 	n, shrunk := p.Node, podRequests.MilliCPU < p.requests.MilliCPU || podRequests.Memory < p.requests.Memory
 	if !p.holds() {
 		p.requests = podRequests
-		p.w.podRequestsChanged(p)
+		p.w.podRequestsChanged(p.Pod)
 		return
 	}
 	n.used.sub(p.requests)
-	p.w.podReleased(p, n)
+	p.w.podReleased(p.Pod, n)
 	p.requests = podRequests
-	p.w.podRequestsChanged(p)
+	p.w.podRequestsChanged(p.Pod)
 	n.used.add(p.requests)
 	p.w.nodesChanged()
-	p.w.podHeld(p, n)
-	p.w.podResized(p)
+	p.w.podHeld(p.Pod, n)
+	p.w.podResized(p.Pod)
 	if shrunk {
-		n.retryResizes(p)
+		n.retryResizes(p.Pod)
 	}
 }
 
@@ -160,10 +161,10 @@ func (p *Pod) allocate(c *container, requests, podRequests Resources) {
 // restart where the resize policy asks for one, else in place, unless a
 // memory limit would fall below the container's use (then r waits for the
 // pod's next sync).
-func (p *Pod) actuate(r *podResize, restart bool) {
+func (p *podState) actuate(r *podResize, restart bool) {
 	c, s := r.c, r.c.spec
 	if !restart && c.processRunning() && r.limits.Memory > 0 && (s.Limits.Memory == 0 || r.limits.Memory < s.Limits.Memory) {
-		if _, mem := c.usage(servedMilliRPS(p)); mem >= r.limits.Memory {
+		if _, mem := c.usage(servedMilliRPS(p.Pod)); mem >= r.limits.Memory {
 			r.actuating, p.resize = true, r
 			p.SetKubeletCondition(PodResizeInProgress, True, reasonResizeError,
 				"Aborting attempt to set pod memory limit less than current memory usage for pod "+p.Name)
@@ -171,7 +172,7 @@ func (p *Pod) actuate(r *podResize, restart bool) {
 		}
 	}
 	p.setResources(c, s.Requests, r.limits)
-	p.w.memoryChanged(p)
+	p.w.memoryChanged(p.Pod)
 	if restart {
 		c.resizeRestart = true
 		c.stop(p.Spec.TerminationGracePeriod, "Container "+s.Name+" resize requires restart")
@@ -182,7 +183,7 @@ func (p *Pod) actuate(r *podResize, restart bool) {
 
 // retryActuation is the pod sync's new attempt at limits that were left
 // unactuated.
-func (p *Pod) retryActuation() {
+func (p *podState) retryActuation() {
 	if r := p.resize; r != nil && r.actuating {
 		p.resize = nil
 		p.actuate(r, false)
@@ -193,10 +194,11 @@ func (p *Pod) retryActuation() {
 // its resources (it gives its own resize up) or shrank: the node's
 // deferred resizes try again, in the order their pods were bound.
 func (n *Node) retryResizes(freed *Pod) {
-	for i := 0; n.kubeletOf().deferredResizes > 0 && i < len(n.pods); i++ {
-		switch p := n.pods[i]; {
+	k := n.w.kubelet.(ownKubelet).own()
+	for i := 0; k.node(n).deferredResizes > 0 && i < len(n.pods); i++ {
+		switch p := k.pod(n.pods[i]); {
 		case p.resize == nil || !p.resize.deferred:
-		case p == freed:
+		case p.Pod == freed:
 			p.dropResize()
 		default:
 			p.tryResize()
@@ -205,12 +207,12 @@ func (n *Node) retryResizes(freed *Pod) {
 }
 
 // holds reports whether p's requests are in its node's running totals.
-func (p *Pod) holds() bool { return p.boundNode() != nil && !p.Phase().Terminal() }
+func (p *podState) holds() bool { return p.boundNode() != nil && !p.Phase().Terminal() }
 
 // setResources gives c these requests and limits. The pod gets a new
 // spec: a spec is never changed once made, as it may be its template's
 // and views taken of the pod hold it.
-func (p *Pod) setResources(c *container, requests, limits Resources) {
+func (p *podState) setResources(c *container, requests, limits Resources) {
 	p.Spec = p.specWith(c, requests, limits)
 	for i, ic := range p.init {
 		ic.spec = &p.Spec.InitContainers[i]
@@ -221,7 +223,7 @@ func (p *Pod) setResources(c *container, requests, limits Resources) {
 }
 
 // specWith is a copy of p's spec where c has these requests and limits.
-func (p *Pod) specWith(c *container, requests, limits Resources) *PodSpec {
+func (p *podState) specWith(c *container, requests, limits Resources) *PodSpec {
 	s := *p.Spec
 	s.InitContainers = slices.Clone(s.InitContainers)
 	s.Containers = slices.Clone(s.Containers)
@@ -236,7 +238,8 @@ func (p *Pod) specWith(c *container, requests, limits Resources) *PodSpec {
 
 // ContainerResources returns the desired requests and limits of p's
 // container called name: a pending resize's, else its spec's.
-func (p *Pod) ContainerResources(name string) (requests, limits Resources, ok bool) {
+func (pod *Pod) ContainerResources(name string) (requests, limits Resources, ok bool) {
+	p := pod.kstate()
 	c := p.container(name)
 	switch {
 	case c == nil:

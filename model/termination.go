@@ -111,7 +111,7 @@ func (c *container) turnCame() {
 
 // turnsCame gives SIGTERM to every sidecar waiting for its turn whose
 // turn has come; a container of the pod has just exited.
-func (p *Pod) turnsCame() {
+func (p *podState) turnsCame() {
 	for i := len(p.init) - 1; i >= 0; i-- {
 		if c := p.init[i]; c.inHook == hookTurn && c.turnReady() {
 			c.turnCame()
@@ -125,7 +125,7 @@ func (c *container) sigterm(grace time.Duration) {
 	if !c.processRunning() {
 		return
 	}
-	c.pod.w.listenerChanged(c.pod)
+	c.pod.w.listenerChanged(c.pod.Pod)
 	grace = max(grace, minimumGracePeriod)
 	shutdown := c.shutdownTime()
 	if shutdown > grace {
@@ -148,14 +148,14 @@ func (c *container) sigkill() { c.terminate(137, ReasonError) }
 // grace period (deletionGracePeriodSeconds) runs from now, as
 // calculateEffectiveGracePeriod takes it. A kubelet cut off when the pod was
 // deleted hears when its node is back, and gives the pod the whole period.
-func (p *Pod) hearDelete() {
+func (p *podState) hearDelete() {
 	if p.Terminating() && !p.heardDelete {
 		p.heardDelete, p.killBy = true, sim.AddSat(p.w.Now(), p.deletionGrace)
 	}
 }
 
 // all returns init and regular containers.
-func (p *Pod) all() []*container {
+func (p *podState) all() []*container {
 	out := make([]*container, 0, len(p.init)+len(p.regular))
 	return append(append(out, p.init...), p.regular...)
 }
@@ -164,7 +164,7 @@ func (p *Pod) all() []*container {
 // every running container at once (sidecars then wait for their turn), then
 // finish. The grace period runs from when the kubelet heard of the deletion
 // (hearDelete).
-func (p *Pod) syncTerminating() {
+func (p *podState) syncTerminating() {
 	if p.killAll(max(p.killBy-p.w.Now(), 0)) {
 		return
 	}
@@ -173,7 +173,7 @@ func (p *Pod) syncTerminating() {
 
 // killAll is killContainersWithSyncResult: every running container is
 // stopped within grace at once. It reports whether one still runs.
-func (p *Pod) killAll(grace time.Duration) bool {
+func (p *podState) killAll(grace time.Duration) bool {
 	running := false
 	for _, cs := range [...][]*container{p.init, p.regular} {
 		for _, c := range cs {
@@ -189,7 +189,7 @@ func (p *Pod) killAll(grace time.Duration) bool {
 // stopSidecars stops the running sidecars of a pod whose regular containers
 // are done for good, all at once, each in its turn, last declared first.
 // Once begun, no sidecar is started again.
-func (p *Pod) stopSidecars(grace time.Duration) {
+func (p *podState) stopSidecars(grace time.Duration) {
 	p.sidecarsStopping = true
 	for _, c := range p.init {
 		if c.spec.Sidecar && c.status.State.Kind == StateRunning {
@@ -200,7 +200,7 @@ func (p *Pod) stopSidecars(grace time.Duration) {
 
 // finishTermination settles the final status of a deleted pod and removes
 // it from the API.
-func (p *Pod) finishTermination() {
+func (p *podState) finishTermination() {
 	for _, c := range p.all() {
 		st := c.status
 		switch {
@@ -229,7 +229,8 @@ func (p *Pod) finishTermination() {
 // GraceShortened is the kubelet's side of a later delete that brought the
 // deadline of p forward: a kubelet that heard of the deletion kills by the
 // new deadline, and SIGKILL comes forward.
-func (*kubeletCore) GraceShortened(p *Pod) {
+func (k *kubeletCore) GraceShortened(pod *Pod) {
+	p := k.pod(pod)
 	if p.heardDelete {
 		p.killBy = min(p.killBy, p.deadline)
 	}
@@ -248,12 +249,13 @@ func (*kubeletCore) GraceShortened(p *Pod) {
 	}
 }
 
-func (*kubeletCore) DeletionSet(p *Pod) { p.wakeProbers() }
+func (k *kubeletCore) DeletionSet(pod *Pod) { k.pod(pod).wakeProbers() }
 
 // HeardDelete is the kubelet of a reachable node hearing at once that p
 // is being deleted: no crash backoff restarts a container, and the pod
 // worker kills the pod.
-func (*kubeletCore) HeardDelete(p *Pod) {
+func (k *kubeletCore) HeardDelete(pod *Pod) {
+	p := k.pod(pod)
 	p.hearDelete()
 	for _, c := range p.all() {
 		p.w.eng.Stop(&c.restartTimer)
