@@ -35,7 +35,7 @@ func (p *podState) armActiveDeadline() {
 	}
 	// A sync that finds the pod gone or stopped does nothing: no timer
 	// to keep (and none allocated for the pods without a deadline).
-	p.w.eng.At(max(at, p.w.Now()), sim.Normal, p.requestSync)
+	p.w.Engine().At(max(at, p.w.Now()), sim.Normal, p.requestSync)
 }
 
 // pastActiveDeadline is pastActiveDeadline: the pod has a start time and has
@@ -70,7 +70,7 @@ func (p *podState) stopForKubelet(reason, msg string, grace time.Duration) {
 	}
 	p.stopReason, p.stopMessage, p.stopGrace = reason, msg, grace
 	for _, c := range p.all() {
-		p.w.eng.Stop(&c.restartTimer)
+		p.w.Engine().Stop(&c.restartTimer)
 	}
 }
 

@@ -29,20 +29,20 @@ func (p *podState) admitFits() (reason string, requested, used, capacity int64, 
 	// resources on n (Node.Allocated), so p fitting beside every pod that
 	// holds them is p fitting beside those: most pods, placed by the
 	// scheduler, need no walk of their node's pods.
-	held := n.used
+	held, requests := n.Allocated(), p.Requests()
 	if p.holds() {
-		held.sub(p.requests)
+		held.Sub(requests)
 	}
-	if reason, _, _, _ := firstShort(&p.requests, &held, &n.Capacity); reason == "" {
+	if reason, _, _, _ := firstShort(&requests, &held, &n.Capacity); reason == "" {
 		return "", 0, 0, 0, true
 	}
 	var u Resources
-	for _, q := range n.pods {
+	for _, q := range n.Pods() {
 		if q != p.Pod && q.Sandboxed() && !q.Deleted() && !q.Phase().Terminal() {
-			u.add(q.requests)
+			u.Add(q.Requests())
 		}
 	}
-	reason, requested, used, capacity = firstShort(&p.requests, &u, &n.Capacity)
+	reason, requested, used, capacity = firstShort(&requests, &u, &n.Capacity)
 	return reason, requested, used, capacity, reason == ""
 }
 
@@ -83,8 +83,8 @@ func (p *podState) admit() bool {
 // the kubelet with msg, phase Failed, status reason and message "Pod was
 // rejected: msg".
 func (p *Pod) Reject(reason, msg string) {
-	p.eventMsg(EventWarning, reason, "kubelet", msg)
+	p.Event(EventWarning, reason, "kubelet", msg)
 	p.SetStatusReason(reason, "Pod was rejected: "+msg)
 	p.SetPhase(Failed)
-	p.w.podChanged(p)
+	p.w.AnnouncePodChanged(p)
 }

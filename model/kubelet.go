@@ -23,12 +23,12 @@ func (p *Pod) RequestSync() { p.kstate().requestSync() }
 // requestSync asks the pod worker to sync the pod now.
 func (p *podState) requestSync() {
 	if !p.syncTimer.Pending() {
-		p.w.eng.Schedule(&p.syncTimer, p.w.Now(), sim.Normal)
+		p.w.Engine().Schedule(&p.syncTimer, p.w.Now(), sim.Normal)
 	}
 }
 
 func (p *podState) sync() {
-	if p.Node == nil || p.busy || p.terminated || p.Node.down {
+	if p.Node == nil || p.busy || p.terminated || p.Node.PoweredOff() {
 		return
 	}
 	if !p.Sandboxed() {
@@ -37,7 +37,7 @@ func (p *podState) sync() {
 			return
 		case !p.admit(): // admission.go
 			return
-		case !p.Terminating() && !p.w.admitPod(p.Pod): // a handler that refuses has rejected it
+		case !p.Terminating() && !p.w.AskAdmission(p.Pod): // a handler that refuses has rejected it
 			return
 		}
 		p.setupSandbox()
@@ -60,7 +60,7 @@ func (p *podState) sync() {
 		return
 	}
 	if p.stopReason == "" && p.pastActiveDeadline() {
-		p.eventMsg(EventNormal, ReasonDeadlineExceeded, "kubelet", msgDeadlineExceeded)
+		p.Event(EventNormal, ReasonDeadlineExceeded, "kubelet", msgDeadlineExceeded)
 		p.stopForKubelet(ReasonDeadlineExceeded, msgDeadlineExceeded, p.Spec.TerminationGracePeriod)
 	}
 	if p.stopReason != "" {
@@ -88,7 +88,7 @@ func (p *podState) sync() {
 	// A container this sync started published its status (showRunning);
 	// if nothing was recorded since, nothing the status reads changed, and
 	// generating it again would tell the API and the parts nothing new.
-	if p.statusSync != p.syncs || p.statusMark != p.w.changeCount {
+	if p.statusSync != p.syncs || p.statusMark != p.w.ChangeCount() {
 		p.updateStatus()
 	}
 	if realistic {
@@ -199,7 +199,7 @@ func (p *podState) syncContainer(c *container) bool {
 		return p.startContainer(c)
 	}
 	last, _ := st.Terminated()
-	cfg := p.w.settings.CrashLoopBackOff
+	cfg := p.w.CrashLoopBackOff()
 	now := p.w.Now()
 	if c.probeKilled {
 		// The kubelet kills and restarts in one sync; its backoff check sees
@@ -241,7 +241,7 @@ func (p *podState) syncContainer(c *container) bool {
 func (c *container) waitBackoff(last ContainerState) {
 	p := c.pod
 	if p.realistic() {
-		p.eventMsg(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
+		p.Event(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
 		c.setReason(ReasonCrashLoopBackOff, c.backOffWaiting())
 		p.syncFailed()
 		return
@@ -253,8 +253,8 @@ func (c *container) waitBackoff(last ContainerState) {
 		c.setLastState(st.State)
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
-	p.eventMsg(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
-	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
+	p.Event(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
+	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
 }
 
 // backOffWaiting is the CrashLoopBackOff state's message for the current
@@ -275,17 +275,17 @@ func (c *container) backOffWaiting() string {
 // only after it.
 func (p *podState) startContainer(c *container) bool {
 	img := c.spec.Image
-	spec, listed := p.w.settings.Images[img]
+	spec, listed := p.w.Image(img)
 	present := !listed || p.Node.kubeletOf().hasImage(img)
 	if !present && c.spec.PullPolicy == PullNever {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
 		switch {
 		case p.realistic(): // every sync fails again
-			p.event(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			p.Eventf(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setReason(ReasonErrImageNeverPull, msg)
 			p.syncFailed()
 		case c.status.State.Reason != ReasonErrImageNeverPull:
-			p.event(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			p.Eventf(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImageNeverPull, Message: msg})
 		}
 		return false
@@ -295,11 +295,11 @@ func (p *podState) startContainer(c *container) bool {
 		return false
 	}
 	if present && c.spec.PullPolicy != PullAlways {
-		p.eventMsg(EventNormal, "Pulled", "kubelet", c.messages().present)
+		p.Event(EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
 		return p.busy
 	}
-	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.Eventf(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	var d time.Duration
 	if !present {
 		d = c.pullTime(spec)
@@ -311,7 +311,7 @@ func (p *podState) startContainer(c *container) bool {
 		return false
 	}
 	p.busy = true
-	p.w.eng.After(&c.rareState().pullTimer, d, sim.Normal)
+	p.w.Engine().After(&c.rareState().pullTimer, d, sim.Normal)
 	return true
 }
 
@@ -324,13 +324,13 @@ func (p *podState) startContainer(c *container) bool {
 func (c *container) pullFailed() {
 	p := c.pod
 	img := c.spec.Image
-	cfg := p.w.settings.ImagePullBackOff
+	cfg := p.w.ImagePullBackOff()
 	now := p.w.Now()
 	r := c.rareState()
 	if r.pullBackoff.set && now-r.pullBackoff.lastUpdate < r.pullBackoff.delay {
 		if p.realistic() {
-			p.event(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
-			p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
+			p.Eventf(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+			p.Eventf(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
 			c.setReason(ReasonImagePullBackOff, fmt.Sprintf("Back-off pulling image %q", img))
 			p.syncFailed()
 			return
@@ -339,10 +339,10 @@ func (c *container) pullFailed() {
 		return
 	}
 	r.pullBackoff.next(cfg, now, now)
-	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
-	p.event(EventWarning, "Failed", "kubelet",
+	p.Eventf(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.Eventf(EventWarning, "Failed", "kubelet",
 		"Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: not found", img, img)
-	p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
+	p.Eventf(EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
 	msg := fmt.Sprintf("failed to pull and unpack image %q: not found", img)
 	if p.realistic() {
 		c.setReason(ReasonErrImagePull, msg)
@@ -350,8 +350,8 @@ func (c *container) pullFailed() {
 		return
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImagePull, Message: msg})
-	p.w.eng.At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
-	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
+	p.w.Engine().At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
+	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
 }
 
 // imagePullResync is when the kubelet syncs a pod again after a failed pull.
@@ -363,8 +363,8 @@ func (c *container) showImagePullBackOff() {
 		return
 	}
 	img := c.spec.Image
-	p.event(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
-	p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
+	p.Eventf(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+	p.Eventf(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonImagePullBackOff,
 		Message: fmt.Sprintf("Back-off pulling image %q", img)})
 	p.updateStatus()
@@ -380,7 +380,7 @@ func (c *container) pulled() {
 		d = 0
 	}
 	ns.addImage(img)
-	p.event(EventNormal, "Pulled", "kubelet",
+	p.Eventf(EventNormal, "Pulled", "kubelet",
 		"Successfully pulled image %q in %s (%s including waiting)", img, d, d)
 	if p.busy {
 		p.busy = false
@@ -401,24 +401,24 @@ func (p *podState) run(c *container) {
 	c.clearReason()
 	now := p.w.Now()
 	m := c.messages()
-	p.eventMsg(EventNormal, "Created", "kubelet", m.created)
-	p.eventMsg(EventNormal, "Started", "kubelet", m.started)
-	r := c.spec.Behavior.run(c.runs)
+	p.Event(EventNormal, "Created", "kubelet", m.created)
+	p.Event(EventNormal, "Started", "kubelet", m.started)
+	r := c.spec.Behavior.NthRun(c.runs)
 	after, exits := c.planRun(r)
 	c.runs++
 	c.startedAt = now
 	c.pid = p.Node.nextPID()
 	c.wakeProbers()
 	if exits {
-		p.w.eng.After(&c.exitTimer, after, sim.Normal)
+		p.w.Engine().After(&c.exitTimer, after, sim.Normal)
 	}
 	if c.spec.PostStart != "" {
 		// The kubelet runs postStart inside startContainer: the pod worker
 		// waits, and the API keeps showing the container as it was (Waiting)
 		// until the hook returns.
 		p.busy, c.inHook, c.unpublished = true, hookPostStart, true
-		p.w.useChanged(p.Pod)
-		p.w.eng.After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
+		p.w.UseChanged(p.Pod)
+		p.w.Engine().After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
 		return
 	}
 	c.showRunning()
@@ -437,7 +437,7 @@ func (c *container) processRunning() bool {
 func (c *container) showRunning() {
 	c.unpublished = false
 	c.setState(ContainerState{Kind: StateRunning, StartedAt: c.startedAt})
-	c.pod.w.listenerChanged(c.pod.Pod)
+	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
 	c.updateReady()
 	if c.status.Started {
 		c.triggerReadiness()
@@ -464,9 +464,9 @@ func (c *container) hookDone() {
 func (c *container) postStartDone() {
 	p := c.pod
 	p.busy = false
-	if c.spec.Behavior.hook(false).Fail {
+	if c.spec.Behavior.Hook(false).Fail {
 		// Killed before the kubelet ever reports it Running.
-		p.event(EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
+		p.Eventf(EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
 		c.rareState().killedFor = ReasonPostStartHookError
 		c.stop(p.Spec.TerminationGracePeriod, "FailedPostStartHook")
 	} else {
@@ -477,7 +477,7 @@ func (c *container) postStartDone() {
 
 // exitOnItsOwn ends the current run as its RunSpec says.
 func (c *container) exitOnItsOwn() {
-	r := c.spec.Behavior.run(c.runs - 1)
+	r := c.spec.Behavior.NthRun(c.runs - 1)
 	if c.draws.crashed {
 		c.terminate(1, "")
 		return
@@ -503,10 +503,10 @@ func (c *container) terminate(code int32, reason string) {
 		}
 	}
 	p := c.pod
-	p.w.eng.Stop(&c.exitTimer)
+	p.w.Engine().Stop(&c.exitTimer)
 	if r := c.rare; r != nil {
 		for _, t := range [...]*sim.Timer{&r.hookTimer, &r.termTimer, &r.killTimer} {
-			p.w.eng.Stop(t)
+			p.w.Engine().Stop(t)
 		}
 	}
 	if c.inHook == hookPostStart {
@@ -516,7 +516,7 @@ func (c *container) terminate(code int32, reason string) {
 	c.setFlags(false, false)
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
-	p.w.listenerChanged(p.Pod)
+	p.w.AnnounceListenerChanged(p.Pod)
 	if why := c.killedFor(); why != "" && !p.Terminating() {
 		c.setLastState(st.State)
 		c.setState(ContainerState{Kind: StateWaiting, Reason: why})

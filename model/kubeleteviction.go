@@ -26,43 +26,9 @@ func (t MemoryThreshold) Of(capacity int64) int64 {
 // TaintMemoryPressure is the taint of a node under memory pressure.
 const TaintMemoryPressure = "node.kubernetes.io/memory-pressure"
 
-// watchMemory starts counting n's processes if p, just bound to n, uses
-// memory, and tells the parts: the OOM killers first, which keep n's
-// memory in use from then on.
-func (n *Node) watchMemory(p *Pod) {
-	if !p.UsesMemory() {
-		return
-	}
-	n.countPIDs()
-	for _, h := range n.w.parts.podUsesMemory {
-		h.PodUsesMemory(p, n)
-	}
-}
-
-// UsesMemory reports whether a container of p has a behaviour that uses
-// memory.
-func (pod *Pod) UsesMemory() bool {
-	p := pod.kstate()
-	for _, cs := range [2][]*container{p.init, p.regular} {
-		for _, c := range cs {
-			if b := c.spec.Behavior; b != nil && (b.Usage.Memory > 0 || b.PerRequest.Memory > 0 || b.LeakMemory > 0) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // EvictingForPressure reports whether the kubelet is evicting p with a
 // grace period (EvictForPressure): its containers are stopping.
 func (p *Pod) EvictingForPressure() bool { return p.kstate().evictedMsg != "" }
-
-// RemovePressureTaint takes the kubelet's NoSchedule taint key off the
-// node and wakes the pods the scheduler parked for the taint.
-func (n *Node) RemovePressureTaint(key string) {
-	n.removeTaint(key, "NoSchedule")
-	n.w.nodePressureLifted(n)
-}
 
 // EvictForPressure is the kubelet's killing of a pod its eviction manager
 // evicts (evictPod), with msg, upstream's message: the Evicted event and
@@ -72,24 +38,24 @@ func (n *Node) RemovePressureTaint(key string) {
 // they have (syncEvicted).
 func (pod *Pod) EvictForPressure(msg string, grace time.Duration) {
 	p := pod.kstate()
-	p.eventMsg(EventWarning, "Evicted", "kubelet", msg)
+	p.Event(EventWarning, "Evicted", "kubelet", msg)
 	if grace > 0 {
 		p.SetKubeletCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
 		p.evictedMsg = msg
 		for _, c := range p.all() {
-			p.w.eng.Stop(&c.restartTimer)
+			p.w.Engine().Stop(&c.restartTimer)
 			if c.processRunning() && !c.stopping {
 				c.stop(grace, "Stopping container "+c.spec.Name)
 			}
 		}
-		p.w.podChanged(pod)
+		p.w.AnnouncePodChanged(pod)
 		p.requestSync()
 		return
 	}
 	p.freeze()
 	for _, c := range p.all() {
 		if c.processRunning() {
-			p.event(EventNormal, "Killing", "kubelet", "Stopping container %s", c.spec.Name)
+			p.Eventf(EventNormal, "Killing", "kubelet", "Stopping container %s", c.spec.Name)
 			c.stopping = false
 			c.terminate(137, ReasonError)
 		}
@@ -118,5 +84,5 @@ func (p *podState) failEvicted(msg string) {
 		p.SetPhase(Failed)
 		p.updateConditions()
 	}
-	p.w.podChanged(p.Pod)
+	p.w.AnnouncePodChanged(p.Pod)
 }

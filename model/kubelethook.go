@@ -153,7 +153,7 @@ type podState struct {
 }
 
 // pod is k's state of p.
-func (k *kubeletCore) pod(p *Pod) *podState { return k.pods[p.id] }
+func (k *kubeletCore) pod(p *Pod) *podState { return k.pods[p.ID()] }
 
 // kstate is this package's kubelet's state of p, for the entries of
 // the API (Pod.ExitContainer, ...) that act through the kubelet.
@@ -209,10 +209,10 @@ type nodeState struct {
 // node is k's state of n. Keep it no longer than the call: the slice
 // grows.
 func (k *kubeletCore) node(n *Node) *nodeState {
-	for len(k.nodes) <= n.id {
+	for len(k.nodes) <= n.ID() {
 		k.nodes = append(k.nodes, nodeState{})
 	}
-	return &k.nodes[n.id]
+	return &k.nodes[n.ID()]
 }
 
 // ownKubelet is the world's Kubelet while this package's kubelet runs: a
@@ -238,8 +238,8 @@ func (ns *nodeState) addImage(img string) {
 func (k *kubeletCore) PodCreated(pod *Pod) {
 	p := k.states.new()
 	p.Pod, p.w = pod, pod.w
-	k.pods = Extend(k.pods, pod.id+1)
-	k.pods[pod.id] = p
+	k.pods = Extend(k.pods, pod.ID()+1)
+	k.pods[pod.ID()] = p
 	p.syncTimer.Init(p.sync)
 	spec := p.Spec
 	for i := range spec.InitContainers {
@@ -304,19 +304,19 @@ func (k *kubeletCore) ProbeTicks(pod *Pod, i int) (ticks [Startup + 1]int64) {
 
 func (k *kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
 	c := k.pod(p).containerAt(i)
-	if p.Node.down {
+	if p.Node.PoweredOff() {
 		ts := []*sim.Timer{&c.exitTimer}
 		if r := c.rare; r != nil {
 			ts = append(ts, &r.hookTimer, &r.termTimer, &r.killTimer, &r.pullTimer)
 		}
 		for _, t := range ts {
 			if t.Pending() {
-				v.fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
+				v.Fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
 				break
 			}
 		}
 	} else if p.Phase().Terminal() && p.Node.Reachable() && c.processRunning() && !c.stopping {
-		v.fail(RuleRunning, "%s runs in a pod that is %s", where, p.Phase())
+		v.Fail(RuleRunning, "%s runs in a pod that is %s", where, p.Phase())
 	}
 }
 
@@ -381,7 +381,7 @@ func (c *container) killedFor() string {
 
 // stopTimers stops every timer of c's process, pull, hooks and backoff.
 func (c *container) stopTimers() {
-	eng := c.pod.w.eng
+	eng := c.pod.w.Engine()
 	eng.Stop(&c.exitTimer)
 	eng.Stop(&c.restartTimer)
 	if r := c.rare; r != nil {

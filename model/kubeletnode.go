@@ -11,21 +11,21 @@ import (
 // node status update that reports spec.unschedulable.
 
 func (k *kubeletCore) NodePoweredOff(n *Node) {
-	for _, q := range n.pods {
+	for _, q := range n.Pods() {
 		p := k.pod(q)
 		p.freeze()
 	}
 }
 
 func (k *kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
-	for _, q := range append([]*Pod(nil), n.pods...) {
+	for _, q := range append([]*Pod(nil), n.Pods()...) {
 		p := k.pod(q)
 		p.reboot(downAt)
 	}
 }
 
 func (k *kubeletCore) DiskFailed(n *Node) {
-	for _, q := range append([]*Pod(nil), n.pods...) {
+	for _, q := range append([]*Pod(nil), n.Pods()...) {
 		p := k.pod(q)
 		if p.Phase().Terminal() || p.Deleted() {
 			continue
@@ -41,14 +41,14 @@ func (k *kubeletCore) DiskFailed(n *Node) {
 			p.SetPhase(Failed)
 			p.updateConditions()
 		}
-		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
-		p.w.podChanged(q)
+		p.Eventf(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
+		p.w.AnnouncePodChanged(q)
 	}
 }
 
 func (k *kubeletCore) Reconnected(n *Node) {
 	n.reportSchedulable()
-	for _, q := range append([]*Pod(nil), n.pods...) {
+	for _, q := range append([]*Pod(nil), n.Pods()...) {
 		p := k.pod(q)
 		p.hearDelete()
 		p.updateStatus()
@@ -62,25 +62,26 @@ func (k *kubeletCore) Reconnected(n *Node) {
 // logs NodeNotSchedulable or NodeSchedulable if the value differs from the
 // one it saw last.
 func (k *kubeletCore) UnschedulableSet(n *Node) {
-	f := n.w.settings.NodeStatusUpdateFrequency
-	now := n.w.Now()
-	next := sim.AddSat(n.joinedAt, sim.MulSat(f, int64((now-n.joinedAt)/f)+1))
-	n.w.eng.At(next, sim.Normal, n.reportSchedulable)
+	w := n.World()
+	f := w.NodeStatusUpdateFrequency()
+	joined, _, _ := n.Heartbeats()
+	next := sim.AddSat(joined, sim.MulSat(f, int64((w.Now()-joined)/f)+1))
+	w.Engine().At(next, sim.Normal, n.reportSchedulable)
 }
 
 // reportSchedulable is the kubelet's recordNodeSchedulableEvent during a
 // node status update that gets through.
 func (n *Node) reportSchedulable() {
 	ns := n.kubeletOf()
-	if n.gone || !n.Reachable() || ns.reportedUnschedulable == n.unschedulable {
+	if n.Gone() || !n.Reachable() || ns.reportedUnschedulable == n.Unschedulable() {
 		return
 	}
-	ns.reportedUnschedulable = n.unschedulable
+	ns.reportedUnschedulable = n.Unschedulable()
 	reason := "NodeSchedulable"
-	if n.unschedulable {
+	if n.Unschedulable() {
 		reason = "NodeNotSchedulable"
 	}
-	n.w.event("Node", n.Name, EventNormal, reason, "kubelet", "Node %s status is now: %s", n.Name, reason)
+	n.World().Eventf("Node", n.Name, EventNormal, reason, "kubelet", "Node %s status is now: %s", n.Name, reason)
 }
 
 // freeze stops everything the kubelet had in flight for the pod: timers of
@@ -95,7 +96,7 @@ func (p *podState) freeze() {
 			pr.halt()
 		}
 	}
-	p.w.listenerChanged(p.Pod)
+	p.w.AnnounceListenerChanged(p.Pod)
 }
 
 // reboot is the kubelet coming back after a power loss at downAt: every
@@ -110,7 +111,7 @@ func (p *podState) reboot(downAt time.Duration) {
 			c.setFlags(false, false)
 			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})
-			p.w.useChanged(p.Pod)
+			p.w.UseChanged(p.Pod)
 		}
 		for _, pr := range c.probes {
 			if !pr.done {
@@ -121,7 +122,7 @@ func (p *podState) reboot(downAt time.Duration) {
 	if p.Sandboxed() && !p.Terminating() && !p.Phase().Terminal() && p.Spec.RestartPolicy != RestartNever {
 		// The sandbox died with the node: the kubelet makes a new one and
 		// runs the init containers again before the others restart.
-		p.event(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
+		p.Eventf(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
 		p.SetKubeletCondition(PodReadyToStartContainers, False, "", "")
 		p.resandbox = true
 		for _, c := range p.init {

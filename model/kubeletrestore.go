@@ -62,7 +62,7 @@ func (c *container) restore(s *PodSnapshot) {
 	c.setState(cs.State)
 	c.restoreBackoff(cs)
 	for _, t := range []time.Duration{cs.State.StartedAt, cs.State.FinishedAt, cs.LastState.StartedAt, cs.LastState.FinishedAt} {
-		p.w.past = min(p.w.past, t)
+		p.w.NotePast(t)
 	}
 	if cs.State.Kind != StateRunning {
 		return
@@ -79,8 +79,8 @@ func (c *container) restore(s *PodSnapshot) {
 		}
 	}
 	c.wakeProbers()
-	if after, exits := c.planRun(c.spec.Behavior.run(c.runs - 1)); exits {
-		p.w.eng.Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
+	if after, exits := c.planRun(c.spec.Behavior.NthRun(c.runs - 1)); exits {
+		p.w.Engine().Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
 	}
 }
 
@@ -91,7 +91,7 @@ func (c *container) restoreBackoff(cs *ContainerSnapshot) {
 	if cs.RestartCount < 1 {
 		return
 	}
-	cfg := c.pod.w.settings.CrashLoopBackOff
+	cfg := c.pod.w.CrashLoopBackOff()
 	delay := cfg.Initial
 	for i := int32(1); i < cs.RestartCount && delay < cfg.Max; i++ {
 		delay = sim.MulSat(delay, 2)

@@ -65,12 +65,12 @@ type podWorker struct {
 }
 
 // realistic reports whether the pod's kubelet runs the realistic pod worker.
-func (p *podState) realistic() bool { return p.w.settings.KubeletSync == SyncRealistic }
+func (p *podState) realistic() bool { return p.w.KubeletSyncMode() == SyncRealistic }
 
 // workerState returns the pod's realistic pod worker, making it on first use.
 func (p *podState) workerState() *podWorker {
 	if p.worker == nil {
-		p.worker = &podWorker{rand: p.w.eng.Rand("podworker/" + p.Name)}
+		p.worker = &podWorker{rand: p.w.Engine().Rand("podworker/" + p.Name)}
 		p.worker.requeue.Init(p.queuedSync)
 	}
 	return p.worker
@@ -106,7 +106,7 @@ func (p *podState) requeue() {
 		d = workerBackOffPeriod
 	}
 	due := sim.AddSat(p.w.Now(), d+time.Duration(pw.rand.Float64()*workerJitter*float64(d)))
-	p.w.eng.Schedule(&pw.requeue, sim.AddSat(due-due%syncLoopTick, syncLoopTick), sim.Normal)
+	p.w.Engine().Schedule(&pw.requeue, sim.AddSat(due-due%syncLoopTick, syncLoopTick), sim.Normal)
 }
 
 // queuedSync is the sync of a pod taken off the work queue; one already
@@ -120,7 +120,7 @@ func (p *podState) queuedSync() {
 // stopWorker takes the pod off the work queue.
 func (p *podState) stopWorker() {
 	if p.worker != nil {
-		p.w.eng.Stop(&p.worker.requeue)
+		p.w.Engine().Stop(&p.worker.requeue)
 	}
 }
 

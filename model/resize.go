@@ -71,8 +71,7 @@ func (pod *Pod) Resize(name string, requests, limits Resources) bool {
 	}
 	if p.Node == nil {
 		p.setResources(c, requests, limits)
-		p.requests = p.Spec.Requests()
-		p.w.podRequestsChanged(pod)
+		p.AllocateRequests(p.Spec.Requests(), false)
 		return true
 	}
 	p.dropResize()
@@ -96,14 +95,14 @@ func (p *podState) tryResize() {
 	want := p.specWith(r.c, r.requests, r.c.spec.Limits).Requests()
 	alloc := n.Capacity
 	reason, msg := "", ""
-	switch others := n.used; {
+	switch others := n.Allocated(); {
 	case want.Memory > alloc.Memory:
 		reason, msg = ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: memory, requested: %d, capacity: %d", want.Memory, alloc.Memory)
 	case want.MilliCPU > alloc.MilliCPU:
 		reason, msg = ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: cpu, requested: %d, capacity: %d", want.MilliCPU, alloc.MilliCPU)
 	default:
 		if p.holds() {
-			others.sub(p.requests)
+			others.Sub(p.Requests())
 		}
 		switch {
 		case others.MilliCPU+want.MilliCPU > alloc.MilliCPU:
@@ -138,21 +137,10 @@ func (p *podState) tryResize() {
 // of the node's pods try again.
 func (p *podState) allocate(c *container, requests, podRequests Resources) {
 	p.setResources(c, requests, c.spec.Limits)
-	n, shrunk := p.Node, podRequests.MilliCPU < p.requests.MilliCPU || podRequests.Memory < p.requests.Memory
-	if !p.holds() {
-		p.requests = podRequests
-		p.w.podRequestsChanged(p.Pod)
-		return
-	}
-	n.used.sub(p.requests)
-	p.w.podReleased(p.Pod, n)
-	p.requests = podRequests
-	p.w.podRequestsChanged(p.Pod)
-	n.used.add(p.requests)
-	p.w.nodesChanged()
-	p.w.podHeld(p.Pod, n)
-	p.w.podResized(p.Pod)
-	if shrunk {
+	old := p.Requests()
+	n, shrunk, held := p.Node, podRequests.MilliCPU < old.MilliCPU || podRequests.Memory < old.Memory, p.holds()
+	p.AllocateRequests(podRequests, held)
+	if held && shrunk {
 		n.retryResizes(p.Pod)
 	}
 }
@@ -172,7 +160,7 @@ func (p *podState) actuate(r *podResize, restart bool) {
 		}
 	}
 	p.setResources(c, s.Requests, r.limits)
-	p.w.memoryChanged(p.Pod)
+	p.w.MemoryChanged(p.Pod)
 	if restart {
 		c.resizeRestart = true
 		c.stop(p.Spec.TerminationGracePeriod, "Container "+s.Name+" resize requires restart")
@@ -195,8 +183,8 @@ func (p *podState) retryActuation() {
 // deferred resizes try again, in the order their pods were bound.
 func (n *Node) retryResizes(freed *Pod) {
 	k := n.w.kubelet.(ownKubelet).own()
-	for i := 0; k.node(n).deferredResizes > 0 && i < len(n.pods); i++ {
-		switch p := k.pod(n.pods[i]); {
+	for i := 0; k.node(n).deferredResizes > 0 && i < len(n.Pods()); i++ {
+		switch p := k.pod(n.Pods()[i]); {
 		case p.resize == nil || !p.resize.deferred:
 		case p.Pod == freed:
 			p.dropResize()
@@ -207,7 +195,7 @@ func (n *Node) retryResizes(freed *Pod) {
 }
 
 // holds reports whether p's requests are in its node's running totals.
-func (p *podState) holds() bool { return p.boundNode() != nil && !p.Phase().Terminal() }
+func (p *podState) holds() bool { return p.BoundNode() != nil && !p.Phase().Terminal() }
 
 // setResources gives c these requests and limits. The pod gets a new
 // spec: a spec is never changed once made, as it may be its template's

@@ -19,14 +19,14 @@ func (p *podState) updateStatus() {
 		}
 	}
 	p.updateConditions()
-	p.w.podStatusUpdated(p.Pod)
+	p.w.AnnouncePodStatusUpdated(p.Pod)
 	if p.stopReason != "" && p.Phase() != was {
-		p.w.podStopped(p.Pod)
+		p.w.AnnouncePodStopped(p.Pod)
 	}
 	if p.Phase() != was {
-		p.w.podChanged(p.Pod)
+		p.w.AnnouncePodChanged(p.Pod)
 	}
-	p.statusSync, p.statusMark = p.syncs, p.w.changeCount
+	p.statusSync, p.statusMark = p.syncs, p.w.ChangeCount()
 }
 
 // processRuns reports whether any container's process runs (published or

@@ -28,12 +28,12 @@ func (c *container) stop(grace time.Duration, msg string) {
 		return
 	}
 	c.stopping = true
-	p.event(EventNormal, "Killing", "kubelet", "%s", msg)
+	p.Eventf(EventNormal, "Killing", "kubelet", "%s", msg)
 	if c.spec.PreStop != "" && grace > 0 {
 		c.draws.hook = c.hookTime(true)
 		r := c.rareState()
 		r.graceLeft, c.inHook = grace, hookPreStop
-		p.w.eng.Schedule(&r.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
+		p.w.Engine().Schedule(&r.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
 		return
 	}
 	c.awaitTurn(grace)
@@ -54,10 +54,10 @@ func (c *container) stopWithPod(grace time.Duration) {
 // when it is the container's turn.
 func (c *container) preStopDone() {
 	p := c.pod
-	h := c.spec.Behavior.hook(true)
+	h := c.spec.Behavior.Hook(true)
 	r := c.rareState()
 	if h.Fail && c.draws.hook <= r.graceLeft {
-		p.event(EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
+		p.Eventf(EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
 	}
 	// The kubelet counts the hook's time in whole seconds.
 	used := min(c.draws.hook, r.graceLeft).Truncate(time.Second)
@@ -73,7 +73,7 @@ func (c *container) awaitTurn(grace time.Duration) {
 	}
 	r := c.rareState()
 	r.graceLeft, r.waitFrom, c.inHook = grace, c.pod.w.Now(), hookTurn
-	c.pod.w.eng.Schedule(&r.hookTimer, sim.AddSat(r.waitFrom, grace), sim.Normal)
+	c.pod.w.Engine().Schedule(&r.hookTimer, sim.AddSat(r.waitFrom, grace), sim.Normal)
 }
 
 // turnReady reports whether the sidecar c may get SIGTERM: no regular
@@ -103,7 +103,7 @@ func (c *container) turnReady() bool {
 func (c *container) turnCame() {
 	p := c.pod
 	r := c.rareState()
-	p.w.eng.Stop(&r.hookTimer)
+	p.w.Engine().Stop(&r.hookTimer)
 	c.inHook = hookNone
 	waited := (p.w.Now() - r.waitFrom).Truncate(time.Second)
 	c.sigterm(r.graceLeft - waited)
@@ -125,19 +125,19 @@ func (c *container) sigterm(grace time.Duration) {
 	if !c.processRunning() {
 		return
 	}
-	c.pod.w.listenerChanged(c.pod.Pod)
+	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
 	grace = max(grace, minimumGracePeriod)
 	shutdown := c.shutdownTime()
 	if shutdown > grace {
-		c.pod.w.eng.Schedule(&c.rareState().killTimer, sim.AddSat(c.pod.w.Now(), grace), sim.Normal)
+		c.pod.w.Engine().Schedule(&c.rareState().killTimer, sim.AddSat(c.pod.w.Now(), grace), sim.Normal)
 		return
 	}
-	c.pod.w.eng.Schedule(&c.rareState().termTimer, sim.AddSat(c.pod.w.Now(), shutdown), sim.Normal)
+	c.pod.w.Engine().Schedule(&c.rareState().termTimer, sim.AddSat(c.pod.w.Now(), shutdown), sim.Normal)
 }
 
 // exitAfterSigterm is the process's graceful exit.
 func (c *container) exitAfterSigterm() {
-	_, code := c.spec.Behavior.shutdown()
+	_, code := c.spec.Behavior.Shutdown()
 	c.terminate(code, "")
 }
 
@@ -150,7 +150,8 @@ func (c *container) sigkill() { c.terminate(137, ReasonError) }
 // deleted hears when its node is back, and gives the pod the whole period.
 func (p *podState) hearDelete() {
 	if p.Terminating() && !p.heardDelete {
-		p.heardDelete, p.killBy = true, sim.AddSat(p.w.Now(), p.deletionGrace)
+		_, grace, _ := p.DeletionTimestamp()
+		p.heardDelete, p.killBy = true, sim.AddSat(p.w.Now(), grace)
 	}
 }
 
@@ -223,7 +224,7 @@ func (p *podState) finishTermination() {
 		p.SetPhase(ph)
 	}
 	p.updateConditions()
-	p.remove()
+	p.FinishDeletion()
 }
 
 // GraceShortened is the kubelet's side of a later delete that brought the
@@ -231,8 +232,9 @@ func (p *podState) finishTermination() {
 // new deadline, and SIGKILL comes forward.
 func (k *kubeletCore) GraceShortened(pod *Pod) {
 	p := k.pod(pod)
+	deadline, _, _ := p.DeletionTimestamp()
 	if p.heardDelete {
-		p.killBy = min(p.killBy, p.deadline)
+		p.killBy = min(p.killBy, deadline)
 	}
 	for _, c := range p.all() {
 		r := c.rare
@@ -240,11 +242,11 @@ func (k *kubeletCore) GraceShortened(pod *Pod) {
 			continue // nothing of its stop is pending
 		}
 		// A shorter deadline brings SIGKILL forward.
-		late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
+		late := func(t *sim.Timer) bool { return t.Pending() && t.When() > deadline }
 		if late(&r.termTimer) || late(&r.killTimer) || late(&r.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
-			p.w.eng.Stop(&r.termTimer)
-			p.w.eng.Stop(&r.hookTimer)
-			p.w.eng.Schedule(&r.killTimer, p.deadline, sim.Normal)
+			p.w.Engine().Stop(&r.termTimer)
+			p.w.Engine().Stop(&r.hookTimer)
+			p.w.Engine().Schedule(&r.killTimer, deadline, sim.Normal)
 		}
 	}
 }
@@ -258,7 +260,7 @@ func (k *kubeletCore) HeardDelete(pod *Pod) {
 	p := k.pod(pod)
 	p.hearDelete()
 	for _, c := range p.all() {
-		p.w.eng.Stop(&c.restartTimer)
+		p.w.Engine().Stop(&c.restartTimer)
 	}
 	p.updateStatus()
 	p.requestSync()
