@@ -49,16 +49,11 @@ func (p *podState) pastActiveDeadline() bool {
 	return ok && p.w.Now() >= sim.AddSat(start, *d)
 }
 
-// StopForKubelet is stopForKubelet, for the kubelet's parts (the node
-// shutdown manager).
-func (pod *Pod) StopForKubelet(reason, msg string, grace time.Duration) {
-	p := pod.kstate()
-	p.stopForKubelet(reason, msg, grace)
+func (k *kubeletCore) StopForKubelet(p *Pod, reason, msg string, grace time.Duration) {
+	k.pod(p).stopForKubelet(reason, msg, grace)
 }
 
-// KubeletStopReason is why the kubelet stops the pod for good ("": it
-// does not), as StopForKubelet was given.
-func (p *Pod) KubeletStopReason() string { return p.kstate().stopReason }
+func (k *kubeletCore) StopReason(p *Pod) string { return k.pod(p).stopReason }
 
 // stopForKubelet is the kubelet deciding the pod must stop for good
 // (reason and msg become the pod's once it is Failed): every running

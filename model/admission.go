@@ -78,13 +78,3 @@ func (p *podState) admit() bool {
 	p.Reject(reason, msg)
 	return false
 }
-
-// Reject is the kubelet's rejectPod of p at admission: event reason from
-// the kubelet with msg, phase Failed, status reason and message "Pod was
-// rejected: msg".
-func (p *Pod) Reject(reason, msg string) {
-	p.Event(EventWarning, reason, "kubelet", msg)
-	p.SetStatusReason(reason, "Pod was rejected: "+msg)
-	p.SetPhase(Failed)
-	p.w.AnnouncePodChanged(p)
-}

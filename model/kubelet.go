@@ -16,9 +16,7 @@ import (
 // Settings.KubeletSync realistic, the pod worker also requeues the pod after
 // each sync, and restarts wait for those syncs (podworker.go).
 
-// RequestSync asks p's pod worker to sync it now (the kubelet's parts: the
-// node shutdown manager after a stop).
-func (p *Pod) RequestSync() { p.kstate().requestSync() }
+func (k *kubeletCore) RequestSync(p *Pod) { k.pod(p).requestSync() }
 
 // requestSync asks the pod worker to sync the pod now.
 func (p *podState) requestSync() {
@@ -276,7 +274,7 @@ func (c *container) backOffWaiting() string {
 func (p *podState) startContainer(c *container) bool {
 	img := c.spec.Image
 	spec, listed := p.w.Image(img)
-	present := !listed || p.Node.kubeletOf().hasImage(img)
+	present := !listed || p.k.node(p.Node).hasImage(img)
 	if !present && c.spec.PullPolicy == PullNever {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
 		switch {
@@ -375,7 +373,7 @@ func (c *container) pulled() {
 	p := c.pod
 	img := c.spec.Image
 	d := c.draws.pull
-	ns := p.Node.kubeletOf()
+	ns := p.k.node(p.Node)
 	if ns.hasImage(img) {
 		d = 0
 	}
@@ -407,7 +405,7 @@ func (p *podState) run(c *container) {
 	after, exits := c.planRun(r)
 	c.runs++
 	c.startedAt = now
-	c.pid = p.Node.nextPID()
+	c.pid = p.Node.NextPID()
 	c.wakeProbers()
 	if exits {
 		p.w.Engine().After(&c.exitTimer, after, sim.Normal)
@@ -534,21 +532,8 @@ func (c *container) terminate(code int32, reason string) {
 	p.requestSync()
 }
 
-// ExitContainer makes a running container's process exit now with code
-// (the scenario's exit fault). It reports whether the container was running.
-func (pod *Pod) ExitContainer(name string, code int32) bool {
-	p := pod.kstate()
-	return p.kill(name, code, "")
-}
-
-// OOMKill has the OOM killer kill a running container now.
-func (pod *Pod) OOMKill(name string) bool {
-	p := pod.kstate()
-	return p.kill(name, 137, ReasonOOMKilled)
-}
-
-func (p *podState) kill(name string, code int32, reason string) bool {
-	c := p.container(name)
+func (k *kubeletCore) Kill(pod *Pod, name string, code int32, reason string) bool {
+	c := k.pod(pod).container(name)
 	if c == nil || c.status.State.Kind != StateRunning {
 		return false
 	}

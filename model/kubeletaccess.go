@@ -171,3 +171,30 @@ func (n *Node) World() *World { return n.w }
 func (w *World) Eventf(kind, object string, typ EventType, reason, source, format string, args ...any) {
 	w.event(kind, object, typ, reason, source, format, args...)
 }
+
+// Reject is the kubelet's rejectPod of p at admission: event reason from
+// the kubelet with msg, phase Failed, status reason and message "Pod was
+// rejected: msg".
+func (p *Pod) Reject(reason, msg string) {
+	p.Event(EventWarning, reason, "kubelet", msg)
+	p.SetStatusReason(reason, "Pod was rejected: "+msg)
+	p.SetPhase(Failed)
+	p.w.podChanged(p)
+}
+
+// World is the pod's world.
+func (p *Pod) World() *World { return p.w }
+
+// NextPID gives the node's next process id (the kubelet's, as a
+// container's process starts; 0 while the node counts none).
+func (n *Node) NextPID() int32 { return n.nextPID() }
+
+// SplitWindows splits normalized ws into its windows of scenario time
+// and those since each start (NormalizeWindows sorts the latter last).
+func SplitWindows(ws []Window) (abs, since []Window) { return windowGroups(ws) }
+
+// FirstEndingAfter is the index of the first window of a sorted, disjoint
+// group that ends after t for a process started at startedAt, or len(ws).
+func FirstEndingAfter(ws []Window, t, startedAt time.Duration) int {
+	return searchEnd(ws, t, startedAt)
+}

@@ -26,18 +26,14 @@ func (t MemoryThreshold) Of(capacity int64) int64 {
 // TaintMemoryPressure is the taint of a node under memory pressure.
 const TaintMemoryPressure = "node.kubernetes.io/memory-pressure"
 
-// EvictingForPressure reports whether the kubelet is evicting p with a
-// grace period (EvictForPressure): its containers are stopping.
-func (p *Pod) EvictingForPressure() bool { return p.kstate().evictedMsg != "" }
+func (k *kubeletCore) EvictingForPressure(p *Pod) bool { return k.pod(p).evictedMsg != "" }
 
-// EvictForPressure is the kubelet's killing of a pod its eviction manager
-// evicts (evictPod), with msg, upstream's message: the Evicted event and
-// the condition DisruptionTarget; with grace 0 the pod's containers are
-// killed at once and it goes Failed with reason Evicted, otherwise they
-// are stopped within grace (preStop, SIGTERM) and it goes Failed once
-// they have (syncEvicted).
-func (pod *Pod) EvictForPressure(msg string, grace time.Duration) {
-	p := pod.kstate()
+// EvictForPressure: with grace 0 the pod's containers are killed at once
+// and it goes Failed with reason Evicted, otherwise they are stopped
+// within grace (preStop, SIGTERM) and it goes Failed once they have
+// (syncEvicted).
+func (k *kubeletCore) EvictForPressure(pod *Pod, msg string, grace time.Duration) {
+	p := k.pod(pod)
 	p.Event(EventWarning, "Evicted", "kubelet", msg)
 	if grace > 0 {
 		p.SetKubeletCondition(DisruptionTarget, True, "TerminationByKubelet", msg)

@@ -103,6 +103,19 @@ type Kubelet interface {
 	// PID is the id on its node of the container's last process (0 if
 	// none was counted; Node.nextPID).
 	PID(p *Pod, i int) int32
+
+	// What the API's entries that act through the kubelet ask of it
+	// (kubeletapi.go: Pod.ExitContainer, Pod.Resize, ...), each for the
+	// entry of its name.
+
+	RequestSync(p *Pod)
+	Kill(p *Pod, name string, code int32, reason string) bool
+	Resize(p *Pod, name string, requests, limits Resources) bool
+	ContainerResources(p *Pod, name string) (requests, limits Resources, ok bool)
+	StopForKubelet(p *Pod, reason, msg string, grace time.Duration)
+	StopReason(p *Pod) string
+	EvictingForPressure(p *Pod) bool
+	EvictForPressure(p *Pod, msg string, grace time.Duration)
 }
 
 // kubeletCore is the kubelet of package model, the Kubelet NewCore
@@ -112,6 +125,9 @@ type kubeletCore struct {
 	nodes  []nodeState    // by Node.ID, grown as nodes are first seen
 	pods   []*podState    // by Pod.ID, made as pods are (PodCreated)
 	states slab[podState] // what pods holds
+	// The containers' messages by container spec (kubeletmessages.go),
+	// made on first use.
+	containerMsgs map[*ContainerSpec]*containerMessages
 }
 
 // podState is the kubelet's state of one pod, made with it (PodCreated).
@@ -120,7 +136,8 @@ type kubeletCore struct {
 // into it, so the kubelet's hot paths never look it up.
 type podState struct {
 	*Pod
-	w *World // the pod's world, the kubelet's own reference to it
+	w *World       // the pod's world, the kubelet's own reference to it
+	k *kubeletCore // its kubelet
 
 	init        []*container
 	regular     []*container
@@ -154,10 +171,6 @@ type podState struct {
 
 // pod is k's state of p.
 func (k *kubeletCore) pod(p *Pod) *podState { return k.pods[p.ID()] }
-
-// kstate is this package's kubelet's state of p, for the entries of
-// the API (Pod.ExitContainer, ...) that act through the kubelet.
-func (p *Pod) kstate() *podState { return p.w.kubelet.(ownKubelet).own().pod(p) }
 
 // container is one (init) container as the kubelet runs it.
 type container struct {
@@ -215,15 +228,6 @@ func (k *kubeletCore) node(n *Node) *nodeState {
 	return &k.nodes[n.ID()]
 }
 
-// ownKubelet is the world's Kubelet while this package's kubelet runs: a
-// kubeletCore, or a Kubelet that embeds one (a test's).
-type ownKubelet interface{ own() *kubeletCore }
-
-func (k *kubeletCore) own() *kubeletCore { return k }
-
-// kubeletOf is this package's kubelet's state of n.
-func (n *Node) kubeletOf() *nodeState { return n.w.kubelet.(ownKubelet).own().node(n) }
-
 // hasImage reports whether img was pulled onto n.
 func (ns *nodeState) hasImage(img string) bool { return ns.images[img] }
 
@@ -237,7 +241,7 @@ func (ns *nodeState) addImage(img string) {
 
 func (k *kubeletCore) PodCreated(pod *Pod) {
 	p := k.states.new()
-	p.Pod, p.w = pod, pod.w
+	p.Pod, p.w, p.k = pod, pod.World(), k
 	k.pods = Extend(k.pods, pod.ID()+1)
 	k.pods[pod.ID()] = p
 	p.syncTimer.Init(p.sync)
@@ -264,7 +268,7 @@ func (k *kubeletCore) ConditionSetByUser(pod *Pod) {
 
 func (k *kubeletCore) Released(n *Node, p *Pod) {
 	if k.node(n).deferredResizes > 0 {
-		n.retryResizes(p)
+		k.retryResizes(n, p)
 	}
 }
 
@@ -326,12 +330,6 @@ func (p *podState) containerAt(i int) *container {
 		return p.init[i]
 	}
 	return p.regular[i-len(p.init)]
-}
-
-// usage is c's CPU (capped at its limit) and memory now at mrps
-// thousandths of a request per second served by its pod (useOf).
-func (c *container) usage(mrps int64) (milliCPU, memory int64) {
-	return useOf(c.spec, c.processRunning(), c.pod.w.Now()-c.startedAt, mrps)
 }
 
 // newContainer makes the kubelet's runtime container of p for s, the i-th

@@ -47,7 +47,7 @@ func (k *kubeletCore) DiskFailed(n *Node) {
 }
 
 func (k *kubeletCore) Reconnected(n *Node) {
-	n.reportSchedulable()
+	k.reportSchedulable(n)
 	for _, q := range append([]*Pod(nil), n.Pods()...) {
 		p := k.pod(q)
 		p.hearDelete()
@@ -66,13 +66,13 @@ func (k *kubeletCore) UnschedulableSet(n *Node) {
 	f := w.NodeStatusUpdateFrequency()
 	joined, _, _ := n.Heartbeats()
 	next := sim.AddSat(joined, sim.MulSat(f, int64((w.Now()-joined)/f)+1))
-	w.Engine().At(next, sim.Normal, n.reportSchedulable)
+	w.Engine().At(next, sim.Normal, func() { k.reportSchedulable(n) })
 }
 
 // reportSchedulable is the kubelet's recordNodeSchedulableEvent during a
 // node status update that gets through.
-func (n *Node) reportSchedulable() {
-	ns := n.kubeletOf()
+func (k *kubeletCore) reportSchedulable(n *Node) {
+	ns := k.node(n)
 	if n.Gone() || !n.Reachable() || ns.reportedUnschedulable == n.Unschedulable() {
 		return
 	}

@@ -67,7 +67,7 @@ func (c *container) restore(s *PodSnapshot) {
 	if cs.State.Kind != StateRunning {
 		return
 	}
-	p.Node.kubeletOf().addImage(c.spec.Image)
+	p.k.node(p.Node).addImage(c.spec.Image)
 	c.startedAt = cs.State.StartedAt
 	for _, pr := range c.probes {
 		pr.seen = c.runs

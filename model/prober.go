@@ -291,9 +291,9 @@ func (pr *prober) firstTickIn(ws []Window, t, startedAt time.Duration) time.Dura
 		return never
 	}
 	next := never
-	abs, since := windowGroups(ws)
+	abs, since := SplitWindows(ws)
 	for _, g := range [2][]Window{abs, since} {
-		for i := searchEnd(g, t, startedAt); i < len(g); i++ {
+		for i := FirstEndingAfter(g, t, startedAt); i < len(g); i++ {
 			from, to := g[i].Span(startedAt)
 			f := pr.gridCeil(t, from)
 			if f >= next {

@@ -57,14 +57,11 @@ type podResize struct {
 	actuating        bool // allocated; the limits wait for the next sync
 }
 
-// Resize asks for new requests and limits of the container called name,
-// as `kubectl patch --subresource resize` does. A pod not yet bound takes
-// them at once (the scheduler places it with them); a bound pod's kubelet
-// admits, defers or refuses them. It reports whether the pod took the
-// request: false for no such container, an init container that is not a
-// sidecar, or a pod that has finished or left the API.
-func (pod *Pod) Resize(name string, requests, limits Resources) bool {
-	p := pod.kstate()
+// Resize: a pod not yet bound takes the new resources at once (the
+// scheduler places it with them); a bound pod's kubelet admits, defers or
+// refuses them.
+func (k *kubeletCore) Resize(pod *Pod, name string, requests, limits Resources) bool {
+	p := k.pod(pod)
 	c := p.container(name)
 	if c == nil || c.isInit() && !c.spec.Sidecar || p.terminated || p.Deleted() || p.Phase().Terminal() {
 		return false
@@ -83,7 +80,7 @@ func (pod *Pod) Resize(name string, requests, limits Resources) bool {
 // dropResize forgets p's pending resize, if any.
 func (p *podState) dropResize() {
 	if r := p.resize; r != nil && r.deferred {
-		p.Node.kubeletOf().deferredResizes--
+		p.k.node(p.Node).deferredResizes--
 	}
 	p.resize = nil
 }
@@ -113,9 +110,9 @@ func (p *podState) tryResize() {
 	}
 	if reason != "" {
 		if !r.deferred && reason == ReasonDeferred {
-			n.kubeletOf().deferredResizes++
+			p.k.node(n).deferredResizes++
 		} else if r.deferred && reason != ReasonDeferred {
-			n.kubeletOf().deferredResizes--
+			p.k.node(n).deferredResizes--
 		}
 		r.deferred = reason == ReasonDeferred
 		p.SetKubeletCondition(PodResizePending, True, reason, msg)
@@ -141,7 +138,7 @@ func (p *podState) allocate(c *container, requests, podRequests Resources) {
 	n, shrunk, held := p.Node, podRequests.MilliCPU < old.MilliCPU || podRequests.Memory < old.Memory, p.holds()
 	p.AllocateRequests(podRequests, held)
 	if held && shrunk {
-		n.retryResizes(p.Pod)
+		p.k.retryResizes(n, p.Pod)
 	}
 }
 
@@ -152,7 +149,7 @@ func (p *podState) allocate(c *container, requests, podRequests Resources) {
 func (p *podState) actuate(r *podResize, restart bool) {
 	c, s := r.c, r.c.spec
 	if !restart && c.processRunning() && r.limits.Memory > 0 && (s.Limits.Memory == 0 || r.limits.Memory < s.Limits.Memory) {
-		if _, mem := c.usage(servedMilliRPS(p.Pod)); mem >= r.limits.Memory {
+		if p.UseAt(int(c.idx), p.ServedMilliRPS()).Memory >= r.limits.Memory {
 			r.actuating, p.resize = true, r
 			p.SetKubeletCondition(PodResizeInProgress, True, reasonResizeError,
 				"Aborting attempt to set pod memory limit less than current memory usage for pod "+p.Name)
@@ -181,8 +178,7 @@ func (p *podState) retryActuation() {
 // retryResizes is the kubelet's RetryPendingResizes after freed released
 // its resources (it gives its own resize up) or shrank: the node's
 // deferred resizes try again, in the order their pods were bound.
-func (n *Node) retryResizes(freed *Pod) {
-	k := n.w.kubelet.(ownKubelet).own()
+func (k *kubeletCore) retryResizes(n *Node, freed *Pod) {
 	for i := 0; k.node(n).deferredResizes > 0 && i < len(n.Pods()); i++ {
 		switch p := k.pod(n.Pods()[i]); {
 		case p.resize == nil || !p.resize.deferred:
@@ -224,10 +220,9 @@ func (p *podState) specWith(c *container, requests, limits Resources) *PodSpec {
 	return &s
 }
 
-// ContainerResources returns the desired requests and limits of p's
-// container called name: a pending resize's, else its spec's.
-func (pod *Pod) ContainerResources(name string) (requests, limits Resources, ok bool) {
-	p := pod.kstate()
+// ContainerResources: a pending resize's, else its spec's.
+func (k *kubeletCore) ContainerResources(pod *Pod, name string) (requests, limits Resources, ok bool) {
+	p := k.pod(pod)
 	c := p.container(name)
 	switch {
 	case c == nil:

@@ -38,8 +38,6 @@ type World struct {
 
 	otherEvents map[objectKey]*eventLog
 
-	containerMsgs map[*ContainerSpec]*containerMessages // the kubelet's messages by container spec (kubelet.go)
-
 	sinks         []Sink
 	objectSinks   []ObjectSink
 	useSinks      []UseSink     // hear a pod's use of resources change (usesinks.go)
