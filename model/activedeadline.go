@@ -15,11 +15,8 @@ import (
 // until no container runs. The sync loop (ShouldSync) syncs such a pod at
 // its first tick past the deadline.
 
-// Upstream's reason and message (active_deadline.go).
-const (
-	ReasonDeadlineExceeded = "DeadlineExceeded"
-	msgDeadlineExceeded    = "Pod was active on the node longer than the specified deadline"
-)
+// Upstream's message (active_deadline.go).
+const msgDeadlineExceeded = "Pod was active on the node longer than the specified deadline"
 
 // armActiveDeadline asks for a sync when the pod's active deadline
 // passes: at once in exact mode, at the sync loop's next tick in realistic.

@@ -10,14 +10,6 @@ import "strconv"
 // checked, may not: the kubelet rejects it (rejectPod), Failed with the
 // first insufficient resource as its reason.
 
-// Reasons of a pod the kubelet's admission rejects for want of a resource
-// (InsufficientResourcePrefix + the resource's name).
-const (
-	ReasonOutOfCPU    = "OutOfcpu"
-	ReasonOutOfMemory = "OutOfmemory"
-	ReasonOutOfPods   = "OutOfpods"
-)
-
 // admitFits is the predicate admit handler's resource check of p on its
 // node: against the requests of the pods the kubelet has admitted there
 // (set up, not finished), the first resource p does not fit, with the

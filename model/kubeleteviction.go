@@ -7,25 +7,6 @@ import "time"
 // eviction) is configured with, what it hears (PodUsesMemory), and the
 // kubelet's killing of a pod it evicts (Pod.EvictForPressure).
 
-// MemoryThreshold is a memory.available threshold: Bytes, or when
-// Percentage is set, that share (0..1] of the node's memory capacity.
-type MemoryThreshold struct {
-	Bytes      int64
-	Percentage float32
-}
-
-// Of is the threshold in bytes on a node with capacity bytes of memory
-// (GetThresholdQuantity); 0: none.
-func (t MemoryThreshold) Of(capacity int64) int64 {
-	if t.Percentage > 0 {
-		return int64(float64(capacity) * float64(t.Percentage))
-	}
-	return t.Bytes
-}
-
-// TaintMemoryPressure is the taint of a node under memory pressure.
-const TaintMemoryPressure = "node.kubernetes.io/memory-pressure"
-
 func (k *kubeletCore) EvictingForPressure(p *Pod) bool { return k.pod(p).evictedMsg != "" }
 
 // EvictForPressure: with grace 0 the pod's containers are killed at once

@@ -7,46 +7,6 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// KubeletSync says when the kubelet's pod worker syncs a pod.
-type KubeletSync uint8
-
-const (
-	// SyncExact syncs a pod the instant anything about it changes: a
-	// restart or a pull retry happens the moment its backoff ends,
-	// CrashLoopBackOff shows the moment a container crashes, and one BackOff
-	// event is logged per wait. The rules' own arithmetic, nothing else.
-	SyncExact KubeletSync = iota
-	// SyncRealistic adds the pod worker's cadence (pkg/kubelet/pod_workers.go):
-	// a sync runs on each container start and exit (PLEG events) and on each
-	// probe result change; after a sync that failed (something still in
-	// backoff, a pull that failed) the pod is requeued after 10s, after any
-	// other after 1m, both jittered by up to half again and taken off the
-	// work queue at the sync loop's next one-second tick. Restarts and pull
-	// retries wait for the first sync at or after their backoff ends; a
-	// waiting reason shows from the sync after the one that recorded it;
-	// every sync that finds a container or an image in backoff logs BackOff.
-	SyncRealistic
-)
-
-var kubeletSyncNames = [...]string{SyncExact: "exact", SyncRealistic: "realistic"}
-
-func (k KubeletSync) String() string {
-	if int(k) < len(kubeletSyncNames) {
-		return kubeletSyncNames[k]
-	}
-	return "unknown"
-}
-
-// ParseKubeletSync returns the mode called s ("exact", "realistic").
-func ParseKubeletSync(s string) (KubeletSync, bool) {
-	for k, name := range kubeletSyncNames {
-		if name == s {
-			return KubeletSync(k), true
-		}
-	}
-	return 0, false
-}
-
 // The pod worker's timing: pkg/kubelet/kubelet.go (backOffPeriod; the
 // resyncInterval is the kubelet's syncFrequency), pod_workers.go (the jitter
 // factors of completeWork), the sync loop's syncTicker.

@@ -23,29 +23,9 @@ import (
 //     is not actuated: PodResizeInProgress stays True with reason Error,
 //     and the kubelet tries again at each sync of the pod.
 
-// ResizeRestart is a container's resizePolicy restartPolicy for one
-// resource.
-type ResizeRestart uint8
-
-// Resize restart policies.
-const (
-	ResizeNotRequired      ResizeRestart = iota // applied in place (the default)
-	ResizeRestartContainer                      // the container restarts to apply it
-)
-
-// ResizePolicy is a container's resizePolicy, per resource.
-type ResizePolicy struct {
-	CPU, Memory ResizeRestart
-}
-
-// Resize conditions and reasons (pkg/apis/core/types.go).
-const (
-	PodResizePending    = "PodResizePending"
-	PodResizeInProgress = "PodResizeInProgress"
-	ReasonDeferred      = "Deferred"
-	ReasonInfeasible    = "Infeasible"
-	reasonResizeError   = "Error"
-)
+// reasonResizeError is PodResizeInProgress's reason while a memory limit
+// waits for the container's use to fall below it.
+const reasonResizeError = "Error"
 
 // podResize is a container's desired resources the kubelet has not yet
 // allocated (pending), or allocated but not actuated (a memory limit below
