@@ -22,7 +22,7 @@ const msgDeadlineExceeded = "Pod was active on the node longer than the specifie
 // passes: at once in exact mode, at the sync loop's next tick in realistic.
 func (p *podState) armActiveDeadline() {
 	d := p.Spec.ActiveDeadline
-	if d == nil || p.stopReason != "" {
+	if d == nil || p.stop.reason != "" {
 		return
 	}
 	start, _ := p.StartTime()
@@ -50,17 +50,18 @@ func (k *kubeletCore) StopForKubelet(p *Pod, reason, msg string, grace time.Dura
 	k.pod(p).stopForKubelet(reason, msg, grace)
 }
 
-func (k *kubeletCore) StopReason(p *Pod) string { return k.pod(p).stopReason }
+func (k *kubeletCore) StopReason(p *Pod) string { return k.pod(p).stop.reason }
 
 // stopForKubelet is the kubelet deciding the pod must stop for good
 // (reason and msg become the pod's once it is Failed): every running
 // container is killed within grace, nothing restarts, and the pod goes
 // Failed when none runs (updateStatus).
 func (p *podState) stopForKubelet(reason, msg string, grace time.Duration) {
-	if p.stopReason != "" || p.Phase().Terminal() {
+	if p.stop.reason != "" || p.Phase().Terminal() {
 		return
 	}
-	p.stopReason, p.stopMessage, p.stopGrace = reason, msg, grace
+	s := p.stopping()
+	s.reason, s.message, s.grace = reason, msg, grace
 	for _, c := range p.all() {
 		p.w.Engine().Stop(&c.restartTimer)
 	}
@@ -69,7 +70,7 @@ func (p *podState) stopForKubelet(reason, msg string, grace time.Duration) {
 // syncStopping is the pod worker's sync of a pod the kubelet stops
 // (stopForKubelet): kill what runs, then publish the status.
 func (p *podState) syncStopping() {
-	p.killAll(p.stopGrace)
+	p.killAll(p.stop.grace)
 	p.updateStatus()
 }
 
@@ -79,6 +80,6 @@ func (p *podState) stoppedPhase() {
 	if p.processRuns() {
 		return
 	}
-	p.SetStatusReason(p.stopReason, p.stopMessage)
+	p.SetStatusReason(p.stop.reason, p.stop.message)
 	p.SetPhase(Failed)
 }

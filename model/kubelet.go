@@ -49,7 +49,7 @@ func (p *podState) sync() {
 		p.syncTerminating()
 		return
 	}
-	if p.evictedMsg != "" {
+	if p.stop.evictedMsg != "" {
 		p.syncEvicted()
 		return
 	}
@@ -57,11 +57,11 @@ func (p *podState) sync() {
 		p.stopSidecars(p.Spec.TerminationGracePeriod)
 		return
 	}
-	if p.stopReason == "" && p.pastActiveDeadline() {
+	if p.stop.reason == "" && p.pastActiveDeadline() {
 		p.Event(EventNormal, ReasonDeadlineExceeded, "kubelet", msgDeadlineExceeded)
 		p.stopForKubelet(ReasonDeadlineExceeded, msgDeadlineExceeded, p.Spec.TerminationGracePeriod)
 	}
-	if p.stopReason != "" {
+	if p.stop.reason != "" {
 		p.syncStopping()
 		return
 	}

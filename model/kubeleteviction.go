@@ -7,7 +7,7 @@ import "time"
 // eviction) is configured with, what it hears (PodUsesMemory), and the
 // kubelet's killing of a pod it evicts (Pod.EvictForPressure).
 
-func (k *kubeletCore) EvictingForPressure(p *Pod) bool { return k.pod(p).evictedMsg != "" }
+func (k *kubeletCore) EvictingForPressure(p *Pod) bool { return k.pod(p).stop.evictedMsg != "" }
 
 // EvictForPressure: with grace 0 the pod's containers are killed at once
 // and it goes Failed with reason Evicted, otherwise they are stopped
@@ -18,7 +18,7 @@ func (k *kubeletCore) EvictForPressure(pod *Pod, msg string, grace time.Duration
 	p.Event(EventWarning, "Evicted", "kubelet", msg)
 	if grace > 0 {
 		p.SetKubeletCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
-		p.evictedMsg = msg
+		p.stopping().evictedMsg = msg
 		for _, c := range p.all() {
 			p.w.Engine().Stop(&c.restartTimer)
 			if c.processRunning() && !c.stopping {
@@ -50,12 +50,14 @@ func (p *podState) syncEvicted() {
 			return
 		}
 	}
-	p.failEvicted(p.evictedMsg)
+	p.failEvicted(p.stop.evictedMsg)
 }
 
 // failEvicted sets the phase Failed with reason Evicted and msg.
 func (p *podState) failEvicted(msg string) {
-	p.evictedMsg = ""
+	if p.stop.evictedMsg != "" {
+		p.stop.evictedMsg = ""
+	}
 	p.SetStatusReason("Evicted", msg)
 	if !p.Phase().Terminal() {
 		p.SetPhase(Failed)

@@ -13,6 +13,9 @@ type kubeletCore struct {
 	nodes  []nodeState    // by Node.ID, grown as nodes are first seen
 	pods   []*podState    // by Pod.ID, made as pods are (PodCreated)
 	states slab[podState] // what pods holds
+	stops  slab[podStop]  // what podState.stop points to, once made
+	// scratch builds a condition message without allocating (status.go).
+	scratch []byte
 	// The containers' messages by container spec (kubeletmessages.go),
 	// made on first use.
 	containerMsgs map[*ContainerSpec]*containerMessages
@@ -27,18 +30,13 @@ type podState struct {
 	w *World       // the pod's world, the kubelet's own reference to it
 	k *kubeletCore // its kubelet
 
-	init        []*container
-	regular     []*container
-	resize      *podResize    // a resize not yet allocated or actuated (resize.go)
-	killBy      time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
-	evictedMsg  string        // being evicted with a grace period: the eviction message (evictionmanager.go)
-	stopReason  string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
-	stopMessage string        // the pod's status message once it is Failed for stopReason
-	stopGrace   time.Duration // the grace period its containers are killed with
-	syncTimer   sim.Timer
-	worker      *podWorker // the realistic pod worker (podworker.go); nil in exact mode
-	scratch     []byte     // for building condition messages without allocating
-	messages    []string   // condition messages built so far, for reuse
+	init      []*container
+	regular   []*container
+	resize    *podResize // a resize not yet allocated or actuated (resize.go)
+	stop      *podStop   // what the kubelet decided of its end; noStop until it decides anything (podState.stopping)
+	syncTimer sim.Timer
+	worker    *podWorker // the realistic pod worker (podworker.go); nil in exact mode
+	messages  []string   // condition messages built so far, for reuse
 	// What updateConditions last read (condInputs) and the count of
 	// condition changes (ConditionGen) after it ran: while both hold,
 	// running it again would change nothing.
@@ -55,6 +53,28 @@ type podState struct {
 	resandbox        bool // the sandbox died with its node: the next sync makes a new one
 	terminated       bool // the pod's containers are all stopped for good (terminal or deleted)
 	heardDelete      bool // the kubelet has seen the deletion (a cut-off one hears when its node is back)
+}
+
+// podStop is what the kubelet decided of a pod's end: most pods of a big
+// fleet never need it, so it is made on first use (podState.stopping).
+type podStop struct {
+	killBy     time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
+	evictedMsg string        // being evicted with a grace period: the eviction message (evictionmanager.go)
+	reason     string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
+	message    string        // the pod's status message once it is Failed for reason
+	grace      time.Duration // the grace period its containers are killed with
+}
+
+// noStop is the podStop of every pod the kubelet decided nothing of
+// yet: read only.
+var noStop podStop
+
+// stopping returns p's podStop to write, making it on first use.
+func (p *podState) stopping() *podStop {
+	if p.stop == &noStop {
+		p.stop = p.k.stops.new()
+	}
+	return p.stop
 }
 
 // pod is k's state of p.
@@ -129,7 +149,7 @@ func (ns *nodeState) addImage(img string) {
 
 func (k *kubeletCore) PodCreated(pod *Pod) {
 	p := k.states.new()
-	p.Pod, p.w, p.k = pod, pod.World(), k
+	p.Pod, p.w, p.k, p.stop = pod, pod.World(), k, &noStop
 	k.pods = Extend(k.pods, pod.ID()+1)
 	k.pods[pod.ID()] = p
 	p.syncTimer.Init(p.sync)

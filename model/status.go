@@ -11,7 +11,7 @@ func (p *podState) updateStatus() {
 	was := p.Phase()
 	switch {
 	case p.Phase().Terminal():
-	case p.stopReason != "":
+	case p.stop.reason != "":
 		p.stoppedPhase()
 	default:
 		if ph := p.computePhase(); !ph.Terminal() || !p.processRuns() {
@@ -20,7 +20,7 @@ func (p *podState) updateStatus() {
 	}
 	p.updateConditions()
 	p.w.AnnouncePodStatusUpdated(p.Pod)
-	if p.stopReason != "" && p.Phase() != was {
+	if p.stop.reason != "" && p.Phase() != was {
 		p.w.AnnouncePodStopped(p.Pod)
 	}
 	if p.Phase() != was {
@@ -287,16 +287,16 @@ const (
 )
 
 // addToList adds a container name to a condition message listing
-// containers, built in p.scratch: prefix and the first name (n, the count
+// containers, built in the kubelet's scratch: prefix and the first name (n, the count
 // so far, is 0), then a name per call, then listMessage. A list with no
 // name costs nothing.
 func (p *podState) addToList(n int, prefix, name string) int {
 	if n == 0 {
-		p.scratch = append(p.scratch[:0], prefix...)
+		p.k.scratch = append(p.k.scratch[:0], prefix...)
 	} else {
-		p.scratch = append(p.scratch, ' ')
+		p.k.scratch = append(p.k.scratch, ' ')
 	}
-	p.scratch = append(p.scratch, name...)
+	p.k.scratch = append(p.k.scratch, name...)
 	return n + 1
 }
 
@@ -304,13 +304,13 @@ func (p *podState) addToList(n int, prefix, name string) int {
 // built before if it is the same: a pod's status flips between a few
 // messages, and an update that changes nothing must allocate nothing.
 func (p *podState) listMessage() string {
-	p.scratch = append(p.scratch, ']')
+	p.k.scratch = append(p.k.scratch, ']')
 	for _, m := range p.messages {
-		if m == string(p.scratch) {
+		if m == string(p.k.scratch) {
 			return m
 		}
 	}
-	m := string(p.scratch)
+	m := string(p.k.scratch)
 	if len(p.messages) < maxPodMessages {
 		p.messages = append(p.messages, m)
 	}

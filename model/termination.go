@@ -151,7 +151,7 @@ func (c *container) sigkill() { c.terminate(137, ReasonError) }
 func (p *podState) hearDelete() {
 	if p.Terminating() && !p.heardDelete {
 		_, grace, _ := p.DeletionTimestamp()
-		p.heardDelete, p.killBy = true, sim.AddSat(p.w.Now(), grace)
+		p.heardDelete, p.stopping().killBy = true, sim.AddSat(p.w.Now(), grace)
 	}
 }
 
@@ -166,7 +166,7 @@ func (p *podState) all() []*container {
 // finish. The grace period runs from when the kubelet heard of the deletion
 // (hearDelete).
 func (p *podState) syncTerminating() {
-	if p.killAll(max(p.killBy-p.w.Now(), 0)) {
+	if p.killAll(max(p.stop.killBy-p.w.Now(), 0)) {
 		return
 	}
 	p.finishTermination()
@@ -234,7 +234,7 @@ func (k *kubeletCore) GraceShortened(pod *Pod) {
 	p := k.pod(pod)
 	deadline, _, _ := p.DeletionTimestamp()
 	if p.heardDelete {
-		p.killBy = min(p.killBy, deadline)
+		p.stop.killBy = min(p.stop.killBy, deadline)
 	}
 	for _, c := range p.all() {
 		r := c.rare
