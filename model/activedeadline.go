@@ -15,17 +15,14 @@ import (
 // until no container runs. The sync loop (ShouldSync) syncs such a pod at
 // its first tick past the deadline.
 
-// Upstream's reason and message (active_deadline.go).
-const (
-	ReasonDeadlineExceeded = "DeadlineExceeded"
-	msgDeadlineExceeded    = "Pod was active on the node longer than the specified deadline"
-)
+// Upstream's message (active_deadline.go).
+const msgDeadlineExceeded = "Pod was active on the node longer than the specified deadline"
 
 // armActiveDeadline asks for a sync when the pod's active deadline
 // passes: at once in exact mode, at the sync loop's next tick in realistic.
-func (p *Pod) armActiveDeadline() {
+func (p *podState) armActiveDeadline() {
 	d := p.Spec.ActiveDeadline
-	if d == nil || p.stopReason != "" {
+	if d == nil || p.stop.reason != "" {
 		return
 	}
 	start, _ := p.StartTime()
@@ -35,12 +32,12 @@ func (p *Pod) armActiveDeadline() {
 	}
 	// A sync that finds the pod gone or stopped does nothing: no timer
 	// to keep (and none allocated for the pods without a deadline).
-	p.w.eng.At(max(at, p.w.Now()), sim.Normal, p.requestSync)
+	p.w.Engine().At(max(at, p.w.Now()), sim.Normal, p.requestSync)
 }
 
 // pastActiveDeadline is pastActiveDeadline: the pod has a start time and has
 // been active for its whole activeDeadlineSeconds.
-func (p *Pod) pastActiveDeadline() bool {
+func (p *podState) pastActiveDeadline() bool {
 	d := p.Spec.ActiveDeadline
 	if d == nil {
 		return false
@@ -49,43 +46,40 @@ func (p *Pod) pastActiveDeadline() bool {
 	return ok && p.w.Now() >= sim.AddSat(start, *d)
 }
 
-// StopForKubelet is stopForKubelet, for the kubelet's parts (the node
-// shutdown manager).
-func (p *Pod) StopForKubelet(reason, msg string, grace time.Duration) {
-	p.stopForKubelet(reason, msg, grace)
+func (k *kubeletCore) StopForKubelet(p *Pod, reason, msg string, grace time.Duration) {
+	k.pod(p).stopForKubelet(reason, msg, grace)
 }
 
-// KubeletStopReason is why the kubelet stops the pod for good ("": it
-// does not), as StopForKubelet was given.
-func (p *Pod) KubeletStopReason() string { return p.stopReason }
+func (k *kubeletCore) StopReason(p *Pod) string { return k.pod(p).stop.reason }
 
 // stopForKubelet is the kubelet deciding the pod must stop for good
 // (reason and msg become the pod's once it is Failed): every running
 // container is killed within grace, nothing restarts, and the pod goes
 // Failed when none runs (updateStatus).
-func (p *Pod) stopForKubelet(reason, msg string, grace time.Duration) {
-	if p.stopReason != "" || p.Phase().Terminal() {
+func (p *podState) stopForKubelet(reason, msg string, grace time.Duration) {
+	if p.stop.reason != "" || p.Phase().Terminal() {
 		return
 	}
-	p.stopReason, p.stopMessage, p.stopGrace = reason, msg, grace
+	s := p.stopping()
+	s.reason, s.message, s.grace = reason, msg, grace
 	for _, c := range p.all() {
-		p.w.eng.Stop(&c.restartTimer)
+		p.w.Engine().Stop(&c.restartTimer)
 	}
 }
 
 // syncStopping is the pod worker's sync of a pod the kubelet stops
 // (stopForKubelet): kill what runs, then publish the status.
-func (p *Pod) syncStopping() {
-	p.killAll(p.stopGrace)
+func (p *podState) syncStopping() {
+	p.killAll(p.stop.grace)
 	p.updateStatus()
 }
 
 // stoppedPhase is the phase of a pod the kubelet stops: Failed once no
 // container runs, with the stop's reason and message; until then as it was.
-func (p *Pod) stoppedPhase() {
+func (p *podState) stoppedPhase() {
 	if p.processRuns() {
 		return
 	}
-	p.SetStatusReason(p.stopReason, p.stopMessage)
+	p.SetStatusReason(p.stop.reason, p.stop.message)
 	p.SetPhase(Failed)
 }

@@ -10,39 +10,31 @@ import "strconv"
 // checked, may not: the kubelet rejects it (rejectPod), Failed with the
 // first insufficient resource as its reason.
 
-// Reasons of a pod the kubelet's admission rejects for want of a resource
-// (InsufficientResourcePrefix + the resource's name).
-const (
-	ReasonOutOfCPU    = "OutOfcpu"
-	ReasonOutOfMemory = "OutOfmemory"
-	ReasonOutOfPods   = "OutOfpods"
-)
-
 // admitFits is the predicate admit handler's resource check of p on its
 // node: against the requests of the pods the kubelet has admitted there
 // (set up, not finished), the first resource p does not fit, with the
 // amounts upstream's InsufficientResourceError reports. ok is true when
 // p fits.
-func (p *Pod) admitFits() (reason string, requested, used, capacity int64, ok bool) {
+func (p *podState) admitFits() (reason string, requested, used, capacity int64, ok bool) {
 	n := p.Node
 	// The pods the kubelet admitted and that have not finished all hold
 	// resources on n (Node.Allocated), so p fitting beside every pod that
 	// holds them is p fitting beside those: most pods, placed by the
 	// scheduler, need no walk of their node's pods.
-	held := n.used
+	held, requests := n.Allocated(), p.Requests()
 	if p.holds() {
-		held.sub(p.requests)
+		held.Sub(requests)
 	}
-	if reason, _, _, _ := firstShort(&p.requests, &held, &n.Capacity); reason == "" {
+	if reason, _, _, _ := firstShort(&requests, &held, &n.Capacity); reason == "" {
 		return "", 0, 0, 0, true
 	}
 	var u Resources
-	for _, q := range n.pods {
-		if q != p && q.Sandboxed() && !q.Deleted() && !q.Phase().Terminal() {
-			u.add(q.requests)
+	for _, q := range n.Pods() {
+		if q != p.Pod && q.Sandboxed() && !q.Deleted() && !q.Phase().Terminal() {
+			u.Add(q.Requests())
 		}
 	}
-	reason, requested, used, capacity = firstShort(&p.requests, &u, &n.Capacity)
+	reason, requested, used, capacity = firstShort(&requests, &u, &n.Capacity)
 	return reason, requested, used, capacity, reason == ""
 }
 
@@ -68,7 +60,7 @@ func firstShort(r, u, c *Resources) (reason string, requested, used, capacity in
 // have enough resource: cpu, requested: 500, used: 3800, capacity:
 // 4000"), phase Failed, status reason <reason> and message "Pod was
 // rejected: <message>".
-func (p *Pod) admit() bool {
+func (p *podState) admit() bool {
 	reason, req, used, capacity, ok := p.admitFits()
 	if ok {
 		return true
@@ -77,14 +69,4 @@ func (p *Pod) admit() bool {
 		", used: " + strconv.FormatInt(used, 10) + ", capacity: " + strconv.FormatInt(capacity, 10)
 	p.Reject(reason, msg)
 	return false
-}
-
-// Reject is the kubelet's rejectPod of p at admission: event reason from
-// the kubelet with msg, phase Failed, status reason and message "Pod was
-// rejected: msg".
-func (p *Pod) Reject(reason, msg string) {
-	p.eventMsg(EventWarning, reason, "kubelet", msg)
-	p.SetStatusReason(reason, "Pod was rejected: "+msg)
-	p.SetPhase(Failed)
-	p.w.podChanged(p)
 }

@@ -20,12 +20,12 @@ func TestUpdateConditionsAfterOutsideChange(t *testing.T) {
 	if got := ready(); got != True {
 		t.Fatalf("Ready = %q after a minute, want True", got)
 	}
-	p.updateConditions() // nothing changed: a no-op
+	p.kstate().updateConditions() // nothing changed: a no-op
 	if got := ready(); got != True {
 		t.Fatalf("Ready = %q after an update that changed nothing, want True", got)
 	}
 	p.setCondition(Ready, False, "NodeNotReady", "")
-	p.updateConditions()
+	p.kstate().updateConditions()
 	if got := ready(); got != True {
 		t.Errorf("Ready = %q after the kubelet's next update, want True", got)
 	}

@@ -119,19 +119,19 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 		{"listed twice", func(w *World, p *Pod) { a := w.Node("a"); a.pods = append(a.pods, p) }, RuleBinding, "lists pod p twice"},
 		{"a process in flight on a powered-off node", func(w *World, p *Pod) {
 			w.Node("a").down = true
-			w.eng.After(&p.regular[0].exitTimer, time.Minute, 0)
+			w.eng.After(&p.kstate().regular[0].exitTimer, time.Minute, 0)
 		}, RuleRunning, "in flight on node a"},
 		{"a container runs in a terminal pod", func(w *World, p *Pod) {
 			p.status.Phase = Succeeded
 			w.sinks[0].(*Invariants).pods["p"].phase = Succeeded
 		}, RuleRunning, "runs in a pod that is Succeeded"},
 		{"finished before it started", func(w *World, p *Pod) {
-			p.regular[0].status.LastState = ContainerState{Kind: StateTerminated, StartedAt: 5 * time.Second, FinishedAt: 4 * time.Second}
+			p.kstate().regular[0].status.LastState = ContainerState{Kind: StateTerminated, StartedAt: 5 * time.Second, FinishedAt: 4 * time.Second}
 		}, RuleDuration, "finished at 4s, before it started at 5s"},
 		{"a time ahead of now", func(w *World, p *Pod) {
 			p.status.Conditions[0].LastTransitionTime = time.Hour
 		}, RuleTime, "lastTransitionTime is 1h0m0s"},
-		{"a negative time", func(w *World, p *Pod) { p.regular[0].status.State.StartedAt = -time.Second }, RuleTime, "startedAt is -1s"},
+		{"a negative time", func(w *World, p *Pod) { p.kstate().regular[0].status.State.StartedAt = -time.Second }, RuleTime, "startedAt is -1s"},
 		{"started before created", func(w *World, p *Pod) { p.CreatedAt = 2 * time.Second; p.status.StartTime = time.Second }, RuleDuration, "before its creation"},
 		{"an event that never occurred", func(w *World, p *Pod) { p.events.list[0].Occurrences = 0 }, RuleEventCount, "count 1 of 0 occurrences"},
 		{"an event counted more than it occurred", func(w *World, p *Pod) { p.events.list[0].Count = 2 }, RuleEventCount, "count 2 of 1 occurrences"},

@@ -16,19 +16,17 @@ import (
 // Settings.KubeletSync realistic, the pod worker also requeues the pod after
 // each sync, and restarts wait for those syncs (podworker.go).
 
-// RequestSync asks p's pod worker to sync it now (the kubelet's parts: the
-// node shutdown manager after a stop).
-func (p *Pod) RequestSync() { p.requestSync() }
+func (k *kubeletCore) RequestSync(p *Pod) { k.pod(p).requestSync() }
 
 // requestSync asks the pod worker to sync the pod now.
-func (p *Pod) requestSync() {
+func (p *podState) requestSync() {
 	if !p.syncTimer.Pending() {
-		p.w.eng.Schedule(&p.syncTimer, p.w.Now(), sim.Normal)
+		p.w.Engine().Schedule(&p.syncTimer, p.w.Now(), sim.Normal)
 	}
 }
 
-func (p *Pod) sync() {
-	if p.Node == nil || p.busy || p.terminated || p.Node.down {
+func (p *podState) sync() {
+	if p.Node == nil || p.busy || p.terminated || p.Node.PoweredOff() {
 		return
 	}
 	if !p.Sandboxed() {
@@ -37,7 +35,7 @@ func (p *Pod) sync() {
 			return
 		case !p.admit(): // admission.go
 			return
-		case !p.Terminating() && !p.w.admitPod(p): // a handler that refuses has rejected it
+		case !p.Terminating() && !p.w.AskAdmission(p.Pod): // a handler that refuses has rejected it
 			return
 		}
 		p.setupSandbox()
@@ -51,7 +49,7 @@ func (p *Pod) sync() {
 		p.syncTerminating()
 		return
 	}
-	if p.evictedMsg != "" {
+	if p.stop.evictedMsg != "" {
 		p.syncEvicted()
 		return
 	}
@@ -59,11 +57,11 @@ func (p *Pod) sync() {
 		p.stopSidecars(p.Spec.TerminationGracePeriod)
 		return
 	}
-	if p.stopReason == "" && p.pastActiveDeadline() {
-		p.eventMsg(EventNormal, ReasonDeadlineExceeded, "kubelet", msgDeadlineExceeded)
+	if p.stop.reason == "" && p.pastActiveDeadline() {
+		p.Event(EventNormal, ReasonDeadlineExceeded, "kubelet", msgDeadlineExceeded)
 		p.stopForKubelet(ReasonDeadlineExceeded, msgDeadlineExceeded, p.Spec.TerminationGracePeriod)
 	}
-	if p.stopReason != "" {
+	if p.stop.reason != "" {
 		p.syncStopping()
 		return
 	}
@@ -88,7 +86,7 @@ func (p *Pod) sync() {
 	// A container this sync started published its status (showRunning);
 	// if nothing was recorded since, nothing the status reads changed, and
 	// generating it again would tell the API and the parts nothing new.
-	if p.statusSync != p.syncs || p.statusMark != p.w.changeCount {
+	if p.statusSync != p.syncs || p.statusMark != p.w.ChangeCount() {
 		p.updateStatus()
 	}
 	if realistic {
@@ -98,7 +96,7 @@ func (p *Pod) sync() {
 
 // regularDone reports whether every regular container has exited for good
 // (none will restart): then the kubelet stops the sidecars.
-func (p *Pod) regularDone() bool {
+func (p *podState) regularDone() bool {
 	if p.Spec.RestartPolicy == RestartAlways && !p.ownPolicies {
 		return false
 	}
@@ -113,7 +111,7 @@ func (p *Pod) regularDone() bool {
 
 // setupSandbox is the kubelet's first sync of a pod: the sandbox is ready
 // and every container gets its default waiting status.
-func (p *Pod) setupSandbox() {
+func (p *podState) setupSandbox() {
 	p.SetSandboxed(true)
 	p.AssignIP()
 	p.SetStartTime(p.w.Now())
@@ -137,7 +135,7 @@ func (p *Pod) setupSandbox() {
 // syncInit runs init containers in order; it reports whether the pod is
 // initialized, so that regular containers may run. Sidecars must have
 // started before the next init container runs, and are kept running.
-func (p *Pod) syncInit() bool {
+func (p *podState) syncInit() bool {
 	for _, c := range p.init {
 		st := c.status
 		if c.spec.Sidecar {
@@ -169,7 +167,7 @@ func (p *Pod) syncInit() bool {
 }
 
 // regularStarted is kubecontainer.HasAnyRegularContainerStarted.
-func (p *Pod) regularStarted() bool {
+func (p *podState) regularStarted() bool {
 	for _, c := range p.regular {
 		if c.runs > 0 {
 			return true
@@ -181,7 +179,7 @@ func (p *Pod) regularStarted() bool {
 // syncContainer starts a container that never ran, or restarts a stopped
 // one if its policy says so and its backoff allows. It reports whether the
 // pod worker is now blocked (pulling an image).
-func (p *Pod) syncContainer(c *container) bool {
+func (p *podState) syncContainer(c *container) bool {
 	st := c.status
 	switch {
 	case c.processRunning() || c.rare != nil && c.rare.pullTimer.Pending():
@@ -199,7 +197,7 @@ func (p *Pod) syncContainer(c *container) bool {
 		return p.startContainer(c)
 	}
 	last, _ := st.Terminated()
-	cfg := p.w.settings.CrashLoopBackOff
+	cfg := p.w.CrashLoopBackOff()
 	now := p.w.Now()
 	if c.probeKilled {
 		// The kubelet kills and restarts in one sync; its backoff check sees
@@ -241,7 +239,7 @@ func (p *Pod) syncContainer(c *container) bool {
 func (c *container) waitBackoff(last ContainerState) {
 	p := c.pod
 	if p.realistic() {
-		p.eventMsg(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
+		p.Event(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
 		c.setReason(ReasonCrashLoopBackOff, c.backOffWaiting())
 		p.syncFailed()
 		return
@@ -253,8 +251,8 @@ func (c *container) waitBackoff(last ContainerState) {
 		c.setLastState(st.State)
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
-	p.eventMsg(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
-	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
+	p.Event(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
+	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
 }
 
 // backOffWaiting is the CrashLoopBackOff state's message for the current
@@ -273,19 +271,19 @@ func (c *container) backOffWaiting() string {
 // by the postStart hook, which upstream's startContainer runs before it
 // returns (kuberuntime_container.go), so the pod's next container starts
 // only after it.
-func (p *Pod) startContainer(c *container) bool {
+func (p *podState) startContainer(c *container) bool {
 	img := c.spec.Image
-	spec, listed := p.w.settings.Images[img]
-	present := !listed || p.Node.kubeletOf().hasImage(img)
+	spec, listed := p.w.Image(img)
+	present := !listed || p.k.node(p.Node).hasImage(img)
 	if !present && c.spec.PullPolicy == PullNever {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
 		switch {
 		case p.realistic(): // every sync fails again
-			p.event(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			p.Eventf(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setReason(ReasonErrImageNeverPull, msg)
 			p.syncFailed()
 		case c.status.State.Reason != ReasonErrImageNeverPull:
-			p.event(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			p.Eventf(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImageNeverPull, Message: msg})
 		}
 		return false
@@ -295,11 +293,11 @@ func (p *Pod) startContainer(c *container) bool {
 		return false
 	}
 	if present && c.spec.PullPolicy != PullAlways {
-		p.eventMsg(EventNormal, "Pulled", "kubelet", c.messages().present)
+		p.Event(EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
 		return p.busy
 	}
-	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.Eventf(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	var d time.Duration
 	if !present {
 		d = c.pullTime(spec)
@@ -311,7 +309,7 @@ func (p *Pod) startContainer(c *container) bool {
 		return false
 	}
 	p.busy = true
-	p.w.eng.After(&c.rareState().pullTimer, d, sim.Normal)
+	p.w.Engine().After(&c.rareState().pullTimer, d, sim.Normal)
 	return true
 }
 
@@ -324,13 +322,13 @@ func (p *Pod) startContainer(c *container) bool {
 func (c *container) pullFailed() {
 	p := c.pod
 	img := c.spec.Image
-	cfg := p.w.settings.ImagePullBackOff
+	cfg := p.w.ImagePullBackOff()
 	now := p.w.Now()
 	r := c.rareState()
 	if r.pullBackoff.set && now-r.pullBackoff.lastUpdate < r.pullBackoff.delay {
 		if p.realistic() {
-			p.event(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
-			p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
+			p.Eventf(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+			p.Eventf(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
 			c.setReason(ReasonImagePullBackOff, fmt.Sprintf("Back-off pulling image %q", img))
 			p.syncFailed()
 			return
@@ -339,10 +337,10 @@ func (c *container) pullFailed() {
 		return
 	}
 	r.pullBackoff.next(cfg, now, now)
-	p.event(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
-	p.event(EventWarning, "Failed", "kubelet",
+	p.Eventf(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.Eventf(EventWarning, "Failed", "kubelet",
 		"Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: not found", img, img)
-	p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
+	p.Eventf(EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
 	msg := fmt.Sprintf("failed to pull and unpack image %q: not found", img)
 	if p.realistic() {
 		c.setReason(ReasonErrImagePull, msg)
@@ -350,8 +348,8 @@ func (c *container) pullFailed() {
 		return
 	}
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImagePull, Message: msg})
-	p.w.eng.At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
-	p.w.eng.Schedule(&c.restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
+	p.w.Engine().At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
+	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
 }
 
 // imagePullResync is when the kubelet syncs a pod again after a failed pull.
@@ -363,8 +361,8 @@ func (c *container) showImagePullBackOff() {
 		return
 	}
 	img := c.spec.Image
-	p.event(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
-	p.event(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
+	p.Eventf(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+	p.Eventf(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
 	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonImagePullBackOff,
 		Message: fmt.Sprintf("Back-off pulling image %q", img)})
 	p.updateStatus()
@@ -375,12 +373,12 @@ func (c *container) pulled() {
 	p := c.pod
 	img := c.spec.Image
 	d := c.draws.pull
-	ns := p.Node.kubeletOf()
+	ns := p.k.node(p.Node)
 	if ns.hasImage(img) {
 		d = 0
 	}
 	ns.addImage(img)
-	p.event(EventNormal, "Pulled", "kubelet",
+	p.Eventf(EventNormal, "Pulled", "kubelet",
 		"Successfully pulled image %q in %s (%s including waiting)", img, d, d)
 	if p.busy {
 		p.busy = false
@@ -390,7 +388,7 @@ func (c *container) pulled() {
 }
 
 // run creates and starts the container's next process.
-func (p *Pod) run(c *container) {
+func (p *podState) run(c *container) {
 	st := c.status
 	if st.State.Kind == StateTerminated {
 		c.setLastState(st.State)
@@ -401,24 +399,24 @@ func (p *Pod) run(c *container) {
 	c.clearReason()
 	now := p.w.Now()
 	m := c.messages()
-	p.eventMsg(EventNormal, "Created", "kubelet", m.created)
-	p.eventMsg(EventNormal, "Started", "kubelet", m.started)
-	r := c.spec.Behavior.run(c.runs)
+	p.Event(EventNormal, "Created", "kubelet", m.created)
+	p.Event(EventNormal, "Started", "kubelet", m.started)
+	r := c.spec.Behavior.NthRun(c.runs)
 	after, exits := c.planRun(r)
 	c.runs++
 	c.startedAt = now
-	c.pid = p.Node.nextPID()
+	c.pid = p.Node.NextPID()
 	c.wakeProbers()
 	if exits {
-		p.w.eng.After(&c.exitTimer, after, sim.Normal)
+		p.w.Engine().After(&c.exitTimer, after, sim.Normal)
 	}
 	if c.spec.PostStart != "" {
 		// The kubelet runs postStart inside startContainer: the pod worker
 		// waits, and the API keeps showing the container as it was (Waiting)
 		// until the hook returns.
 		p.busy, c.inHook, c.unpublished = true, hookPostStart, true
-		p.w.useChanged(p)
-		p.w.eng.After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
+		p.w.UseChanged(p.Pod)
+		p.w.Engine().After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
 		return
 	}
 	c.showRunning()
@@ -437,7 +435,7 @@ func (c *container) processRunning() bool {
 func (c *container) showRunning() {
 	c.unpublished = false
 	c.setState(ContainerState{Kind: StateRunning, StartedAt: c.startedAt})
-	c.pod.w.listenerChanged(c.pod)
+	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
 	c.updateReady()
 	if c.status.Started {
 		c.triggerReadiness()
@@ -464,9 +462,9 @@ func (c *container) hookDone() {
 func (c *container) postStartDone() {
 	p := c.pod
 	p.busy = false
-	if c.spec.Behavior.hook(false).Fail {
+	if c.spec.Behavior.Hook(false).Fail {
 		// Killed before the kubelet ever reports it Running.
-		p.event(EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
+		p.Eventf(EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
 		c.rareState().killedFor = ReasonPostStartHookError
 		c.stop(p.Spec.TerminationGracePeriod, "FailedPostStartHook")
 	} else {
@@ -477,7 +475,7 @@ func (c *container) postStartDone() {
 
 // exitOnItsOwn ends the current run as its RunSpec says.
 func (c *container) exitOnItsOwn() {
-	r := c.spec.Behavior.run(c.runs - 1)
+	r := c.spec.Behavior.NthRun(c.runs - 1)
 	if c.draws.crashed {
 		c.terminate(1, "")
 		return
@@ -503,10 +501,10 @@ func (c *container) terminate(code int32, reason string) {
 		}
 	}
 	p := c.pod
-	p.w.eng.Stop(&c.exitTimer)
+	p.w.Engine().Stop(&c.exitTimer)
 	if r := c.rare; r != nil {
 		for _, t := range [...]*sim.Timer{&r.hookTimer, &r.termTimer, &r.killTimer} {
-			p.w.eng.Stop(t)
+			p.w.Engine().Stop(t)
 		}
 	}
 	if c.inHook == hookPostStart {
@@ -516,7 +514,7 @@ func (c *container) terminate(code int32, reason string) {
 	c.setFlags(false, false)
 	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
-	p.w.listenerChanged(p)
+	p.w.AnnounceListenerChanged(p.Pod)
 	if why := c.killedFor(); why != "" && !p.Terminating() {
 		c.setLastState(st.State)
 		c.setState(ContainerState{Kind: StateWaiting, Reason: why})
@@ -534,19 +532,8 @@ func (c *container) terminate(code int32, reason string) {
 	p.requestSync()
 }
 
-// ExitContainer makes a running container's process exit now with code
-// (the scenario's exit fault). It reports whether the container was running.
-func (p *Pod) ExitContainer(name string, code int32) bool {
-	return p.kill(name, code, "")
-}
-
-// OOMKill has the OOM killer kill a running container now.
-func (p *Pod) OOMKill(name string) bool {
-	return p.kill(name, 137, ReasonOOMKilled)
-}
-
-func (p *Pod) kill(name string, code int32, reason string) bool {
-	c := p.container(name)
+func (k *kubeletCore) Kill(pod *Pod, name string, code int32, reason string) bool {
+	c := k.pod(pod).container(name)
 	if c == nil || c.status.State.Kind != StateRunning {
 		return false
 	}
@@ -554,7 +541,7 @@ func (p *Pod) kill(name string, code int32, reason string) bool {
 	return true
 }
 
-func (p *Pod) container(name string) *container {
+func (p *podState) container(name string) *container {
 	for _, c := range p.init {
 		if c.spec.Name == name {
 			return c

@@ -152,7 +152,7 @@ func TestGetPhase(t *testing.T) {
 		{"job done, sidecar stopped", RestartNever, []cs{{state: exit(143), started: false}}, []bool{true}, []cs{{state: exit(0)}}, Succeeded},
 	}
 	for _, tc := range tests {
-		p := &Pod{Spec: &PodSpec{RestartPolicy: tc.policy}}
+		p := &podState{Pod: &Pod{Spec: &PodSpec{RestartPolicy: tc.policy}}}
 		for i, c := range tc.init {
 			spec := &ContainerSpec{Name: "i", Sidecar: tc.sidecar[i]}
 			p.init = append(p.init, &container{spec: spec, status: &ContainerStatus{State: c.state, LastState: c.last, Started: c.started}})

@@ -23,7 +23,7 @@ type draws struct {
 // rand returns the container's stream, "kubelet/<pod>/<container>".
 func (c *container) rand() *rand.Rand {
 	if c.draws.r == nil {
-		c.draws.r = c.pod.w.eng.Rand("kubelet/" + c.pod.Name + "/" + c.spec.Name)
+		c.draws.r = c.pod.w.Engine().Rand("kubelet/" + c.pod.Name + "/" + c.spec.Name)
 	}
 	return c.draws.r
 }
@@ -56,18 +56,18 @@ func (c *container) startupTime() time.Duration {
 	if b := c.spec.Behavior; b != nil && b.StartupTimeDist != nil {
 		return c.draws.startup
 	}
-	return c.spec.Behavior.startupTime()
+	return c.spec.Behavior.StartupDelay()
 }
 
 // probeFails reports whether a probe of kind k fails at now for the current
 // run, which started at startedAt.
 func (c *container) probeFails(k ProbeKind, now, startedAt time.Duration) bool {
-	return c.spec.Behavior.probeFails(k, now, startedAt, c.startupTime())
+	return c.spec.Behavior.ProbeFails(k, now, startedAt, c.startupTime())
 }
 
 // hookTime draws how long the postStart (or preStop) hook takes this time.
 func (c *container) hookTime(preStop bool) time.Duration {
-	h := c.spec.Behavior.hook(preStop)
+	h := c.spec.Behavior.Hook(preStop)
 	if h.Duration == 0 && h.DurationDist == nil {
 		if preStop && c.spec.PreStopSleep > 0 {
 			return c.spec.PreStopSleep
@@ -80,7 +80,7 @@ func (c *container) hookTime(preStop bool) time.Duration {
 
 // shutdownTime draws how long the process takes to exit after SIGTERM.
 func (c *container) shutdownTime() time.Duration {
-	d, _ := c.spec.Behavior.shutdown()
+	d, _ := c.spec.Behavior.Shutdown()
 	if b := c.spec.Behavior; b != nil {
 		return c.sample(b.ShutdownTimeDist, d)
 	}

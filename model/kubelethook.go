@@ -6,115 +6,83 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// Kubelet is the kubelet of every node as the core calls it: what the
-// core does to pods and nodes that the kubelet must act on at once, at
-// the very point of the change (not through the ordered notification
-// lists of parts.go, so its place among the parts decides nothing). Each
-// method is called at exactly one kind of place in the core, synchronously;
-// what it does may change the world. NewCore installs the kubelet of this
-// package (kubeletCore); World.Register replaces it with a part that
-// implements Kubelet. The core reads the kubelet's containers only
-// through it (Process, Serving, ProbeTicks, CheckContainer); the kubelet
-// writes the pod's API status only through the writers of podstatus.go.
-//
-// Not yet through it (the core still calls kubelet code of this package
-// by name): the node's process ids (Node.nextPID); Pod.Resize, the API's
-// entry, is still in the kubelet's resize.go. Two methods are near
-// twins of notifications (Released of PodReleased, DiskFailed of
-// NodeDiskFailed, which comes after the node is NotReady): a kubelet that
-// is also a registered part hears both.
-type Kubelet interface {
-	// PodCreated sets up the kubelet's state of p (its containers and
-	// their timers) as the pod object is made, after its
-	// status has room for its containers and before its priority is
-	// admitted and PodAdded.
-	PodCreated(p *Pod)
-	// Bound hears that p was bound to p.Node, after PodBound: its kubelet
-	// syncs it.
-	Bound(p *Pod)
-	// PhaseSet hears that p's phase was set to a new one, after the change
-	// is recorded and the node's totals follow it.
-	PhaseSet(p *Pod)
-	// ConditionSetByUser hears that a controller set a custom condition
-	// of p (Pod.SetCondition), after it is set.
-	ConditionSetByUser(p *Pod)
-	// Released hears that p stopped holding its requests on n, after
-	// PodReleased: room for the resizes n deferred.
-	Released(n *Node, p *Pod)
-	// NodePoweredOff hears that n lost power, before it loses contact:
-	// what its kubelet had in flight stops.
-	NodePoweredOff(n *Node)
-	// NodePoweredOn hears that n, off since downAt, has power again,
-	// before it is marked Ready: every container it had is gone.
-	NodePoweredOn(n *Node, downAt time.Duration)
-	// DiskFailed hears that n's disk failed, after its condition and
-	// event and before it is marked NotReady: its pods' containers die
-	// and the pods fail.
-	DiskFailed(n *Node)
-	// UnschedulableSet hears that n's spec.unschedulable was set anew
-	// (Node.Cordon, Node.Uncordon), after its taint follows it.
-	UnschedulableSet(n *Node)
-	// Reconnected hears that n's kubelet reaches the control plane again,
-	// after n is marked Ready: it reports its pods and sees what the API
-	// decided meanwhile (deletions).
-	Reconnected(n *Node)
-	// RestoreContainers sets p's containers, p bound and started, as
-	// its snapshot s has them, after p's sandbox, IP and start time are
-	// set and before PodBound.
-	RestoreContainers(p *Pod, s *PodSnapshot)
-	// Restored hears that p, bound and started, was restored from s,
-	// after PodBound and before its conditions are backdated and its
-	// deletion is restored.
-	Restored(p *Pod, s *PodSnapshot)
-	// GraceShortened hears that a later delete of p, already being
-	// deleted, brought its deadline (DeletionTimestamp) forward: a kubelet
-	// that heard of the deletion kills by the new deadline.
-	GraceShortened(p *Pod)
-	// DeletionSet hears that p got its deletion timestamp, after
-	// PodTerminating and before the change is recorded: its probe workers
-	// see it.
-	DeletionSet(p *Pod)
-	// HeardDelete hears that p, on a node that reaches the control plane,
-	// got its deletion timestamp, after PodChanged: its kubelet kills it.
-	HeardDelete(p *Pod)
-	// Removed hears that p left the API, whatever the way (a forced
-	// delete, the end of its termination, a graceful delete of a pod
-	// with nothing running), after it is marked deleted and before its node
-	// forgets it: the kubelet stops everything it had in flight for p.
-	Removed(p *Pod)
-
-	// What the core reads of the process of p's i-th container (init
-	// containers first, as Pod.StatusOf counts) as the kubelet runs it;
-	// none changes anything.
-
-	// Process reports whether the process runs (published Running, or
-	// started and still in its postStart hook) and when it started.
-	Process(p *Pod, i int) (running bool, startedAt time.Duration)
-	// Serving reports whether the process, published Running, keeps its
-	// listener open: it is not being stopped, or its preStop hook runs.
-	Serving(p *Pod, i int) bool
-	// ProbeTicks counts the ticks its probe workers ran, by kind.
-	ProbeTicks(p *Pod, i int) [Startup + 1]int64
-	// CheckContainer checks what the kubelet runs of it against the
-	// invariants (nothing in flight on a node powered off, nothing running
-	// in a finished pod); where names it in a failure. p is bound and not
-	// deleted.
-	CheckContainer(v *Invariants, p *Pod, i int, where string)
-	// PID is the id on its node of the container's last process (0 if
-	// none was counted; Node.nextPID).
-	PID(p *Pod, i int) int32
-}
-
 // kubeletCore is the kubelet of package model, the Kubelet NewCore
-// installs. Its state of each node is its own, by Node.ID; its state of
-// each pod is still on Pod and container.
+// installs. Its state of each node and each pod is its own, by Node.ID
+// and Pod.ID.
 type kubeletCore struct {
-	nodes []nodeState // by Node.ID, grown as nodes are first seen
+	nodes  []nodeState    // by Node.ID, grown as nodes are first seen
+	pods   []*podState    // by Pod.ID, made as pods are (PodCreated)
+	states slab[podState] // what pods holds
+	stops  slab[podStop]  // what podState.stop points to, once made
+	// scratch builds a condition message without allocating (status.go).
+	scratch []byte
+	// The containers' messages by container spec (kubeletmessages.go),
+	// made on first use.
+	containerMsgs map[*ContainerSpec]*containerMessages
 }
+
+// podState is the kubelet's state of one pod, made with it (PodCreated).
+// The core reads none of it. It embeds the pod, so the kubelet's code on
+// *podState reads the pod object's fields as its own; the timers call back
+// into it, so the kubelet's hot paths never look it up.
+type podState struct {
+	*Pod
+	w *World       // the pod's world, the kubelet's own reference to it
+	k *kubeletCore // its kubelet
+
+	init      []*container
+	regular   []*container
+	resize    *podResize // a resize not yet allocated or actuated (resize.go)
+	stop      *podStop   // what the kubelet decided of its end; noStop until it decides anything (podState.stopping)
+	syncTimer sim.Timer
+	worker    *podWorker // the realistic pod worker (podworker.go); nil in exact mode
+	messages  []string   // condition messages built so far, for reuse
+	// What updateConditions last read (condInputs) and the count of
+	// condition changes (ConditionGen) after it ran: while both hold,
+	// running it again would change nothing.
+	condSig uint64
+	condSet uint32
+	// The sync running (counted) and, when updateStatus last finished, the
+	// world's change count and that sync: see podState.sync.
+	syncs, statusSync uint32
+	statusMark        int
+
+	ownPolicies      bool // a regular container has its own restartPolicy (shouldRestart)
+	sidecarsStopping bool // the kubelet is stopping the sidecars: none restarts
+	busy             bool // the pod worker is blocked (pulling an image, running postStart)
+	resandbox        bool // the sandbox died with its node: the next sync makes a new one
+	terminated       bool // the pod's containers are all stopped for good (terminal or deleted)
+	heardDelete      bool // the kubelet has seen the deletion (a cut-off one hears when its node is back)
+}
+
+// podStop is what the kubelet decided of a pod's end: most pods of a big
+// fleet never need it, so it is made on first use (podState.stopping).
+type podStop struct {
+	killBy     time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
+	evictedMsg string        // being evicted with a grace period: the eviction message (evictionmanager.go)
+	reason     string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
+	message    string        // the pod's status message once it is Failed for reason
+	grace      time.Duration // the grace period its containers are killed with
+}
+
+// noStop is the podStop of every pod the kubelet decided nothing of
+// yet: read only.
+var noStop podStop
+
+// stopping returns p's podStop to write, making it on first use.
+func (p *podState) stopping() *podStop {
+	if p.stop == &noStop {
+		p.stop = p.k.stops.new()
+	}
+	return p.stop
+}
+
+// pod is k's state of p.
+func (k *kubeletCore) pod(p *Pod) *podState { return k.pods[p.ID()] }
 
 // container is one (init) container as the kubelet runs it.
 type container struct {
-	pod         *Pod
+	pod         *podState
 	spec        *ContainerSpec
 	status      *ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
 	runs        int32            // how many times the process was started
@@ -162,20 +130,11 @@ type nodeState struct {
 // node is k's state of n. Keep it no longer than the call: the slice
 // grows.
 func (k *kubeletCore) node(n *Node) *nodeState {
-	for len(k.nodes) <= n.id {
+	for len(k.nodes) <= n.ID() {
 		k.nodes = append(k.nodes, nodeState{})
 	}
-	return &k.nodes[n.id]
+	return &k.nodes[n.ID()]
 }
-
-// ownKubelet is the world's Kubelet while this package's kubelet runs: a
-// kubeletCore, or a Kubelet that embeds one (a test's).
-type ownKubelet interface{ own() *kubeletCore }
-
-func (k *kubeletCore) own() *kubeletCore { return k }
-
-// kubeletOf is this package's kubelet's state of n.
-func (n *Node) kubeletOf() *nodeState { return n.w.kubelet.(ownKubelet).own().node(n) }
 
 // hasImage reports whether img was pulled onto n.
 func (ns *nodeState) hasImage(img string) bool { return ns.images[img] }
@@ -188,7 +147,11 @@ func (ns *nodeState) addImage(img string) {
 	ns.images[img] = true
 }
 
-func (*kubeletCore) PodCreated(p *Pod) {
+func (k *kubeletCore) PodCreated(pod *Pod) {
+	p := k.states.new()
+	p.Pod, p.w, p.k, p.stop = pod, pod.World(), k, &noStop
+	k.pods = Extend(k.pods, pod.ID()+1)
+	k.pods[pod.ID()] = p
 	p.syncTimer.Init(p.sync)
 	spec := p.Spec
 	for i := range spec.InitContainers {
@@ -200,11 +163,12 @@ func (*kubeletCore) PodCreated(p *Pod) {
 	}
 }
 
-func (*kubeletCore) Bound(p *Pod) { p.requestSync() }
+func (k *kubeletCore) Bound(pod *Pod) { k.pod(pod).requestSync() }
 
-func (*kubeletCore) PhaseSet(p *Pod) { p.wakeProbers() }
+func (k *kubeletCore) PhaseSet(pod *Pod) { k.pod(pod).wakeProbers() }
 
-func (*kubeletCore) ConditionSetByUser(p *Pod) {
+func (k *kubeletCore) ConditionSetByUser(pod *Pod) {
+	p := k.pod(pod)
 	if p.Sandboxed() {
 		p.updateStatus()
 	}
@@ -212,11 +176,12 @@ func (*kubeletCore) ConditionSetByUser(p *Pod) {
 
 func (k *kubeletCore) Released(n *Node, p *Pod) {
 	if k.node(n).deferredResizes > 0 {
-		n.retryResizes(p)
+		k.retryResizes(n, p)
 	}
 }
 
-func (*kubeletCore) Removed(p *Pod) {
+func (k *kubeletCore) Removed(pod *Pod) {
+	p := k.pod(pod)
 	p.terminated = true
 	p.stopWorker()
 	for _, c := range p.all() {
@@ -227,60 +192,57 @@ func (*kubeletCore) Removed(p *Pod) {
 	}
 }
 
-func (*kubeletCore) Process(p *Pod, i int) (bool, time.Duration) {
+func (k *kubeletCore) Process(pod *Pod, i int) (bool, time.Duration) {
+	p := k.pod(pod)
 	c := p.containerAt(i)
 	return c.processRunning(), c.startedAt
 }
 
-func (*kubeletCore) PID(p *Pod, i int) int32 { return p.containerAt(i).pid }
+func (k *kubeletCore) PID(p *Pod, i int) int32 { return k.pod(p).containerAt(i).pid }
 
-func (*kubeletCore) Serving(p *Pod, i int) bool {
+func (k *kubeletCore) Serving(pod *Pod, i int) bool {
+	p := k.pod(pod)
 	c := p.containerAt(i)
 	return !c.stopping || c.inHook == hookPreStop
 }
 
-func (*kubeletCore) ProbeTicks(p *Pod, i int) (ticks [Startup + 1]int64) {
+func (k *kubeletCore) ProbeTicks(pod *Pod, i int) (ticks [Startup + 1]int64) {
+	p := k.pod(pod)
 	for _, pr := range p.containerAt(i).probes {
 		ticks[pr.kind] = pr.ticks
 	}
 	return ticks
 }
 
-func (*kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
-	c := p.containerAt(i)
-	if p.Node.down {
+func (k *kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
+	c := k.pod(p).containerAt(i)
+	if p.Node.PoweredOff() {
 		ts := []*sim.Timer{&c.exitTimer}
 		if r := c.rare; r != nil {
 			ts = append(ts, &r.hookTimer, &r.termTimer, &r.killTimer, &r.pullTimer)
 		}
 		for _, t := range ts {
 			if t.Pending() {
-				v.fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
+				v.Fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
 				break
 			}
 		}
 	} else if p.Phase().Terminal() && p.Node.Reachable() && c.processRunning() && !c.stopping {
-		v.fail(RuleRunning, "%s runs in a pod that is %s", where, p.Phase())
+		v.Fail(RuleRunning, "%s runs in a pod that is %s", where, p.Phase())
 	}
 }
 
 // containerAt is p's i-th runtime container, the init ones first.
-func (p *Pod) containerAt(i int) *container {
+func (p *podState) containerAt(i int) *container {
 	if i < len(p.init) {
 		return p.init[i]
 	}
 	return p.regular[i-len(p.init)]
 }
 
-// usage is c's CPU (capped at its limit) and memory now at mrps
-// thousandths of a request per second served by its pod (useOf).
-func (c *container) usage(mrps int64) (milliCPU, memory int64) {
-	return useOf(c.spec, c.processRunning(), c.pod.w.Now()-c.startedAt, mrps)
-}
-
 // newContainer makes the kubelet's runtime container of p for s, the i-th
 // of its statuses (Pod.StatusOf), its timers armed with their callbacks.
-func (p *Pod) newContainer(s *ContainerSpec, i int) *container {
+func (p *podState) newContainer(s *ContainerSpec, i int) *container {
 	c := p.w.mem.containers.new()
 	*c = container{pod: p, spec: s, status: p.StatusOf(i), idx: int32(i)}
 	c.exitTimer.Init(c.exitOnItsOwn)
@@ -325,7 +287,7 @@ func (c *container) killedFor() string {
 
 // stopTimers stops every timer of c's process, pull, hooks and backoff.
 func (c *container) stopTimers() {
-	eng := c.pod.w.eng
+	eng := c.pod.w.Engine()
 	eng.Stop(&c.exitTimer)
 	eng.Stop(&c.restartTimer)
 	if r := c.rare; r != nil {

@@ -45,3 +45,15 @@ func TestRegisteredKubeletIsCalled(t *testing.T) {
 			created, bound, phases, released, removed)
 	}
 }
+
+// kstate is the state of p kept by the world's kubelet, this package's.
+func (p *Pod) kstate() *podState { return p.w.kubelet.(ownKubelet).own().pod(p) }
+
+// kubeletNode is the state of n kept by the world's kubelet, this package's.
+func kubeletNode(n *Node) *nodeState { return n.w.kubelet.(ownKubelet).own().node(n) }
+
+// ownKubelet is the world's Kubelet while this package's kubelet runs: a
+// kubeletCore, or a Kubelet that embeds one (a test's).
+type ownKubelet interface{ own() *kubeletCore }
+
+func (k *kubeletCore) own() *kubeletCore { return k }

@@ -23,8 +23,8 @@ type backOffMessages struct {
 // messages returns the container's messages, building them on first use.
 func (c *container) messages() *containerMessages {
 	if c.msgs == nil {
-		w := c.pod.w
-		if c.msgs = w.containerMsgs[c.spec]; c.msgs == nil {
+		k := c.pod.k
+		if c.msgs = k.containerMsgs[c.spec]; c.msgs == nil {
 			name := c.spec.Name
 			c.msgs = &containerMessages{
 				created:  "Created container: " + name,
@@ -32,10 +32,10 @@ func (c *container) messages() *containerMessages {
 				present:  "Container image " + strconv.Quote(c.spec.Image) + " already present on machine",
 				stopping: "Stopping container " + name,
 			}
-			if w.containerMsgs == nil {
-				w.containerMsgs = map[*ContainerSpec]*containerMessages{}
+			if k.containerMsgs == nil {
+				k.containerMsgs = map[*ContainerSpec]*containerMessages{}
 			}
-			w.containerMsgs[c.spec] = c.msgs
+			k.containerMsgs[c.spec] = c.msgs
 		}
 	}
 	return c.msgs

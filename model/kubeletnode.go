@@ -10,20 +10,23 @@ import (
 // boot after it, a failed disk, the control plane reached again, and the
 // node status update that reports spec.unschedulable.
 
-func (*kubeletCore) NodePoweredOff(n *Node) {
-	for _, p := range n.pods {
+func (k *kubeletCore) NodePoweredOff(n *Node) {
+	for _, q := range n.Pods() {
+		p := k.pod(q)
 		p.freeze()
 	}
 }
 
-func (*kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
-	for _, p := range append([]*Pod(nil), n.pods...) {
+func (k *kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
+	for _, q := range append([]*Pod(nil), n.Pods()...) {
+		p := k.pod(q)
 		p.reboot(downAt)
 	}
 }
 
-func (*kubeletCore) DiskFailed(n *Node) {
-	for _, p := range append([]*Pod(nil), n.pods...) {
+func (k *kubeletCore) DiskFailed(n *Node) {
+	for _, q := range append([]*Pod(nil), n.Pods()...) {
+		p := k.pod(q)
 		if p.Phase().Terminal() || p.Deleted() {
 			continue
 		}
@@ -38,14 +41,15 @@ func (*kubeletCore) DiskFailed(n *Node) {
 			p.SetPhase(Failed)
 			p.updateConditions()
 		}
-		p.event(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
-		p.w.podChanged(p)
+		p.Eventf(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
+		p.w.AnnouncePodChanged(q)
 	}
 }
 
-func (*kubeletCore) Reconnected(n *Node) {
-	n.reportSchedulable()
-	for _, p := range append([]*Pod(nil), n.pods...) {
+func (k *kubeletCore) Reconnected(n *Node) {
+	k.reportSchedulable(n)
+	for _, q := range append([]*Pod(nil), n.Pods()...) {
+		p := k.pod(q)
 		p.hearDelete()
 		p.updateStatus()
 		p.requestSync()
@@ -57,31 +61,32 @@ func (*kubeletCore) Reconnected(n *Node) {
 // NodeStatusUpdateFrequency from when it joined): recordNodeSchedulableEvent
 // logs NodeNotSchedulable or NodeSchedulable if the value differs from the
 // one it saw last.
-func (*kubeletCore) UnschedulableSet(n *Node) {
-	f := n.w.settings.NodeStatusUpdateFrequency
-	now := n.w.Now()
-	next := sim.AddSat(n.joinedAt, sim.MulSat(f, int64((now-n.joinedAt)/f)+1))
-	n.w.eng.At(next, sim.Normal, n.reportSchedulable)
+func (k *kubeletCore) UnschedulableSet(n *Node) {
+	w := n.World()
+	f := w.NodeStatusUpdateFrequency()
+	joined, _, _ := n.Heartbeats()
+	next := sim.AddSat(joined, sim.MulSat(f, int64((w.Now()-joined)/f)+1))
+	w.Engine().At(next, sim.Normal, func() { k.reportSchedulable(n) })
 }
 
 // reportSchedulable is the kubelet's recordNodeSchedulableEvent during a
 // node status update that gets through.
-func (n *Node) reportSchedulable() {
-	ns := n.kubeletOf()
-	if n.gone || !n.Reachable() || ns.reportedUnschedulable == n.unschedulable {
+func (k *kubeletCore) reportSchedulable(n *Node) {
+	ns := k.node(n)
+	if n.Gone() || !n.Reachable() || ns.reportedUnschedulable == n.Unschedulable() {
 		return
 	}
-	ns.reportedUnschedulable = n.unschedulable
+	ns.reportedUnschedulable = n.Unschedulable()
 	reason := "NodeSchedulable"
-	if n.unschedulable {
+	if n.Unschedulable() {
 		reason = "NodeNotSchedulable"
 	}
-	n.w.event("Node", n.Name, EventNormal, reason, "kubelet", "Node %s status is now: %s", n.Name, reason)
+	n.World().Eventf("Node", n.Name, EventNormal, reason, "kubelet", "Node %s status is now: %s", n.Name, reason)
 }
 
 // freeze stops everything the kubelet had in flight for the pod: timers of
 // processes, pulls, hooks, backoffs and probes.
-func (p *Pod) freeze() {
+func (p *podState) freeze() {
 	p.busy = false
 	p.stopWorker()
 	for _, c := range p.all() {
@@ -91,12 +96,12 @@ func (p *Pod) freeze() {
 			pr.halt()
 		}
 	}
-	p.w.listenerChanged(p)
+	p.w.AnnounceListenerChanged(p.Pod)
 }
 
 // reboot is the kubelet coming back after a power loss at downAt: every
 // container it had is gone.
-func (p *Pod) reboot(downAt time.Duration) {
+func (p *podState) reboot(downAt time.Duration) {
 	if p.Deleted() {
 		return
 	}
@@ -106,7 +111,7 @@ func (p *Pod) reboot(downAt time.Duration) {
 			c.setFlags(false, false)
 			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})
-			p.w.useChanged(p)
+			p.w.UseChanged(p.Pod)
 		}
 		for _, pr := range c.probes {
 			if !pr.done {
@@ -117,7 +122,7 @@ func (p *Pod) reboot(downAt time.Duration) {
 	if p.Sandboxed() && !p.Terminating() && !p.Phase().Terminal() && p.Spec.RestartPolicy != RestartNever {
 		// The sandbox died with the node: the kubelet makes a new one and
 		// runs the init containers again before the others restart.
-		p.event(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
+		p.Eventf(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
 		p.SetKubeletCondition(PodReadyToStartContainers, False, "", "")
 		p.resandbox = true
 		for _, c := range p.init {

@@ -9,13 +9,15 @@ import (
 // The kubelet's side of a pod restored from a snapshot: its containers'
 // state, probe results, crash backoff and the end of the running process.
 
-func (*kubeletCore) RestoreContainers(p *Pod, s *PodSnapshot) {
+func (k *kubeletCore) RestoreContainers(pod *Pod, s *PodSnapshot) {
+	p := k.pod(pod)
 	for _, c := range p.all() {
 		c.restore(s)
 	}
 }
 
-func (*kubeletCore) Restored(p *Pod, s *PodSnapshot) {
+func (k *kubeletCore) Restored(pod *Pod, s *PodSnapshot) {
+	p := k.pod(pod)
 	if p.Phase().Terminal() {
 		p.terminated = true
 		p.updateConditions() // Ready False, PodCompleted or PodFailed
@@ -60,12 +62,12 @@ func (c *container) restore(s *PodSnapshot) {
 	c.setState(cs.State)
 	c.restoreBackoff(cs)
 	for _, t := range []time.Duration{cs.State.StartedAt, cs.State.FinishedAt, cs.LastState.StartedAt, cs.LastState.FinishedAt} {
-		p.w.past = min(p.w.past, t)
+		p.w.NotePast(t)
 	}
 	if cs.State.Kind != StateRunning {
 		return
 	}
-	p.Node.kubeletOf().addImage(c.spec.Image)
+	p.k.node(p.Node).addImage(c.spec.Image)
 	c.startedAt = cs.State.StartedAt
 	for _, pr := range c.probes {
 		pr.seen = c.runs
@@ -77,8 +79,8 @@ func (c *container) restore(s *PodSnapshot) {
 		}
 	}
 	c.wakeProbers()
-	if after, exits := c.planRun(c.spec.Behavior.run(c.runs - 1)); exits {
-		p.w.eng.Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
+	if after, exits := c.planRun(c.spec.Behavior.NthRun(c.runs - 1)); exits {
+		p.w.Engine().Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
 	}
 }
 
@@ -89,7 +91,7 @@ func (c *container) restoreBackoff(cs *ContainerSnapshot) {
 	if cs.RestartCount < 1 {
 		return
 	}
-	cfg := c.pod.w.settings.CrashLoopBackOff
+	cfg := c.pod.w.CrashLoopBackOff()
 	delay := cfg.Initial
 	for i := int32(1); i < cs.RestartCount && delay < cfg.Max; i++ {
 		delay = sim.MulSat(delay, 2)

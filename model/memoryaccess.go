@@ -92,3 +92,29 @@ func (b *Behavior) Leaks() bool { return b.leaks() }
 
 // Leaked is the memory a process of b leaked after running for d.
 func (b *Behavior) Leaked(d time.Duration) int64 { return b.leaked(d) }
+
+// watchMemory starts counting n's processes if p, just bound to n, uses
+// memory, and tells the parts: the OOM killers first, which keep n's
+// memory in use from then on.
+func (n *Node) watchMemory(p *Pod) {
+	if !p.UsesMemory() {
+		return
+	}
+	n.countPIDs()
+	for _, h := range n.w.parts.podUsesMemory {
+		h.PodUsesMemory(p, n)
+	}
+}
+
+// UsesMemory reports whether a container of p has a behaviour that uses
+// memory.
+func (p *Pod) UsesMemory() bool {
+	for _, cs := range [2][]ContainerSpec{p.Spec.InitContainers, p.Spec.Containers} {
+		for i := range cs {
+			if b := cs[i].Behavior; b != nil && (b.Usage.Memory > 0 || b.PerRequest.Memory > 0 || b.LeakMemory > 0) {
+				return true
+			}
+		}
+	}
+	return false
+}

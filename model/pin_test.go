@@ -70,7 +70,7 @@ func TestPreStopTimeCountsInWholeSeconds(t *testing.T) {
 // status is not Running or Terminated (it waits in CrashLoopBackOff, which
 // counts as stopped): upstream's getPhase says Pending, not Running.
 func TestPendingSidecarKeepsPodPending(t *testing.T) {
-	p := &Pod{Spec: &PodSpec{RestartPolicy: RestartAlways}}
+	p := &podState{Pod: &Pod{Spec: &PodSpec{RestartPolicy: RestartAlways}}}
 	p.init = []*container{{spec: &ContainerSpec{Name: "side", Sidecar: true},
 		status: &ContainerStatus{State: ContainerState{Kind: StateRunning}}}}
 	p.regular = []*container{{spec: &ContainerSpec{Name: "app"}, runs: 1,

@@ -1,10 +1,6 @@
 package model
 
-import (
-	"time"
-
-	"github.com/podsim/podsim/sim"
-)
+import "time"
 
 // Toleration is a pod toleration.
 type Toleration struct {
@@ -39,7 +35,7 @@ type PodOptions struct {
 	affinityNode string
 }
 
-// Pod is a pod object and the kubelet's view of it.
+// Pod is a pod object; the kubelet keeps its own state of it (podState).
 // Its flags sit together, so that it has no padding between fields.
 type Pod struct {
 	w         *World
@@ -54,55 +50,29 @@ type Pod struct {
 	// them (karpenter.sh/do-not-disrupt, cluster-autoscaler's safe-to-evict).
 	Annotations map[string]string
 
-	id               int // see ID
-	owner            *Workload
-	tolerations      []Toleration
-	schedulingGates  []string
-	affinityNode     string // see PodOptions
-	requests         Resources
-	priority         int32 // spec.priority, from admission (priority.go)
-	preemptNever     bool  // spec.preemptionPolicy Never, from admission
-	ownPolicies      bool  // a regular container has its own restartPolicy (shouldRestart)
-	sidecarsStopping bool  // the kubelet is stopping the sidecars: none restarts
-	busy             bool  // the pod worker is blocked (pulling an image, running postStart)
+	id              int // see ID
+	owner           *Workload
+	tolerations     []Toleration
+	schedulingGates []string
+	affinityNode    string // see PodOptions
+	requests        Resources
+	priority        int32  // spec.priority, from admission (priority.go)
+	condGen         uint32 // the count of condition changes (ConditionGen)
 
-	status      PodStatus // the API status (newStatus); the kubelet writes it through the writers of podstatus.go
-	phases      []Phase   // every distinct phase taken, in order
-	init        []*container
-	regular     []*container
-	sandbox     bool // the kubelet has set the pod up
-	resandbox   bool // the sandbox died with its node: the next sync makes a new one
-	deleting    bool // deletionTimestamp is set
-	deleted     bool // gone from the API
-	terminated  bool // the pod's containers are all stopped for good (terminal or deleted)
-	superseded  bool // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
-	heardDelete bool // the kubelet has seen the deletion (a cut-off one hears when its node is back)
-	useQueued   bool // in World.useQueue (usesinks.go)
-	deletedAt   time.Duration
-	resize      *podResize // a resize not yet allocated or actuated (resize.go)
+	status       PodStatus // the API status (newStatus); the kubelet writes it through the writers of podstatus.go
+	phases       []Phase   // every distinct phase taken, in order
+	sandbox      bool      // the kubelet has set the pod up
+	deleting     bool      // deletionTimestamp is set
+	deleted      bool      // gone from the API
+	superseded   bool      // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
+	useQueued    bool      // in World.useQueue (usesinks.go)
+	preemptNever bool      // spec.preemptionPolicy Never, from admission
+	deletedAt    time.Duration
 
 	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)
 	deletionGrace time.Duration // while deleting: deletionGracePeriodSeconds
-	killBy        time.Duration // while deleting: the end of the grace period as the kubelet counts it, from when it heard
 
-	evictedMsg  string        // being evicted with a grace period: the eviction message (evictionmanager.go)
-	stopReason  string        // why the kubelet stops the pod for good ("": it does not); see stopForKubelet
-	stopMessage string        // the pod's status message once it is Failed for stopReason
-	stopGrace   time.Duration // the grace period its containers are killed with
-	syncTimer   sim.Timer
-	worker      *podWorker // the realistic pod worker (podworker.go); nil in exact mode
-	fullName    string     // String(), built once
-	scratch     []byte     // for building condition messages without allocating
-	messages    []string   // condition messages built so far, for reuse
-	// What updateConditions last read (condInputs) and the count of
-	// condition changes (setCondition) after it ran: while both hold,
-	// running it again would change nothing.
-	condSig          uint64
-	condSet, condGen uint32
-	// The sync running (counted) and, when updateStatus last finished, the
-	// world's change count and that sync: see Pod.sync.
-	syncs, statusSync uint32
-	statusMark        int
+	fullName string // String(), built once
 
 	events eventLog // about the pod, in order of first occurrence
 }
@@ -137,10 +107,10 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	p := w.mem.pods.new()
 	*p = Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Annotations: o.Annotations, Spec: spec, CreatedAt: w.Now(), owner: owner,
 		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
+	p.id = len(w.pods)
 	p.newStatus()
 	w.kubelet.PodCreated(p)
 	w.admitPriority(p)
-	p.id = len(w.pods)
 	w.pods = append(w.pods, p)
 	if old := w.podIdx[p.key]; old != nil {
 		old.superseded = true

@@ -7,46 +7,6 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// KubeletSync says when the kubelet's pod worker syncs a pod.
-type KubeletSync uint8
-
-const (
-	// SyncExact syncs a pod the instant anything about it changes: a
-	// restart or a pull retry happens the moment its backoff ends,
-	// CrashLoopBackOff shows the moment a container crashes, and one BackOff
-	// event is logged per wait. The rules' own arithmetic, nothing else.
-	SyncExact KubeletSync = iota
-	// SyncRealistic adds the pod worker's cadence (pkg/kubelet/pod_workers.go):
-	// a sync runs on each container start and exit (PLEG events) and on each
-	// probe result change; after a sync that failed (something still in
-	// backoff, a pull that failed) the pod is requeued after 10s, after any
-	// other after 1m, both jittered by up to half again and taken off the
-	// work queue at the sync loop's next one-second tick. Restarts and pull
-	// retries wait for the first sync at or after their backoff ends; a
-	// waiting reason shows from the sync after the one that recorded it;
-	// every sync that finds a container or an image in backoff logs BackOff.
-	SyncRealistic
-)
-
-var kubeletSyncNames = [...]string{SyncExact: "exact", SyncRealistic: "realistic"}
-
-func (k KubeletSync) String() string {
-	if int(k) < len(kubeletSyncNames) {
-		return kubeletSyncNames[k]
-	}
-	return "unknown"
-}
-
-// ParseKubeletSync returns the mode called s ("exact", "realistic").
-func ParseKubeletSync(s string) (KubeletSync, bool) {
-	for k, name := range kubeletSyncNames {
-		if name == s {
-			return KubeletSync(k), true
-		}
-	}
-	return 0, false
-}
-
 // The pod worker's timing: pkg/kubelet/kubelet.go (backOffPeriod; the
 // resyncInterval is the kubelet's syncFrequency), pod_workers.go (the jitter
 // factors of completeWork), the sync loop's syncTicker.
@@ -65,12 +25,12 @@ type podWorker struct {
 }
 
 // realistic reports whether the pod's kubelet runs the realistic pod worker.
-func (p *Pod) realistic() bool { return p.w.settings.KubeletSync == SyncRealistic }
+func (p *podState) realistic() bool { return p.w.KubeletSyncMode() == SyncRealistic }
 
 // workerState returns the pod's realistic pod worker, making it on first use.
-func (p *Pod) workerState() *podWorker {
+func (p *podState) workerState() *podWorker {
 	if p.worker == nil {
-		p.worker = &podWorker{rand: p.w.eng.Rand("podworker/" + p.Name)}
+		p.worker = &podWorker{rand: p.w.Engine().Rand("podworker/" + p.Name)}
 		p.worker.requeue.Init(p.queuedSync)
 	}
 	return p.worker
@@ -78,7 +38,7 @@ func (p *Pod) workerState() *podWorker {
 
 // beginSync starts a realistic sync: nothing has failed yet, and the status
 // it generates first shows the waiting reasons the syncs before recorded.
-func (p *Pod) beginSync() {
+func (p *podState) beginSync() {
 	p.workerState().failed = false
 	for _, c := range p.init {
 		c.showReason()
@@ -92,35 +52,35 @@ func (p *Pod) beginSync() {
 // the worker's backoff period. (SyncPod's filter meant to spare failures
 // that are only backoffs compares every result's error, the always-present
 // ConfigPodSandbox result's nil among them, so every such sync fails.)
-func (p *Pod) syncFailed() { p.workerState().failed = true }
+func (p *podState) syncFailed() { p.workerState().failed = true }
 
 // requeue is the pod worker's completeWork: the pod goes back on the work
 // queue after the backoff period or the resync interval, jittered
 // (wait.Jitter: d + U*0.5*d, U uniform in [0, 1) from the pod's stream), and
 // the sync loop takes it off at its first tick after that (GetWork takes the
 // entries due before now).
-func (p *Pod) requeue() {
+func (p *podState) requeue() {
 	pw := p.workerState()
 	d := workerResyncInterval
 	if pw.failed {
 		d = workerBackOffPeriod
 	}
 	due := sim.AddSat(p.w.Now(), d+time.Duration(pw.rand.Float64()*workerJitter*float64(d)))
-	p.w.eng.Schedule(&pw.requeue, sim.AddSat(due-due%syncLoopTick, syncLoopTick), sim.Normal)
+	p.w.Engine().Schedule(&pw.requeue, sim.AddSat(due-due%syncLoopTick, syncLoopTick), sim.Normal)
 }
 
 // queuedSync is the sync of a pod taken off the work queue; one already
 // asked for at this instant stands for it.
-func (p *Pod) queuedSync() {
+func (p *podState) queuedSync() {
 	if !p.syncTimer.Pending() {
 		p.sync()
 	}
 }
 
 // stopWorker takes the pod off the work queue.
-func (p *Pod) stopWorker() {
+func (p *podState) stopWorker() {
 	if p.worker != nil {
-		p.w.eng.Stop(&p.worker.requeue)
+		p.w.Engine().Stop(&p.worker.requeue)
 	}
 }
 

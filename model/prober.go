@@ -98,7 +98,7 @@ func (c *container) startProbers() {
 // tick grid (the kubelet sets a worker's ticker when it starts it, and again
 // when a rebooted node's kubelet starts it anew).
 func (pr *prober) startTicks(d time.Duration) {
-	eng := pr.c.pod.w.eng
+	eng := pr.c.pod.w.Engine()
 	eng.After(&pr.timer, d, sim.Normal)
 	pr.first, pr.firstKey = pr.timer.When(), pr.timer.Key()
 	pr.chain = pr.firstKey.Seq &^ sim.Scheduled
@@ -138,7 +138,7 @@ func (pr *prober) tick() {
 	case pr.haltedInTick:
 		at = never
 	}
-	if !w.settings.ProbeEveryTick {
+	if !w.ProbeEveryTick() {
 		switch t := pr.nextUseful(next); {
 		case t == never:
 			return
@@ -147,7 +147,7 @@ func (pr *prober) tick() {
 		}
 	}
 	if at != never {
-		w.eng.ScheduleKey(&pr.timer, at, sim.Normal, pr.tickKey(at))
+		w.Engine().ScheduleKey(&pr.timer, at, sim.Normal, pr.tickKey(at))
 	}
 }
 
@@ -159,7 +159,7 @@ const never = time.Duration(math.MaxInt64)
 func (pr *prober) halt() {
 	pr.halted = true
 	pr.haltedInTick = pr.ticking
-	pr.c.pod.w.eng.Stop(&pr.timer)
+	pr.c.pod.w.Engine().Stop(&pr.timer)
 }
 
 // wake tells the worker that something doProbe reads changed: its timer
@@ -168,7 +168,7 @@ func (pr *prober) halt() {
 // before the event running now.
 func (pr *prober) wake() {
 	w := pr.c.pod.w
-	if w.settings.ProbeEveryTick || pr.done || pr.halted || pr.ticking {
+	if w.ProbeEveryTick() || pr.done || pr.halted || pr.ticking {
 		return // while it ticks, its next tick is due at the first not run
 	}
 	now, period := w.Now(), pr.spec.Period
@@ -177,13 +177,13 @@ func (pr *prober) wake() {
 	}
 	k := (now - pr.first) / period
 	t := pr.first + k*period
-	if t < now || w.eng.Passed(t, sim.Normal, pr.keyAt(t)) {
+	if t < now || w.Engine().Passed(t, sim.Normal, pr.keyAt(t)) {
 		t = sim.AddSat(t, period)
 	}
 	if pr.timer.Pending() && pr.timer.When() <= t {
 		return
 	}
-	w.eng.ScheduleKey(&pr.timer, t, sim.Normal, pr.keyAt(t))
+	w.Engine().ScheduleKey(&pr.timer, t, sim.Normal, pr.keyAt(t))
 }
 
 // keyAt is the place of the worker's tick at t, a time on its grid.
@@ -202,7 +202,7 @@ func (c *container) wakeProbers() {
 }
 
 // wakeProbers wakes every probe worker of the pod.
-func (p *Pod) wakeProbers() {
+func (p *podState) wakeProbers() {
 	for _, c := range p.init {
 		c.wakeProbers()
 	}
@@ -291,9 +291,9 @@ func (pr *prober) firstTickIn(ws []Window, t, startedAt time.Duration) time.Dura
 		return never
 	}
 	next := never
-	abs, since := windowGroups(ws)
+	abs, since := SplitWindows(ws)
 	for _, g := range [2][]Window{abs, since} {
-		for i := searchEnd(g, t, startedAt); i < len(g); i++ {
+		for i := FirstEndingAfter(g, t, startedAt); i < len(g); i++ {
 			from, to := g[i].Span(startedAt)
 			f := pr.gridCeil(t, from)
 			if f >= next {
@@ -348,7 +348,7 @@ func (pr *prober) doProbe() bool {
 	res := resultSuccess
 	if c.probeFails(pr.kind, now, startedAt) {
 		res = resultFailure
-		p.event(EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
+		p.Eventf(EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
 			pr.kind, pr.output(now-startedAt < c.startupTime()))
 	}
 	if res == pr.last {
@@ -437,7 +437,7 @@ func (c *container) killForProbe(pr *prober) {
 // started container without a readiness result.
 func (c *container) triggerReadiness() {
 	if pr := c.prober(Readiness); pr != nil && !pr.done {
-		c.pod.w.eng.At(c.pod.w.Now(), sim.Normal, pr.triggered)
+		c.pod.w.Engine().At(c.pod.w.Now(), sim.Normal, pr.triggered)
 	}
 }
 
@@ -481,24 +481,6 @@ func (c *container) updateReady() bool {
 // object sinks when they flip.
 func (c *container) setFlags(started, ready bool) {
 	c.pod.SetContainerFlags(int(c.idx), started, ready)
-}
-
-// SetKubeletSync sets Settings.KubeletSync. It must be called before the
-// world runs.
-func (w *World) SetKubeletSync(k KubeletSync) {
-	if w.eng.Fired() > 0 {
-		panic("model: SetKubeletSync after the world ran")
-	}
-	w.settings.KubeletSync = k
-}
-
-// SetProbeEveryTick sets Settings.ProbeEveryTick. It must be called before
-// the world runs.
-func (w *World) SetProbeEveryTick(on bool) {
-	if w.eng.Fired() > 0 {
-		panic("model: SetProbeEveryTick after the world ran")
-	}
-	w.settings.ProbeEveryTick = on
 }
 
 // probedAgain is the probe worker's keepGoing for a container that does not

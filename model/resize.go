@@ -23,29 +23,9 @@ import (
 //     is not actuated: PodResizeInProgress stays True with reason Error,
 //     and the kubelet tries again at each sync of the pod.
 
-// ResizeRestart is a container's resizePolicy restartPolicy for one
-// resource.
-type ResizeRestart uint8
-
-// Resize restart policies.
-const (
-	ResizeNotRequired      ResizeRestart = iota // applied in place (the default)
-	ResizeRestartContainer                      // the container restarts to apply it
-)
-
-// ResizePolicy is a container's resizePolicy, per resource.
-type ResizePolicy struct {
-	CPU, Memory ResizeRestart
-}
-
-// Resize conditions and reasons (pkg/apis/core/types.go).
-const (
-	PodResizePending    = "PodResizePending"
-	PodResizeInProgress = "PodResizeInProgress"
-	ReasonDeferred      = "Deferred"
-	ReasonInfeasible    = "Infeasible"
-	reasonResizeError   = "Error"
-)
+// reasonResizeError is PodResizeInProgress's reason while a memory limit
+// waits for the container's use to fall below it.
+const reasonResizeError = "Error"
 
 // podResize is a container's desired resources the kubelet has not yet
 // allocated (pending), or allocated but not actuated (a memory limit below
@@ -57,21 +37,18 @@ type podResize struct {
 	actuating        bool // allocated; the limits wait for the next sync
 }
 
-// Resize asks for new requests and limits of the container called name,
-// as `kubectl patch --subresource resize` does. A pod not yet bound takes
-// them at once (the scheduler places it with them); a bound pod's kubelet
-// admits, defers or refuses them. It reports whether the pod took the
-// request: false for no such container, an init container that is not a
-// sidecar, or a pod that has finished or left the API.
-func (p *Pod) Resize(name string, requests, limits Resources) bool {
+// Resize: a pod not yet bound takes the new resources at once (the
+// scheduler places it with them); a bound pod's kubelet admits, defers or
+// refuses them.
+func (k *kubeletCore) Resize(pod *Pod, name string, requests, limits Resources) bool {
+	p := k.pod(pod)
 	c := p.container(name)
 	if c == nil || c.isInit() && !c.spec.Sidecar || p.terminated || p.Deleted() || p.Phase().Terminal() {
 		return false
 	}
 	if p.Node == nil {
 		p.setResources(c, requests, limits)
-		p.requests = p.Spec.Requests()
-		p.w.podRequestsChanged(p)
+		p.AllocateRequests(p.Spec.Requests(), false)
 		return true
 	}
 	p.dropResize()
@@ -81,28 +58,28 @@ func (p *Pod) Resize(name string, requests, limits Resources) bool {
 }
 
 // dropResize forgets p's pending resize, if any.
-func (p *Pod) dropResize() {
+func (p *podState) dropResize() {
 	if r := p.resize; r != nil && r.deferred {
-		p.Node.kubeletOf().deferredResizes--
+		p.k.node(p.Node).deferredResizes--
 	}
 	p.resize = nil
 }
 
 // tryResize is the allocation manager's check of the pending resize:
 // Infeasible, Deferred, or allocated and actuated.
-func (p *Pod) tryResize() {
+func (p *podState) tryResize() {
 	r, n := p.resize, p.Node
 	want := p.specWith(r.c, r.requests, r.c.spec.Limits).Requests()
 	alloc := n.Capacity
 	reason, msg := "", ""
-	switch others := n.used; {
+	switch others := n.Allocated(); {
 	case want.Memory > alloc.Memory:
 		reason, msg = ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: memory, requested: %d, capacity: %d", want.Memory, alloc.Memory)
 	case want.MilliCPU > alloc.MilliCPU:
 		reason, msg = ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: cpu, requested: %d, capacity: %d", want.MilliCPU, alloc.MilliCPU)
 	default:
 		if p.holds() {
-			others.sub(p.requests)
+			others.Sub(p.Requests())
 		}
 		switch {
 		case others.MilliCPU+want.MilliCPU > alloc.MilliCPU:
@@ -113,9 +90,9 @@ func (p *Pod) tryResize() {
 	}
 	if reason != "" {
 		if !r.deferred && reason == ReasonDeferred {
-			n.kubeletOf().deferredResizes++
+			p.k.node(n).deferredResizes++
 		} else if r.deferred && reason != ReasonDeferred {
-			n.kubeletOf().deferredResizes--
+			p.k.node(n).deferredResizes--
 		}
 		r.deferred = reason == ReasonDeferred
 		p.SetKubeletCondition(PodResizePending, True, reason, msg)
@@ -135,24 +112,13 @@ func (p *Pod) tryResize() {
 // allocate makes c's requests the allocated ones: the pod's, the node's
 // and the scheduler's accounting change; a shrink lets deferred resizes
 // of the node's pods try again.
-func (p *Pod) allocate(c *container, requests, podRequests Resources) {
+func (p *podState) allocate(c *container, requests, podRequests Resources) {
 	p.setResources(c, requests, c.spec.Limits)
-	n, shrunk := p.Node, podRequests.MilliCPU < p.requests.MilliCPU || podRequests.Memory < p.requests.Memory
-	if !p.holds() {
-		p.requests = podRequests
-		p.w.podRequestsChanged(p)
-		return
-	}
-	n.used.sub(p.requests)
-	p.w.podReleased(p, n)
-	p.requests = podRequests
-	p.w.podRequestsChanged(p)
-	n.used.add(p.requests)
-	p.w.nodesChanged()
-	p.w.podHeld(p, n)
-	p.w.podResized(p)
-	if shrunk {
-		n.retryResizes(p)
+	old := p.Requests()
+	n, shrunk, held := p.Node, podRequests.MilliCPU < old.MilliCPU || podRequests.Memory < old.Memory, p.holds()
+	p.AllocateRequests(podRequests, held)
+	if held && shrunk {
+		p.k.retryResizes(n, p.Pod)
 	}
 }
 
@@ -160,10 +126,10 @@ func (p *Pod) allocate(c *container, requests, podRequests Resources) {
 // restart where the resize policy asks for one, else in place, unless a
 // memory limit would fall below the container's use (then r waits for the
 // pod's next sync).
-func (p *Pod) actuate(r *podResize, restart bool) {
+func (p *podState) actuate(r *podResize, restart bool) {
 	c, s := r.c, r.c.spec
 	if !restart && c.processRunning() && r.limits.Memory > 0 && (s.Limits.Memory == 0 || r.limits.Memory < s.Limits.Memory) {
-		if _, mem := c.usage(servedMilliRPS(p)); mem >= r.limits.Memory {
+		if p.UseAt(int(c.idx), p.ServedMilliRPS()).Memory >= r.limits.Memory {
 			r.actuating, p.resize = true, r
 			p.SetKubeletCondition(PodResizeInProgress, True, reasonResizeError,
 				"Aborting attempt to set pod memory limit less than current memory usage for pod "+p.Name)
@@ -171,7 +137,7 @@ func (p *Pod) actuate(r *podResize, restart bool) {
 		}
 	}
 	p.setResources(c, s.Requests, r.limits)
-	p.w.memoryChanged(p)
+	p.w.MemoryChanged(p.Pod)
 	if restart {
 		c.resizeRestart = true
 		c.stop(p.Spec.TerminationGracePeriod, "Container "+s.Name+" resize requires restart")
@@ -182,7 +148,7 @@ func (p *Pod) actuate(r *podResize, restart bool) {
 
 // retryActuation is the pod sync's new attempt at limits that were left
 // unactuated.
-func (p *Pod) retryActuation() {
+func (p *podState) retryActuation() {
 	if r := p.resize; r != nil && r.actuating {
 		p.resize = nil
 		p.actuate(r, false)
@@ -192,11 +158,11 @@ func (p *Pod) retryActuation() {
 // retryResizes is the kubelet's RetryPendingResizes after freed released
 // its resources (it gives its own resize up) or shrank: the node's
 // deferred resizes try again, in the order their pods were bound.
-func (n *Node) retryResizes(freed *Pod) {
-	for i := 0; n.kubeletOf().deferredResizes > 0 && i < len(n.pods); i++ {
-		switch p := n.pods[i]; {
+func (k *kubeletCore) retryResizes(n *Node, freed *Pod) {
+	for i := 0; k.node(n).deferredResizes > 0 && i < len(n.Pods()); i++ {
+		switch p := k.pod(n.Pods()[i]); {
 		case p.resize == nil || !p.resize.deferred:
-		case p == freed:
+		case p.Pod == freed:
 			p.dropResize()
 		default:
 			p.tryResize()
@@ -205,12 +171,12 @@ func (n *Node) retryResizes(freed *Pod) {
 }
 
 // holds reports whether p's requests are in its node's running totals.
-func (p *Pod) holds() bool { return p.boundNode() != nil && !p.Phase().Terminal() }
+func (p *podState) holds() bool { return p.BoundNode() != nil && !p.Phase().Terminal() }
 
 // setResources gives c these requests and limits. The pod gets a new
 // spec: a spec is never changed once made, as it may be its template's
 // and views taken of the pod hold it.
-func (p *Pod) setResources(c *container, requests, limits Resources) {
+func (p *podState) setResources(c *container, requests, limits Resources) {
 	p.Spec = p.specWith(c, requests, limits)
 	for i, ic := range p.init {
 		ic.spec = &p.Spec.InitContainers[i]
@@ -221,7 +187,7 @@ func (p *Pod) setResources(c *container, requests, limits Resources) {
 }
 
 // specWith is a copy of p's spec where c has these requests and limits.
-func (p *Pod) specWith(c *container, requests, limits Resources) *PodSpec {
+func (p *podState) specWith(c *container, requests, limits Resources) *PodSpec {
 	s := *p.Spec
 	s.InitContainers = slices.Clone(s.InitContainers)
 	s.Containers = slices.Clone(s.Containers)
@@ -234,9 +200,9 @@ func (p *Pod) specWith(c *container, requests, limits Resources) *PodSpec {
 	return &s
 }
 
-// ContainerResources returns the desired requests and limits of p's
-// container called name: a pending resize's, else its spec's.
-func (p *Pod) ContainerResources(name string) (requests, limits Resources, ok bool) {
+// ContainerResources: a pending resize's, else its spec's.
+func (k *kubeletCore) ContainerResources(pod *Pod, name string) (requests, limits Resources, ok bool) {
+	p := k.pod(pod)
 	c := p.container(name)
 	switch {
 	case c == nil:

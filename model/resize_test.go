@@ -40,15 +40,15 @@ func TestResizeDeferredThenAllocated(t *testing.T) {
 	if !ok || c.Reason != ReasonDeferred || c.Message != "Node didn't have enough resource: cpu, requested: 1000, used: 1400, capacity: 2000" {
 		t.Fatalf("PodResizePending = %+v, %v", c, ok)
 	}
-	if n.used.MilliCPU != 1900 || n.kubeletOf().deferredResizes != 1 {
-		t.Fatalf("used %d, deferred %d; want 1900, 1", n.used.MilliCPU, n.kubeletOf().deferredResizes)
+	if n.used.MilliCPU != 1900 || kubeletNode(n).deferredResizes != 1 {
+		t.Fatalf("used %d, deferred %d; want 1900, 1", n.used.MilliCPU, kubeletNode(n).deferredResizes)
 	}
 	w.Run(2 * time.Minute)
 	if _, ok := condition(web, PodResizePending); ok {
 		t.Error("PodResizePending still set after batch ended")
 	}
-	if n.used.MilliCPU != 1500 || web.Spec.Containers[0].Requests.MilliCPU != 1000 || n.kubeletOf().deferredResizes != 0 {
-		t.Errorf("used %d, web's request %d, deferred %d; want 1500, 1000, 0", n.used.MilliCPU, web.Spec.Containers[0].Requests.MilliCPU, n.kubeletOf().deferredResizes)
+	if n.used.MilliCPU != 1500 || web.Spec.Containers[0].Requests.MilliCPU != 1000 || kubeletNode(n).deferredResizes != 0 {
+		t.Errorf("used %d, web's request %d, deferred %d; want 1500, 1000, 0", n.used.MilliCPU, web.Spec.Containers[0].Requests.MilliCPU, kubeletNode(n).deferredResizes)
 	}
 	if twin.Spec != shared || shared.Containers[0].Requests.MilliCPU != 500 {
 		t.Error("the resize changed the shared spec")
@@ -68,8 +68,8 @@ func TestResizeInfeasible(t *testing.T) {
 	if c.Reason != ReasonInfeasible || c.Message != "Node didn't have enough capacity: cpu, requested: 8000, capacity: 2000" {
 		t.Errorf("PodResizePending = %+v", c)
 	}
-	if n.used.MilliCPU != 500 || n.kubeletOf().deferredResizes != 0 {
-		t.Errorf("used %d, deferred %d", n.used.MilliCPU, n.kubeletOf().deferredResizes)
+	if n.used.MilliCPU != 500 || kubeletNode(n).deferredResizes != 0 {
+		t.Errorf("used %d, deferred %d", n.used.MilliCPU, kubeletNode(n).deferredResizes)
 	}
 }
 

@@ -37,7 +37,7 @@ func TestContainerMessagesShared(t *testing.T) {
 	w := NewCore(1, DefaultSettings())
 	spec := &PodSpec{Containers: []ContainerSpec{{Name: "c", Image: "img"}}}
 	p, q := w.AddPod("p", spec, PodOptions{}), w.AddPod("q", spec, PodOptions{})
-	cp, cq := p.regular[0], q.regular[0]
+	cp, cq := p.kstate().regular[0], q.kstate().regular[0]
 	if cp.messages() != cq.messages() {
 		t.Fatal("two containers of one spec built their messages twice")
 	}

@@ -4,14 +4,14 @@ import "strings"
 
 // updateStatus regenerates the pod's phase and conditions from its
 // containers, as the kubelet's generateAPIPodStatus does.
-func (p *Pod) updateStatus() {
+func (p *podState) updateStatus() {
 	if !p.Sandboxed() || !p.Node.Reachable() {
 		return // nothing the kubelet reports gets through
 	}
 	was := p.Phase()
 	switch {
 	case p.Phase().Terminal():
-	case p.stopReason != "":
+	case p.stop.reason != "":
 		p.stoppedPhase()
 	default:
 		if ph := p.computePhase(); !ph.Terminal() || !p.processRuns() {
@@ -19,14 +19,14 @@ func (p *Pod) updateStatus() {
 		}
 	}
 	p.updateConditions()
-	p.w.podStatusUpdated(p)
-	if p.stopReason != "" && p.Phase() != was {
-		p.w.podStopped(p)
+	p.w.AnnouncePodStatusUpdated(p.Pod)
+	if p.stop.reason != "" && p.Phase() != was {
+		p.w.AnnouncePodStopped(p.Pod)
 	}
 	if p.Phase() != was {
-		p.w.podChanged(p)
+		p.w.AnnouncePodChanged(p.Pod)
 	}
-	p.statusSync, p.statusMark = p.syncs, p.w.changeCount
+	p.statusSync, p.statusMark = p.syncs, p.w.ChangeCount()
 }
 
 // processRuns reports whether any container's process runs (published or
@@ -34,7 +34,7 @@ func (p *Pod) updateStatus() {
 // phase back while the pod could have running containers: a container
 // restarted after a probe kill from a state that alone would make the pod
 // Succeeded, and still in its postStart hook, keeps the pod's phase.
-func (p *Pod) processRuns() bool {
+func (p *podState) processRuns() bool {
 	for _, c := range p.init {
 		if c.processRunning() {
 			return true
@@ -49,7 +49,7 @@ func (p *Pod) processRuns() bool {
 }
 
 // computePhase is the kubelet's getPhase.
-func (p *Pod) computePhase() Phase {
+func (p *podState) computePhase() Phase {
 	var pendingInit, failedInit, pendingSidecar, running, waiting, stopped, succeeded, unknown int
 	for _, c := range p.init {
 		st := c.status
@@ -141,7 +141,7 @@ func (p *Pod) computePhase() Phase {
 
 // regularStatusStarted is kubecontainer.HasAnyRegularContainerStarted: a
 // regular container's status is Running or Terminated.
-func (p *Pod) regularStatusStarted() bool {
+func (p *podState) regularStatusStarted() bool {
 	for _, c := range p.regular {
 		if k := c.status.State.Kind; k == StateRunning || k == StateTerminated {
 			return true
@@ -153,7 +153,7 @@ func (p *Pod) regularStatusStarted() bool {
 // updateConditions regenerates Initialized, ContainersReady and Ready,
 // unless nothing it reads changed since it last ran and no condition
 // changed after it.
-func (p *Pod) updateConditions() {
+func (p *podState) updateConditions() {
 	sig, ok := p.condInputs()
 	if ok && sig == p.condSig && p.condSet == p.ConditionGen() {
 		return
@@ -169,7 +169,7 @@ func (p *Pod) updateConditions() {
 // condInputs packs what generateConditions reads: whether the phase is
 // Succeeded or Failed, and each container's state as it reads it. ok is false when they do not fit in 64
 // bits or the pod has readiness gates (they read other conditions).
-func (p *Pod) condInputs() (sig uint64, ok bool) {
+func (p *podState) condInputs() (sig uint64, ok bool) {
 	if len(p.Spec.ReadinessGates) > 0 || len(p.init) > 8 || len(p.regular) > 16 {
 		return 0, false
 	}
@@ -208,7 +208,7 @@ func (p *Pod) condInputs() (sig uint64, ok bool) {
 
 // generateConditions sets Initialized, ContainersReady and Ready from the
 // pod's phase and containers, as status/generate.go does.
-func (p *Pod) generateConditions() {
+func (p *podState) generateConditions() {
 	// Initialized
 	incomplete := 0
 	for _, c := range p.init {
@@ -263,7 +263,7 @@ func (p *Pod) generateConditions() {
 
 // readinessGates checks every readiness gate's condition, as
 // status/generate.go does.
-func (p *Pod) readinessGates() (ConditionStatus, string, string) {
+func (p *podState) readinessGates() (ConditionStatus, string, string) {
 	var msgs []string
 	for _, g := range p.Spec.ReadinessGates {
 		c, ok := p.Condition(g)
@@ -287,30 +287,30 @@ const (
 )
 
 // addToList adds a container name to a condition message listing
-// containers, built in p.scratch: prefix and the first name (n, the count
+// containers, built in the kubelet's scratch: prefix and the first name (n, the count
 // so far, is 0), then a name per call, then listMessage. A list with no
 // name costs nothing.
-func (p *Pod) addToList(n int, prefix, name string) int {
+func (p *podState) addToList(n int, prefix, name string) int {
 	if n == 0 {
-		p.scratch = append(p.scratch[:0], prefix...)
+		p.k.scratch = append(p.k.scratch[:0], prefix...)
 	} else {
-		p.scratch = append(p.scratch, ' ')
+		p.k.scratch = append(p.k.scratch, ' ')
 	}
-	p.scratch = append(p.scratch, name...)
+	p.k.scratch = append(p.k.scratch, name...)
 	return n + 1
 }
 
 // listMessage closes the list and returns it as a string, reusing one
 // built before if it is the same: a pod's status flips between a few
 // messages, and an update that changes nothing must allocate nothing.
-func (p *Pod) listMessage() string {
-	p.scratch = append(p.scratch, ']')
+func (p *podState) listMessage() string {
+	p.k.scratch = append(p.k.scratch, ']')
 	for _, m := range p.messages {
-		if m == string(p.scratch) {
+		if m == string(p.k.scratch) {
 			return m
 		}
 	}
-	m := string(p.scratch)
+	m := string(p.k.scratch)
 	if len(p.messages) < maxPodMessages {
 		p.messages = append(p.messages, m)
 	}
@@ -324,7 +324,7 @@ const maxPodMessages = 8
 // has stopped, when some container has its own restartPolicy: Running while
 // one of them will restart (shouldRestart on its last exit), else Succeeded
 // if all exited 0, else Failed.
-func (p *Pod) phaseByOwnPolicies(allSucceeded bool) Phase {
+func (p *podState) phaseByOwnPolicies(allSucceeded bool) Phase {
 	for _, c := range p.regular {
 		if t, ok := c.status.Terminated(); ok && c.shouldRestart(t.ExitCode) {
 			return Running

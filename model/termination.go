@@ -28,12 +28,12 @@ func (c *container) stop(grace time.Duration, msg string) {
 		return
 	}
 	c.stopping = true
-	p.event(EventNormal, "Killing", "kubelet", "%s", msg)
+	p.Eventf(EventNormal, "Killing", "kubelet", "%s", msg)
 	if c.spec.PreStop != "" && grace > 0 {
 		c.draws.hook = c.hookTime(true)
 		r := c.rareState()
 		r.graceLeft, c.inHook = grace, hookPreStop
-		p.w.eng.Schedule(&r.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
+		p.w.Engine().Schedule(&r.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
 		return
 	}
 	c.awaitTurn(grace)
@@ -54,10 +54,10 @@ func (c *container) stopWithPod(grace time.Duration) {
 // when it is the container's turn.
 func (c *container) preStopDone() {
 	p := c.pod
-	h := c.spec.Behavior.hook(true)
+	h := c.spec.Behavior.Hook(true)
 	r := c.rareState()
 	if h.Fail && c.draws.hook <= r.graceLeft {
-		p.event(EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
+		p.Eventf(EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
 	}
 	// The kubelet counts the hook's time in whole seconds.
 	used := min(c.draws.hook, r.graceLeft).Truncate(time.Second)
@@ -73,7 +73,7 @@ func (c *container) awaitTurn(grace time.Duration) {
 	}
 	r := c.rareState()
 	r.graceLeft, r.waitFrom, c.inHook = grace, c.pod.w.Now(), hookTurn
-	c.pod.w.eng.Schedule(&r.hookTimer, sim.AddSat(r.waitFrom, grace), sim.Normal)
+	c.pod.w.Engine().Schedule(&r.hookTimer, sim.AddSat(r.waitFrom, grace), sim.Normal)
 }
 
 // turnReady reports whether the sidecar c may get SIGTERM: no regular
@@ -103,7 +103,7 @@ func (c *container) turnReady() bool {
 func (c *container) turnCame() {
 	p := c.pod
 	r := c.rareState()
-	p.w.eng.Stop(&r.hookTimer)
+	p.w.Engine().Stop(&r.hookTimer)
 	c.inHook = hookNone
 	waited := (p.w.Now() - r.waitFrom).Truncate(time.Second)
 	c.sigterm(r.graceLeft - waited)
@@ -111,7 +111,7 @@ func (c *container) turnCame() {
 
 // turnsCame gives SIGTERM to every sidecar waiting for its turn whose
 // turn has come; a container of the pod has just exited.
-func (p *Pod) turnsCame() {
+func (p *podState) turnsCame() {
 	for i := len(p.init) - 1; i >= 0; i-- {
 		if c := p.init[i]; c.inHook == hookTurn && c.turnReady() {
 			c.turnCame()
@@ -125,19 +125,19 @@ func (c *container) sigterm(grace time.Duration) {
 	if !c.processRunning() {
 		return
 	}
-	c.pod.w.listenerChanged(c.pod)
+	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
 	grace = max(grace, minimumGracePeriod)
 	shutdown := c.shutdownTime()
 	if shutdown > grace {
-		c.pod.w.eng.Schedule(&c.rareState().killTimer, sim.AddSat(c.pod.w.Now(), grace), sim.Normal)
+		c.pod.w.Engine().Schedule(&c.rareState().killTimer, sim.AddSat(c.pod.w.Now(), grace), sim.Normal)
 		return
 	}
-	c.pod.w.eng.Schedule(&c.rareState().termTimer, sim.AddSat(c.pod.w.Now(), shutdown), sim.Normal)
+	c.pod.w.Engine().Schedule(&c.rareState().termTimer, sim.AddSat(c.pod.w.Now(), shutdown), sim.Normal)
 }
 
 // exitAfterSigterm is the process's graceful exit.
 func (c *container) exitAfterSigterm() {
-	_, code := c.spec.Behavior.shutdown()
+	_, code := c.spec.Behavior.Shutdown()
 	c.terminate(code, "")
 }
 
@@ -148,14 +148,15 @@ func (c *container) sigkill() { c.terminate(137, ReasonError) }
 // grace period (deletionGracePeriodSeconds) runs from now, as
 // calculateEffectiveGracePeriod takes it. A kubelet cut off when the pod was
 // deleted hears when its node is back, and gives the pod the whole period.
-func (p *Pod) hearDelete() {
+func (p *podState) hearDelete() {
 	if p.Terminating() && !p.heardDelete {
-		p.heardDelete, p.killBy = true, sim.AddSat(p.w.Now(), p.deletionGrace)
+		_, grace, _ := p.DeletionTimestamp()
+		p.heardDelete, p.stopping().killBy = true, sim.AddSat(p.w.Now(), grace)
 	}
 }
 
 // all returns init and regular containers.
-func (p *Pod) all() []*container {
+func (p *podState) all() []*container {
 	out := make([]*container, 0, len(p.init)+len(p.regular))
 	return append(append(out, p.init...), p.regular...)
 }
@@ -164,8 +165,8 @@ func (p *Pod) all() []*container {
 // every running container at once (sidecars then wait for their turn), then
 // finish. The grace period runs from when the kubelet heard of the deletion
 // (hearDelete).
-func (p *Pod) syncTerminating() {
-	if p.killAll(max(p.killBy-p.w.Now(), 0)) {
+func (p *podState) syncTerminating() {
+	if p.killAll(max(p.stop.killBy-p.w.Now(), 0)) {
 		return
 	}
 	p.finishTermination()
@@ -173,7 +174,7 @@ func (p *Pod) syncTerminating() {
 
 // killAll is killContainersWithSyncResult: every running container is
 // stopped within grace at once. It reports whether one still runs.
-func (p *Pod) killAll(grace time.Duration) bool {
+func (p *podState) killAll(grace time.Duration) bool {
 	running := false
 	for _, cs := range [...][]*container{p.init, p.regular} {
 		for _, c := range cs {
@@ -189,7 +190,7 @@ func (p *Pod) killAll(grace time.Duration) bool {
 // stopSidecars stops the running sidecars of a pod whose regular containers
 // are done for good, all at once, each in its turn, last declared first.
 // Once begun, no sidecar is started again.
-func (p *Pod) stopSidecars(grace time.Duration) {
+func (p *podState) stopSidecars(grace time.Duration) {
 	p.sidecarsStopping = true
 	for _, c := range p.init {
 		if c.spec.Sidecar && c.status.State.Kind == StateRunning {
@@ -200,7 +201,7 @@ func (p *Pod) stopSidecars(grace time.Duration) {
 
 // finishTermination settles the final status of a deleted pod and removes
 // it from the API.
-func (p *Pod) finishTermination() {
+func (p *podState) finishTermination() {
 	for _, c := range p.all() {
 		st := c.status
 		switch {
@@ -223,15 +224,17 @@ func (p *Pod) finishTermination() {
 		p.SetPhase(ph)
 	}
 	p.updateConditions()
-	p.remove()
+	p.FinishDeletion()
 }
 
 // GraceShortened is the kubelet's side of a later delete that brought the
 // deadline of p forward: a kubelet that heard of the deletion kills by the
 // new deadline, and SIGKILL comes forward.
-func (*kubeletCore) GraceShortened(p *Pod) {
+func (k *kubeletCore) GraceShortened(pod *Pod) {
+	p := k.pod(pod)
+	deadline, _, _ := p.DeletionTimestamp()
 	if p.heardDelete {
-		p.killBy = min(p.killBy, p.deadline)
+		p.stop.killBy = min(p.stop.killBy, deadline)
 	}
 	for _, c := range p.all() {
 		r := c.rare
@@ -239,24 +242,25 @@ func (*kubeletCore) GraceShortened(p *Pod) {
 			continue // nothing of its stop is pending
 		}
 		// A shorter deadline brings SIGKILL forward.
-		late := func(t *sim.Timer) bool { return t.Pending() && t.When() > p.deadline }
+		late := func(t *sim.Timer) bool { return t.Pending() && t.When() > deadline }
 		if late(&r.termTimer) || late(&r.killTimer) || late(&r.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
-			p.w.eng.Stop(&r.termTimer)
-			p.w.eng.Stop(&r.hookTimer)
-			p.w.eng.Schedule(&r.killTimer, p.deadline, sim.Normal)
+			p.w.Engine().Stop(&r.termTimer)
+			p.w.Engine().Stop(&r.hookTimer)
+			p.w.Engine().Schedule(&r.killTimer, deadline, sim.Normal)
 		}
 	}
 }
 
-func (*kubeletCore) DeletionSet(p *Pod) { p.wakeProbers() }
+func (k *kubeletCore) DeletionSet(pod *Pod) { k.pod(pod).wakeProbers() }
 
 // HeardDelete is the kubelet of a reachable node hearing at once that p
 // is being deleted: no crash backoff restarts a container, and the pod
 // worker kills the pod.
-func (*kubeletCore) HeardDelete(p *Pod) {
+func (k *kubeletCore) HeardDelete(pod *Pod) {
+	p := k.pod(pod)
 	p.hearDelete()
 	for _, c := range p.all() {
-		p.w.eng.Stop(&c.restartTimer)
+		p.w.Engine().Stop(&c.restartTimer)
 	}
 	p.updateStatus()
 	p.requestSync()

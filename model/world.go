@@ -41,8 +41,6 @@ type World struct {
 	otherEvents map[objectKey]*eventLog
 	origins     eventOrigins // the events' sources, types and reasons, each kept once (events.go)
 
-	containerMsgs map[*ContainerSpec]*containerMessages // the kubelet's messages by container spec (kubelet.go)
-
 	sinks         []Sink
 	objectSinks   []ObjectSink
 	useSinks      []UseSink     // hear a pod's use of resources change (usesinks.go)
