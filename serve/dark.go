@@ -94,21 +94,7 @@ func (s *Store) publish() {
 		return
 	}
 	s.publishEvents()
-	for _, d := range s.darkList {
-		d.ent.dark = 0
-		k := d.p.Key()
-		if d.deleted {
-			delete(s.objects[colPods], k)
-			continue
-		}
-		old, _ := s.objects[colPods][k].(*podSnap)
-		snap, _ := s.renderPod(d.p, old)
-		snap.rv = min(d.rv, s.rv)
-		s.objects[colPods][k] = snap
-		if s.objects[colNamespaces][snap.namespace] == nil {
-			s.put(colNamespaces, &namespaceSnap{meta{name: snap.namespace, uid: uid("Namespace", snap.namespace), created: snap.created}}, false)
-		}
-	}
+	s.publishPods()
 	s.dark = false
 	wls := s.darkWls
 	s.darkList, s.darkWls = nil, nil

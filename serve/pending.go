@@ -91,7 +91,7 @@ func (s *Store) resync(src *workloadSrc) {
 // nominationMoved reports whether p's nominated node differs from its
 // snapshot's.
 func (s *Store) nominationMoved(p *model.Pod) bool {
-	old, ok := s.objects[colPods][p.Key()].(*podSnap)
+	old, ok := s.storedPod(p.Key())
 	return ok && old.view.Nominated != p.NominatedNodeName()
 }
 

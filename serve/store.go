@@ -8,9 +8,10 @@
 // changed since the last change. Watchers read a bounded ring of those
 // versions, so any number of them cost one simulation. A frozen server's
 // store renders nothing per change once its run-up overflows the history
-// (dark.go). Handlers read only
+// (dark.go), and its pods only when read (lazy.go). Handlers read only
 // the store, under its lock; the world is driven by one goroutine
-// (Server.Play) and never touched by a handler.
+// (Server.Play) and touched by a handler only to render a lazy pod of a
+// still world.
 package serve
 
 import (
@@ -93,6 +94,8 @@ type Store struct {
 
 	sortedMu sync.Mutex // the readers' own: list's cache
 	sorted   [numCollections]sortedList
+	lazy     int        // the lazy pods in objects (lazy.go)
+	renderMu sync.Mutex // held to render a lazy pod
 }
 
 // podEntry is the pod of a key, and its mark while the store is dark.
@@ -306,6 +309,9 @@ func (s *Store) list(col collection) ([]snapshot, uint64) {
 		})
 		*c = sortedList{rv: s.rv, writes: s.writes, snaps: out}
 	}
+	if col == colPods && s.lazy > 0 {
+		return s.resolveAll(c.snaps), s.rv
+	}
 	return c.snaps, s.rv
 }
 
@@ -321,6 +327,9 @@ func (s *Store) get(col collection, key string) (snapshot, uint64, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	o, ok := s.objects[col][key]
+	if ok {
+		o = s.resolve(o)
+	}
 	return o, s.rv, ok
 }
 
