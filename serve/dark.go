@@ -49,10 +49,7 @@ func (s *Store) goDarkIfFull() {
 // object is gone); ent is p's key's entry, nil to look it up.
 func (s *Store) markPod(p *model.Pod, deleted bool, ent *podEntry) {
 	if ent == nil {
-		if ent = s.pods[p.Key()]; ent == nil {
-			ent = &podEntry{p: p}
-			s.pods[p.Key()] = ent
-		}
+		ent = s.entryOf(p)
 	}
 	d := darkPod{p: p, ent: ent, rv: s.rv, deleted: deleted}
 	if ent.dark > 0 {
@@ -61,10 +58,8 @@ func (s *Store) markPod(p *model.Pod, deleted bool, ent *podEntry) {
 		s.darkList = append(s.darkList, d)
 		ent.dark = int32(len(s.darkList))
 	}
-	if wl := p.Owner(); wl != nil {
-		if src := s.workloads[wl.Key()]; src != nil {
-			s.markWorkload(src)
-		}
+	if src := s.ownerSrc(p, ent); src != nil {
+		s.markWorkload(src)
 	}
 }
 

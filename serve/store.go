@@ -65,8 +65,10 @@ type Store struct {
 
 	// The run goroutine's own (no lock needed).
 	w            *model.World
-	reportEvery  time.Duration           // the kubelets' nodeStatusReportFrequency
-	pods         map[string]*podEntry    // the pods added, the last of each key (model.Key)
+	reportEvery  time.Duration        // the kubelets' nodeStatusReportFrequency
+	pods         map[string]*podEntry // the pods added, the last of each key (model.Key)
+	podByID      []*podEntry          // their entries by Pod.ID (podindex.go)
+	lastNamed    lastNamed
 	nodes        map[string]*model.Node  // the nodes added, by name
 	workloads    map[string]*workloadSrc // by the workload's key (model.Key)
 	budgets      map[*model.DisruptionBudget]*budgetSrc
@@ -96,12 +98,6 @@ type Store struct {
 	sorted   [numCollections]sortedList
 	lazy     int        // the lazy pods in objects (lazy.go)
 	renderMu sync.Mutex // held to render a lazy pod
-}
-
-// podEntry is the pod of a key, and its mark while the store is dark.
-type podEntry struct {
-	p    *model.Pod
-	dark int32 // 1 + the key's index in Store.darkList once marked
 }
 
 // budgetSrc ties a model PodDisruptionBudget to its API object.
@@ -168,7 +164,7 @@ func (s *Store) Change(c *model.Change) {
 	s.flush(c.T, false)
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
-		if ent := s.pods[model.Key(c.Namespace, c.Pod)]; ent != nil {
+		if ent := s.named(c.Namespace, c.Pod); ent != nil {
 			s.pod(ent.p, c, ent)
 		}
 	case model.ChangeNode:

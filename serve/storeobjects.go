@@ -225,7 +225,7 @@ func (s *Store) eventHost(e *model.Event, kind, object, ns string) string {
 		if ns == "" {
 			ns = model.DefaultNamespace
 		}
-		if ent := s.pods[model.Key(ns, object)]; ent != nil && ent.p.Node != nil {
+		if ent := s.named(ns, object); ent != nil && ent.p.Node != nil {
 			return ent.p.Node.Name
 		}
 	} else if kind == "Node" {
