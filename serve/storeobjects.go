@@ -194,7 +194,7 @@ func (s *Store) event(c *model.Change) {
 
 // follow sets the event's fields that change with its repeats to e's.
 func (snap *eventSnap) follow(e *model.Event) {
-	snap.typ, snap.reason, snap.source, snap.message = e.Type.String(), e.Reason, e.Source, e.Message
+	snap.typ, snap.reason, snap.source, snap.message = e.Type, e.Reason, e.Source, e.Message
 	snap.first, snap.last, snap.count = e.FirstSeen, e.LastSeen, int(e.Count)
 }
 
@@ -209,7 +209,7 @@ func (s *Store) newEvent(snap *eventSnap, kind, object, ns, host, key string) {
 		ns = model.DefaultNamespace // a node's events are in the default namespace
 	}
 	snap.meta = meta{namespace: ns}
-	snap.involved = apiRef(kind, object) // its UID is made when shown (involvedUID)
+	snap.involved = eventRef{kind: kind, name: object}
 	// Named as the API server's clients name them, <object>.<unique
 	// hex>; here the hex is the store's count of events.
 	if key != "" {
