@@ -49,10 +49,7 @@ func (s *Store) goDarkIfFull() {
 // object is gone); ent is p's key's entry, nil to look it up.
 func (s *Store) markPod(p *model.Pod, deleted bool, ent *podEntry) {
 	if ent == nil {
-		if ent = s.pods[p.Key()]; ent == nil {
-			ent = &podEntry{p: p}
-			s.pods[p.Key()] = ent
-		}
+		ent = s.entryOf(p)
 	}
 	d := darkPod{p: p, ent: ent, rv: s.rv, deleted: deleted}
 	if ent.dark > 0 {
@@ -61,10 +58,8 @@ func (s *Store) markPod(p *model.Pod, deleted bool, ent *podEntry) {
 		s.darkList = append(s.darkList, d)
 		ent.dark = int32(len(s.darkList))
 	}
-	if wl := p.Owner(); wl != nil {
-		if src := s.workloads[wl.Key()]; src != nil {
-			s.markWorkload(src)
-		}
+	if src := s.ownerSrc(p, ent); src != nil {
+		s.markWorkload(src)
 	}
 }
 
@@ -94,21 +89,7 @@ func (s *Store) publish() {
 		return
 	}
 	s.publishEvents()
-	for _, d := range s.darkList {
-		d.ent.dark = 0
-		k := d.p.Key()
-		if d.deleted {
-			delete(s.objects[colPods], k)
-			continue
-		}
-		old, _ := s.objects[colPods][k].(*podSnap)
-		snap, _ := s.renderPod(d.p, old)
-		snap.rv = min(d.rv, s.rv)
-		s.objects[colPods][k] = snap
-		if s.objects[colNamespaces][snap.namespace] == nil {
-			s.put(colNamespaces, &namespaceSnap{meta{name: snap.namespace, uid: uid("Namespace", snap.namespace), created: snap.created}}, false)
-		}
-	}
+	s.publishPods()
 	s.dark = false
 	wls := s.darkWls
 	s.darkList, s.darkWls = nil, nil

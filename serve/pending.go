@@ -23,6 +23,11 @@ type pending struct {
 	nominated  []*model.Pod              // whose nominated node changed
 }
 
+// empty reports whether nothing is pending.
+func (p *pending) empty() bool {
+	return !p.updated() && len(p.classes) == 0 && len(p.nodes) == 0 && len(p.workloads) == 0 && len(p.budgets) == 0 && len(p.hpas) == 0
+}
+
 // updated reports whether an object the store has was updated.
 func (p *pending) updated() bool {
 	return len(p.moved) > 0 || len(p.scaled) > 0 || len(p.synced) > 0 || len(p.nodesMoved) > 0 || len(p.nominated) > 0
@@ -65,11 +70,7 @@ func (s *Store) Object(o *model.ObjectChange) {
 		}
 	case model.ObjectPod:
 		if o.Op == model.ObjectAdded {
-			if ent := s.pods[o.Pod.Key()]; ent != nil {
-				ent.p = o.Pod // a later pod of the key: it keeps the key's mark
-			} else {
-				s.pods[o.Pod.Key()] = &podEntry{p: o.Pod}
-			}
+			s.addPod(o.Pod)
 		}
 		// The timeline carries a pod's changes but its nominated node.
 		if o.Op == model.ObjectUpdated && s.dark {
@@ -91,7 +92,7 @@ func (s *Store) resync(src *workloadSrc) {
 // nominationMoved reports whether p's nominated node differs from its
 // snapshot's.
 func (s *Store) nominationMoved(p *model.Pod) bool {
-	old, ok := s.objects[colPods][p.Key()].(*podSnap)
+	old, ok := s.storedPod(p.Key())
 	return ok && old.view.Nominated != p.NominatedNodeName()
 }
 
@@ -99,6 +100,9 @@ func (s *Store) nominationMoved(p *model.Pod) bool {
 // time): the objects added (unless updates only), then those updated. It
 // reports whether it wrote anything.
 func (s *Store) flush(t time.Duration, updates bool) bool {
+	if s.pending.empty() {
+		return false
+	}
 	writes := s.writes
 	if !updates {
 		s.flushAdded(t)

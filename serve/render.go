@@ -250,8 +250,8 @@ func (m moment) lease(s *leaseSnap) *coordinationv1.Lease {
 func (m moment) event(s *eventSnap) *corev1.Event {
 	e := &corev1.Event{TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "v1"}, ObjectMeta: m.metaOf(s),
 		InvolvedObject: corev1.ObjectReference{Kind: s.involved.kind, Namespace: s.involvedNS, Name: s.involved.name,
-			UID: types.UID(s.involvedUID()), APIVersion: s.involved.apiVersion},
-		Reason: s.reason, Message: s.message, Type: s.typ, Count: int32(s.count),
+			UID: types.UID(s.involvedUID()), APIVersion: s.involved.apiVersion()},
+		Reason: s.reason, Message: s.message, Type: s.typ.String(), Count: int32(s.count),
 		FirstTimestamp: m.ts(s.first), LastTimestamp: m.ts(s.last),
 		Source:              corev1.EventSource{Component: s.source, Host: s.host},
 		ReportingController: s.source, ReportingInstance: s.host,
@@ -263,9 +263,9 @@ func (m moment) event(s *eventSnap) *corev1.Event {
 func (m moment) eventV1(s *eventSnap) *eventsv1.Event {
 	e := &eventsv1.Event{TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "events.k8s.io/v1"}, ObjectMeta: m.metaOf(s),
 		EventTime:           metav1.NewMicroTime(m.ts(s.first).Time),
-		ReportingController: s.source, ReportingInstance: s.host, Reason: s.reason, Note: s.message, Type: s.typ,
+		ReportingController: s.source, ReportingInstance: s.host, Reason: s.reason, Note: s.message, Type: s.typ.String(),
 		Regarding: corev1.ObjectReference{Kind: s.involved.kind, Namespace: s.involvedNS, Name: s.involved.name,
-			UID: types.UID(s.involvedUID()), APIVersion: s.involved.apiVersion},
+			UID: types.UID(s.involvedUID()), APIVersion: s.involved.apiVersion()},
 		DeprecatedSource:         corev1.EventSource{Component: s.source, Host: s.host},
 		DeprecatedFirstTimestamp: m.ts(s.first), DeprecatedLastTimestamp: m.ts(s.last), DeprecatedCount: int32(s.count),
 	}

@@ -302,7 +302,7 @@ func eventCells(m moment, s snapshot) []any {
 	if e.host != "" {
 		source += ", " + e.host
 	}
-	return []any{last, e.typ, e.reason, strings.ToLower(e.involved.kind) + "/" + e.involved.name, "", source,
+	return []any{last, e.typ.String(), e.reason, strings.ToLower(e.involved.kind) + "/" + e.involved.name, "", source,
 		strings.TrimSpace(e.message), first, int64(e.count), e.name}
 }
 
@@ -313,13 +313,13 @@ func eventFields(s snapshot) fields.Set {
 	f["involvedObject.namespace"] = e.involvedNS
 	f["involvedObject.name"] = e.involved.name
 	f["involvedObject.uid"] = e.involvedUID()
-	f["involvedObject.apiVersion"] = e.involved.apiVersion
+	f["involvedObject.apiVersion"] = e.involved.apiVersion()
 	f["involvedObject.resourceVersion"] = ""
 	f["involvedObject.fieldPath"] = ""
 	f["reason"] = e.reason
 	f["reportingComponent"] = e.source
 	f["source"] = e.source
-	f["type"] = e.typ
+	f["type"] = e.typ.String()
 	return f
 }
 

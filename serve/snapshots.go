@@ -85,14 +85,23 @@ type leaseSnap struct {
 // (eventUID, involvedUID).
 type eventSnap struct {
 	meta
-	involved            owner  // the object it is about
-	involvedNS          string // "" for a node
-	host                string // the node of a kubelet's event
-	typ, reason, source string
-	message             string
-	first, last         time.Duration
-	count               int
+	involved       eventRef // the object it is about
+	involvedNS     string   // "" for a node
+	host           string   // the node of a kubelet's event
+	reason, source string
+	message        string
+	first, last    time.Duration
+	count          int
+	typ            model.EventType
 }
+
+// eventRef is the object an event is about: its apiVersion follows from
+// its kind (apiRef), its UID is made when shown (involvedUID). A cluster
+// holds hundreds of thousands of events: each keeps what it must.
+type eventRef struct{ kind, name string }
+
+// apiVersion is the object's apiVersion.
+func (r eventRef) apiVersion() string { return apiRef(r.kind, r.name).apiVersion }
 
 // eventUID is the event's metadata.uid.
 func (e *eventSnap) eventUID() string { return uid("Event", e.name) }

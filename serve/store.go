@@ -8,9 +8,10 @@
 // changed since the last change. Watchers read a bounded ring of those
 // versions, so any number of them cost one simulation. A frozen server's
 // store renders nothing per change once its run-up overflows the history
-// (dark.go). Handlers read only
+// (dark.go), and its pods only when read (lazy.go). Handlers read only
 // the store, under its lock; the world is driven by one goroutine
-// (Server.Play) and never touched by a handler.
+// (Server.Play) and touched by a handler only to render a lazy pod of a
+// still world.
 package serve
 
 import (
@@ -64,8 +65,10 @@ type Store struct {
 
 	// The run goroutine's own (no lock needed).
 	w            *model.World
-	reportEvery  time.Duration           // the kubelets' nodeStatusReportFrequency
-	pods         map[string]*podEntry    // the pods added, the last of each key (model.Key)
+	reportEvery  time.Duration        // the kubelets' nodeStatusReportFrequency
+	pods         map[string]*podEntry // the pods added, the last of each key (model.Key)
+	podByID      []*podEntry          // their entries by Pod.ID (podindex.go)
+	lastNamed    lastNamed
 	nodes        map[string]*model.Node  // the nodes added, by name
 	workloads    map[string]*workloadSrc // by the workload's key (model.Key)
 	budgets      map[*model.DisruptionBudget]*budgetSrc
@@ -93,12 +96,8 @@ type Store struct {
 
 	sortedMu sync.Mutex // the readers' own: list's cache
 	sorted   [numCollections]sortedList
-}
-
-// podEntry is the pod of a key, and its mark while the store is dark.
-type podEntry struct {
-	p    *model.Pod
-	dark int32 // 1 + the key's index in Store.darkList once marked
+	lazy     int        // the lazy pods in objects (lazy.go)
+	renderMu sync.Mutex // held to render a lazy pod
 }
 
 // budgetSrc ties a model PodDisruptionBudget to its API object.
@@ -165,7 +164,7 @@ func (s *Store) Change(c *model.Change) {
 	s.flush(c.T, false)
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
-		if ent := s.pods[model.Key(c.Namespace, c.Pod)]; ent != nil {
+		if ent := s.named(c.Namespace, c.Pod); ent != nil {
 			s.pod(ent.p, c, ent)
 		}
 	case model.ChangeNode:
@@ -306,6 +305,9 @@ func (s *Store) list(col collection) ([]snapshot, uint64) {
 		})
 		*c = sortedList{rv: s.rv, writes: s.writes, snaps: out}
 	}
+	if col == colPods && s.lazy > 0 {
+		return s.resolveAll(c.snaps), s.rv
+	}
 	return c.snaps, s.rv
 }
 
@@ -321,6 +323,9 @@ func (s *Store) get(col collection, key string) (snapshot, uint64, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	o, ok := s.objects[col][key]
+	if ok {
+		o = s.resolve(o)
+	}
 	return o, s.rv, ok
 }
 

@@ -67,7 +67,7 @@ func (s *Store) pod(p *model.Pod, c *model.Change, ent *podEntry) {
 		s.markPod(p, deleted, ent)
 		return
 	}
-	old, seen := s.objects[colPods][p.Key()].(*podSnap)
+	old, seen := s.storedPod(p.Key())
 	snap, src := s.renderPod(p, old)
 	if c != nil && c.Kind == model.ChangePhase {
 		snap.view.Status.Phase = c.To // the model tells its sinks before it moves
@@ -92,6 +92,24 @@ func (s *Store) pod(p *model.Pod, c *model.Change, ent *podEntry) {
 // renderPod is a new snapshot of p as it is now, given its last one (old,
 // nil if none), and the source of its controller (nil if none or unknown).
 func (s *Store) renderPod(p *model.Pod, old *podSnap) (*podSnap, *workloadSrc) {
+	snap := &podSnap{}
+	src := s.podIdentity(snap, p, old)
+	snap.fill(p)
+	return snap, src
+}
+
+// fill sets the snapshot's state to p's now: all but its identity
+// (podIdentity).
+func (snap *podSnap) fill(p *model.Pod) {
+	snap.view, snap.priority, snap.policy = report.ViewPod(p), p.Priority(), p.PreemptionPolicy()
+	snap.deadline, snap.grace, snap.deleting = p.DeletionTimestamp()
+}
+
+// podIdentity sets snap's identity, which a pod's snapshots keep from its
+// first on (old: its last, nil if none): its metadata, its controller's
+// reference and its labels as the API shows them, its completion index.
+// It returns the source of p's controller (nil if none or unknown).
+func (s *Store) podIdentity(snap *podSnap, p *model.Pod, old *podSnap) *workloadSrc {
 	seen := old != nil
 	id := ""
 	if seen {
@@ -99,9 +117,7 @@ func (s *Store) renderPod(p *model.Pod, old *podSnap) (*podSnap, *workloadSrc) {
 	} else {
 		id = uid("Pod", p.Key())
 	}
-	snap := &podSnap{meta: meta{name: p.Name, namespace: p.Namespace, uid: id, labels: p.Labels, created: p.CreatedAt},
-		view: report.ViewPod(p), priority: p.Priority(), policy: p.PreemptionPolicy()}
-	snap.deadline, snap.grace, snap.deleting = p.DeletionTimestamp()
+	snap.meta = meta{name: p.Name, namespace: p.Namespace, uid: id, labels: p.Labels, created: p.CreatedAt}
 	var src *workloadSrc
 	if wl := p.Owner(); wl != nil {
 		src = s.workloads[wl.Key()]
@@ -129,7 +145,7 @@ func (s *Store) renderPod(p *model.Pod, old *podSnap) (*podSnap, *workloadSrc) {
 			snap.labels = src.pods
 		}
 	}
-	return snap, src
+	return src
 }
 
 // event records an event's first occurrence or its repeat. A dark store
@@ -178,7 +194,7 @@ func (s *Store) event(c *model.Change) {
 
 // follow sets the event's fields that change with its repeats to e's.
 func (snap *eventSnap) follow(e *model.Event) {
-	snap.typ, snap.reason, snap.source, snap.message = e.Type().String(), e.Reason(), e.Source(), e.Message()
+	snap.typ, snap.reason, snap.source, snap.message = e.Type(), e.Reason(), e.Source(), e.Message()
 	snap.first, snap.last, snap.count = e.FirstSeen, e.LastSeen, int(e.Count)
 }
 
@@ -193,7 +209,7 @@ func (s *Store) newEvent(snap *eventSnap, kind, object, ns, host, key string) {
 		ns = model.DefaultNamespace // a node's events are in the default namespace
 	}
 	snap.meta = meta{namespace: ns}
-	snap.involved = apiRef(kind, object) // its UID is made when shown (involvedUID)
+	snap.involved = eventRef{kind: kind, name: object}
 	// Named as the API server's clients name them, <object>.<unique
 	// hex>; here the hex is the store's count of events.
 	if key != "" {
@@ -209,7 +225,7 @@ func (s *Store) eventHost(e *model.Event, kind, object, ns string) string {
 		if ns == "" {
 			ns = model.DefaultNamespace
 		}
-		if ent := s.pods[model.Key(ns, object)]; ent != nil && ent.p.Node != nil {
+		if ent := s.named(ns, object); ent != nil && ent.p.Node != nil {
 			return ent.p.Node.Name
 		}
 	} else if kind == "Node" {

@@ -161,7 +161,7 @@ func (s *Store) workloadChanged(src *workloadSrc) bool {
 func (s *Store) countPods(src *workloadSrc) workloadStatus {
 	var st workloadStatus
 	for _, p := range src.wl.Pods() {
-		snap, ok := s.objects[colPods][p.Key()].(*podSnap)
+		snap, ok := s.storedPod(p.Key())
 		if !ok {
 			continue
 		}

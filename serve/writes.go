@@ -165,6 +165,7 @@ func (s *Server) answer(w http.ResponseWriter, q *request, req *writeReq) {
 // same instant runs (a ReplicaSet replacing a deleted pod), and the store
 // publishes what moved without a change of its own.
 func (s *Server) apply(req *writeReq, t time.Duration) {
+	s.store.thaw() // the world moves
 	w := s.world
 	w.Run(t)
 	err := req.gone

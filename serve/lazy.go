@@ -1,0 +1,124 @@
+package serve
+
+import (
+	"github.com/podsim/podsim/model"
+)
+
+// A frozen store that went dark publishes its marked pods unrendered: a
+// lazyPod holds a pod's identity as its snapshot shows it and the model's
+// pod, whose state is read each time the pod is read. That is sound while
+// the world is still: from the frozen instant until the first write, which
+// renders every lazy pod (thaw) before it moves the world. So a frozen
+// cluster holds one copy of its pods' status, the model's, however often
+// it is read: a read renders what it shows and keeps none of it.
+//
+// Handlers render lazy pods under the store's read lock, one goroutine at
+// a time (renderMu), as the run goroutine, which holds the write lock to
+// thaw, is the only one that moves the world.
+
+// lazyPod is a pod published unrendered: its snapshot is podIdentity's
+// with its state filled from p when read.
+type lazyPod struct {
+	meta
+	p     *model.Pod
+	owner *owner
+	index string
+}
+
+// render is the pod's snapshot as p is now.
+func (l *lazyPod) render() *podSnap {
+	snap := &podSnap{meta: l.meta, owner: l.owner, index: l.index}
+	snap.fill(l.p)
+	return snap
+}
+
+// resolve is o itself, or if o is a lazy pod its snapshot as rendered now.
+// Call it with the lock held (read or write).
+func (s *Store) resolve(o snapshot) snapshot {
+	l, ok := o.(*lazyPod)
+	if !ok {
+		return o
+	}
+	s.renderMu.Lock()
+	defer s.renderMu.Unlock()
+	return l.render()
+}
+
+// resolveAll is snaps with each lazy pod rendered: snaps itself if it
+// holds none. Call it with the lock held (read or write).
+func (s *Store) resolveAll(snaps []snapshot) []snapshot {
+	var out []snapshot
+	for i, o := range snaps {
+		l, ok := o.(*lazyPod)
+		if !ok {
+			if out != nil {
+				out[i] = o
+			}
+			continue
+		}
+		if out == nil {
+			s.renderMu.Lock()
+			defer s.renderMu.Unlock()
+			out = make([]snapshot, len(snaps))
+			copy(out, snaps[:i])
+		}
+		out[i] = l.render()
+	}
+	if out == nil {
+		return snaps
+	}
+	return out
+}
+
+// storedPod is the pod snapshot the store holds under key, a lazy one
+// rendered. For the run goroutine.
+func (s *Store) storedPod(key string) (*podSnap, bool) {
+	snap, ok := s.resolve(s.objects[colPods][key]).(*podSnap)
+	return snap, ok
+}
+
+// publishPods publishes the pods marked while the store was dark, each at
+// the version of its last change, unrendered (lazyPod). Called by publish.
+func (s *Store) publishPods() {
+	block := make([]lazyPod, len(s.darkList))
+	pods := s.objects[colPods]
+	for i, d := range s.darkList {
+		d.ent.dark = 0
+		k := d.p.Key()
+		if d.deleted {
+			delete(pods, k)
+			continue
+		}
+		old, _ := s.storedPod(k)
+		var skel podSnap
+		s.podIdentity(&skel, d.p, old)
+		l := &block[i]
+		*l = lazyPod{meta: skel.meta, p: d.p, owner: skel.owner, index: skel.index}
+		l.rv = min(d.rv, s.rv)
+		pods[k] = l
+		s.lazy++
+		if s.objects[colNamespaces][l.namespace] == nil {
+			s.put(colNamespaces, &namespaceSnap{meta{name: l.namespace, uid: uid("Namespace", l.namespace), created: l.created}}, false)
+		}
+	}
+}
+
+// thaw renders every lazy pod as the world is now, before the run
+// goroutine moves it (a write to a frozen server).
+func (s *Store) thaw() {
+	if s.lazy == 0 { // written only by the run goroutine, the caller
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pods := s.objects[colPods]
+	for k, o := range pods {
+		if l, ok := o.(*lazyPod); ok {
+			pods[k] = l.render()
+		}
+	}
+	s.lazy = 0
+	s.sortedMu.Lock()
+	s.sorted[colPods] = sortedList{}
+	s.sortedMu.Unlock()
+}

@@ -1,0 +1,87 @@
+package serve
+
+import "github.com/podsim/podsim/model"
+
+// The store finds a pod's entry by Pod.ID when it has the pod (the object
+// stream), and by name when a change names it: through the entry of the
+// last pod named, as one pod's changes come in runs, then the map by key.
+
+// podEntry is the pod of a key, and its mark while the store is dark.
+type podEntry struct {
+	p    *model.Pod
+	dark int32 // 1 + the key's index in Store.darkList once marked
+	// The source of the controller of p (wl), as markPod last found it.
+	wl  *model.Workload
+	src *workloadSrc
+}
+
+// lastNamed is the entry of the pod a change last named.
+type lastNamed struct {
+	namespace, name string
+	ent             *podEntry
+}
+
+// addPod records p, added to the world, as its key's pod.
+func (s *Store) addPod(p *model.Pod) {
+	if ent := s.pods[p.Key()]; ent != nil {
+		ent.p = p // a later pod of the key: it keeps the key's mark
+		s.index(p, ent)
+		return
+	}
+	s.index(p, s.newEntry(p))
+}
+
+// newEntry makes p's key's entry, with p its pod.
+func (s *Store) newEntry(p *model.Pod) *podEntry {
+	ent := &podEntry{p: p}
+	s.pods[p.Key()] = ent
+	return ent
+}
+
+// index files ent as p's by Pod.ID.
+func (s *Store) index(p *model.Pod, ent *podEntry) {
+	id := p.ID()
+	for len(s.podByID) <= id {
+		s.podByID = append(s.podByID, nil)
+	}
+	s.podByID[id] = ent
+}
+
+// entryOf is p's key's entry, made (with p its pod) if the key has none.
+func (s *Store) entryOf(p *model.Pod) *podEntry {
+	if id := p.ID(); id < len(s.podByID) && s.podByID[id] != nil {
+		return s.podByID[id]
+	}
+	ent := s.pods[p.Key()]
+	if ent == nil {
+		ent = s.newEntry(p)
+	}
+	s.index(p, ent)
+	return ent
+}
+
+// named is the entry of the pod a change names (nil if none): namespace as
+// the change has it.
+func (s *Store) named(namespace, name string) *podEntry {
+	if l := &s.lastNamed; l.ent != nil && l.name == name && l.namespace == namespace {
+		return l.ent
+	}
+	ent := s.pods[model.Key(namespace, name)]
+	if ent != nil {
+		s.lastNamed = lastNamed{namespace: namespace, name: name, ent: ent}
+	}
+	return ent
+}
+
+// ownerSrc is the source of p's controller (nil if none or unknown),
+// remembered in its entry.
+func (s *Store) ownerSrc(p *model.Pod, ent *podEntry) *workloadSrc {
+	wl := p.Owner()
+	if wl == nil {
+		return nil
+	}
+	if ent.wl != wl || ent.src == nil {
+		ent.wl, ent.src = wl, s.workloads[wl.Key()]
+	}
+	return ent.src
+}
