@@ -68,6 +68,7 @@ type Pod struct {
 
 	status      PodStatus // the API status (newStatus); the kubelet writes it through the writers of podstatus.go
 	phases      []Phase   // every distinct phase taken, in order
+	conds       []podCond // status.conditions (podconds.go); status.Conditions is nil
 	init        []*container
 	regular     []*container
 	sandbox     bool // the kubelet has set the pod up
@@ -188,7 +189,7 @@ func (p *Pod) Deleted() bool { return p.deleted }
 // Status returns a copy of the pod's status now.
 func (p *Pod) Status() PodStatus {
 	s := p.status
-	s.Conditions = append([]Condition(nil), p.status.Conditions...)
+	s.Conditions = p.appendConditions(nil)
 	s.InitContainerStatuses = cloneStatuses(p.status.InitContainerStatuses)
 	s.ContainerStatuses = cloneStatuses(p.status.ContainerStatuses)
 	return s
@@ -245,68 +246,6 @@ func (p *Pod) setPhase(ph Phase) {
 	}
 	p.phases = append(p.phases, ph)
 	p.w.kubelet.PhaseSet(p)
-}
-
-// setCondition sets a pod condition; lastTransitionTime moves only when the
-// status changes.
-func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
-	conds := p.status.Conditions
-	for i := range conds {
-		c := &conds[i]
-		if !same(c.Type, t) {
-			continue
-		}
-		if c.Status == s && same(c.Reason, reason) && same(c.Message, msg) {
-			return
-		}
-		if c.Status != s {
-			c.LastTransitionTime = p.w.Now()
-		}
-		changed := c.Status != s || c.Reason != reason
-		c.Status, c.Reason, c.Message = s, reason, msg
-		p.condGen++
-		if changed {
-			ch := p.w.begin(ChangeCondition)
-			ch.Pod, ch.Namespace, ch.Type, ch.Status, ch.Reason = p.Name, p.Namespace, t, string(s), reason
-			p.w.emit()
-			if t == Ready {
-				p.w.podChanged(p)
-			}
-		}
-		return
-	}
-	p.status.Conditions = append(conds, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: p.w.Now()})
-	p.condGen++
-	p.sortConditions()
-	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
-	p.w.podConditionAdded(p, t)
-}
-
-// conditionOrder is the order in which the kubelet lists pod conditions.
-var conditionOrder = [...]string{DisruptionTarget, PodResizePending, PodResizeInProgress, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
-
-func (p *Pod) sortConditions() {
-	rank := func(t string) int {
-		for i, o := range conditionOrder {
-			if o == t {
-				return i
-			}
-		}
-		return len(conditionOrder)
-	}
-	c := p.status.Conditions
-	for i := 1; i < len(c); i++ {
-		for j := i; j > 0 && rank(c[j].Type) < rank(c[j-1].Type); j-- {
-			c[j], c[j-1] = c[j-1], c[j]
-		}
-	}
-}
-
-// SetCondition sets a custom pod condition (as a controller would for a
-// readiness gate) and refreshes Ready.
-func (p *Pod) SetCondition(t string, s ConditionStatus) {
-	p.setCondition(t, s, "", "")
-	p.w.kubelet.ConditionSetByUser(p)
 }
 
 // String is the pod as the kubelet names it in messages: name_namespace.
