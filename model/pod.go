@@ -67,7 +67,8 @@ type Pod struct {
 	busy             bool  // the pod worker is blocked (pulling an image, running postStart)
 
 	status      PodStatus // the API status (newStatus); the kubelet writes it through the writers of podstatus.go
-	phases      []Phase   // every distinct phase taken, in order
+	phaseLog    uint64    // the phases taken, in order, while phaseMore is nil: 4 bits each (logPhase)
+	phaseMore   *[]Phase  // the phases taken, once phaseLog cannot hold them
 	conds       []podCond // status.conditions (podconds.go); status.Conditions is nil
 	init        []*container
 	regular     []*container
@@ -173,8 +174,43 @@ func (p *Pod) ID() int { return p.id }
 // Phase is the pod's current phase.
 func (p *Pod) Phase() Phase { return p.status.Phase }
 
-// Phases lists every distinct phase the pod took, in order.
-func (p *Pod) Phases() []Phase { return p.phases[:len(p.phases):len(p.phases)] }
+// Phases lists every distinct phase the pod took, in order: a new slice
+// but for a pod of many phases.
+func (p *Pod) Phases() []Phase {
+	if p.phaseMore != nil {
+		m := *p.phaseMore
+		return m[:len(m):len(m)]
+	}
+	var out []Phase
+	for l := p.phaseLog; l != 0; l >>= 4 {
+		out = append(out, phaseCodes[l&15-1])
+	}
+	return out
+}
+
+// phaseCodes are the phases phaseLog holds, each as its index plus one.
+var phaseCodes = [...]Phase{Pending, Running, Succeeded, Failed, Unknown}
+
+// logPhase appends ph to the pod's phases: to phaseLog while it has room
+// and ph is one of phaseCodes, else to phaseMore.
+func (p *Pod) logPhase(ph Phase) {
+	if p.phaseMore == nil {
+		for code, known := range phaseCodes {
+			if ph != known {
+				continue
+			}
+			for i := 0; i < 64; i += 4 {
+				if p.phaseLog>>i&15 == 0 {
+					p.phaseLog |= uint64(code+1) << i
+					return
+				}
+			}
+		}
+		more := p.Phases()
+		p.phaseMore = &more
+	}
+	*p.phaseMore = append(*p.phaseMore, ph)
+}
 
 // Tolerations returns the pod's own tolerations (not the defaults the
 // node controller grants, see tolerationFor); shared, never changed.
@@ -241,10 +277,7 @@ func (p *Pod) setPhase(ph Phase) {
 		}
 	}
 	p.status.Phase = ph
-	if p.phases == nil {
-		p.phases = p.w.mem.phases.take(3) // Pending, Running, and how it ended
-	}
-	p.phases = append(p.phases, ph)
+	p.logPhase(ph)
 	p.w.kubelet.PhaseSet(p)
 }
 
