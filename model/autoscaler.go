@@ -244,7 +244,7 @@ func (wl *Workload) ActivePods() int {
 
 // ReadyCondition returns the pod's Ready condition, if set, without
 // copying its status.
-func (p *Pod) ReadyCondition() (Condition, bool) { return p.status.Condition(Ready) }
+func (p *Pod) ReadyCondition() (Condition, bool) { return p.Condition(Ready) }
 
 // StartTime returns the pod's status.startTime; ok is false until the
 // kubelet sets it.

@@ -302,7 +302,8 @@ func (v *Invariants) checkPod(p *Pod, now time.Duration) {
 			p.w.kubelet.CheckContainer(v, p, i, where)
 		}
 	}
-	for _, c := range p.status.Conditions {
+	for i := range p.conds {
+		c := p.cond(&p.conds[i])
 		v.checkTime("pod "+p.Name+" condition "+c.Type+" lastTransitionTime", c.LastTransitionTime, now)
 	}
 	if p.status.Started {

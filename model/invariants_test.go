@@ -129,7 +129,7 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 			p.kstate().regular[0].status.LastState = ContainerState{Kind: StateTerminated, StartedAt: 5 * time.Second, FinishedAt: 4 * time.Second}
 		}, RuleDuration, "finished at 4s, before it started at 5s"},
 		{"a time ahead of now", func(w *World, p *Pod) {
-			p.status.Conditions[0].LastTransitionTime = time.Hour
+			p.conds[0].at = time.Hour
 		}, RuleTime, "lastTransitionTime is 1h0m0s"},
 		{"a negative time", func(w *World, p *Pod) { p.kstate().regular[0].status.State.StartedAt = -time.Second }, RuleTime, "startedAt is -1s"},
 		{"started before created", func(w *World, p *Pod) { p.CreatedAt = 2 * time.Second; p.status.StartTime = time.Second }, RuleDuration, "before its creation"},

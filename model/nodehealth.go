@@ -125,7 +125,7 @@ func (n *Node) hasTaint(key, effect string) bool {
 // and message, if it is set and not False already (the node lifecycle
 // controller's MarkPodsNotReady); it reports whether it did.
 func (p *Pod) MarkNotReady() bool {
-	c, ok := p.status.Condition(Ready)
+	c, ok := p.Condition(Ready)
 	if !ok || c.Status == False {
 		return false
 	}

@@ -185,16 +185,6 @@ func (w *World) matchBudgets(p *Pod) {
 // IsReady is IsPodReady: the pod's Ready condition is True.
 func (p *Pod) IsReady() bool { return p.ready() }
 
-// ready is IsReady.
-func (p *Pod) ready() bool {
-	for i := range p.status.Conditions {
-		if c := &p.status.Conditions[i]; c.Type == Ready {
-			return c.Status == True
-		}
-	}
-	return false
-}
-
 // SetStatus writes the budget's status (an Updated object change).
 func (b *DisruptionBudget) SetStatus(s PDBStatus) {
 	b.Status = s

@@ -60,7 +60,9 @@ type Pod struct {
 	condGen         uint32 // the count of condition changes (ConditionGen)
 
 	status       PodStatus // the API status (newStatus); the kubelet writes it through the writers of podstatus.go
-	phases       []Phase   // every distinct phase taken, in order
+	phaseLog     uint64    // the phases taken, in order, while phaseMore is nil: 4 bits each (logPhase)
+	phaseMore    *[]Phase  // the phases taken, once phaseLog cannot hold them
+	conds        []podCond // status.conditions (podconds.go); status.Conditions is nil
 	sandbox      bool      // the kubelet has set the pod up
 	deleting     bool      // deletionTimestamp is set
 	deleted      bool      // gone from the API
@@ -142,8 +144,43 @@ func (p *Pod) ID() int { return p.id }
 // Phase is the pod's current phase.
 func (p *Pod) Phase() Phase { return p.status.Phase }
 
-// Phases lists every distinct phase the pod took, in order.
-func (p *Pod) Phases() []Phase { return p.phases[:len(p.phases):len(p.phases)] }
+// Phases lists every distinct phase the pod took, in order: a new slice
+// but for a pod of many phases.
+func (p *Pod) Phases() []Phase {
+	if p.phaseMore != nil {
+		m := *p.phaseMore
+		return m[:len(m):len(m)]
+	}
+	var out []Phase
+	for l := p.phaseLog; l != 0; l >>= 4 {
+		out = append(out, phaseCodes[l&15-1])
+	}
+	return out
+}
+
+// phaseCodes are the phases phaseLog holds, each as its index plus one.
+var phaseCodes = [...]Phase{Pending, Running, Succeeded, Failed, Unknown}
+
+// logPhase appends ph to the pod's phases: to phaseLog while it has room
+// and ph is one of phaseCodes, else to phaseMore.
+func (p *Pod) logPhase(ph Phase) {
+	if p.phaseMore == nil {
+		for code, known := range phaseCodes {
+			if ph != known {
+				continue
+			}
+			for i := 0; i < 64; i += 4 {
+				if p.phaseLog>>i&15 == 0 {
+					p.phaseLog |= uint64(code+1) << i
+					return
+				}
+			}
+		}
+		more := p.Phases()
+		p.phaseMore = &more
+	}
+	*p.phaseMore = append(*p.phaseMore, ph)
+}
 
 // Tolerations returns the pod's own tolerations (not the defaults the
 // node controller grants, see tolerationFor); shared, never changed.
@@ -158,7 +195,7 @@ func (p *Pod) Deleted() bool { return p.deleted }
 // Status returns a copy of the pod's status now.
 func (p *Pod) Status() PodStatus {
 	s := p.status
-	s.Conditions = append([]Condition(nil), p.status.Conditions...)
+	s.Conditions = p.appendConditions(nil)
 	s.InitContainerStatuses = cloneStatuses(p.status.InitContainerStatuses)
 	s.ContainerStatuses = cloneStatuses(p.status.ContainerStatuses)
 	return s
@@ -210,73 +247,8 @@ func (p *Pod) setPhase(ph Phase) {
 		}
 	}
 	p.status.Phase = ph
-	if p.phases == nil {
-		p.phases = p.w.mem.phases.take(3) // Pending, Running, and how it ended
-	}
-	p.phases = append(p.phases, ph)
+	p.logPhase(ph)
 	p.w.kubelet.PhaseSet(p)
-}
-
-// setCondition sets a pod condition; lastTransitionTime moves only when the
-// status changes.
-func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
-	conds := p.status.Conditions
-	for i := range conds {
-		c := &conds[i]
-		if !same(c.Type, t) {
-			continue
-		}
-		if c.Status == s && same(c.Reason, reason) && same(c.Message, msg) {
-			return
-		}
-		if c.Status != s {
-			c.LastTransitionTime = p.w.Now()
-		}
-		changed := c.Status != s || c.Reason != reason
-		c.Status, c.Reason, c.Message = s, reason, msg
-		p.condGen++
-		if changed {
-			ch := p.w.begin(ChangeCondition)
-			ch.Pod, ch.Namespace, ch.Type, ch.Status, ch.Reason = p.Name, p.Namespace, t, string(s), reason
-			p.w.emit()
-			if t == Ready {
-				p.w.podChanged(p)
-			}
-		}
-		return
-	}
-	p.status.Conditions = append(conds, Condition{Type: t, Status: s, Reason: reason, Message: msg, LastTransitionTime: p.w.Now()})
-	p.condGen++
-	p.sortConditions()
-	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
-	p.w.podConditionAdded(p, t)
-}
-
-// conditionOrder is the order in which the kubelet lists pod conditions.
-var conditionOrder = [...]string{DisruptionTarget, PodResizePending, PodResizeInProgress, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
-
-func (p *Pod) sortConditions() {
-	rank := func(t string) int {
-		for i, o := range conditionOrder {
-			if o == t {
-				return i
-			}
-		}
-		return len(conditionOrder)
-	}
-	c := p.status.Conditions
-	for i := 1; i < len(c); i++ {
-		for j := i; j > 0 && rank(c[j].Type) < rank(c[j-1].Type); j-- {
-			c[j], c[j-1] = c[j-1], c[j]
-		}
-	}
-}
-
-// SetCondition sets a custom pod condition (as a controller would for a
-// readiness gate) and refreshes Ready.
-func (p *Pod) SetCondition(t string, s ConditionStatus) {
-	p.setCondition(t, s, "", "")
-	p.w.kubelet.ConditionSetByUser(p)
 }
 
 // String is the pod as the kubelet names it in messages: name_namespace.

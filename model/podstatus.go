@@ -28,13 +28,9 @@ func (p *Pod) SetKubeletCondition(t string, s ConditionStatus, reason, msg strin
 // RemoveCondition drops p's condition of type t, if any: the change has
 // Status "".
 func (p *Pod) RemoveCondition(t string) {
-	conds := p.status.Conditions
-	for i := range conds {
-		if conds[i].Type == t {
-			p.status.Conditions = slices.Delete(conds, i, i+1)
-			p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t})
-			return
-		}
+	if i := p.condIndex(t); i >= 0 {
+		p.conds = slices.Delete(p.conds, i, i+1)
+		p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t})
 	}
 }
 
@@ -75,7 +71,7 @@ func (p *Pod) AssignIP() {
 // container, that container's status: one slab value, so a pod's status
 // takes no allocation of its own.
 type statusBlock struct {
-	conditions [len(conditionOrder) - 3]Condition // the kubelet's five (DisruptionTarget and a resize's two are rare: they move the conditions to an array of their own)
+	conditions [len(conditionOrder) - 3]podCond // the kubelet's five (DisruptionTarget and a resize's two are rare: they move the conditions to an array of their own)
 	container  [1]ContainerStatus
 }
 
@@ -84,7 +80,7 @@ type statusBlock struct {
 // InitContainerStatuses and ContainerStatuses are the two halves).
 func (p *Pod) newStatus() {
 	b := p.w.mem.statuses.new()
-	p.status.Conditions = b.conditions[:0:len(b.conditions)]
+	p.conds = b.conditions[:0:len(b.conditions)]
 	spec := p.Spec
 	ni, nr := len(spec.InitContainers), len(spec.Containers)
 	cs := b.container[:]

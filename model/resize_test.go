@@ -19,7 +19,7 @@ func resizeSpec(cpu int64, b *Behavior) *PodSpec {
 			Requests: Resources{MilliCPU: cpu, Memory: 1 << 28}, Behavior: b}}}
 }
 
-func condition(p *Pod, typ string) (Condition, bool) { return p.status.Condition(typ) }
+func condition(p *Pod, typ string) (Condition, bool) { return p.Condition(typ) }
 
 // A resize that does not fit beside the node's other pods is Deferred and
 // takes effect when one of them ends; the node's running total follows.

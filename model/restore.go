@@ -176,15 +176,16 @@ func (p *Pod) restoreDeletion(s *PodSnapshot) {
 // backdate moves the times of the pod's conditions to the snapshot's:
 // scheduled when created, Ready since ReadySince.
 func (p *Pod) backdate(s *PodSnapshot) {
-	for i := range p.status.Conditions {
-		c := &p.status.Conditions[i]
+	for i := range p.conds {
+		c := p.cond(&p.conds[i])
+		at := &p.conds[i].at
 		switch {
 		case c.Type == PodScheduled:
-			c.LastTransitionTime = s.CreatedAt
+			*at = s.CreatedAt
 		case c.Type == PodReadyToStartContainers || c.Type == Initialized:
-			c.LastTransitionTime = *s.StartTime
+			*at = *s.StartTime
 		case c.Status == True && (c.Type == Ready || c.Type == ContainersReady):
-			c.LastTransitionTime = min(s.ReadySince, 0)
+			*at = min(s.ReadySince, 0)
 		}
 	}
 	p.w.past = min(p.w.past, s.ReadySince)

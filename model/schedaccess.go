@@ -15,10 +15,6 @@ func (p *Pod) PreemptNever() bool { return p.preemptNever }
 // leaves a pod that has any unscheduled.
 func (p *Pod) SchedulingGates() []string { return p.schedulingGates }
 
-// Condition returns the pod's condition of type t, if set, without
-// copying its status.
-func (p *Pod) Condition(t string) (Condition, bool) { return p.status.Condition(t) }
-
 // Tolerates reports whether one of the pod's tolerations matches t.
 func (p *Pod) Tolerates(t Taint) bool { return p.tolerates(t) }
 

@@ -46,5 +46,5 @@ type worldSlabs struct {
 	statuses          slab[statusBlock]     // each pod's conditions and its one container's status
 	containerStatuses slab[ContainerStatus] // the statuses of pods of more than one container
 	eventLists        slab[*Event]          // the first of each log's list
-	phases            slab[Phase]           // the first of each pod's phases
+	condTexts         condTexts             // the texts of the pods' conditions (podconds.go)
 }

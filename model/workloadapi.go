@@ -39,9 +39,6 @@ func (p *Pod) ContainerStatusAt(i int) *ContainerStatus {
 	return &p.status.ContainerStatuses[i]
 }
 
-// Conditions is p's conditions now. Read them, do not keep them.
-func (p *Pod) Conditions() []Condition { return p.status.Conditions }
-
 // CreatePodNamed creates the workload's next pod, called name, from
 // template t with options o now, with the event SuccessfulCreate from the
 // kind's controller.

@@ -1,0 +1,174 @@
+package model
+
+import "time"
+
+// podCond is a pod condition as the pod keeps it: its type, status and
+// reason as numbers of the world's condition texts (condTexts), so a
+// condition takes 32 bytes, not a Condition's 72. Condition builds the
+// API record when it is read.
+type podCond struct {
+	typ, status, reason uint16
+	msg                 string
+	at                  time.Duration // lastTransitionTime
+}
+
+// condTexts are the texts of a world's pod conditions' types, statuses and
+// reasons, each once; a podCond refers to them by number. There are few:
+// the kubelet's, the controllers', and a scenario's readiness gates.
+type condTexts struct {
+	texts   []string          // by number; 0 is ""
+	index   map[string]uint16 // the number of each text, once there are many
+	scratch []Condition       // Pod.Conditions' answer, reused
+}
+
+// number is text s's number, given one if it had none.
+func (ct *condTexts) number(s string) uint16 {
+	if len(ct.texts) == 0 {
+		ct.texts = append(ct.texts, "")
+	}
+	if s == "" {
+		return 0
+	}
+	if ct.index != nil {
+		if i, ok := ct.index[s]; ok {
+			return i
+		}
+	} else {
+		for i, t := range ct.texts {
+			if same(t, s) {
+				return uint16(i)
+			}
+		}
+	}
+	if len(ct.texts) > 1<<16-1 {
+		panic("model: more than 65535 pod condition texts")
+	}
+	i := uint16(len(ct.texts))
+	ct.texts = append(ct.texts, s)
+	if ct.index != nil || len(ct.texts) > 32 {
+		if ct.index == nil {
+			ct.index = make(map[string]uint16, 64)
+			for j, t := range ct.texts {
+				ct.index[t] = uint16(j)
+			}
+		}
+		ct.index[s] = i
+	}
+	return i
+}
+
+// text is the text of number i, which number gave.
+func (ct *condTexts) text(i uint16) string { return ct.texts[i] }
+
+// cond is the API record of c.
+func (p *Pod) cond(c *podCond) Condition {
+	ct := &p.w.mem.condTexts
+	return Condition{Type: ct.text(c.typ), Status: ConditionStatus(ct.text(c.status)), Reason: ct.text(c.reason),
+		Message: c.msg, LastTransitionTime: c.at}
+}
+
+// condIndex is the index in p.conds of its condition of type t, -1 if none.
+func (p *Pod) condIndex(t string) int {
+	texts := p.w.mem.condTexts.texts
+	for i := range p.conds {
+		if same(texts[p.conds[i].typ], t) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Condition returns the pod's condition of type t, if set, without
+// copying its status.
+func (p *Pod) Condition(t string) (Condition, bool) {
+	if i := p.condIndex(t); i >= 0 {
+		return p.cond(&p.conds[i]), true
+	}
+	return Condition{}, false
+}
+
+// Conditions is p's conditions now. Read them, do not keep them: the
+// next call reuses the room.
+func (p *Pod) Conditions() []Condition {
+	ct := &p.w.mem.condTexts
+	ct.scratch = p.appendConditions(ct.scratch[:0])
+	return ct.scratch
+}
+
+// appendConditions appends p's conditions to cs, in the kubelet's order.
+func (p *Pod) appendConditions(cs []Condition) []Condition {
+	for i := range p.conds {
+		cs = append(cs, p.cond(&p.conds[i]))
+	}
+	return cs
+}
+
+// ready is IsReady: the pod's Ready condition is True.
+func (p *Pod) ready() bool {
+	if i := p.condIndex(Ready); i >= 0 {
+		return p.w.mem.condTexts.text(p.conds[i].status) == string(True)
+	}
+	return false
+}
+
+// setCondition sets a pod condition; lastTransitionTime moves only when the
+// status changes.
+func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
+	ct := &p.w.mem.condTexts
+	if i := p.condIndex(t); i >= 0 {
+		c := &p.conds[i]
+		st, rs := ct.text(c.status), ct.text(c.reason)
+		if same(st, string(s)) && same(rs, reason) && same(c.msg, msg) {
+			return
+		}
+		if st != string(s) {
+			c.at = p.w.Now()
+		}
+		changed := st != string(s) || rs != reason
+		c.status, c.reason, c.msg = ct.number(string(s)), ct.number(reason), msg
+		p.condGen++
+		if changed {
+			ch := p.w.begin(ChangeCondition)
+			ch.Pod, ch.Namespace, ch.Type, ch.Status, ch.Reason = p.Name, p.Namespace, t, string(s), reason
+			p.w.emit()
+			if t == Ready {
+				p.w.podChanged(p)
+			}
+		}
+		return
+	}
+	p.conds = append(p.conds, podCond{typ: ct.number(t), status: ct.number(string(s)), reason: ct.number(reason), msg: msg, at: p.w.Now()})
+	p.condGen++
+	p.sortConditions()
+	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
+	p.w.podConditionAdded(p, t)
+}
+
+// conditionOrder is the order in which the kubelet lists pod conditions.
+var conditionOrder = [...]string{DisruptionTarget, PodResizePending, PodResizeInProgress, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
+
+func (p *Pod) sortConditions() {
+	ct := &p.w.mem.condTexts
+	rank := func(c *podCond) int {
+		t := ct.text(c.typ)
+		for i, o := range conditionOrder {
+			if o == t {
+				return i
+			}
+		}
+		return len(conditionOrder)
+	}
+	c := p.conds
+	for i := 1; i < len(c); i++ {
+		for j := i; j > 0 && rank(&c[j]) < rank(&c[j-1]); j-- {
+			c[j], c[j-1] = c[j-1], c[j]
+		}
+	}
+}
+
+// SetCondition sets a custom pod condition (as a controller would for a
+// readiness gate) and refreshes Ready.
+func (p *Pod) SetCondition(t string, s ConditionStatus) {
+	p.setCondition(t, s, "", "")
+	p.w.kubelet.ConditionSetByUser(p)
+}

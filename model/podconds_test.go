@@ -1,0 +1,44 @@
+package model
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// A pod's phases past what phaseLog holds, and a phase it has no code
+// for, move to phaseMore in order.
+func TestPhaseLogOverflows(t *testing.T) {
+	var p Pod
+	var want []Phase
+	for i := range 20 {
+		ph := Pending
+		if i%2 == 1 {
+			ph = Running
+		}
+		if i == 3 {
+			ph = "Odd"
+		}
+		p.logPhase(ph)
+		want = append(want, ph)
+		if got := p.Phases(); !slices.Equal(got, want) {
+			t.Fatalf("after %d: phases %v, want %v", i+1, got, want)
+		}
+	}
+}
+
+// Condition texts keep their numbers once the table is indexed by a map.
+func TestCondTextsNumbers(t *testing.T) {
+	var ct condTexts
+	for round := range 2 {
+		for i := range 100 {
+			s := "t" + strconv.Itoa(i)
+			if n := ct.number(s); ct.text(n) != s || n != uint16(i+1) {
+				t.Fatalf("round %d: number(%q) = %d (%q)", round, s, n, ct.text(n))
+			}
+		}
+	}
+	if ct.number("") != 0 || ct.text(0) != "" {
+		t.Error(`"" is not number 0`)
+	}
+}
