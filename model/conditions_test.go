@@ -3,6 +3,7 @@ package model
 import (
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // updateConditions skips its work while nothing it reads changed, but a
@@ -28,5 +29,26 @@ func TestUpdateConditionsAfterOutsideChange(t *testing.T) {
 	p.kstate().updateConditions()
 	if got := ready(); got != True {
 		t.Errorf("Ready = %q after the kubelet's next update, want True", got)
+	}
+}
+
+// Pods whose conditions list the same containers share one message: a
+// fleet's pods do not each keep their own copy.
+func TestListMessagesShared(t *testing.T) {
+	dies := &Behavior{Runs: []RunSpec{{ExitAfter: 0, ExitCode: 1, Times: 1}}}
+	w, p := world(t, RestartAlways, dies, DefaultSettings())
+	q := w.AddPod("q", p.Spec, PodOptions{})
+	w.Run(time.Minute)
+	msg := func(p *Pod) string {
+		st := p.Status()
+		c, _ := st.Condition(ContainersReady)
+		return c.Message
+	}
+	a, b := msg(p), msg(q)
+	if a != "containers with unready status: [app]" || b != a {
+		t.Fatalf("ContainersReady messages %q and %q", a, b)
+	}
+	if unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Error("two pods built the same condition message twice")
 	}
 }

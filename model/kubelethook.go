@@ -19,6 +19,10 @@ type kubeletCore struct {
 	// The containers' messages by container spec (kubeletmessages.go),
 	// made on first use.
 	containerMsgs map[*ContainerSpec]*containerMessages
+	// The condition messages listing containers built so far, shared by
+	// every pod (a fleet's pods list the same names), at most
+	// maxListMessages of them (status.go).
+	listMsgs map[string]string
 }
 
 // podState is the kubelet's state of one pod, made with it (PodCreated).

@@ -301,24 +301,39 @@ func (p *podState) addToList(n int, prefix, name string) int {
 }
 
 // listMessage closes the list and returns it as a string, reusing one
-// built before if it is the same: a pod's status flips between a few
-// messages, and an update that changes nothing must allocate nothing.
+// built before if it is the same: the kubelet shares the messages it built
+// among its pods (a fleet's pods list the same containers), and a pod whose
+// message is not among them keeps its own, as its status flips between a
+// few: an update that changes nothing allocates nothing.
 func (p *podState) listMessage() string {
-	p.k.scratch = append(p.k.scratch, ']')
+	k := p.k
+	k.scratch = append(k.scratch, ']')
+	if m, ok := k.listMsgs[string(k.scratch)]; ok {
+		return m
+	}
 	for _, m := range p.messages {
-		if m == string(p.k.scratch) {
+		if m == string(k.scratch) {
 			return m
 		}
 	}
-	m := string(p.k.scratch)
-	if len(p.messages) < maxPodMessages {
+	m := string(k.scratch)
+	if len(k.listMsgs) < maxListMessages {
+		if k.listMsgs == nil {
+			k.listMsgs = make(map[string]string)
+		}
+		k.listMsgs[m] = m
+	} else if len(p.messages) < maxPodMessages {
 		p.messages = append(p.messages, m)
 	}
 	return m
 }
 
-// maxPodMessages bounds the condition messages a pod keeps for reuse.
-const maxPodMessages = 8
+// maxListMessages bounds the condition messages the kubelet shares, and
+// maxPodMessages those a pod keeps for reuse once the shared ones are full.
+const (
+	maxListMessages = 4096
+	maxPodMessages  = 8
+)
 
 // phaseByOwnPolicies is getPhase for a pod whose every regular container
 // has stopped, when some container has its own restartPolicy: Running while
