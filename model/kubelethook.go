@@ -99,9 +99,8 @@ type container struct {
 	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
 	crash        backoff
 
-	probeOf [Startup + 1]*prober // the probe workers by kind, nil where none
+	probeOf [Startup + 1]*prober // the probe workers by kind (liveness, readiness, startup), nil where none
 
-	probes        []*prober          // liveness, readiness, startup workers, if any
 	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
 	inHook        hookKind           // which hook is running
 	ordered       bool               // killed with its pod: as a sidecar it waits for its turn after preStop
@@ -190,7 +189,10 @@ func (k *kubeletCore) Removed(pod *Pod) {
 	p.stopWorker()
 	for _, c := range p.all() {
 		c.stopTimers()
-		for _, pr := range c.probes {
+		for _, pr := range c.probeOf {
+			if pr == nil {
+				continue
+			}
 			pr.halt()
 		}
 	}
@@ -212,7 +214,10 @@ func (k *kubeletCore) Serving(pod *Pod, i int) bool {
 
 func (k *kubeletCore) ProbeTicks(pod *Pod, i int) (ticks [Startup + 1]int64) {
 	p := k.pod(pod)
-	for _, pr := range p.containerAt(i).probes {
+	for _, pr := range p.containerAt(i).probeOf {
+		if pr == nil {
+			continue
+		}
 		ticks[pr.kind] = pr.ticks
 	}
 	return ticks

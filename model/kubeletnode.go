@@ -92,7 +92,10 @@ func (p *podState) freeze() {
 	for _, c := range p.all() {
 		c.stopTimers()
 		c.inHook, c.ordered = hookNone, false
-		for _, pr := range c.probes {
+		for _, pr := range c.probeOf {
+			if pr == nil {
+				continue
+			}
 			pr.halt()
 		}
 	}
@@ -113,7 +116,10 @@ func (p *podState) reboot(downAt time.Duration) {
 				StartedAt: c.startedAt, FinishedAt: downAt})
 			p.w.UseChanged(p.Pod)
 		}
-		for _, pr := range c.probes {
+		for _, pr := range c.probeOf {
+			if pr == nil {
+				continue
+			}
 			if !pr.done {
 				pr.startTicks(0)
 			}

@@ -69,7 +69,10 @@ func (c *container) restore(s *PodSnapshot) {
 	}
 	p.k.node(p.Node).addImage(c.spec.Image)
 	c.startedAt = cs.State.StartedAt
-	for _, pr := range c.probes {
+	for _, pr := range c.probeOf {
+		if pr == nil {
+			continue
+		}
 		pr.seen = c.runs
 		switch {
 		case pr.kind == Liveness, pr.kind == Startup && cs.Started, pr.kind == Readiness && cs.Ready:

@@ -85,7 +85,6 @@ func (c *container) startProbers() {
 		*pr = prober{c: c, kind: ProbeKind(kind), spec: spec}
 		pr.timer.Init(pr.tick)
 		pr.triggered = pr.probeTriggered
-		c.probes = append(c.probes, pr)
 		c.probeOf[kind] = pr
 		// The worker's first step comes before the container exists and
 		// finds nothing to probe; the next is one period later.
@@ -196,7 +195,10 @@ func (pr *prober) keyAt(t time.Duration) sim.Key {
 
 // wakeProbers wakes every probe worker of the container.
 func (c *container) wakeProbers() {
-	for _, pr := range c.probes {
+	for _, pr := range c.probeOf {
+		if pr == nil {
+			continue
+		}
 		pr.wake()
 	}
 }
