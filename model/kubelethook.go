@@ -6,20 +6,27 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// kubeletCore is the kubelet of package model, the Kubelet NewCore
-// installs. Its state of each node and each pod is its own, by Node.ID
+// kubeletCore is the kubelet of every node (NewKubelet), registered by
+// cluster.New. Its state of each node and each pod is its own, by Node.ID
 // and Pod.ID.
 type kubeletCore struct {
-	nodes  []nodeState    // by Node.ID, grown as nodes are first seen
-	pods   []*podState    // by Pod.ID, made as pods are (PodCreated)
-	states slab[podState] // what pods holds
-	stops  slab[podStop]  // what podState.stop points to, once made
+	nodes      []nodeState     // by Node.ID, grown as nodes are first seen
+	pods       []*podState     // by Pod.ID, made as pods are (PodCreated)
+	states     Slab[podState]  // what pods holds
+	stops      Slab[podStop]   // what podState.stop points to, once made
+	containers Slab[container] // the pods' containers
+	rares      Slab[rareState] // containers' rare state, made on first use
+	probers    Slab[prober]    // the containers' probe workers
 	// scratch builds a condition message without allocating (status.go).
 	scratch []byte
 	// The containers' messages by container spec (kubeletmessages.go),
 	// made on first use.
 	containerMsgs map[*ContainerSpec]*containerMessages
 }
+
+// NewKubelet returns the kubelet of every node, for World.Register,
+// before any pod is made.
+func NewKubelet() Kubelet { return &kubeletCore{} }
 
 // podState is the kubelet's state of one pod, made with it (PodCreated).
 // The core reads none of it. It embeds the pod, so the kubelet's code on
@@ -72,7 +79,7 @@ var noStop podStop
 // stopping returns p's podStop to write, making it on first use.
 func (p *podState) stopping() *podStop {
 	if p.stop == &noStop {
-		p.stop = p.k.stops.new()
+		p.stop = p.k.stops.New()
 	}
 	return p.stop
 }
@@ -148,7 +155,7 @@ func (ns *nodeState) addImage(img string) {
 }
 
 func (k *kubeletCore) PodCreated(pod *Pod) {
-	p := k.states.new()
+	p := k.states.New()
 	p.Pod, p.w, p.k, p.stop = pod, pod.World(), k, &noStop
 	k.pods = Extend(k.pods, pod.ID()+1)
 	k.pods[pod.ID()] = p
@@ -243,7 +250,7 @@ func (p *podState) containerAt(i int) *container {
 // newContainer makes the kubelet's runtime container of p for s, the i-th
 // of its statuses (Pod.StatusOf), its timers armed with their callbacks.
 func (p *podState) newContainer(s *ContainerSpec, i int) *container {
-	c := p.w.mem.containers.new()
+	c := p.k.containers.New()
 	*c = container{pod: p, spec: s, status: p.StatusOf(i), idx: int32(i)}
 	c.exitTimer.Init(c.exitOnItsOwn)
 	c.restartTimer.Init(p.requestSync)
@@ -267,7 +274,7 @@ type rareState struct {
 // rareState returns c's rare state, making it on first use.
 func (c *container) rareState() *rareState {
 	if c.rare == nil {
-		r := c.pod.w.mem.rares.new()
+		r := c.pod.k.rares.New()
 		r.pullTimer.Init(c.pulled)
 		r.hookTimer.Init(c.hookDone)
 		r.termTimer.Init(c.exitAfterSigterm)

@@ -12,6 +12,7 @@ import (
 // imports this package).
 func newWorld(seed uint64, s Settings) *World {
 	w := NewCore(seed, s)
+	w.Register(NewKubelet())
 	registerScheduler(w)
 	w.RegisterCoreParts()
 	registerKinds(w)

@@ -81,7 +81,7 @@ func (c *container) startProbers() {
 		if spec == nil {
 			continue
 		}
-		pr := c.pod.w.mem.probers.new()
+		pr := c.pod.k.probers.New()
 		*pr = prober{c: c, kind: ProbeKind(kind), spec: spec}
 		pr.timer.Init(pr.tick)
 		pr.triggered = pr.probeTriggered

@@ -35,6 +35,7 @@ func TestSlabNewDistinct(t *testing.T) {
 // which names the pod, is each pod's own.
 func TestContainerMessagesShared(t *testing.T) {
 	w := NewCore(1, DefaultSettings())
+	w.Register(NewKubelet())
 	spec := &PodSpec{Containers: []ContainerSpec{{Name: "c", Image: "img"}}}
 	p, q := w.AddPod("p", spec, PodOptions{}), w.AddPod("q", spec, PodOptions{})
 	cp, cq := p.kstate().regular[0], q.kstate().regular[0]

@@ -63,6 +63,7 @@ func New(seed uint64, s model.Settings) *model.World {
 	px := proxy.New(w, es)
 	w.Register(px)
 	w.Register(metricsserver.New(w, px))
+	w.Register(model.NewKubelet())  // the kubelets, which the core calls (model.Kubelet)
 	w.Register(oom.New(w))          // the kernel's OOM killers, which hear PodUsesMemory first
 	w.Register(eviction.New(w))     // the kubelets' eviction managers
 	w.Register(nodeshutdown.New(w)) // the kubelets' graceful node shutdown managers

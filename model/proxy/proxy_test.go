@@ -17,6 +17,7 @@ import (
 func testWorld(seed uint64, s model.Settings) *model.World {
 	s.KubeAPIQPS, s.KubeAPIBurst = 1e6, 1e6 // every pod of a fleet at t=0
 	w := model.NewCore(seed, s)
+	w.Register(model.NewKubelet())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	w.RegisterWorkloadController(model.KindReplicaSet, replicaset.New(w))

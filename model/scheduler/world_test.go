@@ -12,6 +12,7 @@ import (
 // package).
 func newWorld(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
+	w.Register(model.NewKubelet())
 	sc := New(w)
 	w.Register(sc)
 	scheds[w] = sc

@@ -213,6 +213,7 @@ func TestRecreateWaitsForOldPods(t *testing.T) {
 // this package, adds the rest).
 func newWorld() *model.World {
 	w := model.NewCore(1, model.DefaultSettings())
+	w.Register(model.NewKubelet())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	rsc := replicaset.New(w)

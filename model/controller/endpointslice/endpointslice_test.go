@@ -18,6 +18,7 @@ func (c watchCount) SlicesChanged(*model.Service) { *c.n++ }
 // from the API leaves them; the watchers hear of each change.
 func TestSliceEndpoints(t *testing.T) {
 	w := model.NewCore(1, model.DefaultSettings())
+	w.Register(model.NewKubelet())
 	w.Register(scheduler.New(w))
 	c := New(w)
 	w.Register(c)

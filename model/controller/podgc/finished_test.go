@@ -18,6 +18,7 @@ func TestFinishedPodsStayBounded(t *testing.T) {
 	s := model.DefaultSettings()
 	s.TerminatedPodGCThreshold = 3
 	w := model.NewCore(1, s)
+	w.Register(model.NewKubelet())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	g := New(w)

@@ -126,6 +126,7 @@ func (n *readyChanges) Change(ch *model.Change) {
 // and the ReplicaSet controller c (cluster.New adds the rest).
 func newWorld() (w *model.World, c *Controller) {
 	w = model.NewCore(1, model.DefaultSettings())
+	w.Register(model.NewKubelet())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	c = New(w)

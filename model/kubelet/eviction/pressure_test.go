@@ -15,6 +15,7 @@ import (
 // (cluster.New, which adds every part, imports this package).
 func testWorld(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
+	w.Register(model.NewKubelet())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	w.Register(oom.New(w))

@@ -13,6 +13,7 @@ import (
 // package).
 func newWorld() *model.World {
 	w := model.NewCore(1, model.DefaultSettings())
+	w.Register(model.NewKubelet())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	w.Register(New(w))

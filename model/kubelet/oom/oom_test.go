@@ -14,6 +14,7 @@ import (
 // (cluster.New, which adds every part, imports this package).
 func newWorld(seed uint64, s model.Settings) (*model.World, *Killer) {
 	w := model.NewCore(seed, s)
+	w.Register(model.NewKubelet())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	k := New(w)
