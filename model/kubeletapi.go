@@ -67,7 +67,7 @@ func (p *Pod) EvictForPressure(msg string, grace time.Duration) {
 // method is called at exactly one kind of place in the core, synchronously;
 // what it does may change the world. NewCore installs one that does nothing
 // (kubeletnone.go); World.Register replaces it with a part that implements
-// Kubelet (cluster.New: NewKubelet). The core reads the kubelet's containers only
+// Kubelet (cluster.New: model/kubelet). The core reads the kubelet's containers only
 // through it (Process, Serving, ProbeTicks, CheckContainer); the kubelet
 // writes the pod's API status only through the writers of podstatus.go.
 //

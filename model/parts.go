@@ -23,9 +23,7 @@ package model
 // the point of a change it must act on, through the one Kubelet of the
 // world (kubeletapi.go): NewCore's does nothing (kubeletnone.go), and
 // registering a part that implements Kubelet replaces it (cluster.New
-// registers NewKubelet's, before any pod is made). Its code is still in
-// package model (kubelet*.go, podworker.go, prober.go, status.go,
-// termination.go, ...); it moves out behind that interface.
+// registers model/kubelet's, before any pod is made).
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.

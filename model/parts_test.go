@@ -12,7 +12,6 @@ import (
 // imports this package).
 func newWorld(seed uint64, s Settings) *World {
 	w := NewCore(seed, s)
-	w.Register(NewKubelet())
 	registerScheduler(w)
 	w.RegisterCoreParts()
 	registerKinds(w)

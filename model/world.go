@@ -75,7 +75,7 @@ type World struct {
 	usageOn    bool                // EnableUsage was called
 	metrics    MetricsReader       // metrics-server, if registered (metrics.go)
 	shutdown   NodeShutdownManager // the kubelets' graceful node shutdown managers, if registered (nodeshutdown.go)
-	kubelet    Kubelet             // the kubelets, as the core calls them (kubelethook.go)
+	kubelet    Kubelet             // the kubelets, as the core calls them (kubeletapi.go)
 
 	autoscalers []*Autoscaler // HorizontalPodAutoscalers (autoscaler.go)
 	nodePools   []*NodePool   // Karpenter's NodePools and the instance types they launch (nodepool.go)

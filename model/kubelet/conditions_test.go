@@ -1,8 +1,10 @@
-package model
+package kubelet
 
 import (
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // updateConditions skips its work while nothing it reads changed, but a
@@ -10,23 +12,23 @@ import (
 // controller marking Ready False) is set back on its next run, as the
 // kubelet's next status update does.
 func TestUpdateConditionsAfterOutsideChange(t *testing.T) {
-	w, p := world(t, RestartAlways, nil, DefaultSettings())
+	w, p := world(t, model.RestartAlways, nil, model.DefaultSettings())
 	w.Run(time.Minute)
-	ready := func() ConditionStatus {
+	ready := func() model.ConditionStatus {
 		st := p.Status()
-		c, _ := st.Condition(Ready)
+		c, _ := st.Condition(model.Ready)
 		return c.Status
 	}
-	if got := ready(); got != True {
+	if got := ready(); got != model.True {
 		t.Fatalf("Ready = %q after a minute, want True", got)
 	}
-	p.kstate().updateConditions() // nothing changed: a no-op
-	if got := ready(); got != True {
+	kstate(p).updateConditions() // nothing changed: a no-op
+	if got := ready(); got != model.True {
 		t.Fatalf("Ready = %q after an update that changed nothing, want True", got)
 	}
-	p.setCondition(Ready, False, "NodeNotReady", "")
-	p.kstate().updateConditions()
-	if got := ready(); got != True {
+	p.SetKubeletCondition(model.Ready, model.False, "NodeNotReady", "")
+	kstate(p).updateConditions()
+	if got := ready(); got != model.True {
 		t.Errorf("Ready = %q after the kubelet's next update, want True", got)
 	}
 }
