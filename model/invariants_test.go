@@ -118,20 +118,23 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 		}, RuleBinding, "bound to a, then to b"},
 		{"listed twice", func(w *World, p *Pod) { a := w.Node("a"); a.pods = append(a.pods, p) }, RuleBinding, "lists pod p twice"},
 		{"a process in flight on a powered-off node", func(w *World, p *Pod) {
+			// app, restarted after a crash, exits on its own a minute later
+			p.Spec.Containers[0].Behavior = &Behavior{Runs: []RunSpec{{ExitAfter: time.Minute}}}
+			p.ExitContainer("app", 1)
+			w.Run(w.Now() + 15*time.Second)
 			w.Node("a").down = true
-			w.eng.After(&p.kstate().regular[0].exitTimer, time.Minute, 0)
 		}, RuleRunning, "in flight on node a"},
 		{"a container runs in a terminal pod", func(w *World, p *Pod) {
 			p.status.Phase = Succeeded
 			w.sinks[0].(*Invariants).pods["p"].phase = Succeeded
 		}, RuleRunning, "runs in a pod that is Succeeded"},
 		{"finished before it started", func(w *World, p *Pod) {
-			p.kstate().regular[0].status.LastState = ContainerState{Kind: StateTerminated, StartedAt: 5 * time.Second, FinishedAt: 4 * time.Second}
+			p.StatusOf(0).LastState = ContainerState{Kind: StateTerminated, StartedAt: 5 * time.Second, FinishedAt: 4 * time.Second}
 		}, RuleDuration, "finished at 4s, before it started at 5s"},
 		{"a time ahead of now", func(w *World, p *Pod) {
 			p.conds[0].at = time.Hour
 		}, RuleTime, "lastTransitionTime is 1h0m0s"},
-		{"a negative time", func(w *World, p *Pod) { p.kstate().regular[0].status.State.StartedAt = -time.Second }, RuleTime, "startedAt is -1s"},
+		{"a negative time", func(w *World, p *Pod) { p.StatusOf(0).State.StartedAt = -time.Second }, RuleTime, "startedAt is -1s"},
 		{"started before created", func(w *World, p *Pod) { p.CreatedAt = 2 * time.Second; p.status.StartTime = time.Second }, RuleDuration, "before its creation"},
 		{"an event that never occurred", func(w *World, p *Pod) { p.events.list[0].Occurrences = 0 }, RuleEventCount, "count 1 of 0 occurrences"},
 		{"an event counted more than it occurred", func(w *World, p *Pod) { p.events.list[0].Count = 2 }, RuleEventCount, "count 2 of 1 occurrences"},

@@ -2,7 +2,7 @@ package model
 
 import "time"
 
-// What the kubelet (kubeletCore and its files) reads and asks of the core
+// What the kubelet (model/kubelet) reads and asks of the core
 // beyond what every part uses: readers of the settings it runs by, the
 // announcements it makes to the parts after it changed a pod, and its
 // writes of a node's totals. Each is a field read or a call the core makes

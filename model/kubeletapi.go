@@ -65,9 +65,9 @@ func (p *Pod) EvictForPressure(msg string, grace time.Duration) {
 // the very point of the change (not through the ordered notification
 // lists of parts.go, so its place among the parts decides nothing). Each
 // method is called at exactly one kind of place in the core, synchronously;
-// what it does may change the world. NewCore installs the kubelet of this
-// package (kubeletCore); World.Register replaces it with a part that
-// implements Kubelet. The core reads the kubelet's containers only
+// what it does may change the world. NewCore installs one that does nothing
+// (kubeletnone.go); World.Register replaces it with a part that implements
+// Kubelet (cluster.New: model/kubelet). The core reads the kubelet's containers only
 // through it (Process, Serving, ProbeTicks, CheckContainer); the kubelet
 // writes the pod's API status only through the writers of podstatus.go.
 //

@@ -16,16 +16,14 @@ package model
 // scheduler, the disruption controller, the workload controllers, the
 // DaemonSet controller, the node lifecycle controller, PodGC, the CronJob
 // controller, the HorizontalPodAutoscaler controller, Karpenter, the
-// EndpointSlice controller, kube-proxy, metrics-server, the eviction
-// manager.
+// EndpointSlice controller, kube-proxy, metrics-server, the kubelet, the
+// kernel's OOM killers, the eviction manager, the node shutdown manager.
 //
-// The kubelet is not in these lists: the core calls it directly, at the
-// point of a change it must act on, through the one Kubelet of the world
-// (kubelethook.go; the package's own until a part implementing Kubelet is
-// registered), except where kubelethook.go says it still calls kubelet
-// code by name. Its code is still in package model (kubelet*.go,
-// podworker.go, prober.go, status.go, termination.go, ...); it moves out
-// behind that interface.
+// The kubelet is in none of these lists: the core calls it directly, at
+// the point of a change it must act on, through the one Kubelet of the
+// world (kubeletapi.go): NewCore's does nothing (kubeletnone.go), and
+// registering a part that implements Kubelet replaces it (cluster.New
+// registers model/kubelet's, before any pod is made).
 
 // PodAddedHandler hears of a new pod: in the API (World.Pod finds it), its
 // phase not yet set, not yet bound.

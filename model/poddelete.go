@@ -8,7 +8,7 @@ import (
 
 // A pod's deletion as the API server does it: the deletion timestamp and
 // grace period, and the pod leaving the API. What its kubelet does about
-// it is the kubelet's (termination.go), reached through the Kubelet hook.
+// it is the kubelet's (model/kubelet/termination.go), reached through the Kubelet hook.
 
 // Delete deletes the pod through the API with the given grace period (nil:
 // the pod's terminationGracePeriodSeconds). A pod that is not on a node or

@@ -2,7 +2,7 @@ package model
 
 // slab hands out zeroed values of T carved from arrays allocated a few at a
 // time: one allocation for many objects that live as long as their world
-// (pods, containers, probe workers, events), so a fleet's setup mallocs and
+// (pods, their statuses, events), so a fleet's setup mallocs and
 // the collector tracks far fewer objects. An array stays live while any of
 // its values does. Its first arrays are small, so a small world pays little.
 type slab[T any] struct {
@@ -36,12 +36,18 @@ func (s *slab[T]) take(n int) []T {
 	return v
 }
 
+// Slab is a slab for the world's parts: its New returns a zeroed *T
+// carved, as the core's own objects are, from arrays allocated a few at a
+// time, for values that live as long as their world (the kubelet's pods,
+// containers and probe workers).
+type Slab[T any] struct{ s slab[T] }
+
+// New returns a zeroed *T of the slab's.
+func (s *Slab[T]) New() *T { return s.s.new() }
+
 // worldSlabs are a world's slabs.
 type worldSlabs struct {
 	pods              slab[Pod]
-	containers        slab[container]
-	probers           slab[prober]
-	rares             slab[rareState] // containers' rare state, made on first use
 	events            slab[Event]
 	statuses          slab[statusBlock]     // each pod's conditions and its one container's status
 	containerStatuses slab[ContainerStatus] // the statuses of pods of more than one container

@@ -30,21 +30,3 @@ func TestSlabNewDistinct(t *testing.T) {
 		v[0] = 1
 	}
 }
-
-// The containers of one spec share its messages; the back-off message,
-// which names the pod, is each pod's own.
-func TestContainerMessagesShared(t *testing.T) {
-	w := NewCore(1, DefaultSettings())
-	spec := &PodSpec{Containers: []ContainerSpec{{Name: "c", Image: "img"}}}
-	p, q := w.AddPod("p", spec, PodOptions{}), w.AddPod("q", spec, PodOptions{})
-	cp, cq := p.kstate().regular[0], q.kstate().regular[0]
-	if cp.messages() != cq.messages() {
-		t.Fatal("two containers of one spec built their messages twice")
-	}
-	if m := cp.messages(); m.present != `Container image "img" already present on machine` || m.stopping != "Stopping container c" {
-		t.Fatalf("messages %+v", *m)
-	}
-	if a, b := cp.backOffMessages().backOff, cq.backOffMessages().backOff; a != "Back-off restarting failed container c in pod "+p.String() || b != "Back-off restarting failed container c in pod "+q.String() {
-		t.Fatalf("back-off messages %q %q", a, b)
-	}
-}

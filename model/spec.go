@@ -20,7 +20,7 @@ type Settings struct {
 	StartTime    time.Time
 	StartTimeSet bool // the zero time, 0001-01-01, is the start time
 
-	// KubeletSync says when the kubelet's pod worker syncs a pod (podworker.go).
+	// KubeletSync says when the kubelet's pod worker syncs a pod (model/kubelet/podworker.go).
 	KubeletSync KubeletSync
 
 	// ProbeEveryTick runs every tick of every probe worker. By default a
@@ -119,7 +119,7 @@ type PodSpec struct {
 	NodeSelector           map[string]string
 	RestartPolicy          RestartPolicy
 	TerminationGracePeriod time.Duration
-	ActiveDeadline         *time.Duration // spec.activeDeadlineSeconds (activedeadline.go); nil: none
+	ActiveDeadline         *time.Duration // spec.activeDeadlineSeconds (model/kubelet/activedeadline.go); nil: none
 	InitContainers         []ContainerSpec
 	Containers             []ContainerSpec
 	ReadinessGates         []string
@@ -190,7 +190,7 @@ type ContainerSpec struct {
 	RestartRules  []RestartRule
 	Requests      Resources
 	Limits        Resources    // 0: none (usage.go: CPU is capped at it, memory past it is OOM-killed)
-	ResizePolicy  ResizePolicy // what an in-place resize of each resource does (resize.go)
+	ResizePolicy  ResizePolicy // what an in-place resize of each resource does (model/kubelet/resize.go)
 	Behavior      *Behavior    // nil: runs until stopped, probes pass
 	Ports         []ContainerPort
 

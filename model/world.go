@@ -35,7 +35,7 @@ type World struct {
 	nodeIdx    map[string]*Node
 	pods       []*Pod
 	podIdx     map[string]*Pod
-	mem        worldSlabs // where pods, containers, probe workers and events go (slab.go)
+	mem        worldSlabs // where pods, their statuses and events go (slab.go)
 
 	reserved    bool // reservePods made room for the workloads' pods
 	otherEvents map[objectKey]*eventLog
@@ -75,7 +75,7 @@ type World struct {
 	usageOn    bool                // EnableUsage was called
 	metrics    MetricsReader       // metrics-server, if registered (metrics.go)
 	shutdown   NodeShutdownManager // the kubelets' graceful node shutdown managers, if registered (nodeshutdown.go)
-	kubelet    Kubelet             // the kubelets, as the core calls them (kubelethook.go)
+	kubelet    Kubelet             // the kubelets, as the core calls them (kubeletapi.go)
 
 	autoscalers []*Autoscaler // HorizontalPodAutoscalers (autoscaler.go)
 	nodePools   []*NodePool   // Karpenter's NodePools and the instance types they launch (nodepool.go)
@@ -89,7 +89,8 @@ type World struct {
 type objectKey struct{ kind, object string }
 
 // NewCore returns an empty world whose random streams derive from seed,
-// with no part registered: cluster.New assembles a whole cluster.
+// with no part registered (its Kubelet does nothing: no container runs
+// until a kubelet is registered): cluster.New assembles a whole cluster.
 func NewCore(seed uint64, s Settings) *World {
 	w := &World{
 		eng:         sim.New(seed),
@@ -101,7 +102,7 @@ func NewCore(seed uint64, s Settings) *World {
 		workloadIdx: map[string]*Workload{},
 	}
 	w.controllers.w = w
-	w.kubelet = &kubeletCore{}
+	w.kubelet = noKubelet{}
 	return w
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/podsim/podsim/model/controller/replicaset"
 	"github.com/podsim/podsim/model/controller/statefulset"
 	"github.com/podsim/podsim/model/controller/tainteviction"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/kubelet/eviction"
 	"github.com/podsim/podsim/model/kubelet/nodeshutdown"
 	"github.com/podsim/podsim/model/kubelet/oom"
@@ -63,6 +64,7 @@ func New(seed uint64, s model.Settings) *model.World {
 	px := proxy.New(w, es)
 	w.Register(px)
 	w.Register(metricsserver.New(w, px))
+	w.Register(kubelet.New())       // the kubelets, which the core calls (model.Kubelet)
 	w.Register(oom.New(w))          // the kernel's OOM killers, which hear PodUsesMemory first
 	w.Register(eviction.New(w))     // the kubelets' eviction managers
 	w.Register(nodeshutdown.New(w)) // the kubelets' graceful node shutdown managers

@@ -7,6 +7,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/endpointslice"
 	"github.com/podsim/podsim/model/controller/replicaset"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/kubelet/oom"
 	"github.com/podsim/podsim/model/proxy"
 	"github.com/podsim/podsim/model/scheduler"
@@ -18,6 +19,7 @@ import (
 func testWorld(seed uint64, s model.Settings) *model.World {
 	s.KubeAPIQPS, s.KubeAPIBurst = 1e6, 1e6 // every pod of a fleet at t=0
 	w := model.NewCore(seed, s)
+	w.Register(kubelet.New())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	w.RegisterWorkloadController(model.KindReplicaSet, replicaset.New(w))

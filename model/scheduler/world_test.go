@@ -4,6 +4,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/deployment"
 	"github.com/podsim/podsim/model/controller/replicaset"
+	"github.com/podsim/podsim/model/kubelet"
 )
 
 // newWorld is the world of the package's tests: the core with the
@@ -12,6 +13,7 @@ import (
 // package).
 func newWorld(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
+	w.Register(kubelet.New())
 	sc := New(w)
 	w.Register(sc)
 	scheds[w] = sc

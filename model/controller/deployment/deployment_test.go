@@ -8,6 +8,7 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/replicaset"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
@@ -213,6 +214,7 @@ func TestRecreateWaitsForOldPods(t *testing.T) {
 // this package, adds the rest).
 func newWorld() *model.World {
 	w := model.NewCore(1, model.DefaultSettings())
+	w.Register(kubelet.New())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	rsc := replicaset.New(w)

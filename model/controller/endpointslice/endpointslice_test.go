@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
@@ -18,6 +19,7 @@ func (c watchCount) SlicesChanged(*model.Service) { *c.n++ }
 // from the API leaves them; the watchers hear of each change.
 func TestSliceEndpoints(t *testing.T) {
 	w := model.NewCore(1, model.DefaultSettings())
+	w.Register(kubelet.New())
 	w.Register(scheduler.New(w))
 	c := New(w)
 	w.Register(c)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
@@ -18,6 +19,7 @@ func TestFinishedPodsStayBounded(t *testing.T) {
 	s := model.DefaultSettings()
 	s.TerminatedPodGCThreshold = 3
 	w := model.NewCore(1, s)
+	w.Register(kubelet.New())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	g := New(w)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
@@ -126,6 +127,7 @@ func (n *readyChanges) Change(ch *model.Change) {
 // and the ReplicaSet controller c (cluster.New adds the rest).
 func newWorld() (w *model.World, c *Controller) {
 	w = model.NewCore(1, model.DefaultSettings())
+	w.Register(kubelet.New())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	c = New(w)

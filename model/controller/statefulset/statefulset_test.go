@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/controller/statefulset"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
@@ -22,6 +23,7 @@ func stsWorld(t *testing.T, replicas int, policy model.PodManagementPolicy, star
 func stsWorldWith(t *testing.T, replicas int, policy model.PodManagementPolicy, startup time.Duration) (*model.World, *statefulset.Controller, *model.Timeline) {
 	t.Helper()
 	w := model.NewCore(1, model.DefaultSettings())
+	w.Register(kubelet.New())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	c := statefulset.New(w)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/kubelet/oom"
 	"github.com/podsim/podsim/model/scheduler"
 )
@@ -15,6 +16,7 @@ import (
 // (cluster.New, which adds every part, imports this package).
 func testWorld(seed uint64, s model.Settings) *model.World {
 	w := model.NewCore(seed, s)
+	w.Register(kubelet.New())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	w.Register(oom.New(w))

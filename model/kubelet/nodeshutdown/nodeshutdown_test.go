@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
@@ -13,6 +14,7 @@ import (
 // package).
 func newWorld() *model.World {
 	w := model.NewCore(1, model.DefaultSettings())
+	w.Register(kubelet.New())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	w.Register(New(w))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet"
 	"github.com/podsim/podsim/model/scheduler"
 )
 
@@ -14,6 +15,7 @@ import (
 // (cluster.New, which adds every part, imports this package).
 func newWorld(seed uint64, s model.Settings) (*model.World, *Killer) {
 	w := model.NewCore(seed, s)
+	w.Register(kubelet.New())
 	w.Register(scheduler.New(w))
 	w.RegisterCoreParts()
 	k := New(w)

@@ -1,9 +1,10 @@
-package model
+package kubelet
 
 import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -25,7 +26,7 @@ type podWorker struct {
 }
 
 // realistic reports whether the pod's kubelet runs the realistic pod worker.
-func (p *podState) realistic() bool { return p.w.KubeletSyncMode() == SyncRealistic }
+func (p *podState) realistic() bool { return p.w.KubeletSyncMode() == model.SyncRealistic }
 
 // workerState returns the pod's realistic pod worker, making it on first use.
 func (p *podState) workerState() *podWorker {
@@ -116,18 +117,18 @@ func (c *container) showReason() {
 		return
 	}
 	if t, ok := st.Terminated(); ok && c.runs > 0 {
-		if !c.shouldRestart(t.ExitCode) || !c.spec.Sidecar && c.isInit() && t.ExitCode == 0 && st.State.Kind == StateTerminated {
+		if !c.shouldRestart(t.ExitCode) || !c.spec.Sidecar && c.isInit() && t.ExitCode == 0 && st.State.Kind == model.StateTerminated {
 			return
 		}
 	}
 	r := c.reason
-	if st.State.Kind == StateWaiting && st.State.Reason == r.reason && st.State.Message == r.message {
+	if st.State.Kind == model.StateWaiting && st.State.Reason == r.reason && st.State.Message == r.message {
 		return
 	}
-	if st.State.Kind == StateTerminated {
+	if st.State.Kind == model.StateTerminated {
 		c.setLastState(st.State)
 	}
-	c.setState(ContainerState{Kind: StateWaiting, Reason: r.reason, Message: r.message})
+	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: r.reason, Message: r.message})
 }
 
 // isInit reports whether c is one of the pod's init containers.

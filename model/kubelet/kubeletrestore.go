@@ -1,22 +1,23 @@
-package model
+package kubelet
 
 import (
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
 // The kubelet's side of a pod restored from a snapshot: its containers'
 // state, probe results, crash backoff and the end of the running process.
 
-func (k *kubeletCore) RestoreContainers(pod *Pod, s *PodSnapshot) {
+func (k *kubeletCore) RestoreContainers(pod *model.Pod, s *model.PodSnapshot) {
 	p := k.pod(pod)
 	for _, c := range p.all() {
 		c.restore(s)
 	}
 }
 
-func (k *kubeletCore) Restored(pod *Pod, s *PodSnapshot) {
+func (k *kubeletCore) Restored(pod *model.Pod, s *model.PodSnapshot) {
 	p := k.pod(pod)
 	if p.Phase().Terminal() {
 		p.terminated = true
@@ -39,24 +40,24 @@ func (k *kubeletCore) Restored(pod *Pod, s *PodSnapshot) {
 // restore sets the container's status from the pod's snapshot, starts
 // its probe workers with the results the snapshot shows, and plans the
 // end of a running process by its behaviour's run.
-func (c *container) restore(s *PodSnapshot) {
+func (c *container) restore(s *model.PodSnapshot) {
 	p := c.pod
-	var cs *ContainerSnapshot
+	var cs *model.ContainerSnapshot
 	for i := range s.Containers {
 		if s.Containers[i].Name == c.spec.Name {
 			cs = &s.Containers[i]
 		}
 	}
 	if cs == nil { // no status: an init container of a started pod has finished
-		cs = &ContainerSnapshot{State: ContainerState{Kind: StateWaiting, Reason: ReasonContainerCreating}}
-		if c.isInit() && !c.spec.Sidecar && s.Phase != Pending {
-			cs.State = ContainerState{Kind: StateTerminated, Reason: ReasonCompleted, StartedAt: *s.StartTime, FinishedAt: *s.StartTime}
+		cs = &model.ContainerSnapshot{State: model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonContainerCreating}}
+		if c.isInit() && !c.spec.Sidecar && s.Phase != model.Pending {
+			cs.State = model.ContainerState{Kind: model.StateTerminated, Reason: model.ReasonCompleted, StartedAt: *s.StartTime, FinishedAt: *s.StartTime}
 		}
 	}
 	c.startProbers()
 	p.SetContainerRestarts(int(c.idx), cs.RestartCount)
 	c.setLastState(cs.LastState)
-	if cs.State.Kind != StateWaiting || cs.RestartCount > 0 || cs.LastState.Kind == StateTerminated {
+	if cs.State.Kind != model.StateWaiting || cs.RestartCount > 0 || cs.LastState.Kind == model.StateTerminated {
 		c.runs = cs.RestartCount + 1
 	}
 	c.setState(cs.State)
@@ -64,7 +65,7 @@ func (c *container) restore(s *PodSnapshot) {
 	for _, t := range []time.Duration{cs.State.StartedAt, cs.State.FinishedAt, cs.LastState.StartedAt, cs.LastState.FinishedAt} {
 		p.w.NotePast(t)
 	}
-	if cs.State.Kind != StateRunning {
+	if cs.State.Kind != model.StateRunning {
 		return
 	}
 	p.k.node(p.Node).addImage(c.spec.Image)
@@ -75,9 +76,9 @@ func (c *container) restore(s *PodSnapshot) {
 		}
 		pr.seen = c.runs
 		switch {
-		case pr.kind == Liveness, pr.kind == Startup && cs.Started, pr.kind == Readiness && cs.Ready:
+		case pr.kind == model.Liveness, pr.kind == model.Startup && cs.Started, pr.kind == model.Readiness && cs.Ready:
 			pr.result, pr.last = resultSuccess, resultSuccess
-		case pr.kind == Readiness:
+		case pr.kind == model.Readiness:
 			pr.result = resultFailure
 		}
 	}
@@ -90,7 +91,7 @@ func (c *container) restore(s *PodSnapshot) {
 // restoreBackoff sets the crash backoff of a container that restarted as
 // the kubelet left it: the delay doubled at each restart from Initial (up
 // to Max), moved on when its latest run started.
-func (c *container) restoreBackoff(cs *ContainerSnapshot) {
+func (c *container) restoreBackoff(cs *model.ContainerSnapshot) {
 	if cs.RestartCount < 1 {
 		return
 	}
@@ -100,7 +101,7 @@ func (c *container) restoreBackoff(cs *ContainerSnapshot) {
 		delay = sim.MulSat(delay, 2)
 	}
 	last := cs.State.StartedAt
-	if cs.State.Kind != StateRunning {
+	if cs.State.Kind != model.StateRunning {
 		last = cs.LastState.StartedAt
 	}
 	c.crash = backoff{set: true, delay: min(delay, cfg.Max), lastUpdate: last}

@@ -1,9 +1,11 @@
-package model
+package kubelet
 
 import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 func TestCrashProbability(t *testing.T) {
@@ -11,8 +13,8 @@ func TestCrashProbability(t *testing.T) {
 		p        float64
 		restarts bool
 	}{{1, true}, {0, false}} {
-		b := &Behavior{Runs: []RunSpec{{Forever: true, ExitAfter: time.Minute, CrashProbability: tc.p, Times: 1}}}
-		w, p := world(t, RestartAlways, b, DefaultSettings())
+		b := &model.Behavior{Runs: []model.RunSpec{{Forever: true, ExitAfter: time.Minute, CrashProbability: tc.p, Times: 1}}}
+		w, p := world(t, model.RestartAlways, b, model.DefaultSettings())
 		w.Run(5 * time.Minute)
 		st := p.Status()
 		cs, _ := st.Container("app")
@@ -20,7 +22,7 @@ func TestCrashProbability(t *testing.T) {
 			t.Errorf("crashProbability %g: restarts %d", tc.p, cs.RestartCount)
 		}
 		if tc.restarts {
-			if last, _ := cs.Terminated(); last.ExitCode != 1 || last.Reason != ReasonError {
+			if last, _ := cs.Terminated(); last.ExitCode != 1 || last.Reason != model.ReasonError {
 				t.Errorf("crashProbability 1: last exit %+v, want Error 1", last)
 			}
 		}
@@ -31,8 +33,8 @@ func TestCrashProbability(t *testing.T) {
 // container's stream, and that the same seed draws the same.
 func TestExitAfterDist(t *testing.T) {
 	run := func() []float64 {
-		b := &Behavior{Runs: []RunSpec{{ExitAfterDist: Uniform{Min: time.Second, Max: time.Minute}, ExitCode: 1, Times: 1}}}
-		w, _ := world(t, RestartAlways, b, DefaultSettings())
+		b := &model.Behavior{Runs: []model.RunSpec{{ExitAfterDist: model.Uniform{Min: time.Second, Max: time.Minute}, ExitCode: 1, Times: 1}}}
+		w, _ := world(t, model.RestartAlways, b, model.DefaultSettings())
 		w.Run(30 * time.Minute)
 		return starts(w)
 	}
@@ -56,7 +58,7 @@ func TestExitAfterDist(t *testing.T) {
 // rounded like every other distribution's.
 func TestEmpiricalRoundsToTheMillisecond(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	e := Empirical{Values: []time.Duration{1234567, 7600 * time.Microsecond}}
+	e := model.Empirical{Values: []time.Duration{1234567, 7600 * time.Microsecond}}
 	seen := map[time.Duration]bool{}
 	for range 100 {
 		x := e.Sample(r)

@@ -1,23 +1,27 @@
-package model
+package kubelet
 
-import "time"
+import (
+	"time"
+
+	"github.com/podsim/podsim/model"
+)
 
 // The kubelet's side of node-pressure eviction: what its eviction manager
 // (model/kubelet/eviction; docs/kubernetes-rules.md, Node-pressure
 // eviction) is configured with, what it hears (PodUsesMemory), and the
 // kubelet's killing of a pod it evicts (Pod.EvictForPressure).
 
-func (k *kubeletCore) EvictingForPressure(p *Pod) bool { return k.pod(p).stop.evictedMsg != "" }
+func (k *kubeletCore) EvictingForPressure(p *model.Pod) bool { return k.pod(p).stop.evictedMsg != "" }
 
 // EvictForPressure: with grace 0 the pod's containers are killed at once
 // and it goes Failed with reason Evicted, otherwise they are stopped
 // within grace (preStop, SIGTERM) and it goes Failed once they have
 // (syncEvicted).
-func (k *kubeletCore) EvictForPressure(pod *Pod, msg string, grace time.Duration) {
+func (k *kubeletCore) EvictForPressure(pod *model.Pod, msg string, grace time.Duration) {
 	p := k.pod(pod)
-	p.Event(EventWarning, "Evicted", "kubelet", msg)
+	p.Event(model.EventWarning, "Evicted", "kubelet", msg)
 	if grace > 0 {
-		p.SetKubeletCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
+		p.SetKubeletCondition(model.DisruptionTarget, model.True, "TerminationByKubelet", msg)
 		p.stopping().evictedMsg = msg
 		for _, c := range p.all() {
 			p.w.Engine().Stop(&c.restartTimer)
@@ -32,12 +36,12 @@ func (k *kubeletCore) EvictForPressure(pod *Pod, msg string, grace time.Duration
 	p.freeze()
 	for _, c := range p.all() {
 		if c.processRunning() {
-			p.Eventf(EventNormal, "Killing", "kubelet", "Stopping container %s", c.spec.Name)
+			p.Eventf(model.EventNormal, "Killing", "kubelet", "Stopping container %s", c.spec.Name)
 			c.stopping = false
-			c.terminate(137, ReasonError)
+			c.terminate(137, model.ReasonError)
 		}
 	}
-	p.SetKubeletCondition(DisruptionTarget, True, "TerminationByKubelet", msg)
+	p.SetKubeletCondition(model.DisruptionTarget, model.True, "TerminationByKubelet", msg)
 	p.failEvicted(msg)
 }
 
@@ -60,7 +64,7 @@ func (p *podState) failEvicted(msg string) {
 	}
 	p.SetStatusReason("Evicted", msg)
 	if !p.Phase().Terminal() {
-		p.SetPhase(Failed)
+		p.SetPhase(model.Failed)
 		p.updateConditions()
 	}
 	p.w.AnnouncePodChanged(p.Pod)

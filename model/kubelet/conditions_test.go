@@ -1,9 +1,11 @@
-package model
+package kubelet
 
 import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/podsim/podsim/model"
 )
 
 // updateConditions skips its work while nothing it reads changed, but a
@@ -11,23 +13,23 @@ import (
 // controller marking Ready False) is set back on its next run, as the
 // kubelet's next status update does.
 func TestUpdateConditionsAfterOutsideChange(t *testing.T) {
-	w, p := world(t, RestartAlways, nil, DefaultSettings())
+	w, p := world(t, model.RestartAlways, nil, model.DefaultSettings())
 	w.Run(time.Minute)
-	ready := func() ConditionStatus {
+	ready := func() model.ConditionStatus {
 		st := p.Status()
-		c, _ := st.Condition(Ready)
+		c, _ := st.Condition(model.Ready)
 		return c.Status
 	}
-	if got := ready(); got != True {
+	if got := ready(); got != model.True {
 		t.Fatalf("Ready = %q after a minute, want True", got)
 	}
-	p.kstate().updateConditions() // nothing changed: a no-op
-	if got := ready(); got != True {
+	kstate(p).updateConditions() // nothing changed: a no-op
+	if got := ready(); got != model.True {
 		t.Fatalf("Ready = %q after an update that changed nothing, want True", got)
 	}
-	p.setCondition(Ready, False, "NodeNotReady", "")
-	p.kstate().updateConditions()
-	if got := ready(); got != True {
+	p.SetKubeletCondition(model.Ready, model.False, "NodeNotReady", "")
+	kstate(p).updateConditions()
+	if got := ready(); got != model.True {
 		t.Errorf("Ready = %q after the kubelet's next update, want True", got)
 	}
 }
@@ -35,13 +37,13 @@ func TestUpdateConditionsAfterOutsideChange(t *testing.T) {
 // Pods whose conditions list the same containers share one message: a
 // fleet's pods do not each keep their own copy.
 func TestListMessagesShared(t *testing.T) {
-	dies := &Behavior{Runs: []RunSpec{{ExitAfter: 0, ExitCode: 1, Times: 1}}}
-	w, p := world(t, RestartAlways, dies, DefaultSettings())
-	q := w.AddPod("q", p.Spec, PodOptions{})
+	dies := &model.Behavior{Runs: []model.RunSpec{{ExitAfter: 0, ExitCode: 1, Times: 1}}}
+	w, p := world(t, model.RestartAlways, dies, model.DefaultSettings())
+	q := w.AddPod("q", p.Spec, model.PodOptions{})
 	w.Run(time.Minute)
-	msg := func(p *Pod) string {
+	msg := func(p *model.Pod) string {
 		st := p.Status()
-		c, _ := st.Condition(ContainersReady)
+		c, _ := st.Condition(model.ContainersReady)
 		return c.Message
 	}
 	a, b := msg(p), msg(q)

@@ -1,18 +1,20 @@
-package model
+package kubelet
 
 import (
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // Tests that pin rules a mutation probe could drop without any other test
 // noticing. Each names the rule it pins.
 
 // events returns the times of the pod's events with reason.
-func eventTimes(w *World, pod, reason string) []time.Duration {
+func eventTimes(w *model.World, pod, reason string) []time.Duration {
 	var out []time.Duration
-	for _, c := range w.sinks[0].(*Timeline).Changes {
-		if c.Kind == ChangeEvent && c.Pod == pod && c.Reason == reason {
+	for _, c := range timelines[w].Changes {
+		if c.Kind == model.ChangeEvent && c.Pod == pod && c.Reason == reason {
 			out = append(out, c.T)
 		}
 	}
@@ -25,10 +27,10 @@ func eventTimes(w *World, pod, reason string) []time.Duration {
 // start reach 35), every tick run or the no-op ones skipped.
 func TestProbeWaitsForInitialDelay(t *testing.T) {
 	for _, everyTick := range []bool{true, false} {
-		b := &Behavior{ProbeFailures: [3][]Window{Liveness: {{From: 0}}}}
-		w, p := world(t, RestartAlways, b, DefaultSettings())
+		b := &model.Behavior{ProbeFailures: [3][]model.Window{model.Liveness: {{From: 0}}}}
+		w, p := world(t, model.RestartAlways, b, model.DefaultSettings())
 		w.SetProbeEveryTick(everyTick)
-		p.Spec.Containers[0].Liveness = &ProbeSpec{Handler: "exec", InitialDelay: 35 * time.Second, Period: 10 * time.Second,
+		p.Spec.Containers[0].Liveness = &model.ProbeSpec{Handler: "exec", InitialDelay: 35 * time.Second, Period: 10 * time.Second,
 			Timeout: time.Second, SuccessThreshold: 1, FailureThreshold: 1}
 		w.Run(45 * time.Second)
 		got := eventTimes(w, "p", "Unhealthy")
@@ -44,15 +46,15 @@ func TestProbeWaitsForInitialDelay(t *testing.T) {
 // SIGTERM at 2.5s with 10s - 2s = 8s left, so SIGKILL at 10.5s after the
 // delete (not at 10s, as an exact subtraction would give).
 func TestPreStopTimeCountsInWholeSeconds(t *testing.T) {
-	b := &Behavior{ShutdownTime: time.Hour, PreStop: HookBehavior{Duration: 2500 * time.Millisecond}}
-	w, p := world(t, RestartAlways, b, DefaultSettings())
+	b := &model.Behavior{ShutdownTime: time.Hour, PreStop: model.HookBehavior{Duration: 2500 * time.Millisecond}}
+	w, p := world(t, model.RestartAlways, b, model.DefaultSettings())
 	p.Spec.Containers[0].PreStop = "exec"
 	grace := 10 * time.Second
 	w.Schedule(time.Minute, func() { p.Delete(&grace) })
 	w.Run(2 * time.Minute)
 	var killedAt time.Duration = -1
-	for _, c := range w.sinks[0].(*Timeline).Changes {
-		if c.Kind == ChangeContainer && c.State == StateTerminated {
+	for _, c := range timelines[w].Changes {
+		if c.Kind == model.ChangeContainer && c.State == model.StateTerminated {
 			killedAt = c.T
 			if c.ExitCode != 137 {
 				t.Errorf("exit code %d, want 137 (SIGKILL)", c.ExitCode)
@@ -70,17 +72,17 @@ func TestPreStopTimeCountsInWholeSeconds(t *testing.T) {
 // status is not Running or Terminated (it waits in CrashLoopBackOff, which
 // counts as stopped): upstream's getPhase says Pending, not Running.
 func TestPendingSidecarKeepsPodPending(t *testing.T) {
-	p := &podState{Pod: &Pod{Spec: &PodSpec{RestartPolicy: RestartAlways}}}
-	p.init = []*container{{spec: &ContainerSpec{Name: "side", Sidecar: true},
-		status: &ContainerStatus{State: ContainerState{Kind: StateRunning}}}}
-	p.regular = []*container{{spec: &ContainerSpec{Name: "app"}, runs: 1,
-		status: &ContainerStatus{State: ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff},
-			LastState: ContainerState{Kind: StateTerminated, ExitCode: 1}}}}
-	if got := p.computePhase(); got != Pending {
+	p := &podState{Pod: &model.Pod{Spec: &model.PodSpec{RestartPolicy: model.RestartAlways}}}
+	p.init = []*container{{spec: &model.ContainerSpec{Name: "side", Sidecar: true},
+		status: &model.ContainerStatus{State: model.ContainerState{Kind: model.StateRunning}}}}
+	p.regular = []*container{{spec: &model.ContainerSpec{Name: "app"}, runs: 1,
+		status: &model.ContainerStatus{State: model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonCrashLoopBackOff},
+			LastState: model.ContainerState{Kind: model.StateTerminated, ExitCode: 1}}}}
+	if got := p.computePhase(); got != model.Pending {
 		t.Errorf("sidecar running, not started; app in CrashLoopBackOff: phase %s, want Pending", got)
 	}
 	p.init[0].status.Started = true
-	if got := p.computePhase(); got != Running {
+	if got := p.computePhase(); got != model.Running {
 		t.Errorf("sidecar started; app in CrashLoopBackOff: phase %s, want Running", got)
 	}
 }
@@ -90,17 +92,17 @@ func TestPendingSidecarKeepsPodPending(t *testing.T) {
 // pod that asks for memory goes to b; scoring CPU alone would tie, and
 // the first node scanned (a) would win.
 func TestSchedulerScoresMemory(t *testing.T) {
-	w := newWorld(1, DefaultSettings())
-	w.Subscribe(&Timeline{})
+	w := newWorld(1, model.DefaultSettings())
+	w.Subscribe(&model.Timeline{})
 	for _, n := range []string{"a", "b"} {
-		w.AddNode(NodeSpec{Name: n, Capacity: Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
+		w.AddNode(model.NodeSpec{Name: n, Capacity: model.Resources{MilliCPU: 4000, Memory: 8 << 30, Pods: 110}})
 	}
-	spec := func(node string, cpu, mem int64) *PodSpec {
-		return &PodSpec{RestartPolicy: RestartAlways, NodeName: node, Containers: []ContainerSpec{{Name: "app", Image: "img",
-			PullPolicy: PullIfNotPresent, Requests: Resources{MilliCPU: cpu, Memory: mem}}}}
+	spec := func(node string, cpu, mem int64) *model.PodSpec {
+		return &model.PodSpec{RestartPolicy: model.RestartAlways, NodeName: node, Containers: []model.ContainerSpec{{Name: "app", Image: "img",
+			PullPolicy: model.PullIfNotPresent, Requests: model.Resources{MilliCPU: cpu, Memory: mem}}}}
 	}
-	w.AddPod("big", spec("a", 0, 6<<30), PodOptions{})
-	p := w.AddPod("p", spec("", 500, 1<<30), PodOptions{})
+	w.AddPod("big", spec("a", 0, 6<<30), model.PodOptions{})
+	p := w.AddPod("p", spec("", 500, 1<<30), model.PodOptions{})
 	w.Run(time.Second)
 	if p.Node == nil || p.Node.Name != "b" {
 		t.Errorf("pod placed on %s, want b (more free memory)", p.Node.Name)
@@ -114,23 +116,23 @@ func TestSchedulerScoresMemory(t *testing.T) {
 // used to restart at once while the kill ran, and once the backoff had
 // grown to its maximum, loop forever at one instant.)
 func TestFailedPostStartWaitsForTheKillAndTheBackoff(t *testing.T) {
-	b := &Behavior{ShutdownTime: 5 * time.Second, PostStart: HookBehavior{Fail: true}}
-	w, p := world(t, RestartAlways, b, DefaultSettings())
+	b := &model.Behavior{ShutdownTime: 5 * time.Second, PostStart: model.HookBehavior{Fail: true}}
+	w, p := world(t, model.RestartAlways, b, model.DefaultSettings())
 	p.Spec.Containers[0].PostStart = "exec"
 	for n := 0; ; n++ {
-		at, ok := w.eng.Peek()
+		at, ok := w.Engine().Peek()
 		if !ok || at > 20*time.Minute {
 			break
 		}
 		if n == 100000 {
 			t.Fatalf("no end at %s: a loop", at)
 		}
-		w.eng.Step()
+		w.Engine().Step()
 	}
 	started := eventTimes(w, "p", "Started")
 	var ended []time.Duration
-	for _, c := range w.sinks[0].(*Timeline).Changes {
-		if c.Kind == ChangeContainer && c.State == StateTerminated {
+	for _, c := range timelines[w].Changes {
+		if c.Kind == model.ChangeContainer && c.State == model.StateTerminated {
 			ended = append(ended, c.T)
 		}
 	}

@@ -1,8 +1,9 @@
-package model
+package kubelet
 
 import (
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -28,7 +29,7 @@ func (c *container) stop(grace time.Duration, msg string) {
 		return
 	}
 	c.stopping = true
-	p.Eventf(EventNormal, "Killing", "kubelet", "%s", msg)
+	p.Eventf(model.EventNormal, "Killing", "kubelet", "%s", msg)
 	if c.spec.PreStop != "" && grace > 0 {
 		c.draws.hook = c.hookTime(true)
 		r := c.rareState()
@@ -57,7 +58,7 @@ func (c *container) preStopDone() {
 	h := c.spec.Behavior.Hook(true)
 	r := c.rareState()
 	if h.Fail && c.draws.hook <= r.graceLeft {
-		p.Eventf(EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
+		p.Eventf(model.EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
 	}
 	// The kubelet counts the hook's time in whole seconds.
 	used := min(c.draws.hook, r.graceLeft).Truncate(time.Second)
@@ -142,7 +143,7 @@ func (c *container) exitAfterSigterm() {
 }
 
 // sigkill is the end of the grace period.
-func (c *container) sigkill() { c.terminate(137, ReasonError) }
+func (c *container) sigkill() { c.terminate(137, model.ReasonError) }
 
 // hearDelete is the kubelet learning that the pod is being deleted: its
 // grace period (deletionGracePeriodSeconds) runs from now, as
@@ -178,7 +179,7 @@ func (p *podState) killAll(grace time.Duration) bool {
 	running := false
 	for _, cs := range [...][]*container{p.init, p.regular} {
 		for _, c := range cs {
-			if c.status.State.Kind == StateRunning {
+			if c.status.State.Kind == model.StateRunning {
 				running = true
 				c.stopWithPod(grace)
 			}
@@ -193,7 +194,7 @@ func (p *podState) killAll(grace time.Duration) bool {
 func (p *podState) stopSidecars(grace time.Duration) {
 	p.sidecarsStopping = true
 	for _, c := range p.init {
-		if c.spec.Sidecar && c.status.State.Kind == StateRunning {
+		if c.spec.Sidecar && c.status.State.Kind == model.StateRunning {
 			c.stopWithPod(grace)
 		}
 	}
@@ -205,20 +206,20 @@ func (p *podState) finishTermination() {
 	for _, c := range p.all() {
 		st := c.status
 		switch {
-		case st.State.Kind == StateWaiting && st.LastState.Kind == StateTerminated:
+		case st.State.Kind == model.StateWaiting && st.LastState.Kind == model.StateTerminated:
 			// Nothing restarts in a pod being deleted: show the last exit.
 			c.setState(st.LastState)
-			c.setLastState(ContainerState{})
-		case st.State.Kind == StateWaiting && c.runs == 0 && p.regularStarted():
-			c.setState(ContainerState{Kind: StateTerminated, Reason: "ContainerStatusUnknown", ExitCode: 137,
+			c.setLastState(model.ContainerState{})
+		case st.State.Kind == model.StateWaiting && c.runs == 0 && p.regularStarted():
+			c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: "ContainerStatusUnknown", ExitCode: 137,
 				Message: "The container could not be located when the pod was terminated"})
 		}
 	}
 	if !p.Phase().Terminal() {
-		ph := Succeeded
+		ph := model.Succeeded
 		for _, c := range p.regular {
-			if c.status.State.Kind != StateTerminated || c.status.State.ExitCode != 0 {
-				ph = Failed
+			if c.status.State.Kind != model.StateTerminated || c.status.State.ExitCode != 0 {
+				ph = model.Failed
 			}
 		}
 		p.SetPhase(ph)
@@ -230,7 +231,7 @@ func (p *podState) finishTermination() {
 // GraceShortened is the kubelet's side of a later delete that brought the
 // deadline of p forward: a kubelet that heard of the deletion kills by the
 // new deadline, and SIGKILL comes forward.
-func (k *kubeletCore) GraceShortened(pod *Pod) {
+func (k *kubeletCore) GraceShortened(pod *model.Pod) {
 	p := k.pod(pod)
 	deadline, _, _ := p.DeletionTimestamp()
 	if p.heardDelete {
@@ -251,12 +252,12 @@ func (k *kubeletCore) GraceShortened(pod *Pod) {
 	}
 }
 
-func (k *kubeletCore) DeletionSet(pod *Pod) { k.pod(pod).wakeProbers() }
+func (k *kubeletCore) DeletionSet(pod *model.Pod) { k.pod(pod).wakeProbers() }
 
 // HeardDelete is the kubelet of a reachable node hearing at once that p
 // is being deleted: no crash backoff restarts a container, and the pod
 // worker kills the pod.
-func (k *kubeletCore) HeardDelete(pod *Pod) {
+func (k *kubeletCore) HeardDelete(pod *model.Pod) {
 	p := k.pod(pod)
 	p.hearDelete()
 	for _, c := range p.all() {

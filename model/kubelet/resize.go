@@ -1,8 +1,10 @@
-package model
+package kubelet
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/podsim/podsim/model"
 )
 
 // In-place pod resize (KEP-1287, GA in 1.35), as the kubelet's allocation
@@ -32,7 +34,7 @@ const reasonResizeError = "Error"
 // use).
 type podResize struct {
 	c                *container
-	requests, limits Resources
+	requests, limits model.Resources
 	deferred         bool // PodResizePending Deferred: counted in the kubelet's nodeState.deferredResizes
 	actuating        bool // allocated; the limits wait for the next sync
 }
@@ -40,7 +42,7 @@ type podResize struct {
 // Resize: a pod not yet bound takes the new resources at once (the
 // scheduler places it with them); a bound pod's kubelet admits, defers or
 // refuses them.
-func (k *kubeletCore) Resize(pod *Pod, name string, requests, limits Resources) bool {
+func (k *kubeletCore) Resize(pod *model.Pod, name string, requests, limits model.Resources) bool {
 	p := k.pod(pod)
 	c := p.container(name)
 	if c == nil || c.isInit() && !c.spec.Sidecar || p.terminated || p.Deleted() || p.Phase().Terminal() {
@@ -74,45 +76,45 @@ func (p *podState) tryResize() {
 	reason, msg := "", ""
 	switch others := n.Allocated(); {
 	case want.Memory > alloc.Memory:
-		reason, msg = ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: memory, requested: %d, capacity: %d", want.Memory, alloc.Memory)
+		reason, msg = model.ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: memory, requested: %d, capacity: %d", want.Memory, alloc.Memory)
 	case want.MilliCPU > alloc.MilliCPU:
-		reason, msg = ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: cpu, requested: %d, capacity: %d", want.MilliCPU, alloc.MilliCPU)
+		reason, msg = model.ReasonInfeasible, fmt.Sprintf("Node didn't have enough capacity: cpu, requested: %d, capacity: %d", want.MilliCPU, alloc.MilliCPU)
 	default:
 		if p.holds() {
 			others.Sub(p.Requests())
 		}
 		switch {
 		case others.MilliCPU+want.MilliCPU > alloc.MilliCPU:
-			reason, msg = ReasonDeferred, fmt.Sprintf("Node didn't have enough resource: cpu, requested: %d, used: %d, capacity: %d", want.MilliCPU, others.MilliCPU, alloc.MilliCPU)
+			reason, msg = model.ReasonDeferred, fmt.Sprintf("Node didn't have enough resource: cpu, requested: %d, used: %d, capacity: %d", want.MilliCPU, others.MilliCPU, alloc.MilliCPU)
 		case others.Memory+want.Memory > alloc.Memory:
-			reason, msg = ReasonDeferred, fmt.Sprintf("Node didn't have enough resource: memory, requested: %d, used: %d, capacity: %d", want.Memory, others.Memory, alloc.Memory)
+			reason, msg = model.ReasonDeferred, fmt.Sprintf("Node didn't have enough resource: memory, requested: %d, used: %d, capacity: %d", want.Memory, others.Memory, alloc.Memory)
 		}
 	}
 	if reason != "" {
-		if !r.deferred && reason == ReasonDeferred {
+		if !r.deferred && reason == model.ReasonDeferred {
 			p.k.node(n).deferredResizes++
-		} else if r.deferred && reason != ReasonDeferred {
+		} else if r.deferred && reason != model.ReasonDeferred {
 			p.k.node(n).deferredResizes--
 		}
-		r.deferred = reason == ReasonDeferred
-		p.SetKubeletCondition(PodResizePending, True, reason, msg)
+		r.deferred = reason == model.ReasonDeferred
+		p.SetKubeletCondition(model.PodResizePending, model.True, reason, msg)
 		return
 	}
 	p.dropResize()
 	s := r.c.spec
 	restart := r.c.processRunning() &&
-		(s.ResizePolicy.CPU == ResizeRestartContainer && (r.requests.MilliCPU != s.Requests.MilliCPU || r.limits.MilliCPU != s.Limits.MilliCPU) ||
-			s.ResizePolicy.Memory == ResizeRestartContainer && r.limits.Memory != s.Limits.Memory)
-	p.RemoveCondition(PodResizePending)
+		(s.ResizePolicy.CPU == model.ResizeRestartContainer && (r.requests.MilliCPU != s.Requests.MilliCPU || r.limits.MilliCPU != s.Limits.MilliCPU) ||
+			s.ResizePolicy.Memory == model.ResizeRestartContainer && r.limits.Memory != s.Limits.Memory)
+	p.RemoveCondition(model.PodResizePending)
 	p.allocate(r.c, r.requests, want)
-	p.SetKubeletCondition(PodResizeInProgress, True, "", "")
+	p.SetKubeletCondition(model.PodResizeInProgress, model.True, "", "")
 	p.actuate(r, restart)
 }
 
 // allocate makes c's requests the allocated ones: the pod's, the node's
 // and the scheduler's accounting change; a shrink lets deferred resizes
 // of the node's pods try again.
-func (p *podState) allocate(c *container, requests, podRequests Resources) {
+func (p *podState) allocate(c *container, requests, podRequests model.Resources) {
 	p.setResources(c, requests, c.spec.Limits)
 	old := p.Requests()
 	n, shrunk, held := p.Node, podRequests.MilliCPU < old.MilliCPU || podRequests.Memory < old.Memory, p.holds()
@@ -131,7 +133,7 @@ func (p *podState) actuate(r *podResize, restart bool) {
 	if !restart && c.processRunning() && r.limits.Memory > 0 && (s.Limits.Memory == 0 || r.limits.Memory < s.Limits.Memory) {
 		if p.UseAt(int(c.idx), p.ServedMilliRPS()).Memory >= r.limits.Memory {
 			r.actuating, p.resize = true, r
-			p.SetKubeletCondition(PodResizeInProgress, True, reasonResizeError,
+			p.SetKubeletCondition(model.PodResizeInProgress, model.True, reasonResizeError,
 				"Aborting attempt to set pod memory limit less than current memory usage for pod "+p.Name)
 			return
 		}
@@ -142,7 +144,7 @@ func (p *podState) actuate(r *podResize, restart bool) {
 		c.resizeRestart = true
 		c.stop(p.Spec.TerminationGracePeriod, "Container "+s.Name+" resize requires restart")
 	}
-	p.RemoveCondition(PodResizeInProgress)
+	p.RemoveCondition(model.PodResizeInProgress)
 	p.updateStatus()
 }
 
@@ -158,7 +160,7 @@ func (p *podState) retryActuation() {
 // retryResizes is the kubelet's RetryPendingResizes after freed released
 // its resources (it gives its own resize up) or shrank: the node's
 // deferred resizes try again, in the order their pods were bound.
-func (k *kubeletCore) retryResizes(n *Node, freed *Pod) {
+func (k *kubeletCore) retryResizes(n *model.Node, freed *model.Pod) {
 	for i := 0; k.node(n).deferredResizes > 0 && i < len(n.Pods()); i++ {
 		switch p := k.pod(n.Pods()[i]); {
 		case p.resize == nil || !p.resize.deferred:
@@ -176,7 +178,7 @@ func (p *podState) holds() bool { return p.BoundNode() != nil && !p.Phase().Term
 // setResources gives c these requests and limits. The pod gets a new
 // spec: a spec is never changed once made, as it may be its template's
 // and views taken of the pod hold it.
-func (p *podState) setResources(c *container, requests, limits Resources) {
+func (p *podState) setResources(c *container, requests, limits model.Resources) {
 	p.Spec = p.specWith(c, requests, limits)
 	for i, ic := range p.init {
 		ic.spec = &p.Spec.InitContainers[i]
@@ -187,7 +189,7 @@ func (p *podState) setResources(c *container, requests, limits Resources) {
 }
 
 // specWith is a copy of p's spec where c has these requests and limits.
-func (p *podState) specWith(c *container, requests, limits Resources) *PodSpec {
+func (p *podState) specWith(c *container, requests, limits model.Resources) *model.PodSpec {
 	s := *p.Spec
 	s.InitContainers = slices.Clone(s.InitContainers)
 	s.Containers = slices.Clone(s.Containers)
@@ -201,12 +203,12 @@ func (p *podState) specWith(c *container, requests, limits Resources) *PodSpec {
 }
 
 // ContainerResources: a pending resize's, else its spec's.
-func (k *kubeletCore) ContainerResources(pod *Pod, name string) (requests, limits Resources, ok bool) {
+func (k *kubeletCore) ContainerResources(pod *model.Pod, name string) (requests, limits model.Resources, ok bool) {
 	p := k.pod(pod)
 	c := p.container(name)
 	switch {
 	case c == nil:
-		return Resources{}, Resources{}, false
+		return model.Resources{}, model.Resources{}, false
 	case p.resize != nil && p.resize.c == c:
 		return p.resize.requests, p.resize.limits, true
 	}

@@ -1,6 +1,10 @@
-package model
+package kubelet
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/podsim/podsim/model"
+)
 
 // Whether the kubelet restarts a container: pkg/api/v1/pod/util.go
 // (ContainerShouldRestart, IsContainerRestartable) with KEP-5307's
@@ -26,9 +30,9 @@ func (c *container) shouldRestart(code int32) bool {
 		policy = own
 	}
 	switch policy {
-	case RestartAlways:
+	case model.RestartAlways:
 		return true
-	case RestartOnFailure:
+	case model.RestartOnFailure:
 		return code != 0
 	}
 	return false
@@ -43,7 +47,7 @@ func (c *container) restartsAfterProbeKill() bool {
 		return true
 	}
 	if own := c.spec.RestartPolicy; own != "" {
-		return own != RestartNever
+		return own != model.RestartNever
 	}
-	return c.pod.Spec.RestartPolicy != RestartNever
+	return c.pod.Spec.RestartPolicy != model.RestartNever
 }

@@ -1,9 +1,11 @@
-package model
+package kubelet
 
 import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // TestDeleteKillsEveryContainerAtOnce: a deleted pod's containers all get
@@ -12,18 +14,18 @@ import (
 // declared after it have exited (killContainersWithSyncResult and
 // kuberuntime_termination_order.go).
 func TestDeleteKillsEveryContainerAtOnce(t *testing.T) {
-	w := newWorld(1, DefaultSettings())
-	tl := &Timeline{}
+	w := newWorld(1, model.DefaultSettings())
+	tl := &model.Timeline{}
 	w.Subscribe(tl)
-	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
-	hooked := &Behavior{ShutdownTime: 3 * time.Second, PreStop: HookBehavior{Duration: 2 * time.Second}}
-	side := func(name string) ContainerSpec {
-		return ContainerSpec{Name: name, Image: "img", PullPolicy: PullIfNotPresent, Sidecar: true, PreStop: "exec", Behavior: hooked}
+	w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
+	hooked := &model.Behavior{ShutdownTime: 3 * time.Second, PreStop: model.HookBehavior{Duration: 2 * time.Second}}
+	side := func(name string) model.ContainerSpec {
+		return model.ContainerSpec{Name: name, Image: "img", PullPolicy: model.PullIfNotPresent, Sidecar: true, PreStop: "exec", Behavior: hooked}
 	}
-	p := w.AddPod("p", &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-		InitContainers: []ContainerSpec{side("s1"), side("s2")},
-		Containers:     []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent, PreStop: "exec", Behavior: hooked}},
-	}, PodOptions{})
+	p := w.AddPod("p", &model.PodSpec{RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		InitContainers: []model.ContainerSpec{side("s1"), side("s2")},
+		Containers:     []model.ContainerSpec{{Name: "app", Image: "img", PullPolicy: model.PullIfNotPresent, PreStop: "exec", Behavior: hooked}},
+	}, model.PodOptions{})
 	w.Run(10 * time.Second)
 	p.Delete(nil)
 	w.Run(time.Minute)
@@ -31,9 +33,9 @@ func TestDeleteKillsEveryContainerAtOnce(t *testing.T) {
 	exits := map[string]float64{}
 	for _, c := range tl.Changes {
 		switch {
-		case c.Kind == ChangeEvent && c.Reason == "Killing":
+		case c.Kind == model.ChangeEvent && c.Reason == "Killing":
 			killing = append(killing, c.T.Seconds())
-		case c.Kind == ChangeContainer && c.State == StateTerminated:
+		case c.Kind == model.ChangeContainer && c.State == model.StateTerminated:
 			exits[c.Container] = c.T.Seconds()
 		}
 	}

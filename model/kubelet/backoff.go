@@ -1,8 +1,9 @@
-package model
+package kubelet
 
 import (
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -17,13 +18,13 @@ type backoff struct {
 
 // expired reports whether the entry has lapsed for an event at eventTime:
 // more than ResetAfter passed since the last restart decision.
-func (b *backoff) expired(cfg Backoff, eventTime time.Duration) bool {
+func (b *backoff) expired(cfg model.Backoff, eventTime time.Duration) bool {
 	return !b.set || eventTime-b.lastUpdate > cfg.ResetAfter
 }
 
 // inBackoffSince reports whether, at now, a restart must still wait for a
 // container that finished at eventTime (flowcontrol IsInBackOffSince).
-func (b *backoff) inBackoffSince(cfg Backoff, eventTime, now time.Duration) bool {
+func (b *backoff) inBackoffSince(cfg model.Backoff, eventTime, now time.Duration) bool {
 	if b.expired(cfg, eventTime) {
 		return false
 	}
@@ -32,7 +33,7 @@ func (b *backoff) inBackoffSince(cfg Backoff, eventTime, now time.Duration) bool
 
 // next records a restart decision at now for an event at eventTime: a new or
 // lapsed entry starts at Initial, otherwise the delay doubles up to Max.
-func (b *backoff) next(cfg Backoff, eventTime, now time.Duration) {
+func (b *backoff) next(cfg model.Backoff, eventTime, now time.Duration) {
 	if b.expired(cfg, eventTime) {
 		b.set, b.delay = true, cfg.Initial
 	} else {

@@ -1,6 +1,10 @@
-package model
+package kubelet
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/podsim/podsim/model"
+)
 
 // The kubelet's predicate admission (pkg/kubelet/lifecycle/predicate.go,
 // predicateAdmitHandler.Admit): before it sets a pod up, the kubelet checks
@@ -28,7 +32,7 @@ func (p *podState) admitFits() (reason string, requested, used, capacity int64, 
 	if reason, _, _, _ := firstShort(&requests, &held, &n.Capacity); reason == "" {
 		return "", 0, 0, 0, true
 	}
-	var u Resources
+	var u model.Resources
 	for _, q := range n.Pods() {
 		if q != p.Pod && q.Sandboxed() && !q.Deleted() && !q.Phase().Terminal() {
 			u.Add(q.Requests())
@@ -42,14 +46,14 @@ func (p *podState) admitFits() (reason string, requested, used, capacity int64, 
 // c beside used u (the pod count first, then cpu, then memory), with the
 // amounts InsufficientResourceError reports; "" if r fits. A pod count of
 // 0 sets no limit, as the scheduler reads it.
-func firstShort(r, u, c *Resources) (reason string, requested, used, capacity int64) {
+func firstShort(r, u, c *model.Resources) (reason string, requested, used, capacity int64) {
 	switch {
 	case c.Pods > 0 && u.Pods+1 > c.Pods:
-		return ReasonOutOfPods, 1, u.Pods, c.Pods
+		return model.ReasonOutOfPods, 1, u.Pods, c.Pods
 	case r.MilliCPU > 0 && r.MilliCPU > c.MilliCPU-u.MilliCPU:
-		return ReasonOutOfCPU, r.MilliCPU, u.MilliCPU, c.MilliCPU
+		return model.ReasonOutOfCPU, r.MilliCPU, u.MilliCPU, c.MilliCPU
 	case r.Memory > 0 && r.Memory > c.Memory-u.Memory:
-		return ReasonOutOfMemory, r.Memory, u.Memory, c.Memory
+		return model.ReasonOutOfMemory, r.Memory, u.Memory, c.Memory
 	}
 	return "", 0, 0, 0
 }

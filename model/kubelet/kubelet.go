@@ -1,9 +1,10 @@
-package model
+package kubelet
 
 import (
 	"fmt"
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -16,7 +17,7 @@ import (
 // Settings.KubeletSync realistic, the pod worker also requeues the pod after
 // each sync, and restarts wait for those syncs (podworker.go).
 
-func (k *kubeletCore) RequestSync(p *Pod) { k.pod(p).requestSync() }
+func (k *kubeletCore) RequestSync(p *model.Pod) { k.pod(p).requestSync() }
 
 // requestSync asks the pod worker to sync the pod now.
 func (p *podState) requestSync() {
@@ -43,7 +44,7 @@ func (p *podState) sync() {
 	if p.resandbox {
 		p.resandbox = false
 		p.AssignIP() // a new sandbox, a new address
-		p.SetKubeletCondition(PodReadyToStartContainers, True, "", "")
+		p.SetKubeletCondition(model.PodReadyToStartContainers, model.True, "", "")
 	}
 	if p.Terminating() && p.Node.Reachable() {
 		p.syncTerminating()
@@ -58,8 +59,8 @@ func (p *podState) sync() {
 		return
 	}
 	if p.stop.reason == "" && p.pastActiveDeadline() {
-		p.Event(EventNormal, ReasonDeadlineExceeded, "kubelet", msgDeadlineExceeded)
-		p.stopForKubelet(ReasonDeadlineExceeded, msgDeadlineExceeded, p.Spec.TerminationGracePeriod)
+		p.Event(model.EventNormal, model.ReasonDeadlineExceeded, "kubelet", msgDeadlineExceeded)
+		p.stopForKubelet(model.ReasonDeadlineExceeded, msgDeadlineExceeded, p.Spec.TerminationGracePeriod)
 	}
 	if p.stop.reason != "" {
 		p.syncStopping()
@@ -97,12 +98,12 @@ func (p *podState) sync() {
 // regularDone reports whether every regular container has exited for good
 // (none will restart): then the kubelet stops the sidecars.
 func (p *podState) regularDone() bool {
-	if p.Spec.RestartPolicy == RestartAlways && !p.ownPolicies {
+	if p.Spec.RestartPolicy == model.RestartAlways && !p.ownPolicies {
 		return false
 	}
 	for _, c := range p.regular {
 		t, ok := c.status.Terminated()
-		if c.status.State.Kind == StateRunning || !ok || c.shouldRestart(t.ExitCode) {
+		if c.status.State.Kind == model.StateRunning || !ok || c.shouldRestart(t.ExitCode) {
 			return false
 		}
 	}
@@ -115,16 +116,16 @@ func (p *podState) setupSandbox() {
 	p.SetSandboxed(true)
 	p.AssignIP()
 	p.SetStartTime(p.w.Now())
-	p.SetKubeletCondition(PodReadyToStartContainers, True, "", "")
-	reason := ReasonContainerCreating
+	p.SetKubeletCondition(model.PodReadyToStartContainers, model.True, "", "")
+	reason := model.ReasonContainerCreating
 	if len(p.init) > 0 {
-		reason = ReasonPodInitializing
+		reason = model.ReasonPodInitializing
 	}
 	for _, c := range p.init {
-		c.setState(ContainerState{Kind: StateWaiting, Reason: reason})
+		c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: reason})
 	}
 	for _, c := range p.regular {
-		c.setState(ContainerState{Kind: StateWaiting, Reason: reason})
+		c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: reason})
 	}
 	for _, c := range p.all() {
 		c.startProbers()
@@ -139,24 +140,24 @@ func (p *podState) syncInit() bool {
 	for _, c := range p.init {
 		st := c.status
 		if c.spec.Sidecar {
-			if st.State.Kind == StateRunning && st.Started || p.sidecarsStopping {
+			if st.State.Kind == model.StateRunning && st.Started || p.sidecarsStopping {
 				continue
 			}
-			if st.State.Kind != StateRunning {
+			if st.State.Kind != model.StateRunning {
 				p.syncContainer(c)
 				if p.busy {
 					return false // in its postStart hook (or a pull): nothing else starts
 				}
 			}
-			if st.State.Kind == StateRunning && st.Started || p.regularStarted() {
+			if st.State.Kind == model.StateRunning && st.Started || p.regularStarted() {
 				continue // initialized before; a restarting sidecar holds nothing up
 			}
 			return false
 		}
 		switch {
-		case st.State.Kind == StateTerminated && st.State.ExitCode == 0 && !c.rerun:
+		case st.State.Kind == model.StateTerminated && st.State.ExitCode == 0 && !c.rerun:
 			continue
-		case st.State.Kind == StateRunning:
+		case st.State.Kind == model.StateRunning:
 			return false
 		default:
 			p.syncContainer(c)
@@ -209,7 +210,7 @@ func (p *podState) syncContainer(c *container) bool {
 		}
 		prev := st.LastState
 		switch {
-		case prev.Kind != StateTerminated:
+		case prev.Kind != model.StateTerminated:
 			return p.startContainer(c)
 		case !c.crash.inBackoffSince(cfg, prev.FinishedAt, now):
 			c.crash.next(cfg, prev.FinishedAt, now)
@@ -236,22 +237,22 @@ func (p *podState) syncContainer(c *container) bool {
 // shows CrashLoopBackOff until its backoff ends, then asks for a sync; in
 // realistic mode every sync in backoff logs BackOff and records the reason,
 // shown from the next sync, and fails.
-func (c *container) waitBackoff(last ContainerState) {
+func (c *container) waitBackoff(last model.ContainerState) {
 	p := c.pod
 	if p.realistic() {
-		p.Event(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
-		c.setReason(ReasonCrashLoopBackOff, c.backOffWaiting())
+		p.Event(model.EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
+		c.setReason(model.ReasonCrashLoopBackOff, c.backOffWaiting())
 		p.syncFailed()
 		return
 	}
 	if c.restartTimer.Pending() {
 		return
 	}
-	if st := c.status; st.State.Kind == StateTerminated {
+	if st := c.status; st.State.Kind == model.StateTerminated {
 		c.setLastState(st.State)
 	}
-	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
-	p.Event(EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
+	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
+	p.Event(model.EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
 	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
 }
 
@@ -275,16 +276,16 @@ func (p *podState) startContainer(c *container) bool {
 	img := c.spec.Image
 	spec, listed := p.w.Image(img)
 	present := !listed || p.k.node(p.Node).hasImage(img)
-	if !present && c.spec.PullPolicy == PullNever {
+	if !present && c.spec.PullPolicy == model.PullNever {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
 		switch {
 		case p.realistic(): // every sync fails again
-			p.Eventf(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
-			c.setReason(ReasonErrImageNeverPull, msg)
+			p.Eventf(model.EventWarning, model.ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			c.setReason(model.ReasonErrImageNeverPull, msg)
 			p.syncFailed()
-		case c.status.State.Reason != ReasonErrImageNeverPull:
-			p.Eventf(EventWarning, ReasonErrImageNeverPull, "kubelet", "%s", msg)
-			c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImageNeverPull, Message: msg})
+		case c.status.State.Reason != model.ReasonErrImageNeverPull:
+			p.Eventf(model.EventWarning, model.ReasonErrImageNeverPull, "kubelet", "%s", msg)
+			c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonErrImageNeverPull, Message: msg})
 		}
 		return false
 	}
@@ -292,12 +293,12 @@ func (p *podState) startContainer(c *container) bool {
 		c.pullFailed()
 		return false
 	}
-	if present && c.spec.PullPolicy != PullAlways {
-		p.Event(EventNormal, "Pulled", "kubelet", c.messages().present)
+	if present && c.spec.PullPolicy != model.PullAlways {
+		p.Event(model.EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
 		return p.busy
 	}
-	p.Eventf(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.Eventf(model.EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
 	var d time.Duration
 	if !present {
 		d = c.pullTime(spec)
@@ -327,9 +328,9 @@ func (c *container) pullFailed() {
 	r := c.rareState()
 	if r.pullBackoff.set && now-r.pullBackoff.lastUpdate < r.pullBackoff.delay {
 		if p.realistic() {
-			p.Eventf(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
-			p.Eventf(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
-			c.setReason(ReasonImagePullBackOff, fmt.Sprintf("Back-off pulling image %q", img))
+			p.Eventf(model.EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+			p.Eventf(model.EventWarning, "Failed", "kubelet", "Error: %s", model.ReasonImagePullBackOff)
+			c.setReason(model.ReasonImagePullBackOff, fmt.Sprintf("Back-off pulling image %q", img))
 			p.syncFailed()
 			return
 		}
@@ -337,17 +338,17 @@ func (c *container) pullFailed() {
 		return
 	}
 	r.pullBackoff.next(cfg, now, now)
-	p.Eventf(EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
-	p.Eventf(EventWarning, "Failed", "kubelet",
+	p.Eventf(model.EventNormal, "Pulling", "kubelet", "Pulling image %q", img)
+	p.Eventf(model.EventWarning, "Failed", "kubelet",
 		"Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: not found", img, img)
-	p.Eventf(EventWarning, "Failed", "kubelet", "Error: %s", ReasonErrImagePull)
+	p.Eventf(model.EventWarning, "Failed", "kubelet", "Error: %s", model.ReasonErrImagePull)
 	msg := fmt.Sprintf("failed to pull and unpack image %q: not found", img)
 	if p.realistic() {
-		c.setReason(ReasonErrImagePull, msg)
+		c.setReason(model.ReasonErrImagePull, msg)
 		p.syncFailed()
 		return
 	}
-	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonErrImagePull, Message: msg})
+	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonErrImagePull, Message: msg})
 	p.w.Engine().At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
 	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
 }
@@ -357,13 +358,13 @@ const imagePullResync = time.Second
 
 func (c *container) showImagePullBackOff() {
 	p := c.pod
-	if c.status.State.Reason != ReasonErrImagePull || p.Terminating() || p.terminated {
+	if c.status.State.Reason != model.ReasonErrImagePull || p.Terminating() || p.terminated {
 		return
 	}
 	img := c.spec.Image
-	p.Eventf(EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
-	p.Eventf(EventWarning, "Failed", "kubelet", "Error: %s", ReasonImagePullBackOff)
-	c.setState(ContainerState{Kind: StateWaiting, Reason: ReasonImagePullBackOff,
+	p.Eventf(model.EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
+	p.Eventf(model.EventWarning, "Failed", "kubelet", "Error: %s", model.ReasonImagePullBackOff)
+	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonImagePullBackOff,
 		Message: fmt.Sprintf("Back-off pulling image %q", img)})
 	p.updateStatus()
 }
@@ -378,7 +379,7 @@ func (c *container) pulled() {
 		d = 0
 	}
 	ns.addImage(img)
-	p.Eventf(EventNormal, "Pulled", "kubelet",
+	p.Eventf(model.EventNormal, "Pulled", "kubelet",
 		"Successfully pulled image %q in %s (%s including waiting)", img, d, d)
 	if p.busy {
 		p.busy = false
@@ -390,7 +391,7 @@ func (c *container) pulled() {
 // run creates and starts the container's next process.
 func (p *podState) run(c *container) {
 	st := c.status
-	if st.State.Kind == StateTerminated {
+	if st.State.Kind == model.StateTerminated {
 		c.setLastState(st.State)
 	}
 	if c.runs > 0 {
@@ -399,8 +400,8 @@ func (p *podState) run(c *container) {
 	c.clearReason()
 	now := p.w.Now()
 	m := c.messages()
-	p.Event(EventNormal, "Created", "kubelet", m.created)
-	p.Event(EventNormal, "Started", "kubelet", m.started)
+	p.Event(model.EventNormal, "Created", "kubelet", m.created)
+	p.Event(model.EventNormal, "Started", "kubelet", m.started)
 	r := c.spec.Behavior.NthRun(c.runs)
 	after, exits := c.planRun(r)
 	c.runs++
@@ -428,13 +429,13 @@ func (p *podState) run(c *container) {
 // processRunning reports whether the container's process runs, published
 // as Running or not yet (during postStart).
 func (c *container) processRunning() bool {
-	return c.status.State.Kind == StateRunning || c.unpublished
+	return c.status.State.Kind == model.StateRunning || c.unpublished
 }
 
 // showRunning publishes the started process: state Running.
 func (c *container) showRunning() {
 	c.unpublished = false
-	c.setState(ContainerState{Kind: StateRunning, StartedAt: c.startedAt})
+	c.setState(model.ContainerState{Kind: model.StateRunning, StartedAt: c.startedAt})
 	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
 	c.updateReady()
 	if c.status.Started {
@@ -464,8 +465,8 @@ func (c *container) postStartDone() {
 	p.busy = false
 	if c.spec.Behavior.Hook(false).Fail {
 		// Killed before the kubelet ever reports it Running.
-		p.Eventf(EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
-		c.rareState().killedFor = ReasonPostStartHookError
+		p.Eventf(model.EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
+		c.rareState().killedFor = model.ReasonPostStartHookError
 		c.stop(p.Spec.TerminationGracePeriod, "FailedPostStartHook")
 	} else {
 		c.showRunning()
@@ -481,7 +482,7 @@ func (c *container) exitOnItsOwn() {
 		return
 	}
 	if r.OOM {
-		c.terminate(137, ReasonOOMKilled)
+		c.terminate(137, model.ReasonOOMKilled)
 		return
 	}
 	c.terminate(r.ExitCode, "")
@@ -495,9 +496,9 @@ func (c *container) terminate(code int32, reason string) {
 		return
 	}
 	if reason == "" {
-		reason = ReasonError
+		reason = model.ReasonError
 		if code == 0 {
-			reason = ReasonCompleted
+			reason = model.ReasonCompleted
 		}
 	}
 	p := c.pod
@@ -512,12 +513,12 @@ func (c *container) terminate(code int32, reason string) {
 	}
 	c.stopping, c.inHook, c.unpublished = false, hookNone, false
 	c.setFlags(false, false)
-	c.setState(ContainerState{Kind: StateTerminated, Reason: reason, ExitCode: code,
+	c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
 	p.w.AnnounceListenerChanged(p.Pod)
 	if why := c.killedFor(); why != "" && !p.Terminating() {
 		c.setLastState(st.State)
-		c.setState(ContainerState{Kind: StateWaiting, Reason: why})
+		c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: why})
 	}
 	if c.rare != nil {
 		c.rare.killedFor = ""
@@ -532,9 +533,9 @@ func (c *container) terminate(code int32, reason string) {
 	p.requestSync()
 }
 
-func (k *kubeletCore) Kill(pod *Pod, name string, code int32, reason string) bool {
+func (k *kubeletCore) Kill(pod *model.Pod, name string, code int32, reason string) bool {
 	c := k.pod(pod).container(name)
-	if c == nil || c.status.State.Kind != StateRunning {
+	if c == nil || c.status.State.Kind != model.StateRunning {
 		return false
 	}
 	c.terminate(code, reason)

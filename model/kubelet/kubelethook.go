@@ -1,37 +1,50 @@
-package model
+// Package kubelet is the kubelet of every node (pkg/kubelet): the pod
+// worker, the prober, the status manager's generation of a pod's phase and
+// conditions, termination, admission, in-place resize, the crash backoff.
+// The core calls it through model.Kubelet (New); its parts (the OOM
+// killers, the eviction and node shutdown managers) are packages below it.
+package kubelet
 
 import (
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
-// kubeletCore is the kubelet of package model, the Kubelet NewCore
-// installs. Its state of each node and each pod is its own, by Node.ID
+// kubeletCore is the kubelet of every node (New), registered by
+// cluster.New. Its state of each node and each pod is its own, by Node.ID
 // and Pod.ID.
 type kubeletCore struct {
-	nodes  []nodeState    // by Node.ID, grown as nodes are first seen
-	pods   []*podState    // by Pod.ID, made as pods are (PodCreated)
-	states slab[podState] // what pods holds
-	stops  slab[podStop]  // what podState.stop points to, once made
+	nodes      []nodeState           // by Node.ID, grown as nodes are first seen
+	pods       []*podState           // by Pod.ID, made as pods are (PodCreated)
+	states     model.Slab[podState]  // what pods holds
+	stops      model.Slab[podStop]   // what podState.stop points to, once made
+	containers model.Slab[container] // the pods' containers
+	rares      model.Slab[rareState] // containers' rare state, made on first use
+	probers    model.Slab[prober]    // the containers' probe workers
 	// scratch builds a condition message without allocating (status.go).
 	scratch []byte
 	// The containers' messages by container spec (kubeletmessages.go),
 	// made on first use.
-	containerMsgs map[*ContainerSpec]*containerMessages
+	containerMsgs map[*model.ContainerSpec]*containerMessages
 	// The condition messages listing containers built so far, shared by
 	// every pod (a fleet's pods list the same names), at most
 	// maxListMessages of them (status.go).
 	listMsgs map[string]string
 }
 
+// New returns the kubelet of every node, for World.Register, before any
+// pod is made.
+func New() model.Kubelet { return &kubeletCore{} }
+
 // podState is the kubelet's state of one pod, made with it (PodCreated).
 // The core reads none of it. It embeds the pod, so the kubelet's code on
 // *podState reads the pod object's fields as its own; the timers call back
 // into it, so the kubelet's hot paths never look it up.
 type podState struct {
-	*Pod
-	w *World       // the pod's world, the kubelet's own reference to it
+	*model.Pod
+	w *model.World // the pod's world, the kubelet's own reference to it
 	k *kubeletCore // its kubelet
 
 	init      []*container
@@ -76,30 +89,30 @@ var noStop podStop
 // stopping returns p's podStop to write, making it on first use.
 func (p *podState) stopping() *podStop {
 	if p.stop == &noStop {
-		p.stop = p.k.stops.new()
+		p.stop = p.k.stops.New()
 	}
 	return p.stop
 }
 
 // pod is k's state of p.
-func (k *kubeletCore) pod(p *Pod) *podState { return k.pods[p.ID()] }
+func (k *kubeletCore) pod(p *model.Pod) *podState { return k.pods[p.ID()] }
 
 // container is one (init) container as the kubelet runs it.
 type container struct {
 	pod         *podState
-	spec        *ContainerSpec
-	status      *ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
-	runs        int32            // how many times the process was started
-	idx         int32            // its index in the pod's statuses: init containers first
-	startedAt   time.Duration    // when the current process started
-	unpublished bool             // started, but not reported Running yet (postStart runs)
+	spec        *model.ContainerSpec
+	status      *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
+	runs        int32                  // how many times the process was started
+	idx         int32                  // its index in the pod's statuses: init containers first
+	startedAt   time.Duration          // when the current process started
+	unpublished bool                   // started, but not reported Running yet (postStart runs)
 
 	exitTimer    sim.Timer  // the process exits on its own
 	restartTimer sim.Timer  // the crash backoff ends
 	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
 	crash        backoff
 
-	probeOf [Startup + 1]*prober // the probe workers by kind (liveness, readiness, startup), nil where none
+	probeOf [model.Startup + 1]*prober // the probe workers by kind (liveness, readiness, startup), nil where none
 
 	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
 	inHook        hookKind           // which hook is running
@@ -132,7 +145,7 @@ type nodeState struct {
 
 // node is k's state of n. Keep it no longer than the call: the slice
 // grows.
-func (k *kubeletCore) node(n *Node) *nodeState {
+func (k *kubeletCore) node(n *model.Node) *nodeState {
 	for len(k.nodes) <= n.ID() {
 		k.nodes = append(k.nodes, nodeState{})
 	}
@@ -150,10 +163,10 @@ func (ns *nodeState) addImage(img string) {
 	ns.images[img] = true
 }
 
-func (k *kubeletCore) PodCreated(pod *Pod) {
-	p := k.states.new()
+func (k *kubeletCore) PodCreated(pod *model.Pod) {
+	p := k.states.New()
 	p.Pod, p.w, p.k, p.stop = pod, pod.World(), k, &noStop
-	k.pods = Extend(k.pods, pod.ID()+1)
+	k.pods = model.Extend(k.pods, pod.ID()+1)
 	k.pods[pod.ID()] = p
 	p.syncTimer.Init(p.sync)
 	spec := p.Spec
@@ -166,24 +179,24 @@ func (k *kubeletCore) PodCreated(pod *Pod) {
 	}
 }
 
-func (k *kubeletCore) Bound(pod *Pod) { k.pod(pod).requestSync() }
+func (k *kubeletCore) Bound(pod *model.Pod) { k.pod(pod).requestSync() }
 
-func (k *kubeletCore) PhaseSet(pod *Pod) { k.pod(pod).wakeProbers() }
+func (k *kubeletCore) PhaseSet(pod *model.Pod) { k.pod(pod).wakeProbers() }
 
-func (k *kubeletCore) ConditionSetByUser(pod *Pod) {
+func (k *kubeletCore) ConditionSetByUser(pod *model.Pod) {
 	p := k.pod(pod)
 	if p.Sandboxed() {
 		p.updateStatus()
 	}
 }
 
-func (k *kubeletCore) Released(n *Node, p *Pod) {
+func (k *kubeletCore) Released(n *model.Node, p *model.Pod) {
 	if k.node(n).deferredResizes > 0 {
 		k.retryResizes(n, p)
 	}
 }
 
-func (k *kubeletCore) Removed(pod *Pod) {
+func (k *kubeletCore) Removed(pod *model.Pod) {
 	p := k.pod(pod)
 	p.terminated = true
 	p.stopWorker()
@@ -198,21 +211,21 @@ func (k *kubeletCore) Removed(pod *Pod) {
 	}
 }
 
-func (k *kubeletCore) Process(pod *Pod, i int) (bool, time.Duration) {
+func (k *kubeletCore) Process(pod *model.Pod, i int) (bool, time.Duration) {
 	p := k.pod(pod)
 	c := p.containerAt(i)
 	return c.processRunning(), c.startedAt
 }
 
-func (k *kubeletCore) PID(p *Pod, i int) int32 { return k.pod(p).containerAt(i).pid }
+func (k *kubeletCore) PID(p *model.Pod, i int) int32 { return k.pod(p).containerAt(i).pid }
 
-func (k *kubeletCore) Serving(pod *Pod, i int) bool {
+func (k *kubeletCore) Serving(pod *model.Pod, i int) bool {
 	p := k.pod(pod)
 	c := p.containerAt(i)
 	return !c.stopping || c.inHook == hookPreStop
 }
 
-func (k *kubeletCore) ProbeTicks(pod *Pod, i int) (ticks [Startup + 1]int64) {
+func (k *kubeletCore) ProbeTicks(pod *model.Pod, i int) (ticks [model.Startup + 1]int64) {
 	p := k.pod(pod)
 	for _, pr := range p.containerAt(i).probeOf {
 		if pr == nil {
@@ -223,7 +236,7 @@ func (k *kubeletCore) ProbeTicks(pod *Pod, i int) (ticks [Startup + 1]int64) {
 	return ticks
 }
 
-func (k *kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string) {
+func (k *kubeletCore) CheckContainer(v *model.Invariants, p *model.Pod, i int, where string) {
 	c := k.pod(p).containerAt(i)
 	if p.Node.PoweredOff() {
 		ts := []*sim.Timer{&c.exitTimer}
@@ -232,12 +245,12 @@ func (k *kubeletCore) CheckContainer(v *Invariants, p *Pod, i int, where string)
 		}
 		for _, t := range ts {
 			if t.Pending() {
-				v.Fail(RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
+				v.Fail(model.RuleRunning, "%s: a process is in flight on node %s, which is powered off", where, p.Node.Name)
 				break
 			}
 		}
 	} else if p.Phase().Terminal() && p.Node.Reachable() && c.processRunning() && !c.stopping {
-		v.Fail(RuleRunning, "%s runs in a pod that is %s", where, p.Phase())
+		v.Fail(model.RuleRunning, "%s runs in a pod that is %s", where, p.Phase())
 	}
 }
 
@@ -251,8 +264,8 @@ func (p *podState) containerAt(i int) *container {
 
 // newContainer makes the kubelet's runtime container of p for s, the i-th
 // of its statuses (Pod.StatusOf), its timers armed with their callbacks.
-func (p *podState) newContainer(s *ContainerSpec, i int) *container {
-	c := p.w.mem.containers.new()
+func (p *podState) newContainer(s *model.ContainerSpec, i int) *container {
+	c := p.k.containers.New()
 	*c = container{pod: p, spec: s, status: p.StatusOf(i), idx: int32(i)}
 	c.exitTimer.Init(c.exitOnItsOwn)
 	c.restartTimer.Init(p.requestSync)
@@ -276,7 +289,7 @@ type rareState struct {
 // rareState returns c's rare state, making it on first use.
 func (c *container) rareState() *rareState {
 	if c.rare == nil {
-		r := c.pod.w.mem.rares.new()
+		r := c.pod.k.rares.New()
 		r.pullTimer.Init(c.pulled)
 		r.hookTimer.Init(c.hookDone)
 		r.termTimer.Init(c.exitAfterSigterm)
@@ -308,10 +321,10 @@ func (c *container) stopTimers() {
 
 // setState sets c's state in its status (the change is recorded) and
 // wakes its probe workers.
-func (c *container) setState(s ContainerState) {
+func (c *container) setState(s model.ContainerState) {
 	c.pod.SetContainerState(int(c.idx), s)
 	c.wakeProbers()
 }
 
 // setLastState sets c's lastState in its status.
-func (c *container) setLastState(s ContainerState) { c.pod.SetContainerLastState(int(c.idx), s) }
+func (c *container) setLastState(s model.ContainerState) { c.pod.SetContainerLastState(int(c.idx), s) }

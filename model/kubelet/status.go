@@ -1,6 +1,10 @@
-package model
+package kubelet
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/podsim/podsim/model"
+)
 
 // updateStatus regenerates the pod's phase and conditions from its
 // containers, as the kubelet's generateAPIPodStatus does.
@@ -49,36 +53,36 @@ func (p *podState) processRuns() bool {
 }
 
 // computePhase is the kubelet's getPhase.
-func (p *podState) computePhase() Phase {
+func (p *podState) computePhase() model.Phase {
 	var pendingInit, failedInit, pendingSidecar, running, waiting, stopped, succeeded, unknown int
 	for _, c := range p.init {
 		st := c.status
-		lastFailed := st.LastState.Kind == StateTerminated
+		lastFailed := st.LastState.Kind == model.StateTerminated
 		if c.spec.Sidecar {
 			switch st.State.Kind {
-			case StateRunning:
+			case model.StateRunning:
 				if !st.Started {
 					pendingSidecar++
 				}
 				running++
-			case StateWaiting:
+			case model.StateWaiting:
 				if !lastFailed {
 					pendingSidecar++
 					waiting++
 				}
-			case StateNone:
+			case model.StateNone:
 				unknown++
 			}
 			continue
 		}
 		switch st.State.Kind {
-		case StateNone, StateRunning:
+		case model.StateNone, model.StateRunning:
 			pendingInit++
-		case StateTerminated:
+		case model.StateTerminated:
 			if st.State.ExitCode != 0 {
 				failedInit++
 			}
-		case StateWaiting:
+		case model.StateWaiting:
 			switch {
 			case !lastFailed:
 				pendingInit++
@@ -90,15 +94,15 @@ func (p *podState) computePhase() Phase {
 	for _, c := range p.regular {
 		st := c.status
 		switch st.State.Kind {
-		case StateRunning:
+		case model.StateRunning:
 			running++
-		case StateTerminated:
+		case model.StateTerminated:
 			stopped++
 			if st.State.ExitCode == 0 {
 				succeeded++
 			}
-		case StateWaiting:
-			if st.LastState.Kind == StateTerminated {
+		case model.StateWaiting:
+			if st.LastState.Kind == model.StateTerminated {
 				stopped++
 			} else {
 				waiting++
@@ -107,43 +111,43 @@ func (p *podState) computePhase() Phase {
 			unknown++
 		}
 	}
-	if failedInit > 0 && p.Spec.RestartPolicy == RestartNever {
-		return Failed
+	if failedInit > 0 && p.Spec.RestartPolicy == model.RestartNever {
+		return model.Failed
 	}
 	switch {
 	case pendingInit > 0 || (!p.regularStatusStarted() && pendingSidecar > 0) || waiting > 0:
-		return Pending
+		return model.Pending
 	case running > 0 && unknown == 0:
-		return Running
+		return model.Running
 	case running == 0 && stopped > 0 && unknown == 0:
 		if p.Terminating() {
 			if stopped == succeeded {
-				return Succeeded
+				return model.Succeeded
 			}
-			return Failed
+			return model.Failed
 		}
 		if p.ownPolicies {
 			return p.phaseByOwnPolicies(stopped == succeeded)
 		}
-		if p.Spec.RestartPolicy == RestartAlways {
-			return Running
+		if p.Spec.RestartPolicy == model.RestartAlways {
+			return model.Running
 		}
 		if stopped == succeeded {
-			return Succeeded
+			return model.Succeeded
 		}
-		if p.Spec.RestartPolicy == RestartNever {
-			return Failed
+		if p.Spec.RestartPolicy == model.RestartNever {
+			return model.Failed
 		}
-		return Running
+		return model.Running
 	}
-	return Pending
+	return model.Pending
 }
 
 // regularStatusStarted is kubecontainer.HasAnyRegularContainerStarted: a
 // regular container's status is Running or Terminated.
 func (p *podState) regularStatusStarted() bool {
 	for _, c := range p.regular {
-		if k := c.status.State.Kind; k == StateRunning || k == StateTerminated {
+		if k := c.status.State.Kind; k == model.StateRunning || k == model.StateTerminated {
 			return true
 		}
 	}
@@ -175,9 +179,9 @@ func (p *podState) condInputs() (sig uint64, ok bool) {
 	}
 	sig = 1<<63 | uint64(len(p.init))<<4 | uint64(len(p.regular))<<8
 	switch p.Phase() { // the only phases it tells apart
-	case Succeeded:
+	case model.Succeeded:
 		sig |= 1
-	case Failed:
+	case model.Failed:
 		sig |= 2
 	}
 	if len(p.init) > 0 && p.regularStatusStarted() { // read for init containers only
@@ -186,7 +190,7 @@ func (p *podState) condInputs() (sig uint64, ok bool) {
 	sh := 14
 	for _, c := range p.init {
 		st := c.status
-		if st.State.Kind == StateTerminated && st.State.ExitCode == 0 {
+		if st.State.Kind == model.StateTerminated && st.State.ExitCode == 0 {
 			sig |= 1 << sh
 		}
 		if st.Started {
@@ -213,7 +217,7 @@ func (p *podState) generateConditions() {
 	incomplete := 0
 	for _, c := range p.init {
 		st := c.status
-		done := st.State.Kind == StateTerminated && st.State.ExitCode == 0
+		done := st.State.Kind == model.StateTerminated && st.State.ExitCode == 0
 		if c.spec.Sidecar {
 			done = st.Started
 		}
@@ -222,21 +226,21 @@ func (p *podState) generateConditions() {
 		}
 	}
 	switch {
-	case p.Phase() == Succeeded:
-		p.SetKubeletCondition(Initialized, True, "PodCompleted", "")
+	case p.Phase() == model.Succeeded:
+		p.SetKubeletCondition(model.Initialized, model.True, "PodCompleted", "")
 	case incomplete > 0:
-		p.SetKubeletCondition(Initialized, False, "ContainersNotInitialized", p.listMessage())
+		p.SetKubeletCondition(model.Initialized, model.False, "ContainersNotInitialized", p.listMessage())
 	default:
-		p.SetKubeletCondition(Initialized, True, "", "")
+		p.SetKubeletCondition(model.Initialized, model.True, "", "")
 	}
 
 	// ContainersReady, then Ready mirroring it and the readiness gates.
-	status, reason, msg := True, "", ""
+	status, reason, msg := model.True, "", ""
 	switch p.Phase() {
-	case Succeeded:
-		status, reason = False, "PodCompleted"
-	case Failed:
-		status, reason = False, "PodFailed"
+	case model.Succeeded:
+		status, reason = model.False, "PodCompleted"
+	case model.Failed:
+		status, reason = model.False, "PodFailed"
 	default:
 		unready := 0
 		for _, c := range p.init {
@@ -250,34 +254,34 @@ func (p *podState) generateConditions() {
 			}
 		}
 		if unready > 0 {
-			status, reason = False, "ContainersNotReady"
+			status, reason = model.False, "ContainersNotReady"
 			msg = p.listMessage()
 		}
 	}
-	p.SetKubeletCondition(ContainersReady, status, reason, msg)
-	if status == True {
+	p.SetKubeletCondition(model.ContainersReady, status, reason, msg)
+	if status == model.True {
 		status, reason, msg = p.readinessGates()
 	}
-	p.SetKubeletCondition(Ready, status, reason, msg)
+	p.SetKubeletCondition(model.Ready, status, reason, msg)
 }
 
 // readinessGates checks every readiness gate's condition, as
 // status/generate.go does.
-func (p *podState) readinessGates() (ConditionStatus, string, string) {
+func (p *podState) readinessGates() (model.ConditionStatus, string, string) {
 	var msgs []string
 	for _, g := range p.Spec.ReadinessGates {
 		c, ok := p.Condition(g)
 		switch {
 		case !ok:
 			msgs = append(msgs, "corresponding condition of pod readiness gate \""+g+"\" does not exist.")
-		case c.Status != True:
+		case c.Status != model.True:
 			msgs = append(msgs, "the status of pod readiness gate \""+g+"\" is not \"True\", but "+string(c.Status))
 		}
 	}
 	if len(msgs) > 0 {
-		return False, "ReadinessGatesNotReady", strings.Join(msgs, ", ")
+		return model.False, "ReadinessGatesNotReady", strings.Join(msgs, ", ")
 	}
-	return True, "", ""
+	return model.True, "", ""
 }
 
 // The prefixes of the condition messages that list containers.
@@ -339,14 +343,14 @@ const (
 // has stopped, when some container has its own restartPolicy: Running while
 // one of them will restart (shouldRestart on its last exit), else Succeeded
 // if all exited 0, else Failed.
-func (p *podState) phaseByOwnPolicies(allSucceeded bool) Phase {
+func (p *podState) phaseByOwnPolicies(allSucceeded bool) model.Phase {
 	for _, c := range p.regular {
 		if t, ok := c.status.Terminated(); ok && c.shouldRestart(t.ExitCode) {
-			return Running
+			return model.Running
 		}
 	}
 	if allSucceeded {
-		return Succeeded
+		return model.Succeeded
 	}
-	return Failed
+	return model.Failed
 }

@@ -1,8 +1,9 @@
-package model
+package kubelet
 
 import (
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -10,22 +11,22 @@ import (
 // boot after it, a failed disk, the control plane reached again, and the
 // node status update that reports spec.unschedulable.
 
-func (k *kubeletCore) NodePoweredOff(n *Node) {
+func (k *kubeletCore) NodePoweredOff(n *model.Node) {
 	for _, q := range n.Pods() {
 		p := k.pod(q)
 		p.freeze()
 	}
 }
 
-func (k *kubeletCore) NodePoweredOn(n *Node, downAt time.Duration) {
-	for _, q := range append([]*Pod(nil), n.Pods()...) {
+func (k *kubeletCore) NodePoweredOn(n *model.Node, downAt time.Duration) {
+	for _, q := range append([]*model.Pod(nil), n.Pods()...) {
 		p := k.pod(q)
 		p.reboot(downAt)
 	}
 }
 
-func (k *kubeletCore) DiskFailed(n *Node) {
-	for _, q := range append([]*Pod(nil), n.Pods()...) {
+func (k *kubeletCore) DiskFailed(n *model.Node) {
+	for _, q := range append([]*model.Pod(nil), n.Pods()...) {
 		p := k.pod(q)
 		if p.Phase().Terminal() || p.Deleted() {
 			continue
@@ -34,21 +35,21 @@ func (k *kubeletCore) DiskFailed(n *Node) {
 		for _, c := range p.all() {
 			if c.processRunning() { // published Running, or still in postStart
 				c.stopping = false
-				c.terminate(137, ReasonError)
+				c.terminate(137, model.ReasonError)
 			}
 		}
 		if !p.Phase().Terminal() {
-			p.SetPhase(Failed)
+			p.SetPhase(model.Failed)
 			p.updateConditions()
 		}
-		p.Eventf(EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
+		p.Eventf(model.EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
 		p.w.AnnouncePodChanged(q)
 	}
 }
 
-func (k *kubeletCore) Reconnected(n *Node) {
+func (k *kubeletCore) Reconnected(n *model.Node) {
 	k.reportSchedulable(n)
-	for _, q := range append([]*Pod(nil), n.Pods()...) {
+	for _, q := range append([]*model.Pod(nil), n.Pods()...) {
 		p := k.pod(q)
 		p.hearDelete()
 		p.updateStatus()
@@ -61,7 +62,7 @@ func (k *kubeletCore) Reconnected(n *Node) {
 // NodeStatusUpdateFrequency from when it joined): recordNodeSchedulableEvent
 // logs NodeNotSchedulable or NodeSchedulable if the value differs from the
 // one it saw last.
-func (k *kubeletCore) UnschedulableSet(n *Node) {
+func (k *kubeletCore) UnschedulableSet(n *model.Node) {
 	w := n.World()
 	f := w.NodeStatusUpdateFrequency()
 	joined, _, _ := n.Heartbeats()
@@ -71,7 +72,7 @@ func (k *kubeletCore) UnschedulableSet(n *Node) {
 
 // reportSchedulable is the kubelet's recordNodeSchedulableEvent during a
 // node status update that gets through.
-func (k *kubeletCore) reportSchedulable(n *Node) {
+func (k *kubeletCore) reportSchedulable(n *model.Node) {
 	ns := k.node(n)
 	if n.Gone() || !n.Reachable() || ns.reportedUnschedulable == n.Unschedulable() {
 		return
@@ -81,7 +82,7 @@ func (k *kubeletCore) reportSchedulable(n *Node) {
 	if n.Unschedulable() {
 		reason = "NodeNotSchedulable"
 	}
-	n.World().Eventf("Node", n.Name, EventNormal, reason, "kubelet", "Node %s status is now: %s", n.Name, reason)
+	n.World().Eventf("Node", n.Name, model.EventNormal, reason, "kubelet", "Node %s status is now: %s", n.Name, reason)
 }
 
 // freeze stops everything the kubelet had in flight for the pod: timers of
@@ -112,7 +113,7 @@ func (p *podState) reboot(downAt time.Duration) {
 		if c.processRunning() { // published Running, or still in postStart
 			c.stopping, c.unpublished = false, false
 			c.setFlags(false, false)
-			c.setState(ContainerState{Kind: StateTerminated, Reason: "Unknown", ExitCode: 255,
+			c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})
 			p.w.UseChanged(p.Pod)
 		}
@@ -125,14 +126,14 @@ func (p *podState) reboot(downAt time.Duration) {
 			}
 		}
 	}
-	if p.Sandboxed() && !p.Terminating() && !p.Phase().Terminal() && p.Spec.RestartPolicy != RestartNever {
+	if p.Sandboxed() && !p.Terminating() && !p.Phase().Terminal() && p.Spec.RestartPolicy != model.RestartNever {
 		// The sandbox died with the node: the kubelet makes a new one and
 		// runs the init containers again before the others restart.
-		p.Eventf(EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
-		p.SetKubeletCondition(PodReadyToStartContainers, False, "", "")
+		p.Eventf(model.EventNormal, "SandboxChanged", "kubelet", "Pod sandbox changed, it will be killed and re-created.")
+		p.SetKubeletCondition(model.PodReadyToStartContainers, model.False, "", "")
 		p.resandbox = true
 		for _, c := range p.init {
-			if !c.spec.Sidecar && c.status.State.Kind == StateTerminated && c.status.State.ExitCode == 0 {
+			if !c.spec.Sidecar && c.status.State.Kind == model.StateTerminated && c.status.State.ExitCode == 0 {
 				c.rerun = true
 			}
 		}

@@ -1,8 +1,9 @@
-package model
+package kubelet
 
 import (
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -46,11 +47,11 @@ func (p *podState) pastActiveDeadline() bool {
 	return ok && p.w.Now() >= sim.AddSat(start, *d)
 }
 
-func (k *kubeletCore) StopForKubelet(p *Pod, reason, msg string, grace time.Duration) {
+func (k *kubeletCore) StopForKubelet(p *model.Pod, reason, msg string, grace time.Duration) {
 	k.pod(p).stopForKubelet(reason, msg, grace)
 }
 
-func (k *kubeletCore) StopReason(p *Pod) string { return k.pod(p).stop.reason }
+func (k *kubeletCore) StopReason(p *model.Pod) string { return k.pod(p).stop.reason }
 
 // stopForKubelet is the kubelet deciding the pod must stop for good
 // (reason and msg become the pod's once it is Failed): every running
@@ -81,5 +82,5 @@ func (p *podState) stoppedPhase() {
 		return
 	}
 	p.SetStatusReason(p.stop.reason, p.stop.message)
-	p.SetPhase(Failed)
+	p.SetPhase(model.Failed)
 }

@@ -1,8 +1,10 @@
-package model
+package kubelet
 
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // What a container of the kubelet draws from its random stream: the
@@ -29,7 +31,7 @@ func (c *container) rand() *rand.Rand {
 }
 
 // sample returns fixed when d is nil, else a draw from the container's stream.
-func (c *container) sample(d Dist, fixed time.Duration) time.Duration {
+func (c *container) sample(d model.Dist, fixed time.Duration) time.Duration {
 	if d == nil {
 		return fixed
 	}
@@ -39,7 +41,7 @@ func (c *container) sample(d Dist, fixed time.Duration) time.Duration {
 // planRun draws what the run about to start does: its startupTime, when it
 // exits and whether it crashes. It reports when the process exits on its own
 // and whether it does at all.
-func (c *container) planRun(r RunSpec) (after time.Duration, exits bool) {
+func (c *container) planRun(r model.RunSpec) (after time.Duration, exits bool) {
 	c.draws.crashed = false
 	if b := c.spec.Behavior; b != nil && b.StartupTimeDist != nil {
 		c.draws.startup = b.StartupTimeDist.Sample(c.rand())
@@ -61,7 +63,7 @@ func (c *container) startupTime() time.Duration {
 
 // probeFails reports whether a probe of kind k fails at now for the current
 // run, which started at startedAt.
-func (c *container) probeFails(k ProbeKind, now, startedAt time.Duration) bool {
+func (c *container) probeFails(k model.ProbeKind, now, startedAt time.Duration) bool {
 	return c.spec.Behavior.ProbeFails(k, now, startedAt, c.startupTime())
 }
 
@@ -88,6 +90,6 @@ func (c *container) shutdownTime() time.Duration {
 }
 
 // pullTime draws how long pulling the container's image takes this time.
-func (c *container) pullTime(s ImageSpec) time.Duration {
+func (c *container) pullTime(s model.ImageSpec) time.Duration {
 	return c.sample(s.PullTimeDist, s.PullTime)
 }

@@ -1,8 +1,10 @@
-package model
+package kubelet
 
 import (
 	"strconv"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // containerMessages are the kubelet's messages about a container that
@@ -33,7 +35,7 @@ func (c *container) messages() *containerMessages {
 				stopping: "Stopping container " + name,
 			}
 			if k.containerMsgs == nil {
-				k.containerMsgs = map[*ContainerSpec]*containerMessages{}
+				k.containerMsgs = map[*model.ContainerSpec]*containerMessages{}
 			}
 			k.containerMsgs[c.spec] = c.msgs
 		}

@@ -1,4 +1,4 @@
-package model
+package kubelet
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -24,8 +25,8 @@ const (
 // consecutive failures or SuccessThreshold consecutive successes.
 type prober struct {
 	c      *container
-	kind   ProbeKind
-	spec   *ProbeSpec
+	kind   model.ProbeKind
+	spec   *model.ProbeSpec
 	timer  sim.Timer
 	result probeResult // published, for the run `seen`
 	last   probeResult // the last raw result
@@ -66,9 +67,9 @@ type prober struct {
 // initial is the result a worker publishes for a new run before probing.
 func (pr *prober) initial() probeResult {
 	switch pr.kind {
-	case Readiness:
+	case model.Readiness:
 		return resultFailure
-	case Liveness:
+	case model.Liveness:
 		return resultSuccess
 	}
 	return resultUnknown
@@ -77,12 +78,12 @@ func (pr *prober) initial() probeResult {
 // startProbers creates the container's probe workers when the kubelet sets
 // the pod up, before any container runs.
 func (c *container) startProbers() {
-	for kind, spec := range [...]*ProbeSpec{Liveness: c.spec.Liveness, Readiness: c.spec.Readiness, Startup: c.spec.Startup} {
+	for kind, spec := range [...]*model.ProbeSpec{model.Liveness: c.spec.Liveness, model.Readiness: c.spec.Readiness, model.Startup: c.spec.Startup} {
 		if spec == nil {
 			continue
 		}
-		pr := c.pod.w.mem.probers.new()
-		*pr = prober{c: c, kind: ProbeKind(kind), spec: spec}
+		pr := c.pod.k.probers.New()
+		*pr = prober{c: c, kind: model.ProbeKind(kind), spec: spec}
 		pr.timer.Init(pr.tick)
 		pr.triggered = pr.probeTriggered
 		c.probeOf[kind] = pr
@@ -114,7 +115,7 @@ func (pr *prober) tickKey(t time.Duration) sim.Key {
 }
 
 // prober is the container's worker of kind k, or nil.
-func (c *container) prober(k ProbeKind) *prober { return c.probeOf[k] }
+func (c *container) prober(k model.ProbeKind) *prober { return c.probeOf[k] }
 
 func (pr *prober) tick() {
 	if pr.done {
@@ -246,19 +247,19 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 		return never
 	}
 	st := c.status
-	if st.State.Kind != StateRunning {
+	if st.State.Kind != model.StateRunning {
 		if pr.result != resultFailure || !c.probedAgain() {
 			return from
 		}
 		return never
 	}
-	if p.Terminating() && pr.kind != Readiness {
+	if p.Terminating() && pr.kind != model.Readiness {
 		return from
 	}
 	startedAt := st.State.StartedAt
 	// The worker waits for the startup probe's success, or (the startup
 	// worker) stops probing after it; either way until a wake.
-	if c.startedOK() == (pr.kind == Startup) {
+	if c.startedOK() == (pr.kind == model.Startup) {
 		return never
 	}
 	// doProbe probes once whole seconds since the start reach initialDelay's.
@@ -288,14 +289,14 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 // window of normalized ws holds, for a process started at startedAt, or
 // never: from the first window that ends after t (a binary search), the
 // first whose span holds a tick.
-func (pr *prober) firstTickIn(ws []Window, t, startedAt time.Duration) time.Duration {
+func (pr *prober) firstTickIn(ws []model.Window, t, startedAt time.Duration) time.Duration {
 	if len(ws) == 0 {
 		return never
 	}
 	next := never
-	abs, since := SplitWindows(ws)
-	for _, g := range [2][]Window{abs, since} {
-		for i := FirstEndingAfter(g, t, startedAt); i < len(g); i++ {
+	abs, since := model.SplitWindows(ws)
+	for _, g := range [2][]model.Window{abs, since} {
+		for i := model.FirstEndingAfter(g, t, startedAt); i < len(g); i++ {
 			from, to := g[i].Span(startedAt)
 			f := pr.gridCeil(t, from)
 			if f >= next {
@@ -327,11 +328,11 @@ func (pr *prober) doProbe() bool {
 		return true
 	}
 	st := c.status
-	if st.State.Kind != StateRunning {
+	if st.State.Kind != model.StateRunning {
 		pr.publish(resultFailure)
 		return c.probedAgain()
 	}
-	if p.Terminating() && pr.kind != Readiness {
+	if p.Terminating() && pr.kind != model.Readiness {
 		pr.publish(resultSuccess)
 		return false
 	}
@@ -341,16 +342,16 @@ func (pr *prober) doProbe() bool {
 		return true
 	}
 	if c.startedOK() {
-		if pr.kind == Startup {
+		if pr.kind == model.Startup {
 			return true
 		}
-	} else if pr.kind != Startup {
+	} else if pr.kind != model.Startup {
 		return true
 	}
 	res := resultSuccess
 	if c.probeFails(pr.kind, now, startedAt) {
 		res = resultFailure
-		p.Eventf(EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
+		p.Eventf(model.EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
 			pr.kind, pr.output(now-startedAt < c.startupTime()))
 	}
 	if res == pr.last {
@@ -363,7 +364,7 @@ func (pr *prober) doProbe() bool {
 		return true
 	}
 	pr.publish(res)
-	if res == resultFailure && pr.kind != Readiness {
+	if res == resultFailure && pr.kind != model.Readiness {
 		pr.onHold, pr.streak = true, 0
 	}
 	return true
@@ -393,20 +394,20 @@ func (pr *prober) publish(r probeResult) {
 	}
 	pr.result = r
 	c := pr.c
-	if c.pod.realistic() && (pr.kind != Liveness || r == resultFailure) {
+	if c.pod.realistic() && (pr.kind != model.Liveness || r == resultFailure) {
 		c.pod.requestSync() // the sync loop syncs the pod on a probe result change (handleProbeSync)
 	}
-	if pr.kind == Startup {
+	if pr.kind == model.Startup {
 		c.wakeProbers() // startedOK may change
 	}
-	if r == resultFailure && pr.kind != Readiness && c.status.State.Kind == StateRunning {
+	if r == resultFailure && pr.kind != model.Readiness && c.status.State.Kind == model.StateRunning {
 		c.killForProbe(pr)
 		return
 	}
 	if c.updateReady() {
 		c.pod.updateStatus()
 	}
-	if pr.kind == Startup && r == resultSuccess {
+	if pr.kind == model.Startup && r == resultSuccess {
 		c.triggerReadiness()
 		c.pod.requestSync() // a started sidecar lets the next container start
 	}
@@ -419,7 +420,7 @@ func (c *container) killForProbe(pr *prober) {
 	if g := pr.spec.TerminationGracePeriod; g != nil {
 		grace = *g
 	}
-	kind := map[ProbeKind]string{Liveness: "liveness", Startup: "startup"}[pr.kind]
+	kind := map[model.ProbeKind]string{model.Liveness: "liveness", model.Startup: "startup"}[pr.kind]
 	var msg string
 	switch {
 	case c.spec.Sidecar:
@@ -438,14 +439,14 @@ func (c *container) killForProbe(pr *prober) {
 // readiness is not known yet, as the prober manager does when it sees a
 // started container without a readiness result.
 func (c *container) triggerReadiness() {
-	if pr := c.prober(Readiness); pr != nil && !pr.done {
+	if pr := c.prober(model.Readiness); pr != nil && !pr.done {
 		c.pod.w.Engine().At(c.pod.w.Now(), sim.Normal, pr.triggered)
 	}
 }
 
 // probeTriggered is the probe triggerReadiness asked for.
 func (pr *prober) probeTriggered() {
-	if !pr.done && pr.c.status.State.Kind == StateRunning {
+	if !pr.done && pr.c.status.State.Kind == model.StateRunning {
 		pr.doProbe()
 		pr.wake() // its streak and result may have changed
 	}
@@ -454,16 +455,16 @@ func (pr *prober) probeTriggered() {
 // startedOK reports whether the current run has started: no startup probe,
 // or its success was published for this run.
 func (c *container) startedOK() bool {
-	if c.status.State.Kind != StateRunning {
+	if c.status.State.Kind != model.StateRunning {
 		return false
 	}
-	pr := c.prober(Startup)
+	pr := c.prober(model.Startup)
 	return pr == nil || pr.seen == c.runs && pr.result == resultSuccess
 }
 
 // readyOK reports whether readiness allows the container to be ready.
 func (c *container) readyOK() bool {
-	pr := c.prober(Readiness)
+	pr := c.prober(model.Readiness)
 	return pr == nil || pr.seen == c.runs && pr.result == resultSuccess
 }
 
@@ -491,13 +492,13 @@ func (c *container) setFlags(started, ready bool) {
 // on its exit code).
 func (c *container) probedAgain() bool {
 	st := c.status
-	if st.State.Kind != StateTerminated {
+	if st.State.Kind != model.StateTerminated {
 		return true
 	}
 	if c.pod.ownPolicies {
 		return c.shouldRestart(st.State.ExitCode)
 	}
-	return c.pod.Spec.RestartPolicy != RestartNever
+	return c.pod.Spec.RestartPolicy != model.RestartNever
 }
 
 // probeTarget is where an httpGet or tcpSocket probe connects, host:port,

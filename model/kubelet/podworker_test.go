@@ -1,27 +1,29 @@
-package model
+package kubelet
 
 import (
 	"math"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/model"
 )
 
 // realisticCrashLoop runs one pod whose container exits 2s after each start
 // (OOM-killed if oom) under the realistic pod worker with seed, for d, and
 // returns its timeline.
-func realisticCrashLoop(t *testing.T, seed uint64, oom bool, d time.Duration) []Change {
+func realisticCrashLoop(t *testing.T, seed uint64, oom bool, d time.Duration) []model.Change {
 	t.Helper()
-	st := DefaultSettings()
-	st.KubeletSync = SyncRealistic
+	st := model.DefaultSettings()
+	st.KubeletSync = model.SyncRealistic
 	w := newWorld(seed, st)
-	var tl Timeline
+	var tl model.Timeline
 	w.Subscribe(&tl)
-	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
-	run := RunSpec{ExitAfter: 2 * time.Second, ExitCode: 1, Times: 1, OOM: oom}
-	w.AddPod("p", &PodSpec{RestartPolicy: RestartAlways, TerminationGracePeriod: 30 * time.Second,
-		Containers: []ContainerSpec{{Name: "app", Image: "img", PullPolicy: PullIfNotPresent,
-			Behavior: &Behavior{Runs: []RunSpec{run}}}}}, PodOptions{})
+	w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 4000, Memory: 1 << 34, Pods: 110}})
+	run := model.RunSpec{ExitAfter: 2 * time.Second, ExitCode: 1, Times: 1, OOM: oom}
+	w.AddPod("p", &model.PodSpec{RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []model.ContainerSpec{{Name: "app", Image: "img", PullPolicy: model.PullIfNotPresent,
+			Behavior: &model.Behavior{Runs: []model.RunSpec{run}}}}}, model.PodOptions{})
 	w.Run(d)
 	return tl.Changes
 }
@@ -55,14 +57,14 @@ func TestRealisticRestartDelays(t *testing.T) {
 		var finished time.Duration
 		crashes := 0
 		for _, c := range changes {
-			if c.Kind != ChangeContainer || c.Container != "app" {
+			if c.Kind != model.ChangeContainer || c.Container != "app" {
 				continue
 			}
 			switch {
-			case c.State == StateTerminated:
+			case c.State == model.StateTerminated:
 				crashes++
 				finished = c.T
-			case c.State == StateRunning && crashes > 0:
+			case c.State == model.StateRunning && crashes > 0:
 				late := c.T - (finished + crashDelay(crashes))
 				if late < 0 || late > maxSyncGap {
 					t.Fatalf("seed %d: restart %d at %s, %s after its backoff ended (want 0 to %s)", seed, c.RestartCount, c.T, late, maxSyncGap)
@@ -96,34 +98,34 @@ func TestRealisticRestartDelays(t *testing.T) {
 func TestRealisticStatusAfterCrash(t *testing.T) {
 	for seed := range uint64(200) {
 		oom := seed%2 == 1
-		want := ReasonError
+		want := model.ReasonError
 		if oom {
-			want = ReasonOOMKilled
+			want = model.ReasonOOMKilled
 		}
 		changes := realisticCrashLoop(t, seed, oom, 30*time.Minute)
-		var last *Change
+		var last *model.Change
 		waiting := 0
 		for i := range changes {
 			c := &changes[i]
-			if c.Kind != ChangeContainer || c.Container != "app" {
+			if c.Kind != model.ChangeContainer || c.Container != "app" {
 				continue
 			}
-			if last != nil && last.State == StateTerminated {
+			if last != nil && last.State == model.StateTerminated {
 				gap := c.T - last.T
 				switch {
 				case last.RestartCount == 0: // the first crash restarts at once
-					if gap != 0 || c.State != StateRunning {
+					if gap != 0 || c.State != model.StateRunning {
 						t.Fatalf("seed %d: after the first crash at %s: %s %s at %s, want Running at once", seed, last.T, c.State, c.Reason, c.T)
 					}
 				case gap <= minSyncGap || gap > maxSyncGap:
 					t.Fatalf("seed %d: crash at %s shown until %s (%s), want until the next sync, 10-16s later", seed, last.T, c.T, gap)
-				case c.State == StateWaiting && c.Reason == ReasonCrashLoopBackOff:
+				case c.State == model.StateWaiting && c.Reason == model.ReasonCrashLoopBackOff:
 					waiting++
-				case c.State != StateRunning:
+				case c.State != model.StateRunning:
 					t.Fatalf("seed %d: after the crash at %s: %s %s, want Waiting CrashLoopBackOff or Running", seed, last.T, c.State, c.Reason)
 				}
 			}
-			if c.State == StateTerminated && c.Reason != want {
+			if c.State == model.StateTerminated && c.Reason != want {
 				t.Fatalf("seed %d: terminated with %s, want %s", seed, c.Reason, want)
 			}
 			last = c
@@ -156,15 +158,15 @@ func TestRealisticBackOffEventsPerSync(t *testing.T) {
 		}
 		for _, c := range changes {
 			switch {
-			case c.Kind == ChangeEvent && c.Reason == "BackOff":
+			case c.Kind == model.ChangeEvent && c.Reason == "BackOff":
 				if backOffs > 0 && (c.T-prev <= minSyncGap || c.T-prev > maxSyncGap) {
 					t.Fatalf("seed %d: BackOff at %s, %s after the one before; want one sync apart (10-16s)", seed, c.T, c.T-prev)
 				}
 				backOffs++
 				prev = c.T
-			case c.Kind == ChangeContainer && c.State == StateRunning:
+			case c.Kind == model.ChangeContainer && c.State == model.StateRunning:
 				check(c.T)
-			case c.Kind == ChangeContainer && c.State == StateTerminated:
+			case c.Kind == model.ChangeContainer && c.State == model.StateTerminated:
 				crashes++
 				backOffs = 0
 			}
