@@ -35,7 +35,7 @@ type PodOptions struct {
 	affinityNode string
 }
 
-// Pod is a pod object; the kubelet keeps its own state of it (podState).
+// Pod is a pod object; the kubelet keeps its own state of it (its podState, in model/kubelet).
 // Its flags sit together, so that it has no padding between fields.
 type Pod struct {
 	w         *World
