@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"time"
+	"unsafe"
+)
 
 // podCond is a pod condition as the pod keeps it: its type, status and
 // reason as numbers of the world's condition texts (condTexts), so a
@@ -19,6 +22,15 @@ type condTexts struct {
 	texts   []string          // by number; 0 is ""
 	index   map[string]uint16 // the number of each text, once there are many
 	scratch []Condition       // Pod.Conditions' answer, reused
+	// The numbers of texts looked up lately, by their bytes' address and
+	// length: the kubelet passes the same (constant or shared) strings
+	// again. A slot's pointer keeps those bytes alive, so they are never
+	// reused for another text.
+	recent [64]struct {
+		p *byte
+		n int
+		i uint16
+	}
 }
 
 // number is text s's number, given one if it had none.
@@ -29,6 +41,19 @@ func (ct *condTexts) number(s string) uint16 {
 	if s == "" {
 		return 0
 	}
+	p := unsafe.StringData(s)
+	r := &ct.recent[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s)))&63]
+	if r.p == p && r.n == len(s) {
+		return r.i
+	}
+	i := ct.find(s)
+	r.p, r.n, r.i = p, len(s), i
+	return i
+}
+
+// find is number, for a text other than "", without its memory of
+// recent texts.
+func (ct *condTexts) find(s string) uint16 {
 	if ct.index != nil {
 		if i, ok := ct.index[s]; ok {
 			return i
