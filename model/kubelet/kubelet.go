@@ -407,7 +407,7 @@ func (p *podState) run(c *container) {
 	c.runs++
 	c.startedAt = now
 	c.pid = p.Node.NextPID()
-	c.wakeProbers()
+	c.probes.Wake()
 	if exits {
 		p.w.Engine().After(&c.exitTimer, after, sim.Normal)
 	}
@@ -439,7 +439,7 @@ func (c *container) showRunning() {
 	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
 	c.updateReady()
 	if c.status.Started {
-		c.triggerReadiness()
+		c.probes.TriggerReadiness()
 	}
 	c.pod.updateStatus()
 }

@@ -93,12 +93,7 @@ func (p *podState) freeze() {
 	for _, c := range p.all() {
 		c.stopTimers()
 		c.inHook, c.ordered = hookNone, false
-		for _, pr := range c.probeOf {
-			if pr == nil {
-				continue
-			}
-			pr.halt()
-		}
+		c.probes.Halt()
 	}
 	p.w.AnnounceListenerChanged(p.Pod)
 }
@@ -117,14 +112,7 @@ func (p *podState) reboot(downAt time.Duration) {
 				StartedAt: c.startedAt, FinishedAt: downAt})
 			p.w.UseChanged(p.Pod)
 		}
-		for _, pr := range c.probeOf {
-			if pr == nil {
-				continue
-			}
-			if !pr.done {
-				pr.startTicks(0)
-			}
-		}
+		c.probes.Restart()
 	}
 	if p.Sandboxed() && !p.Terminating() && !p.Phase().Terminal() && p.Spec.RestartPolicy != model.RestartNever {
 		// The sandbox died with the node: the kubelet makes a new one and

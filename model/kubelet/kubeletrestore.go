@@ -70,19 +70,8 @@ func (c *container) restore(s *model.PodSnapshot) {
 	}
 	p.k.node(p.Node).addImage(c.spec.Image)
 	c.startedAt = cs.State.StartedAt
-	for _, pr := range c.probeOf {
-		if pr == nil {
-			continue
-		}
-		pr.seen = c.runs
-		switch {
-		case pr.kind == model.Liveness, pr.kind == model.Startup && cs.Started, pr.kind == model.Readiness && cs.Ready:
-			pr.result, pr.last = resultSuccess, resultSuccess
-		case pr.kind == model.Readiness:
-			pr.result = resultFailure
-		}
-	}
-	c.wakeProbers()
+	c.probes.Restore(c.runs, cs.Started, cs.Ready)
+	c.probes.Wake()
 	if after, exits := c.planRun(c.spec.Behavior.NthRun(c.runs - 1)); exits {
 		p.w.Engine().Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
 	}
