@@ -100,20 +100,19 @@ func (k *kubeletCore) pod(p *model.Pod) *podState { return k.pods[p.ID()] }
 
 // container is one (init) container as the kubelet runs it.
 type container struct {
-	pod         *podState
-	spec        *model.ContainerSpec
-	status      *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
-	runs        int32                  // how many times the process was started
-	idx         int32                  // its index in the pod's statuses: init containers first
-	startedAt   time.Duration          // when the current process started
-	unpublished bool                   // started, but not reported Running yet (postStart runs)
+	pod       *podState
+	spec      *model.ContainerSpec
+	status    *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
+	run       prober.Run             // its current run: how many times the process was started, whether postStart still hides it
+	idx       int32                  // its index in the pod's statuses: init containers first
+	startedAt time.Duration          // when the current process started
 
 	exitTimer    sim.Timer  // the process exits on its own
 	restartTimer sim.Timer  // the crash backoff ends
 	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
 	crash        backoff
 
-	probes *prober.Container // its probe workers, nil without probes
+	probes prober.Workers // its probe workers by kind
 
 	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
 	inHook        hookKind           // which hook is running

@@ -106,7 +106,7 @@ func (p *podState) reboot(downAt time.Duration) {
 	}
 	for _, c := range p.all() {
 		if c.processRunning() { // published Running, or still in postStart
-			c.stopping, c.unpublished = false, false
+			c.stopping, c.run.Unpublished = false, false
 			c.setFlags(false, false)
 			c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})

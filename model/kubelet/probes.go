@@ -8,16 +8,17 @@ import (
 )
 
 // The kubelet's side of its containers' probes: the prober
-// (model/kubelet/prober) makes a container's workers when the kubelet sets
-// its pod up, and reaches the container through prober.Target, which
-// *container is.
+// (model/kubelet/prober) makes a container's workers into its probes when
+// the kubelet sets its pod up; they read its run (the kubelet writes it) and
+// its API status directly, and reach the kubelet through prober.Target,
+// which *container is.
 
 var _ prober.Target = (*container)(nil)
 
 // startProbers creates the container's probe workers when the kubelet sets
 // the pod up, before any container runs.
 func (c *container) startProbers() {
-	c.probes = c.pod.k.probes.AddContainer(c.probes, c, c.pod.Pod, c.spec, c.status)
+	c.pod.k.probes.AddContainer(&c.probes, c, &c.run, c.pod.Pod, c.spec, c.status)
 }
 
 // wakeProbers wakes every probe worker of the pod.
@@ -29,10 +30,6 @@ func (p *podState) wakeProbers() {
 		c.probes.Wake()
 	}
 }
-
-// Run is the container's count of process starts, and whether the current
-// run is not published yet (postStart runs).
-func (c *container) Run() (int32, bool) { return c.runs, c.unpublished }
 
 // RequestSync asks the pod worker to sync the container's pod.
 func (c *container) RequestSync() { c.pod.requestSync() }
@@ -84,7 +81,7 @@ func (c *container) updateReady() bool {
 	st := c.status
 	// A terminating pod keeps its readiness: the kubelet goes on probing it
 	// and does not force Ready off (Services drop it by other means).
-	started, ready := c.probes.StartedReady(st.State.Kind == model.StateRunning, c.runs)
+	started, ready := c.probes.StartedReady(st.State.Kind == model.StateRunning, c.run.Starts)
 	changed := st.Started != started || st.Ready != ready
 	c.setFlags(started, ready)
 	return changed

@@ -23,7 +23,7 @@ const (
 // current run, and publishes a result only after FailureThreshold
 // consecutive failures or SuccessThreshold consecutive successes.
 type worker struct {
-	c      *Container
+	c      *container
 	kind   model.ProbeKind
 	spec   *model.ProbeSpec
 	timer  sim.Timer
@@ -31,7 +31,7 @@ type worker struct {
 	last   result // the last raw result
 	streak int    // how many times in a row `last` came
 	onHold bool   // a liveness/startup failure was published: wait for a new run
-	seen   int32  // the container run (Target.Run) the worker last saw
+	seen   int32  // the container run (Run.Starts) the worker last saw
 	done   bool
 
 	triggered func() // probeTriggered, made once: each trigger is its own event
@@ -194,11 +194,10 @@ func (pr *worker) nextUseful(from time.Duration) time.Duration {
 	if p.Phase().Terminal() || p.Deleted() {
 		return from
 	}
-	runs, unpublished := c.target.Run()
-	if runs == 0 || unpublished {
+	if c.run.Starts == 0 || c.run.Unpublished {
 		return never
 	}
-	if pr.seen != runs {
+	if pr.seen != c.run.Starts {
 		return from
 	}
 	if pr.onHold {
@@ -217,7 +216,7 @@ func (pr *worker) nextUseful(from time.Duration) time.Duration {
 	startedAt := st.State.StartedAt
 	// The worker waits for the startup probe's success, or (the startup
 	// worker) stops probing after it; either way until a wake.
-	if c.started(runs) == (pr.kind == model.Startup) {
+	if c.started() == (pr.kind == model.Startup) {
 		return never
 	}
 	// doProbe probes once whole seconds since the start reach initialDelay's.
@@ -275,14 +274,12 @@ func (pr *worker) doProbe() bool {
 	if p.Phase().Terminal() || p.Deleted() {
 		return false
 	}
-	runs, unpublished := c.target.Run()
-	if runs == 0 || unpublished {
+	if c.run.Starts == 0 || c.run.Unpublished {
 		return true // no container in the pod's status yet
 	}
-	if pr.seen != runs {
-		pr.seen, pr.onHold = runs, false
+	if pr.seen != c.run.Starts {
+		pr.seen, pr.onHold = c.run.Starts, false
 		pr.publish(pr.initial())
-		runs, _ = c.target.Run() // as the kubelet acted on the result
 	}
 	if pr.onHold {
 		return true
@@ -301,7 +298,7 @@ func (pr *worker) doProbe() bool {
 	if int64((now-startedAt)/time.Second) < int64(pr.spec.InitialDelay/time.Second) {
 		return true
 	}
-	if c.started(runs) {
+	if c.started() {
 		if pr.kind == model.Startup {
 			return true
 		}
@@ -345,7 +342,7 @@ func (pr *worker) publish(r result) {
 		c.target.RequestSync() // the sync loop syncs the pod on a probe result change (handleProbeSync)
 	}
 	if pr.kind == model.Startup {
-		c.Wake() // started may change
+		c.workers.Wake() // started may change
 	}
 	if r == resultFailure && pr.kind != model.Readiness && c.status.State.Kind == model.StateRunning {
 		c.target.KillForProbe(pr.kind, pr.spec)
@@ -353,7 +350,7 @@ func (pr *worker) publish(r result) {
 	}
 	c.target.UpdateReady()
 	if pr.kind == model.Startup && r == resultSuccess {
-		c.TriggerReadiness()
+		c.workers.TriggerReadiness()
 		c.target.RequestSync() // a started sidecar lets the next container start
 	}
 }
@@ -368,7 +365,7 @@ func (pr *worker) probeTriggered() {
 
 // probedAgain is the worker's keepGoing for a container that does not run:
 // it is not terminated, or it will run again.
-func (c *Container) probedAgain() bool {
+func (c *container) probedAgain() bool {
 	st := c.status
 	if st.State.Kind != model.StateTerminated {
 		return true
