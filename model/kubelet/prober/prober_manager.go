@@ -70,8 +70,9 @@ type container struct {
 
 // AddContainer creates ws, the probe workers of the container of pod with
 // spec and status, reached through t, whose current run is run, when the
-// kubelet sets the pod up, before any container runs (AddPod). Called
-// again for ws, it makes new workers in place of the old.
+// kubelet sets the pod up, before any container runs (AddPod). The
+// workers keep ws and run where they are: the kubelet must not move them.
+// Called again for ws, it makes new workers in place of the old.
 func (m *Manager) AddContainer(ws *Workers, t Target, run *Run, pod *model.Pod, spec *model.ContainerSpec, status *model.ContainerStatus) {
 	var c *container
 	for kind, probe := range [...]*model.ProbeSpec{model.Liveness: spec.Liveness, model.Readiness: spec.Readiness, model.Startup: spec.Startup} {
