@@ -170,7 +170,7 @@ func (p *podState) syncInit() bool {
 // regularStarted is kubecontainer.HasAnyRegularContainerStarted.
 func (p *podState) regularStarted() bool {
 	for _, c := range p.regular {
-		if c.runs > 0 {
+		if c.run.Starts > 0 {
 			return true
 		}
 	}
@@ -188,7 +188,7 @@ func (p *podState) syncContainer(c *container) bool {
 		// killed after a failed postStart). The runtime shows the kubelet
 		// a running container, which it does not start again.
 		return false
-	case c.runs == 0:
+	case c.run.Starts == 0:
 		return p.startContainer(c)
 	case c.rerun: // a new sandbox: the init container runs again
 		c.rerun = false
@@ -394,7 +394,7 @@ func (p *podState) run(c *container) {
 	if st.State.Kind == model.StateTerminated {
 		c.setLastState(st.State)
 	}
-	if c.runs > 0 {
+	if c.run.Starts > 0 {
 		p.SetContainerRestarts(int(c.idx), st.RestartCount+1)
 	}
 	c.clearReason()
@@ -402,12 +402,12 @@ func (p *podState) run(c *container) {
 	m := c.messages()
 	p.Event(model.EventNormal, "Created", "kubelet", m.created)
 	p.Event(model.EventNormal, "Started", "kubelet", m.started)
-	r := c.spec.Behavior.NthRun(c.runs)
+	r := c.spec.Behavior.NthRun(c.run.Starts)
 	after, exits := c.planRun(r)
-	c.runs++
+	c.run.Starts++
 	c.startedAt = now
 	c.pid = p.Node.NextPID()
-	c.wakeProbers()
+	c.probes.Wake()
 	if exits {
 		p.w.Engine().After(&c.exitTimer, after, sim.Normal)
 	}
@@ -415,7 +415,7 @@ func (p *podState) run(c *container) {
 		// The kubelet runs postStart inside startContainer: the pod worker
 		// waits, and the API keeps showing the container as it was (Waiting)
 		// until the hook returns.
-		p.busy, c.inHook, c.unpublished = true, hookPostStart, true
+		p.busy, c.inHook, c.run.Unpublished = true, hookPostStart, true
 		p.w.UseChanged(p.Pod)
 		p.w.Engine().After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
 		return
@@ -429,17 +429,17 @@ func (p *podState) run(c *container) {
 // processRunning reports whether the container's process runs, published
 // as Running or not yet (during postStart).
 func (c *container) processRunning() bool {
-	return c.status.State.Kind == model.StateRunning || c.unpublished
+	return c.status.State.Kind == model.StateRunning || c.run.Unpublished
 }
 
 // showRunning publishes the started process: state Running.
 func (c *container) showRunning() {
-	c.unpublished = false
+	c.run.Unpublished = false
 	c.setState(model.ContainerState{Kind: model.StateRunning, StartedAt: c.startedAt})
 	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
 	c.updateReady()
 	if c.status.Started {
-		c.triggerReadiness()
+		c.probes.TriggerReadiness()
 	}
 	c.pod.updateStatus()
 }
@@ -476,7 +476,7 @@ func (c *container) postStartDone() {
 
 // exitOnItsOwn ends the current run as its RunSpec says.
 func (c *container) exitOnItsOwn() {
-	r := c.spec.Behavior.NthRun(c.runs - 1)
+	r := c.spec.Behavior.NthRun(c.run.Starts - 1)
 	if c.draws.crashed {
 		c.terminate(1, "")
 		return
@@ -511,7 +511,7 @@ func (c *container) terminate(code int32, reason string) {
 	if c.inHook == hookPostStart {
 		p.busy = false
 	}
-	c.stopping, c.inHook, c.unpublished = false, hookNone, false
+	c.stopping, c.inHook, c.run.Unpublished = false, hookNone, false
 	c.setFlags(false, false)
 	c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})

@@ -165,7 +165,7 @@ func TestGetPhase(t *testing.T) {
 			st := model.ContainerStatus{State: c.state, LastState: c.last}
 			k := &container{spec: &model.ContainerSpec{Name: "c"}, status: &st}
 			if c.state.Kind != model.StateWaiting || c.last.Kind != 0 {
-				k.runs = 1
+				k.run.Starts = 1
 			}
 			p.regular = append(p.regular, k)
 		}

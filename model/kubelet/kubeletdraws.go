@@ -53,20 +53,6 @@ func (c *container) planRun(r model.RunSpec) (after time.Duration, exits bool) {
 	return after, exits
 }
 
-// startupTime is the current run's startupTime.
-func (c *container) startupTime() time.Duration {
-	if b := c.spec.Behavior; b != nil && b.StartupTimeDist != nil {
-		return c.draws.startup
-	}
-	return c.spec.Behavior.StartupDelay()
-}
-
-// probeFails reports whether a probe of kind k fails at now for the current
-// run, which started at startedAt.
-func (c *container) probeFails(k model.ProbeKind, now, startedAt time.Duration) bool {
-	return c.spec.Behavior.ProbeFails(k, now, startedAt, c.startupTime())
-}
-
 // hookTime draws how long the postStart (or preStop) hook takes this time.
 func (c *container) hookTime(preStop bool) time.Duration {
 	h := c.spec.Behavior.Hook(preStop)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet/prober"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -22,7 +23,7 @@ type kubeletCore struct {
 	stops      model.Slab[podStop]   // what podState.stop points to, once made
 	containers model.Slab[container] // the pods' containers
 	rares      model.Slab[rareState] // containers' rare state, made on first use
-	probers    model.Slab[prober]    // the containers' probe workers
+	probes     prober.Manager        // the containers' probe workers
 	// scratch builds a condition message without allocating (status.go).
 	scratch []byte
 	// The containers' messages by container spec (kubeletmessages.go),
@@ -99,20 +100,19 @@ func (k *kubeletCore) pod(p *model.Pod) *podState { return k.pods[p.ID()] }
 
 // container is one (init) container as the kubelet runs it.
 type container struct {
-	pod         *podState
-	spec        *model.ContainerSpec
-	status      *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
-	runs        int32                  // how many times the process was started
-	idx         int32                  // its index in the pod's statuses: init containers first
-	startedAt   time.Duration          // when the current process started
-	unpublished bool                   // started, but not reported Running yet (postStart runs)
+	pod       *podState
+	spec      *model.ContainerSpec
+	status    *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
+	run       prober.Run             // its current run: how many times the process was started, whether postStart still hides it
+	idx       int32                  // its index in the pod's statuses: init containers first
+	startedAt time.Duration          // when the current process started
 
 	exitTimer    sim.Timer  // the process exits on its own
 	restartTimer sim.Timer  // the crash backoff ends
 	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
 	crash        backoff
 
-	probeOf [model.Startup + 1]*prober // the probe workers by kind (liveness, readiness, startup), nil where none
+	probes prober.Workers // its probe workers by kind
 
 	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
 	inHook        hookKind           // which hook is running
@@ -202,12 +202,7 @@ func (k *kubeletCore) Removed(pod *model.Pod) {
 	p.stopWorker()
 	for _, c := range p.all() {
 		c.stopTimers()
-		for _, pr := range c.probeOf {
-			if pr == nil {
-				continue
-			}
-			pr.halt()
-		}
+		c.probes.Halt()
 	}
 }
 
@@ -225,15 +220,8 @@ func (k *kubeletCore) Serving(pod *model.Pod, i int) bool {
 	return !c.stopping || c.inHook == hookPreStop
 }
 
-func (k *kubeletCore) ProbeTicks(pod *model.Pod, i int) (ticks [model.Startup + 1]int64) {
-	p := k.pod(pod)
-	for _, pr := range p.containerAt(i).probeOf {
-		if pr == nil {
-			continue
-		}
-		ticks[pr.kind] = pr.ticks
-	}
-	return ticks
+func (k *kubeletCore) ProbeTicks(pod *model.Pod, i int) [model.Startup + 1]int64 {
+	return k.pod(pod).containerAt(i).probes.Ticks()
 }
 
 func (k *kubeletCore) CheckContainer(v *model.Invariants, p *model.Pod, i int, where string) {
@@ -323,7 +311,7 @@ func (c *container) stopTimers() {
 // wakes its probe workers.
 func (c *container) setState(s model.ContainerState) {
 	c.pod.SetContainerState(int(c.idx), s)
-	c.wakeProbers()
+	c.probes.Wake()
 }
 
 // setLastState sets c's lastState in its status.

@@ -93,12 +93,7 @@ func (p *podState) freeze() {
 	for _, c := range p.all() {
 		c.stopTimers()
 		c.inHook, c.ordered = hookNone, false
-		for _, pr := range c.probeOf {
-			if pr == nil {
-				continue
-			}
-			pr.halt()
-		}
+		c.probes.Halt()
 	}
 	p.w.AnnounceListenerChanged(p.Pod)
 }
@@ -111,20 +106,13 @@ func (p *podState) reboot(downAt time.Duration) {
 	}
 	for _, c := range p.all() {
 		if c.processRunning() { // published Running, or still in postStart
-			c.stopping, c.unpublished = false, false
+			c.stopping, c.run.Unpublished = false, false
 			c.setFlags(false, false)
 			c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})
 			p.w.UseChanged(p.Pod)
 		}
-		for _, pr := range c.probeOf {
-			if pr == nil {
-				continue
-			}
-			if !pr.done {
-				pr.startTicks(0)
-			}
-		}
+		c.probes.Restart()
 	}
 	if p.Sandboxed() && !p.Terminating() && !p.Phase().Terminal() && p.Spec.RestartPolicy != model.RestartNever {
 		// The sandbox died with the node: the kubelet makes a new one and

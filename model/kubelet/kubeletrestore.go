@@ -58,7 +58,7 @@ func (c *container) restore(s *model.PodSnapshot) {
 	p.SetContainerRestarts(int(c.idx), cs.RestartCount)
 	c.setLastState(cs.LastState)
 	if cs.State.Kind != model.StateWaiting || cs.RestartCount > 0 || cs.LastState.Kind == model.StateTerminated {
-		c.runs = cs.RestartCount + 1
+		c.run.Starts = cs.RestartCount + 1
 	}
 	c.setState(cs.State)
 	c.restoreBackoff(cs)
@@ -70,20 +70,9 @@ func (c *container) restore(s *model.PodSnapshot) {
 	}
 	p.k.node(p.Node).addImage(c.spec.Image)
 	c.startedAt = cs.State.StartedAt
-	for _, pr := range c.probeOf {
-		if pr == nil {
-			continue
-		}
-		pr.seen = c.runs
-		switch {
-		case pr.kind == model.Liveness, pr.kind == model.Startup && cs.Started, pr.kind == model.Readiness && cs.Ready:
-			pr.result, pr.last = resultSuccess, resultSuccess
-		case pr.kind == model.Readiness:
-			pr.result = resultFailure
-		}
-	}
-	c.wakeProbers()
-	if after, exits := c.planRun(c.spec.Behavior.NthRun(c.runs - 1)); exits {
+	c.probes.Restore(c.run.Starts, cs.Started, cs.Ready)
+	c.probes.Wake()
+	if after, exits := c.planRun(c.spec.Behavior.NthRun(c.run.Starts - 1)); exits {
 		p.w.Engine().Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet/prober"
 )
 
 // Tests that pin rules a mutation probe could drop without any other test
@@ -75,7 +76,7 @@ func TestPendingSidecarKeepsPodPending(t *testing.T) {
 	p := &podState{Pod: &model.Pod{Spec: &model.PodSpec{RestartPolicy: model.RestartAlways}}}
 	p.init = []*container{{spec: &model.ContainerSpec{Name: "side", Sidecar: true},
 		status: &model.ContainerStatus{State: model.ContainerState{Kind: model.StateRunning}}}}
-	p.regular = []*container{{spec: &model.ContainerSpec{Name: "app"}, runs: 1,
+	p.regular = []*container{{spec: &model.ContainerSpec{Name: "app"}, run: prober.Run{Starts: 1},
 		status: &model.ContainerStatus{State: model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonCrashLoopBackOff},
 			LastState: model.ContainerState{Kind: model.StateTerminated, ExitCode: 1}}}}
 	if got := p.computePhase(); got != model.Pending {

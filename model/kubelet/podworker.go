@@ -116,7 +116,7 @@ func (c *container) showReason() {
 	if c.reason == nil || c.reason.reason == "" || c.processRunning() || c.pod.Terminating() {
 		return
 	}
-	if t, ok := st.Terminated(); ok && c.runs > 0 {
+	if t, ok := st.Terminated(); ok && c.run.Starts > 0 {
 		if !c.shouldRestart(t.ExitCode) || !c.spec.Sidecar && c.isInit() && t.ExitCode == 0 && st.State.Kind == model.StateTerminated {
 			return
 		}

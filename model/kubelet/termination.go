@@ -210,7 +210,7 @@ func (p *podState) finishTermination() {
 			// Nothing restarts in a pod being deleted: show the last exit.
 			c.setState(st.LastState)
 			c.setLastState(model.ContainerState{})
-		case st.State.Kind == model.StateWaiting && c.runs == 0 && p.regularStarted():
+		case st.State.Kind == model.StateWaiting && c.run.Starts == 0 && p.regularStarted():
 			c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: "ContainerStatusUnknown", ExitCode: 137,
 				Message: "The container could not be located when the pod was terminated"})
 		}

@@ -1,38 +1,37 @@
-package kubelet
+package prober
 
 import (
 	"math"
-	"net"
-	"strings"
 	"time"
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
 
-// probeResult is a prober's published result for the current container.
-type probeResult uint8
+// result is a worker's published result for the current container
+// (pkg/kubelet/prober/results).
+type result uint8
 
 const (
-	resultUnknown probeResult = iota
+	resultUnknown result = iota
 	resultSuccess
 	resultFailure
 )
 
-// prober is one probe worker (pkg/kubelet/prober/worker.go): it ticks every
+// worker is one probe worker (pkg/kubelet/prober/worker.go): it ticks every
 // period from the moment the kubelet set the pod up, probes the container's
 // current run, and publishes a result only after FailureThreshold
 // consecutive failures or SuccessThreshold consecutive successes.
-type prober struct {
+type worker struct {
 	c      *container
 	kind   model.ProbeKind
 	spec   *model.ProbeSpec
 	timer  sim.Timer
-	result probeResult // published, for the run `seen`
-	last   probeResult // the last raw result
-	streak int         // how many times in a row `last` came
-	onHold bool        // a liveness/startup failure was published: wait for a new run
-	seen   int32       // the container run (c.runs) the worker last saw
+	result result // published, for the run `seen`
+	last   result // the last raw result
+	streak int    // how many times in a row `last` came
+	onHold bool   // a liveness/startup failure was published: wait for a new run
+	seen   int32  // the container run (Run.Starts) the worker last saw
 	done   bool
 
 	triggered func() // probeTriggered, made once: each trigger is its own event
@@ -65,7 +64,7 @@ type prober struct {
 // (tickKey), so a tick that was never scheduled runs where it would have.
 
 // initial is the result a worker publishes for a new run before probing.
-func (pr *prober) initial() probeResult {
+func (pr *worker) initial() result {
 	switch pr.kind {
 	case model.Readiness:
 		return resultFailure
@@ -75,30 +74,11 @@ func (pr *prober) initial() probeResult {
 	return resultUnknown
 }
 
-// startProbers creates the container's probe workers when the kubelet sets
-// the pod up, before any container runs.
-func (c *container) startProbers() {
-	for kind, spec := range [...]*model.ProbeSpec{model.Liveness: c.spec.Liveness, model.Readiness: c.spec.Readiness, model.Startup: c.spec.Startup} {
-		if spec == nil {
-			continue
-		}
-		pr := c.pod.k.probers.New()
-		*pr = prober{c: c, kind: model.ProbeKind(kind), spec: spec}
-		pr.timer.Init(pr.tick)
-		pr.triggered = pr.probeTriggered
-		c.probeOf[kind] = pr
-		// The worker's first step comes before the container exists and
-		// finds nothing to probe; the next is one period later.
-		pr.doProbe()
-		pr.startTicks(spec.Period)
-	}
-}
-
 // startTicks schedules the worker's first tick d from now, the origin of its
 // tick grid (the kubelet sets a worker's ticker when it starts it, and again
 // when a rebooted node's kubelet starts it anew).
-func (pr *prober) startTicks(d time.Duration) {
-	eng := pr.c.pod.w.Engine()
+func (pr *worker) startTicks(d time.Duration) {
+	eng := pr.c.w.Engine()
 	eng.After(&pr.timer, d, sim.Normal)
 	pr.first, pr.firstKey = pr.timer.When(), pr.timer.Key()
 	pr.chain = pr.firstKey.Seq &^ sim.Scheduled
@@ -110,19 +90,16 @@ func (pr *prober) startTicks(d time.Duration) {
 // except that it also comes before whatever the events ahead of that tick
 // at its instant scheduled for t. Both modes (skipping or not) use it, so a
 // tick that was never scheduled takes the same place when it is.
-func (pr *prober) tickKey(t time.Duration) sim.Key {
+func (pr *worker) tickKey(t time.Duration) sim.Key {
 	return sim.Key{At: t - pr.spec.Period, Seq: pr.chain}
 }
 
-// prober is the container's worker of kind k, or nil.
-func (c *container) prober(k model.ProbeKind) *prober { return c.probeOf[k] }
-
-func (pr *prober) tick() {
+func (pr *worker) tick() {
 	if pr.done {
 		return
 	}
 	pr.ticks++
-	w := pr.c.pod.w
+	w := pr.c.w
 	next := sim.AddSat(w.Now(), pr.spec.Period)
 	// The next tick is due at next while the probe runs, but it is
 	// scheduled once, where it ends up, after it: a wake finds it due
@@ -156,18 +133,18 @@ const never = time.Duration(math.MaxInt64)
 
 // halt stops the worker's ticks (its node lost power, its pod left the
 // API); only startTicks starts them again.
-func (pr *prober) halt() {
+func (pr *worker) halt() {
 	pr.halted = true
 	pr.haltedInTick = pr.ticking
-	pr.c.pod.w.Engine().Stop(&pr.timer)
+	pr.c.w.Engine().Stop(&pr.timer)
 }
 
 // wake tells the worker that something doProbe reads changed: its timer
 // goes back to the first tick of its grid that has not run, if it was
 // planned later or not at all. A tick at Now has run if its place comes
 // before the event running now.
-func (pr *prober) wake() {
-	w := pr.c.pod.w
+func (pr *worker) wake() {
+	w := pr.c.w
 	if w.ProbeEveryTick() || pr.done || pr.halted || pr.ticking {
 		return // while it ticks, its next tick is due at the first not run
 	}
@@ -187,36 +164,16 @@ func (pr *prober) wake() {
 }
 
 // keyAt is the place of the worker's tick at t, a time on its grid.
-func (pr *prober) keyAt(t time.Duration) sim.Key {
+func (pr *worker) keyAt(t time.Duration) sim.Key {
 	if t == pr.first {
 		return pr.firstKey
 	}
 	return pr.tickKey(t)
 }
 
-// wakeProbers wakes every probe worker of the container.
-func (c *container) wakeProbers() {
-	for _, pr := range c.probeOf {
-		if pr == nil {
-			continue
-		}
-		pr.wake()
-	}
-}
-
-// wakeProbers wakes every probe worker of the pod.
-func (p *podState) wakeProbers() {
-	for _, c := range p.init {
-		c.wakeProbers()
-	}
-	for _, c := range p.regular {
-		c.wakeProbers()
-	}
-}
-
 // gridCeil is the first tick of the worker's grid at or after x, and at or
 // after from (a tick of the grid); never if there is none.
-func (pr *prober) gridCeil(from, x time.Duration) time.Duration {
+func (pr *worker) gridCeil(from, x time.Duration) time.Duration {
 	if x <= from {
 		return from
 	}
@@ -232,15 +189,15 @@ func (pr *prober) gridCeil(from, x time.Duration) time.Duration {
 // which doProbe may do anything but return true, as things stand: it reads
 // what doProbe reads, in the same order. never means no tick will, until
 // something wakes the worker.
-func (pr *prober) nextUseful(from time.Duration) time.Duration {
+func (pr *worker) nextUseful(from time.Duration) time.Duration {
 	c, p := pr.c, pr.c.pod
 	if p.Phase().Terminal() || p.Deleted() {
 		return from
 	}
-	if c.runs == 0 || c.unpublished {
+	if c.run.Starts == 0 || c.run.Unpublished {
 		return never
 	}
-	if pr.seen != c.runs {
+	if pr.seen != c.run.Starts {
 		return from
 	}
 	if pr.onHold {
@@ -259,7 +216,7 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 	startedAt := st.State.StartedAt
 	// The worker waits for the startup probe's success, or (the startup
 	// worker) stops probing after it; either way until a wake.
-	if c.startedOK() == (pr.kind == model.Startup) {
+	if c.started() == (pr.kind == model.Startup) {
 		return never
 	}
 	// doProbe probes once whole seconds since the start reach initialDelay's.
@@ -279,7 +236,7 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 	if b == nil {
 		return never
 	}
-	if t-startedAt < c.startupTime() {
+	if t-startedAt < c.target.StartupTime() {
 		return t
 	}
 	return pr.firstTickIn(b.ProbeFailures[pr.kind], t, startedAt)
@@ -289,7 +246,7 @@ func (pr *prober) nextUseful(from time.Duration) time.Duration {
 // window of normalized ws holds, for a process started at startedAt, or
 // never: from the first window that ends after t (a binary search), the
 // first whose span holds a tick.
-func (pr *prober) firstTickIn(ws []model.Window, t, startedAt time.Duration) time.Duration {
+func (pr *worker) firstTickIn(ws []model.Window, t, startedAt time.Duration) time.Duration {
 	if len(ws) == 0 {
 		return never
 	}
@@ -312,16 +269,16 @@ func (pr *prober) firstTickIn(ws []model.Window, t, startedAt time.Duration) tim
 }
 
 // doProbe is one step of the worker; it reports whether to keep probing.
-func (pr *prober) doProbe() bool {
+func (pr *worker) doProbe() bool {
 	c, p := pr.c, pr.c.pod
 	if p.Phase().Terminal() || p.Deleted() {
 		return false
 	}
-	if c.runs == 0 || c.unpublished {
+	if c.run.Starts == 0 || c.run.Unpublished {
 		return true // no container in the pod's status yet
 	}
-	if pr.seen != c.runs {
-		pr.seen, pr.onHold = c.runs, false
+	if pr.seen != c.run.Starts {
+		pr.seen, pr.onHold = c.run.Starts, false
 		pr.publish(pr.initial())
 	}
 	if pr.onHold {
@@ -336,12 +293,12 @@ func (pr *prober) doProbe() bool {
 		pr.publish(resultSuccess)
 		return false
 	}
-	now := p.w.Now()
+	now := c.w.Now()
 	startedAt := st.State.StartedAt
 	if int64((now-startedAt)/time.Second) < int64(pr.spec.InitialDelay/time.Second) {
 		return true
 	}
-	if c.startedOK() {
+	if c.started() {
 		if pr.kind == model.Startup {
 			return true
 		}
@@ -349,10 +306,12 @@ func (pr *prober) doProbe() bool {
 		return true
 	}
 	res := resultSuccess
-	if c.probeFails(pr.kind, now, startedAt) {
-		res = resultFailure
-		p.Eventf(model.EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
-			pr.kind, pr.output(now-startedAt < c.startupTime()))
+	if b := c.spec.Behavior; b != nil { // a nil behaviour's probes never fail
+		if startup := c.target.StartupTime(); b.ProbeFails(pr.kind, now, startedAt, startup) {
+			res = resultFailure
+			p.Eventf(model.EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
+				pr.kind, pr.output(now-startedAt < startup))
+		}
 	}
 	if res == pr.last {
 		pr.streak++
@@ -370,173 +329,46 @@ func (pr *prober) doProbe() bool {
 	return true
 }
 
-// output is what a failing probe reports: while the process starts, an
-// httpGet or tcpSocket probe finds nothing listening; after, an httpGet gets
-// an error status.
-func (pr *prober) output(starting bool) string {
-	switch handler := pr.spec.Handler; {
-	case handler == "grpc":
-		return `service unhealthy (responded with "NOT_SERVING")`
-	case handler == "exec":
-		return "command terminated with exit code 1"
-	case starting || handler == "tcpSocket":
-		return pr.refusedOutput()
-	}
-	return "HTTP probe failed with statuscode: 500"
-}
-
 // publish sets the worker's result for the current run and lets the kubelet
 // act on a change: readiness and startup move the container's Ready and
 // Started; a liveness or startup failure gets the container killed.
-func (pr *prober) publish(r probeResult) {
+func (pr *worker) publish(r result) {
 	if pr.result == r {
 		return
 	}
 	pr.result = r
 	c := pr.c
-	if c.pod.realistic() && (pr.kind != model.Liveness || r == resultFailure) {
-		c.pod.requestSync() // the sync loop syncs the pod on a probe result change (handleProbeSync)
+	if c.w.KubeletSyncMode() == model.SyncRealistic && (pr.kind != model.Liveness || r == resultFailure) {
+		c.target.RequestSync() // the sync loop syncs the pod on a probe result change (handleProbeSync)
 	}
 	if pr.kind == model.Startup {
-		c.wakeProbers() // startedOK may change
+		c.workers.Wake() // started may change
 	}
 	if r == resultFailure && pr.kind != model.Readiness && c.status.State.Kind == model.StateRunning {
-		c.killForProbe(pr)
+		c.target.KillForProbe(pr.kind, pr.spec)
 		return
 	}
-	if c.updateReady() {
-		c.pod.updateStatus()
-	}
+	c.target.UpdateReady()
 	if pr.kind == model.Startup && r == resultSuccess {
-		c.triggerReadiness()
-		c.pod.requestSync() // a started sidecar lets the next container start
+		c.workers.TriggerReadiness()
+		c.target.RequestSync() // a started sidecar lets the next container start
 	}
 }
 
-// killForProbe kills a container that failed its liveness or startup probe.
-func (c *container) killForProbe(pr *prober) {
-	p := c.pod
-	grace := p.Spec.TerminationGracePeriod
-	if g := pr.spec.TerminationGracePeriod; g != nil {
-		grace = *g
-	}
-	kind := map[model.ProbeKind]string{model.Liveness: "liveness", model.Startup: "startup"}[pr.kind]
-	var msg string
-	switch {
-	case c.spec.Sidecar:
-		msg = "Init container " + c.spec.Name + " failed " + kind + " probe"
-	case c.restartsAfterProbeKill():
-		msg = "Container " + c.spec.Name + " failed " + kind + " probe, will be restarted"
-	default:
-		msg = "Container " + c.spec.Name + " failed " + kind + " probe"
-	}
-	c.probeKilled = true
-	c.stop(grace, msg)
-	p.updateStatus()
-}
-
-// triggerReadiness runs the readiness probe at once for a container whose
-// readiness is not known yet, as the prober manager does when it sees a
-// started container without a readiness result.
-func (c *container) triggerReadiness() {
-	if pr := c.prober(model.Readiness); pr != nil && !pr.done {
-		c.pod.w.Engine().At(c.pod.w.Now(), sim.Normal, pr.triggered)
-	}
-}
-
-// probeTriggered is the probe triggerReadiness asked for.
-func (pr *prober) probeTriggered() {
+// probeTriggered is the probe TriggerReadiness asked for.
+func (pr *worker) probeTriggered() {
 	if !pr.done && pr.c.status.State.Kind == model.StateRunning {
 		pr.doProbe()
 		pr.wake() // its streak and result may have changed
 	}
 }
 
-// startedOK reports whether the current run has started: no startup probe,
-// or its success was published for this run.
-func (c *container) startedOK() bool {
-	if c.status.State.Kind != model.StateRunning {
-		return false
-	}
-	pr := c.prober(model.Startup)
-	return pr == nil || pr.seen == c.runs && pr.result == resultSuccess
-}
-
-// readyOK reports whether readiness allows the container to be ready.
-func (c *container) readyOK() bool {
-	pr := c.prober(model.Readiness)
-	return pr == nil || pr.seen == c.runs && pr.result == resultSuccess
-}
-
-// updateReady recomputes Started and Ready; it reports whether they changed.
-func (c *container) updateReady() bool {
-	st := c.status
-	started := c.startedOK()
-	// A terminating pod keeps its readiness: the kubelet goes on probing it
-	// and does not force Ready off (Services drop it by other means).
-	ready := started && c.readyOK()
-	changed := st.Started != started || st.Ready != ready
-	c.setFlags(started, ready)
-	return changed
-}
-
-// setFlags sets the container's started and ready flags, and tells the
-// object sinks when they flip.
-func (c *container) setFlags(started, ready bool) {
-	c.pod.SetContainerFlags(int(c.idx), started, ready)
-}
-
-// probedAgain is the probe worker's keepGoing for a container that does not
-// run: it is not terminated, or it will run again (the pod's restartPolicy
-// is not Never; with a container's own restartPolicy, ContainerShouldRestart
-// on its exit code).
+// probedAgain is the worker's keepGoing for a container that does not run:
+// it is not terminated, or it will run again.
 func (c *container) probedAgain() bool {
 	st := c.status
 	if st.State.Kind != model.StateTerminated {
 		return true
 	}
-	if c.pod.ownPolicies {
-		return c.shouldRestart(st.State.ExitCode)
-	}
-	return c.pod.Spec.RestartPolicy != model.RestartNever
-}
-
-// probeTarget is where an httpGet or tcpSocket probe connects, host:port,
-// as the kubelet resolves it (pkg/probe/http/request.go
-// NewRequestForHTTPGetAction, pkg/kubelet/prober/prober.go): the probe's
-// host, else the pod's IP, and its port, a name resolved to the number of
-// the container's port of that name (pkg/probe/util.go ResolveContainerPort;
-// a name no port has stays as written, where the kubelet's probe errors).
-func (pr *prober) probeTarget() string {
-	host := pr.spec.Host
-	if host == "" {
-		host = pr.c.pod.IP()
-	}
-	return net.JoinHostPort(host, pr.c.spec.ResolvePort(pr.spec.Port))
-}
-
-// refusedOutput is the message of a connection the container refuses: for
-// httpGet the error of Go's http client (a *url.Error:
-// `Get "URL": dial tcp HOST:PORT: ...`, pkg/probe/http/http.go DoHTTPProbe),
-// for tcpSocket the dialer's (pkg/probe/tcp/tcp.go). It is made once per
-// pod address and kept.
-func (pr *prober) refusedOutput() string {
-	if pr.refusedIP == pr.c.pod.IP() && pr.refused != "" {
-		return pr.refused
-	}
-	target := pr.probeTarget()
-	msg := "dial tcp " + target + ": connect: connection refused"
-	if pr.spec.Handler == "httpGet" {
-		scheme := strings.ToLower(pr.spec.Scheme)
-		if scheme == "" {
-			scheme = "http"
-		}
-		path := pr.spec.Path
-		if path != "" && !strings.HasPrefix(path, "/") {
-			path = "/" + path // net/url adds the slash a path after a host needs
-		}
-		msg = `Get "` + scheme + "://" + target + path + `": ` + msg
-	}
-	pr.refused, pr.refusedIP = msg, pr.c.pod.IP()
-	return msg
+	return c.target.WillRestart(st.State.ExitCode)
 }

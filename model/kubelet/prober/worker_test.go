@@ -1,4 +1,4 @@
-package kubelet
+package prober
 
 import (
 	"math/rand/v2"
@@ -8,12 +8,12 @@ import (
 	"github.com/podsim/podsim/model"
 )
 
-// The prober's next useful tick with many windows is the first tick of its
+// A worker's next useful tick with many windows is the first tick of its
 // grid that a window holds, as a scan of every window finds it.
 func TestNextUsefulFindsWindowByBinarySearch(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	period := 10 * time.Second
-	pr := &prober{spec: &model.ProbeSpec{Period: period}}
+	pr := &worker{spec: &model.ProbeSpec{Period: period}}
 	for trial := range 200 {
 		var ws []model.Window
 		for range 1 + r.IntN(30) {
