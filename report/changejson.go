@@ -22,8 +22,8 @@ type ChangeJSON struct {
 	keys    *jsonKeys
 	strs    stringCache
 	heads   [16]jsonHead         // by kind
-	fronts  *frontCache          // made at the first change Append writes
-	bodies  *[bodySlots]jsonBody // made at the first change
+	fronts  *[frontSets]frontSet // made at the first change Append writes
+	bodies  *[bodySets]bodySet   // made at the first change
 	scratch []byte               // where a head or a front is written first
 	// The table of bodies pays where changes repeat: a crash loop, or a
 	// fleet of pods taking turns (its slot is chosen by the addresses of
@@ -38,7 +38,7 @@ type ChangeJSON struct {
 
 const (
 	bodyBits   = 12
-	bodySlots  = 1 << bodyBits
+	bodySets   = 1 << bodyBits
 	bodyWindow = 256
 	bodySkip   = 4096
 )
@@ -51,33 +51,42 @@ type jsonHead struct {
 	b [64]byte
 }
 
-// jsonBody is what a change c writes after its pod and before its restart
-// count; and the closing brace, but for a container's change. Its
-// capacity is at least 128 bytes.
+// jsonBody is what a change whose fields are c writes after its pod and
+// before its restart count; and the closing brace, but for a container's
+// change. Its capacity is at least 128 bytes.
 type jsonBody struct {
-	c    model.Change
+	c    bodyKey
 	body []byte
 }
 
-// sameBody reports whether c writes the body a wrote: its strings are
-// compared by their bytes' address and length, as the model passes the
-// same (interned) strings again. Equal strings elsewhere in memory make a
-// miss, which writes the body again, never a wrong line: a slot keeps its
-// change's strings alive, so their bytes are neither moved nor reused, and
-// nothing in podsim builds a string over a buffer it later rewrites
-// (unsafe.String). The differences are or-ed, not tested one by one: a
-// hit, the common case, reads them all anyway. (In Go, ^ and | bind
-// alike: each difference is in parentheses.)
-func sameBody(a, c *model.Change) bool {
-	d := (addr(a.Reason) ^ addr(c.Reason)) | (addr(a.Message) ^ addr(c.Message)) | (addr(a.Type) ^ addr(c.Type)) |
-		(addr(a.Status) ^ addr(c.Status)) | (addr(a.Container) ^ addr(c.Container)) | (addr(a.Node) ^ addr(c.Node)) |
-		(addr(a.Workload) ^ addr(c.Workload)) | (addr(a.Object) ^ addr(c.Object)) |
-		(addr(string(a.From)) ^ addr(string(c.From))) | (addr(string(a.To)) ^ addr(string(c.To)))
-	l := (len(a.Reason) ^ len(c.Reason)) | (len(a.Message) ^ len(c.Message)) | (len(a.Type) ^ len(c.Type)) |
-		(len(a.Status) ^ len(c.Status)) | (len(a.Container) ^ len(c.Container)) | (len(a.Node) ^ len(c.Node)) |
-		(len(a.Workload) ^ len(c.Workload)) | (len(a.Object) ^ len(c.Object)) | (len(a.From) ^ len(c.From)) | (len(a.To) ^ len(c.To))
-	return d|uint64(l) == 0 && a.Kind == c.Kind && a.State == c.State && a.ExitCode == c.ExitCode &&
-		a.HasExitCode == c.HasExitCode && a.Combined == c.Combined && a.Dropped == c.Dropped
+// bodyKey is what a change's body is written from (192 bytes a slot).
+type bodyKey struct {
+	container, node, workload, object, reason, message, typ, status string
+	from, to                                                        model.Phase
+	kind                                                            model.ChangeKind
+	state                                                           model.StateKind
+	combined, dropped, hasExitCode                                  bool
+	exitCode                                                        int32
+}
+
+func keyOf(c *model.Change) bodyKey {
+	return bodyKey{c.Container, c.Node, c.Workload, c.Object, c.Reason, c.Message, c.Type, c.Status, c.From, c.To,
+		c.Kind, c.State, c.Combined, c.Dropped, c.HasExitCode, c.ExitCode}
+}
+
+// sameBody reports whether c writes the body k was written from: its
+// strings are compared by their bytes' address and length, as the model
+// passes the same (interned) strings again. Equal strings elsewhere in
+// memory make a miss, which writes the body again, never a wrong line: a
+// slot keeps its strings alive, so their bytes are neither moved nor
+// reused, and nothing in podsim builds a string over a buffer it later
+// rewrites (unsafe.String). What differs most often comes first.
+func sameBody(k *bodyKey, c *model.Change) bool {
+	return at(k.message, c.Message) && k.kind == c.Kind && at(k.reason, c.Reason) && at(k.typ, c.Type) &&
+		k.state == c.State && k.exitCode == c.ExitCode && k.hasExitCode == c.HasExitCode &&
+		k.combined == c.Combined && k.dropped == c.Dropped && at(k.status, c.Status) && at(k.container, c.Container) &&
+		at(k.node, c.Node) && at(k.workload, c.Workload) && at(k.object, c.Object) &&
+		at(string(k.from), string(c.From)) && at(string(k.to), string(c.To))
 }
 
 // addr is the address of s's bytes, as a number.
@@ -86,9 +95,17 @@ func addr(s string) uint64 { return uint64(uintptr(unsafe.Pointer(unsafe.StringD
 // bodySlot is the slot of c's body (Fibonacci hashing of what tells a
 // run's bodies apart).
 func bodySlot(c *model.Change) uint64 {
-	h := uint64(c.Kind) | uint64(c.State)<<8
-	h += addr(c.Reason)*7 + addr(c.Message)*5 + addr(c.Type)*3 + addr(c.Status) + addr(c.Container)*11 + addr(c.Node)*13 + addr(string(c.To))
+	h := uint64(c.Kind) | uint64(c.State)<<8 | bit(c.Combined)<<16 | bit(c.Dropped)<<17
+	h += addr(c.Reason)*7 + addr(c.Message)*5 + addr(c.Type)*3 + addr(c.Status) + addr(c.Node)
 	return h * 0x9e3779b97f4a7c15 >> (64 - bodyBits)
+}
+
+// bit is 1 for true.
+func bit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // IndentedJSON returns an encoder that writes each change as AppendJSON
@@ -118,10 +135,7 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	if h.t != c.T || h.n == 0 {
 		e.setHead(h, c)
 	}
-	f := &e.fronts[addr(c.Pod)*0x9e3779b97f4a7c15>>(64-frontBits)]
-	if f.n == 0 || !same(f.pod, c.Pod) || !same(f.ns, c.Namespace) {
-		e.setFront(f, c)
-	}
+	f := e.front(c)
 	if h.n == 0 || f.n == 0 { // longer than their blocks
 		return e.appendOther(b, c)
 	}
@@ -129,8 +143,8 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 		b = slices.Grow(b, lineSlack)
 	}
 	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), len(b))
-	put64(p, unsafe.Pointer(&h.b))
-	put64(unsafe.Add(p, h.n), unsafe.Pointer(&f.esc))
+	put(p, unsafe.Pointer(&h.b), int(h.n))
+	put(unsafe.Add(p, h.n), unsafe.Pointer(&f.esc), int(f.n))
 	b = b[:len(b)+int(h.n)+int(f.n)]
 	if e.skip > 0 {
 		e.skip--
@@ -142,16 +156,12 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 		}
 		e.probes, e.hits = 0, 0
 	}
-	s := &e.bodies[bodySlot(c)]
-	if len(s.body) == 0 || !sameBody(&s.c, c) {
-		e.fill(s, c)
-	} else {
-		e.hits++
-	}
+	s := e.body(c)
 	if n := len(s.body); n <= 128 { // the body's capacity is at least 128, b's spare at least 384
 		p, q := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), len(b)), unsafe.Pointer(unsafe.SliceData(s.body))
-		for i := 0; i < n; i += 16 {
-			*(*[16]byte)(unsafe.Add(p, i)) = *(*[16]byte)(unsafe.Add(q, i))
+		put(p, q, n)
+		if n > 64 {
+			put(unsafe.Add(p, 64), unsafe.Add(q, 64), n-64)
 		}
 		b = b[:len(b)+n]
 	} else {
@@ -167,7 +177,7 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 // through the tables, or whose pieces are too long for their blocks.
 func (e *ChangeJSON) appendOther(b []byte, c *model.Change) []byte {
 	if e.fronts == nil {
-		e.fronts, e.bodies = new(frontCache), new([bodySlots]jsonBody)
+		e.fronts, e.bodies = new([frontSets]frontSet), new([bodySets]bodySet)
 		if int(c.Kind) < len(e.heads) && c.Pod != "" {
 			return e.Append(b, c)
 		}
@@ -180,12 +190,16 @@ func (e *ChangeJSON) appendOther(b []byte, c *model.Change) []byte {
 // 128).
 const lineSlack = 512
 
-// put64 copies the 64 bytes at src to dst.
-func put64(dst, src unsafe.Pointer) {
+// put copies the first n bytes at src (at most 64 of them) to dst, in
+// blocks of 16 bytes: 32 bytes if n is at most 32, else 64. The 64 bytes
+// at src and at dst are the caller's.
+func put(dst, src unsafe.Pointer, n int) {
 	*(*[16]byte)(dst) = *(*[16]byte)(src)
 	*(*[16]byte)(unsafe.Add(dst, 16)) = *(*[16]byte)(unsafe.Add(src, 16))
-	*(*[16]byte)(unsafe.Add(dst, 32)) = *(*[16]byte)(unsafe.Add(src, 32))
-	*(*[16]byte)(unsafe.Add(dst, 48)) = *(*[16]byte)(unsafe.Add(src, 48))
+	if n > 32 {
+		*(*[16]byte)(unsafe.Add(dst, 32)) = *(*[16]byte)(unsafe.Add(src, 32))
+		*(*[16]byte)(unsafe.Add(dst, 48)) = *(*[16]byte)(unsafe.Add(src, 48))
+	}
 }
 
 // setHead writes c's head into h; h.n is 0 if it is longer than h.b.
@@ -208,7 +222,7 @@ func (e *ChangeJSON) setFront(f *frontSlot, c *model.Change) {
 
 // fill writes c's body into slot s.
 func (e *ChangeJSON) fill(s *jsonBody, c *model.Change) {
-	s.c = *c
+	s.c = keyOf(c)
 	if s.body == nil {
 		s.body = make([]byte, 0, 128)
 	}
@@ -246,10 +260,13 @@ func (e *ChangeJSON) writeFront(b []byte, c *model.Change) []byte {
 	return e.field(b, keyPod, c.Pod)
 }
 
-// frontCache holds the fronts of a pod's lines (writeFront), by the pod:
-// a fleet's changes go round its pods, more of them than stringCache
-// holds. A slot holds its bytes, so that a hit reads one place.
-type frontCache [1 << frontBits]frontSlot
+// The fronts of pods' lines (writeFront) are kept by pod in sets of two
+// slots: a fleet's changes go round its pods, more of them than
+// stringCache holds. A slot holds its bytes, so that a hit reads one place.
+type frontSet struct {
+	w   [2]frontSlot
+	mru uint8 // the slot used last
+}
 
 type frontSlot struct {
 	pod, ns string
@@ -257,7 +274,59 @@ type frontSlot struct {
 	esc     [64]byte
 }
 
-const frontBits = 13
+const (
+	frontBits = 12
+	frontSets = 1 << frontBits
+)
+
+// front returns the slot of c's namespace and pod, filled if it was not
+// in the table: the model passes a pod's own name, whose bytes stay where
+// they are, so their address picks the set (Fibonacci hashing) and tells
+// the pods apart (at).
+func (e *ChangeJSON) front(c *model.Change) *frontSlot {
+	set := &e.fronts[addr(c.Pod)*0x9e3779b97f4a7c15>>(64-frontBits)]
+	i := set.mru
+	if f := &set.w[i]; f.n > 0 && at(f.pod, c.Pod) && at(f.ns, c.Namespace) {
+		return f
+	}
+	i ^= 1
+	set.mru = i
+	f := &set.w[i]
+	if f.n == 0 || !at(f.pod, c.Pod) || !at(f.ns, c.Namespace) {
+		e.setFront(f, c)
+	}
+	return f
+}
+
+// The bodies are kept in sets of two slots.
+type bodySet struct {
+	w   [2]jsonBody
+	mru uint8 // the slot used last
+}
+
+// body returns the slot of c's body, filled if it was not in the table.
+func (e *ChangeJSON) body(c *model.Change) *jsonBody {
+	set := &e.bodies[bodySlot(c)]
+	i := set.mru
+	if s := &set.w[i]; len(s.body) > 0 && sameBody(&s.c, c) {
+		e.hits++
+		return s
+	}
+	i ^= 1
+	set.mru = i
+	s := &set.w[i]
+	if len(s.body) > 0 && sameBody(&s.c, c) {
+		e.hits++
+	} else {
+		e.fill(s, c)
+	}
+	return s
+}
+
+// at reports whether a and b are the same bytes in memory.
+func at(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
 
 // rest appends c's keys and values from node to exitCode.
 func (e *ChangeJSON) rest(b []byte, c *model.Change) []byte {
