@@ -135,7 +135,11 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	if h.t != c.T || h.n == 0 {
 		e.setHead(h, c)
 	}
-	f := e.front(c)
+	fs := &e.fronts[addr(c.Pod)*0x9e3779b97f4a7c15>>(64-frontBits)]
+	f := &fs.w[fs.mru&1]
+	if f.n == 0 || !at(f.pod, c.Pod) || !at(f.ns, c.Namespace) {
+		f = e.frontOther(fs, c)
+	}
 	if h.n == 0 || f.n == 0 { // longer than their blocks
 		return e.appendOther(b, c)
 	}
@@ -156,7 +160,13 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 		}
 		e.probes, e.hits = 0, 0
 	}
-	s := e.body(c)
+	bs := &e.bodies[bodySlot(c)]
+	s := &bs.w[bs.mru&1]
+	if len(s.body) > 0 && sameBody(&s.c, c) {
+		e.hits++
+	} else {
+		s = e.bodyOther(bs, c)
+	}
 	if n := len(s.body); n <= 128 { // the body's capacity is at least 128, b's spare at least 384
 		p, q := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), len(b)), unsafe.Pointer(unsafe.SliceData(s.body))
 		put(p, q, n)
@@ -279,17 +289,13 @@ const (
 	frontSets = 1 << frontBits
 )
 
-// front returns the slot of c's namespace and pod, filled if it was not
-// in the table: the model passes a pod's own name, whose bytes stay where
-// they are, so their address picks the set (Fibonacci hashing) and tells
-// the pods apart (at).
-func (e *ChangeJSON) front(c *model.Change) *frontSlot {
-	set := &e.fronts[addr(c.Pod)*0x9e3779b97f4a7c15>>(64-frontBits)]
-	i := set.mru
-	if f := &set.w[i]; f.n > 0 && at(f.pod, c.Pod) && at(f.ns, c.Namespace) {
-		return f
-	}
-	i ^= 1
+// frontOther returns the slot of c's namespace and pod when the slot of
+// its set used last is not it (Append looks there first), filled if it
+// was not in the table: the model passes a pod's own name, whose bytes
+// stay where they are, so their address picks the set (Fibonacci hashing)
+// and tells the pods apart (at).
+func (e *ChangeJSON) frontOther(set *frontSet, c *model.Change) *frontSlot {
+	i := set.mru&1 ^ 1
 	set.mru = i
 	f := &set.w[i]
 	if f.n == 0 || !at(f.pod, c.Pod) || !at(f.ns, c.Namespace) {
@@ -304,15 +310,11 @@ type bodySet struct {
 	mru uint8 // the slot used last
 }
 
-// body returns the slot of c's body, filled if it was not in the table.
-func (e *ChangeJSON) body(c *model.Change) *jsonBody {
-	set := &e.bodies[bodySlot(c)]
-	i := set.mru
-	if s := &set.w[i]; len(s.body) > 0 && sameBody(&s.c, c) {
-		e.hits++
-		return s
-	}
-	i ^= 1
+// bodyOther returns the slot of c's body when the slot of its set used
+// last is not it (Append looks there first), filled if it was not in the
+// table.
+func (e *ChangeJSON) bodyOther(set *bodySet, c *model.Change) *jsonBody {
+	i := set.mru&1 ^ 1
 	set.mru = i
 	s := &set.w[i]
 	if len(s.body) > 0 && sameBody(&s.c, c) {
