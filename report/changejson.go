@@ -24,6 +24,7 @@ type ChangeJSON struct {
 	heads   [16]jsonHead         // by kind
 	fronts  *[frontSets]frontSet // made at the first change Append writes
 	bodies  *[bodySets]bodySet   // made at the first change
+	tails   *[128]jsonTail       // by restart count; made at the first change
 	scratch []byte               // where a head or a front is written first
 	// The table of bodies pays where changes repeat: a crash loop, or a
 	// fleet of pods taking turns (its slot is chosen by the addresses of
@@ -50,6 +51,15 @@ type jsonHead struct {
 	n uint8 // the length of b's bytes; 0: none yet
 	b [64]byte
 }
+
+// jsonTail is what a container's change with some restart count writes
+// after its body.
+type jsonTail struct {
+	n uint8 // the length of b's bytes; 0: none yet; tooLong: longer than b
+	b [32]byte
+}
+
+const tooLong = 255
 
 // jsonBody is what a change whose fields are c writes after its pod and
 // before its restart count; and the closing brace, but for a container's
@@ -178,6 +188,20 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 		b = append(b, s.body...)
 	}
 	if c.Kind == model.ChangeContainer {
+		if r := c.RestartCount; r >= 0 && int(r) < len(e.tails) && cap(b)-len(b) >= 32 {
+			t := &e.tails[r]
+			if t.n == 0 {
+				e.scratch = e.tail(e.scratch[:0], c)
+				t.n = tooLong
+				if len(e.scratch) <= len(t.b) {
+					t.n = uint8(copy(t.b[:], e.scratch))
+				}
+			}
+			if t.n != tooLong {
+				put(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), len(b)), unsafe.Pointer(&t.b), int(t.n))
+				return b[:len(b)+int(t.n)]
+			}
+		}
 		b = e.tail(b, c)
 	}
 	return b
@@ -187,7 +211,7 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 // through the tables, or whose pieces are too long for their blocks.
 func (e *ChangeJSON) appendOther(b []byte, c *model.Change) []byte {
 	if e.fronts == nil {
-		e.fronts, e.bodies = new([frontSets]frontSet), new([bodySets]bodySet)
+		e.fronts, e.bodies, e.tails = new([frontSets]frontSet), new([bodySets]bodySet), new([128]jsonTail)
 		if int(c.Kind) < len(e.heads) && c.Pod != "" {
 			return e.Append(b, c)
 		}
@@ -201,7 +225,7 @@ func (e *ChangeJSON) appendOther(b []byte, c *model.Change) []byte {
 const lineSlack = 512
 
 // put copies the first n bytes at src (at most 64 of them) to dst, in
-// blocks of 16 bytes: 32 bytes if n is at most 32, else 64. The 64 bytes
+// blocks of 16 bytes: 32 bytes if n is at most 32, else 64. Those bytes
 // at src and at dst are the caller's.
 func put(dst, src unsafe.Pointer, n int) {
 	*(*[16]byte)(dst) = *(*[16]byte)(src)

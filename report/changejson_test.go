@@ -29,6 +29,7 @@ func TestChangeJSONTablesTellChangesApart(t *testing.T) {
 		func(c *model.Change) { c.ExitCode = 137 },
 		func(c *model.Change) { c.ExitCode, c.HasExitCode = 137, false },
 		func(c *model.Change) { c.RestartCount = 3 },
+		func(c *model.Change) { c.RestartCount = 1000 },
 		func(c *model.Change) { c.Namespace = "shop" },
 		func(c *model.Change) { c.Pod = "q" },
 		func(c *model.Change) { c.Pod = long },
