@@ -124,13 +124,29 @@ func TestSameBody(t *testing.T) {
 		func(c *model.Change) { c.Combined = true },
 		func(c *model.Change) { c.Dropped = true },
 	}
-	k := keyOf(&base)
-	for want, vs := range map[bool][]func(*model.Change){true: same, false: differ} {
-		for i, v := range vs {
-			c := base
-			v(&c)
-			if got := sameBody(&k, &c); got != want {
-				t.Errorf("variant %d: sameBody = %v, want %v", i, got, want)
+	// A change with no node, workload, object or phases, as most are,
+	// differs from one with any.
+	plain := base
+	plain.Node, plain.Workload, plain.Object, plain.From, plain.To = "", "", "", "", ""
+	plainDiffer := []func(c *model.Change){
+		func(c *model.Change) { c.Node = "n" },
+		func(c *model.Change) { c.Workload = "w" },
+		func(c *model.Change) { c.Object = "o" },
+		func(c *model.Change) { c.From = model.Pending },
+		func(c *model.Change) { c.To = model.Running },
+	}
+	for _, b := range []model.Change{base, plain} {
+		k := keyOf(&b)
+		for want, vs := range map[bool][]func(*model.Change){true: same, false: append(differ, plainDiffer...)} {
+			for i, v := range vs {
+				c := b
+				v(&c)
+				if c == b {
+					continue // the variant sets what b has
+				}
+				if got := sameBody(&k, &c); got != want {
+					t.Errorf("base %q, variant %d: sameBody = %v, want %v", b.Node, i, got, want)
+				}
 			}
 		}
 	}
