@@ -51,6 +51,29 @@ func (ct *condTexts) number(s string) uint16 {
 	return i
 }
 
+// lookup is text s's number, if it has one, without giving it one.
+func (ct *condTexts) lookup(s string) (uint16, bool) {
+	if s == "" {
+		return 0, true
+	}
+	p := unsafe.StringData(s)
+	r := &ct.recent[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s)))&63]
+	if r.p == p && r.n == len(s) {
+		return r.i, true
+	}
+	if ct.index != nil {
+		i, ok := ct.index[s]
+		return i, ok
+	}
+	for i, t := range ct.texts {
+		if same(t, s) {
+			r.p, r.n, r.i = p, len(s), uint16(i)
+			return uint16(i), true
+		}
+	}
+	return 0, false
+}
+
 // find is number, for a text other than "", without its memory of
 // recent texts.
 func (ct *condTexts) find(s string) uint16 {
@@ -92,11 +115,16 @@ func (p *Pod) cond(c *podCond) Condition {
 		Message: c.msg, LastTransitionTime: c.at}
 }
 
-// condIndex is the index in p.conds of its condition of type t, -1 if none.
+// condIndex is the index in p.conds of its condition of type t, -1 if
+// none: found by the type's number, which the kubelet's constant types
+// find by their address.
 func (p *Pod) condIndex(t string) int {
-	texts := p.w.mem.condTexts.texts
+	n, ok := p.w.mem.condTexts.lookup(t)
+	if !ok {
+		return -1
+	}
 	for i := range p.conds {
-		if same(texts[p.conds[i].typ], t) {
+		if p.conds[i].typ == n {
 			return i
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/podsim/podsim/model"
 )
@@ -36,7 +35,7 @@ type JSONL struct {
 
 // NewJSONL returns a sink writing JSON lines to w, each as it comes.
 func NewJSONL(w io.Writer) *JSONL {
-	return &JSONL{w: w, enc: ChangeJSON{keys: &flatKeys}, buf: make([]byte, 0, 256)}
+	return &JSONL{w: w, enc: ChangeJSON{keys: &lineKeys}, buf: make([]byte, 0, 256)}
 }
 
 // NewJSONLBuffered returns a sink writing JSON lines to w in writes of
@@ -44,7 +43,7 @@ func NewJSONL(w io.Writer) *JSONL {
 // out those it holds. Lines are built in place, where a bufio.Writer
 // would copy each.
 func NewJSONLBuffered(w io.Writer, size int) *JSONL {
-	return &JSONL{w: w, enc: ChangeJSON{keys: &flatKeys}, buf: make([]byte, 0, size+4096), held: size}
+	return &JSONL{w: w, enc: ChangeJSON{keys: &lineKeys}, buf: make([]byte, 0, size+4096), held: size}
 }
 
 // Change writes c as one line.
@@ -52,7 +51,7 @@ func (j *JSONL) Change(c *model.Change) {
 	if j.err != nil {
 		return
 	}
-	j.buf = append(j.enc.Append(j.buf, c), '\n')
+	j.buf = j.enc.Append(j.buf, c) // its keys end a line
 	if len(j.buf) >= j.held {
 		_, j.err = j.w.Write(j.buf)
 		j.buf = j.buf[:0]
@@ -111,6 +110,10 @@ type jsonKeys [nKeys]string
 // flatKeys are those of AppendJSON: one line, no spaces.
 var flatKeys = indentKeys("", "", false)
 
+// lineKeys are those of JSONL: flatKeys, and a newline after the closing
+// brace.
+var lineKeys = func() jsonKeys { k := flatKeys; k[keyEnd] += "\n"; return k }()
+
 // indentKeys returns the keys as json.Indent(dst, flat, prefix, indent)
 // lays them out when indented, else as AppendJSON writes them.
 func indentKeys(prefix, indent string, indented bool) jsonKeys {
@@ -131,258 +134,6 @@ func indentKeys(prefix, indent string, indented bool) jsonKeys {
 	}
 	return k
 }
-
-// ChangeJSON appends changes as JSON objects: flat as AppendJSON writes
-// them, or indented. It remembers what it wrote last: the escaped form of
-// strings (a run repeats the same names, reasons and messages), and the
-// bytes between a change's time and its restart count, by the rest of the
-// change (a crash loop writes the same few changes at other times), so
-// writing a change allocates nothing once they are known and mostly copies.
-// Not for use by two goroutines at once.
-type ChangeJSON struct {
-	keys   *jsonKeys
-	strs   stringCache
-	fronts *frontCache          // made at the first change Append writes
-	bodies *[bodySlots]jsonBody // made at the first change
-	// The table of bodies pays where changes repeat: a crash loop, or a
-	// fleet of pods taking turns (its slot is chosen by the addresses of
-	// the reason and message, which the model interns, so a thousand
-	// pods' "Back-off restarting failed container c in pod P" take a
-	// thousand slots: 96% of the crash-loop fleet's lines hit). Where
-	// nothing repeats a miss costs more than writing the body: each window
-	// of bodyWindow lines looked up whose hits are under a fifth turns it
-	// off for the next bodySkip lines.
-	probes, hits, skip int
-	// The key kind and each kind's quoted name, by kind, made on first use.
-	kinds [8][]byte
-	// The time Append wrote last, and its bytes: the changes of one
-	// instant come together.
-	lastT    time.Duration
-	lastHead []byte
-}
-
-const (
-	bodyBits   = 12
-	bodySlots  = 1 << bodyBits
-	bodyWindow = 256
-	bodySkip   = 4096
-)
-
-// jsonBody is what a change without its time, namespace, pod and restart
-// count writes after its pod and before its restart count.
-type jsonBody struct {
-	c    bodyKey
-	ok   bool
-	body []byte
-}
-
-// bodyKey is what rest writes of a change.
-type bodyKey struct {
-	node, workload, object, container, from, to, typ, status, reason, message string
-	kind                                                                      model.ChangeKind
-	state                                                                     model.StateKind
-	combined, dropped, hasExitCode                                            bool
-	exitCode                                                                  int32
-}
-
-func keyOf(c *model.Change) bodyKey {
-	return bodyKey{c.Node, c.Workload, c.Object, c.Container, string(c.From), string(c.To), c.Type, c.Status, c.Reason,
-		c.Message, c.Kind, c.State, c.Combined, c.Dropped, c.HasExitCode, c.ExitCode}
-}
-
-// is reports whether c's body is k's. Its strings are compared by
-// their bytes' address and length only, as the model passes the same
-// (interned) strings again: equal strings elsewhere in memory make a miss,
-// which writes the body again, never a wrong line: a slot keeps its
-// strings alive, so their bytes are neither moved nor reused, and nothing
-// in podsim builds a string over a buffer it later rewrites
-// (unsafe.String).
-func (k *bodyKey) is(c *model.Change) bool {
-	return k.kind == c.Kind && k.state == c.State && k.combined == c.Combined && k.dropped == c.Dropped &&
-		k.hasExitCode == c.HasExitCode && k.exitCode == c.ExitCode &&
-		at(k.reason, c.Reason) && at(k.message, c.Message) && at(k.typ, c.Type) && at(k.status, c.Status) &&
-		at(k.container, c.Container) && at(k.node, c.Node) && at(k.workload, c.Workload) &&
-		at(k.object, c.Object) && at(k.from, string(c.From)) && at(k.to, string(c.To))
-}
-
-// at reports whether a and b are the same bytes in memory (any two empty
-// strings are).
-func at(a, b string) bool {
-	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b))
-}
-
-// same is a == b, without a call when both are the same bytes.
-func same(a, b string) bool {
-	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
-}
-
-// IndentedJSON returns an encoder that writes each change as AppendJSON
-// does, indented as json.Indent(dst, flat, prefix, indent) would indent it.
-func IndentedJSON(prefix, indent string) *ChangeJSON {
-	k := indentKeys(prefix, indent, true)
-	return &ChangeJSON{keys: &k}
-}
-
-// AppendJSON appends c as one JSON object (no newline) to b.
-func AppendJSON(b []byte, c *model.Change) []byte {
-	e := ChangeJSON{keys: &flatKeys}
-	return e.tail(e.body(e.head(b, c), c), c)
-}
-
-// Append appends c as one JSON object to b. What follows the pod's name
-// is looked up in the table of bodies, which a fleet's pods thus share: their
-// changes differ by little more than the pod.
-func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
-	b = e.head(b, c)
-	if e.fronts == nil {
-		e.fronts = new(frontCache)
-	}
-	b = e.front(b, c)
-	if e.skip > 0 {
-		e.skip--
-		return e.tail(e.rest(b, c), c)
-	}
-	if e.probes++; e.probes == bodyWindow {
-		if e.hits*5 < e.probes {
-			e.skip = bodySkip
-		}
-		e.probes, e.hits = 0, 0
-	}
-	if e.bodies == nil {
-		e.bodies = new([bodySlots]jsonBody)
-	}
-	h := uint64(c.Kind)*31 + uint64(c.State)*17 + uint64(len(c.Container))*11 + uint64(uintptr(unsafe.Pointer(unsafe.StringData(c.Reason))))*7 +
-		uint64(uintptr(unsafe.Pointer(unsafe.StringData(c.Message))))*5 + uint64(len(c.Type))*3 + uint64(len(c.Status)) + uint64(len(c.Workload))*19 + uint64(len(c.Node))*23
-	s := &e.bodies[h*0x9e3779b97f4a7c15>>(64-bodyBits)]
-	if !s.ok || !s.c.is(c) {
-		s.c, s.ok = keyOf(c), true
-		s.body = e.rest(s.body[:0], c)
-	} else {
-		e.hits++
-	}
-	return e.tail(append(b, s.body...), c)
-}
-
-// head appends the opening brace and c's time.
-func (e *ChangeJSON) head(b []byte, c *model.Change) []byte {
-	if c.T == e.lastT && len(e.lastHead) > 0 {
-		return append(b, e.lastHead...)
-	}
-	mark := len(b)
-	b = e.writeHead(b, c)
-	e.lastT, e.lastHead = c.T, append(e.lastHead[:0], b[mark:]...)
-	return b
-}
-
-// writeHead is head without its memory of the last time.
-func (e *ChangeJSON) writeHead(b []byte, c *model.Change) []byte {
-	b = append(b, e.keys[keyT]...)
-	if c.T%time.Second == 0 {
-		return strconv.AppendInt(b, int64(c.T/time.Second), 10) // what appendFloat writes for whole seconds
-	}
-	return appendFloat(b, Seconds(c.T))
-}
-
-// tail appends a container's restart count and the closing brace.
-func (e *ChangeJSON) tail(b []byte, c *model.Change) []byte {
-	if c.Kind == model.ChangeContainer {
-		b = append(b, e.keys[keyRestartCount]...)
-		b = strconv.AppendInt(b, int64(c.RestartCount), 10)
-	}
-	return append(b, e.keys[keyEnd]...)
-}
-
-// body appends c's keys and values from kind to exitCode.
-func (e *ChangeJSON) body(b []byte, c *model.Change) []byte { return e.rest(e.front(b, c), c) }
-
-// front appends c's kind, namespace and pod: once Append made the table of
-// fronts, a pod's through it.
-func (e *ChangeJSON) front(b []byte, c *model.Change) []byte {
-	if e.fronts == nil || c.Pod == "" || int(c.Kind) >= len(e.kinds) {
-		return e.writeFront(b, c)
-	}
-	// The model passes a pod's own name, whose bytes stay where they are:
-	// their address and the kind pick the slot (Fibonacci hashing).
-	h := (uint64(uintptr(unsafe.Pointer(unsafe.StringData(c.Pod))))<<3 | uint64(c.Kind)) * 0x9e3779b97f4a7c15 >> (64 - frontBits)
-	f := &e.fronts[h]
-	if len(f.esc) > 0 && f.kind == c.Kind && same(f.pod, c.Pod) && same(f.ns, c.Namespace) {
-		return append(b, f.esc...)
-	}
-	mark := len(b)
-	b = e.writeFront(b, c)
-	f.pod, f.ns, f.kind, f.esc = c.Pod, c.Namespace, c.Kind, append(f.esc[:0], b[mark:]...)
-	return b
-}
-
-// writeFront is front without the table of fronts.
-func (e *ChangeJSON) writeFront(b []byte, c *model.Change) []byte {
-	if int(c.Kind) < len(e.kinds) && e.fronts != nil { // Append's, not a one-off AppendJSON's
-		k := &e.kinds[c.Kind]
-		if *k == nil {
-			*k = append(append(append([]byte(e.keys[keyKind]), '"'), c.Kind.String()...), '"') // a kind's name needs no escaping
-		}
-		b = append(b, *k...)
-	} else {
-		b = append(append(append(append(b, e.keys[keyKind]...), '"'), c.Kind.String()...), '"')
-	}
-	if !same(c.Namespace, model.DefaultNamespace) {
-		b = e.field(b, keyNamespace, c.Namespace) // "" is left out
-	}
-	return e.field(b, keyPod, c.Pod)
-}
-
-// rest appends c's keys and values from node to exitCode.
-func (e *ChangeJSON) rest(b []byte, c *model.Change) []byte {
-	k := e.keys
-	b = e.field(b, keyNode, c.Node)
-	b = e.field(b, keyWorkload, c.Workload)
-	b = e.field(b, keyObject, c.Object)
-	b = e.field(b, keyContainer, c.Container)
-	b = e.field(b, keyFrom, string(c.From))
-	b = e.field(b, keyTo, string(c.To))
-	if c.Kind == model.ChangeContainer {
-		b = append(b, k[keyState]...)
-		b = append(append(append(b, '"'), c.State.String()...), '"')
-	}
-	if c.Kind == model.ChangeNode {
-		b = e.field(b, keyCondition, c.Type)
-	} else {
-		b = e.field(b, keyType, c.Type)
-	}
-	b = e.field(b, keyStatus, c.Status)
-	b = e.field(b, keyReason, c.Reason)
-	b = e.field(b, keyMessage, c.Message)
-	if c.Combined {
-		b = append(append(b, k[keyCombined]...), "true"...)
-	}
-	if c.Dropped {
-		b = append(append(b, k[keyDropped]...), "true"...)
-	}
-	if c.Kind == model.ChangeContainer && c.HasExitCode {
-		b = append(b, k[keyExitCode]...)
-		b = strconv.AppendInt(b, int64(c.ExitCode), 10)
-	}
-	return b
-}
-
-// field appends the key and its value unless value is empty (omitempty).
-func (e *ChangeJSON) field(b []byte, key int, value string) []byte {
-	if value == "" {
-		return b
-	}
-	return e.strs.appendAfter(b, key, e.keys[key], value)
-}
-
-// frontCache holds the fronts of a pod's lines (front), by the pod and
-// the kind: a fleet's changes go round its pods, more of them than
-// stringCache holds.
-type frontCache [1 << frontBits]struct {
-	pod, ns string
-	kind    model.ChangeKind
-	esc     []byte
-}
-
-const frontBits = 14
 
 // stringCache remembers the escaped JSON form of the strings a writer
 // wrote last, with the key written before each, one per slot of a small
