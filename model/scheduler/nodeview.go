@@ -107,27 +107,42 @@ func (s *Scheduler) scanViews(nodes []*model.Node, want int) int {
 	views, epoch := s.views[:len(nodes)], s.viewEpoch
 	req := cy.p.Requests()
 	podFilters := cy.spread.cons != nil || cy.interPod.active()
-	processed, viewed := 0, uint64(0)
+	ids, feasible := cy.feasibleIDs, cy.feasible // in registers: cy is written back at the end
+	processed, viewed := 0, 0
 	j := s.nextStartNodeIndex % len(nodes)
-	for range nodes {
-		n, id := nodes[j], j
+	for processed < len(nodes) && len(ids) < want {
+		if !podFilters {
+			// The run of nodes whose views show the pod fits, read without
+			// a call.
+			for processed < len(nodes) && len(ids) < want {
+				if v := &views[j]; v.epoch != epoch || !v.fits(&req) {
+					break
+				}
+				ids, feasible = append(ids, int32(j)), append(feasible, nodes[j])
+				processed++
+				viewed++
+				if j++; j == len(nodes) {
+					j = 0
+				}
+			}
+			if processed == len(nodes) || len(ids) == want {
+				break
+			}
+		}
+		id := j
 		if j++; j == len(nodes) {
 			j = 0
 		}
 		processed++
-		if v := &views[id]; v.epoch == epoch && v.fits(&req) && !podFilters {
-			viewed++
-		} else if st := s.filterViewed(id, n, &req, podFilters); !st.fits() {
-			s.reject(n, st)
+		if st := s.filterViewed(id, nodes[id], &req, podFilters); !st.fits() {
+			s.reject(nodes[id], st)
 			continue
 		}
-		cy.feasibleIDs = append(cy.feasibleIDs, int32(id))
-		if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
-			break
-		}
+		ids, feasible = append(ids, int32(id)), append(feasible, nodes[id])
 	}
-	s.filtered += viewed
-	s.nodesRead += viewed
+	cy.feasibleIDs, cy.feasible = ids, feasible
+	s.filtered += uint64(viewed)
+	s.nodesRead += uint64(viewed)
 	return processed
 }
 

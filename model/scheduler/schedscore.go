@@ -78,6 +78,9 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	}
 	is := &cy.interScore
 	is.prepare(&s.index, p, cy.plan)
+	if !cy.preferTaints && !preferred && !is.any && (hostCounts != nil || !spreads) {
+		return nodes[s.pickByResources(p, hostCounts)]
+	}
 	taintsVary := false
 	ids := cy.feasibleIDs
 	req := s.of(p).request
@@ -128,15 +131,76 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	return nodes[s.pickBest(total)]
 }
 
+// pickByResources is selectHost when only the resource scores and, if
+// hostCounts is not nil (the hostname constraint's counts by Node.ID),
+// PodTopologySpread's hostname score can tell the feasible nodes apart:
+// the same totals in one tight pass over the feasible nodes' IDs, and the
+// same pick. It returns the index of the node picked among cy.feasible.
+func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
+	cy := &s.cy
+	ids, nodes := cy.feasibleIDs, cy.feasible
+	k := len(ids)
+	total := grow(cy.total, k)
+	cy.total = total
+	if n := s.w.NodesAdded(); len(s.memos) < n {
+		s.memos = model.Extend(s.memos, n)
+	}
+	memos := s.memos
+	req := s.of(p).request
+	asked := p.Requests()
+	balanced := int64(weightBalancedAllocation) // 0 for a best-effort pod
+	if asked.MilliCPU == 0 && asked.Memory == 0 {
+		balanced = 0
+	}
+	best := int64(math.MinInt64)
+	if hostCounts == nil {
+		for i, id := range ids {
+			m := &memos[id]
+			if m.request != req+1 {
+				s.resourceScores(id, nodes[i], p, req)
+			}
+			t := weightNodeResourcesFit*int64(m.fit) + balanced*int64(m.balanced)
+			total[i], best = t, max(best, t)
+		}
+		return s.pickAmong(total, best)
+	}
+	for len(cy.hostK) < k {
+		cy.hostK = append(cy.hostK, 0)
+	}
+	hostK := cy.hostK[:k]
+	lo, hi := int32(math.MaxInt32), int32(0)
+	for i, id := range ids {
+		m := &memos[id]
+		if m.request != req+1 {
+			s.resourceScores(id, nodes[i], p, req)
+		}
+		total[i] = weightNodeResourcesFit*int64(m.fit) + balanced*int64(m.balanced)
+		c := countAt(hostCounts, id)
+		hostK[i], lo, hi = c, min(lo, c), max(hi, c)
+	}
+	norm := cy.spreadScore.hostNorm(lo, hi)
+	for i, c := range hostK {
+		t := total[i] + norm[c-lo]
+		total[i], best = t, max(best, t)
+	}
+	return s.pickAmong(total, best)
+}
+
 // pickBest returns the index of the highest of total, or of one of those
 // that tie for it: the draw is among them in their order, from the
 // scheduler's stream, only if there are several.
 func (s *Scheduler) pickBest(total []int64) int {
-	best, ties := total[0], 0
+	best := total[0]
 	for _, t := range total {
-		if t > best {
-			best, ties = t, 0
-		}
+		best = max(best, t)
+	}
+	return s.pickAmong(total, best)
+}
+
+// pickAmong is pickBest given best, the highest of total.
+func (s *Scheduler) pickAmong(total []int64, best int64) int {
+	ties := 0
+	for _, t := range total {
 		if t == best {
 			ties++
 		}

@@ -331,6 +331,16 @@ func (s *spreadScore) hostOnlyEverywhere() bool {
 // grows with the count, so the extremes are those of lo and hi, and each
 // count's normalised score is computed once.
 func (s *spreadScore) addHostScores(total []int64, counts []int32, lo, hi int32) {
+	norm := s.hostNorm(lo, hi)
+	for i, k := range counts {
+		total[i] += norm[k-lo]
+	}
+}
+
+// hostNorm returns the weighted, normalised score of a node with k pods,
+// at k-lo, for k from lo to hi, the extremes of the counts of the nodes
+// scored, when every score comes from the hostname constraint.
+func (s *spreadScore) hostNorm(lo, hi int32) []int64 {
 	rawLo, rawHi := s.hostRawOf(lo), s.hostRawOf(hi)
 	s.norm = s.norm[:0]
 	for k := lo; k <= hi; k++ {
@@ -340,9 +350,7 @@ func (s *spreadScore) addHostScores(total []int64, counts []int32, lo, hi int32)
 		}
 		s.norm = append(s.norm, weightPodTopologySpread*v)
 	}
-	for i, k := range counts {
-		total[i] += s.norm[k-lo]
-	}
+	return s.norm
 }
 
 // hostRawOf is the raw score of a node whose score comes from the hostname
