@@ -183,7 +183,7 @@ func New(w *model.World) *Scheduler {
 
 func (s *Scheduler) init(w *model.World) {
 	s.w = w
-	s.q.init(&s.pods)
+	s.q.init(w, &s.pods)
 	s.timer.Init(s.run)
 	s.flush.Init(s.flushLeftover)
 	s.index.init(w)
