@@ -152,17 +152,17 @@ func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
 	if asked.MilliCPU == 0 && asked.Memory == 0 {
 		balanced = 0
 	}
-	best := int64(math.MinInt64)
+	for i, id := range ids { // the memos first: the loops below call nothing
+		if memos[id].request != req+1 {
+			s.resourceScores(id, nodes[i], p, req)
+		}
+	}
 	if hostCounts == nil {
 		for i, id := range ids {
 			m := &memos[id]
-			if m.request != req+1 {
-				s.resourceScores(id, nodes[i], p, req)
-			}
-			t := weightNodeResourcesFit*int64(m.fit) + balanced*int64(m.balanced)
-			total[i], best = t, max(best, t)
+			total[i] = weightNodeResourcesFit*int64(m.fit) + balanced*int64(m.balanced)
 		}
-		return s.pickAmong(total, best)
+		return s.pickTop(total, nil, nil, 0)
 	}
 	for len(cy.hostK) < k {
 		cy.hostK = append(cy.hostK, 0)
@@ -171,54 +171,57 @@ func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
 	lo, hi := int32(math.MaxInt32), int32(0)
 	for i, id := range ids {
 		m := &memos[id]
-		if m.request != req+1 {
-			s.resourceScores(id, nodes[i], p, req)
-		}
 		total[i] = weightNodeResourcesFit*int64(m.fit) + balanced*int64(m.balanced)
 		c := countAt(hostCounts, id)
 		hostK[i], lo, hi = c, min(lo, c), max(hi, c)
 	}
-	norm := cy.spreadScore.hostNorm(lo, hi)
-	for i, c := range hostK {
-		t := total[i] + norm[c-lo]
-		total[i], best = t, max(best, t)
+	return s.pickTop(total, hostK, cy.spreadScore.hostNorm(lo, hi), lo)
+}
+
+// pickTop is pickBest over the totals base[i] + norm[k[i]-lo] (base[i]
+// alone if k is nil) in one pass: it keeps the positions of the nodes
+// that tie for the best total so far, and draws among those of the best.
+func (s *Scheduler) pickTop(base []int64, k []int32, norm []int64, lo int32) int {
+	cy := &s.cy
+	for len(cy.tied) < len(base) {
+		cy.tied = append(cy.tied, 0)
 	}
-	return s.pickAmong(total, best)
+	tied := cy.tied[:len(base)]
+	best, n := int64(math.MinInt64), 0
+	if k == nil {
+		for i, t := range base {
+			if t > best {
+				best, n = t, 0
+			}
+			tied[n] = int32(i)
+			if t == best {
+				n++
+			}
+		}
+	} else {
+		k = k[:len(base)]
+		for i, t := range base {
+			t += norm[k[i]-lo]
+			if t > best {
+				best, n = t, 0
+			}
+			tied[n] = int32(i)
+			if t == best {
+				n++
+			}
+		}
+	}
+	r := 0
+	if n > 1 {
+		r = s.rand.IntN(n)
+	}
+	return int(tied[r])
 }
 
 // pickBest returns the index of the highest of total, or of one of those
 // that tie for it: the draw is among them in their order, from the
 // scheduler's stream, only if there are several.
-func (s *Scheduler) pickBest(total []int64) int {
-	best := total[0]
-	for _, t := range total {
-		best = max(best, t)
-	}
-	return s.pickAmong(total, best)
-}
-
-// pickAmong is pickBest given best, the highest of total.
-func (s *Scheduler) pickAmong(total []int64, best int64) int {
-	ties := 0
-	for _, t := range total {
-		if t == best {
-			ties++
-		}
-	}
-	r := 0
-	if ties > 1 {
-		r = s.rand.IntN(ties)
-	}
-	for i, t := range total {
-		if t == best {
-			if r == 0 {
-				return i
-			}
-			r--
-		}
-	}
-	panic("pickBest: fewer ties than counted")
-}
+func (s *Scheduler) pickBest(total []int64) int { return s.pickTop(total, nil, nil, 0) }
 
 func grow(b []int64, n int) []int64 {
 	if cap(b) < n {

@@ -105,6 +105,7 @@ type cycle struct {
 	raw         [4][]int64 // TaintToleration, NodeAffinity, PodTopologySpread, InterPodAffinity
 	ignored     []bool
 	hostK       []int32 // pods the hostname spread constraint counts, by feasible node
+	tied        []int32 // the feasible nodes that tie for the best total (pickTop)
 	spreadScore spreadScore
 	interScore  interPodScore
 
