@@ -97,7 +97,8 @@ func (s *Scheduler) viewable() bool { return !s.cy.nodeAffinity && s.offNode == 
 // fits is not read unless a filter that counts pods runs (podFilters);
 // any other node goes through filter. The nodes it passes by their views
 // count as filtered and read, as filter counts them: the event budget
-// charges the filters' work.
+// charges the filters' work. It lists the feasible nodes by ID only
+// (cy.feasibleIDs; feasibleNodes looks them up).
 func (s *Scheduler) scanViews(nodes []*model.Node, want int) int {
 	cy := &s.cy
 	s.syncViews()
@@ -107,7 +108,7 @@ func (s *Scheduler) scanViews(nodes []*model.Node, want int) int {
 	views, epoch := s.views[:len(nodes)], s.viewEpoch
 	req := cy.p.Requests()
 	podFilters := cy.spread.cons != nil || cy.interPod.active()
-	ids, feasible := cy.feasibleIDs, cy.feasible // in registers: cy is written back at the end
+	ids := cy.feasibleIDs // in a register: cy is written back at the end; the nodes are looked up if needed (feasibleNodes)
 	processed, viewed := 0, 0
 	j := s.nextStartNodeIndex % len(nodes)
 	for processed < len(nodes) && len(ids) < want {
@@ -118,7 +119,7 @@ func (s *Scheduler) scanViews(nodes []*model.Node, want int) int {
 				if v := &views[j]; v.epoch != epoch || !v.fits(&req) {
 					break
 				}
-				ids, feasible = append(ids, int32(j)), append(feasible, nodes[j])
+				ids = append(ids, int32(j))
 				processed++
 				viewed++
 				if j++; j == len(nodes) {
@@ -138,9 +139,9 @@ func (s *Scheduler) scanViews(nodes []*model.Node, want int) int {
 			s.reject(nodes[id], st)
 			continue
 		}
-		ids, feasible = append(ids, int32(id)), append(feasible, nodes[id])
+		ids = append(ids, int32(id))
 	}
-	cy.feasibleIDs, cy.feasible = ids, feasible
+	cy.feasibleIDs = ids
 	s.filtered += uint64(viewed)
 	s.nodesRead += uint64(viewed)
 	return processed

@@ -53,8 +53,7 @@ func nonZeroRequests(s *model.PodSpec) model.Resources {
 // read once); the normalizations and weights follow on the scores alone.
 func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	cy := &s.cy
-	nodes := cy.feasible
-	k := len(nodes)
+	k := len(cy.feasibleIDs)
 	total := grow(cy.total, k)
 	taints, affinity, spread, inter := grow(cy.raw[0], k), grow(cy.raw[1], k), grow(cy.raw[2], k), grow(cy.raw[3], k)
 	cy.total, cy.raw = total, [4][]int64{taints, affinity, spread, inter}
@@ -66,8 +65,16 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	spreads := len(cy.plan.soft) > 0
 	var hostCounts []int32 // the hostname constraint's counts by Node.id, when it alone scores
 	var kLo, kHi int32
+	// A try that may be scored by pickByResources does not look its
+	// feasible nodes up: the system default spreading needs only their
+	// count.
+	byResources := !cy.preferTaints && !preferred && (!spreads || cy.plan.softDefault)
+	var nodes []*model.Node
+	if !byResources {
+		nodes = s.feasibleNodes()
+	}
 	if spreads {
-		ss.prepare(s.w, p, cy.plan, nodes)
+		ss.prepareFor(s.w, p, cy.plan, k, nodes)
 		if ss.hostOnlyEverywhere() {
 			hostCounts = ss.cons[ss.host].c.perNode
 			kLo = math.MaxInt32
@@ -78,9 +85,11 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	}
 	is := &cy.interScore
 	is.prepare(&s.index, p, cy.plan)
-	if !cy.preferTaints && !preferred && !is.any && (hostCounts != nil || !spreads) {
-		return nodes[s.pickByResources(p, hostCounts)]
+	if byResources && !is.any && (hostCounts != nil || !spreads) {
+		return s.feasibleAt(s.pickByResources(p, hostCounts))
 	}
+	nodes = s.feasibleNodes()
+	ss.feasible = nodes // weigh reads them
 	taintsVary := false
 	ids := cy.feasibleIDs
 	req := s.of(p).request
@@ -135,10 +144,11 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 // hostCounts is not nil (the hostname constraint's counts by Node.ID),
 // PodTopologySpread's hostname score can tell the feasible nodes apart:
 // the same totals in one tight pass over the feasible nodes' IDs, and the
-// same pick. It returns the index of the node picked among cy.feasible.
+// same pick. It returns the index of the node picked among the feasible
+// nodes, which it does not look up unless a memo must be filled.
 func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
 	cy := &s.cy
-	ids, nodes := cy.feasibleIDs, cy.feasible
+	ids := cy.feasibleIDs
 	k := len(ids)
 	total := grow(cy.total, k)
 	cy.total = total
@@ -154,7 +164,7 @@ func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
 	}
 	for i, id := range ids { // the memos first: the loops below call nothing
 		if memos[id].request != req+1 {
-			s.resourceScores(id, nodes[i], p, req)
+			s.resourceScores(id, s.feasibleAt(i), p, req)
 		}
 	}
 	if hostCounts == nil {

@@ -91,8 +91,8 @@ type cycle struct {
 	lastLen    int
 	absent     int           // nodes a PreFilter left out (NodeAffinity's node names)
 	potential  []*model.Node // nodes filtered out where preemption might help
-	feasible   []*model.Node
-	// feasibleIDs are the IDs of feasible, read without reading the nodes
+	feasible   []*model.Node // empty after scanViews, which lists only feasibleIDs (feasibleNodes)
+	// feasibleIDs are the IDs of the feasible nodes, read without reading the nodes
 	feasibleIDs []int32
 	pinned      [1]*model.Node
 	picked      *model.Node // the node scanWords picked by class, if it did
@@ -526,16 +526,39 @@ func (s *Scheduler) schedulePod(p *model.Pod) *model.Node {
 	if cy.picked != nil {
 		return cy.picked
 	}
-	switch len(cy.feasible) {
+	switch len(cy.feasibleIDs) {
 	case 0:
 		if memo != nil {
 			memo.remember(p, s.gen(), len(all), start, cy)
 		}
 		return nil
 	case 1:
-		return cy.feasible[0]
+		return s.feasibleAt(0)
 	}
 	return s.selectHost(p)
+}
+
+// feasibleNodes returns the feasible nodes of the try. A scan by the
+// nodes' views lists only their IDs, which are then their positions in
+// World.Nodes: they are looked up here, once, when a caller needs them
+// all; the other scans list both.
+func (s *Scheduler) feasibleNodes() []*model.Node {
+	cy := &s.cy
+	if len(cy.feasible) < len(cy.feasibleIDs) {
+		all := s.w.Nodes()
+		for _, id := range cy.feasibleIDs[len(cy.feasible):] {
+			cy.feasible = append(cy.feasible, all[id])
+		}
+	}
+	return cy.feasible
+}
+
+// feasibleAt returns the i-th feasible node of the try (feasibleNodes).
+func (s *Scheduler) feasibleAt(i int) *model.Node {
+	if cy := &s.cy; i >= len(cy.feasible) {
+		return s.w.Nodes()[cy.feasibleIDs[i]]
+	}
+	return s.cy.feasible[i]
 }
 
 // scan filters nodes from nextStartNodeIndex on, wrapping around, until

@@ -224,6 +224,13 @@ type spreadScore struct {
 }
 
 func (s *spreadScore) prepare(w *model.World, p *model.Pod, plan *schedPlan, feasible []*model.Node) {
+	s.prepareFor(w, p, plan, len(feasible), feasible)
+}
+
+// prepareFor is prepare for k feasible nodes, feasible, which may be nil
+// under the system defaults (no constraint then reads them here); weigh
+// reads s.feasible, which must then be set before score.
+func (s *spreadScore) prepareFor(w *model.World, p *model.Pod, plan *schedPlan, k int, feasible []*model.Node) {
 	s.cons, s.requireAll = plan.soft, !plan.softDefault
 	s.weights, s.counts = s.weights[:0], s.counts[:0]
 	s.hostAttempt++
@@ -245,7 +252,7 @@ func (s *spreadScore) prepare(w *model.World, p *model.Pod, plan *schedPlan, fea
 		wt := math.NaN() // weighed when a node needs it
 		switch {
 		case c.key == model.LabelHostname && !s.requireAll:
-			wt = math.Log(float64(len(feasible) + 2))
+			wt = math.Log(float64(k + 2))
 		case c.key == model.LabelHostname:
 			size := 0
 			for _, n := range feasible {
