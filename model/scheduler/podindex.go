@@ -346,17 +346,25 @@ func (x *podIndex) topology(key string) *topology {
 }
 
 // add counts p, which just entered the cache on n.
-func (x *podIndex) add(p *model.Pod, n *model.Node) { x.update(p, n, 1) }
+func (x *podIndex) add(p *model.Pod, n *model.Node) { x.update(p, n, 1, nil) }
 
 // remove uncounts p, which just left the cache on n.
-func (x *podIndex) remove(p *model.Pod, n *model.Node) { x.update(p, n, -1) }
+func (x *podIndex) remove(p *model.Pod, n *model.Node) { x.update(p, n, -1, nil) }
 
-func (x *podIndex) update(p *model.Pod, n *model.Node, d int32) {
-	x.eachCounter(p, func(c *podCounter) {
+// update counts d more of p on n; pl is p's plan, or nil if it has none.
+func (x *podIndex) update(p *model.Pod, n *model.Node, d int32, pl *schedPlan) {
+	count := func(c *podCounter) {
 		if !(c.skipTerminating && p.Terminating()) {
 			c.inc(n, d)
 		}
-	})
+	}
+	if pl != nil {
+		for _, c := range x.countersOf(pl, p) {
+			count(c)
+		}
+	} else {
+		x.eachCounter(p, count)
+	}
 	x.eachTerm(p, func(t *model.PodAffinityTerm, kind termKind, weight int32) {
 		x.group(t, kind, weight, p.Namespace).pods.inc(n, d)
 	})
@@ -370,6 +378,20 @@ func (x *podIndex) terminating(p *model.Pod, n *model.Node) {
 			c.inc(n, -1)
 		}
 	})
+}
+
+// countersOf returns the counters that select p, whose plan is pl: found
+// by eachCounter for the first pod of the plan, and again once counters
+// were added or for a pod of another namespace. What a counter selects
+// depends only on a pod's namespace and labels, and the pods of a plan
+// have the same labels.
+func (x *podIndex) countersOf(pl *schedPlan, p *model.Pod) []*podCounter {
+	if pl.countersAt != len(x.all) || pl.countersNS != p.Namespace {
+		pl.counters = pl.counters[:0]
+		x.eachCounter(p, func(c *podCounter) { pl.counters = append(pl.counters, c) })
+		pl.countersAt, pl.countersNS = len(x.all), p.Namespace
+	}
+	return pl.counters
 }
 
 // eachCounter calls fn for every counter that selects p.

@@ -26,6 +26,13 @@ type schedPlan struct {
 	preferredTerms []keyedCounter // preferred affinity (+weight) and anti-affinity (-weight)
 
 	fail failMemo // the template's last failed try
+
+	// counters are the index's counters that select the plan's pods
+	// (podIndex.countersOf), found when the index had countersAt
+	// counters, for a pod of namespace countersNS.
+	counters   []*podCounter
+	countersAt int
+	countersNS string
 }
 
 // planFor returns p's plan, building it the first time.

@@ -284,7 +284,7 @@ func (s *Scheduler) NodeUncordoned(*model.Node) {
 // PodHeld is the cluster event "a pod entered the cache" on n: bound, or
 // (never in podsim) back from a terminal phase. It does not kick.
 func (s *Scheduler) PodHeld(p *model.Pod, n *model.Node) {
-	s.index.add(p, n)
+	s.index.update(p, n, 1, s.of(p).plan)
 	ns := s.nodeOf(n)
 	addRes(&ns.nonZero, s.nonZero(p))
 	ns.prios.count(p.Priority(), 1)
@@ -297,7 +297,7 @@ func (s *Scheduler) PodHeld(p *model.Pod, n *model.Node) {
 // PodReleased is the cluster event "a pod left the cache" on n: it reached
 // a terminal phase or left the API. It does not kick.
 func (s *Scheduler) PodReleased(p *model.Pod, n *model.Node) {
-	s.index.remove(p, n)
+	s.index.update(p, n, -1, s.of(p).plan)
 	ns := s.nodeOf(n)
 	subRes(&ns.nonZero, s.nonZero(p))
 	ns.prios.count(p.Priority(), -1)
