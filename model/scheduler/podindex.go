@@ -358,7 +358,7 @@ func (x *podIndex) update(p *model.Pod, n *model.Node, d int32, pl *schedPlan) {
 			c.inc(n, d)
 		}
 	}
-	if pl != nil {
+	if pl != nil && pl.shared {
 		for _, c := range x.countersOf(pl, p) {
 			count(c)
 		}
@@ -380,18 +380,32 @@ func (x *podIndex) terminating(p *model.Pod, n *model.Node) {
 	})
 }
 
-// countersOf returns the counters that select p, whose plan is pl: found
-// by eachCounter for the first pod of the plan, and again once counters
-// were added or for a pod of another namespace. What a counter selects
-// depends only on a pod's namespace and labels, and the pods of a plan
-// have the same labels.
+// planCounters are the counters that select the pods of a shared plan,
+// found when the index had at counters, for a pod of namespace ns.
+type planCounters struct {
+	counters []*podCounter
+	at       int
+	ns       string
+}
+
+// countersOf returns the counters that select p, whose plan pl is shared
+// by the pods of a template: found by eachCounter for the plan's first pod
+// held, and again once counters were added or for a pod of another
+// namespace. What a counter selects depends only on a pod's namespace and
+// labels, and the pods of a plan have the same labels. (A plan of one pod,
+// a bare pod's or a StatefulSet pod's, keeps nothing: eachCounter.)
 func (x *podIndex) countersOf(pl *schedPlan, p *model.Pod) []*podCounter {
-	if pl.countersAt != len(x.all) || pl.countersNS != p.Namespace {
-		pl.counters = pl.counters[:0]
-		x.eachCounter(p, func(c *podCounter) { pl.counters = append(pl.counters, c) })
-		pl.countersAt, pl.countersNS = len(x.all), p.Namespace
+	h := pl.held
+	if h == nil {
+		h = &planCounters{at: -1}
+		pl.held = h
 	}
-	return pl.counters
+	if h.at != len(x.all) || h.ns != p.Namespace {
+		h.counters = h.counters[:0]
+		x.eachCounter(p, func(c *podCounter) { h.counters = append(h.counters, c) })
+		h.at, h.ns = len(x.all), p.Namespace
+	}
+	return h.counters
 }
 
 // eachCounter calls fn for every counter that selects p.

@@ -19,6 +19,7 @@ type schedPlan struct {
 	hard        []spreadConstraint // DoNotSchedule
 	soft        []spreadConstraint // ScheduleAnyway, or the system defaults
 	softDefault bool               // soft are the system defaults
+	shared      bool               // another pod than the first took the plan (planFor)
 
 	affinity       []keyedCounter // required affinity: the pods matching all terms, by each term's key
 	selfAffinity   bool
@@ -27,12 +28,7 @@ type schedPlan struct {
 
 	fail failMemo // the template's last failed try
 
-	// counters are the index's counters that select the plan's pods
-	// (podIndex.countersOf), found when the index had countersAt
-	// counters, for a pod of namespace countersNS.
-	counters   []*podCounter
-	countersAt int
-	countersNS string
+	held *planCounters // the counters that select its pods, if shared (podIndex.countersOf)
 }
 
 // planFor returns p's plan, building it the first time.
@@ -42,7 +38,7 @@ func (s *Scheduler) planFor(p *model.Pod) *schedPlan {
 		return st.plan
 	}
 	if pl := s.plans[p.Spec]; pl != nil && pl.owner == p.Owner() && maps.Equal(pl.labels, p.Labels) {
-		st.plan = pl
+		st.plan, pl.shared = pl, true
 		return pl
 	}
 	pl := s.buildPlan(p)
