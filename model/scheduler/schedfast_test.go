@@ -82,7 +82,7 @@ func TestPodHeapOrder(t *testing.T) {
 	gen := rand.New(rand.NewPCG(5, 6))
 	var h podHeap
 	var want []queueEntry
-	for i := range 500 {
+	for i := range 3000 { // more than two chunks
 		e := queueEntry{at: time.Duration(gen.IntN(5)), order: uint64(i + 1), prio: int32(gen.IntN(3)) - 1, id: int32(i)}
 		want = append(want, e)
 		h.push(e)
@@ -105,8 +105,8 @@ func TestPodHeapOrder(t *testing.T) {
 		}
 		h.live--
 	}
-	if h.len() != 0 || len(h.entries) != 0 {
-		t.Fatalf("%d live, %d entries left", h.len(), len(h.entries))
+	if h.len() != 0 || h.n != 0 {
+		t.Fatalf("%d live, %d entries left", h.len(), h.n)
 	}
 }
 
@@ -132,8 +132,8 @@ func TestQueueDropsForgottenPods(t *testing.T) {
 	for _, i := range []int{0, 5, 9} {
 		q.forget(pods[i])
 	}
-	if q.active.len() != 7 || len(q.active.entries) != 10 {
-		t.Fatalf("%d live of %d entries, want 7 of 10", q.active.len(), len(q.active.entries))
+	if q.active.len() != 7 || q.active.n != 10 {
+		t.Fatalf("%d live of %d entries, want 7 of 10", q.active.len(), q.active.n)
 	}
 	var got []string
 	for p := q.pop(); p != nil; p = q.pop() {
@@ -142,7 +142,7 @@ func TestQueueDropsForgottenPods(t *testing.T) {
 	if want := "[p-1 p-2 p-3 p-4 p-6 p-7 p-8]"; fmt.Sprint(got) != want {
 		t.Errorf("popped %v, want %s", got, want)
 	}
-	if q.waiting() || len(q.active.entries) != 0 {
-		t.Errorf("waiting %v with %d entries after the last pop", q.waiting(), len(q.active.entries))
+	if q.waiting() || q.active.n != 0 {
+		t.Errorf("waiting %v with %d entries after the last pop", q.waiting(), q.active.n)
 	}
 }

@@ -154,69 +154,80 @@ func (e *queueEntry) before(o *queueEntry) bool {
 // heap under their order (queuedPod.state and order), and live counts the
 // entries that are not stale. The order is total (order is unique), so
 // the pods leave in one order whatever the heap's shape.
+//
+// The entries are kept in chunks of heapChunk, allocated as the heap
+// grows and kept: a burst of 150,000 pods queued at once leaves no
+// doubled arrays behind for a run that may not collect them again.
 type podHeap struct {
-	entries []queueEntry
-	live    int
+	chunks [][]queueEntry // each heapChunk long
+	n      int            // entries, stale ones included
+	live   int
 }
+
+// heapChunk is how many entries a chunk of a podHeap holds.
+const heapChunk = 1024
 
 func (h *podHeap) len() int { return h.live }
 
+// at is the entry at index i (< h.n).
+func (h *podHeap) at(i int) *queueEntry { return &h.chunks[i/heapChunk][i%heapChunk] }
+
 func (h *podHeap) push(e queueEntry) {
 	h.live++
-	h.entries = model.Grow(h.entries, e)
-	h.up(len(h.entries) - 1)
+	if h.n == len(h.chunks)*heapChunk {
+		h.chunks = append(h.chunks, make([]queueEntry, heapChunk))
+	}
+	h.n++
+	h.up(h.n-1, e)
 }
 
 // popEntry removes and returns the least entry, stale or not; the heap
 // must not be empty.
 func (h *podHeap) popEntry() queueEntry {
-	es := h.entries
-	top, last := es[0], len(es)-1
-	h.entries = es[:last]
-	if last > 0 {
-		h.down(es[last])
+	top := *h.at(0)
+	h.n--
+	if h.n > 0 {
+		h.down(*h.at(h.n))
 	}
 	return top
 }
 
-// up sifts the entry at i up.
-func (h *podHeap) up(i int) {
-	es := h.entries
-	e := es[i]
+// up puts e in the hole at i and sifts it up.
+func (h *podHeap) up(i int, e queueEntry) {
 	for i > 0 {
 		parent := (i - 1) / 4
-		if !e.before(&es[parent]) {
+		pe := h.at(parent)
+		if !e.before(pe) {
 			break
 		}
-		es[i] = es[parent]
+		*h.at(i) = *pe
 		i = parent
 	}
-	es[i] = e
+	*h.at(i) = e
 }
 
 // down puts e, taken from the end, in the hole left at the root and sifts
 // it down.
 func (h *podHeap) down(e queueEntry) {
-	es := h.entries
-	n, i := len(es), 0
+	n, i := h.n, 0
 	for {
 		c := 4*i + 1
 		if c >= n {
 			break
 		}
-		m := c
+		m, me := c, h.at(c)
 		for k := c + 1; k < min(c+4, n); k++ {
-			if es[k].before(&es[m]) {
-				m = k
+			if ke := h.at(k); ke.before(me) {
+				m, me = k, ke
 			}
 		}
-		if !es[m].before(&e) {
+		if !me.before(&e) {
 			break
 		}
-		es[i] = es[m]
+		*h.at(i) = *me
 		i = m
 	}
-	es[i] = e
+	*h.at(i) = e
 }
 
 // schedQueue is the scheduling queue.
@@ -280,7 +291,7 @@ func (q *schedQueue) popFrom(h *podHeap, state queueState) *model.Pod {
 			return q.w.Pods()[e.id]
 		}
 	}
-	h.entries = h.entries[:0] // only stale entries were left
+	h.n = 0 // only stale entries were left
 	return nil
 }
 
