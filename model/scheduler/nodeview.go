@@ -97,7 +97,8 @@ func (s *Scheduler) viewable() bool { return !s.cy.nodeAffinity && s.offNode == 
 // fits is not read unless a filter that counts pods runs (podFilters);
 // any other node goes through filter. The nodes it passes by their views
 // count as filtered and read, as filter counts them: the event budget
-// charges the filters' work.
+// charges the filters' work. It lists the feasible nodes by ID only
+// (cy.feasibleIDs; feasibleNodes looks them up).
 func (s *Scheduler) scanViews(nodes []*model.Node, want int) int {
 	cy := &s.cy
 	s.syncViews()
@@ -107,27 +108,42 @@ func (s *Scheduler) scanViews(nodes []*model.Node, want int) int {
 	views, epoch := s.views[:len(nodes)], s.viewEpoch
 	req := cy.p.Requests()
 	podFilters := cy.spread.cons != nil || cy.interPod.active()
-	processed, viewed := 0, uint64(0)
+	ids := cy.feasibleIDs // in a register: cy is written back at the end; the nodes are looked up if needed (feasibleNodes)
+	processed, viewed := 0, 0
 	j := s.nextStartNodeIndex % len(nodes)
-	for range nodes {
-		n, id := nodes[j], j
+	for processed < len(nodes) && len(ids) < want {
+		if !podFilters {
+			// The run of nodes whose views show the pod fits, read without
+			// a call.
+			for processed < len(nodes) && len(ids) < want {
+				if v := &views[j]; v.epoch != epoch || !v.fits(&req) {
+					break
+				}
+				ids = append(ids, int32(j))
+				processed++
+				viewed++
+				if j++; j == len(nodes) {
+					j = 0
+				}
+			}
+			if processed == len(nodes) || len(ids) == want {
+				break
+			}
+		}
+		id := j
 		if j++; j == len(nodes) {
 			j = 0
 		}
 		processed++
-		if v := &views[id]; v.epoch == epoch && v.fits(&req) && !podFilters {
-			viewed++
-		} else if st := s.filterViewed(id, n, &req, podFilters); !st.fits() {
-			s.reject(n, st)
+		if st := s.filterViewed(id, nodes[id], &req, podFilters); !st.fits() {
+			s.reject(nodes[id], st)
 			continue
 		}
-		cy.feasibleIDs = append(cy.feasibleIDs, int32(id))
-		if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
-			break
-		}
+		ids = append(ids, int32(id))
 	}
-	s.filtered += viewed
-	s.nodesRead += viewed
+	cy.feasibleIDs = ids
+	s.filtered += uint64(viewed)
+	s.nodesRead += uint64(viewed)
 	return processed
 }
 

@@ -346,17 +346,25 @@ func (x *podIndex) topology(key string) *topology {
 }
 
 // add counts p, which just entered the cache on n.
-func (x *podIndex) add(p *model.Pod, n *model.Node) { x.update(p, n, 1) }
+func (x *podIndex) add(p *model.Pod, n *model.Node) { x.update(p, n, 1, nil) }
 
 // remove uncounts p, which just left the cache on n.
-func (x *podIndex) remove(p *model.Pod, n *model.Node) { x.update(p, n, -1) }
+func (x *podIndex) remove(p *model.Pod, n *model.Node) { x.update(p, n, -1, nil) }
 
-func (x *podIndex) update(p *model.Pod, n *model.Node, d int32) {
-	x.eachCounter(p, func(c *podCounter) {
+// update counts d more of p on n; pl is p's plan, or nil if it has none.
+func (x *podIndex) update(p *model.Pod, n *model.Node, d int32, pl *schedPlan) {
+	count := func(c *podCounter) {
 		if !(c.skipTerminating && p.Terminating()) {
 			c.inc(n, d)
 		}
-	})
+	}
+	if pl != nil && pl.shared {
+		for _, c := range x.countersOf(pl, p) {
+			count(c)
+		}
+	} else {
+		x.eachCounter(p, count)
+	}
 	x.eachTerm(p, func(t *model.PodAffinityTerm, kind termKind, weight int32) {
 		x.group(t, kind, weight, p.Namespace).pods.inc(n, d)
 	})
@@ -370,6 +378,34 @@ func (x *podIndex) terminating(p *model.Pod, n *model.Node) {
 			c.inc(n, -1)
 		}
 	})
+}
+
+// planCounters are the counters that select the pods of a shared plan,
+// found when the index had at counters, for a pod of namespace ns.
+type planCounters struct {
+	counters []*podCounter
+	at       int
+	ns       string
+}
+
+// countersOf returns the counters that select p, whose plan pl is shared
+// by the pods of a template: found by eachCounter for the plan's first pod
+// held, and again once counters were added or for a pod of another
+// namespace. What a counter selects depends only on a pod's namespace and
+// labels, and the pods of a plan have the same labels. (A plan of one pod,
+// a bare pod's or a StatefulSet pod's, keeps nothing: eachCounter.)
+func (x *podIndex) countersOf(pl *schedPlan, p *model.Pod) []*podCounter {
+	h := pl.held
+	if h == nil {
+		h = &planCounters{at: -1}
+		pl.held = h
+	}
+	if h.at != len(x.all) || h.ns != p.Namespace {
+		h.counters = h.counters[:0]
+		x.eachCounter(p, func(c *podCounter) { h.counters = append(h.counters, c) })
+		h.at, h.ns = len(x.all), p.Namespace
+	}
+	return h.counters
 }
 
 // eachCounter calls fn for every counter that selects p.

@@ -19,6 +19,7 @@ type schedPlan struct {
 	hard        []spreadConstraint // DoNotSchedule
 	soft        []spreadConstraint // ScheduleAnyway, or the system defaults
 	softDefault bool               // soft are the system defaults
+	shared      bool               // another pod than the first took the plan (planFor)
 
 	affinity       []keyedCounter // required affinity: the pods matching all terms, by each term's key
 	selfAffinity   bool
@@ -26,6 +27,8 @@ type schedPlan struct {
 	preferredTerms []keyedCounter // preferred affinity (+weight) and anti-affinity (-weight)
 
 	fail failMemo // the template's last failed try
+
+	held *planCounters // the counters that select its pods, if shared (podIndex.countersOf)
 }
 
 // planFor returns p's plan, building it the first time.
@@ -35,7 +38,7 @@ func (s *Scheduler) planFor(p *model.Pod) *schedPlan {
 		return st.plan
 	}
 	if pl := s.plans[p.Spec]; pl != nil && pl.owner == p.Owner() && maps.Equal(pl.labels, p.Labels) {
-		st.plan = pl
+		st.plan, pl.shared = pl, true
 		return pl
 	}
 	pl := s.buildPlan(p)

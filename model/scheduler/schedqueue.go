@@ -98,7 +98,7 @@ type queuedPod struct {
 	order     uint64        // when it was queued, among all queued pods: ties
 	timestamp time.Duration // when it was added, or last found unschedulable
 	backoff   time.Duration // when its backoff ends (after an attempt)
-	index     int32         // position in its heap or unschedulable bucket
+	index     int32         // position in its unschedulable bucket
 	attempts  int32         // scheduling attempts so far
 	state     queueState
 	rejectors plugins // the plugins that rejected it last time
@@ -120,110 +120,114 @@ func podBackoff(attempts int32) time.Duration {
 	return min(d, podMaxBackoff)
 }
 
-// podHeap is a binary min-heap of pods under less; each pod's queuedPod
-// knows its index.
+// queueEntry is a pod in one of the queue's heaps with its sort key, so
+// that a sift reads no pod and writes nothing back into it: prio is the
+// pod's priority in activeQ and 0 in backoffQ, at its timestamp in
+// activeQ and the end of its backoff in backoffQ, order its queuedPod's
+// order (unique among queued pods), id its Pod.ID (an index of
+// World.Pods). The entry holds no pointer: the garbage collector does not
+// scan a heap of 150,000 of them.
+type queueEntry struct {
+	at    time.Duration
+	order uint64
+	prio  int32
+	id    int32
+}
+
+// before orders the entries of a heap: the higher prio first, then the
+// earlier at, then the pod queued first. In activeQ that is PrioritySort
+// (by priority, then timestamp); in backoffQ, where prio is 0, the
+// earlier end of backoff first.
+func (e *queueEntry) before(o *queueEntry) bool {
+	if e.prio != o.prio {
+		return e.prio > o.prio
+	}
+	if e.at != o.at {
+		return e.at < o.at
+	}
+	return e.order < o.order
+}
+
+// podHeap is a 4-ary min-heap of queueEntry under before. A pod taken
+// out of the queue otherwise than by a pop (forget) leaves its entry
+// behind, stale: popFrom drops the entries whose pod is no longer in the
+// heap under their order (queuedPod.state and order), and live counts the
+// entries that are not stale. The order is total (order is unique), so
+// the pods leave in one order whatever the heap's shape.
+//
+// The entries are kept in chunks of heapChunk, allocated as the heap
+// grows and kept: a burst of 150,000 pods queued at once leaves no
+// doubled arrays behind for a run that may not collect them again.
 type podHeap struct {
-	pods   []*model.Pod
-	less   func(a, b *model.Pod) bool
-	states *podStates // the scheduler's
+	chunks [][]queueEntry // each heapChunk long
+	n      int            // entries, stale ones included
+	live   int
 }
 
-// of is p's queuedPod.
-func (h *podHeap) of(p *model.Pod) *queuedPod { return &h.states.of(p.ID()).queue }
+// heapChunk is how many entries a chunk of a podHeap holds.
+const heapChunk = 1024
 
-func (h *podHeap) len() int { return len(h.pods) }
+func (h *podHeap) len() int { return h.live }
 
-func (h *podHeap) push(p *model.Pod) {
-	i := len(h.pods)
-	h.of(p).index = int32(i)
-	h.pods = model.Grow(h.pods, p)
-	h.up(i)
-}
+// at is the entry at index i (< h.n).
+func (h *podHeap) at(i int) *queueEntry { return &h.chunks[i/heapChunk][i%heapChunk] }
 
-// pop removes and returns the least pod, or nil if the heap is empty.
-func (h *podHeap) pop() *model.Pod {
-	if len(h.pods) == 0 {
-		return nil
+func (h *podHeap) push(e queueEntry) {
+	h.live++
+	if h.n == len(h.chunks)*heapChunk {
+		h.chunks = append(h.chunks, make([]queueEntry, heapChunk))
 	}
-	p := h.pods[0]
-	h.remove(0)
-	return p
+	h.n++
+	h.up(h.n-1, e)
 }
 
-// remove takes out the pod at index i.
-func (h *podHeap) remove(i int) {
-	last := len(h.pods) - 1
-	if i != last {
-		h.swap(i, last)
+// popEntry removes and returns the least entry, stale or not; the heap
+// must not be empty.
+func (h *podHeap) popEntry() queueEntry {
+	top := *h.at(0)
+	h.n--
+	if h.n > 0 {
+		h.down(*h.at(h.n))
 	}
-	h.pods[last] = nil
-	h.pods = h.pods[:last]
-	if i != last {
-		if !h.down(i) {
-			h.up(i)
-		}
-	}
+	return top
 }
 
-func (h *podHeap) swap(i, j int) {
-	h.pods[i], h.pods[j] = h.pods[j], h.pods[i]
-	h.of(h.pods[i]).index = int32(i)
-	h.of(h.pods[j]).index = int32(j)
-}
-
-func (h *podHeap) up(i int) {
+// up puts e in the hole at i and sifts it up.
+func (h *podHeap) up(i int, e queueEntry) {
 	for i > 0 {
-		parent := (i - 1) / 2
-		if !h.less(h.pods[i], h.pods[parent]) {
-			return
+		parent := (i - 1) / 4
+		pe := h.at(parent)
+		if !e.before(pe) {
+			break
 		}
-		h.swap(i, parent)
+		*h.at(i) = *pe
 		i = parent
 	}
+	*h.at(i) = e
 }
 
-// down sifts the pod at i down; it reports whether it moved.
-func (h *podHeap) down(i int) bool {
-	start := i
+// down puts e, taken from the end, in the hole left at the root and sifts
+// it down.
+func (h *podHeap) down(e queueEntry) {
+	n, i := h.n, 0
 	for {
-		l := 2*i + 1
-		if l >= len(h.pods) {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < len(h.pods) && h.less(h.pods[r], h.pods[l]) {
-			m = r
+		m, me := c, h.at(c)
+		for k := c + 1; k < min(c+4, n); k++ {
+			if ke := h.at(k); ke.before(me) {
+				m, me = k, ke
+			}
 		}
-		if !h.less(h.pods[m], h.pods[i]) {
+		if !me.before(&e) {
 			break
 		}
-		h.swap(i, m)
+		*h.at(i) = *me
 		i = m
 	}
-	return i > start
-}
-
-// activeLess is PrioritySort: the higher priority first, then the earlier
-// timestamp, then the pod queued first.
-func (q *schedQueue) activeLess(a, b *model.Pod) bool {
-	if a.Priority() != b.Priority() {
-		return a.Priority() > b.Priority()
-	}
-	qa, qb := q.of(a), q.of(b)
-	if qa.timestamp != qb.timestamp {
-		return qa.timestamp < qb.timestamp
-	}
-	return qa.order < qb.order
-}
-
-// backoffLess orders backoffQ: the earlier end of backoff first, then the
-// pod queued first.
-func (q *schedQueue) backoffLess(a, b *model.Pod) bool {
-	qa, qb := q.of(a), q.of(b)
-	if qa.backoff != qb.backoff {
-		return qa.backoff < qb.backoff
-	}
-	return qa.order < qb.order
+	*h.at(i) = e
 }
 
 // schedQueue is the scheduling queue.
@@ -238,14 +242,12 @@ type schedQueue struct {
 	pending       plugins // events since the last pass, as the plugins they concern
 	seq           uint64
 	states        *podStates // the scheduler's, by Pod.ID
+	w             *model.World
 }
 
-// init sets the queue up to keep its bookkeeping in states.
-func (q *schedQueue) init(states *podStates) {
-	q.states = states
-	q.active.less, q.active.states = q.activeLess, states
-	q.backoff.less, q.backoff.states = q.backoffLess, states
-}
+// init sets the queue up to keep its bookkeeping in states, for the pods
+// of w.
+func (q *schedQueue) init(w *model.World, states *podStates) { q.w, q.states = w, states }
 
 // of is p's queuedPod.
 func (q *schedQueue) of(p *model.Pod) *queuedPod { return &q.states.of(p.ID()).queue }
@@ -254,15 +256,21 @@ func (q *schedQueue) of(p *model.Pod) *queuedPod { return &q.states.of(p.ID()).q
 func (q *schedQueue) add(p *model.Pod, now time.Duration) {
 	q.seq++
 	*q.of(p) = queuedPod{order: q.seq, timestamp: now, state: inActiveQ}
-	q.active.push(p)
+	q.pushActive(p)
+}
+
+// pushActive puts p, whose queuedPod is set, in activeQ.
+func (q *schedQueue) pushActive(p *model.Pod) {
+	qp := q.of(p)
+	q.active.push(queueEntry{at: qp.timestamp, order: qp.order, prio: p.Priority(), id: int32(p.ID())})
 }
 
 // pop returns the next pod to try: the head of activeQ, else the head of
 // backoffQ; nil if both are empty.
 func (q *schedQueue) pop() *model.Pod {
-	p := q.active.pop()
+	p := q.popFrom(&q.active, inActiveQ)
 	if p == nil {
-		p = q.backoff.pop()
+		p = q.popFrom(&q.backoff, inBackoffQ)
 	}
 	if p != nil {
 		qp := q.of(p)
@@ -270,6 +278,21 @@ func (q *schedQueue) pop() *model.Pod {
 		qp.attempts++
 	}
 	return p
+}
+
+// popFrom returns the pod of h's least entry that is not stale, h being
+// the heap of the pods in state, dropping the stale entries before it;
+// nil if h has none.
+func (q *schedQueue) popFrom(h *podHeap, state queueState) *model.Pod {
+	for h.live > 0 {
+		e := h.popEntry()
+		if qp := &q.states.of(int(e.id)).queue; qp.state == state && qp.order == e.order {
+			h.live--
+			return q.w.Pods()[e.id]
+		}
+	}
+	h.n = 0 // only stale entries were left
+	return nil
 }
 
 // park puts p, just found unschedulable at now by the plugins rejectors,
@@ -304,11 +327,11 @@ func (q *schedQueue) requeue(p *model.Pod, now time.Duration) {
 	qp := q.of(p)
 	if qp.backoff > now {
 		qp.state = inBackoffQ
-		q.backoff.push(p)
+		q.backoff.push(queueEntry{at: qp.backoff, order: qp.order, id: int32(p.ID())})
 		return
 	}
 	qp.state = inActiveQ
-	q.active.push(p)
+	q.pushActive(p)
 }
 
 // activate moves p, if it is parked, to activeQ or backoffQ (its
@@ -328,13 +351,13 @@ func (q *schedQueue) forget(p *model.Pod) {
 	qp := q.of(p)
 	switch qp.state {
 	case inActiveQ:
-		q.active.remove(int(qp.index))
+		q.active.live-- // its entry is now stale (popFrom)
 	case inBackoffQ:
-		q.backoff.remove(int(qp.index))
+		q.backoff.live--
 	case inUnschedulable:
 		q.unpark(p)
 	}
-	q.of(p).state = notQueued
+	qp.state = notQueued
 }
 
 // movable reports whether a pending event concerns some parked pod.

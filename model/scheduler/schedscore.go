@@ -53,8 +53,7 @@ func nonZeroRequests(s *model.PodSpec) model.Resources {
 // read once); the normalizations and weights follow on the scores alone.
 func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	cy := &s.cy
-	nodes := cy.feasible
-	k := len(nodes)
+	k := len(cy.feasibleIDs)
 	total := grow(cy.total, k)
 	taints, affinity, spread, inter := grow(cy.raw[0], k), grow(cy.raw[1], k), grow(cy.raw[2], k), grow(cy.raw[3], k)
 	cy.total, cy.raw = total, [4][]int64{taints, affinity, spread, inter}
@@ -66,8 +65,16 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	spreads := len(cy.plan.soft) > 0
 	var hostCounts []int32 // the hostname constraint's counts by Node.id, when it alone scores
 	var kLo, kHi int32
+	// A try that may be scored by pickByResources does not look its
+	// feasible nodes up: the system default spreading needs only their
+	// count.
+	byResources := !cy.preferTaints && !preferred && (!spreads || cy.plan.softDefault)
+	var nodes []*model.Node
+	if !byResources {
+		nodes = s.feasibleNodes()
+	}
 	if spreads {
-		ss.prepare(s.w, p, cy.plan, nodes)
+		ss.prepareFor(s.w, p, cy.plan, k, nodes)
 		if ss.hostOnlyEverywhere() {
 			hostCounts = ss.cons[ss.host].c.perNode
 			kLo = math.MaxInt32
@@ -78,6 +85,11 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	}
 	is := &cy.interScore
 	is.prepare(&s.index, p, cy.plan)
+	if byResources && !is.any && (hostCounts != nil || !spreads) {
+		return s.feasibleAt(s.pickByResources(p, hostCounts))
+	}
+	nodes = s.feasibleNodes()
+	ss.feasible = nodes // weigh reads them
 	taintsVary := false
 	ids := cy.feasibleIDs
 	req := s.of(p).request
@@ -128,33 +140,98 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	return nodes[s.pickBest(total)]
 }
 
-// pickBest returns the index of the highest of total, or of one of those
-// that tie for it: the draw is among them in their order, from the
-// scheduler's stream, only if there are several.
-func (s *Scheduler) pickBest(total []int64) int {
-	best, ties := total[0], 0
-	for _, t := range total {
-		if t > best {
-			best, ties = t, 0
+// pickByResources is selectHost when only the resource scores and, if
+// hostCounts is not nil (the hostname constraint's counts by Node.ID),
+// PodTopologySpread's hostname score can tell the feasible nodes apart:
+// the same totals in one tight pass over the feasible nodes' IDs, and the
+// same pick. It returns the index of the node picked among the feasible
+// nodes, which it does not look up unless a memo must be filled.
+func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
+	cy := &s.cy
+	ids := cy.feasibleIDs
+	k := len(ids)
+	total := grow(cy.total, k)
+	cy.total = total
+	if n := s.w.NodesAdded(); len(s.memos) < n {
+		s.memos = model.Extend(s.memos, n)
+	}
+	memos := s.memos
+	req := s.of(p).request
+	asked := p.Requests()
+	balanced := int64(weightBalancedAllocation) // 0 for a best-effort pod
+	if asked.MilliCPU == 0 && asked.Memory == 0 {
+		balanced = 0
+	}
+	for i, id := range ids { // the memos first: the loops below call nothing
+		if memos[id].request != req+1 {
+			s.resourceScores(id, s.feasibleAt(i), p, req)
 		}
-		if t == best {
-			ties++
+	}
+	if hostCounts == nil {
+		for i, id := range ids {
+			m := &memos[id]
+			total[i] = weightNodeResourcesFit*int64(m.fit) + balanced*int64(m.balanced)
+		}
+		return s.pickTop(total, nil, nil, 0)
+	}
+	for len(cy.hostK) < k {
+		cy.hostK = append(cy.hostK, 0)
+	}
+	hostK := cy.hostK[:k]
+	lo, hi := int32(math.MaxInt32), int32(0)
+	for i, id := range ids {
+		m := &memos[id]
+		total[i] = weightNodeResourcesFit*int64(m.fit) + balanced*int64(m.balanced)
+		c := countAt(hostCounts, id)
+		hostK[i], lo, hi = c, min(lo, c), max(hi, c)
+	}
+	return s.pickTop(total, hostK, cy.spreadScore.hostNorm(lo, hi), lo)
+}
+
+// pickTop is pickBest over the totals base[i] + norm[k[i]-lo] (base[i]
+// alone if k is nil) in one pass: it keeps the positions of the nodes
+// that tie for the best total so far, and draws among those of the best.
+func (s *Scheduler) pickTop(base []int64, k []int32, norm []int64, lo int32) int {
+	cy := &s.cy
+	for len(cy.tied) < len(base) {
+		cy.tied = append(cy.tied, 0)
+	}
+	tied := cy.tied[:len(base)]
+	best, n := int64(math.MinInt64), 0
+	if k == nil {
+		for i, t := range base {
+			if t > best {
+				best, n = t, 0
+			}
+			tied[n] = int32(i)
+			if t == best {
+				n++
+			}
+		}
+	} else {
+		k = k[:len(base)]
+		for i, t := range base {
+			t += norm[k[i]-lo]
+			if t > best {
+				best, n = t, 0
+			}
+			tied[n] = int32(i)
+			if t == best {
+				n++
+			}
 		}
 	}
 	r := 0
-	if ties > 1 {
-		r = s.rand.IntN(ties)
+	if n > 1 {
+		r = s.rand.IntN(n)
 	}
-	for i, t := range total {
-		if t == best {
-			if r == 0 {
-				return i
-			}
-			r--
-		}
-	}
-	panic("pickBest: fewer ties than counted")
+	return int(tied[r])
 }
+
+// pickBest returns the index of the highest of total, or of one of those
+// that tie for it: the draw is among them in their order, from the
+// scheduler's stream, only if there are several.
+func (s *Scheduler) pickBest(total []int64) int { return s.pickTop(total, nil, nil, 0) }
 
 func grow(b []int64, n int) []int64 {
 	if cap(b) < n {

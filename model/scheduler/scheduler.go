@@ -91,8 +91,8 @@ type cycle struct {
 	lastLen    int
 	absent     int           // nodes a PreFilter left out (NodeAffinity's node names)
 	potential  []*model.Node // nodes filtered out where preemption might help
-	feasible   []*model.Node
-	// feasibleIDs are the IDs of feasible, read without reading the nodes
+	feasible   []*model.Node // empty after scanViews, which lists only feasibleIDs (feasibleNodes)
+	// feasibleIDs are the IDs of the feasible nodes, read without reading the nodes
 	feasibleIDs []int32
 	pinned      [1]*model.Node
 	picked      *model.Node // the node scanWords picked by class, if it did
@@ -105,6 +105,7 @@ type cycle struct {
 	raw         [4][]int64 // TaintToleration, NodeAffinity, PodTopologySpread, InterPodAffinity
 	ignored     []bool
 	hostK       []int32 // pods the hostname spread constraint counts, by feasible node
+	tied        []int32 // the feasible nodes that tie for the best total (pickTop)
 	spreadScore spreadScore
 	interScore  interPodScore
 
@@ -183,7 +184,7 @@ func New(w *model.World) *Scheduler {
 
 func (s *Scheduler) init(w *model.World) {
 	s.w = w
-	s.q.init(&s.pods)
+	s.q.init(w, &s.pods)
 	s.timer.Init(s.run)
 	s.flush.Init(s.flushLeftover)
 	s.index.init(w)
@@ -283,7 +284,7 @@ func (s *Scheduler) NodeUncordoned(*model.Node) {
 // PodHeld is the cluster event "a pod entered the cache" on n: bound, or
 // (never in podsim) back from a terminal phase. It does not kick.
 func (s *Scheduler) PodHeld(p *model.Pod, n *model.Node) {
-	s.index.add(p, n)
+	s.index.update(p, n, 1, s.of(p).plan)
 	ns := s.nodeOf(n)
 	addRes(&ns.nonZero, s.nonZero(p))
 	ns.prios.count(p.Priority(), 1)
@@ -296,7 +297,7 @@ func (s *Scheduler) PodHeld(p *model.Pod, n *model.Node) {
 // PodReleased is the cluster event "a pod left the cache" on n: it reached
 // a terminal phase or left the API. It does not kick.
 func (s *Scheduler) PodReleased(p *model.Pod, n *model.Node) {
-	s.index.remove(p, n)
+	s.index.update(p, n, -1, s.of(p).plan)
 	ns := s.nodeOf(n)
 	subRes(&ns.nonZero, s.nonZero(p))
 	ns.prios.count(p.Priority(), -1)
@@ -525,16 +526,39 @@ func (s *Scheduler) schedulePod(p *model.Pod) *model.Node {
 	if cy.picked != nil {
 		return cy.picked
 	}
-	switch len(cy.feasible) {
+	switch len(cy.feasibleIDs) {
 	case 0:
 		if memo != nil {
 			memo.remember(p, s.gen(), len(all), start, cy)
 		}
 		return nil
 	case 1:
-		return cy.feasible[0]
+		return s.feasibleAt(0)
 	}
 	return s.selectHost(p)
+}
+
+// feasibleNodes returns the feasible nodes of the try. A scan by the
+// nodes' views lists only their IDs, which are then their positions in
+// World.Nodes: they are looked up here, once, when a caller needs them
+// all; the other scans list both.
+func (s *Scheduler) feasibleNodes() []*model.Node {
+	cy := &s.cy
+	if len(cy.feasible) < len(cy.feasibleIDs) {
+		all := s.w.Nodes()
+		for _, id := range cy.feasibleIDs[len(cy.feasible):] {
+			cy.feasible = append(cy.feasible, all[id])
+		}
+	}
+	return cy.feasible
+}
+
+// feasibleAt returns the i-th feasible node of the try (feasibleNodes).
+func (s *Scheduler) feasibleAt(i int) *model.Node {
+	if cy := &s.cy; i >= len(cy.feasible) {
+		return s.w.Nodes()[cy.feasibleIDs[i]]
+	}
+	return s.cy.feasible[i]
 }
 
 // scan filters nodes from nextStartNodeIndex on, wrapping around, until

@@ -224,6 +224,13 @@ type spreadScore struct {
 }
 
 func (s *spreadScore) prepare(w *model.World, p *model.Pod, plan *schedPlan, feasible []*model.Node) {
+	s.prepareFor(w, p, plan, len(feasible), feasible)
+}
+
+// prepareFor is prepare for k feasible nodes, feasible, which may be nil
+// under the system defaults (no constraint then reads them here); weigh
+// reads s.feasible, which must then be set before score.
+func (s *spreadScore) prepareFor(w *model.World, p *model.Pod, plan *schedPlan, k int, feasible []*model.Node) {
 	s.cons, s.requireAll = plan.soft, !plan.softDefault
 	s.weights, s.counts = s.weights[:0], s.counts[:0]
 	s.hostAttempt++
@@ -245,7 +252,7 @@ func (s *spreadScore) prepare(w *model.World, p *model.Pod, plan *schedPlan, fea
 		wt := math.NaN() // weighed when a node needs it
 		switch {
 		case c.key == model.LabelHostname && !s.requireAll:
-			wt = math.Log(float64(len(feasible) + 2))
+			wt = math.Log(float64(k + 2))
 		case c.key == model.LabelHostname:
 			size := 0
 			for _, n := range feasible {
@@ -331,6 +338,16 @@ func (s *spreadScore) hostOnlyEverywhere() bool {
 // grows with the count, so the extremes are those of lo and hi, and each
 // count's normalised score is computed once.
 func (s *spreadScore) addHostScores(total []int64, counts []int32, lo, hi int32) {
+	norm := s.hostNorm(lo, hi)
+	for i, k := range counts {
+		total[i] += norm[k-lo]
+	}
+}
+
+// hostNorm returns the weighted, normalised score of a node with k pods,
+// at k-lo, for k from lo to hi, the extremes of the counts of the nodes
+// scored, when every score comes from the hostname constraint.
+func (s *spreadScore) hostNorm(lo, hi int32) []int64 {
 	rawLo, rawHi := s.hostRawOf(lo), s.hostRawOf(hi)
 	s.norm = s.norm[:0]
 	for k := lo; k <= hi; k++ {
@@ -340,9 +357,7 @@ func (s *spreadScore) addHostScores(total []int64, counts []int32, lo, hi int32)
 		}
 		s.norm = append(s.norm, weightPodTopologySpread*v)
 	}
-	for i, k := range counts {
-		total[i] += s.norm[k-lo]
-	}
+	return s.norm
 }
 
 // hostRawOf is the raw score of a node whose score comes from the hostname
