@@ -80,9 +80,10 @@ func (s *Store) storedPod(key string) (*podSnap, bool) {
 // publishPods publishes the pods marked while the store was dark, each at
 // the version of its last change, unrendered (lazyPod). Called by publish.
 func (s *Store) publishPods() {
-	block := make([]lazyPod, len(s.darkList))
+	block := make([]lazyPod, s.darkList.n)
 	pods := s.objects[colPods]
-	for i, d := range s.darkList {
+	for i := range block {
+		d := s.darkList.at(i)
 		d.ent.dark = 0
 		k := d.p.Key()
 		if d.deleted {
@@ -103,14 +104,23 @@ func (s *Store) publishPods() {
 	}
 }
 
-// thaw renders every lazy pod as the world is now, before the run
-// goroutine moves it (a write to a frozen server).
+// thaw renders every lazy pod and dark event as the world is now, before
+// the run goroutine moves it (a write to a frozen server).
 func (s *Store) thaw() {
-	if s.lazy == 0 { // written only by the run goroutine, the caller
+	if s.lazy == 0 && s.lazyEvents.n == 0 { // written only by the run goroutine, the caller
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.lazyEvents.n > 0 {
+		s.thawEvents()
+		s.sortedMu.Lock()
+		s.sorted[colEvents] = sortedList{}
+		s.sortedMu.Unlock()
+	}
+	if s.lazy == 0 {
+		return
+	}
 	pods := s.objects[colPods]
 	for k, o := range pods {
 		if l, ok := o.(*lazyPod); ok {

@@ -83,10 +83,15 @@ type Store struct {
 	metricsTaken bool
 	held         bool // handlers wait for ready (dark.go)
 	dark         bool // nothing rendered per change (dark.go)
-	darkList     []darkPod
+	darkList     chunked[darkPod]
 	darkWls      []*workloadSrc
 	darkEvents   darkEventLog
 	darkRepeats  []darkRepeat
+	eventClasses map[eventClass]*eventClass // (darkevents.go)
+	lastClass    *eventClass
+	// The events first seen while dark, published unrendered, until a
+	// write renders them (darkevents.go).
+	lazyEvents darkEventLog
 	// The events first seen while dark, in their order, their snapshots
 	// as published, and an index of them made when first needed.
 	published      []*model.Event
@@ -296,6 +301,12 @@ func (s *Store) list(col collection) ([]snapshot, uint64) {
 		for _, o := range s.objects[col] {
 			out = append(out, o)
 		}
+		if col == colEvents && s.lazyEvents.n > 0 {
+			lazy := s.lazyList()
+			for i := range lazy {
+				out = append(out, &lazy[i])
+			}
+		}
 		slices.SortFunc(out, func(a, b snapshot) int {
 			x, y := a.base(), b.base()
 			if c := strings.Compare(x.namespace, y.namespace); c != 0 {
@@ -325,6 +336,8 @@ func (s *Store) get(col collection, key string) (snapshot, uint64, bool) {
 	o, ok := s.objects[col][key]
 	if ok {
 		o = s.resolve(o)
+	} else if col == colEvents {
+		o, ok = s.lazyEventByKey(key)
 	}
 	return o, s.rv, ok
 }
