@@ -169,7 +169,7 @@ func (s *Store) Change(c *model.Change) {
 	s.flush(c.T, false)
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
-		if ent := s.named(c.Namespace, c.Pod); ent != nil {
+		if ent := s.changedPod(c); ent != nil {
 			s.pod(ent.p, c, ent)
 		}
 	case model.ChangeNode:
