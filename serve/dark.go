@@ -27,9 +27,11 @@ type darkPod struct {
 	deleted bool
 }
 
-// holdReads makes handlers wait until the store is published (pause), and
-// lets the store go dark when its history overflows. Call it before the
-// world is populated.
+// holdReads makes handlers wait until the store is published (pause)
+// before they touch it (reads, and writes the server takes), and lets the
+// store go dark when its history overflows. Until then the run goroutine
+// alone touches the store: it takes no lock. Call it before the world is
+// populated.
 func (s *Store) holdReads() {
 	s.ready = make(chan struct{})
 	s.held = true

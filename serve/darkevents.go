@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"maps"
 	"strings"
+	"unsafe"
 
 	"github.com/podsim/podsim/model"
 )
@@ -32,9 +33,16 @@ type darkEvent struct {
 // event ("" if none). A store holds one of each.
 type eventClass struct{ kind, ns, host string }
 
-// classOf is the store's one eventClass of kind, ns and host.
+// classOf is the store's one eventClass of kind, ns and host: found
+// first by the address of its host's bytes (a node's name), or its kind's
+// if it has no host, without hashing the strings.
 func (s *Store) classOf(kind, ns, host string) *eventClass {
-	if c := s.lastClass; c != nil && c.kind == kind && c.ns == ns && c.host == host {
+	by := host
+	if by == "" {
+		by = kind
+	}
+	slot := &s.recentClasses[uintptr(unsafe.Pointer(unsafe.StringData(by)))>>4%uintptr(len(s.recentClasses))]
+	if c := *slot; c != nil && c.kind == kind && c.ns == ns && c.host == host {
 		return c
 	}
 	k := eventClass{kind, ns, host}
@@ -47,7 +55,7 @@ func (s *Store) classOf(kind, ns, host string) *eventClass {
 		*c = k
 		s.eventClasses[k] = c
 	}
-	s.lastClass = c
+	*slot = c
 	return c
 }
 

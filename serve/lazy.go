@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"maps"
+
 	"github.com/podsim/podsim/model"
 )
 
@@ -82,6 +84,12 @@ func (s *Store) storedPod(key string) (*podSnap, bool) {
 func (s *Store) publishPods() {
 	block := make([]lazyPod, s.darkList.n)
 	pods := s.objects[colPods]
+	if len(pods) < len(block) {
+		// Made to size at once: the map does not grow through every power of two.
+		pods = make(map[string]snapshot, len(pods)+len(block))
+		maps.Copy(pods, s.objects[colPods])
+		s.objects[colPods] = pods
+	}
 	for i := range block {
 		d := s.darkList.at(i)
 		d.ent.dark = 0
@@ -90,7 +98,10 @@ func (s *Store) publishPods() {
 			delete(pods, k)
 			continue
 		}
-		old, _ := s.storedPod(k)
+		var old *podSnap
+		if d.ent.lit {
+			old, _ = s.storedPod(k)
+		}
 		var skel podSnap
 		s.podIdentity(&skel, d.p, old)
 		l := &block[i]

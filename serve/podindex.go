@@ -11,6 +11,7 @@ import "github.com/podsim/podsim/model"
 type podEntry struct {
 	p    *model.Pod
 	dark int32 // 1 + the key's index in Store.darkList once marked
+	lit  bool  // a snapshot of the key's was stored while not dark
 	// The source of the controller of p (wl), as markPod last found it.
 	wl  *model.Workload
 	src *workloadSrc

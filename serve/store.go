@@ -64,31 +64,31 @@ type Store struct {
 	metrics *metricsSnap // metrics-server's last scrape (metrics.go); nil before it
 
 	// The run goroutine's own (no lock needed).
-	w            *model.World
-	reportEvery  time.Duration        // the kubelets' nodeStatusReportFrequency
-	pods         map[string]*podEntry // the pods added, the last of each key (model.Key)
-	podByID      []*podEntry          // their entries by Pod.ID (podindex.go)
-	lastNamed    lastNamed
-	nodes        map[string]*model.Node  // the nodes added, by name
-	workloads    map[string]*workloadSrc // by the workload's key (model.Key)
-	budgets      map[*model.DisruptionBudget]*budgetSrc
-	autoscalers  map[*model.Autoscaler]*hpaSrc
-	rsScratch    []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
-	pending      pending
-	writes       uint64                      // calls of put so far
-	events       map[*model.Event]*eventSnap // but those first seen while dark
-	eventNames   int
-	apiEvents    int           // the world's count of API events as of the last event
-	metricsAt    time.Duration // the scrape in metrics
-	metricsTaken bool
-	held         bool // handlers wait for ready (dark.go)
-	dark         bool // nothing rendered per change (dark.go)
-	darkList     chunked[darkPod]
-	darkWls      []*workloadSrc
-	darkEvents   darkEventLog
-	darkRepeats  []darkRepeat
-	eventClasses map[eventClass]*eventClass // (darkevents.go)
-	lastClass    *eventClass
+	w             *model.World
+	reportEvery   time.Duration        // the kubelets' nodeStatusReportFrequency
+	pods          map[string]*podEntry // the pods added, the last of each key (model.Key)
+	podByID       []*podEntry          // their entries by Pod.ID (podindex.go)
+	lastNamed     lastNamed
+	nodes         map[string]*model.Node  // the nodes added, by name
+	workloads     map[string]*workloadSrc // by the workload's key (model.Key)
+	budgets       map[*model.DisruptionBudget]*budgetSrc
+	autoscalers   map[*model.Autoscaler]*hpaSrc
+	rsScratch     []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
+	pending       pending
+	writes        uint64                      // calls of put so far
+	events        map[*model.Event]*eventSnap // but those first seen while dark
+	eventNames    int
+	apiEvents     int           // the world's count of API events as of the last event
+	metricsAt     time.Duration // the scrape in metrics
+	metricsTaken  bool
+	held          bool // handlers wait for ready (dark.go)
+	dark          bool // nothing rendered per change (dark.go)
+	darkList      chunked[darkPod]
+	darkWls       []*workloadSrc
+	darkEvents    darkEventLog
+	darkRepeats   []darkRepeat
+	eventClasses  map[eventClass]*eventClass // (darkevents.go)
+	recentClasses [1024]*eventClass
 	// The events first seen while dark, published unrendered, until a
 	// write renders them (darkevents.go).
 	lazyEvents darkEventLog
@@ -161,8 +161,18 @@ func NewStore(w *model.World, history int) *Store {
 // snapshots at a new resourceVersion, and so do the objects the model
 // changed since the last change with no change of the timeline (Object).
 func (s *Store) Change(c *model.Change) {
+	if s.held { // nobody else touches a held store (holdReads)
+		s.change(c)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.change(c)
+	s.wakeWatchers()
+}
+
+// change is Change with the lock held, or the store held.
+func (s *Store) change(c *model.Change) {
 	s.goDarkIfFull()
 	s.rv++
 	s.now = c.T
@@ -201,7 +211,6 @@ func (s *Store) Change(c *model.Change) {
 			}
 		}
 	}
-	s.wakeWatchers()
 }
 
 func (s *Store) wakeWatchers() {
