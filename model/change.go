@@ -98,7 +98,7 @@ func (w *World) ChangeCount() int { return w.changeCount }
 // record stamps c with the current time and hands it to every sink. (The
 // world's own copy is what sinks get, so that c does not escape.)
 func (w *World) record(c Change) {
-	w.current = c
+	w.current, w.changePod = c, nil
 	w.emit()
 }
 
@@ -109,8 +109,31 @@ func (w *World) begin(k ChangeKind) *Change {
 	c := &w.current
 	*c = Change{}
 	c.Kind = k
+	w.changePod = nil
 	return c
 }
+
+// begin is World.begin for a change of p's own (its phase, a container,
+// a condition, the pod object), with p's names.
+func (p *Pod) begin(k ChangeKind) *Change {
+	c := p.w.begin(k)
+	c.Pod, c.Namespace = p.Name, p.Namespace
+	p.w.changePod = p
+	return c
+}
+
+// record is World.record for a change of p's own, with p's names.
+func (p *Pod) record(c Change) {
+	c.Pod, c.Namespace = p.Name, p.Namespace
+	p.w.current, p.w.changePod = c, p
+	p.w.emit()
+}
+
+// ChangePod is the pod whose own change (Kind ChangePhase, ChangeContainer,
+// ChangeCondition or ChangePod) the sinks are being handed, so that a sink
+// need not find it by its names; nil for any other change (an event about
+// the pod too). For sinks, during Change.
+func (w *World) ChangePod() *Pod { return w.changePod }
 
 // emit stamps the world's current change with the current time and hands
 // it to every sink: record for a change built in place (w.current), as the

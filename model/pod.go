@@ -236,8 +236,8 @@ func (p *Pod) setPhase(ph Phase) {
 	if p.status.Phase == ph {
 		return
 	}
-	ch := p.w.begin(ChangePhase)
-	ch.Pod, ch.Namespace, ch.From, ch.To = p.Name, p.Namespace, p.status.Phase, ph
+	ch := p.begin(ChangePhase)
+	ch.From, ch.To = p.status.Phase, ph
 	p.w.emit()
 	if n := p.boundNode(); n != nil && p.status.Phase.Terminal() != ph.Terminal() {
 		if ph.Terminal() {

@@ -181,8 +181,8 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 		c.status, c.reason, c.msg = ct.number(string(s)), ct.number(reason), msg
 		p.condGen++
 		if changed {
-			ch := p.w.begin(ChangeCondition)
-			ch.Pod, ch.Namespace, ch.Type, ch.Status, ch.Reason = p.Name, p.Namespace, t, string(s), reason
+			ch := p.begin(ChangeCondition)
+			ch.Type, ch.Status, ch.Reason = t, string(s), reason
 			p.w.emit()
 			if t == Ready {
 				p.w.podChanged(p)
@@ -193,7 +193,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 	p.conds = append(p.conds, podCond{typ: ct.number(t), status: ct.number(string(s)), reason: ct.number(reason), msg: msg, at: p.w.Now()})
 	p.condGen++
 	p.sortConditions()
-	p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t, Status: string(s), Reason: reason})
+	p.record(Change{Kind: ChangeCondition, Type: t, Status: string(s), Reason: reason})
 	p.w.podConditionAdded(p, t)
 }
 

@@ -47,7 +47,7 @@ func (p *Pod) Delete(grace *time.Duration) {
 	p.deleting, p.deadline, p.deletionGrace = true, sim.AddSat(now, g), g
 	p.w.podTerminating(p)
 	p.w.kubelet.DeletionSet(p)
-	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Terminating", Message: "grace period " + g.String()})
+	p.record(Change{Kind: ChangePod, Reason: "Terminating", Message: "grace period " + g.String()})
 	p.w.podChanged(p)
 	if !reachable {
 		return // the kubelet hears of it when its node is back
@@ -75,7 +75,7 @@ func (p *Pod) remove() {
 	}
 	p.w.object(ObjectChange{Kind: ObjectPod, Op: ObjectDeleted, Pod: p})
 	p.w.podDeleted(p)
-	p.w.record(Change{Kind: ChangePod, Pod: p.Name, Namespace: p.Namespace, Reason: "Deleted"})
+	p.record(Change{Kind: ChangePod, Reason: "Deleted"})
 	p.w.podChanged(p)
 }
 

@@ -30,7 +30,7 @@ func (p *Pod) SetKubeletCondition(t string, s ConditionStatus, reason, msg strin
 func (p *Pod) RemoveCondition(t string) {
 	if i := p.condIndex(t); i >= 0 {
 		p.conds = slices.Delete(p.conds, i, i+1)
-		p.w.record(Change{Kind: ChangeCondition, Pod: p.Name, Namespace: p.Namespace, Type: t})
+		p.record(Change{Kind: ChangeCondition, Type: t})
 	}
 }
 
@@ -111,8 +111,8 @@ func (p *Pod) StatusOf(i int) *ContainerStatus {
 func (p *Pod) SetContainerState(i int, s ContainerState) {
 	st := p.StatusOf(i)
 	st.State = s
-	ch := p.w.begin(ChangeContainer)
-	ch.Pod, ch.Namespace, ch.Container, ch.State = p.Name, p.Namespace, st.Name, s.Kind
+	ch := p.begin(ChangeContainer)
+	ch.Container, ch.State = st.Name, s.Kind
 	ch.Reason, ch.RestartCount = s.Reason, st.RestartCount
 	if s.Kind == StateTerminated {
 		ch.ExitCode, ch.HasExitCode = s.ExitCode, true

@@ -174,7 +174,7 @@ func (wl *Workload) ReplicaSetEvent(rs string, typ EventType, reason, source, ms
 		wl.w.eventMsg(wl.Spec.Kind, wl.key, typ, reason, source, msg)
 		return
 	}
-	c := &wl.w.current
-	*c = Change{Kind: ChangeEvent, Workload: rs, Object: KindReplicaSet, Owner: wl.Spec.Name, Namespace: wl.Namespace()}
+	c := wl.w.begin(ChangeEvent)
+	c.Workload, c.Object, c.Owner, c.Namespace = rs, KindReplicaSet, wl.Spec.Name, wl.Namespace()
 	wl.w.recordEvent(wl.w.eventLog(KindDeployment, wl.key), typ, reason, source, msg, c)
 }

@@ -52,6 +52,7 @@ type World struct {
 	lastEvent     *Event       // the API event of the last event change
 	apiEvents     int          // events that reached the API
 	current       Change       // the change being handed to the sinks
+	changePod     *Pod         // the pod of current, if it is a pod's own change (ChangePod)
 	changeCount   int
 
 	parts      parts      // what hears of changes (parts.go)

@@ -64,12 +64,14 @@ func TestDarkRunUpServesTheSameCluster(t *testing.T) {
 }
 
 // TestDarkEventsFoundAfterPublish: an event first seen while the store
-// was dark is found again, by its model event, once published (its next
-// repeat, after a write, replaces that snapshot).
+// was dark is found again, by its model event, once published and
+// rendered by a write (its next repeat, after the write, replaces that
+// snapshot).
 func TestDarkEventsFoundAfterPublish(t *testing.T) {
 	dark := play(t, "../scenarios/demo.yaml", Options{At: 10 * time.Minute, History: 8})
 	dark.freeze(t)
 	s := dark.srv.store
+	s.thaw() // as a write does before it moves the world
 	if len(s.published) == 0 {
 		t.Fatal("no event was first seen while dark")
 	}

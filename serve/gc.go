@@ -17,9 +17,8 @@ const (
 // tuneRunUpGC sets the collector for a frozen server's run-up, which
 // allocates what nearly all stays live: it collects at five times the
 // live heap, and more often as the heap nears runUpMemoryLimit. It
-// returns what sets it for serving: the run-up's garbage collected and
-// given back to the system, then a collection each time reads have made
-// a quarter of the live heap in garbage, so that the heap stays near
+// returns what sets it for serving: a collection each time reads have
+// made a quarter of the live heap in garbage, so that the heap stays near
 // what the frozen cluster holds however often it is read.
 func tuneRunUpGC() (frozen func()) {
 	percent := debug.SetGCPercent(runUpGCPercent)
@@ -27,6 +26,10 @@ func tuneRunUpGC() (frozen func()) {
 	return func() {
 		debug.SetMemoryLimit(limit)
 		debug.SetGCPercent(min(percent, frozenGCPercent))
-		debug.FreeOSMemory() // a collection, and the free pages given back
 	}
 }
+
+// giveBack collects the run-up's garbage and gives the free pages back to
+// the system. The run-up makes little garbage (a dark store renders
+// nothing per change): it waits until the cluster is served.
+func giveBack() { debug.FreeOSMemory() }

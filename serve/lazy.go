@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"maps"
+
 	"github.com/podsim/podsim/model"
 )
 
@@ -80,16 +82,26 @@ func (s *Store) storedPod(key string) (*podSnap, bool) {
 // publishPods publishes the pods marked while the store was dark, each at
 // the version of its last change, unrendered (lazyPod). Called by publish.
 func (s *Store) publishPods() {
-	block := make([]lazyPod, len(s.darkList))
+	block := make([]lazyPod, s.darkList.n)
 	pods := s.objects[colPods]
-	for i, d := range s.darkList {
+	if len(pods) < len(block) {
+		// Made to size at once: the map does not grow through every power of two.
+		pods = make(map[string]snapshot, len(pods)+len(block))
+		maps.Copy(pods, s.objects[colPods])
+		s.objects[colPods] = pods
+	}
+	for i := range block {
+		d := s.darkList.at(i)
 		d.ent.dark = 0
 		k := d.p.Key()
 		if d.deleted {
 			delete(pods, k)
 			continue
 		}
-		old, _ := s.storedPod(k)
+		var old *podSnap
+		if d.ent.lit {
+			old, _ = s.storedPod(k)
+		}
 		var skel podSnap
 		s.podIdentity(&skel, d.p, old)
 		l := &block[i]
@@ -103,14 +115,23 @@ func (s *Store) publishPods() {
 	}
 }
 
-// thaw renders every lazy pod as the world is now, before the run
-// goroutine moves it (a write to a frozen server).
+// thaw renders every lazy pod and dark event as the world is now, before
+// the run goroutine moves it (a write to a frozen server).
 func (s *Store) thaw() {
-	if s.lazy == 0 { // written only by the run goroutine, the caller
+	if s.lazy == 0 && s.lazyEvents.n == 0 { // written only by the run goroutine, the caller
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.lazyEvents.n > 0 {
+		s.thawEvents()
+		s.sortedMu.Lock()
+		s.sorted[colEvents] = sortedList{}
+		s.sortedMu.Unlock()
+	}
+	if s.lazy == 0 {
+		return
+	}
 	pods := s.objects[colPods]
 	for k, o := range pods {
 		if l, ok := o.(*lazyPod); ok {

@@ -3,13 +3,15 @@ package serve
 import "github.com/podsim/podsim/model"
 
 // The store finds a pod's entry by Pod.ID when it has the pod (the object
-// stream), and by name when a change names it: through the entry of the
-// last pod named, as one pod's changes come in runs, then the map by key.
+// stream, a change of the pod's own), and by name when only a change names
+// it (an event): through the entry of the last pod named, as one pod's
+// changes come in runs, then the map by key.
 
 // podEntry is the pod of a key, and its mark while the store is dark.
 type podEntry struct {
 	p    *model.Pod
 	dark int32 // 1 + the key's index in Store.darkList once marked
+	lit  bool  // a snapshot of the key's was stored while not dark
 	// The source of the controller of p (wl), as markPod last found it.
 	wl  *model.Workload
 	src *workloadSrc
@@ -58,6 +60,20 @@ func (s *Store) entryOf(p *model.Pod) *podEntry {
 	}
 	s.index(p, ent)
 	return ent
+}
+
+// changedPod is the entry of the pod of c, a change of a pod's own (nil if
+// none): found by the pod the world says it is (model.World.ChangePod),
+// else by its names.
+func (s *Store) changedPod(c *model.Change) *podEntry {
+	if p := s.w.ChangePod(); p != nil {
+		if id := p.ID(); id < len(s.podByID) && s.podByID[id] != nil {
+			ent := s.podByID[id]
+			s.lastNamed = lastNamed{namespace: c.Namespace, name: c.Pod, ent: ent}
+			return ent
+		}
+	}
+	return s.named(c.Namespace, c.Pod)
 }
 
 // named is the entry of the pod a change names (nil if none): namespace as

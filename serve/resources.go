@@ -307,7 +307,7 @@ func eventCells(m moment, s snapshot) []any {
 }
 
 func eventFields(s snapshot) fields.Set {
-	e := s.(*eventSnap)
+	e := eventOf(s)
 	f := metaFields(s)
 	f["involvedObject.kind"] = e.involved.kind
 	f["involvedObject.namespace"] = e.involvedNS

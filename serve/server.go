@@ -155,6 +155,9 @@ func (s *Server) Play(ctx context.Context) {
 			fmt.Fprintf(s.log, "podsim serve: the run reached its end, %s; the cluster stays as it is\n", sim.FormatTime(w.Now()))
 		}
 	}
+	if s.tuneGC {
+		giveBack() // once the cluster is served: first writes wait, reads need not
+	}
 	for {
 		select {
 		case req := <-s.writes:

@@ -64,29 +64,34 @@ type Store struct {
 	metrics *metricsSnap // metrics-server's last scrape (metrics.go); nil before it
 
 	// The run goroutine's own (no lock needed).
-	w            *model.World
-	reportEvery  time.Duration        // the kubelets' nodeStatusReportFrequency
-	pods         map[string]*podEntry // the pods added, the last of each key (model.Key)
-	podByID      []*podEntry          // their entries by Pod.ID (podindex.go)
-	lastNamed    lastNamed
-	nodes        map[string]*model.Node  // the nodes added, by name
-	workloads    map[string]*workloadSrc // by the workload's key (model.Key)
-	budgets      map[*model.DisruptionBudget]*budgetSrc
-	autoscalers  map[*model.Autoscaler]*hpaSrc
-	rsScratch    []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
-	pending      pending
-	writes       uint64                      // calls of put so far
-	events       map[*model.Event]*eventSnap // but those first seen while dark
-	eventNames   int
-	apiEvents    int           // the world's count of API events as of the last event
-	metricsAt    time.Duration // the scrape in metrics
-	metricsTaken bool
-	held         bool // handlers wait for ready (dark.go)
-	dark         bool // nothing rendered per change (dark.go)
-	darkList     []darkPod
-	darkWls      []*workloadSrc
-	darkEvents   darkEventLog
-	darkRepeats  []darkRepeat
+	w             *model.World
+	reportEvery   time.Duration        // the kubelets' nodeStatusReportFrequency
+	pods          map[string]*podEntry // the pods added, the last of each key (model.Key)
+	podByID       []*podEntry          // their entries by Pod.ID (podindex.go)
+	lastNamed     lastNamed
+	nodes         map[string]*model.Node  // the nodes added, by name
+	workloads     map[string]*workloadSrc // by the workload's key (model.Key)
+	budgets       map[*model.DisruptionBudget]*budgetSrc
+	autoscalers   map[*model.Autoscaler]*hpaSrc
+	rsScratch     []model.ReplicaSetState // a Deployment's ReplicaSets, read again at each look
+	pending       pending
+	writes        uint64                      // calls of put so far
+	events        map[*model.Event]*eventSnap // but those first seen while dark
+	eventNames    int
+	apiEvents     int           // the world's count of API events as of the last event
+	metricsAt     time.Duration // the scrape in metrics
+	metricsTaken  bool
+	held          bool // handlers wait for ready (dark.go)
+	dark          bool // nothing rendered per change (dark.go)
+	darkList      chunked[darkPod]
+	darkWls       []*workloadSrc
+	darkEvents    darkEventLog
+	darkRepeats   []darkRepeat
+	eventClasses  map[eventClass]*eventClass // (darkevents.go)
+	recentClasses [1024]*eventClass
+	// The events first seen while dark, published unrendered, until a
+	// write renders them (darkevents.go).
+	lazyEvents darkEventLog
 	// The events first seen while dark, in their order, their snapshots
 	// as published, and an index of them made when first needed.
 	published      []*model.Event
@@ -156,15 +161,25 @@ func NewStore(w *model.World, history int) *Store {
 // snapshots at a new resourceVersion, and so do the objects the model
 // changed since the last change with no change of the timeline (Object).
 func (s *Store) Change(c *model.Change) {
+	if s.held { // nobody else touches a held store (holdReads)
+		s.change(c)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.change(c)
+	s.wakeWatchers()
+}
+
+// change is Change with the lock held, or the store held.
+func (s *Store) change(c *model.Change) {
 	s.goDarkIfFull()
 	s.rv++
 	s.now = c.T
 	s.flush(c.T, false)
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
-		if ent := s.named(c.Namespace, c.Pod); ent != nil {
+		if ent := s.changedPod(c); ent != nil {
 			s.pod(ent.p, c, ent)
 		}
 	case model.ChangeNode:
@@ -196,7 +211,6 @@ func (s *Store) Change(c *model.Change) {
 			}
 		}
 	}
-	s.wakeWatchers()
 }
 
 func (s *Store) wakeWatchers() {
@@ -296,6 +310,12 @@ func (s *Store) list(col collection) ([]snapshot, uint64) {
 		for _, o := range s.objects[col] {
 			out = append(out, o)
 		}
+		if col == colEvents && s.lazyEvents.n > 0 {
+			lazy := s.lazyList()
+			for i := range lazy {
+				out = append(out, &lazy[i])
+			}
+		}
 		slices.SortFunc(out, func(a, b snapshot) int {
 			x, y := a.base(), b.base()
 			if c := strings.Compare(x.namespace, y.namespace); c != 0 {
@@ -325,6 +345,8 @@ func (s *Store) get(col collection, key string) (snapshot, uint64, bool) {
 	o, ok := s.objects[col][key]
 	if ok {
 		o = s.resolve(o)
+	} else if col == colEvents {
+		o, ok = s.lazyEventByKey(key)
 	}
 	return o, s.rv, ok
 }

@@ -67,6 +67,10 @@ func (s *Store) pod(p *model.Pod, c *model.Change, ent *podEntry) {
 		s.markPod(p, deleted, ent)
 		return
 	}
+	if ent == nil {
+		ent = s.entryOf(p)
+	}
+	ent.lit = true
 	old, seen := s.storedPod(p.Key())
 	snap, src := s.renderPod(p, old)
 	if c != nil && c.Kind == model.ChangePhase {

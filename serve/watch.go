@@ -78,7 +78,7 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q *request, sel s
 	out := &watchWriter{w: w, rc: http.NewResponseController(w), res: q.res, form: form, include: include, columns: true}
 	m := s.moment()
 	for _, snap := range replay {
-		out.send(m, watch.Added, snap)
+		out.send(m, watch.Added, s.store.resolveEvent(snap))
 	}
 	if initial {
 		out.bookmark(last, true)

@@ -1,0 +1,23 @@
+package serve
+
+// chunked is a list that grows in chunks of darkEventChunk values: it
+// never copies what it holds, so the long lists of a dark run-up (dark.go)
+// leave no garbage behind as they grow.
+type chunked[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+var darkEventChunk = 4096 // a variable for the tests
+
+func (l *chunked[T]) add(v T) {
+	if l.n%darkEventChunk == 0 {
+		l.chunks = append(l.chunks, make([]T, 0, darkEventChunk))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, v)
+	l.n++
+}
+
+// at is the i-th value.
+func (l *chunked[T]) at(i int) *T { return &l.chunks[i/darkEventChunk][i%darkEventChunk] }
