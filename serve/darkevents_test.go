@@ -1,9 +1,9 @@
 package serve
 
 import (
-	"io"
-	"net/http"
+	"encoding/json"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -114,26 +114,13 @@ func TestLazyEventsServeTheLitEvents(t *testing.T) {
 	}
 }
 
-// getAs is the body of a GET of u with Accept accept.
+// getAs is the status code and the body of a GET of u with Accept accept,
+// kept as sent (every answer of the API is JSON).
 func getAs(t *testing.T, u, accept string) string {
 	t.Helper()
-	req, err := http.NewRequest("GET", u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if accept != "" {
-		req.Header.Set("Accept", accept)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.Status + "\n" + string(b)
+	var body json.RawMessage
+	code := call(t, "GET", u, accept, nil, &body)
+	return strconv.Itoa(code) + "\n" + string(body)
 }
 
 // replay is the first n events of a watch of every event from the start,
