@@ -34,8 +34,10 @@ type Runner struct {
 }
 
 // Start makes a run of s: its empty world (NewWorld), attached to as o
-// says, then populated (Populate).
+// says, then populated (Populate), on a heap readied for its size
+// (reserveHeap).
 func (s *Scenario) Start(o RunOptions) *Runner {
+	s.reserveHeap()
 	w := s.NewWorld()
 	if o.ProbeEveryTick {
 		w.SetProbeEveryTick(true)
