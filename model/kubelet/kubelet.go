@@ -102,8 +102,8 @@ func (p *podState) regularDone() bool {
 		return false
 	}
 	for _, c := range p.regular {
-		t, ok := c.status.Terminated()
-		if c.status.State.Kind == model.StateRunning || !ok || c.shouldRestart(t.ExitCode) {
+		t, ok := c.Status.Terminated()
+		if c.Status.State.Kind == model.StateRunning || !ok || c.shouldRestart(t.ExitCode) {
 			return false
 		}
 	}
@@ -138,8 +138,8 @@ func (p *podState) setupSandbox() {
 // started before the next init container runs, and are kept running.
 func (p *podState) syncInit() bool {
 	for _, c := range p.init {
-		st := c.status
-		if c.spec.Sidecar {
+		st := c.Status
+		if c.Spec.Sidecar {
 			if st.State.Kind == model.StateRunning && st.Started || p.sidecarsStopping {
 				continue
 			}
@@ -170,7 +170,7 @@ func (p *podState) syncInit() bool {
 // regularStarted is kubecontainer.HasAnyRegularContainerStarted.
 func (p *podState) regularStarted() bool {
 	for _, c := range p.regular {
-		if c.run.Starts > 0 {
+		if c.Run.Starts > 0 {
 			return true
 		}
 	}
@@ -181,14 +181,14 @@ func (p *podState) regularStarted() bool {
 // one if its policy says so and its backoff allows. It reports whether the
 // pod worker is now blocked (pulling an image).
 func (p *podState) syncContainer(c *container) bool {
-	st := c.status
+	st := c.Status
 	switch {
 	case c.processRunning() || c.rare != nil && c.rare.pullTimer.Pending():
 		// Its process runs: published, or not yet (postStart, or being
 		// killed after a failed postStart). The runtime shows the kubelet
 		// a running container, which it does not start again.
 		return false
-	case c.run.Starts == 0:
+	case c.Run.Starts == 0:
 		return p.startContainer(c)
 	case c.rerun: // a new sandbox: the init container runs again
 		c.rerun = false
@@ -248,7 +248,7 @@ func (c *container) waitBackoff(last model.ContainerState) {
 	if c.restartTimer.Pending() {
 		return
 	}
-	if st := c.status; st.State.Kind == model.StateTerminated {
+	if st := c.Status; st.State.Kind == model.StateTerminated {
 		c.setLastState(st.State)
 	}
 	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
@@ -262,7 +262,7 @@ func (c *container) backOffWaiting() string {
 	m := c.backOffMessages()
 	if m.backOffDelay != c.crash.delay || m.backOffWaiting == "" {
 		m.backOffDelay = c.crash.delay
-		m.backOffWaiting = "back-off " + c.crash.delay.String() + " restarting failed container=" + c.spec.Name + " pod=" + c.pod.String()
+		m.backOffWaiting = "back-off " + c.crash.delay.String() + " restarting failed container=" + c.Spec.Name + " pod=" + c.pod.String()
 	}
 	return m.backOffWaiting
 }
@@ -273,17 +273,17 @@ func (c *container) backOffWaiting() string {
 // returns (kuberuntime_container.go), so the pod's next container starts
 // only after it.
 func (p *podState) startContainer(c *container) bool {
-	img := c.spec.Image
+	img := c.Spec.Image
 	spec, listed := p.w.Image(img)
 	present := !listed || p.k.node(p.Node).hasImage(img)
-	if !present && c.spec.PullPolicy == model.PullNever {
+	if !present && c.Spec.PullPolicy == model.PullNever {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
 		switch {
 		case p.realistic(): // every sync fails again
 			p.Eventf(model.EventWarning, model.ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setReason(model.ReasonErrImageNeverPull, msg)
 			p.syncFailed()
-		case c.status.State.Reason != model.ReasonErrImageNeverPull:
+		case c.Status.State.Reason != model.ReasonErrImageNeverPull:
 			p.Eventf(model.EventWarning, model.ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonErrImageNeverPull, Message: msg})
 		}
@@ -293,7 +293,7 @@ func (p *podState) startContainer(c *container) bool {
 		c.pullFailed()
 		return false
 	}
-	if present && c.spec.PullPolicy != model.PullAlways {
+	if present && c.Spec.PullPolicy != model.PullAlways {
 		p.Event(model.EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
 		return p.busy
@@ -322,7 +322,7 @@ func (p *podState) startContainer(c *container) bool {
 // ErrImagePull; either reason shows from the next sync.
 func (c *container) pullFailed() {
 	p := c.pod
-	img := c.spec.Image
+	img := c.Spec.Image
 	cfg := p.w.ImagePullBackOff()
 	now := p.w.Now()
 	r := c.rareState()
@@ -358,10 +358,10 @@ const imagePullResync = time.Second
 
 func (c *container) showImagePullBackOff() {
 	p := c.pod
-	if c.status.State.Reason != model.ReasonErrImagePull || p.Terminating() || p.terminated {
+	if c.Status.State.Reason != model.ReasonErrImagePull || p.Terminating() || p.terminated {
 		return
 	}
-	img := c.spec.Image
+	img := c.Spec.Image
 	p.Eventf(model.EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
 	p.Eventf(model.EventWarning, "Failed", "kubelet", "Error: %s", model.ReasonImagePullBackOff)
 	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonImagePullBackOff,
@@ -372,7 +372,7 @@ func (c *container) showImagePullBackOff() {
 // pulled finishes an image pull that started pullTime ago.
 func (c *container) pulled() {
 	p := c.pod
-	img := c.spec.Image
+	img := c.Spec.Image
 	d := c.draws.pull
 	ns := p.k.node(p.Node)
 	if ns.hasImage(img) {
@@ -390,32 +390,32 @@ func (c *container) pulled() {
 
 // run creates and starts the container's next process.
 func (p *podState) run(c *container) {
-	st := c.status
+	st := c.Status
 	if st.State.Kind == model.StateTerminated {
 		c.setLastState(st.State)
 	}
-	if c.run.Starts > 0 {
-		p.SetContainerRestarts(int(c.idx), st.RestartCount+1)
+	if c.Run.Starts > 0 {
+		p.SetContainerRestarts(int(c.Index), st.RestartCount+1)
 	}
 	c.clearReason()
 	now := p.w.Now()
 	m := c.messages()
 	p.Event(model.EventNormal, "Created", "kubelet", m.created)
 	p.Event(model.EventNormal, "Started", "kubelet", m.started)
-	r := c.spec.Behavior.NthRun(c.run.Starts)
+	r := c.Spec.Behavior.NthRun(c.Run.Starts)
 	after, exits := c.planRun(r)
-	c.run.Starts++
+	c.Run.Starts++
 	c.startedAt = now
 	c.pid = p.Node.NextPID()
-	c.probes.Wake()
+	c.Probes.Wake()
 	if exits {
 		p.w.Engine().After(&c.exitTimer, after, sim.Normal)
 	}
-	if c.spec.PostStart != "" {
+	if c.Spec.PostStart != "" {
 		// The kubelet runs postStart inside startContainer: the pod worker
 		// waits, and the API keeps showing the container as it was (Waiting)
 		// until the hook returns.
-		p.busy, c.inHook, c.run.Unpublished = true, hookPostStart, true
+		p.busy, c.inHook, c.Run.Unpublished = true, hookPostStart, true
 		p.w.UseChanged(p.Pod)
 		p.w.Engine().After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
 		return
@@ -429,17 +429,17 @@ func (p *podState) run(c *container) {
 // processRunning reports whether the container's process runs, published
 // as Running or not yet (during postStart).
 func (c *container) processRunning() bool {
-	return c.status.State.Kind == model.StateRunning || c.run.Unpublished
+	return c.Status.State.Kind == model.StateRunning || c.Run.Unpublished
 }
 
 // showRunning publishes the started process: state Running.
 func (c *container) showRunning() {
-	c.run.Unpublished = false
+	c.Run.Unpublished = false
 	c.setState(model.ContainerState{Kind: model.StateRunning, StartedAt: c.startedAt})
 	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
 	c.updateReady()
-	if c.status.Started {
-		c.probes.TriggerReadiness()
+	if c.Status.Started {
+		c.Probes.TriggerReadiness()
 	}
 	c.pod.updateStatus()
 }
@@ -463,7 +463,7 @@ func (c *container) hookDone() {
 func (c *container) postStartDone() {
 	p := c.pod
 	p.busy = false
-	if c.spec.Behavior.Hook(false).Fail {
+	if c.Spec.Behavior.Hook(false).Fail {
 		// Killed before the kubelet ever reports it Running.
 		p.Eventf(model.EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
 		c.rareState().killedFor = model.ReasonPostStartHookError
@@ -476,7 +476,7 @@ func (c *container) postStartDone() {
 
 // exitOnItsOwn ends the current run as its RunSpec says.
 func (c *container) exitOnItsOwn() {
-	r := c.spec.Behavior.NthRun(c.run.Starts - 1)
+	r := c.Spec.Behavior.NthRun(c.Run.Starts - 1)
 	if c.draws.crashed {
 		c.terminate(1, "")
 		return
@@ -491,7 +491,7 @@ func (c *container) exitOnItsOwn() {
 // terminate records the running process's exit with code; reason "" means
 // the runtime's own: Completed for 0, Error otherwise.
 func (c *container) terminate(code int32, reason string) {
-	st := c.status
+	st := c.Status
 	if !c.processRunning() {
 		return
 	}
@@ -511,7 +511,7 @@ func (c *container) terminate(code int32, reason string) {
 	if c.inHook == hookPostStart {
 		p.busy = false
 	}
-	c.stopping, c.inHook, c.run.Unpublished = false, hookNone, false
+	c.stopping, c.inHook, c.Run.Unpublished = false, hookNone, false
 	c.setFlags(false, false)
 	c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: reason, ExitCode: code,
 		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
@@ -535,7 +535,7 @@ func (c *container) terminate(code int32, reason string) {
 
 func (k *kubeletCore) Kill(pod *model.Pod, name string, code int32, reason string) bool {
 	c := k.pod(pod).container(name)
-	if c == nil || c.status.State.Kind != model.StateRunning {
+	if c == nil || c.Status.State.Kind != model.StateRunning {
 		return false
 	}
 	c.terminate(code, reason)
@@ -544,12 +544,12 @@ func (k *kubeletCore) Kill(pod *model.Pod, name string, code int32, reason strin
 
 func (p *podState) container(name string) *container {
 	for _, c := range p.init {
-		if c.spec.Name == name {
+		if c.Spec.Name == name {
 			return c
 		}
 	}
 	for _, c := range p.regular {
-		if c.spec.Name == name {
+		if c.Spec.Name == name {
 			return c
 		}
 	}

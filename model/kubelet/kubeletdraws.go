@@ -25,7 +25,7 @@ type draws struct {
 // rand returns the container's stream, "kubelet/<pod>/<container>".
 func (c *container) rand() *rand.Rand {
 	if c.draws.r == nil {
-		c.draws.r = c.pod.w.Engine().Rand("kubelet/" + c.pod.Name + "/" + c.spec.Name)
+		c.draws.r = c.pod.w.Engine().Rand("kubelet/" + c.pod.Name + "/" + c.Spec.Name)
 	}
 	return c.draws.r
 }
@@ -43,7 +43,7 @@ func (c *container) sample(d model.Dist, fixed time.Duration) time.Duration {
 // and whether it does at all.
 func (c *container) planRun(r model.RunSpec) (after time.Duration, exits bool) {
 	c.draws.crashed = false
-	if b := c.spec.Behavior; b != nil && b.StartupTimeDist != nil {
+	if b := c.Spec.Behavior; b != nil && b.StartupTimeDist != nil {
 		c.draws.startup = b.StartupTimeDist.Sample(c.rand())
 	}
 	after, exits = c.sample(r.ExitAfterDist, r.ExitAfter), !r.Forever
@@ -55,12 +55,12 @@ func (c *container) planRun(r model.RunSpec) (after time.Duration, exits bool) {
 
 // hookTime draws how long the postStart (or preStop) hook takes this time.
 func (c *container) hookTime(preStop bool) time.Duration {
-	h := c.spec.Behavior.Hook(preStop)
+	h := c.Spec.Behavior.Hook(preStop)
 	if h.Duration == 0 && h.DurationDist == nil {
-		if preStop && c.spec.PreStopSleep > 0 {
-			return c.spec.PreStopSleep
-		} else if !preStop && c.spec.PostStartSleep > 0 {
-			return c.spec.PostStartSleep
+		if preStop && c.Spec.PreStopSleep > 0 {
+			return c.Spec.PreStopSleep
+		} else if !preStop && c.Spec.PostStartSleep > 0 {
+			return c.Spec.PostStartSleep
 		}
 	}
 	return c.sample(h.DurationDist, h.Duration)
@@ -68,8 +68,8 @@ func (c *container) hookTime(preStop bool) time.Duration {
 
 // shutdownTime draws how long the process takes to exit after SIGTERM.
 func (c *container) shutdownTime() time.Duration {
-	d, _ := c.spec.Behavior.Shutdown()
-	if b := c.spec.Behavior; b != nil {
+	d, _ := c.Spec.Behavior.Shutdown()
+	if b := c.Spec.Behavior; b != nil {
 		return c.sample(b.ShutdownTimeDist, d)
 	}
 	return d

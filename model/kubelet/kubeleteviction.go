@@ -26,7 +26,7 @@ func (k *kubeletCore) EvictForPressure(pod *model.Pod, msg string, grace time.Du
 		for _, c := range p.all() {
 			p.w.Engine().Stop(&c.restartTimer)
 			if c.processRunning() && !c.stopping {
-				c.stop(grace, "Stopping container "+c.spec.Name)
+				c.stop(grace, "Stopping container "+c.Spec.Name)
 			}
 		}
 		p.w.AnnouncePodChanged(pod)
@@ -36,7 +36,7 @@ func (k *kubeletCore) EvictForPressure(pod *model.Pod, msg string, grace time.Du
 	p.freeze()
 	for _, c := range p.all() {
 		if c.processRunning() {
-			p.Eventf(model.EventNormal, "Killing", "kubelet", "Stopping container %s", c.spec.Name)
+			p.Eventf(model.EventNormal, "Killing", "kubelet", "Stopping container %s", c.Spec.Name)
 			c.stopping = false
 			c.terminate(137, model.ReasonError)
 		}

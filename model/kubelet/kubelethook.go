@@ -98,21 +98,18 @@ func (p *podState) stopping() *podStop {
 // pod is k's state of p.
 func (k *kubeletCore) pod(p *model.Pod) *podState { return k.pods[p.ID()] }
 
-// container is one (init) container as the kubelet runs it.
+// container is one (init) container as the kubelet runs it. It embeds
+// what its probe workers read of it (prober.Container: its spec, API
+// status, index and run, and the workers).
 type container struct {
+	prober.Container
 	pod       *podState
-	spec      *model.ContainerSpec
-	status    *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
-	run       prober.Run             // its current run: how many times the process was started, whether postStart still hides it
-	idx       int32                  // its index in the pod's statuses: init containers first
-	startedAt time.Duration          // when the current process started
+	startedAt time.Duration // when the current process started
 
 	exitTimer    sim.Timer  // the process exits on its own
 	restartTimer sim.Timer  // the crash backoff ends
 	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
 	crash        backoff
-
-	probes prober.Workers // its probe workers by kind
 
 	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
 	inHook        hookKind           // which hook is running
@@ -202,7 +199,7 @@ func (k *kubeletCore) Removed(pod *model.Pod) {
 	p.stopWorker()
 	for _, c := range p.all() {
 		c.stopTimers()
-		c.probes.Halt()
+		c.Probes.Halt()
 	}
 }
 
@@ -221,7 +218,7 @@ func (k *kubeletCore) Serving(pod *model.Pod, i int) bool {
 }
 
 func (k *kubeletCore) ProbeTicks(pod *model.Pod, i int) [model.Startup + 1]int64 {
-	return k.pod(pod).containerAt(i).probes.Ticks()
+	return k.pod(pod).containerAt(i).Probes.Ticks()
 }
 
 func (k *kubeletCore) CheckContainer(v *model.Invariants, p *model.Pod, i int, where string) {
@@ -254,7 +251,7 @@ func (p *podState) containerAt(i int) *container {
 // of its statuses (Pod.StatusOf), its timers armed with their callbacks.
 func (p *podState) newContainer(s *model.ContainerSpec, i int) *container {
 	c := p.k.containers.New()
-	*c = container{pod: p, spec: s, status: p.StatusOf(i), idx: int32(i)}
+	*c = container{Container: prober.Container{Spec: s, Status: p.StatusOf(i), Index: int32(i)}, pod: p}
 	c.exitTimer.Init(c.exitOnItsOwn)
 	c.restartTimer.Init(p.requestSync)
 	return c
@@ -310,9 +307,11 @@ func (c *container) stopTimers() {
 // setState sets c's state in its status (the change is recorded) and
 // wakes its probe workers.
 func (c *container) setState(s model.ContainerState) {
-	c.pod.SetContainerState(int(c.idx), s)
-	c.probes.Wake()
+	c.pod.SetContainerState(int(c.Index), s)
+	c.Probes.Wake()
 }
 
 // setLastState sets c's lastState in its status.
-func (c *container) setLastState(s model.ContainerState) { c.pod.SetContainerLastState(int(c.idx), s) }
+func (c *container) setLastState(s model.ContainerState) {
+	c.pod.SetContainerLastState(int(c.Index), s)
+}

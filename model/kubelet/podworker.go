@@ -112,12 +112,12 @@ func (c *container) clearReason() {
 // should be (re)started and a sync recorded why it could not be, it shows as
 // Waiting with that reason, its termination moving to lastState.
 func (c *container) showReason() {
-	st := c.status
+	st := c.Status
 	if c.reason == nil || c.reason.reason == "" || c.processRunning() || c.pod.Terminating() {
 		return
 	}
-	if t, ok := st.Terminated(); ok && c.run.Starts > 0 {
-		if !c.shouldRestart(t.ExitCode) || !c.spec.Sidecar && c.isInit() && t.ExitCode == 0 && st.State.Kind == model.StateTerminated {
+	if t, ok := st.Terminated(); ok && c.Run.Starts > 0 {
+		if !c.shouldRestart(t.ExitCode) || !c.Spec.Sidecar && c.isInit() && t.ExitCode == 0 && st.State.Kind == model.StateTerminated {
 			return
 		}
 	}

@@ -11,28 +11,45 @@ import (
 // (model/kubelet/prober) makes a container's workers into its probes when
 // the kubelet sets its pod up; they read its run (the kubelet writes it) and
 // its API status directly, and reach the kubelet through prober.Target,
-// which *container is.
+// which probeTarget is: it finds the kubelet's container of theirs and
+// calls it.
 
-var _ prober.Target = (*container)(nil)
+// probeTarget is the kubelet as its probe workers reach it.
+type probeTarget struct{ k *kubeletCore }
+
+var _ prober.Target = probeTarget{}
+
+// of is the kubelet's container whose probe workers' container pc is.
+func (t probeTarget) of(pc *prober.Container) *container {
+	return t.k.pod(pc.Pod()).containerAt(int(pc.Index))
+}
+
+func (t probeTarget) StartupTime(pc *prober.Container) time.Duration { return t.of(pc).StartupTime() }
+func (t probeTarget) WillRestart(pc *prober.Container, code int32) bool {
+	return t.of(pc).WillRestart(code)
+}
+func (t probeTarget) KillForProbe(pc *prober.Container, k model.ProbeKind, probe *model.ProbeSpec) {
+	t.of(pc).KillForProbe(k, probe)
+}
+func (t probeTarget) UpdateReady(pc *prober.Container) { t.of(pc).UpdateReady() }
+func (t probeTarget) RequestSync(pc *prober.Container) { t.of(pc).pod.requestSync() }
 
 // startProbers creates the container's probe workers when the kubelet sets
 // the pod up, before any container runs.
 func (c *container) startProbers() {
-	c.pod.k.probes.AddContainer(&c.probes, c, &c.run, c.pod.Pod, c.spec, c.status)
+	k := c.pod.k
+	k.probes.AddContainer(probeTarget{k}, &c.Container, c.pod.Pod)
 }
 
 // wakeProbers wakes every probe worker of the pod.
 func (p *podState) wakeProbers() {
 	for _, c := range p.init {
-		c.probes.Wake()
+		c.Probes.Wake()
 	}
 	for _, c := range p.regular {
-		c.probes.Wake()
+		c.Probes.Wake()
 	}
 }
-
-// RequestSync asks the pod worker to sync the container's pod.
-func (c *container) RequestSync() { c.pod.requestSync() }
 
 // WillRestart is the probe worker's keepGoing for a container terminated
 // with code: with a container's own restartPolicy in the pod,
@@ -56,12 +73,12 @@ func (c *container) KillForProbe(k model.ProbeKind, probe *model.ProbeSpec) {
 	kind := map[model.ProbeKind]string{model.Liveness: "liveness", model.Startup: "startup"}[k]
 	var msg string
 	switch {
-	case c.spec.Sidecar:
-		msg = "Init container " + c.spec.Name + " failed " + kind + " probe"
+	case c.Spec.Sidecar:
+		msg = "Init container " + c.Spec.Name + " failed " + kind + " probe"
 	case c.restartsAfterProbeKill():
-		msg = "Container " + c.spec.Name + " failed " + kind + " probe, will be restarted"
+		msg = "Container " + c.Spec.Name + " failed " + kind + " probe, will be restarted"
 	default:
-		msg = "Container " + c.spec.Name + " failed " + kind + " probe"
+		msg = "Container " + c.Spec.Name + " failed " + kind + " probe"
 	}
 	c.probeKilled = true
 	c.stop(grace, msg)
@@ -78,10 +95,10 @@ func (c *container) UpdateReady() {
 
 // updateReady recomputes Started and Ready; it reports whether they changed.
 func (c *container) updateReady() bool {
-	st := c.status
+	st := c.Status
 	// A terminating pod keeps its readiness: the kubelet goes on probing it
 	// and does not force Ready off (Services drop it by other means).
-	started, ready := c.probes.StartedReady(st.State.Kind == model.StateRunning, c.run.Starts)
+	started, ready := c.Probes.StartedReady(st.State.Kind == model.StateRunning, c.Run.Starts)
 	changed := st.Started != started || st.Ready != ready
 	c.setFlags(started, ready)
 	return changed
@@ -90,13 +107,13 @@ func (c *container) updateReady() bool {
 // setFlags sets the container's started and ready flags, and tells the
 // object sinks when they flip.
 func (c *container) setFlags(started, ready bool) {
-	c.pod.SetContainerFlags(int(c.idx), started, ready)
+	c.pod.SetContainerFlags(int(c.Index), started, ready)
 }
 
 // StartupTime is the current run's startupTime.
 func (c *container) StartupTime() time.Duration {
-	if b := c.spec.Behavior; b != nil && b.StartupTimeDist != nil {
+	if b := c.Spec.Behavior; b != nil && b.StartupTimeDist != nil {
 		return c.draws.startup
 	}
-	return c.spec.Behavior.StartupDelay()
+	return c.Spec.Behavior.StartupDelay()
 }

@@ -30,7 +30,7 @@ func (c *container) stop(grace time.Duration, msg string) {
 	}
 	c.stopping = true
 	p.Eventf(model.EventNormal, "Killing", "kubelet", "%s", msg)
-	if c.spec.PreStop != "" && grace > 0 {
+	if c.Spec.PreStop != "" && grace > 0 {
 		c.draws.hook = c.hookTime(true)
 		r := c.rareState()
 		r.graceLeft, c.inHook = grace, hookPreStop
@@ -46,7 +46,7 @@ func (c *container) stopWithPod(grace time.Duration) {
 	if c.stopping {
 		return
 	}
-	c.ordered = c.spec.Sidecar
+	c.ordered = c.Spec.Sidecar
 	c.stop(grace, c.messages().stopping)
 }
 
@@ -55,7 +55,7 @@ func (c *container) stopWithPod(grace time.Duration) {
 // when it is the container's turn.
 func (c *container) preStopDone() {
 	p := c.pod
-	h := c.spec.Behavior.Hook(true)
+	h := c.Spec.Behavior.Hook(true)
 	r := c.rareState()
 	if h.Fail && c.draws.hook <= r.graceLeft {
 		p.Eventf(model.EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
@@ -92,7 +92,7 @@ func (c *container) turnReady() bool {
 		switch {
 		case x == c:
 			after = true
-		case after && x.spec.Sidecar:
+		case after && x.Spec.Sidecar:
 			return !x.processRunning()
 		}
 	}
@@ -138,7 +138,7 @@ func (c *container) sigterm(grace time.Duration) {
 
 // exitAfterSigterm is the process's graceful exit.
 func (c *container) exitAfterSigterm() {
-	_, code := c.spec.Behavior.Shutdown()
+	_, code := c.Spec.Behavior.Shutdown()
 	c.terminate(code, "")
 }
 
@@ -179,7 +179,7 @@ func (p *podState) killAll(grace time.Duration) bool {
 	running := false
 	for _, cs := range [...][]*container{p.init, p.regular} {
 		for _, c := range cs {
-			if c.status.State.Kind == model.StateRunning {
+			if c.Status.State.Kind == model.StateRunning {
 				running = true
 				c.stopWithPod(grace)
 			}
@@ -194,7 +194,7 @@ func (p *podState) killAll(grace time.Duration) bool {
 func (p *podState) stopSidecars(grace time.Duration) {
 	p.sidecarsStopping = true
 	for _, c := range p.init {
-		if c.spec.Sidecar && c.status.State.Kind == model.StateRunning {
+		if c.Spec.Sidecar && c.Status.State.Kind == model.StateRunning {
 			c.stopWithPod(grace)
 		}
 	}
@@ -204,13 +204,13 @@ func (p *podState) stopSidecars(grace time.Duration) {
 // it from the API.
 func (p *podState) finishTermination() {
 	for _, c := range p.all() {
-		st := c.status
+		st := c.Status
 		switch {
 		case st.State.Kind == model.StateWaiting && st.LastState.Kind == model.StateTerminated:
 			// Nothing restarts in a pod being deleted: show the last exit.
 			c.setState(st.LastState)
 			c.setLastState(model.ContainerState{})
-		case st.State.Kind == model.StateWaiting && c.run.Starts == 0 && p.regularStarted():
+		case st.State.Kind == model.StateWaiting && c.Run.Starts == 0 && p.regularStarted():
 			c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: "ContainerStatusUnknown", ExitCode: 137,
 				Message: "The container could not be located when the pod was terminated"})
 		}
@@ -218,7 +218,7 @@ func (p *podState) finishTermination() {
 	if !p.Phase().Terminal() {
 		ph := model.Succeeded
 		for _, c := range p.regular {
-			if c.status.State.Kind != model.StateTerminated || c.status.State.ExitCode != 0 {
+			if c.Status.State.Kind != model.StateTerminated || c.Status.State.ExitCode != 0 {
 				ph = model.Failed
 			}
 		}

@@ -13,25 +13,25 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// Target is the kubelet's container as its probe workers reach it: what
-// they ask of it beside its run (Run) and its API status, and what the
+// Target is the kubelet as its probe workers reach it: what they ask of
+// container c beside its run (Run) and its API status, and what the
 // kubelet does when a result changes (its sync loop's handleProbeSync).
 type Target interface {
-	// StartupTime is how long the current run takes to start: its
+	// StartupTime is how long c's current run takes to start: its
 	// behaviour's probes fail until then.
-	StartupTime() time.Duration
-	// WillRestart reports whether the container, terminated with exit
-	// code, will run again: the worker goes on probing it while it will.
-	WillRestart(code int32) bool
-	// KillForProbe kills the running container whose liveness or startup
-	// probe (kind, spec) published a failure.
-	KillForProbe(kind model.ProbeKind, spec *model.ProbeSpec)
-	// UpdateReady sets the container's Started and Ready from its
-	// workers' results (Workers.StartedReady) and, if they changed,
-	// regenerates its pod's status.
-	UpdateReady()
-	// RequestSync asks the pod worker to sync the container's pod.
-	RequestSync()
+	StartupTime(c *Container) time.Duration
+	// WillRestart reports whether c, terminated with exit code, will run
+	// again: the worker goes on probing it while it will.
+	WillRestart(c *Container, code int32) bool
+	// KillForProbe kills running c, whose liveness or startup probe (kind,
+	// spec) published a failure.
+	KillForProbe(c *Container, kind model.ProbeKind, spec *model.ProbeSpec)
+	// UpdateReady sets c's Started and Ready from its workers' results
+	// (Workers.StartedReady) and, if they changed, regenerates its pod's
+	// status.
+	UpdateReady(c *Container)
+	// RequestSync asks the pod worker to sync c's pod.
+	RequestSync(c *Container)
 }
 
 // Run is a container's current run as the kubelet keeps it and its probe
@@ -42,52 +42,65 @@ type Run struct {
 	Unpublished bool  // started, but not in the API status yet (its postStart hook runs)
 }
 
-// Manager makes the probe workers of every node's kubelet (the prober
-// manager, prober_manager.go), from slabs of its own. Its zero value is
-// ready to use.
-type Manager struct {
-	containers model.Slab[container]
-	workers    model.Slab[worker]
+// Container is a container as the kubelet keeps it and its probe workers
+// read it: the kubelet embeds it in its own, sets Spec, Status and Index
+// when it makes it and writes Run; AddContainer gives it its workers. It
+// must not move once it has workers.
+type Container struct {
+	Spec   *model.ContainerSpec
+	Status *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf)
+	Run    Run                    // its current run, read on every tick
+	Index  int32                  // its index in the pod's statuses (Pod.StatusOf): init containers first
+	Probes Workers                // its probe workers by kind
+
+	pod *model.Pod // set by AddContainer, with m
+	m   *Manager
 }
 
-// Workers are a container's probe workers by kind, kept by the kubelet in
-// its container. The zero value has none: its methods do nothing.
+// Pod is the pod of c, once it has workers (AddContainer).
+func (c *Container) Pod() *model.Pod { return c.pod }
+
+// Manager makes the probe workers of every node's kubelet (the prober
+// manager, prober_manager.go), from a slab of its own, and reaches the
+// kubelet through its Target. Its zero value is ready to use.
+type Manager struct {
+	target  Target
+	workers model.Slab[worker]
+	// The readiness workers TriggerReadiness asked to probe, from next on,
+	// in the order asked: each trigger is an event of its own, all calling
+	// fire, made once, and the events run in the order they were scheduled
+	// (all at Now, with priority Normal).
+	triggered []*worker
+	next      int
+	fire      func()
+	// The refused connections' messages of the workers that reported one
+	// (refusedOutput): few workers ever do.
+	refused map[*worker]refusal
+}
+
+// Workers are a container's probe workers by kind. The zero value has
+// none: its methods do nothing.
 type Workers struct {
 	of [model.Startup + 1]*worker // by kind (liveness, readiness, startup), nil where none
 }
 
-// container is what the workers of one container read of it, shared by
-// them.
-type container struct {
-	workers *Workers // the kubelet's, which AddContainer filled
-	target  Target
-	run     *Run // the kubelet's, read on every tick
-	w       *model.World
-	pod     *model.Pod
-	spec    *model.ContainerSpec
-	status  *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf)
-}
-
-// AddContainer creates ws, the probe workers of the container of pod with
-// spec and status, reached through t, whose current run is run, when the
-// kubelet sets the pod up, before any container runs (AddPod). The
-// workers keep ws and run where they are: the kubelet must not move them.
-// Called again for ws, it makes new workers in place of the old.
-func (m *Manager) AddContainer(ws *Workers, t Target, run *Run, pod *model.Pod, spec *model.ContainerSpec, status *model.ContainerStatus) {
-	var c *container
-	for kind, probe := range [...]*model.ProbeSpec{model.Liveness: spec.Liveness, model.Readiness: spec.Readiness, model.Startup: spec.Startup} {
+// AddContainer creates c's probe workers, c being a container of pod, when
+// the kubelet sets the pod up, before any container runs (AddPod); they
+// reach the kubelet through t, the same on every call. Called again for c,
+// it makes new workers in place of the old.
+func (m *Manager) AddContainer(t Target, c *Container, pod *model.Pod) {
+	if m.fire == nil {
+		m.fire = m.fireTriggered
+	}
+	m.target, c.pod, c.m = t, pod, m
+	for kind, probe := range [...]*model.ProbeSpec{model.Liveness: c.Spec.Liveness, model.Readiness: c.Spec.Readiness, model.Startup: c.Spec.Startup} {
 		if probe == nil {
 			continue
-		}
-		if c == nil {
-			c = m.containers.New()
-			*c = container{workers: ws, target: t, run: run, w: pod.World(), pod: pod, spec: spec, status: status}
 		}
 		pr := m.workers.New()
 		*pr = worker{c: c, kind: model.ProbeKind(kind), spec: probe}
 		pr.timer.Init(pr.tick)
-		pr.triggered = pr.probeTriggered
-		ws.of[kind] = pr
+		c.Probes.of[kind] = pr
 		// The worker's first step comes before the container exists and
 		// finds nothing to probe; the next is one period later.
 		pr.doProbe()
@@ -178,8 +191,8 @@ func (ws *Workers) succeeded(k model.ProbeKind, runs int32) bool {
 
 // started reports whether the current run has started: it runs, with no
 // startup probe or its success published for this run.
-func (c *container) started() bool {
-	return c.status.State.Kind == model.StateRunning && c.workers.succeeded(model.Startup, c.run.Starts)
+func (c *Container) started() bool {
+	return c.Status.State.Kind == model.StateRunning && c.Probes.succeeded(model.Startup, c.Run.Starts)
 }
 
 // TriggerReadiness runs the readiness probe at once for a container whose
@@ -187,7 +200,35 @@ func (c *container) started() bool {
 // started container without a readiness result (UpdatePodStatus).
 func (ws *Workers) TriggerReadiness() {
 	if pr := ws.of[model.Readiness]; pr != nil && !pr.done {
-		w := pr.c.w
-		w.Engine().At(w.Now(), sim.Normal, pr.triggered)
+		m, w := pr.c.m, pr.c.pod.World()
+		if len(m.triggered) == cap(m.triggered) {
+			m.compactTriggers()
+		}
+		m.triggered = append(m.triggered, pr)
+		w.Engine().At(w.Now(), sim.Normal, m.fire)
 	}
+}
+
+// compactTriggers moves the triggers not run yet to the front of the
+// queue, in an array twice as big if they fill more than half of it: a
+// fleet's pods start at once, and append would grow the array a quarter at
+// a time, each a new one.
+func (m *Manager) compactTriggers() {
+	q, live := m.triggered[:cap(m.triggered)], len(m.triggered)-m.next
+	if 2*live > cap(q) {
+		q = make([]*worker, max(2*cap(q), 64))
+	}
+	copy(q, m.triggered[m.next:])
+	clear(q[live:])
+	m.triggered, m.next = q[:live], 0
+}
+
+// fireTriggered runs the probe of the first trigger not run yet.
+func (m *Manager) fireTriggered() {
+	pr := m.triggered[m.next]
+	m.triggered[m.next] = nil
+	if m.next++; m.next == len(m.triggered) {
+		m.triggered, m.next = m.triggered[:0], 0
+	}
+	pr.probeTriggered()
 }

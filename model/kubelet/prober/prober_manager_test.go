@@ -9,26 +9,24 @@ import (
 	"github.com/podsim/podsim/model"
 )
 
-// fakeTarget is a container as a test drives it, in place of the
-// kubelet's: the test starts its run; it records what the workers ask.
+// fakeTarget is the kubelet as a test drives it, with one container: the
+// test starts its run; it records what the workers ask.
 type fakeTarget struct {
-	w      *model.World
-	ws     Workers
-	run    Run
-	status *model.ContainerStatus
-	kills  []string // "<kind> at <time>"
+	w     *model.World
+	c     Container
+	kills []string // "<kind> at <time>"
 	// Started and Ready as UpdateReady last made them.
 	started, ready bool
 }
 
-func (t *fakeTarget) StartupTime() time.Duration { return 0 }
-func (t *fakeTarget) WillRestart(int32) bool     { return true }
-func (t *fakeTarget) RequestSync()               {}
-func (t *fakeTarget) KillForProbe(k model.ProbeKind, _ *model.ProbeSpec) {
+func (t *fakeTarget) StartupTime(*Container) time.Duration { return 0 }
+func (t *fakeTarget) WillRestart(*Container, int32) bool   { return true }
+func (t *fakeTarget) RequestSync(*Container)               {}
+func (t *fakeTarget) KillForProbe(_ *Container, k model.ProbeKind, _ *model.ProbeSpec) {
 	t.kills = append(t.kills, fmt.Sprintf("%s at %s", k, t.w.Now()))
 }
-func (t *fakeTarget) UpdateReady() {
-	t.started, t.ready = t.ws.StartedReady(t.status.State.Kind == model.StateRunning, t.run.Starts)
+func (t *fakeTarget) UpdateReady(c *Container) {
+	t.started, t.ready = c.Probes.StartedReady(c.Status.State.Kind == model.StateRunning, c.Run.Starts)
 }
 
 // probed runs a pod bound to its node whose container starts at 1s, with
@@ -49,13 +47,13 @@ func probed(t *testing.T, everyTick bool) (*fakeTarget, []string) {
 		Containers: []model.ContainerSpec{{Name: "c", Image: "c", Liveness: probe(10 * time.Second), Readiness: probe(5 * time.Second),
 			Behavior: &model.Behavior{ProbeFailures: [3][]model.Window{model.Liveness: {{From: 35 * time.Second}}}}}}}
 	p := w.AddPod("p", spec, model.PodOptions{})
-	ft := &fakeTarget{w: w, status: p.StatusOf(0)}
+	ft := &fakeTarget{w: w, c: Container{Spec: &p.Spec.Containers[0], Status: p.StatusOf(0)}}
 	var m Manager
-	m.AddContainer(&ft.ws, ft, &ft.run, p, &p.Spec.Containers[0], ft.status)
+	m.AddContainer(ft, &ft.c, p)
 	w.Run(time.Second)
-	ft.run.Starts = 1
+	ft.c.Run.Starts = 1
 	p.SetContainerState(0, model.ContainerState{Kind: model.StateRunning, StartedAt: time.Second})
-	ft.ws.Wake()
+	ft.c.Probes.Wake()
 	w.Run(2 * time.Minute)
 	var msgs []string
 	for _, ch := range tl.Changes {
@@ -85,7 +83,7 @@ func TestWorkersThroughTarget(t *testing.T) {
 		if !ft.started || !ft.ready {
 			t.Errorf("everyTick %v: started %v ready %v, want both", everyTick, ft.started, ft.ready)
 		}
-		ticks[i] = ft.ws.Ticks()
+		ticks[i] = ft.c.Probes.Ticks()
 	}
 	if skip, every := ticks[0][model.Liveness], ticks[1][model.Liveness]; every != 12 || skip >= every {
 		t.Errorf("liveness ticks: %d skipping, %d every tick; want 12 every tick and fewer skipping", skip, every)
