@@ -64,7 +64,7 @@ func (p *podState) stopForKubelet(reason, msg string, grace time.Duration) {
 	s := p.stopping()
 	s.reason, s.message, s.grace = reason, msg, grace
 	for _, c := range p.all() {
-		p.w.Engine().Stop(&c.restartTimer)
+		c.stopRestart()
 	}
 }
 

@@ -212,8 +212,8 @@ func (p *podState) syncContainer(c *container) bool {
 		switch {
 		case prev.Kind != model.StateTerminated:
 			return p.startContainer(c)
-		case !c.crash.inBackoffSince(cfg, prev.FinishedAt, now):
-			c.crash.next(cfg, prev.FinishedAt, now)
+		case !c.procState().crash.inBackoffSince(cfg, prev.FinishedAt, now):
+			c.proc.crash.next(cfg, prev.FinishedAt, now)
 			return p.startContainer(c)
 		}
 		// Refused by the backoff: from here on the ordinary rules apply.
@@ -225,11 +225,12 @@ func (p *podState) syncContainer(c *container) bool {
 	if !c.shouldRestart(last.ExitCode) {
 		return false
 	}
-	if c.crash.inBackoffSince(cfg, last.FinishedAt, now) {
+	s := c.procState()
+	if s.crash.inBackoffSince(cfg, last.FinishedAt, now) {
 		c.waitBackoff(last)
 		return false
 	}
-	c.crash.next(cfg, last.FinishedAt, now)
+	s.crash.next(cfg, last.FinishedAt, now)
 	return p.startContainer(c)
 }
 
@@ -245,7 +246,8 @@ func (c *container) waitBackoff(last model.ContainerState) {
 		p.syncFailed()
 		return
 	}
-	if c.restartTimer.Pending() {
+	s := c.procState()
+	if s.restartTimer.Pending() {
 		return
 	}
 	if st := c.Status; st.State.Kind == model.StateTerminated {
@@ -253,16 +255,16 @@ func (c *container) waitBackoff(last model.ContainerState) {
 	}
 	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
 	p.Event(model.EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
-	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
+	p.w.Engine().Schedule(&s.restartTimer, sim.AddSat(last.FinishedAt, s.crash.delay), sim.Normal)
 }
 
 // backOffWaiting is the CrashLoopBackOff state's message for the current
 // delay, built once per delay.
 func (c *container) backOffWaiting() string {
-	m := c.backOffMessages()
-	if m.backOffDelay != c.crash.delay || m.backOffWaiting == "" {
-		m.backOffDelay = c.crash.delay
-		m.backOffWaiting = "back-off " + c.crash.delay.String() + " restarting failed container=" + c.Spec.Name + " pod=" + c.pod.String()
+	m, delay := c.backOffMessages(), c.proc.crash.delay
+	if m.backOffDelay != delay || m.backOffWaiting == "" {
+		m.backOffDelay = delay
+		m.backOffWaiting = "back-off " + delay.String() + " restarting failed container=" + c.Spec.Name + " pod=" + c.pod.String()
 	}
 	return m.backOffWaiting
 }
@@ -303,7 +305,7 @@ func (p *podState) startContainer(c *container) bool {
 	if !present {
 		d = c.pullTime(spec)
 	}
-	c.draws.pull = d
+	c.rareState().pull = d
 	if d == 0 {
 		p.busy = true // pulled() then starts the container, as after a timed pull
 		c.pulled()
@@ -350,7 +352,7 @@ func (c *container) pullFailed() {
 	}
 	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonErrImagePull, Message: msg})
 	p.w.Engine().At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
-	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
+	p.w.Engine().Schedule(&c.procState().restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
 }
 
 // imagePullResync is when the kubelet syncs a pod again after a failed pull.
@@ -373,7 +375,7 @@ func (c *container) showImagePullBackOff() {
 func (c *container) pulled() {
 	p := c.pod
 	img := c.Spec.Image
-	d := c.draws.pull
+	d := c.rareState().pull
 	ns := p.k.node(p.Node)
 	if ns.hasImage(img) {
 		d = 0
@@ -395,7 +397,7 @@ func (p *podState) run(c *container) {
 		c.setLastState(st.State)
 	}
 	if c.Run.Starts > 0 {
-		p.SetContainerRestarts(int(c.Index), st.RestartCount+1)
+		p.SetContainerRestarts(int(c.idx), st.RestartCount+1)
 	}
 	c.clearReason()
 	now := p.w.Now()
@@ -409,7 +411,7 @@ func (p *podState) run(c *container) {
 	c.pid = p.Node.NextPID()
 	c.Probes.Wake()
 	if exits {
-		p.w.Engine().After(&c.exitTimer, after, sim.Normal)
+		p.w.Engine().After(&c.procState().exitTimer, after, sim.Normal)
 	}
 	if c.Spec.PostStart != "" {
 		// The kubelet runs postStart inside startContainer: the pod worker
@@ -477,7 +479,7 @@ func (c *container) postStartDone() {
 // exitOnItsOwn ends the current run as its RunSpec says.
 func (c *container) exitOnItsOwn() {
 	r := c.Spec.Behavior.NthRun(c.Run.Starts - 1)
-	if c.draws.crashed {
+	if c.proc.draws.crashed {
 		c.terminate(1, "")
 		return
 	}
@@ -502,7 +504,9 @@ func (c *container) terminate(code int32, reason string) {
 		}
 	}
 	p := c.pod
-	p.w.Engine().Stop(&c.exitTimer)
+	if s := c.proc; s != nil {
+		p.w.Engine().Stop(&s.exitTimer)
+	}
 	if r := c.rare; r != nil {
 		for _, t := range [...]*sim.Timer{&r.hookTimer, &r.termTimer, &r.killTimer} {
 			p.w.Engine().Stop(t)

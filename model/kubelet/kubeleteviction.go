@@ -24,7 +24,7 @@ func (k *kubeletCore) EvictForPressure(pod *model.Pod, msg string, grace time.Du
 		p.SetKubeletCondition(model.DisruptionTarget, model.True, "TerminationByKubelet", msg)
 		p.stopping().evictedMsg = msg
 		for _, c := range p.all() {
-			p.w.Engine().Stop(&c.restartTimer)
+			c.stopRestart()
 			if c.processRunning() && !c.stopping {
 				c.stop(grace, "Stopping container "+c.Spec.Name)
 			}

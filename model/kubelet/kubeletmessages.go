@@ -46,8 +46,13 @@ func (c *container) messages() *containerMessages {
 // backOffMessages returns the container's messages about its crash
 // back-off, building them on first use.
 func (c *container) backOffMessages() *backOffMessages {
-	if c.backMsgs == nil {
-		c.backMsgs = &backOffMessages{backOff: "Back-off restarting failed container " + c.Spec.Name + " in pod " + c.pod.String()}
+	m := &c.procState().backMsgs
+	if m.backOff == "" {
+		c.newBackOffMessage()
 	}
-	return c.backMsgs
+	return m
+}
+
+func (c *container) newBackOffMessage() {
+	c.proc.backMsgs.backOff = "Back-off restarting failed container " + c.Spec.Name + " in pod " + c.pod.String()
 }

@@ -55,7 +55,7 @@ func (c *container) restore(s *model.PodSnapshot) {
 		}
 	}
 	c.startProbers()
-	p.SetContainerRestarts(int(c.Index), cs.RestartCount)
+	p.SetContainerRestarts(int(c.idx), cs.RestartCount)
 	c.setLastState(cs.LastState)
 	if cs.State.Kind != model.StateWaiting || cs.RestartCount > 0 || cs.LastState.Kind == model.StateTerminated {
 		c.Run.Starts = cs.RestartCount + 1
@@ -73,7 +73,7 @@ func (c *container) restore(s *model.PodSnapshot) {
 	c.Probes.Restore(c.Run.Starts, cs.Started, cs.Ready)
 	c.Probes.Wake()
 	if after, exits := c.planRun(c.Spec.Behavior.NthRun(c.Run.Starts - 1)); exits {
-		p.w.Engine().Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
+		p.w.Engine().Schedule(&c.procState().exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
 	}
 }
 
@@ -93,5 +93,5 @@ func (c *container) restoreBackoff(cs *model.ContainerSnapshot) {
 	if cs.State.Kind != model.StateRunning {
 		last = cs.LastState.StartedAt
 	}
-	c.crash = backoff{set: true, delay: min(delay, cfg.Max), lastUpdate: last}
+	c.procState().crash = backoff{set: true, delay: min(delay, cfg.Max), lastUpdate: last}
 }

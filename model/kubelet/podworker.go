@@ -95,16 +95,14 @@ type syncReason struct {
 
 // setReason records why the sync could not start the container.
 func (c *container) setReason(reason, msg string) {
-	if c.reason == nil {
-		c.reason = new(syncReason)
-	}
-	c.reason.reason, c.reason.message = reason, msg
+	r := &c.procState().reason
+	r.reason, r.message = reason, msg
 }
 
 // clearReason forgets the reason: the container started.
 func (c *container) clearReason() {
-	if c.reason != nil {
-		c.reason.reason = ""
+	if s := c.proc; s != nil {
+		s.reason.reason = ""
 	}
 }
 
@@ -113,7 +111,7 @@ func (c *container) clearReason() {
 // Waiting with that reason, its termination moving to lastState.
 func (c *container) showReason() {
 	st := c.Status
-	if c.reason == nil || c.reason.reason == "" || c.processRunning() || c.pod.Terminating() {
+	if c.proc == nil || c.proc.reason.reason == "" || c.processRunning() || c.pod.Terminating() {
 		return
 	}
 	if t, ok := st.Terminated(); ok && c.Run.Starts > 0 {
@@ -121,7 +119,7 @@ func (c *container) showReason() {
 			return
 		}
 	}
-	r := c.reason
+	r := &c.proc.reason
 	if st.State.Kind == model.StateWaiting && st.State.Reason == r.reason && st.State.Message == r.message {
 		return
 	}

@@ -11,35 +11,24 @@ import (
 // (model/kubelet/prober) makes a container's workers into its probes when
 // the kubelet sets its pod up; they read its run (the kubelet writes it) and
 // its API status directly, and reach the kubelet through prober.Target,
-// which probeTarget is: it finds the kubelet's container of theirs and
-// calls it.
+// which *container is.
 
-// probeTarget is the kubelet as its probe workers reach it.
-type probeTarget struct{ k *kubeletCore }
-
-var _ prober.Target = probeTarget{}
-
-// of is the kubelet's container whose probe workers' container pc is.
-func (t probeTarget) of(pc *prober.Container) *container {
-	return t.k.pod(pc.Pod()).containerAt(int(pc.Index))
-}
-
-func (t probeTarget) StartupTime(pc *prober.Container) time.Duration { return t.of(pc).StartupTime() }
-func (t probeTarget) WillRestart(pc *prober.Container, code int32) bool {
-	return t.of(pc).WillRestart(code)
-}
-func (t probeTarget) KillForProbe(pc *prober.Container, k model.ProbeKind, probe *model.ProbeSpec) {
-	t.of(pc).KillForProbe(k, probe)
-}
-func (t probeTarget) UpdateReady(pc *prober.Container) { t.of(pc).UpdateReady() }
-func (t probeTarget) RequestSync(pc *prober.Container) { t.of(pc).pod.requestSync() }
+var _ prober.Target = (*container)(nil)
 
 // startProbers creates the container's probe workers when the kubelet sets
 // the pod up, before any container runs.
 func (c *container) startProbers() {
-	k := c.pod.k
-	k.probes.AddContainer(probeTarget{k}, &c.Container, c.pod.Pod)
+	c.pod.k.probes.AddContainer(&c.Container, c, c.pod.Pod)
 }
+
+// Prober is the kubelet's prober manager.
+func (c *container) Prober() *prober.Manager { return &c.pod.k.probes }
+
+// RequestSync asks the pod worker to sync the container's pod.
+func (c *container) RequestSync() { c.pod.requestSync() }
+
+// StartupTime is the current run's startupTime, as drawn (planRun).
+func (c *container) StartupTime() time.Duration { return c.procState().draws.startup }
 
 // wakeProbers wakes every probe worker of the pod.
 func (p *podState) wakeProbers() {
@@ -107,13 +96,5 @@ func (c *container) updateReady() bool {
 // setFlags sets the container's started and ready flags, and tells the
 // object sinks when they flip.
 func (c *container) setFlags(started, ready bool) {
-	c.pod.SetContainerFlags(int(c.Index), started, ready)
-}
-
-// StartupTime is the current run's startupTime.
-func (c *container) StartupTime() time.Duration {
-	if b := c.Spec.Behavior; b != nil && b.StartupTimeDist != nil {
-		return c.draws.startup
-	}
-	return c.Spec.Behavior.StartupDelay()
+	c.pod.SetContainerFlags(int(c.idx), started, ready)
 }

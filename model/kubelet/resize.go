@@ -131,7 +131,7 @@ func (p *podState) allocate(c *container, requests, podRequests model.Resources)
 func (p *podState) actuate(r *podResize, restart bool) {
 	c, s := r.c, r.c.Spec
 	if !restart && c.processRunning() && r.limits.Memory > 0 && (s.Limits.Memory == 0 || r.limits.Memory < s.Limits.Memory) {
-		if p.UseAt(int(c.Index), p.ServedMilliRPS()).Memory >= r.limits.Memory {
+		if p.UseAt(int(c.idx), p.ServedMilliRPS()).Memory >= r.limits.Memory {
 			r.actuating, p.resize = true, r
 			p.SetKubeletCondition(model.PodResizeInProgress, model.True, reasonResizeError,
 				"Aborting attempt to set pod memory limit less than current memory usage for pod "+p.Name)

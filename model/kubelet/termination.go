@@ -31,10 +31,10 @@ func (c *container) stop(grace time.Duration, msg string) {
 	c.stopping = true
 	p.Eventf(model.EventNormal, "Killing", "kubelet", "%s", msg)
 	if c.Spec.PreStop != "" && grace > 0 {
-		c.draws.hook = c.hookTime(true)
+		hook := c.hookTime(true)
 		r := c.rareState()
-		r.graceLeft, c.inHook = grace, hookPreStop
-		p.w.Engine().Schedule(&r.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
+		r.hook, r.graceLeft, c.inHook = hook, grace, hookPreStop
+		p.w.Engine().Schedule(&r.hookTimer, sim.AddSat(p.w.Now(), min(hook, grace)), sim.Normal)
 		return
 	}
 	c.awaitTurn(grace)
@@ -57,11 +57,11 @@ func (c *container) preStopDone() {
 	p := c.pod
 	h := c.Spec.Behavior.Hook(true)
 	r := c.rareState()
-	if h.Fail && c.draws.hook <= r.graceLeft {
+	if h.Fail && r.hook <= r.graceLeft {
 		p.Eventf(model.EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
 	}
 	// The kubelet counts the hook's time in whole seconds.
-	used := min(c.draws.hook, r.graceLeft).Truncate(time.Second)
+	used := min(r.hook, r.graceLeft).Truncate(time.Second)
 	c.awaitTurn(r.graceLeft - used)
 }
 
@@ -261,7 +261,7 @@ func (k *kubeletCore) HeardDelete(pod *model.Pod) {
 	p := k.pod(pod)
 	p.hearDelete()
 	for _, c := range p.all() {
-		p.w.Engine().Stop(&c.restartTimer)
+		c.stopRestart()
 	}
 	p.updateStatus()
 	p.requestSync()

@@ -47,7 +47,7 @@ type refusal struct{ msg, ip string }
 // for tcpSocket the dialer's (pkg/probe/tcp/tcp.go). It is made once per
 // pod address and kept by the Manager.
 func (pr *worker) refusedOutput() string {
-	m, ip := pr.c.m, pr.c.pod.IP()
+	m, ip := pr.c.target.Prober(), pr.c.pod.IP()
 	if r, ok := m.refused[pr]; ok && r.ip == ip {
 		return r.msg
 	}

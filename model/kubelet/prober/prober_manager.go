@@ -13,25 +13,29 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// Target is the kubelet as its probe workers reach it: what they ask of
-// container c beside its run (Run) and its API status, and what the
+// Target is the kubelet's container as its probe workers reach it: what
+// they ask of it beside its run (Run) and its API status, and what the
 // kubelet does when a result changes (its sync loop's handleProbeSync).
 type Target interface {
-	// StartupTime is how long c's current run takes to start: its
-	// behaviour's probes fail until then.
-	StartupTime(c *Container) time.Duration
-	// WillRestart reports whether c, terminated with exit code, will run
-	// again: the worker goes on probing it while it will.
-	WillRestart(c *Container, code int32) bool
-	// KillForProbe kills running c, whose liveness or startup probe (kind,
-	// spec) published a failure.
-	KillForProbe(c *Container, kind model.ProbeKind, spec *model.ProbeSpec)
-	// UpdateReady sets c's Started and Ready from its workers' results
-	// (Workers.StartedReady) and, if they changed, regenerates its pod's
-	// status.
-	UpdateReady(c *Container)
-	// RequestSync asks the pod worker to sync c's pod.
-	RequestSync(c *Container)
+	// StartupTime is how long the current run takes to start, drawn from
+	// its behaviour's startupTime distribution: its probes fail until
+	// then. (Without a distribution the workers read the behaviour's
+	// startupTime themselves.)
+	StartupTime() time.Duration
+	// WillRestart reports whether the container, terminated with exit
+	// code, will run again: the worker goes on probing it while it will.
+	WillRestart(code int32) bool
+	// KillForProbe kills the running container whose liveness or startup
+	// probe (kind, spec) published a failure.
+	KillForProbe(kind model.ProbeKind, spec *model.ProbeSpec)
+	// UpdateReady sets the container's Started and Ready from its
+	// workers' results (Workers.StartedReady) and, if they changed,
+	// regenerates its pod's status.
+	UpdateReady()
+	// RequestSync asks the pod worker to sync the container's pod.
+	RequestSync()
+	// Prober is the Manager that made the container's workers.
+	Prober() *Manager
 }
 
 // Run is a container's current run as the kubelet keeps it and its probe
@@ -43,28 +47,23 @@ type Run struct {
 }
 
 // Container is a container as the kubelet keeps it and its probe workers
-// read it: the kubelet embeds it in its own, sets Spec, Status and Index
-// when it makes it and writes Run; AddContainer gives it its workers. It
-// must not move once it has workers.
+// read it, shared by them: the kubelet embeds it in its own, sets Spec and
+// Status when it makes it and writes Run; AddContainer gives it its
+// workers. It must not move once it has workers.
 type Container struct {
 	Spec   *model.ContainerSpec
 	Status *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf)
 	Run    Run                    // its current run, read on every tick
-	Index  int32                  // its index in the pod's statuses (Pod.StatusOf): init containers first
 	Probes Workers                // its probe workers by kind
 
-	pod *model.Pod // set by AddContainer, with m
-	m   *Manager
+	pod    *model.Pod // set by AddContainer, with target
+	target Target
 }
 
-// Pod is the pod of c, once it has workers (AddContainer).
-func (c *Container) Pod() *model.Pod { return c.pod }
-
 // Manager makes the probe workers of every node's kubelet (the prober
-// manager, prober_manager.go), from a slab of its own, and reaches the
-// kubelet through its Target. Its zero value is ready to use.
+// manager, prober_manager.go), from a slab of its own. Its zero value is
+// ready to use.
 type Manager struct {
-	target  Target
 	workers model.Slab[worker]
 	// The readiness workers TriggerReadiness asked to probe, from next on,
 	// in the order asked: each trigger is an event of its own, all calling
@@ -84,15 +83,15 @@ type Workers struct {
 	of [model.Startup + 1]*worker // by kind (liveness, readiness, startup), nil where none
 }
 
-// AddContainer creates c's probe workers, c being a container of pod, when
-// the kubelet sets the pod up, before any container runs (AddPod); they
-// reach the kubelet through t, the same on every call. Called again for c,
-// it makes new workers in place of the old.
-func (m *Manager) AddContainer(t Target, c *Container, pod *model.Pod) {
+// AddContainer creates c's probe workers, c being a container of pod
+// reached through t, t.Prober() being m, when the kubelet sets the pod up,
+// before any container runs (AddPod). Called again for c, it makes new
+// workers in place of the old.
+func (m *Manager) AddContainer(c *Container, t Target, pod *model.Pod) {
 	if m.fire == nil {
 		m.fire = m.fireTriggered
 	}
-	m.target, c.pod, c.m = t, pod, m
+	c.pod, c.target = pod, t
 	for kind, probe := range [...]*model.ProbeSpec{model.Liveness: c.Spec.Liveness, model.Readiness: c.Spec.Readiness, model.Startup: c.Spec.Startup} {
 		if probe == nil {
 			continue
@@ -189,6 +188,15 @@ func (ws *Workers) succeeded(k model.ProbeKind, runs int32) bool {
 	return pr == nil || pr.seen == runs && pr.result == resultSuccess
 }
 
+// startupTime is how long the current run takes to start, b being the
+// container's behaviour (not nil): its probes fail until then.
+func (c *Container) startupTime(b *model.Behavior) time.Duration {
+	if b.StartupTimeDist != nil {
+		return c.target.StartupTime()
+	}
+	return b.StartupTime
+}
+
 // started reports whether the current run has started: it runs, with no
 // startup probe or its success published for this run.
 func (c *Container) started() bool {
@@ -200,7 +208,7 @@ func (c *Container) started() bool {
 // started container without a readiness result (UpdatePodStatus).
 func (ws *Workers) TriggerReadiness() {
 	if pr := ws.of[model.Readiness]; pr != nil && !pr.done {
-		m, w := pr.c.m, pr.c.pod.World()
+		m, w := pr.c.target.Prober(), pr.c.pod.World()
 		if len(m.triggered) == cap(m.triggered) {
 			m.compactTriggers()
 		}
@@ -219,14 +227,12 @@ func (m *Manager) compactTriggers() {
 		q = make([]*worker, max(2*cap(q), 64))
 	}
 	copy(q, m.triggered[m.next:])
-	clear(q[live:])
 	m.triggered, m.next = q[:live], 0
 }
 
 // fireTriggered runs the probe of the first trigger not run yet.
 func (m *Manager) fireTriggered() {
 	pr := m.triggered[m.next]
-	m.triggered[m.next] = nil
 	if m.next++; m.next == len(m.triggered) {
 		m.triggered, m.next = m.triggered[:0], 0
 	}

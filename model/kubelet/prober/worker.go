@@ -120,8 +120,7 @@ func (pr *worker) tick() {
 	// The next tick is due at next while the probe runs, but it is
 	// scheduled once, where it ends up, after it: a wake finds it due
 	// there (and does nothing), a halt takes it off.
-	pr.set(ticking, true)
-	pr.set(haltedInTick, false)
+	pr.state = pr.state&^haltedInTick | ticking
 	ok := pr.doProbe()
 	pr.set(ticking, false)
 	at := next
@@ -257,7 +256,7 @@ func (pr *worker) nextUseful(from time.Duration) time.Duration {
 	if b == nil {
 		return never
 	}
-	if t-startedAt < c.m.target.StartupTime(c) {
+	if t-startedAt < c.startupTime(b) {
 		return t
 	}
 	return pr.firstTickIn(b.ProbeFailures[pr.kind], t, startedAt)
@@ -328,7 +327,7 @@ func (pr *worker) doProbe() bool {
 	}
 	res := resultSuccess
 	if b := c.Spec.Behavior; b != nil { // a nil behaviour's probes never fail
-		if startup := c.m.target.StartupTime(c); b.ProbeFails(pr.kind, now, startedAt, startup) {
+		if startup := c.startupTime(b); b.ProbeFails(pr.kind, now, startedAt, startup) {
 			res = resultFailure
 			p.Eventf(model.EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
 				pr.kind, pr.output(now-startedAt < startup))
@@ -358,21 +357,21 @@ func (pr *worker) publish(r result) {
 		return
 	}
 	pr.result = r
-	c, t := pr.c, pr.c.m.target
+	c, t := pr.c, pr.c.target
 	if c.pod.World().KubeletSyncMode() == model.SyncRealistic && (pr.kind != model.Liveness || r == resultFailure) {
-		t.RequestSync(c) // the sync loop syncs the pod on a probe result change (handleProbeSync)
+		t.RequestSync() // the sync loop syncs the pod on a probe result change (handleProbeSync)
 	}
 	if pr.kind == model.Startup {
 		c.Probes.Wake() // started may change
 	}
 	if r == resultFailure && pr.kind != model.Readiness && c.Status.State.Kind == model.StateRunning {
-		t.KillForProbe(c, pr.kind, pr.spec)
+		t.KillForProbe(pr.kind, pr.spec)
 		return
 	}
-	t.UpdateReady(c)
+	t.UpdateReady()
 	if pr.kind == model.Startup && r == resultSuccess {
 		c.Probes.TriggerReadiness()
-		t.RequestSync(c) // a started sidecar lets the next container start
+		t.RequestSync() // a started sidecar lets the next container start
 	}
 }
 
@@ -391,5 +390,5 @@ func (c *Container) probedAgain() bool {
 	if st.State.Kind != model.StateTerminated {
 		return true
 	}
-	return c.m.target.WillRestart(c, st.State.ExitCode)
+	return c.target.WillRestart(st.State.ExitCode)
 }
