@@ -22,7 +22,7 @@ func (k *kubeletCore) RequestSync(p *model.Pod) { k.pod(p).requestSync() }
 // requestSync asks the pod worker to sync the pod now.
 func (p *podState) requestSync() {
 	if !p.syncTimer.Pending() {
-		p.w.Engine().Schedule(&p.syncTimer, p.w.Now(), sim.Normal)
+		p.World().Engine().Schedule(&p.syncTimer, p.World().Now(), sim.Normal)
 	}
 }
 
@@ -36,7 +36,7 @@ func (p *podState) sync() {
 			return
 		case !p.admit(): // admission.go
 			return
-		case !p.Terminating() && !p.w.AskAdmission(p.Pod): // a handler that refuses has rejected it
+		case !p.Terminating() && !p.World().AskAdmission(p.Pod): // a handler that refuses has rejected it
 			return
 		}
 		p.setupSandbox()
@@ -87,7 +87,7 @@ func (p *podState) sync() {
 	// A container this sync started published its status (showRunning);
 	// if nothing was recorded since, nothing the status reads changed, and
 	// generating it again would tell the API and the parts nothing new.
-	if p.statusSync != p.syncs || p.statusMark != p.w.ChangeCount() {
+	if p.statusSync != p.syncs || p.statusMark != p.World().ChangeCount() {
 		p.updateStatus()
 	}
 	if realistic {
@@ -115,7 +115,7 @@ func (p *podState) regularDone() bool {
 func (p *podState) setupSandbox() {
 	p.SetSandboxed(true)
 	p.AssignIP()
-	p.SetStartTime(p.w.Now())
+	p.SetStartTime(p.World().Now())
 	p.SetKubeletCondition(model.PodReadyToStartContainers, model.True, "", "")
 	reason := model.ReasonContainerCreating
 	if len(p.init) > 0 {
@@ -127,8 +127,10 @@ func (p *podState) setupSandbox() {
 	for _, c := range p.regular {
 		c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: reason})
 	}
-	for _, c := range p.all() {
-		c.startProbers()
+	for _, cs := range [...][]*container{p.init, p.regular} {
+		for _, c := range cs {
+			c.startProbers()
+		}
 	}
 	p.armActiveDeadline()
 }
@@ -198,8 +200,8 @@ func (p *podState) syncContainer(c *container) bool {
 		return p.startContainer(c)
 	}
 	last, _ := st.Terminated()
-	cfg := p.w.CrashLoopBackOff()
-	now := p.w.Now()
+	cfg := p.World().CrashLoopBackOff()
+	now := p.World().Now()
 	if c.probeKilled {
 		// The kubelet kills and restarts in one sync; its backoff check sees
 		// the pod as it was before the kill, so it weighs the run before
@@ -255,7 +257,7 @@ func (c *container) waitBackoff(last model.ContainerState) {
 	}
 	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
 	p.Event(model.EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
-	p.w.Engine().Schedule(&s.restartTimer, sim.AddSat(last.FinishedAt, s.crash.delay), sim.Normal)
+	p.World().Engine().Schedule(&s.restartTimer, sim.AddSat(last.FinishedAt, s.crash.delay), sim.Normal)
 }
 
 // backOffWaiting is the CrashLoopBackOff state's message for the current
@@ -276,7 +278,7 @@ func (c *container) backOffWaiting() string {
 // only after it.
 func (p *podState) startContainer(c *container) bool {
 	img := c.Spec.Image
-	spec, listed := p.w.Image(img)
+	spec, listed := p.World().Image(img)
 	present := !listed || p.k.node(p.Node).hasImage(img)
 	if !present && c.Spec.PullPolicy == model.PullNever {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
@@ -312,7 +314,7 @@ func (p *podState) startContainer(c *container) bool {
 		return false
 	}
 	p.busy = true
-	p.w.Engine().After(&c.rareState().pullTimer, d, sim.Normal)
+	p.World().Engine().After(&c.rareState().pullTimer, d, sim.Normal)
 	return true
 }
 
@@ -325,8 +327,8 @@ func (p *podState) startContainer(c *container) bool {
 func (c *container) pullFailed() {
 	p := c.pod
 	img := c.Spec.Image
-	cfg := p.w.ImagePullBackOff()
-	now := p.w.Now()
+	cfg := p.World().ImagePullBackOff()
+	now := p.World().Now()
 	r := c.rareState()
 	if r.pullBackoff.set && now-r.pullBackoff.lastUpdate < r.pullBackoff.delay {
 		if p.realistic() {
@@ -351,8 +353,8 @@ func (c *container) pullFailed() {
 		return
 	}
 	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonErrImagePull, Message: msg})
-	p.w.Engine().At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
-	p.w.Engine().Schedule(&c.procState().restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
+	p.World().Engine().At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
+	p.World().Engine().Schedule(&c.procState().restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
 }
 
 // imagePullResync is when the kubelet syncs a pod again after a failed pull.
@@ -400,7 +402,7 @@ func (p *podState) run(c *container) {
 		p.SetContainerRestarts(int(c.idx), st.RestartCount+1)
 	}
 	c.clearReason()
-	now := p.w.Now()
+	now := p.World().Now()
 	m := c.messages()
 	p.Event(model.EventNormal, "Created", "kubelet", m.created)
 	p.Event(model.EventNormal, "Started", "kubelet", m.started)
@@ -411,15 +413,15 @@ func (p *podState) run(c *container) {
 	c.pid = p.Node.NextPID()
 	c.Probes.Wake()
 	if exits {
-		p.w.Engine().After(&c.procState().exitTimer, after, sim.Normal)
+		p.World().Engine().After(&c.procState().exitTimer, after, sim.Normal)
 	}
 	if c.Spec.PostStart != "" {
 		// The kubelet runs postStart inside startContainer: the pod worker
 		// waits, and the API keeps showing the container as it was (Waiting)
 		// until the hook returns.
 		p.busy, c.inHook, c.Run.Unpublished = true, hookPostStart, true
-		p.w.UseChanged(p.Pod)
-		p.w.Engine().After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
+		p.World().UseChanged(p.Pod)
+		p.World().Engine().After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
 		return
 	}
 	c.showRunning()
@@ -438,7 +440,7 @@ func (c *container) processRunning() bool {
 func (c *container) showRunning() {
 	c.Run.Unpublished = false
 	c.setState(model.ContainerState{Kind: model.StateRunning, StartedAt: c.startedAt})
-	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
+	c.pod.World().AnnounceListenerChanged(c.pod.Pod)
 	c.updateReady()
 	if c.Status.Started {
 		c.Probes.TriggerReadiness()
@@ -505,11 +507,11 @@ func (c *container) terminate(code int32, reason string) {
 	}
 	p := c.pod
 	if s := c.proc; s != nil {
-		p.w.Engine().Stop(&s.exitTimer)
+		p.World().Engine().Stop(&s.exitTimer)
 	}
 	if r := c.rare; r != nil {
 		for _, t := range [...]*sim.Timer{&r.hookTimer, &r.termTimer, &r.killTimer} {
-			p.w.Engine().Stop(t)
+			p.World().Engine().Stop(t)
 		}
 	}
 	if c.inHook == hookPostStart {
@@ -518,8 +520,8 @@ func (c *container) terminate(code int32, reason string) {
 	c.stopping, c.inHook, c.Run.Unpublished = false, hookNone, false
 	c.setFlags(false, false)
 	c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: reason, ExitCode: code,
-		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
-	p.w.AnnounceListenerChanged(p.Pod)
+		StartedAt: c.startedAt, FinishedAt: p.World().Now()})
+	p.World().AnnounceListenerChanged(p.Pod)
 	if why := c.killedFor(); why != "" && !p.Terminating() {
 		c.setLastState(st.State)
 		c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: why})

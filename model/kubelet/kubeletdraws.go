@@ -25,7 +25,7 @@ type draws struct {
 func (c *container) rand() *rand.Rand {
 	d := &c.procState().draws
 	if d.r == nil {
-		d.r = c.pod.w.Engine().Rand("kubelet/" + c.pod.Name + "/" + c.Spec.Name)
+		d.r = c.pod.World().Engine().Rand("kubelet/" + c.pod.Name + "/" + c.Spec.Name)
 	}
 	return d.r
 }

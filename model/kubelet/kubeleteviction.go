@@ -29,7 +29,7 @@ func (k *kubeletCore) EvictForPressure(pod *model.Pod, msg string, grace time.Du
 				c.stop(grace, "Stopping container "+c.Spec.Name)
 			}
 		}
-		p.w.AnnouncePodChanged(pod)
+		p.World().AnnouncePodChanged(pod)
 		p.requestSync()
 		return
 	}
@@ -67,5 +67,5 @@ func (p *podState) failEvicted(msg string) {
 		p.SetPhase(model.Failed)
 		p.updateConditions()
 	}
-	p.w.AnnouncePodChanged(p.Pod)
+	p.World().AnnouncePodChanged(p.Pod)
 }

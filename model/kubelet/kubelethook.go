@@ -46,7 +46,6 @@ func New() model.Kubelet { return &kubeletCore{} }
 // into it, so the kubelet's hot paths never look it up.
 type podState struct {
 	*model.Pod
-	w *model.World // the pod's world, the kubelet's own reference to it
 	k *kubeletCore // its kubelet
 
 	init      []*container
@@ -55,7 +54,7 @@ type podState struct {
 	stop      *podStop   // what the kubelet decided of its end; noStop until it decides anything (podState.stopping)
 	syncTimer sim.Timer
 	worker    *podWorker // the realistic pod worker (podworker.go); nil in exact mode
-	messages  []string   // condition messages built so far, for reuse
+	messages  *[]string  // condition messages built so far, for reuse, made on first use (status.go)
 	// What updateConditions last read (condInputs) and the count of
 	// condition changes (ConditionGen) after it ran: while both hold,
 	// running it again would change nothing.
@@ -150,7 +149,7 @@ func (c *container) newProcState() {
 // stopRestart stops c's crash backoff timer, if it has one.
 func (c *container) stopRestart() {
 	if s := c.proc; s != nil {
-		c.pod.w.Engine().Stop(&s.restartTimer)
+		c.pod.World().Engine().Stop(&s.restartTimer)
 	}
 }
 
@@ -192,7 +191,7 @@ func (ns *nodeState) addImage(img string) {
 
 func (k *kubeletCore) PodCreated(pod *model.Pod) {
 	p := k.states.New()
-	p.Pod, p.w, p.k, p.stop = pod, pod.World(), k, &noStop
+	p.Pod, p.k, p.stop = pod, k, &noStop
 	k.pods = model.Extend(k.pods, pod.ID()+1)
 	k.pods[pod.ID()] = p
 	p.syncTimer.Init(p.sync)
@@ -327,7 +326,7 @@ func (c *container) killedFor() string {
 
 // stopTimers stops every timer of c's process, pull, hooks and backoff.
 func (c *container) stopTimers() {
-	eng := c.pod.w.Engine()
+	eng := c.pod.World().Engine()
 	if s := c.proc; s != nil {
 		eng.Stop(&s.exitTimer)
 		eng.Stop(&s.restartTimer)

@@ -43,7 +43,7 @@ func (k *kubeletCore) DiskFailed(n *model.Node) {
 			p.updateConditions()
 		}
 		p.Eventf(model.EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
-		p.w.AnnouncePodChanged(q)
+		p.World().AnnouncePodChanged(q)
 	}
 }
 
@@ -95,7 +95,7 @@ func (p *podState) freeze() {
 		c.inHook, c.ordered = hookNone, false
 		c.Probes.Halt()
 	}
-	p.w.AnnounceListenerChanged(p.Pod)
+	p.World().AnnounceListenerChanged(p.Pod)
 }
 
 // reboot is the kubelet coming back after a power loss at downAt: every
@@ -110,7 +110,7 @@ func (p *podState) reboot(downAt time.Duration) {
 			c.setFlags(false, false)
 			c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})
-			p.w.UseChanged(p.Pod)
+			p.World().UseChanged(p.Pod)
 		}
 		c.Probes.Restart()
 	}

@@ -63,7 +63,7 @@ func (c *container) restore(s *model.PodSnapshot) {
 	c.setState(cs.State)
 	c.restoreBackoff(cs)
 	for _, t := range []time.Duration{cs.State.StartedAt, cs.State.FinishedAt, cs.LastState.StartedAt, cs.LastState.FinishedAt} {
-		p.w.NotePast(t)
+		p.World().NotePast(t)
 	}
 	if cs.State.Kind != model.StateRunning {
 		return
@@ -73,7 +73,7 @@ func (c *container) restore(s *model.PodSnapshot) {
 	c.Probes.Restore(c.Run.Starts, cs.Started, cs.Ready)
 	c.Probes.Wake()
 	if after, exits := c.planRun(c.Spec.Behavior.NthRun(c.Run.Starts - 1)); exits {
-		p.w.Engine().Schedule(&c.procState().exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
+		p.World().Engine().Schedule(&c.procState().exitTimer, max(sim.AddSat(c.startedAt, after), p.World().Now()), sim.Normal)
 	}
 }
 
@@ -84,7 +84,7 @@ func (c *container) restoreBackoff(cs *model.ContainerSnapshot) {
 	if cs.RestartCount < 1 {
 		return
 	}
-	cfg := c.pod.w.CrashLoopBackOff()
+	cfg := c.pod.World().CrashLoopBackOff()
 	delay := cfg.Initial
 	for i := int32(1); i < cs.RestartCount && delay < cfg.Max; i++ {
 		delay = sim.MulSat(delay, 2)

@@ -26,12 +26,12 @@ type podWorker struct {
 }
 
 // realistic reports whether the pod's kubelet runs the realistic pod worker.
-func (p *podState) realistic() bool { return p.w.KubeletSyncMode() == model.SyncRealistic }
+func (p *podState) realistic() bool { return p.World().KubeletSyncMode() == model.SyncRealistic }
 
 // workerState returns the pod's realistic pod worker, making it on first use.
 func (p *podState) workerState() *podWorker {
 	if p.worker == nil {
-		p.worker = &podWorker{rand: p.w.Engine().Rand("podworker/" + p.Name)}
+		p.worker = &podWorker{rand: p.World().Engine().Rand("podworker/" + p.Name)}
 		p.worker.requeue.Init(p.queuedSync)
 	}
 	return p.worker
@@ -66,8 +66,8 @@ func (p *podState) requeue() {
 	if pw.failed {
 		d = workerBackOffPeriod
 	}
-	due := sim.AddSat(p.w.Now(), d+time.Duration(pw.rand.Float64()*workerJitter*float64(d)))
-	p.w.Engine().Schedule(&pw.requeue, sim.AddSat(due-due%syncLoopTick, syncLoopTick), sim.Normal)
+	due := sim.AddSat(p.World().Now(), d+time.Duration(pw.rand.Float64()*workerJitter*float64(d)))
+	p.World().Engine().Schedule(&pw.requeue, sim.AddSat(due-due%syncLoopTick, syncLoopTick), sim.Normal)
 }
 
 // queuedSync is the sync of a pod taken off the work queue; one already
@@ -81,7 +81,7 @@ func (p *podState) queuedSync() {
 // stopWorker takes the pod off the work queue.
 func (p *podState) stopWorker() {
 	if p.worker != nil {
-		p.w.Engine().Stop(&p.worker.requeue)
+		p.World().Engine().Stop(&p.worker.requeue)
 	}
 }
 

@@ -139,7 +139,7 @@ func (p *podState) actuate(r *podResize, restart bool) {
 		}
 	}
 	p.setResources(c, s.Requests, r.limits)
-	p.w.MemoryChanged(p.Pod)
+	p.World().MemoryChanged(p.Pod)
 	if restart {
 		c.resizeRestart = true
 		c.stop(p.Spec.TerminationGracePeriod, "Container "+s.Name+" resize requires restart")

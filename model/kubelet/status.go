@@ -23,14 +23,14 @@ func (p *podState) updateStatus() {
 		}
 	}
 	p.updateConditions()
-	p.w.AnnouncePodStatusUpdated(p.Pod)
+	p.World().AnnouncePodStatusUpdated(p.Pod)
 	if p.stop.reason != "" && p.Phase() != was {
-		p.w.AnnouncePodStopped(p.Pod)
+		p.World().AnnouncePodStopped(p.Pod)
 	}
 	if p.Phase() != was {
-		p.w.AnnouncePodChanged(p.Pod)
+		p.World().AnnouncePodChanged(p.Pod)
 	}
-	p.statusSync, p.statusMark = p.syncs, p.w.ChangeCount()
+	p.statusSync, p.statusMark = p.syncs, p.World().ChangeCount()
 }
 
 // processRuns reports whether any container's process runs (published or
@@ -315,9 +315,11 @@ func (p *podState) listMessage() string {
 	if m, ok := k.listMsgs[string(k.scratch)]; ok {
 		return m
 	}
-	for _, m := range p.messages {
-		if m == string(k.scratch) {
-			return m
+	if p.messages != nil {
+		for _, m := range *p.messages {
+			if m == string(k.scratch) {
+				return m
+			}
 		}
 	}
 	m := string(k.scratch)
@@ -326,8 +328,13 @@ func (p *podState) listMessage() string {
 			k.listMsgs = make(map[string]string)
 		}
 		k.listMsgs[m] = m
-	} else if len(p.messages) < maxPodMessages {
-		p.messages = append(p.messages, m)
+	} else {
+		if p.messages == nil {
+			p.messages = new([]string)
+		}
+		if len(*p.messages) < maxPodMessages {
+			*p.messages = append(*p.messages, m)
+		}
 	}
 	return m
 }

@@ -34,7 +34,7 @@ func (c *container) stop(grace time.Duration, msg string) {
 		hook := c.hookTime(true)
 		r := c.rareState()
 		r.hook, r.graceLeft, c.inHook = hook, grace, hookPreStop
-		p.w.Engine().Schedule(&r.hookTimer, sim.AddSat(p.w.Now(), min(hook, grace)), sim.Normal)
+		p.World().Engine().Schedule(&r.hookTimer, sim.AddSat(p.World().Now(), min(hook, grace)), sim.Normal)
 		return
 	}
 	c.awaitTurn(grace)
@@ -73,8 +73,8 @@ func (c *container) awaitTurn(grace time.Duration) {
 		return
 	}
 	r := c.rareState()
-	r.graceLeft, r.waitFrom, c.inHook = grace, c.pod.w.Now(), hookTurn
-	c.pod.w.Engine().Schedule(&r.hookTimer, sim.AddSat(r.waitFrom, grace), sim.Normal)
+	r.graceLeft, r.waitFrom, c.inHook = grace, c.pod.World().Now(), hookTurn
+	c.pod.World().Engine().Schedule(&r.hookTimer, sim.AddSat(r.waitFrom, grace), sim.Normal)
 }
 
 // turnReady reports whether the sidecar c may get SIGTERM: no regular
@@ -104,9 +104,9 @@ func (c *container) turnReady() bool {
 func (c *container) turnCame() {
 	p := c.pod
 	r := c.rareState()
-	p.w.Engine().Stop(&r.hookTimer)
+	p.World().Engine().Stop(&r.hookTimer)
 	c.inHook = hookNone
-	waited := (p.w.Now() - r.waitFrom).Truncate(time.Second)
+	waited := (p.World().Now() - r.waitFrom).Truncate(time.Second)
 	c.sigterm(r.graceLeft - waited)
 }
 
@@ -126,14 +126,14 @@ func (c *container) sigterm(grace time.Duration) {
 	if !c.processRunning() {
 		return
 	}
-	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
+	c.pod.World().AnnounceListenerChanged(c.pod.Pod)
 	grace = max(grace, minimumGracePeriod)
 	shutdown := c.shutdownTime()
 	if shutdown > grace {
-		c.pod.w.Engine().Schedule(&c.rareState().killTimer, sim.AddSat(c.pod.w.Now(), grace), sim.Normal)
+		c.pod.World().Engine().Schedule(&c.rareState().killTimer, sim.AddSat(c.pod.World().Now(), grace), sim.Normal)
 		return
 	}
-	c.pod.w.Engine().Schedule(&c.rareState().termTimer, sim.AddSat(c.pod.w.Now(), shutdown), sim.Normal)
+	c.pod.World().Engine().Schedule(&c.rareState().termTimer, sim.AddSat(c.pod.World().Now(), shutdown), sim.Normal)
 }
 
 // exitAfterSigterm is the process's graceful exit.
@@ -152,7 +152,7 @@ func (c *container) sigkill() { c.terminate(137, model.ReasonError) }
 func (p *podState) hearDelete() {
 	if p.Terminating() && !p.heardDelete {
 		_, grace, _ := p.DeletionTimestamp()
-		p.heardDelete, p.stopping().killBy = true, sim.AddSat(p.w.Now(), grace)
+		p.heardDelete, p.stopping().killBy = true, sim.AddSat(p.World().Now(), grace)
 	}
 }
 
@@ -167,7 +167,7 @@ func (p *podState) all() []*container {
 // finish. The grace period runs from when the kubelet heard of the deletion
 // (hearDelete).
 func (p *podState) syncTerminating() {
-	if p.killAll(max(p.stop.killBy-p.w.Now(), 0)) {
+	if p.killAll(max(p.stop.killBy-p.World().Now(), 0)) {
 		return
 	}
 	p.finishTermination()
@@ -245,9 +245,9 @@ func (k *kubeletCore) GraceShortened(pod *model.Pod) {
 		// A shorter deadline brings SIGKILL forward.
 		late := func(t *sim.Timer) bool { return t.Pending() && t.When() > deadline }
 		if late(&r.termTimer) || late(&r.killTimer) || late(&r.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
-			p.w.Engine().Stop(&r.termTimer)
-			p.w.Engine().Stop(&r.hookTimer)
-			p.w.Engine().Schedule(&r.killTimer, deadline, sim.Normal)
+			p.World().Engine().Stop(&r.termTimer)
+			p.World().Engine().Stop(&r.hookTimer)
+			p.World().Engine().Schedule(&r.killTimer, deadline, sim.Normal)
 		}
 	}
 }
