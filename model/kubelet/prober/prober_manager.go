@@ -65,12 +65,11 @@ type Container struct {
 // ready to use.
 type Manager struct {
 	workers model.Slab[worker]
-	// The readiness workers TriggerReadiness asked to probe, from next on,
-	// in the order asked: each trigger is an event of its own, all calling
-	// fire, made once, and the events run in the order they were scheduled
-	// (all at Now, with priority Normal).
-	triggered []*worker
-	next      int
+	// The readiness workers TriggerReadiness asked to probe, in the
+	// order asked: each trigger is an event of its own, all calling fire,
+	// made once, and the events run in the order they were scheduled (all
+	// at Now, with priority Normal).
+	triggered triggers
 	fire      func()
 	// The refused connections' messages of the workers that reported one
 	// (refusedOutput): few workers ever do.
@@ -209,32 +208,12 @@ func (c *Container) started() bool {
 func (ws *Workers) TriggerReadiness() {
 	if pr := ws.of[model.Readiness]; pr != nil && !pr.done {
 		m, w := pr.c.target.Prober(), pr.c.pod.World()
-		if len(m.triggered) == cap(m.triggered) {
-			m.compactTriggers()
-		}
-		m.triggered = append(m.triggered, pr)
+		m.triggered.push(pr)
 		w.Engine().At(w.Now(), sim.Normal, m.fire)
 	}
 }
 
-// compactTriggers moves the triggers not run yet to the front of the
-// queue, in an array twice as big if they fill more than half of it: a
-// fleet's pods start at once, and append would grow the array a quarter at
-// a time, each a new one.
-func (m *Manager) compactTriggers() {
-	q, live := m.triggered[:cap(m.triggered)], len(m.triggered)-m.next
-	if 2*live > cap(q) {
-		q = make([]*worker, max(2*cap(q), 64))
-	}
-	copy(q, m.triggered[m.next:])
-	m.triggered, m.next = q[:live], 0
-}
-
 // fireTriggered runs the probe of the first trigger not run yet.
 func (m *Manager) fireTriggered() {
-	pr := m.triggered[m.next]
-	if m.next++; m.next == len(m.triggered) {
-		m.triggered, m.next = m.triggered[:0], 0
-	}
-	pr.probeTriggered()
+	m.triggered.pop().probeTriggered()
 }
