@@ -33,7 +33,7 @@ func (p *podState) armActiveDeadline() {
 	}
 	// A sync that finds the pod gone or stopped does nothing: no timer
 	// to keep (and none allocated for the pods without a deadline).
-	p.w.Engine().At(max(at, p.w.Now()), sim.Normal, p.requestSync)
+	p.World().Engine().At(max(at, p.World().Now()), sim.Normal, p.requestSync)
 }
 
 // pastActiveDeadline is pastActiveDeadline: the pod has a start time and has
@@ -44,7 +44,7 @@ func (p *podState) pastActiveDeadline() bool {
 		return false
 	}
 	start, ok := p.StartTime()
-	return ok && p.w.Now() >= sim.AddSat(start, *d)
+	return ok && p.World().Now() >= sim.AddSat(start, *d)
 }
 
 func (k *kubeletCore) StopForKubelet(p *model.Pod, reason, msg string, grace time.Duration) {
@@ -64,7 +64,7 @@ func (p *podState) stopForKubelet(reason, msg string, grace time.Duration) {
 	s := p.stopping()
 	s.reason, s.message, s.grace = reason, msg, grace
 	for _, c := range p.all() {
-		p.w.Engine().Stop(&c.restartTimer)
+		c.stopRestart()
 	}
 }
 

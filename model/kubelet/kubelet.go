@@ -22,7 +22,7 @@ func (k *kubeletCore) RequestSync(p *model.Pod) { k.pod(p).requestSync() }
 // requestSync asks the pod worker to sync the pod now.
 func (p *podState) requestSync() {
 	if !p.syncTimer.Pending() {
-		p.w.Engine().Schedule(&p.syncTimer, p.w.Now(), sim.Normal)
+		p.World().Engine().Schedule(&p.syncTimer, p.World().Now(), sim.Normal)
 	}
 }
 
@@ -36,7 +36,7 @@ func (p *podState) sync() {
 			return
 		case !p.admit(): // admission.go
 			return
-		case !p.Terminating() && !p.w.AskAdmission(p.Pod): // a handler that refuses has rejected it
+		case !p.Terminating() && !p.World().AskAdmission(p.Pod): // a handler that refuses has rejected it
 			return
 		}
 		p.setupSandbox()
@@ -87,7 +87,7 @@ func (p *podState) sync() {
 	// A container this sync started published its status (showRunning);
 	// if nothing was recorded since, nothing the status reads changed, and
 	// generating it again would tell the API and the parts nothing new.
-	if p.statusSync != p.syncs || p.statusMark != p.w.ChangeCount() {
+	if p.statusSync != p.syncs || p.statusMark != p.World().ChangeCount() {
 		p.updateStatus()
 	}
 	if realistic {
@@ -102,8 +102,8 @@ func (p *podState) regularDone() bool {
 		return false
 	}
 	for _, c := range p.regular {
-		t, ok := c.status.Terminated()
-		if c.status.State.Kind == model.StateRunning || !ok || c.shouldRestart(t.ExitCode) {
+		t, ok := c.Status.Terminated()
+		if c.Status.State.Kind == model.StateRunning || !ok || c.shouldRestart(t.ExitCode) {
 			return false
 		}
 	}
@@ -115,7 +115,7 @@ func (p *podState) regularDone() bool {
 func (p *podState) setupSandbox() {
 	p.SetSandboxed(true)
 	p.AssignIP()
-	p.SetStartTime(p.w.Now())
+	p.SetStartTime(p.World().Now())
 	p.SetKubeletCondition(model.PodReadyToStartContainers, model.True, "", "")
 	reason := model.ReasonContainerCreating
 	if len(p.init) > 0 {
@@ -127,8 +127,10 @@ func (p *podState) setupSandbox() {
 	for _, c := range p.regular {
 		c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: reason})
 	}
-	for _, c := range p.all() {
-		c.startProbers()
+	for _, cs := range [...][]*container{p.init, p.regular} {
+		for _, c := range cs {
+			c.startProbers()
+		}
 	}
 	p.armActiveDeadline()
 }
@@ -138,8 +140,8 @@ func (p *podState) setupSandbox() {
 // started before the next init container runs, and are kept running.
 func (p *podState) syncInit() bool {
 	for _, c := range p.init {
-		st := c.status
-		if c.spec.Sidecar {
+		st := c.Status
+		if c.Spec.Sidecar {
 			if st.State.Kind == model.StateRunning && st.Started || p.sidecarsStopping {
 				continue
 			}
@@ -170,7 +172,7 @@ func (p *podState) syncInit() bool {
 // regularStarted is kubecontainer.HasAnyRegularContainerStarted.
 func (p *podState) regularStarted() bool {
 	for _, c := range p.regular {
-		if c.run.Starts > 0 {
+		if c.Run.Starts > 0 {
 			return true
 		}
 	}
@@ -181,14 +183,14 @@ func (p *podState) regularStarted() bool {
 // one if its policy says so and its backoff allows. It reports whether the
 // pod worker is now blocked (pulling an image).
 func (p *podState) syncContainer(c *container) bool {
-	st := c.status
+	st := c.Status
 	switch {
 	case c.processRunning() || c.rare != nil && c.rare.pullTimer.Pending():
 		// Its process runs: published, or not yet (postStart, or being
 		// killed after a failed postStart). The runtime shows the kubelet
 		// a running container, which it does not start again.
 		return false
-	case c.run.Starts == 0:
+	case c.Run.Starts == 0:
 		return p.startContainer(c)
 	case c.rerun: // a new sandbox: the init container runs again
 		c.rerun = false
@@ -198,8 +200,8 @@ func (p *podState) syncContainer(c *container) bool {
 		return p.startContainer(c)
 	}
 	last, _ := st.Terminated()
-	cfg := p.w.CrashLoopBackOff()
-	now := p.w.Now()
+	cfg := p.World().CrashLoopBackOff()
+	now := p.World().Now()
 	if c.probeKilled {
 		// The kubelet kills and restarts in one sync; its backoff check sees
 		// the pod as it was before the kill, so it weighs the run before
@@ -212,8 +214,8 @@ func (p *podState) syncContainer(c *container) bool {
 		switch {
 		case prev.Kind != model.StateTerminated:
 			return p.startContainer(c)
-		case !c.crash.inBackoffSince(cfg, prev.FinishedAt, now):
-			c.crash.next(cfg, prev.FinishedAt, now)
+		case !c.procState().crash.inBackoffSince(cfg, prev.FinishedAt, now):
+			c.proc.crash.next(cfg, prev.FinishedAt, now)
 			return p.startContainer(c)
 		}
 		// Refused by the backoff: from here on the ordinary rules apply.
@@ -225,11 +227,12 @@ func (p *podState) syncContainer(c *container) bool {
 	if !c.shouldRestart(last.ExitCode) {
 		return false
 	}
-	if c.crash.inBackoffSince(cfg, last.FinishedAt, now) {
+	s := c.procState()
+	if s.crash.inBackoffSince(cfg, last.FinishedAt, now) {
 		c.waitBackoff(last)
 		return false
 	}
-	c.crash.next(cfg, last.FinishedAt, now)
+	s.crash.next(cfg, last.FinishedAt, now)
 	return p.startContainer(c)
 }
 
@@ -245,24 +248,25 @@ func (c *container) waitBackoff(last model.ContainerState) {
 		p.syncFailed()
 		return
 	}
-	if c.restartTimer.Pending() {
+	s := c.procState()
+	if s.restartTimer.Pending() {
 		return
 	}
-	if st := c.status; st.State.Kind == model.StateTerminated {
+	if st := c.Status; st.State.Kind == model.StateTerminated {
 		c.setLastState(st.State)
 	}
 	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonCrashLoopBackOff, Message: c.backOffWaiting()})
 	p.Event(model.EventWarning, "BackOff", "kubelet", c.backOffMessages().backOff)
-	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(last.FinishedAt, c.crash.delay), sim.Normal)
+	p.World().Engine().Schedule(&s.restartTimer, sim.AddSat(last.FinishedAt, s.crash.delay), sim.Normal)
 }
 
 // backOffWaiting is the CrashLoopBackOff state's message for the current
 // delay, built once per delay.
 func (c *container) backOffWaiting() string {
-	m := c.backOffMessages()
-	if m.backOffDelay != c.crash.delay || m.backOffWaiting == "" {
-		m.backOffDelay = c.crash.delay
-		m.backOffWaiting = "back-off " + c.crash.delay.String() + " restarting failed container=" + c.spec.Name + " pod=" + c.pod.String()
+	m, delay := c.backOffMessages(), c.proc.crash.delay
+	if m.backOffDelay != delay || m.backOffWaiting == "" {
+		m.backOffDelay = delay
+		m.backOffWaiting = "back-off " + delay.String() + " restarting failed container=" + c.Spec.Name + " pod=" + c.pod.String()
 	}
 	return m.backOffWaiting
 }
@@ -273,17 +277,17 @@ func (c *container) backOffWaiting() string {
 // returns (kuberuntime_container.go), so the pod's next container starts
 // only after it.
 func (p *podState) startContainer(c *container) bool {
-	img := c.spec.Image
-	spec, listed := p.w.Image(img)
+	img := c.Spec.Image
+	spec, listed := p.World().Image(img)
 	present := !listed || p.k.node(p.Node).hasImage(img)
-	if !present && c.spec.PullPolicy == model.PullNever {
+	if !present && c.Spec.PullPolicy == model.PullNever {
 		msg := fmt.Sprintf("Container image %q is not present with pull policy of Never", img)
 		switch {
 		case p.realistic(): // every sync fails again
 			p.Eventf(model.EventWarning, model.ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setReason(model.ReasonErrImageNeverPull, msg)
 			p.syncFailed()
-		case c.status.State.Reason != model.ReasonErrImageNeverPull:
+		case c.Status.State.Reason != model.ReasonErrImageNeverPull:
 			p.Eventf(model.EventWarning, model.ReasonErrImageNeverPull, "kubelet", "%s", msg)
 			c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonErrImageNeverPull, Message: msg})
 		}
@@ -293,7 +297,7 @@ func (p *podState) startContainer(c *container) bool {
 		c.pullFailed()
 		return false
 	}
-	if present && c.spec.PullPolicy != model.PullAlways {
+	if present && c.Spec.PullPolicy != model.PullAlways {
 		p.Event(model.EventNormal, "Pulled", "kubelet", c.messages().present)
 		p.run(c)
 		return p.busy
@@ -303,14 +307,14 @@ func (p *podState) startContainer(c *container) bool {
 	if !present {
 		d = c.pullTime(spec)
 	}
-	c.draws.pull = d
+	c.rareState().pull = d
 	if d == 0 {
 		p.busy = true // pulled() then starts the container, as after a timed pull
 		c.pulled()
 		return false
 	}
 	p.busy = true
-	p.w.Engine().After(&c.rareState().pullTimer, d, sim.Normal)
+	p.World().Engine().After(&c.rareState().pullTimer, d, sim.Normal)
 	return true
 }
 
@@ -322,9 +326,9 @@ func (p *podState) startContainer(c *container) bool {
 // ErrImagePull; either reason shows from the next sync.
 func (c *container) pullFailed() {
 	p := c.pod
-	img := c.spec.Image
-	cfg := p.w.ImagePullBackOff()
-	now := p.w.Now()
+	img := c.Spec.Image
+	cfg := p.World().ImagePullBackOff()
+	now := p.World().Now()
 	r := c.rareState()
 	if r.pullBackoff.set && now-r.pullBackoff.lastUpdate < r.pullBackoff.delay {
 		if p.realistic() {
@@ -349,8 +353,8 @@ func (c *container) pullFailed() {
 		return
 	}
 	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonErrImagePull, Message: msg})
-	p.w.Engine().At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
-	p.w.Engine().Schedule(&c.restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
+	p.World().Engine().At(sim.AddSat(now, imagePullResync), sim.Normal, c.showImagePullBackOff)
+	p.World().Engine().Schedule(&c.procState().restartTimer, sim.AddSat(now, r.pullBackoff.delay), sim.Normal)
 }
 
 // imagePullResync is when the kubelet syncs a pod again after a failed pull.
@@ -358,10 +362,10 @@ const imagePullResync = time.Second
 
 func (c *container) showImagePullBackOff() {
 	p := c.pod
-	if c.status.State.Reason != model.ReasonErrImagePull || p.Terminating() || p.terminated {
+	if c.Status.State.Reason != model.ReasonErrImagePull || p.Terminating() || p.terminated {
 		return
 	}
-	img := c.spec.Image
+	img := c.Spec.Image
 	p.Eventf(model.EventNormal, "BackOff", "kubelet", "Back-off pulling image %q", img)
 	p.Eventf(model.EventWarning, "Failed", "kubelet", "Error: %s", model.ReasonImagePullBackOff)
 	c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonImagePullBackOff,
@@ -372,8 +376,8 @@ func (c *container) showImagePullBackOff() {
 // pulled finishes an image pull that started pullTime ago.
 func (c *container) pulled() {
 	p := c.pod
-	img := c.spec.Image
-	d := c.draws.pull
+	img := c.Spec.Image
+	d := c.rareState().pull
 	ns := p.k.node(p.Node)
 	if ns.hasImage(img) {
 		d = 0
@@ -390,34 +394,34 @@ func (c *container) pulled() {
 
 // run creates and starts the container's next process.
 func (p *podState) run(c *container) {
-	st := c.status
+	st := c.Status
 	if st.State.Kind == model.StateTerminated {
 		c.setLastState(st.State)
 	}
-	if c.run.Starts > 0 {
+	if c.Run.Starts > 0 {
 		p.SetContainerRestarts(int(c.idx), st.RestartCount+1)
 	}
 	c.clearReason()
-	now := p.w.Now()
+	now := p.World().Now()
 	m := c.messages()
 	p.Event(model.EventNormal, "Created", "kubelet", m.created)
 	p.Event(model.EventNormal, "Started", "kubelet", m.started)
-	r := c.spec.Behavior.NthRun(c.run.Starts)
+	r := c.Spec.Behavior.NthRun(c.Run.Starts)
 	after, exits := c.planRun(r)
-	c.run.Starts++
+	c.Run.Starts++
 	c.startedAt = now
 	c.pid = p.Node.NextPID()
-	c.probes.Wake()
+	c.Probes.Wake()
 	if exits {
-		p.w.Engine().After(&c.exitTimer, after, sim.Normal)
+		p.World().Engine().After(&c.procState().exitTimer, after, sim.Normal)
 	}
-	if c.spec.PostStart != "" {
+	if c.Spec.PostStart != "" {
 		// The kubelet runs postStart inside startContainer: the pod worker
 		// waits, and the API keeps showing the container as it was (Waiting)
 		// until the hook returns.
-		p.busy, c.inHook, c.run.Unpublished = true, hookPostStart, true
-		p.w.UseChanged(p.Pod)
-		p.w.Engine().After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
+		p.busy, c.inHook, c.Run.Unpublished = true, hookPostStart, true
+		p.World().UseChanged(p.Pod)
+		p.World().Engine().After(&c.rareState().hookTimer, c.hookTime(false), sim.Normal)
 		return
 	}
 	c.showRunning()
@@ -429,17 +433,17 @@ func (p *podState) run(c *container) {
 // processRunning reports whether the container's process runs, published
 // as Running or not yet (during postStart).
 func (c *container) processRunning() bool {
-	return c.status.State.Kind == model.StateRunning || c.run.Unpublished
+	return c.Status.State.Kind == model.StateRunning || c.Run.Unpublished
 }
 
 // showRunning publishes the started process: state Running.
 func (c *container) showRunning() {
-	c.run.Unpublished = false
+	c.Run.Unpublished = false
 	c.setState(model.ContainerState{Kind: model.StateRunning, StartedAt: c.startedAt})
-	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
+	c.pod.World().AnnounceListenerChanged(c.pod.Pod)
 	c.updateReady()
-	if c.status.Started {
-		c.probes.TriggerReadiness()
+	if c.Status.Started {
+		c.Probes.TriggerReadiness()
 	}
 	c.pod.updateStatus()
 }
@@ -463,7 +467,7 @@ func (c *container) hookDone() {
 func (c *container) postStartDone() {
 	p := c.pod
 	p.busy = false
-	if c.spec.Behavior.Hook(false).Fail {
+	if c.Spec.Behavior.Hook(false).Fail {
 		// Killed before the kubelet ever reports it Running.
 		p.Eventf(model.EventWarning, "FailedPostStartHook", "kubelet", "PostStartHook failed")
 		c.rareState().killedFor = model.ReasonPostStartHookError
@@ -476,8 +480,8 @@ func (c *container) postStartDone() {
 
 // exitOnItsOwn ends the current run as its RunSpec says.
 func (c *container) exitOnItsOwn() {
-	r := c.spec.Behavior.NthRun(c.run.Starts - 1)
-	if c.draws.crashed {
+	r := c.Spec.Behavior.NthRun(c.Run.Starts - 1)
+	if c.proc.draws.crashed {
 		c.terminate(1, "")
 		return
 	}
@@ -491,7 +495,7 @@ func (c *container) exitOnItsOwn() {
 // terminate records the running process's exit with code; reason "" means
 // the runtime's own: Completed for 0, Error otherwise.
 func (c *container) terminate(code int32, reason string) {
-	st := c.status
+	st := c.Status
 	if !c.processRunning() {
 		return
 	}
@@ -502,20 +506,22 @@ func (c *container) terminate(code int32, reason string) {
 		}
 	}
 	p := c.pod
-	p.w.Engine().Stop(&c.exitTimer)
+	if s := c.proc; s != nil {
+		p.World().Engine().Stop(&s.exitTimer)
+	}
 	if r := c.rare; r != nil {
 		for _, t := range [...]*sim.Timer{&r.hookTimer, &r.termTimer, &r.killTimer} {
-			p.w.Engine().Stop(t)
+			p.World().Engine().Stop(t)
 		}
 	}
 	if c.inHook == hookPostStart {
 		p.busy = false
 	}
-	c.stopping, c.inHook, c.run.Unpublished = false, hookNone, false
+	c.stopping, c.inHook, c.Run.Unpublished = false, hookNone, false
 	c.setFlags(false, false)
 	c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: reason, ExitCode: code,
-		StartedAt: c.startedAt, FinishedAt: p.w.Now()})
-	p.w.AnnounceListenerChanged(p.Pod)
+		StartedAt: c.startedAt, FinishedAt: p.World().Now()})
+	p.World().AnnounceListenerChanged(p.Pod)
 	if why := c.killedFor(); why != "" && !p.Terminating() {
 		c.setLastState(st.State)
 		c.setState(model.ContainerState{Kind: model.StateWaiting, Reason: why})
@@ -535,7 +541,7 @@ func (c *container) terminate(code int32, reason string) {
 
 func (k *kubeletCore) Kill(pod *model.Pod, name string, code int32, reason string) bool {
 	c := k.pod(pod).container(name)
-	if c == nil || c.status.State.Kind != model.StateRunning {
+	if c == nil || c.Status.State.Kind != model.StateRunning {
 		return false
 	}
 	c.terminate(code, reason)
@@ -544,12 +550,12 @@ func (k *kubeletCore) Kill(pod *model.Pod, name string, code int32, reason strin
 
 func (p *podState) container(name string) *container {
 	for _, c := range p.init {
-		if c.spec.Name == name {
+		if c.Spec.Name == name {
 			return c
 		}
 	}
 	for _, c := range p.regular {
-		if c.spec.Name == name {
+		if c.Spec.Name == name {
 			return c
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/kubelet/prober"
 )
 
 // world builds a one-node world with one pod whose container "app" behaves as b.
@@ -159,13 +160,13 @@ func TestGetPhase(t *testing.T) {
 		p := &podState{Pod: &model.Pod{Spec: &model.PodSpec{RestartPolicy: tc.policy}}}
 		for i, c := range tc.init {
 			spec := &model.ContainerSpec{Name: "i", Sidecar: tc.sidecar[i]}
-			p.init = append(p.init, &container{spec: spec, status: &model.ContainerStatus{State: c.state, LastState: c.last, Started: c.started}})
+			p.init = append(p.init, &container{Container: prober.Container{Spec: spec, Status: &model.ContainerStatus{State: c.state, LastState: c.last, Started: c.started}}})
 		}
 		for _, c := range tc.regular {
 			st := model.ContainerStatus{State: c.state, LastState: c.last}
-			k := &container{spec: &model.ContainerSpec{Name: "c"}, status: &st}
+			k := &container{Container: prober.Container{Spec: &model.ContainerSpec{Name: "c"}, Status: &st}}
 			if c.state.Kind != model.StateWaiting || c.last.Kind != 0 {
-				k.run.Starts = 1
+				k.Run.Starts = 1
 			}
 			p.regular = append(p.regular, k)
 		}

@@ -11,23 +11,23 @@ import (
 // durations of its run, hooks, shutdown and pulls, by its behaviour's
 // distributions (dist.go).
 
-// draws holds what a container drew from its random stream for its current
-// run, hook or pull. A container without distributions never creates its
-// stream.
+// draws holds a container's random stream and what it drew from it for
+// its current run (in its procState; the preStop hook's and the pull's
+// durations are in its rareState). A container without distributions never
+// creates its stream.
 type draws struct {
 	r       *rand.Rand
 	startup time.Duration // this run's startupTime
-	hook    time.Duration // the running preStop hook's duration
-	pull    time.Duration // the running pull's duration
 	crashed bool          // this run crashes at its exitAfter (crashProbability)
 }
 
 // rand returns the container's stream, "kubelet/<pod>/<container>".
 func (c *container) rand() *rand.Rand {
-	if c.draws.r == nil {
-		c.draws.r = c.pod.w.Engine().Rand("kubelet/" + c.pod.Name + "/" + c.spec.Name)
+	d := &c.procState().draws
+	if d.r == nil {
+		d.r = c.pod.World().Engine().Rand("kubelet/" + c.pod.Name + "/" + c.Spec.Name)
 	}
-	return c.draws.r
+	return d.r
 }
 
 // sample returns fixed when d is nil, else a draw from the container's stream.
@@ -42,25 +42,28 @@ func (c *container) sample(d model.Dist, fixed time.Duration) time.Duration {
 // exits and whether it crashes. It reports when the process exits on its own
 // and whether it does at all.
 func (c *container) planRun(r model.RunSpec) (after time.Duration, exits bool) {
-	c.draws.crashed = false
-	if b := c.spec.Behavior; b != nil && b.StartupTimeDist != nil {
-		c.draws.startup = b.StartupTimeDist.Sample(c.rand())
+	if s := c.proc; s != nil {
+		s.draws.crashed = false
+	}
+	if b := c.Spec.Behavior; b != nil && b.StartupTimeDist != nil {
+		d := b.StartupTimeDist.Sample(c.rand())
+		c.proc.draws.startup = d
 	}
 	after, exits = c.sample(r.ExitAfterDist, r.ExitAfter), !r.Forever
 	if r.CrashProbability > 0 && c.rand().Float64() < r.CrashProbability {
-		c.draws.crashed, exits = true, true
+		c.proc.draws.crashed, exits = true, true
 	}
 	return after, exits
 }
 
 // hookTime draws how long the postStart (or preStop) hook takes this time.
 func (c *container) hookTime(preStop bool) time.Duration {
-	h := c.spec.Behavior.Hook(preStop)
+	h := c.Spec.Behavior.Hook(preStop)
 	if h.Duration == 0 && h.DurationDist == nil {
-		if preStop && c.spec.PreStopSleep > 0 {
-			return c.spec.PreStopSleep
-		} else if !preStop && c.spec.PostStartSleep > 0 {
-			return c.spec.PostStartSleep
+		if preStop && c.Spec.PreStopSleep > 0 {
+			return c.Spec.PreStopSleep
+		} else if !preStop && c.Spec.PostStartSleep > 0 {
+			return c.Spec.PostStartSleep
 		}
 	}
 	return c.sample(h.DurationDist, h.Duration)
@@ -68,8 +71,8 @@ func (c *container) hookTime(preStop bool) time.Duration {
 
 // shutdownTime draws how long the process takes to exit after SIGTERM.
 func (c *container) shutdownTime() time.Duration {
-	d, _ := c.spec.Behavior.Shutdown()
-	if b := c.spec.Behavior; b != nil {
+	d, _ := c.Spec.Behavior.Shutdown()
+	if b := c.Spec.Behavior; b != nil {
 		return c.sample(b.ShutdownTimeDist, d)
 	}
 	return d

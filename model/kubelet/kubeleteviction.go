@@ -24,19 +24,19 @@ func (k *kubeletCore) EvictForPressure(pod *model.Pod, msg string, grace time.Du
 		p.SetKubeletCondition(model.DisruptionTarget, model.True, "TerminationByKubelet", msg)
 		p.stopping().evictedMsg = msg
 		for _, c := range p.all() {
-			p.w.Engine().Stop(&c.restartTimer)
+			c.stopRestart()
 			if c.processRunning() && !c.stopping {
-				c.stop(grace, "Stopping container "+c.spec.Name)
+				c.stop(grace, "Stopping container "+c.Spec.Name)
 			}
 		}
-		p.w.AnnouncePodChanged(pod)
+		p.World().AnnouncePodChanged(pod)
 		p.requestSync()
 		return
 	}
 	p.freeze()
 	for _, c := range p.all() {
 		if c.processRunning() {
-			p.Eventf(model.EventNormal, "Killing", "kubelet", "Stopping container %s", c.spec.Name)
+			p.Eventf(model.EventNormal, "Killing", "kubelet", "Stopping container %s", c.Spec.Name)
 			c.stopping = false
 			c.terminate(137, model.ReasonError)
 		}
@@ -67,5 +67,5 @@ func (p *podState) failEvicted(msg string) {
 		p.SetPhase(model.Failed)
 		p.updateConditions()
 	}
-	p.w.AnnouncePodChanged(p.Pod)
+	p.World().AnnouncePodChanged(p.Pod)
 }

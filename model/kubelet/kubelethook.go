@@ -23,6 +23,7 @@ type kubeletCore struct {
 	stops      model.Slab[podStop]   // what podState.stop points to, once made
 	containers model.Slab[container] // the pods' containers
 	rares      model.Slab[rareState] // containers' rare state, made on first use
+	procs      model.Slab[procState] // containers' process state, made on first use
 	probes     prober.Manager        // the containers' probe workers
 	// scratch builds a condition message without allocating (status.go).
 	scratch []byte
@@ -45,7 +46,6 @@ func New() model.Kubelet { return &kubeletCore{} }
 // into it, so the kubelet's hot paths never look it up.
 type podState struct {
 	*model.Pod
-	w *model.World // the pod's world, the kubelet's own reference to it
 	k *kubeletCore // its kubelet
 
 	init      []*container
@@ -54,7 +54,7 @@ type podState struct {
 	stop      *podStop   // what the kubelet decided of its end; noStop until it decides anything (podState.stopping)
 	syncTimer sim.Timer
 	worker    *podWorker // the realistic pod worker (podworker.go); nil in exact mode
-	messages  []string   // condition messages built so far, for reuse
+	messages  *[]string  // condition messages built so far, for reuse, made on first use (status.go)
 	// What updateConditions last read (condInputs) and the count of
 	// condition changes (ConditionGen) after it ran: while both hold,
 	// running it again would change nothing.
@@ -98,33 +98,59 @@ func (p *podState) stopping() *podStop {
 // pod is k's state of p.
 func (k *kubeletCore) pod(p *model.Pod) *podState { return k.pods[p.ID()] }
 
-// container is one (init) container as the kubelet runs it.
+// container is one (init) container as the kubelet runs it. It embeds
+// what its probe workers read of it (prober.Container: its spec, API
+// status and run, and the workers).
 type container struct {
+	prober.Container
 	pod       *podState
-	spec      *model.ContainerSpec
-	status    *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf): read only, the Pod's writers write it
-	run       prober.Run             // its current run: how many times the process was started, whether postStart still hides it
-	idx       int32                  // its index in the pod's statuses: init containers first
-	startedAt time.Duration          // when the current process started
+	startedAt time.Duration      // when the current process started
+	proc      *procState         // made the first time its process may exit, or it restarts (container.procState)
+	rare      *rareState         // made the first time it pulls an image, runs a hook or is killed (container.rareState)
+	msgs      *containerMessages // shared with the containers of the same spec
+	idx       int32              // its index in the pod's statuses: init containers first
+	pid       int32              // its process's id on the node (Node.nextPID), for the kernel's OOM killer
 
-	exitTimer    sim.Timer  // the process exits on its own
-	restartTimer sim.Timer  // the crash backoff ends
-	rare         *rareState // made the first time it pulls an image, runs a hook or is killed (container.rareState)
+	stopping      bool     // being killed (preStop, SIGTERM, SIGKILL)
+	inHook        hookKind // which hook is running
+	ordered       bool     // killed with its pod: as a sidecar it waits for its turn after preStop
+	probeKilled   bool     // killed for a failed liveness or startup probe; restart decided in the next sync
+	resizeRestart bool     // killed to apply a resize (resize.go): the next sync starts it again
+	rerun         bool     // an init container that must run again in a new sandbox
+}
+
+// procState is what a container needs once its process may exit or it is
+// restarted: the pods of a big fleet mostly run for good, so it is made on
+// first use (container.procState), its timers armed then.
+type procState struct {
+	exitTimer    sim.Timer // the process exits on its own
+	restartTimer sim.Timer // the crash backoff ends
 	crash        backoff
+	draws        draws           // what it drew from its random stream (kubeletdraws.go)
+	backMsgs     backOffMessages // made at its first back-off (container.backOffMessages)
+	reason       syncReason      // why a realistic sync could not start it (podworker.go)
+}
 
-	probes prober.Workers // its probe workers by kind
+// procState returns c's process state, making it on first use.
+func (c *container) procState() *procState {
+	if c.proc == nil {
+		c.newProcState()
+	}
+	return c.proc
+}
 
-	stopping      bool               // being killed (preStop, SIGTERM, SIGKILL)
-	inHook        hookKind           // which hook is running
-	ordered       bool               // killed with its pod: as a sidecar it waits for its turn after preStop
-	probeKilled   bool               // killed for a failed liveness or startup probe; restart decided in the next sync
-	resizeRestart bool               // killed to apply a resize (resize.go): the next sync starts it again
-	rerun         bool               // an init container that must run again in a new sandbox
-	draws         draws              // what it drew from its random stream (kubeletdraws.go)
-	msgs          *containerMessages // shared with the containers of the same spec
-	backMsgs      *backOffMessages
-	reason        *syncReason // why a realistic sync could not start it (podworker.go)
-	pid           int32       // its process's id on the node (Node.nextPID), for the kernel's OOM killer
+func (c *container) newProcState() {
+	s := c.pod.k.procs.New()
+	s.exitTimer.Init(c.exitOnItsOwn)
+	s.restartTimer.Init(c.pod.requestSync)
+	c.proc = s
+}
+
+// stopRestart stops c's crash backoff timer, if it has one.
+func (c *container) stopRestart() {
+	if s := c.proc; s != nil {
+		c.pod.World().Engine().Stop(&s.restartTimer)
+	}
 }
 
 type hookKind uint8
@@ -165,7 +191,7 @@ func (ns *nodeState) addImage(img string) {
 
 func (k *kubeletCore) PodCreated(pod *model.Pod) {
 	p := k.states.New()
-	p.Pod, p.w, p.k, p.stop = pod, pod.World(), k, &noStop
+	p.Pod, p.k, p.stop = pod, k, &noStop
 	k.pods = model.Extend(k.pods, pod.ID()+1)
 	k.pods[pod.ID()] = p
 	p.syncTimer.Init(p.sync)
@@ -202,7 +228,7 @@ func (k *kubeletCore) Removed(pod *model.Pod) {
 	p.stopWorker()
 	for _, c := range p.all() {
 		c.stopTimers()
-		c.probes.Halt()
+		c.Probes.Halt()
 	}
 }
 
@@ -221,13 +247,16 @@ func (k *kubeletCore) Serving(pod *model.Pod, i int) bool {
 }
 
 func (k *kubeletCore) ProbeTicks(pod *model.Pod, i int) [model.Startup + 1]int64 {
-	return k.pod(pod).containerAt(i).probes.Ticks()
+	return k.pod(pod).containerAt(i).Probes.Ticks()
 }
 
 func (k *kubeletCore) CheckContainer(v *model.Invariants, p *model.Pod, i int, where string) {
 	c := k.pod(p).containerAt(i)
 	if p.Node.PoweredOff() {
-		ts := []*sim.Timer{&c.exitTimer}
+		var ts []*sim.Timer
+		if s := c.proc; s != nil {
+			ts = append(ts, &s.exitTimer)
+		}
 		if r := c.rare; r != nil {
 			ts = append(ts, &r.hookTimer, &r.termTimer, &r.killTimer, &r.pullTimer)
 		}
@@ -254,9 +283,7 @@ func (p *podState) containerAt(i int) *container {
 // of its statuses (Pod.StatusOf), its timers armed with their callbacks.
 func (p *podState) newContainer(s *model.ContainerSpec, i int) *container {
 	c := p.k.containers.New()
-	*c = container{pod: p, spec: s, status: p.StatusOf(i), idx: int32(i)}
-	c.exitTimer.Init(c.exitOnItsOwn)
-	c.restartTimer.Init(p.requestSync)
+	*c = container{Container: prober.Container{Spec: s, Status: p.StatusOf(i)}, pod: p, idx: int32(i)}
 	return c
 }
 
@@ -269,6 +296,8 @@ type rareState struct {
 	termTimer   sim.Timer     // the process exits after SIGTERM
 	killTimer   sim.Timer     // SIGKILL at the end of the grace period
 	pullBackoff backoff       // the image pull backoff (per pod and image in the kubelet)
+	pull        time.Duration // the running pull's duration
+	hook        time.Duration // the running preStop hook's duration
 	graceLeft   time.Duration // of the grace period: during preStop, what it started with; while waiting for its turn, what is left
 	waitFrom    time.Duration // when it began to wait for its turn
 	killedFor   string        // why the kubelet killed it: "", "FailedPostStartHook", ...
@@ -297,9 +326,11 @@ func (c *container) killedFor() string {
 
 // stopTimers stops every timer of c's process, pull, hooks and backoff.
 func (c *container) stopTimers() {
-	eng := c.pod.w.Engine()
-	eng.Stop(&c.exitTimer)
-	eng.Stop(&c.restartTimer)
+	eng := c.pod.World().Engine()
+	if s := c.proc; s != nil {
+		eng.Stop(&s.exitTimer)
+		eng.Stop(&s.restartTimer)
+	}
 	if r := c.rare; r != nil {
 		for _, t := range [...]*sim.Timer{&r.pullTimer, &r.hookTimer, &r.termTimer, &r.killTimer} {
 			eng.Stop(t)
@@ -311,8 +342,10 @@ func (c *container) stopTimers() {
 // wakes its probe workers.
 func (c *container) setState(s model.ContainerState) {
 	c.pod.SetContainerState(int(c.idx), s)
-	c.probes.Wake()
+	c.Probes.Wake()
 }
 
 // setLastState sets c's lastState in its status.
-func (c *container) setLastState(s model.ContainerState) { c.pod.SetContainerLastState(int(c.idx), s) }
+func (c *container) setLastState(s model.ContainerState) {
+	c.pod.SetContainerLastState(int(c.idx), s)
+}

@@ -26,18 +26,18 @@ type backOffMessages struct {
 func (c *container) messages() *containerMessages {
 	if c.msgs == nil {
 		k := c.pod.k
-		if c.msgs = k.containerMsgs[c.spec]; c.msgs == nil {
-			name := c.spec.Name
+		if c.msgs = k.containerMsgs[c.Spec]; c.msgs == nil {
+			name := c.Spec.Name
 			c.msgs = &containerMessages{
 				created:  "Created container: " + name,
 				started:  "Started container " + name,
-				present:  "Container image " + strconv.Quote(c.spec.Image) + " already present on machine",
+				present:  "Container image " + strconv.Quote(c.Spec.Image) + " already present on machine",
 				stopping: "Stopping container " + name,
 			}
 			if k.containerMsgs == nil {
 				k.containerMsgs = map[*model.ContainerSpec]*containerMessages{}
 			}
-			k.containerMsgs[c.spec] = c.msgs
+			k.containerMsgs[c.Spec] = c.msgs
 		}
 	}
 	return c.msgs
@@ -46,8 +46,13 @@ func (c *container) messages() *containerMessages {
 // backOffMessages returns the container's messages about its crash
 // back-off, building them on first use.
 func (c *container) backOffMessages() *backOffMessages {
-	if c.backMsgs == nil {
-		c.backMsgs = &backOffMessages{backOff: "Back-off restarting failed container " + c.spec.Name + " in pod " + c.pod.String()}
+	m := &c.procState().backMsgs
+	if m.backOff == "" {
+		c.newBackOffMessage()
 	}
-	return c.backMsgs
+	return m
+}
+
+func (c *container) newBackOffMessage() {
+	c.proc.backMsgs.backOff = "Back-off restarting failed container " + c.Spec.Name + " in pod " + c.pod.String()
 }

@@ -43,7 +43,7 @@ func (k *kubeletCore) DiskFailed(n *model.Node) {
 			p.updateConditions()
 		}
 		p.Eventf(model.EventWarning, "Failed", "kubelet", "Error: the node's disk failed; the pod cannot run")
-		p.w.AnnouncePodChanged(q)
+		p.World().AnnouncePodChanged(q)
 	}
 }
 
@@ -93,9 +93,9 @@ func (p *podState) freeze() {
 	for _, c := range p.all() {
 		c.stopTimers()
 		c.inHook, c.ordered = hookNone, false
-		c.probes.Halt()
+		c.Probes.Halt()
 	}
-	p.w.AnnounceListenerChanged(p.Pod)
+	p.World().AnnounceListenerChanged(p.Pod)
 }
 
 // reboot is the kubelet coming back after a power loss at downAt: every
@@ -106,13 +106,13 @@ func (p *podState) reboot(downAt time.Duration) {
 	}
 	for _, c := range p.all() {
 		if c.processRunning() { // published Running, or still in postStart
-			c.stopping, c.run.Unpublished = false, false
+			c.stopping, c.Run.Unpublished = false, false
 			c.setFlags(false, false)
 			c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: "Unknown", ExitCode: 255,
 				StartedAt: c.startedAt, FinishedAt: downAt})
-			p.w.UseChanged(p.Pod)
+			p.World().UseChanged(p.Pod)
 		}
-		c.probes.Restart()
+		c.Probes.Restart()
 	}
 	if p.Sandboxed() && !p.Terminating() && !p.Phase().Terminal() && p.Spec.RestartPolicy != model.RestartNever {
 		// The sandbox died with the node: the kubelet makes a new one and
@@ -121,7 +121,7 @@ func (p *podState) reboot(downAt time.Duration) {
 		p.SetKubeletCondition(model.PodReadyToStartContainers, model.False, "", "")
 		p.resandbox = true
 		for _, c := range p.init {
-			if !c.spec.Sidecar && c.status.State.Kind == model.StateTerminated && c.status.State.ExitCode == 0 {
+			if !c.Spec.Sidecar && c.Status.State.Kind == model.StateTerminated && c.Status.State.ExitCode == 0 {
 				c.rerun = true
 			}
 		}

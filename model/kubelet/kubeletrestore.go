@@ -44,13 +44,13 @@ func (c *container) restore(s *model.PodSnapshot) {
 	p := c.pod
 	var cs *model.ContainerSnapshot
 	for i := range s.Containers {
-		if s.Containers[i].Name == c.spec.Name {
+		if s.Containers[i].Name == c.Spec.Name {
 			cs = &s.Containers[i]
 		}
 	}
 	if cs == nil { // no status: an init container of a started pod has finished
 		cs = &model.ContainerSnapshot{State: model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonContainerCreating}}
-		if c.isInit() && !c.spec.Sidecar && s.Phase != model.Pending {
+		if c.isInit() && !c.Spec.Sidecar && s.Phase != model.Pending {
 			cs.State = model.ContainerState{Kind: model.StateTerminated, Reason: model.ReasonCompleted, StartedAt: *s.StartTime, FinishedAt: *s.StartTime}
 		}
 	}
@@ -58,22 +58,22 @@ func (c *container) restore(s *model.PodSnapshot) {
 	p.SetContainerRestarts(int(c.idx), cs.RestartCount)
 	c.setLastState(cs.LastState)
 	if cs.State.Kind != model.StateWaiting || cs.RestartCount > 0 || cs.LastState.Kind == model.StateTerminated {
-		c.run.Starts = cs.RestartCount + 1
+		c.Run.Starts = cs.RestartCount + 1
 	}
 	c.setState(cs.State)
 	c.restoreBackoff(cs)
 	for _, t := range []time.Duration{cs.State.StartedAt, cs.State.FinishedAt, cs.LastState.StartedAt, cs.LastState.FinishedAt} {
-		p.w.NotePast(t)
+		p.World().NotePast(t)
 	}
 	if cs.State.Kind != model.StateRunning {
 		return
 	}
-	p.k.node(p.Node).addImage(c.spec.Image)
+	p.k.node(p.Node).addImage(c.Spec.Image)
 	c.startedAt = cs.State.StartedAt
-	c.probes.Restore(c.run.Starts, cs.Started, cs.Ready)
-	c.probes.Wake()
-	if after, exits := c.planRun(c.spec.Behavior.NthRun(c.run.Starts - 1)); exits {
-		p.w.Engine().Schedule(&c.exitTimer, max(sim.AddSat(c.startedAt, after), p.w.Now()), sim.Normal)
+	c.Probes.Restore(c.Run.Starts, cs.Started, cs.Ready)
+	c.Probes.Wake()
+	if after, exits := c.planRun(c.Spec.Behavior.NthRun(c.Run.Starts - 1)); exits {
+		p.World().Engine().Schedule(&c.procState().exitTimer, max(sim.AddSat(c.startedAt, after), p.World().Now()), sim.Normal)
 	}
 }
 
@@ -84,7 +84,7 @@ func (c *container) restoreBackoff(cs *model.ContainerSnapshot) {
 	if cs.RestartCount < 1 {
 		return
 	}
-	cfg := c.pod.w.CrashLoopBackOff()
+	cfg := c.pod.World().CrashLoopBackOff()
 	delay := cfg.Initial
 	for i := int32(1); i < cs.RestartCount && delay < cfg.Max; i++ {
 		delay = sim.MulSat(delay, 2)
@@ -93,5 +93,5 @@ func (c *container) restoreBackoff(cs *model.ContainerSnapshot) {
 	if cs.State.Kind != model.StateRunning {
 		last = cs.LastState.StartedAt
 	}
-	c.crash = backoff{set: true, delay: min(delay, cfg.Max), lastUpdate: last}
+	c.procState().crash = backoff{set: true, delay: min(delay, cfg.Max), lastUpdate: last}
 }

@@ -74,15 +74,15 @@ func TestPreStopTimeCountsInWholeSeconds(t *testing.T) {
 // counts as stopped): upstream's getPhase says Pending, not Running.
 func TestPendingSidecarKeepsPodPending(t *testing.T) {
 	p := &podState{Pod: &model.Pod{Spec: &model.PodSpec{RestartPolicy: model.RestartAlways}}}
-	p.init = []*container{{spec: &model.ContainerSpec{Name: "side", Sidecar: true},
-		status: &model.ContainerStatus{State: model.ContainerState{Kind: model.StateRunning}}}}
-	p.regular = []*container{{spec: &model.ContainerSpec{Name: "app"}, run: prober.Run{Starts: 1},
-		status: &model.ContainerStatus{State: model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonCrashLoopBackOff},
-			LastState: model.ContainerState{Kind: model.StateTerminated, ExitCode: 1}}}}
+	p.init = []*container{{Container: prober.Container{Spec: &model.ContainerSpec{Name: "side", Sidecar: true},
+		Status: &model.ContainerStatus{State: model.ContainerState{Kind: model.StateRunning}}}}}
+	p.regular = []*container{{Container: prober.Container{Spec: &model.ContainerSpec{Name: "app"}, Run: prober.Run{Starts: 1},
+		Status: &model.ContainerStatus{State: model.ContainerState{Kind: model.StateWaiting, Reason: model.ReasonCrashLoopBackOff},
+			LastState: model.ContainerState{Kind: model.StateTerminated, ExitCode: 1}}}}}
 	if got := p.computePhase(); got != model.Pending {
 		t.Errorf("sidecar running, not started; app in CrashLoopBackOff: phase %s, want Pending", got)
 	}
-	p.init[0].status.Started = true
+	p.init[0].Status.Started = true
 	if got := p.computePhase(); got != model.Running {
 		t.Errorf("sidecar started; app in CrashLoopBackOff: phase %s, want Running", got)
 	}

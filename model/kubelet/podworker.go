@@ -26,12 +26,12 @@ type podWorker struct {
 }
 
 // realistic reports whether the pod's kubelet runs the realistic pod worker.
-func (p *podState) realistic() bool { return p.w.KubeletSyncMode() == model.SyncRealistic }
+func (p *podState) realistic() bool { return p.World().KubeletSyncMode() == model.SyncRealistic }
 
 // workerState returns the pod's realistic pod worker, making it on first use.
 func (p *podState) workerState() *podWorker {
 	if p.worker == nil {
-		p.worker = &podWorker{rand: p.w.Engine().Rand("podworker/" + p.Name)}
+		p.worker = &podWorker{rand: p.World().Engine().Rand("podworker/" + p.Name)}
 		p.worker.requeue.Init(p.queuedSync)
 	}
 	return p.worker
@@ -66,8 +66,8 @@ func (p *podState) requeue() {
 	if pw.failed {
 		d = workerBackOffPeriod
 	}
-	due := sim.AddSat(p.w.Now(), d+time.Duration(pw.rand.Float64()*workerJitter*float64(d)))
-	p.w.Engine().Schedule(&pw.requeue, sim.AddSat(due-due%syncLoopTick, syncLoopTick), sim.Normal)
+	due := sim.AddSat(p.World().Now(), d+time.Duration(pw.rand.Float64()*workerJitter*float64(d)))
+	p.World().Engine().Schedule(&pw.requeue, sim.AddSat(due-due%syncLoopTick, syncLoopTick), sim.Normal)
 }
 
 // queuedSync is the sync of a pod taken off the work queue; one already
@@ -81,7 +81,7 @@ func (p *podState) queuedSync() {
 // stopWorker takes the pod off the work queue.
 func (p *podState) stopWorker() {
 	if p.worker != nil {
-		p.w.Engine().Stop(&p.worker.requeue)
+		p.World().Engine().Stop(&p.worker.requeue)
 	}
 }
 
@@ -95,16 +95,14 @@ type syncReason struct {
 
 // setReason records why the sync could not start the container.
 func (c *container) setReason(reason, msg string) {
-	if c.reason == nil {
-		c.reason = new(syncReason)
-	}
-	c.reason.reason, c.reason.message = reason, msg
+	r := &c.procState().reason
+	r.reason, r.message = reason, msg
 }
 
 // clearReason forgets the reason: the container started.
 func (c *container) clearReason() {
-	if c.reason != nil {
-		c.reason.reason = ""
+	if s := c.proc; s != nil {
+		s.reason.reason = ""
 	}
 }
 
@@ -112,16 +110,16 @@ func (c *container) clearReason() {
 // should be (re)started and a sync recorded why it could not be, it shows as
 // Waiting with that reason, its termination moving to lastState.
 func (c *container) showReason() {
-	st := c.status
-	if c.reason == nil || c.reason.reason == "" || c.processRunning() || c.pod.Terminating() {
+	st := c.Status
+	if c.proc == nil || c.proc.reason.reason == "" || c.processRunning() || c.pod.Terminating() {
 		return
 	}
-	if t, ok := st.Terminated(); ok && c.run.Starts > 0 {
-		if !c.shouldRestart(t.ExitCode) || !c.spec.Sidecar && c.isInit() && t.ExitCode == 0 && st.State.Kind == model.StateTerminated {
+	if t, ok := st.Terminated(); ok && c.Run.Starts > 0 {
+		if !c.shouldRestart(t.ExitCode) || !c.Spec.Sidecar && c.isInit() && t.ExitCode == 0 && st.State.Kind == model.StateTerminated {
 			return
 		}
 	}
-	r := c.reason
+	r := &c.proc.reason
 	if st.State.Kind == model.StateWaiting && st.State.Reason == r.reason && st.State.Message == r.message {
 		return
 	}

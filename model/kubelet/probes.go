@@ -18,21 +18,27 @@ var _ prober.Target = (*container)(nil)
 // startProbers creates the container's probe workers when the kubelet sets
 // the pod up, before any container runs.
 func (c *container) startProbers() {
-	c.pod.k.probes.AddContainer(&c.probes, c, &c.run, c.pod.Pod, c.spec, c.status)
+	c.pod.k.probes.AddContainer(&c.Container, c, c.pod.Pod)
 }
+
+// Prober is the kubelet's prober manager.
+func (c *container) Prober() *prober.Manager { return &c.pod.k.probes }
+
+// RequestSync asks the pod worker to sync the container's pod.
+func (c *container) RequestSync() { c.pod.requestSync() }
+
+// StartupTime is the current run's startupTime, as drawn (planRun).
+func (c *container) StartupTime() time.Duration { return c.procState().draws.startup }
 
 // wakeProbers wakes every probe worker of the pod.
 func (p *podState) wakeProbers() {
 	for _, c := range p.init {
-		c.probes.Wake()
+		c.Probes.Wake()
 	}
 	for _, c := range p.regular {
-		c.probes.Wake()
+		c.Probes.Wake()
 	}
 }
-
-// RequestSync asks the pod worker to sync the container's pod.
-func (c *container) RequestSync() { c.pod.requestSync() }
 
 // WillRestart is the probe worker's keepGoing for a container terminated
 // with code: with a container's own restartPolicy in the pod,
@@ -56,12 +62,12 @@ func (c *container) KillForProbe(k model.ProbeKind, probe *model.ProbeSpec) {
 	kind := map[model.ProbeKind]string{model.Liveness: "liveness", model.Startup: "startup"}[k]
 	var msg string
 	switch {
-	case c.spec.Sidecar:
-		msg = "Init container " + c.spec.Name + " failed " + kind + " probe"
+	case c.Spec.Sidecar:
+		msg = "Init container " + c.Spec.Name + " failed " + kind + " probe"
 	case c.restartsAfterProbeKill():
-		msg = "Container " + c.spec.Name + " failed " + kind + " probe, will be restarted"
+		msg = "Container " + c.Spec.Name + " failed " + kind + " probe, will be restarted"
 	default:
-		msg = "Container " + c.spec.Name + " failed " + kind + " probe"
+		msg = "Container " + c.Spec.Name + " failed " + kind + " probe"
 	}
 	c.probeKilled = true
 	c.stop(grace, msg)
@@ -78,10 +84,10 @@ func (c *container) UpdateReady() {
 
 // updateReady recomputes Started and Ready; it reports whether they changed.
 func (c *container) updateReady() bool {
-	st := c.status
+	st := c.Status
 	// A terminating pod keeps its readiness: the kubelet goes on probing it
 	// and does not force Ready off (Services drop it by other means).
-	started, ready := c.probes.StartedReady(st.State.Kind == model.StateRunning, c.run.Starts)
+	started, ready := c.Probes.StartedReady(st.State.Kind == model.StateRunning, c.Run.Starts)
 	changed := st.Started != started || st.Ready != ready
 	c.setFlags(started, ready)
 	return changed
@@ -91,12 +97,4 @@ func (c *container) updateReady() bool {
 // object sinks when they flip.
 func (c *container) setFlags(started, ready bool) {
 	c.pod.SetContainerFlags(int(c.idx), started, ready)
-}
-
-// StartupTime is the current run's startupTime.
-func (c *container) StartupTime() time.Duration {
-	if b := c.spec.Behavior; b != nil && b.StartupTimeDist != nil {
-		return c.draws.startup
-	}
-	return c.spec.Behavior.StartupDelay()
 }

@@ -45,7 +45,7 @@ type podResize struct {
 func (k *kubeletCore) Resize(pod *model.Pod, name string, requests, limits model.Resources) bool {
 	p := k.pod(pod)
 	c := p.container(name)
-	if c == nil || c.isInit() && !c.spec.Sidecar || p.terminated || p.Deleted() || p.Phase().Terminal() {
+	if c == nil || c.isInit() && !c.Spec.Sidecar || p.terminated || p.Deleted() || p.Phase().Terminal() {
 		return false
 	}
 	if p.Node == nil {
@@ -71,7 +71,7 @@ func (p *podState) dropResize() {
 // Infeasible, Deferred, or allocated and actuated.
 func (p *podState) tryResize() {
 	r, n := p.resize, p.Node
-	want := p.specWith(r.c, r.requests, r.c.spec.Limits).Requests()
+	want := p.specWith(r.c, r.requests, r.c.Spec.Limits).Requests()
 	alloc := n.Capacity
 	reason, msg := "", ""
 	switch others := n.Allocated(); {
@@ -101,7 +101,7 @@ func (p *podState) tryResize() {
 		return
 	}
 	p.dropResize()
-	s := r.c.spec
+	s := r.c.Spec
 	restart := r.c.processRunning() &&
 		(s.ResizePolicy.CPU == model.ResizeRestartContainer && (r.requests.MilliCPU != s.Requests.MilliCPU || r.limits.MilliCPU != s.Limits.MilliCPU) ||
 			s.ResizePolicy.Memory == model.ResizeRestartContainer && r.limits.Memory != s.Limits.Memory)
@@ -115,7 +115,7 @@ func (p *podState) tryResize() {
 // and the scheduler's accounting change; a shrink lets deferred resizes
 // of the node's pods try again.
 func (p *podState) allocate(c *container, requests, podRequests model.Resources) {
-	p.setResources(c, requests, c.spec.Limits)
+	p.setResources(c, requests, c.Spec.Limits)
 	old := p.Requests()
 	n, shrunk, held := p.Node, podRequests.MilliCPU < old.MilliCPU || podRequests.Memory < old.Memory, p.holds()
 	p.AllocateRequests(podRequests, held)
@@ -129,7 +129,7 @@ func (p *podState) allocate(c *container, requests, podRequests model.Resources)
 // memory limit would fall below the container's use (then r waits for the
 // pod's next sync).
 func (p *podState) actuate(r *podResize, restart bool) {
-	c, s := r.c, r.c.spec
+	c, s := r.c, r.c.Spec
 	if !restart && c.processRunning() && r.limits.Memory > 0 && (s.Limits.Memory == 0 || r.limits.Memory < s.Limits.Memory) {
 		if p.UseAt(int(c.idx), p.ServedMilliRPS()).Memory >= r.limits.Memory {
 			r.actuating, p.resize = true, r
@@ -139,7 +139,7 @@ func (p *podState) actuate(r *podResize, restart bool) {
 		}
 	}
 	p.setResources(c, s.Requests, r.limits)
-	p.w.MemoryChanged(p.Pod)
+	p.World().MemoryChanged(p.Pod)
 	if restart {
 		c.resizeRestart = true
 		c.stop(p.Spec.TerminationGracePeriod, "Container "+s.Name+" resize requires restart")
@@ -181,10 +181,10 @@ func (p *podState) holds() bool { return p.BoundNode() != nil && !p.Phase().Term
 func (p *podState) setResources(c *container, requests, limits model.Resources) {
 	p.Spec = p.specWith(c, requests, limits)
 	for i, ic := range p.init {
-		ic.spec = &p.Spec.InitContainers[i]
+		ic.Spec = &p.Spec.InitContainers[i]
 	}
 	for i, rc := range p.regular {
-		rc.spec = &p.Spec.Containers[i]
+		rc.Spec = &p.Spec.Containers[i]
 	}
 }
 
@@ -212,5 +212,5 @@ func (k *kubeletCore) ContainerResources(pod *model.Pod, name string) (requests,
 	case p.resize != nil && p.resize.c == c:
 		return p.resize.requests, p.resize.limits, true
 	}
-	return c.spec.Requests, c.spec.Limits, true
+	return c.Spec.Requests, c.Spec.Limits, true
 }

@@ -17,12 +17,12 @@ import (
 // with its own restartPolicy by the first of its restartPolicyRules that
 // matches the code, else by that policy; any other by the pod's.
 func (c *container) shouldRestart(code int32) bool {
-	if c.spec.Sidecar {
+	if c.Spec.Sidecar {
 		return true
 	}
 	policy := c.pod.Spec.RestartPolicy
-	if own := c.spec.RestartPolicy; own != "" {
-		for _, r := range c.spec.RestartRules {
+	if own := c.Spec.RestartPolicy; own != "" {
+		for _, r := range c.Spec.RestartRules {
 			if slices.Contains(r.ExitCodes, code) != r.NotIn {
 				return true
 			}
@@ -43,10 +43,10 @@ func (c *container) shouldRestart(code int32) bool {
 // it has one (the rules are not weighed: it did not exit on its own,
 // computePodActions), else unless the pod's is Never.
 func (c *container) restartsAfterProbeKill() bool {
-	if c.spec.Sidecar {
+	if c.Spec.Sidecar {
 		return true
 	}
-	if own := c.spec.RestartPolicy; own != "" {
+	if own := c.Spec.RestartPolicy; own != "" {
 		return own != model.RestartNever
 	}
 	return c.pod.Spec.RestartPolicy != model.RestartNever

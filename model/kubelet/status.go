@@ -23,14 +23,14 @@ func (p *podState) updateStatus() {
 		}
 	}
 	p.updateConditions()
-	p.w.AnnouncePodStatusUpdated(p.Pod)
+	p.World().AnnouncePodStatusUpdated(p.Pod)
 	if p.stop.reason != "" && p.Phase() != was {
-		p.w.AnnouncePodStopped(p.Pod)
+		p.World().AnnouncePodStopped(p.Pod)
 	}
 	if p.Phase() != was {
-		p.w.AnnouncePodChanged(p.Pod)
+		p.World().AnnouncePodChanged(p.Pod)
 	}
-	p.statusSync, p.statusMark = p.syncs, p.w.ChangeCount()
+	p.statusSync, p.statusMark = p.syncs, p.World().ChangeCount()
 }
 
 // processRuns reports whether any container's process runs (published or
@@ -56,9 +56,9 @@ func (p *podState) processRuns() bool {
 func (p *podState) computePhase() model.Phase {
 	var pendingInit, failedInit, pendingSidecar, running, waiting, stopped, succeeded, unknown int
 	for _, c := range p.init {
-		st := c.status
+		st := c.Status
 		lastFailed := st.LastState.Kind == model.StateTerminated
-		if c.spec.Sidecar {
+		if c.Spec.Sidecar {
 			switch st.State.Kind {
 			case model.StateRunning:
 				if !st.Started {
@@ -92,7 +92,7 @@ func (p *podState) computePhase() model.Phase {
 		}
 	}
 	for _, c := range p.regular {
-		st := c.status
+		st := c.Status
 		switch st.State.Kind {
 		case model.StateRunning:
 			running++
@@ -147,7 +147,7 @@ func (p *podState) computePhase() model.Phase {
 // regular container's status is Running or Terminated.
 func (p *podState) regularStatusStarted() bool {
 	for _, c := range p.regular {
-		if k := c.status.State.Kind; k == model.StateRunning || k == model.StateTerminated {
+		if k := c.Status.State.Kind; k == model.StateRunning || k == model.StateTerminated {
 			return true
 		}
 	}
@@ -189,7 +189,7 @@ func (p *podState) condInputs() (sig uint64, ok bool) {
 	}
 	sh := 14
 	for _, c := range p.init {
-		st := c.status
+		st := c.Status
 		if st.State.Kind == model.StateTerminated && st.State.ExitCode == 0 {
 			sig |= 1 << sh
 		}
@@ -202,7 +202,7 @@ func (p *podState) condInputs() (sig uint64, ok bool) {
 		sh += 3
 	}
 	for _, c := range p.regular {
-		if c.status.Ready {
+		if c.Status.Ready {
 			sig |= 1 << sh
 		}
 		sh++
@@ -216,13 +216,13 @@ func (p *podState) generateConditions() {
 	// Initialized
 	incomplete := 0
 	for _, c := range p.init {
-		st := c.status
+		st := c.Status
 		done := st.State.Kind == model.StateTerminated && st.State.ExitCode == 0
-		if c.spec.Sidecar {
+		if c.Spec.Sidecar {
 			done = st.Started
 		}
 		if !done && !p.regularStatusStarted() {
-			incomplete = p.addToList(incomplete, incompletePrefix, c.spec.Name)
+			incomplete = p.addToList(incomplete, incompletePrefix, c.Spec.Name)
 		}
 	}
 	switch {
@@ -244,13 +244,13 @@ func (p *podState) generateConditions() {
 	default:
 		unready := 0
 		for _, c := range p.init {
-			if c.spec.Sidecar && !c.status.Ready {
-				unready = p.addToList(unready, unreadyPrefix, c.spec.Name)
+			if c.Spec.Sidecar && !c.Status.Ready {
+				unready = p.addToList(unready, unreadyPrefix, c.Spec.Name)
 			}
 		}
 		for _, c := range p.regular {
-			if !c.status.Ready {
-				unready = p.addToList(unready, unreadyPrefix, c.spec.Name)
+			if !c.Status.Ready {
+				unready = p.addToList(unready, unreadyPrefix, c.Spec.Name)
 			}
 		}
 		if unready > 0 {
@@ -315,9 +315,11 @@ func (p *podState) listMessage() string {
 	if m, ok := k.listMsgs[string(k.scratch)]; ok {
 		return m
 	}
-	for _, m := range p.messages {
-		if m == string(k.scratch) {
-			return m
+	if p.messages != nil {
+		for _, m := range *p.messages {
+			if m == string(k.scratch) {
+				return m
+			}
 		}
 	}
 	m := string(k.scratch)
@@ -326,8 +328,13 @@ func (p *podState) listMessage() string {
 			k.listMsgs = make(map[string]string)
 		}
 		k.listMsgs[m] = m
-	} else if len(p.messages) < maxPodMessages {
-		p.messages = append(p.messages, m)
+	} else {
+		if p.messages == nil {
+			p.messages = new([]string)
+		}
+		if len(*p.messages) < maxPodMessages {
+			*p.messages = append(*p.messages, m)
+		}
 	}
 	return m
 }
@@ -345,7 +352,7 @@ const (
 // if all exited 0, else Failed.
 func (p *podState) phaseByOwnPolicies(allSucceeded bool) model.Phase {
 	for _, c := range p.regular {
-		if t, ok := c.status.Terminated(); ok && c.shouldRestart(t.ExitCode) {
+		if t, ok := c.Status.Terminated(); ok && c.shouldRestart(t.ExitCode) {
 			return model.Running
 		}
 	}

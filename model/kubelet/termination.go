@@ -30,11 +30,11 @@ func (c *container) stop(grace time.Duration, msg string) {
 	}
 	c.stopping = true
 	p.Eventf(model.EventNormal, "Killing", "kubelet", "%s", msg)
-	if c.spec.PreStop != "" && grace > 0 {
-		c.draws.hook = c.hookTime(true)
+	if c.Spec.PreStop != "" && grace > 0 {
+		hook := c.hookTime(true)
 		r := c.rareState()
-		r.graceLeft, c.inHook = grace, hookPreStop
-		p.w.Engine().Schedule(&r.hookTimer, sim.AddSat(p.w.Now(), min(c.draws.hook, grace)), sim.Normal)
+		r.hook, r.graceLeft, c.inHook = hook, grace, hookPreStop
+		p.World().Engine().Schedule(&r.hookTimer, sim.AddSat(p.World().Now(), min(hook, grace)), sim.Normal)
 		return
 	}
 	c.awaitTurn(grace)
@@ -46,7 +46,7 @@ func (c *container) stopWithPod(grace time.Duration) {
 	if c.stopping {
 		return
 	}
-	c.ordered = c.spec.Sidecar
+	c.ordered = c.Spec.Sidecar
 	c.stop(grace, c.messages().stopping)
 }
 
@@ -55,13 +55,13 @@ func (c *container) stopWithPod(grace time.Duration) {
 // when it is the container's turn.
 func (c *container) preStopDone() {
 	p := c.pod
-	h := c.spec.Behavior.Hook(true)
+	h := c.Spec.Behavior.Hook(true)
 	r := c.rareState()
-	if h.Fail && c.draws.hook <= r.graceLeft {
+	if h.Fail && r.hook <= r.graceLeft {
 		p.Eventf(model.EventWarning, "FailedPreStopHook", "kubelet", "PreStopHook failed")
 	}
 	// The kubelet counts the hook's time in whole seconds.
-	used := min(c.draws.hook, r.graceLeft).Truncate(time.Second)
+	used := min(r.hook, r.graceLeft).Truncate(time.Second)
 	c.awaitTurn(r.graceLeft - used)
 }
 
@@ -73,8 +73,8 @@ func (c *container) awaitTurn(grace time.Duration) {
 		return
 	}
 	r := c.rareState()
-	r.graceLeft, r.waitFrom, c.inHook = grace, c.pod.w.Now(), hookTurn
-	c.pod.w.Engine().Schedule(&r.hookTimer, sim.AddSat(r.waitFrom, grace), sim.Normal)
+	r.graceLeft, r.waitFrom, c.inHook = grace, c.pod.World().Now(), hookTurn
+	c.pod.World().Engine().Schedule(&r.hookTimer, sim.AddSat(r.waitFrom, grace), sim.Normal)
 }
 
 // turnReady reports whether the sidecar c may get SIGTERM: no regular
@@ -92,7 +92,7 @@ func (c *container) turnReady() bool {
 		switch {
 		case x == c:
 			after = true
-		case after && x.spec.Sidecar:
+		case after && x.Spec.Sidecar:
 			return !x.processRunning()
 		}
 	}
@@ -104,9 +104,9 @@ func (c *container) turnReady() bool {
 func (c *container) turnCame() {
 	p := c.pod
 	r := c.rareState()
-	p.w.Engine().Stop(&r.hookTimer)
+	p.World().Engine().Stop(&r.hookTimer)
 	c.inHook = hookNone
-	waited := (p.w.Now() - r.waitFrom).Truncate(time.Second)
+	waited := (p.World().Now() - r.waitFrom).Truncate(time.Second)
 	c.sigterm(r.graceLeft - waited)
 }
 
@@ -126,19 +126,19 @@ func (c *container) sigterm(grace time.Duration) {
 	if !c.processRunning() {
 		return
 	}
-	c.pod.w.AnnounceListenerChanged(c.pod.Pod)
+	c.pod.World().AnnounceListenerChanged(c.pod.Pod)
 	grace = max(grace, minimumGracePeriod)
 	shutdown := c.shutdownTime()
 	if shutdown > grace {
-		c.pod.w.Engine().Schedule(&c.rareState().killTimer, sim.AddSat(c.pod.w.Now(), grace), sim.Normal)
+		c.pod.World().Engine().Schedule(&c.rareState().killTimer, sim.AddSat(c.pod.World().Now(), grace), sim.Normal)
 		return
 	}
-	c.pod.w.Engine().Schedule(&c.rareState().termTimer, sim.AddSat(c.pod.w.Now(), shutdown), sim.Normal)
+	c.pod.World().Engine().Schedule(&c.rareState().termTimer, sim.AddSat(c.pod.World().Now(), shutdown), sim.Normal)
 }
 
 // exitAfterSigterm is the process's graceful exit.
 func (c *container) exitAfterSigterm() {
-	_, code := c.spec.Behavior.Shutdown()
+	_, code := c.Spec.Behavior.Shutdown()
 	c.terminate(code, "")
 }
 
@@ -152,7 +152,7 @@ func (c *container) sigkill() { c.terminate(137, model.ReasonError) }
 func (p *podState) hearDelete() {
 	if p.Terminating() && !p.heardDelete {
 		_, grace, _ := p.DeletionTimestamp()
-		p.heardDelete, p.stopping().killBy = true, sim.AddSat(p.w.Now(), grace)
+		p.heardDelete, p.stopping().killBy = true, sim.AddSat(p.World().Now(), grace)
 	}
 }
 
@@ -167,7 +167,7 @@ func (p *podState) all() []*container {
 // finish. The grace period runs from when the kubelet heard of the deletion
 // (hearDelete).
 func (p *podState) syncTerminating() {
-	if p.killAll(max(p.stop.killBy-p.w.Now(), 0)) {
+	if p.killAll(max(p.stop.killBy-p.World().Now(), 0)) {
 		return
 	}
 	p.finishTermination()
@@ -179,7 +179,7 @@ func (p *podState) killAll(grace time.Duration) bool {
 	running := false
 	for _, cs := range [...][]*container{p.init, p.regular} {
 		for _, c := range cs {
-			if c.status.State.Kind == model.StateRunning {
+			if c.Status.State.Kind == model.StateRunning {
 				running = true
 				c.stopWithPod(grace)
 			}
@@ -194,7 +194,7 @@ func (p *podState) killAll(grace time.Duration) bool {
 func (p *podState) stopSidecars(grace time.Duration) {
 	p.sidecarsStopping = true
 	for _, c := range p.init {
-		if c.spec.Sidecar && c.status.State.Kind == model.StateRunning {
+		if c.Spec.Sidecar && c.Status.State.Kind == model.StateRunning {
 			c.stopWithPod(grace)
 		}
 	}
@@ -204,13 +204,13 @@ func (p *podState) stopSidecars(grace time.Duration) {
 // it from the API.
 func (p *podState) finishTermination() {
 	for _, c := range p.all() {
-		st := c.status
+		st := c.Status
 		switch {
 		case st.State.Kind == model.StateWaiting && st.LastState.Kind == model.StateTerminated:
 			// Nothing restarts in a pod being deleted: show the last exit.
 			c.setState(st.LastState)
 			c.setLastState(model.ContainerState{})
-		case st.State.Kind == model.StateWaiting && c.run.Starts == 0 && p.regularStarted():
+		case st.State.Kind == model.StateWaiting && c.Run.Starts == 0 && p.regularStarted():
 			c.setState(model.ContainerState{Kind: model.StateTerminated, Reason: "ContainerStatusUnknown", ExitCode: 137,
 				Message: "The container could not be located when the pod was terminated"})
 		}
@@ -218,7 +218,7 @@ func (p *podState) finishTermination() {
 	if !p.Phase().Terminal() {
 		ph := model.Succeeded
 		for _, c := range p.regular {
-			if c.status.State.Kind != model.StateTerminated || c.status.State.ExitCode != 0 {
+			if c.Status.State.Kind != model.StateTerminated || c.Status.State.ExitCode != 0 {
 				ph = model.Failed
 			}
 		}
@@ -245,9 +245,9 @@ func (k *kubeletCore) GraceShortened(pod *model.Pod) {
 		// A shorter deadline brings SIGKILL forward.
 		late := func(t *sim.Timer) bool { return t.Pending() && t.When() > deadline }
 		if late(&r.termTimer) || late(&r.killTimer) || late(&r.hookTimer) && (c.inHook == hookPreStop || c.inHook == hookTurn) {
-			p.w.Engine().Stop(&r.termTimer)
-			p.w.Engine().Stop(&r.hookTimer)
-			p.w.Engine().Schedule(&r.killTimer, deadline, sim.Normal)
+			p.World().Engine().Stop(&r.termTimer)
+			p.World().Engine().Stop(&r.hookTimer)
+			p.World().Engine().Schedule(&r.killTimer, deadline, sim.Normal)
 		}
 	}
 }
@@ -261,7 +261,7 @@ func (k *kubeletCore) HeardDelete(pod *model.Pod) {
 	p := k.pod(pod)
 	p.hearDelete()
 	for _, c := range p.all() {
-		p.w.Engine().Stop(&c.restartTimer)
+		c.stopRestart()
 	}
 	p.updateStatus()
 	p.requestSync()

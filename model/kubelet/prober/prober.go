@@ -35,17 +35,21 @@ func (pr *worker) probeTarget() string {
 	if host == "" {
 		host = pr.c.pod.IP()
 	}
-	return net.JoinHostPort(host, pr.c.spec.ResolvePort(pr.spec.Port))
+	return net.JoinHostPort(host, pr.c.Spec.ResolvePort(pr.spec.Port))
 }
+
+// refusal is a worker's refusedOutput, made for the pod address ip.
+type refusal struct{ msg, ip string }
 
 // refusedOutput is the message of a connection the container refuses: for
 // httpGet the error of Go's http client (a *url.Error:
 // `Get "URL": dial tcp HOST:PORT: ...`, pkg/probe/http/http.go DoHTTPProbe),
 // for tcpSocket the dialer's (pkg/probe/tcp/tcp.go). It is made once per
-// pod address and kept.
+// pod address and kept by the Manager.
 func (pr *worker) refusedOutput() string {
-	if pr.refusedIP == pr.c.pod.IP() && pr.refused != "" {
-		return pr.refused
+	m, ip := pr.c.target.Prober(), pr.c.pod.IP()
+	if r, ok := m.refused[pr]; ok && r.ip == ip {
+		return r.msg
 	}
 	target := pr.probeTarget()
 	msg := "dial tcp " + target + ": connect: connection refused"
@@ -60,6 +64,9 @@ func (pr *worker) refusedOutput() string {
 		}
 		msg = `Get "` + scheme + "://" + target + path + `": ` + msg
 	}
-	pr.refused, pr.refusedIP = msg, pr.c.pod.IP()
+	if m.refused == nil {
+		m.refused = map[*worker]refusal{}
+	}
+	m.refused[pr] = refusal{msg, ip}
 	return msg
 }

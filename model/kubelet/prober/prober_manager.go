@@ -17,8 +17,10 @@ import (
 // they ask of it beside its run (Run) and its API status, and what the
 // kubelet does when a result changes (its sync loop's handleProbeSync).
 type Target interface {
-	// StartupTime is how long the current run takes to start: its
-	// behaviour's probes fail until then.
+	// StartupTime is how long the current run takes to start, drawn from
+	// its behaviour's startupTime distribution: its probes fail until
+	// then. (Without a distribution the workers read the behaviour's
+	// startupTime themselves.)
 	StartupTime() time.Duration
 	// WillRestart reports whether the container, terminated with exit
 	// code, will run again: the worker goes on probing it while it will.
@@ -32,6 +34,8 @@ type Target interface {
 	UpdateReady()
 	// RequestSync asks the pod worker to sync the container's pod.
 	RequestSync()
+	// Prober is the Manager that made the container's workers.
+	Prober() *Manager
 }
 
 // Run is a container's current run as the kubelet keeps it and its probe
@@ -42,52 +46,59 @@ type Run struct {
 	Unpublished bool  // started, but not in the API status yet (its postStart hook runs)
 }
 
-// Manager makes the probe workers of every node's kubelet (the prober
-// manager, prober_manager.go), from slabs of its own. Its zero value is
-// ready to use.
-type Manager struct {
-	containers model.Slab[container]
-	workers    model.Slab[worker]
+// Container is a container as the kubelet keeps it and its probe workers
+// read it, shared by them: the kubelet embeds it in its own, sets Spec and
+// Status when it makes it and writes Run; AddContainer gives it its
+// workers. It must not move once it has workers.
+type Container struct {
+	Spec   *model.ContainerSpec
+	Status *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf)
+	Run    Run                    // its current run, read on every tick
+	Probes Workers                // its probe workers by kind
+
+	pod    *model.Pod // set by AddContainer, with target
+	target Target
 }
 
-// Workers are a container's probe workers by kind, kept by the kubelet in
-// its container. The zero value has none: its methods do nothing.
+// Manager makes the probe workers of every node's kubelet (the prober
+// manager, prober_manager.go), from a slab of its own. Its zero value is
+// ready to use.
+type Manager struct {
+	workers model.Slab[worker]
+	// The readiness workers TriggerReadiness asked to probe, in the
+	// order asked: each trigger is an event of its own, all calling fire,
+	// made once, and the events run in the order they were scheduled (all
+	// at Now, with priority Normal).
+	triggered triggers
+	fire      func()
+	// The refused connections' messages of the workers that reported one
+	// (refusedOutput): few workers ever do.
+	refused map[*worker]refusal
+}
+
+// Workers are a container's probe workers by kind. The zero value has
+// none: its methods do nothing.
 type Workers struct {
 	of [model.Startup + 1]*worker // by kind (liveness, readiness, startup), nil where none
 }
 
-// container is what the workers of one container read of it, shared by
-// them.
-type container struct {
-	workers *Workers // the kubelet's, which AddContainer filled
-	target  Target
-	run     *Run // the kubelet's, read on every tick
-	w       *model.World
-	pod     *model.Pod
-	spec    *model.ContainerSpec
-	status  *model.ContainerStatus // its API status, in the pod's (Pod.StatusOf)
-}
-
-// AddContainer creates ws, the probe workers of the container of pod with
-// spec and status, reached through t, whose current run is run, when the
-// kubelet sets the pod up, before any container runs (AddPod). The
-// workers keep ws and run where they are: the kubelet must not move them.
-// Called again for ws, it makes new workers in place of the old.
-func (m *Manager) AddContainer(ws *Workers, t Target, run *Run, pod *model.Pod, spec *model.ContainerSpec, status *model.ContainerStatus) {
-	var c *container
-	for kind, probe := range [...]*model.ProbeSpec{model.Liveness: spec.Liveness, model.Readiness: spec.Readiness, model.Startup: spec.Startup} {
+// AddContainer creates c's probe workers, c being a container of pod
+// reached through t, t.Prober() being m, when the kubelet sets the pod up,
+// before any container runs (AddPod). Called again for c, it makes new
+// workers in place of the old.
+func (m *Manager) AddContainer(c *Container, t Target, pod *model.Pod) {
+	if m.fire == nil {
+		m.fire = m.fireTriggered
+	}
+	c.pod, c.target = pod, t
+	for kind, probe := range [...]*model.ProbeSpec{model.Liveness: c.Spec.Liveness, model.Readiness: c.Spec.Readiness, model.Startup: c.Spec.Startup} {
 		if probe == nil {
 			continue
-		}
-		if c == nil {
-			c = m.containers.New()
-			*c = container{workers: ws, target: t, run: run, w: pod.World(), pod: pod, spec: spec, status: status}
 		}
 		pr := m.workers.New()
 		*pr = worker{c: c, kind: model.ProbeKind(kind), spec: probe}
 		pr.timer.Init(pr.tick)
-		pr.triggered = pr.probeTriggered
-		ws.of[kind] = pr
+		c.Probes.of[kind] = pr
 		// The worker's first step comes before the container exists and
 		// finds nothing to probe; the next is one period later.
 		pr.doProbe()
@@ -176,10 +187,19 @@ func (ws *Workers) succeeded(k model.ProbeKind, runs int32) bool {
 	return pr == nil || pr.seen == runs && pr.result == resultSuccess
 }
 
+// startupTime is how long the current run takes to start, b being the
+// container's behaviour (not nil): its probes fail until then.
+func (c *Container) startupTime(b *model.Behavior) time.Duration {
+	if b.StartupTimeDist != nil {
+		return c.target.StartupTime()
+	}
+	return b.StartupTime
+}
+
 // started reports whether the current run has started: it runs, with no
 // startup probe or its success published for this run.
-func (c *container) started() bool {
-	return c.status.State.Kind == model.StateRunning && c.workers.succeeded(model.Startup, c.run.Starts)
+func (c *Container) started() bool {
+	return c.Status.State.Kind == model.StateRunning && c.Probes.succeeded(model.Startup, c.Run.Starts)
 }
 
 // TriggerReadiness runs the readiness probe at once for a container whose
@@ -187,7 +207,13 @@ func (c *container) started() bool {
 // started container without a readiness result (UpdatePodStatus).
 func (ws *Workers) TriggerReadiness() {
 	if pr := ws.of[model.Readiness]; pr != nil && !pr.done {
-		w := pr.c.w
-		w.Engine().At(w.Now(), sim.Normal, pr.triggered)
+		m, w := pr.c.target.Prober(), pr.c.pod.World()
+		m.triggered.push(pr)
+		w.Engine().At(w.Now(), sim.Normal, m.fire)
 	}
+}
+
+// fireTriggered runs the probe of the first trigger not run yet.
+func (m *Manager) fireTriggered() {
+	m.triggered.pop().probeTriggered()
 }

@@ -12,11 +12,10 @@ import (
 // fakeTarget is a container as a test drives it, in place of the
 // kubelet's: the test starts its run; it records what the workers ask.
 type fakeTarget struct {
-	w      *model.World
-	ws     Workers
-	run    Run
-	status *model.ContainerStatus
-	kills  []string // "<kind> at <time>"
+	Container
+	w     *model.World
+	m     Manager
+	kills []string // "<kind> at <time>"
 	// Started and Ready as UpdateReady last made them.
 	started, ready bool
 }
@@ -24,11 +23,12 @@ type fakeTarget struct {
 func (t *fakeTarget) StartupTime() time.Duration { return 0 }
 func (t *fakeTarget) WillRestart(int32) bool     { return true }
 func (t *fakeTarget) RequestSync()               {}
+func (t *fakeTarget) Prober() *Manager           { return &t.m }
 func (t *fakeTarget) KillForProbe(k model.ProbeKind, _ *model.ProbeSpec) {
 	t.kills = append(t.kills, fmt.Sprintf("%s at %s", k, t.w.Now()))
 }
 func (t *fakeTarget) UpdateReady() {
-	t.started, t.ready = t.ws.StartedReady(t.status.State.Kind == model.StateRunning, t.run.Starts)
+	t.started, t.ready = t.Probes.StartedReady(t.Status.State.Kind == model.StateRunning, t.Run.Starts)
 }
 
 // probed runs a pod bound to its node whose container starts at 1s, with
@@ -49,13 +49,12 @@ func probed(t *testing.T, everyTick bool) (*fakeTarget, []string) {
 		Containers: []model.ContainerSpec{{Name: "c", Image: "c", Liveness: probe(10 * time.Second), Readiness: probe(5 * time.Second),
 			Behavior: &model.Behavior{ProbeFailures: [3][]model.Window{model.Liveness: {{From: 35 * time.Second}}}}}}}
 	p := w.AddPod("p", spec, model.PodOptions{})
-	ft := &fakeTarget{w: w, status: p.StatusOf(0)}
-	var m Manager
-	m.AddContainer(&ft.ws, ft, &ft.run, p, &p.Spec.Containers[0], ft.status)
+	ft := &fakeTarget{w: w, Container: Container{Spec: &p.Spec.Containers[0], Status: p.StatusOf(0)}}
+	ft.m.AddContainer(&ft.Container, ft, p)
 	w.Run(time.Second)
-	ft.run.Starts = 1
+	ft.Run.Starts = 1
 	p.SetContainerState(0, model.ContainerState{Kind: model.StateRunning, StartedAt: time.Second})
-	ft.ws.Wake()
+	ft.Probes.Wake()
 	w.Run(2 * time.Minute)
 	var msgs []string
 	for _, ch := range tl.Changes {
@@ -85,7 +84,7 @@ func TestWorkersThroughTarget(t *testing.T) {
 		if !ft.started || !ft.ready {
 			t.Errorf("everyTick %v: started %v ready %v, want both", everyTick, ft.started, ft.ready)
 		}
-		ticks[i] = ft.ws.Ticks()
+		ticks[i] = ft.Probes.Ticks()
 	}
 	if skip, every := ticks[0][model.Liveness], ticks[1][model.Liveness]; every != 12 || skip >= every {
 		t.Errorf("liveness ticks: %d skipping, %d every tick; want 12 every tick and fewer skipping", skip, every)

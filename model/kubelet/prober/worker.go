@@ -21,35 +21,52 @@ const (
 // worker is one probe worker (pkg/kubelet/prober/worker.go): it ticks every
 // period from the moment the kubelet set the pod up, probes the container's
 // current run, and publishes a result only after FailureThreshold
-// consecutive failures or SuccessThreshold consecutive successes.
+// consecutive failures or SuccessThreshold consecutive successes. A fleet
+// has a few of them per pod: keep it small.
 type worker struct {
-	c      *container
+	c     *Container
+	spec  *model.ProbeSpec
+	timer sim.Timer
+
+	// The worker's ticks: the first at `first`, then every period, each
+	// ordered among the events at its instant as if scheduled at the tick
+	// before by a Key of Seq chain (see tickKey). The first tick's Key is
+	// the one startTicks got: {first - its delay, chain | sim.Scheduled}
+	// (keyAt).
+	first time.Duration
+	chain uint64
+	ticks int64 // ticks run, for World.BusiestSources
+
+	streak int32 // how many times in a row `last` came (saturated)
+	seen   int32 // the container run (Run.Starts) the worker last saw
 	kind   model.ProbeKind
-	spec   *model.ProbeSpec
-	timer  sim.Timer
 	result result // published, for the run `seen`
 	last   result // the last raw result
-	streak int    // how many times in a row `last` came
 	onHold bool   // a liveness/startup failure was published: wait for a new run
-	seen   int32  // the container run (Run.Starts) the worker last saw
 	done   bool
+	state  tickState
+}
 
-	triggered func() // probeTriggered, made once: each trigger is its own event
-	ticks     int64  // ticks run, for World.BusiestSources
+// tickState is a worker's tick bookkeeping, as bits.
+type tickState uint8
 
-	// The worker's ticks: the first at `first` with the key it was
-	// scheduled with, then every period, each ordered among the events at
-	// its instant as if scheduled at the tick before by a Key of Seq chain
-	// (see tickKey).
-	first    time.Duration
-	firstKey sim.Key
-	chain    uint64
-	halted   bool // the ticks were stopped (node down, pod removed) until startTicks
-	// Set while a tick probes: its next tick is due one period on, but
-	// not scheduled yet; haltedInTick if a halt came meanwhile.
-	ticking, haltedInTick bool
+const (
+	halted       tickState = 1 << iota // the ticks were stopped (node down, pod removed) until startTicks
+	ticking                            // a tick probes: its next tick is due one period on, but not scheduled yet
+	haltedInTick                       // a halt came while ticking
+	firstDelayed                       // the first tick came a period after startTicks (else at once)
+)
 
-	refused, refusedIP string // refusedOutput, made for the pod address refusedIP
+// is reports whether every bit of b is set.
+func (pr *worker) is(b tickState) bool { return pr.state&b == b }
+
+// set sets the bits of b to on.
+func (pr *worker) set(b tickState, on bool) {
+	if on {
+		pr.state |= b
+	} else {
+		pr.state &^= b
+	}
 }
 
 // Skipping ticks. Unless Settings.ProbeEveryTick, a worker runs only the
@@ -78,11 +95,10 @@ func (pr *worker) initial() result {
 // tick grid (the kubelet sets a worker's ticker when it starts it, and again
 // when a rebooted node's kubelet starts it anew).
 func (pr *worker) startTicks(d time.Duration) {
-	eng := pr.c.w.Engine()
-	eng.After(&pr.timer, d, sim.Normal)
-	pr.first, pr.firstKey = pr.timer.When(), pr.timer.Key()
-	pr.chain = pr.firstKey.Seq &^ sim.Scheduled
-	pr.halted = false
+	pr.c.pod.World().Engine().After(&pr.timer, d, sim.Normal)
+	pr.first, pr.chain = pr.timer.When(), pr.timer.Key().Seq&^sim.Scheduled
+	pr.set(firstDelayed, d != 0)
+	pr.set(halted, false)
 }
 
 // tickKey is the place of the worker's tick at t (after its first) among
@@ -99,20 +115,20 @@ func (pr *worker) tick() {
 		return
 	}
 	pr.ticks++
-	w := pr.c.w
+	w := pr.c.pod.World()
 	next := sim.AddSat(w.Now(), pr.spec.Period)
 	// The next tick is due at next while the probe runs, but it is
 	// scheduled once, where it ends up, after it: a wake finds it due
 	// there (and does nothing), a halt takes it off.
-	pr.ticking, pr.haltedInTick = true, false
+	pr.state = pr.state&^haltedInTick | ticking
 	ok := pr.doProbe()
-	pr.ticking = false
+	pr.set(ticking, false)
 	at := next
 	switch {
 	case !ok:
 		pr.done = true
 		return
-	case pr.haltedInTick:
+	case pr.is(haltedInTick):
 		at = never
 	}
 	if !w.ProbeEveryTick() {
@@ -134,9 +150,9 @@ const never = time.Duration(math.MaxInt64)
 // halt stops the worker's ticks (its node lost power, its pod left the
 // API); only startTicks starts them again.
 func (pr *worker) halt() {
-	pr.halted = true
-	pr.haltedInTick = pr.ticking
-	pr.c.w.Engine().Stop(&pr.timer)
+	pr.set(halted, true)
+	pr.set(haltedInTick, pr.is(ticking))
+	pr.c.pod.World().Engine().Stop(&pr.timer)
 }
 
 // wake tells the worker that something doProbe reads changed: its timer
@@ -144,8 +160,8 @@ func (pr *worker) halt() {
 // planned later or not at all. A tick at Now has run if its place comes
 // before the event running now.
 func (pr *worker) wake() {
-	w := pr.c.w
-	if w.ProbeEveryTick() || pr.done || pr.halted || pr.ticking {
+	w := pr.c.pod.World()
+	if w.ProbeEveryTick() || pr.done || pr.state&(halted|ticking) != 0 {
 		return // while it ticks, its next tick is due at the first not run
 	}
 	now, period := w.Now(), pr.spec.Period
@@ -166,7 +182,11 @@ func (pr *worker) wake() {
 // keyAt is the place of the worker's tick at t, a time on its grid.
 func (pr *worker) keyAt(t time.Duration) sim.Key {
 	if t == pr.first {
-		return pr.firstKey
+		k := sim.Key{At: t, Seq: pr.chain | sim.Scheduled}
+		if pr.is(firstDelayed) {
+			k.At -= pr.spec.Period
+		}
+		return k
 	}
 	return pr.tickKey(t)
 }
@@ -194,16 +214,16 @@ func (pr *worker) nextUseful(from time.Duration) time.Duration {
 	if p.Phase().Terminal() || p.Deleted() {
 		return from
 	}
-	if c.run.Starts == 0 || c.run.Unpublished {
+	if c.Run.Starts == 0 || c.Run.Unpublished {
 		return never
 	}
-	if pr.seen != c.run.Starts {
+	if pr.seen != c.Run.Starts {
 		return from
 	}
 	if pr.onHold {
 		return never
 	}
-	st := c.status
+	st := c.Status
 	if st.State.Kind != model.StateRunning {
 		if pr.result != resultFailure || !c.probedAgain() {
 			return from
@@ -227,16 +247,16 @@ func (pr *worker) nextUseful(from time.Duration) time.Duration {
 		}
 		t = pr.gridCeil(from, startedAt+time.Duration(d)*time.Second)
 	}
-	if t == never || pr.last != resultSuccess || pr.result != resultSuccess || pr.streak < pr.spec.SuccessThreshold {
+	if t == never || pr.last != resultSuccess || pr.result != resultSuccess || int(pr.streak) < pr.spec.SuccessThreshold {
 		return t
 	}
 	// Succeeding with the success published: only a failure does anything
 	// (an Unhealthy event at least).
-	b := c.spec.Behavior
+	b := c.Spec.Behavior
 	if b == nil {
 		return never
 	}
-	if t-startedAt < c.target.StartupTime() {
+	if t-startedAt < c.startupTime(b) {
 		return t
 	}
 	return pr.firstTickIn(b.ProbeFailures[pr.kind], t, startedAt)
@@ -274,17 +294,17 @@ func (pr *worker) doProbe() bool {
 	if p.Phase().Terminal() || p.Deleted() {
 		return false
 	}
-	if c.run.Starts == 0 || c.run.Unpublished {
+	if c.Run.Starts == 0 || c.Run.Unpublished {
 		return true // no container in the pod's status yet
 	}
-	if pr.seen != c.run.Starts {
-		pr.seen, pr.onHold = c.run.Starts, false
+	if pr.seen != c.Run.Starts {
+		pr.seen, pr.onHold = c.Run.Starts, false
 		pr.publish(pr.initial())
 	}
 	if pr.onHold {
 		return true
 	}
-	st := c.status
+	st := c.Status
 	if st.State.Kind != model.StateRunning {
 		pr.publish(resultFailure)
 		return c.probedAgain()
@@ -293,7 +313,7 @@ func (pr *worker) doProbe() bool {
 		pr.publish(resultSuccess)
 		return false
 	}
-	now := c.w.Now()
+	now := p.World().Now()
 	startedAt := st.State.StartedAt
 	if int64((now-startedAt)/time.Second) < int64(pr.spec.InitialDelay/time.Second) {
 		return true
@@ -306,20 +326,20 @@ func (pr *worker) doProbe() bool {
 		return true
 	}
 	res := resultSuccess
-	if b := c.spec.Behavior; b != nil { // a nil behaviour's probes never fail
-		if startup := c.target.StartupTime(); b.ProbeFails(pr.kind, now, startedAt, startup) {
+	if b := c.Spec.Behavior; b != nil { // a nil behaviour's probes never fail
+		if startup := c.startupTime(b); b.ProbeFails(pr.kind, now, startedAt, startup) {
 			res = resultFailure
 			p.Eventf(model.EventWarning, "Unhealthy", "kubelet", "%s probe failed: %s",
 				pr.kind, pr.output(now-startedAt < startup))
 		}
 	}
-	if res == pr.last {
-		pr.streak++
-	} else {
+	if res != pr.last {
 		pr.last, pr.streak = res, 1
+	} else if pr.streak < math.MaxInt32 {
+		pr.streak++
 	}
-	if res == resultFailure && pr.streak < pr.spec.FailureThreshold ||
-		res == resultSuccess && pr.streak < pr.spec.SuccessThreshold {
+	if res == resultFailure && int(pr.streak) < pr.spec.FailureThreshold ||
+		res == resultSuccess && int(pr.streak) < pr.spec.SuccessThreshold {
 		return true
 	}
 	pr.publish(res)
@@ -337,27 +357,27 @@ func (pr *worker) publish(r result) {
 		return
 	}
 	pr.result = r
-	c := pr.c
-	if c.w.KubeletSyncMode() == model.SyncRealistic && (pr.kind != model.Liveness || r == resultFailure) {
-		c.target.RequestSync() // the sync loop syncs the pod on a probe result change (handleProbeSync)
+	c, t := pr.c, pr.c.target
+	if c.pod.World().KubeletSyncMode() == model.SyncRealistic && (pr.kind != model.Liveness || r == resultFailure) {
+		t.RequestSync() // the sync loop syncs the pod on a probe result change (handleProbeSync)
 	}
 	if pr.kind == model.Startup {
-		c.workers.Wake() // started may change
+		c.Probes.Wake() // started may change
 	}
-	if r == resultFailure && pr.kind != model.Readiness && c.status.State.Kind == model.StateRunning {
-		c.target.KillForProbe(pr.kind, pr.spec)
+	if r == resultFailure && pr.kind != model.Readiness && c.Status.State.Kind == model.StateRunning {
+		t.KillForProbe(pr.kind, pr.spec)
 		return
 	}
-	c.target.UpdateReady()
+	t.UpdateReady()
 	if pr.kind == model.Startup && r == resultSuccess {
-		c.workers.TriggerReadiness()
-		c.target.RequestSync() // a started sidecar lets the next container start
+		c.Probes.TriggerReadiness()
+		t.RequestSync() // a started sidecar lets the next container start
 	}
 }
 
 // probeTriggered is the probe TriggerReadiness asked for.
 func (pr *worker) probeTriggered() {
-	if !pr.done && pr.c.status.State.Kind == model.StateRunning {
+	if !pr.done && pr.c.Status.State.Kind == model.StateRunning {
 		pr.doProbe()
 		pr.wake() // its streak and result may have changed
 	}
@@ -365,8 +385,8 @@ func (pr *worker) probeTriggered() {
 
 // probedAgain is the worker's keepGoing for a container that does not run:
 // it is not terminated, or it will run again.
-func (c *container) probedAgain() bool {
-	st := c.status
+func (c *Container) probedAgain() bool {
+	st := c.Status
 	if st.State.Kind != model.StateTerminated {
 		return true
 	}
