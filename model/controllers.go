@@ -157,7 +157,7 @@ func (wl *Workload) requestSync() {
 
 // active reports whether p counts toward the desired pods: not finished
 // and not being deleted.
-func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.status.Phase.Terminal() }
+func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.terminal() }
 
 // sync is a requested sync coming due: the kind's controller syncs wl.
 func (wl *Workload) sync() {

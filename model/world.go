@@ -156,7 +156,7 @@ func (w *World) reservePods() {
 	w.pods = slices.Grow(w.pods, n-len(w.pods))
 	w.podIdx = make(map[string]*Pod, n)
 	for _, p := range w.pods {
-		w.podIdx[p.key] = p
+		w.podIdx[p.Key()] = p
 	}
 }
 
