@@ -187,7 +187,7 @@ func (wl *Workload) NextPodName() string {
 	if wl.Spec.Snapshot == nil {
 		return name
 	}
-	for p := wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)]; p != nil && !p.deleted; p = wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)] {
+	for p := wl.w.Pod(Key(wl.Spec.Options.Namespace, name)); p != nil && !p.deleted; p = wl.w.Pod(Key(wl.Spec.Options.Namespace, name)) {
 		wl.podBase++ // an adopted pod has the name
 		name = wl.podName(wl.podBase + len(wl.pods))
 	}

@@ -59,7 +59,7 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 		c.Node = object
 	case "Pod":
 		c.Pod, c.Namespace = object, DefaultNamespace
-		if p := w.podIdx[object]; p != nil {
+		if p := w.Pod(object); p != nil {
 			c.Pod, c.Namespace = p.Name, p.Namespace
 		}
 	default:
@@ -480,7 +480,7 @@ func (l *eventLog) bucket(src uint16, now time.Duration) *time.Duration {
 func (w *World) eventLog(kind, object string) *eventLog {
 	switch kind {
 	case "Pod":
-		if p := w.podIdx[object]; p != nil {
+		if p := w.Pod(object); p != nil {
 			return &p.events
 		}
 	case "Node":

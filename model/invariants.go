@@ -182,7 +182,7 @@ func (v *Invariants) touchPod(name string) {
 	if !slices.Contains(v.dirty, name) {
 		v.dirty = append(v.dirty, name)
 	}
-	if p := v.w.podIdx[name]; p != nil && p.Node != nil {
+	if p := v.w.Pod(name); p != nil && p.Node != nil {
 		v.touchNode(p.Node.Name)
 	}
 }
@@ -238,7 +238,7 @@ func (v *Invariants) containerChange(c *Change, key string) {
 	if c.State != StateRunning {
 		return
 	}
-	p := v.w.podIdx[key]
+	p := v.w.Pod(key)
 	if p == nil {
 		return
 	}
@@ -257,7 +257,7 @@ func (v *Invariants) EndInstant() {
 	v.checking = false
 	now := v.w.Now()
 	for _, name := range v.dirty {
-		if p := v.w.podIdx[name]; p != nil {
+		if p := v.w.Pod(name); p != nil {
 			v.checkPod(p, now)
 		}
 	}

@@ -162,10 +162,10 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	w.admitPriority(p)
 	w.pods = append(w.pods, p)
 	key := p.Key()
-	if old := w.podIdx[key]; old != nil {
+	if old := w.Pod(key); old != nil {
 		old.superseded = true
 	}
-	w.podIdx[key] = p
+	w.podIdx.set(w.pods, p)
 	w.object(ObjectChange{Kind: ObjectPod, Op: ObjectAdded, Pod: p})
 	w.matchBudgets(p)
 	w.podAdded(p)
