@@ -135,7 +135,8 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 	}
 	if e == nil {
 		e = w.mem.events.new()
-		*e = Event{message: msg, FirstSeen: now, Combined: combined, group: noSet}
+		*e = Event{FirstSeen: now, Combined: combined, group: noSet}
+		e.setText(msg)
 		if first != nil { // a second message: the group has its set (aggregate)
 			e.origin, e.group = first.origin, first.group
 		} else {
@@ -147,7 +148,7 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 		log.add(e)
 	}
 	if combined {
-		e.message = msg // the combined event shows its latest message (Event.Message)
+		e.setText(msg) // the combined event shows its latest message (Event.Message)
 	}
 	e.Occurrences = min(e.Occurrences, math.MaxInt32-1) + 1 // saturates
 	e.LastOccurred = now
@@ -219,7 +220,7 @@ type eventKey struct {
 	combined bool
 }
 
-func (e *Event) key() eventKey { return newEventKey(e.origin, e.message, e.Combined) }
+func (e *Event) key() eventKey { return newEventKey(e.origin, e.text(), e.Combined) }
 
 func newEventKey(o *eventOrigin, msg string, combined bool) eventKey {
 	if combined {
@@ -243,7 +244,7 @@ func (l *eventLog) find(source string, typ EventType, reason, msg string) *Event
 			j -= n
 		}
 		if e := l.list[j]; same(e.origin.reason, reason) && e.origin.typ == typ && !e.Combined &&
-			same(e.message, msg) && same(e.origin.source, source) {
+			e.textIs(msg) && same(e.origin.source, source) {
 			l.next = int32(j + 1)
 			return e
 		}
@@ -263,7 +264,7 @@ func (l *eventLog) lookup(o *eventOrigin, msg string, combined bool) *Event {
 		if j >= n {
 			j -= n
 		}
-		if e := l.list[j]; e.origin == o && e.Combined == combined && (combined || same(e.message, msg)) {
+		if e := l.list[j]; e.origin == o && e.Combined == combined && (combined || e.textIs(msg)) {
 			l.next = int32(j + 1)
 			return e
 		}
@@ -398,16 +399,19 @@ func (l *eventLog) group(source string, typ EventType, reason string) *Event {
 func (l *eventLog) aggregate(first *Event, msg string, now time.Duration) bool {
 	var r *aggregateSet
 	if first.group == noSet {
-		if same(msg, first.message) {
+		if first.textIs(msg) {
 			return false // the set is {msg}, whether it starts over or not
 		}
 		stale := now-first.LastOccurred > aggregateInterval
 		rare := l.rareState()
-		first.group = int32(len(rare.sets))
+		if len(rare.sets) >= math.MaxInt16 {
+			panic("model: more than 32767 groups of similar events about one object")
+		}
+		first.group = int16(len(rare.sets))
 		rare.sets = append(rare.sets, aggregateSet{first: first})
 		r = &rare.sets[first.group]
 		if !stale {
-			r.msgs = append(make([]string, 0, 2), first.message)
+			r.msgs = append(make([]string, 0, 2), first.text())
 		}
 	} else {
 		r = &l.rare.sets[first.group]

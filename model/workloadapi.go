@@ -49,8 +49,22 @@ func (wl *Workload) CreatePodNamed(t *PodSpec, name string, o PodOptions) *Pod {
 // with options o now, with no event: its controller records its own.
 func (wl *Workload) AddPodNamed(t *PodSpec, name string, o PodOptions) *Pod {
 	p := wl.w.addPod(name, t, o, wl)
+	if wl.pods == nil {
+		wl.pods = make([]*Pod, 0, wl.expectedPods())
+	}
 	wl.pods = Grow(wl.pods, p)
 	return p
+}
+
+// expectedPods is the room a workload's list of pods starts with: its
+// replicas for a ReplicaSet or StatefulSet (a fleet's 3,000 in one array
+// rather than doubled up to 4,096 through 8 arrays), else none.
+func (wl *Workload) expectedPods() int {
+	switch wl.Spec.Kind {
+	case KindReplicaSet, KindStatefulSet:
+		return min(max(wl.Spec.Replicas, 0), reserveMax)
+	}
+	return 0
 }
 
 // PodSerial is the number the workload's next pod's name carries
