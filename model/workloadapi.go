@@ -57,11 +57,11 @@ func (wl *Workload) AddPodNamed(t *PodSpec, name string, o PodOptions) *Pod {
 }
 
 // expectedPods is the room a workload's list of pods starts with: its
-// replicas for a ReplicaSet or StatefulSet (a fleet's 3,000 in one array
-// rather than doubled up to 4,096 through 8 arrays), else none.
+// replicas for a ReplicaSet, Deployment or StatefulSet (a fleet's 3,000
+// in one array rather than doubled up to 4,096 through 8 arrays), else none.
 func (wl *Workload) expectedPods() int {
 	switch wl.Spec.Kind {
-	case KindReplicaSet, KindStatefulSet:
+	case KindReplicaSet, KindDeployment, KindStatefulSet:
 		return min(max(wl.Spec.Replicas, 0), reserveMax)
 	}
 	return 0
