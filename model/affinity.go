@@ -84,7 +84,7 @@ func MatchesNodeAffinity(p *Pod, n *Node) bool {
 			}
 		}
 	}
-	if p.affinityNode != "" && p.affinityNode != n.Name {
+	if an := p.options().affinityNode; an != "" && an != n.Name {
 		return false
 	}
 	a := p.Spec.Affinity
@@ -93,7 +93,7 @@ func MatchesNodeAffinity(p *Pod, n *Node) bool {
 	}
 	for i := range a.NodeAffinity.Required {
 		t := &a.NodeAffinity.Required[i]
-		if p.affinityNode == "" && t.matches(n) || p.affinityNode != "" && expressionsMatch(t, n) {
+		if an := p.options().affinityNode; an == "" && t.matches(n) || an != "" && expressionsMatch(t, n) {
 			return true
 		}
 	}

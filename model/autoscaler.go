@@ -248,4 +248,4 @@ func (p *Pod) ReadyCondition() (Condition, bool) { return p.Condition(Ready) }
 
 // StartTime returns the pod's status.startTime; ok is false until the
 // kubelet sets it.
-func (p *Pod) StartTime() (t time.Duration, ok bool) { return p.status.StartTime, p.status.Started }
+func (p *Pod) StartTime() (t time.Duration, ok bool) { return p.startTime, p.started }

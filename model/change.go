@@ -32,7 +32,6 @@ func (k ChangeKind) String() string {
 // names, reason constants, interned messages): a Change costs no allocation.
 type Change struct {
 	T         time.Duration
-	Kind      ChangeKind
 	Pod       string
 	Namespace string // of a pod or a workload; "default" or "" is the default namespace
 	Container string
@@ -46,15 +45,19 @@ type Change struct {
 
 	From, To Phase // phase; From is "" when the pod was created
 
-	State        StateKind // container
-	Reason       string
-	Message      string
-	ExitCode     int32
-	HasExitCode  bool
-	RestartCount int32
+	Reason  string
+	Message string
 
 	Type   string // condition type, event type (Normal/Warning), node condition type
 	Status string // condition status; "" for a pod condition removed
+
+	// The small fields sit together, so that a Change has no padding to
+	// clear with it (World.begin clears one per change).
+	ExitCode     int32
+	RestartCount int32
+	Kind         ChangeKind
+	State        StateKind // container
+	HasExitCode  bool
 
 	// An event's Message is the component's. Combined marks an occurrence
 	// that the event recorder's correlator put into the combined event of

@@ -157,7 +157,7 @@ func (wl *Workload) requestSync() {
 
 // active reports whether p counts toward the desired pods: not finished
 // and not being deleted.
-func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.status.Phase.Terminal() }
+func active(p *Pod) bool { return !p.deleted && !p.deleting && !p.terminal() }
 
 // sync is a requested sync coming due: the kind's controller syncs wl.
 func (wl *Workload) sync() {
@@ -187,7 +187,7 @@ func (wl *Workload) NextPodName() string {
 	if wl.Spec.Snapshot == nil {
 		return name
 	}
-	for p := wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)]; p != nil && !p.deleted; p = wl.w.podIdx[Key(wl.Spec.Options.Namespace, name)] {
+	for p := wl.w.Pod(Key(wl.Spec.Options.Namespace, name)); p != nil && !p.deleted; p = wl.w.Pod(Key(wl.Spec.Options.Namespace, name)) {
 		wl.podBase++ // an adopted pod has the name
 		name = wl.podName(wl.podBase + len(wl.pods))
 	}

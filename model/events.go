@@ -59,7 +59,7 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 		c.Node = object
 	case "Pod":
 		c.Pod, c.Namespace = object, DefaultNamespace
-		if p := w.podIdx[object]; p != nil {
+		if p := w.Pod(object); p != nil {
 			c.Pod, c.Namespace = p.Name, p.Namespace
 		}
 	default:
@@ -101,7 +101,7 @@ func (p *Pod) eventMsg(typ EventType, reason, source, msg string) {
 // holds them, as the look-up by key finds it.
 func (p *Pod) eventLog() *eventLog {
 	if p.superseded {
-		return p.w.eventLog("Pod", p.key)
+		return p.w.eventLog("Pod", p.Key())
 	}
 	return &p.events
 }
@@ -135,7 +135,8 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 	}
 	if e == nil {
 		e = w.mem.events.new()
-		*e = Event{message: msg, FirstSeen: now, Combined: combined, group: noSet}
+		*e = Event{FirstSeen: now, Combined: combined, group: noSet}
+		e.setText(msg)
 		if first != nil { // a second message: the group has its set (aggregate)
 			e.origin, e.group = first.origin, first.group
 		} else {
@@ -147,11 +148,11 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 		log.add(e)
 	}
 	if combined {
-		e.message = msg // the combined event shows its latest message (Event.Message)
+		e.setText(msg) // the combined event shows its latest message (Event.Message)
 	}
 	e.Occurrences = min(e.Occurrences, math.MaxInt32-1) + 1 // saturates
 	e.LastOccurred = now
-	dropped := !log.spamAllows(source, now)
+	dropped := !log.spamAllows(e.origin.src, now)
 	if !dropped {
 		if e.Count == 0 {
 			w.apiEvents++
@@ -179,8 +180,12 @@ func same(a, b string) bool {
 type eventLog struct {
 	list []*Event
 	rare *eventLogRare
-	spam [2]spamBucket // a pod hears from two sources: the scheduler and its kubelet
-	next int32         // where find looks first: after the last event found
+	// The spam filter's buckets of the first two sources (a pod hears from
+	// two: the scheduler and its kubelet): their sources' numbers
+	// (eventOrigin.src, 0 for none) and their since (spamBucket).
+	since [2]time.Duration
+	src   [2]uint16
+	next  int32 // where find looks first: after the last event found
 }
 
 // eventLogRare is the part of an eventLog that a long log, or one with
@@ -215,7 +220,7 @@ type eventKey struct {
 	combined bool
 }
 
-func (e *Event) key() eventKey { return newEventKey(e.origin, e.message, e.Combined) }
+func (e *Event) key() eventKey { return newEventKey(e.origin, e.text(), e.Combined) }
 
 func newEventKey(o *eventOrigin, msg string, combined bool) eventKey {
 	if combined {
@@ -239,7 +244,7 @@ func (l *eventLog) find(source string, typ EventType, reason, msg string) *Event
 			j -= n
 		}
 		if e := l.list[j]; same(e.origin.reason, reason) && e.origin.typ == typ && !e.Combined &&
-			same(e.message, msg) && same(e.origin.source, source) {
+			e.textIs(msg) && same(e.origin.source, source) {
 			l.next = int32(j + 1)
 			return e
 		}
@@ -259,7 +264,7 @@ func (l *eventLog) lookup(o *eventOrigin, msg string, combined bool) *Event {
 		if j >= n {
 			j -= n
 		}
-		if e := l.list[j]; e.origin == o && e.Combined == combined && (combined || same(e.message, msg)) {
+		if e := l.list[j]; e.origin == o && e.Combined == combined && (combined || e.textIs(msg)) {
 			l.next = int32(j + 1)
 			return e
 		}
@@ -287,11 +292,19 @@ func (l *eventLog) add(e *Event) {
 type eventOrigin struct {
 	source, reason string
 	typ            EventType
+	src            uint16 // the source's number in its world, from 1 (its spam filter buckets')
+}
+
+// originKey is what an eventOrigin is found by.
+type originKey struct {
+	source, reason string
+	typ            EventType
 }
 
 // eventOrigins are a world's event origins, each made once.
 type eventOrigins struct {
-	byKey map[eventOrigin]*eventOrigin
+	byKey   map[originKey]*eventOrigin
+	sources map[string]uint16 // the sources' numbers (eventOrigin.src)
 	// recent finds an origin by the address of its reason's bytes without
 	// hashing the strings: the recorders' reasons are constants.
 	recent [64]*eventOrigin
@@ -303,13 +316,21 @@ func (t *eventOrigins) of(source string, typ EventType, reason string) *eventOri
 	if o := t.recent[h]; o != nil && same(o.reason, reason) && o.typ == typ && same(o.source, source) {
 		return o
 	}
-	k := eventOrigin{source, reason, typ}
+	k := originKey{source, reason, typ}
 	o := t.byKey[k]
 	if o == nil {
 		if t.byKey == nil {
-			t.byKey = map[eventOrigin]*eventOrigin{}
+			t.byKey, t.sources = map[originKey]*eventOrigin{}, map[string]uint16{}
 		}
-		o = &k
+		src := t.sources[source]
+		if src == 0 {
+			if len(t.sources) >= 1<<16-1 {
+				panic("model: more than 65535 event sources")
+			}
+			src = uint16(len(t.sources) + 1)
+			t.sources[source] = src
+		}
+		o = &eventOrigin{source, reason, typ, src}
 		t.byKey[k] = o
 	}
 	t.recent[h] = o
@@ -378,16 +399,19 @@ func (l *eventLog) group(source string, typ EventType, reason string) *Event {
 func (l *eventLog) aggregate(first *Event, msg string, now time.Duration) bool {
 	var r *aggregateSet
 	if first.group == noSet {
-		if same(msg, first.message) {
+		if first.textIs(msg) {
 			return false // the set is {msg}, whether it starts over or not
 		}
 		stale := now-first.LastOccurred > aggregateInterval
 		rare := l.rareState()
-		first.group = int32(len(rare.sets))
+		if len(rare.sets) >= math.MaxInt16 {
+			panic("model: more than 32767 groups of similar events about one object")
+		}
+		first.group = int16(len(rare.sets))
 		rare.sets = append(rare.sets, aggregateSet{first: first})
 		r = &rare.sets[first.group]
 		if !stale {
-			r.msgs = append(make([]string, 0, 2), first.message)
+			r.msgs = append(make([]string, 0, 2), first.text())
 		}
 	} else {
 		r = &l.rare.sets[first.group]
@@ -415,8 +439,8 @@ func (l *eventLog) aggregate(first *Event, msg string, now time.Duration) bool {
 // last took a token at some instant last, with b tokens' time banked after
 // it, and since is last-b (the time the bucket would have been empty).
 type spamBucket struct {
-	source string
-	since  time.Duration
+	src   uint16 // its source's number (eventOrigin.src)
+	since time.Duration
 }
 
 // spamAllows is the spam filter (client-go's EventSourceObjectSpamFilter, a
@@ -424,43 +448,43 @@ type spamBucket struct {
 // a token from the source's bucket if there is one. client-go's rate is the
 // float32 1/300, a refill a few microseconds under 5 minutes; podsim's is 5
 // minutes exactly.
-func (l *eventLog) spamAllows(source string, now time.Duration) bool {
-	b := l.bucket(source, now)
-	banked := min(now-b.since, spamBurst*spamRefill)
+func (l *eventLog) spamAllows(src uint16, now time.Duration) bool {
+	since := l.bucket(src, now)
+	banked := min(now-*since, spamBurst*spamRefill)
 	if banked < spamRefill {
 		return false // the limiter moves nothing when it refuses
 	}
-	b.since = now - (banked - spamRefill)
+	*since = now - (banked - spamRefill)
 	return true
 }
 
-// bucket returns the spam filter's bucket for source (never ""), full if
-// it is new.
-func (l *eventLog) bucket(source string, now time.Duration) *spamBucket {
-	for i := range l.spam {
-		switch b := &l.spam[i]; {
-		case same(b.source, source):
-			return b
-		case b.source == "":
-			*b = spamBucket{source: source, since: now - spamBurst*spamRefill}
-			return b
+// bucket returns the since of the spam filter's bucket for the source
+// numbered src (never 0), full if it is new.
+func (l *eventLog) bucket(src uint16, now time.Duration) *time.Duration {
+	for i := range l.src {
+		switch l.src[i] {
+		case src:
+			return &l.since[i]
+		case 0:
+			l.src[i], l.since[i] = src, now-spamBurst*spamRefill
+			return &l.since[i]
 		}
 	}
 	rare := l.rareState()
 	for i := range rare.more {
-		if rare.more[i].source == source {
-			return &rare.more[i]
+		if rare.more[i].src == src {
+			return &rare.more[i].since
 		}
 	}
-	rare.more = append(rare.more, spamBucket{source: source, since: now - spamBurst*spamRefill})
-	return &rare.more[len(rare.more)-1]
+	rare.more = append(rare.more, spamBucket{src: src, since: now - spamBurst*spamRefill})
+	return &rare.more[len(rare.more)-1].since
 }
 
 // eventLog returns the log of events about one object.
 func (w *World) eventLog(kind, object string) *eventLog {
 	switch kind {
 	case "Pod":
-		if p := w.podIdx[object]; p != nil {
+		if p := w.Pod(object); p != nil {
 			return &p.events
 		}
 	case "Node":

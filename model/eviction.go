@@ -45,7 +45,7 @@ func (p *Pod) EvictWithGrace(grace *time.Duration) EvictionResult {
 	if p.deleted {
 		return EvictionResult{Code: EvictionNotFound, Message: fmt.Sprintf("pods %q not found", p.Name)}
 	}
-	if p.status.Phase.Terminal() || p.status.Phase == Pending || p.deleting {
+	if p.terminal() || p.Phase() == Pending || p.deleting {
 		return p.evictNow(grace)
 	}
 	budgets := p.w.BudgetsOf(p)

@@ -182,7 +182,7 @@ func (v *Invariants) touchPod(name string) {
 	if !slices.Contains(v.dirty, name) {
 		v.dirty = append(v.dirty, name)
 	}
-	if p := v.w.podIdx[name]; p != nil && p.Node != nil {
+	if p := v.w.Pod(name); p != nil && p.Node != nil {
 		v.touchNode(p.Node.Name)
 	}
 }
@@ -238,15 +238,15 @@ func (v *Invariants) containerChange(c *Change, key string) {
 	if c.State != StateRunning {
 		return
 	}
-	p := v.w.podIdx[key]
+	p := v.w.Pod(key)
 	if p == nil {
 		return
 	}
 	if p.Node != nil && p.Node.down {
 		v.fail(RuleRunning, "pod %s container %s runs on node %s, which is powered off", c.Pod, c.Container, p.Node.Name)
 	}
-	if p.status.Phase.Terminal() {
-		v.fail(RuleRunning, "pod %s container %s runs in a pod that is %s", c.Pod, c.Container, p.status.Phase)
+	if p.terminal() {
+		v.fail(RuleRunning, "pod %s container %s runs in a pod that is %s", c.Pod, c.Container, p.Phase())
 	}
 }
 
@@ -257,7 +257,7 @@ func (v *Invariants) EndInstant() {
 	v.checking = false
 	now := v.w.Now()
 	for _, name := range v.dirty {
-		if p := v.w.podIdx[name]; p != nil {
+		if p := v.w.Pod(name); p != nil {
 			v.checkPod(p, now)
 		}
 	}
@@ -277,9 +277,9 @@ func (v *Invariants) EndInstant() {
 }
 
 func (v *Invariants) checkPod(p *Pod, now time.Duration) {
-	s := v.pod(p.key)
-	if p.status.Phase != s.phase {
-		v.fail(RulePhase, "pod %s is %q, but its last phase change said %q", p.Name, p.status.Phase, s.phase)
+	s := v.pod(p.Key())
+	if p.Phase() != s.phase {
+		v.fail(RulePhase, "pod %s is %q, but its last phase change said %q", p.Name, p.Phase(), s.phase)
 	}
 	if p.Node != nil {
 		if s.node == nil {
@@ -306,21 +306,21 @@ func (v *Invariants) checkPod(p *Pod, now time.Duration) {
 		c := p.cond(&p.conds[i])
 		v.checkTime("pod "+p.Name+" condition "+c.Type+" lastTransitionTime", c.LastTransitionTime, now)
 	}
-	if p.status.Started {
-		v.checkTime("pod "+p.Name+" startTime", p.status.StartTime, now)
-		if p.status.StartTime < p.CreatedAt {
-			v.fail(RuleDuration, "pod %s started at %s, before its creation at %s", p.Name, p.status.StartTime, p.CreatedAt)
+	if p.started {
+		v.checkTime("pod "+p.Name+" startTime", p.startTime, now)
+		if p.startTime < p.CreatedAt {
+			v.fail(RuleDuration, "pod %s started at %s, before its creation at %s", p.Name, p.startTime, p.CreatedAt)
 		}
 	}
 	v.checkTime("pod "+p.Name+" creationTimestamp", p.CreatedAt, now)
 	if p.deleted {
-		v.checkTime("pod "+p.Name+" deletion", p.deletedAt, now)
-		if p.deletedAt < p.CreatedAt {
-			v.fail(RuleDuration, "pod %s deleted at %s, before its creation at %s", p.Name, p.deletedAt, p.CreatedAt)
+		v.checkTime("pod "+p.Name+" deletion", p.DeletedAt(), now)
+		if p.DeletedAt() < p.CreatedAt {
+			v.fail(RuleDuration, "pod %s deleted at %s, before its creation at %s", p.Name, p.DeletedAt(), p.CreatedAt)
 		}
 	}
-	if p.deleting && (p.deletionGrace < 0 || p.deadline < v.w.past) {
-		v.fail(RuleDuration, "pod %s deletion grace %s, deadline %s", p.Name, p.deletionGrace, p.deadline)
+	if at, grace, ok := p.DeletionTimestamp(); ok && (grace < 0 || at < v.w.past) {
+		v.fail(RuleDuration, "pod %s deletion grace %s, deadline %s", p.Name, grace, at)
 	}
 	v.checkEvents("pod "+p.Name, p.events.list, now)
 }
@@ -355,7 +355,7 @@ func (v *Invariants) checkNode(n *Node, now time.Duration) {
 		if p.Node != n {
 			v.fail(RuleBinding, "node %s lists pod %s, which is bound elsewhere", n.Name, p.Name)
 		}
-		if !p.status.Phase.Terminal() {
+		if !p.terminal() {
 			sum.MilliCPU += p.requests.MilliCPU
 			sum.Memory += p.requests.Memory
 			sum.Pods++

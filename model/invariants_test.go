@@ -22,8 +22,8 @@ func checked(t *testing.T) (*World, *Invariants, *Pod) {
 	if err := inv.Err(); err != nil {
 		t.Fatalf("a healthy world breaks a rule: %v", err)
 	}
-	if p.status.Phase != Running {
-		t.Fatalf("pod is %s, want Running", p.status.Phase)
+	if p.Phase() != Running {
+		t.Fatalf("pod is %s, want Running", p.Phase())
 	}
 	return w, inv, p
 }
@@ -83,7 +83,7 @@ func TestInvariantsCatchBadChanges(t *testing.T) {
 			return []Change{{T: w.Now(), Kind: ChangeContainer, Pod: "p", Container: "app", State: StateRunning}}
 		}, RuleRunning, "powered off"},
 		{"a container starts in a terminal pod", func(w *World, p *Pod) []Change {
-			p.status.Phase = Failed
+			p.phase = Failed
 			return []Change{{T: w.Now(), Kind: ChangeContainer, Pod: "p", Container: "app", State: StateRunning}}
 		}, RuleRunning, "in a pod that is Failed"},
 	}
@@ -104,7 +104,7 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 		tamper     func(w *World, p *Pod)
 		rule, want string
 	}{
-		{"phase differs from the last change", func(w *World, p *Pod) { p.status.Phase = Pending }, RulePhase, "last phase change said"},
+		{"phase differs from the last change", func(w *World, p *Pod) { p.phase = Pending }, RulePhase, "last phase change said"},
 		{"restartCount went down", func(w *World, p *Pod) {
 			inv := w.sinks[0].(*Invariants)
 			inv.pods["p"].restarts["app"] = 5
@@ -125,7 +125,7 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 			w.Node("a").down = true
 		}, RuleRunning, "in flight on node a"},
 		{"a container runs in a terminal pod", func(w *World, p *Pod) {
-			p.status.Phase = Succeeded
+			p.phase = Succeeded
 			w.sinks[0].(*Invariants).pods["p"].phase = Succeeded
 		}, RuleRunning, "runs in a pod that is Succeeded"},
 		{"finished before it started", func(w *World, p *Pod) {
@@ -135,7 +135,7 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 			p.conds[0].at = time.Hour
 		}, RuleTime, "lastTransitionTime is 1h0m0s"},
 		{"a negative time", func(w *World, p *Pod) { p.StatusOf(0).State.StartedAt = -time.Second }, RuleTime, "startedAt is -1s"},
-		{"started before created", func(w *World, p *Pod) { p.CreatedAt = 2 * time.Second; p.status.StartTime = time.Second }, RuleDuration, "before its creation"},
+		{"started before created", func(w *World, p *Pod) { p.CreatedAt = 2 * time.Second; p.startTime = time.Second }, RuleDuration, "before its creation"},
 		{"an event that never occurred", func(w *World, p *Pod) { p.events.list[0].Occurrences = 0 }, RuleEventCount, "count 1 of 0 occurrences"},
 		{"an event counted more than it occurred", func(w *World, p *Pod) { p.events.list[0].Count = 2 }, RuleEventCount, "count 2 of 1 occurrences"},
 		{"an event last seen before first seen", func(w *World, p *Pod) { p.events.list[0].FirstSeen = 9 * time.Second }, RuleTime, "firstSeen 9s, lastSeen 0s"},

@@ -60,7 +60,7 @@ func (wl *Workload) JobStatus() JobStatus {
 
 // terminating reports whether p is being deleted and has not finished
 // (CountTerminatingPods).
-func terminating(p *Pod) bool { return p.deleting && !p.deleted && !p.status.Phase.Terminal() }
+func terminating(p *Pod) bool { return p.deleting && !p.deleted && !p.terminal() }
 
 // CompletionIndex returns the completion index of an Indexed Job's pod
 // (its label LabelCompletionIndex).

@@ -36,7 +36,7 @@ func (n *Node) Delete() {
 // force-deletes a pod (PodGC's markFailedAndDeletePodWithCondition). Its
 // controller hears of it with the deletion.
 func (p *Pod) MarkFailed(reason, msg string) {
-	if p.deleted || p.status.Phase.Terminal() {
+	if p.deleted || p.terminal() {
 		return
 	}
 	if reason != "" {

@@ -99,8 +99,10 @@ func (n *Node) Partitioned() bool { return n.partitioned }
 // ContainerFlags returns the started and ready flags of the pod's
 // container called name (false for none).
 func (p *Pod) ContainerFlags(name string) (started, ready bool) {
-	if st, ok := p.status.Container(name); ok {
-		return st.Started, st.Ready
+	for i := range p.statuses {
+		if st := &p.statuses[i]; st.Name == name {
+			return st.Started, st.Ready
+		}
 	}
 	return false, false
 }

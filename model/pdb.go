@@ -98,7 +98,7 @@ func (w *World) AddPodDisruptionBudget(s PDBSpec) *DisruptionBudget {
 		for _, p := range w.pods { // once per budget
 			if !p.deleted && b.Selects(p) {
 				bi.slot(p)
-				bi.ofPod[p.id] = append(bi.ofPod[p.id], b)
+				bi.ofPod[p.ID()] = append(bi.ofPod[p.ID()], b)
 			}
 		}
 	}
@@ -110,8 +110,8 @@ func (w *World) AddPodDisruptionBudget(s PDBSpec) *DisruptionBudget {
 
 // slot makes room for p in ofPod.
 func (bi *budgetIndex) slot(p *Pod) {
-	if p.id >= len(bi.ofPod) {
-		bi.ofPod = append(bi.ofPod, make([][]*DisruptionBudget, p.id+1-len(bi.ofPod))...)
+	if p.ID() >= len(bi.ofPod) {
+		bi.ofPod = append(bi.ofPod, make([][]*DisruptionBudget, p.ID()+1-len(bi.ofPod))...)
 	}
 }
 
@@ -137,8 +137,8 @@ func (w *World) DisruptionBudgets() []*DisruptionBudget { return w.budgets.list 
 // BudgetsOf returns the budgets that select p, in the order added. The
 // slice is the world's: do not change it.
 func (w *World) BudgetsOf(p *Pod) []*DisruptionBudget {
-	if p.id < len(w.budgets.ofPod) {
-		return w.budgets.ofPod[p.id]
+	if p.ID() < len(w.budgets.ofPod) {
+		return w.budgets.ofPod[p.ID()]
 	}
 	return nil
 }
@@ -174,7 +174,7 @@ func (w *World) matchBudgets(p *Pod) {
 		for _, b := range bi.byLabel[[2]string{k, v}] {
 			if b.Selects(p) {
 				bi.slot(p)
-				bi.ofPod[p.id] = append(bi.ofPod[p.id], b)
+				bi.ofPod[p.ID()] = append(bi.ofPod[p.ID()], b)
 			}
 		}
 	}

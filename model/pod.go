@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Toleration is a pod toleration.
 type Toleration struct {
@@ -36,12 +39,12 @@ type PodOptions struct {
 }
 
 // Pod is a pod object; the kubelet keeps its own state of it (its podState, in model/kubelet).
-// Its flags sit together, so that it has no padding between fields.
+// What most pods never have sits behind two pointers (podOpts, podMore),
+// and its small fields sit together at the end, so that it has no padding.
 type Pod struct {
 	w         *World
 	Name      string
 	Namespace string
-	key       string // Key(Namespace, Name)
 	Labels    map[string]string
 	Spec      *PodSpec
 	Node      *Node
@@ -50,33 +53,71 @@ type Pod struct {
 	// them (karpenter.sh/do-not-disrupt, cluster-autoscaler's safe-to-evict).
 	Annotations map[string]string
 
-	id              int // see ID
-	owner           *Workload
+	owner    *Workload
+	opts     *podOpts // its options and key, nil if it has none and is in the default namespace
+	more     *podMore // the rarely set fields, nil until one is (moreState)
+	requests Resources
+
+	statuses  []ContainerStatus // status.initContainerStatuses then status.containerStatuses (newStatus)
+	startTime time.Duration     // status.startTime, if started
+	phase     Phase             // status.phase
+	phaseLog  uint64            // the phases taken, in order, while more.phases is nil: 4 bits each (logPhase)
+	conds     []podCond         // status.conditions (podconds.go)
+
+	events eventLog // about the pod, in order of first occurrence
+
+	id           int32  // see ID
+	priority     int32  // spec.priority, from admission (priority.go)
+	condGen      uint32 // the count of condition changes (ConditionGen)
+	ninit        uint16 // the init containers' statuses at the head of statuses
+	ip           uint16 // status.podIP as its number in the world's addresses (podip.go), 0 for none
+	sandbox      bool   // the kubelet has set the pod up
+	deleting     bool   // deletionTimestamp is set
+	deleted      bool   // gone from the API
+	superseded   bool   // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
+	useQueued    bool   // in World.useQueue (usesinks.go)
+	preemptNever bool   // spec.preemptionPolicy Never, from admission
+	started      bool   // startTime is set
+}
+
+// podOpts are the parts of a pod's PodOptions that most pods have none
+// of, and its key if it is not its name.
+type podOpts struct {
+	key             string // Key(Namespace, Name)
 	tolerations     []Toleration
 	schedulingGates []string
 	affinityNode    string // see PodOptions
-	requests        Resources
-	priority        int32  // spec.priority, from admission (priority.go)
-	condGen         uint32 // the count of condition changes (ConditionGen)
+}
 
-	status       PodStatus // the API status (newStatus); the kubelet writes it through the writers of podstatus.go
-	phaseLog     uint64    // the phases taken, in order, while phaseMore is nil: 4 bits each (logPhase)
-	phaseMore    *[]Phase  // the phases taken, once phaseLog cannot hold them
-	conds        []podCond // status.conditions (podconds.go); status.Conditions is nil
-	sandbox      bool      // the kubelet has set the pod up
-	deleting     bool      // deletionTimestamp is set
-	deleted      bool      // gone from the API
-	superseded   bool      // a later pod took its key: events about it go to that pod's log (Pod.eventLog)
-	useQueued    bool      // in World.useQueue (usesinks.go)
-	preemptNever bool      // spec.preemptionPolicy Never, from admission
-	deletedAt    time.Duration
-
+// podMore are the fields of a pod that few pods ever set: its deletion,
+// status.reason and message, a long list of phases, its String.
+type podMore struct {
+	deletedAt     time.Duration
 	deadline      time.Duration // while deleting: when the grace period ends (deletionTimestamp)
 	deletionGrace time.Duration // while deleting: deletionGracePeriodSeconds
+	reason        string        // status.reason, e.g. Evicted
+	message       string        // status.message
+	phases        []Phase       // the phases taken, once phaseLog cannot hold them
+	fullName      string        // String(), built once
+}
 
-	fullName string // String(), built once
+// noOpts are the options of a pod that has none, in the default namespace.
+var noOpts podOpts
 
-	events eventLog // about the pod, in order of first occurrence
+// options returns p's podOpts (noOpts if it has none): read them only.
+func (p *Pod) options() *podOpts {
+	if p.opts == nil {
+		return &noOpts
+	}
+	return p.opts
+}
+
+// moreState returns p.more, made if p has none yet.
+func (p *Pod) moreState() *podMore {
+	if p.more == nil {
+		p.more = new(podMore)
+	}
+	return p.more
 }
 
 // AddPod creates a pod now. A pod whose spec names a node is bound to it at
@@ -107,17 +148,24 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 		ns = DefaultNamespace
 	}
 	p := w.mem.pods.new()
-	*p = Pod{w: w, Name: name, Namespace: ns, key: Key(ns, name), Labels: o.Labels, Annotations: o.Annotations, Spec: spec, CreatedAt: w.Now(), owner: owner,
-		tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode, requests: spec.Requests()}
-	p.id = len(w.pods)
+	*p = Pod{w: w, Name: name, Namespace: ns, Labels: o.Labels, Annotations: o.Annotations, Spec: spec, CreatedAt: w.Now(), owner: owner,
+		requests: spec.Requests()}
+	if key := Key(ns, name); key != name || len(o.Tolerations)+len(o.SchedulingGates) != 0 || o.affinityNode != "" {
+		p.opts = &podOpts{key: key, tolerations: o.Tolerations, schedulingGates: o.SchedulingGates, affinityNode: o.affinityNode}
+	}
+	if len(w.pods) >= math.MaxInt32 {
+		panic("model: more than 2^31-1 pods")
+	}
+	p.id = int32(len(w.pods))
 	p.newStatus()
 	w.kubelet.PodCreated(p)
 	w.admitPriority(p)
 	w.pods = append(w.pods, p)
-	if old := w.podIdx[p.key]; old != nil {
+	key := p.Key()
+	if old := w.Pod(key); old != nil {
 		old.superseded = true
 	}
-	w.podIdx[p.key] = p
+	w.podIdx.set(w.pods, p)
 	w.object(ObjectChange{Kind: ObjectPod, Op: ObjectAdded, Pod: p})
 	w.matchBudgets(p)
 	w.podAdded(p)
@@ -128,7 +176,7 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 func (p *Pod) bind(n *Node) {
 	p.Node = n
 	n.pods = append(n.pods, p)
-	if !p.status.Phase.Terminal() {
+	if !p.terminal() {
 		n.hold(p)
 		n.watchMemory(p)
 	}
@@ -139,16 +187,19 @@ func (p *Pod) bind(n *Node) {
 
 // ID numbers the pods in the order created, from 0, deleted ones
 // included: parts keep their state of a pod in slices indexed by it.
-func (p *Pod) ID() int { return p.id }
+func (p *Pod) ID() int { return int(p.id) }
 
 // Phase is the pod's current phase.
-func (p *Pod) Phase() Phase { return p.status.Phase }
+func (p *Pod) Phase() Phase { return p.phase }
+
+// terminal is p.Phase().Terminal().
+func (p *Pod) terminal() bool { return p.phase.Terminal() }
 
 // Phases lists every distinct phase the pod took, in order: a new slice
 // but for a pod of many phases.
 func (p *Pod) Phases() []Phase {
-	if p.phaseMore != nil {
-		m := *p.phaseMore
+	if p.more != nil && p.more.phases != nil {
+		m := p.more.phases
 		return m[:len(m):len(m)]
 	}
 	var out []Phase
@@ -162,9 +213,9 @@ func (p *Pod) Phases() []Phase {
 var phaseCodes = [...]Phase{Pending, Running, Succeeded, Failed, Unknown}
 
 // logPhase appends ph to the pod's phases: to phaseLog while it has room
-// and ph is one of phaseCodes, else to phaseMore.
+// and ph is one of phaseCodes, else to more.phases.
 func (p *Pod) logPhase(ph Phase) {
-	if p.phaseMore == nil {
+	if p.more == nil || p.more.phases == nil {
 		for code, known := range phaseCodes {
 			if ph != known {
 				continue
@@ -177,14 +228,14 @@ func (p *Pod) logPhase(ph Phase) {
 			}
 		}
 		more := p.Phases()
-		p.phaseMore = &more
+		p.moreState().phases = more
 	}
-	*p.phaseMore = append(*p.phaseMore, ph)
+	p.more.phases = append(p.more.phases, ph)
 }
 
 // Tolerations returns the pod's own tolerations (not the defaults the
 // node controller grants, see tolerationFor); shared, never changed.
-func (p *Pod) Tolerations() []Toleration { return p.tolerations }
+func (p *Pod) Tolerations() []Toleration { return p.options().tolerations }
 
 // Terminating reports whether the pod has a deletion timestamp.
 func (p *Pod) Terminating() bool { return p.deleting }
@@ -194,10 +245,12 @@ func (p *Pod) Deleted() bool { return p.deleted }
 
 // Status returns a copy of the pod's status now.
 func (p *Pod) Status() PodStatus {
-	s := p.status
-	s.Conditions = p.appendConditions(nil)
-	s.InitContainerStatuses = cloneStatuses(p.status.InitContainerStatuses)
-	s.ContainerStatuses = cloneStatuses(p.status.ContainerStatuses)
+	s := PodStatus{Phase: p.Phase(), Conditions: p.appendConditions(nil),
+		InitContainerStatuses: cloneStatuses(p.initStatuses()), ContainerStatuses: cloneStatuses(p.regularStatuses()),
+		StartTime: p.startTime, Started: p.started, PodIP: p.IP()}
+	if p.more != nil {
+		s.Reason, s.Message = p.more.reason, p.more.message
+	}
 	return s
 }
 
@@ -209,8 +262,9 @@ func cloneStatuses(cs []ContainerStatus) []ContainerStatus {
 }
 
 func (p *Pod) tolerates(t Taint) bool {
-	for i := range p.tolerations {
-		if p.tolerations[i].Matches(t) {
+	tols := p.options().tolerations
+	for i := range tols {
+		if tols[i].Matches(t) {
 			return true
 		}
 	}
@@ -219,7 +273,7 @@ func (p *Pod) tolerates(t Taint) bool {
 
 // PinnedNode is the node a DaemonSet's pod is pinned to by node affinity,
 // "" if none.
-func (p *Pod) PinnedNode() string { return p.affinityNode }
+func (p *Pod) PinnedNode() string { return p.options().affinityNode }
 
 // Matches reports whether the toleration tolerates taint t.
 func (tol *Toleration) Matches(t Taint) bool {
@@ -233,20 +287,21 @@ func (tol *Toleration) Matches(t Taint) bool {
 }
 
 func (p *Pod) setPhase(ph Phase) {
-	if p.status.Phase == ph {
+	from := p.Phase()
+	if from == ph {
 		return
 	}
 	ch := p.begin(ChangePhase)
-	ch.From, ch.To = p.status.Phase, ph
+	ch.From, ch.To = from, ph
 	p.w.emit()
-	if n := p.boundNode(); n != nil && p.status.Phase.Terminal() != ph.Terminal() {
+	if n := p.boundNode(); n != nil && from.Terminal() != ph.Terminal() {
 		if ph.Terminal() {
 			n.release(p)
 		} else {
 			n.hold(p)
 		}
 	}
-	p.status.Phase = ph
+	p.phase = ph
 	p.logPhase(ph)
 	p.w.kubelet.PhaseSet(p)
 }
@@ -254,11 +309,17 @@ func (p *Pod) setPhase(ph Phase) {
 // String is the pod as the kubelet names it in messages: name_namespace.
 // Key is the pod's key: its name in the default namespace, namespace/name
 // in another (see World.Pod).
-func (p *Pod) Key() string { return p.key }
+func (p *Pod) Key() string {
+	if p.opts == nil {
+		return p.Name
+	}
+	return p.opts.key
+}
 
 func (p *Pod) String() string {
-	if p.fullName == "" {
-		p.fullName = p.Name + "_" + p.Namespace
+	m := p.moreState()
+	if m.fullName == "" {
+		m.fullName = p.Name + "_" + p.Namespace
 	}
-	return p.fullName
+	return m.fullName
 }

@@ -24,13 +24,45 @@ type condTexts struct {
 	scratch []Condition       // Pod.Conditions' answer, reused
 	// The numbers of texts looked up lately, by their bytes' address and
 	// length: the kubelet passes the same (constant or shared) strings
-	// again. A slot's pointer keeps those bytes alive, so they are never
-	// reused for another text.
-	recent [64]struct {
-		p *byte
-		n int
-		i uint16
+	// again. Two ways a set (recentWays), so that two hot texts whose
+	// addresses share a set do not evict each other at every look-up. A
+	// slot's pointer keeps those bytes alive, so they are never reused for
+	// another text.
+	recent [32][recentWays]recentText
+}
+
+// recentText is a slot of condTexts.recent.
+type recentText struct {
+	p *byte
+	n int
+	i uint16
+}
+
+// recentWays are the slots of a set of condTexts.recent.
+const recentWays = 2
+
+// set is the first slot of the set of condTexts.recent that text s, of
+// bytes p, goes to.
+func (ct *condTexts) set(p *byte, s string) *[recentWays]recentText {
+	return &ct.recent[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s)))%uintptr(len(ct.recent))]
+}
+
+// recall is the number of text s if a slot of set r holds it.
+func recall(r *[recentWays]recentText, p *byte, s string) (uint16, bool) {
+	if r[0].p == p && r[0].n == len(s) {
+		return r[0].i, true
 	}
+	if r[1].p == p && r[1].n == len(s) {
+		return r[1].i, true
+	}
+	return 0, false
+}
+
+// remember puts text s, of bytes p and number i, in set r: first, its
+// older slot moves to second.
+func remember(r *[recentWays]recentText, p *byte, s string, i uint16) {
+	r[1] = r[0]
+	r[0] = recentText{p, len(s), i}
 }
 
 // number is text s's number, given one if it had none.
@@ -42,12 +74,12 @@ func (ct *condTexts) number(s string) uint16 {
 		return 0
 	}
 	p := unsafe.StringData(s)
-	r := &ct.recent[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s)))&63]
-	if r.p == p && r.n == len(s) {
-		return r.i
+	r := ct.set(p, s)
+	if i, ok := recall(r, p, s); ok {
+		return i
 	}
 	i := ct.find(s)
-	r.p, r.n, r.i = p, len(s), i
+	remember(r, p, s, i)
 	return i
 }
 
@@ -57,9 +89,9 @@ func (ct *condTexts) lookup(s string) (uint16, bool) {
 		return 0, true
 	}
 	p := unsafe.StringData(s)
-	r := &ct.recent[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s)))&63]
-	if r.p == p && r.n == len(s) {
-		return r.i, true
+	r := ct.set(p, s)
+	if i, ok := recall(r, p, s); ok {
+		return i, true
 	}
 	if ct.index != nil {
 		i, ok := ct.index[s]
@@ -67,7 +99,7 @@ func (ct *condTexts) lookup(s string) (uint16, bool) {
 	}
 	for i, t := range ct.texts {
 		if same(t, s) {
-			r.p, r.n, r.i = p, len(s), uint16(i)
+			remember(r, p, s, uint16(i))
 			return uint16(i), true
 		}
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // A pod's phases past what phaseLog holds, and a phase it has no code
-// for, move to phaseMore in order.
+// for, move to more.phases in order.
 func TestPhaseLogOverflows(t *testing.T) {
 	var p Pod
 	var want []Phase

@@ -26,8 +26,8 @@ func (p *Pod) Delete(grace *time.Duration) {
 	}
 	now := p.w.Now()
 	if p.deleting {
-		if at := sim.AddSat(now, g); at < p.deadline {
-			p.deadline, p.deletionGrace = at, g
+		if m, at := p.more, sim.AddSat(now, g); at < m.deadline {
+			m.deadline, m.deletionGrace = at, g
 			p.w.kubelet.GraceShortened(p)
 		}
 		return
@@ -40,11 +40,12 @@ func (p *Pod) Delete(grace *time.Duration) {
 		p.remove()
 		return
 	}
-	if p.Node == nil || reachable && (p.status.Phase.Terminal() || !p.sandbox) {
+	if p.Node == nil || reachable && (p.terminal() || !p.sandbox) {
 		p.remove()
 		return
 	}
-	p.deleting, p.deadline, p.deletionGrace = true, sim.AddSat(now, g), g
+	m := p.moreState()
+	p.deleting, m.deadline, m.deletionGrace = true, sim.AddSat(now, g), g
 	p.w.podTerminating(p)
 	p.w.kubelet.DeletionSet(p)
 	p.record(Change{Kind: ChangePod, Reason: "Terminating", Message: "grace period " + g.String()})
@@ -60,7 +61,7 @@ func (p *Pod) remove() {
 	if p.deleted {
 		return
 	}
-	p.deleted, p.deletedAt = true, p.w.Now()
+	p.deleted, p.moreState().deletedAt = true, p.w.Now()
 	p.w.kubelet.Removed(p)
 	if n := p.Node; n != nil {
 		for i, q := range n.pods {
@@ -69,7 +70,7 @@ func (p *Pod) remove() {
 				break
 			}
 		}
-		if !p.status.Phase.Terminal() {
+		if !p.terminal() {
 			n.release(p)
 		}
 	}
@@ -83,8 +84,16 @@ func (p *Pod) remove() {
 // period ends (the delete's time plus the grace period), with that grace
 // period. ok is false if the pod was never asked to go.
 func (p *Pod) DeletionTimestamp() (at, grace time.Duration, ok bool) {
-	return p.deadline, p.deletionGrace, p.deleting
+	if p.more == nil {
+		return 0, 0, false
+	}
+	return p.more.deadline, p.more.deletionGrace, p.deleting
 }
 
 // DeletedAt is when the pod left the API (valid if Deleted).
-func (p *Pod) DeletedAt() time.Duration { return p.deletedAt }
+func (p *Pod) DeletedAt() time.Duration {
+	if p.more == nil {
+		return 0
+	}
+	return p.more.deletedAt
+}

@@ -43,20 +43,21 @@ func (p *Pod) ConditionGen() uint32 { return p.condGen }
 // does when it fails the pod for good (Evicted, DeadlineExceeded, a
 // rejection at admission).
 func (p *Pod) SetStatusReason(reason, msg string) {
-	p.status.Reason, p.status.Message = reason, msg
+	m := p.moreState()
+	m.reason, m.message = reason, msg
 }
 
 // SetStartTime sets status.startTime: when the kubelet first set the pod's
 // sandbox up.
 func (p *Pod) SetStartTime(t time.Duration) {
-	p.status.StartTime, p.status.Started = t, true
+	p.startTime, p.started = t, true
 }
 
 // SetSandboxed records whether the pod's sandbox is set up (see Sandboxed).
 func (p *Pod) SetSandboxed(up bool) { p.sandbox = up }
 
 // IP is status.podIP: its sandbox's address, "" before it has one.
-func (p *Pod) IP() string { return p.status.PodIP }
+func (p *Pod) IP() string { return p.w.mem.ips.text(p.ip) }
 
 // AssignIP gives the pod's new sandbox the next address of its node's
 // range, as status.podIP (once per sandbox; see podip.go).
@@ -64,7 +65,35 @@ func (p *Pod) AssignIP() {
 	n := p.Node
 	i := n.nextIP
 	n.nextIP = (i + 1) % 253
-	p.status.PodIP = "10.244." + strconv.Itoa(n.id%256) + "." + strconv.Itoa(i+2)
+	p.ip = p.w.mem.ips.number(n.id%256, i)
+}
+
+// podIPs are the addresses pods get, 10.244.<node>.<2 to 254>, each
+// built once, when first given: a pod holds its address by number.
+type podIPs struct {
+	texts [256]*[253]string // by the node's and then the address's number
+}
+
+// number is the number of the address i (from 0) of the node numbered
+// node (from 0 to 255), its text built if it has none yet: from 1.
+func (a *podIPs) number(node, i int) uint16 {
+	t := a.texts[node]
+	if t == nil {
+		t = new([253]string)
+		a.texts[node] = t
+	}
+	if t[i] == "" {
+		t[i] = "10.244." + strconv.Itoa(node) + "." + strconv.Itoa(i+2)
+	}
+	return uint16(node*253 + i + 1)
+}
+
+// text is the address numbered n, "" for 0.
+func (a *podIPs) text(n uint16) string {
+	if n == 0 {
+		return ""
+	}
+	return a.texts[(n-1)/253][(n-1)%253]
 }
 
 // statusBlock is the room of a pod's conditions and, if it has one
@@ -93,17 +122,23 @@ func (p *Pod) newStatus() {
 	for i := range spec.Containers {
 		cs[ni+i] = ContainerStatus{Name: spec.Containers[i].Name, Image: spec.Containers[i].Image}
 	}
-	p.status.InitContainerStatuses, p.status.ContainerStatuses = cs[:ni:ni], cs[ni:]
+	if ni > 1<<16-1 {
+		panic("model: more than 65535 init containers")
+	}
+	p.statuses, p.ninit = cs, uint16(ni)
 }
+
+// initStatuses is status.initContainerStatuses (not a copy).
+func (p *Pod) initStatuses() []ContainerStatus { return p.statuses[:p.ninit:p.ninit] }
+
+// regularStatuses is status.containerStatuses (not a copy).
+func (p *Pod) regularStatuses() []ContainerStatus { return p.statuses[p.ninit:] }
 
 // StatusOf is the status of p's i-th container, its init containers
 // first, below Containers(): the kubelet keeps it to read, and writes it
 // through the writers below only.
 func (p *Pod) StatusOf(i int) *ContainerStatus {
-	if ni := len(p.status.InitContainerStatuses); i >= ni {
-		return &p.status.ContainerStatuses[i-ni]
-	}
-	return &p.status.InitContainerStatuses[i]
+	return &p.statuses[i]
 }
 
 // SetContainerState sets the state of p's i-th container (as StatusOf

@@ -137,14 +137,14 @@ func (p *Pod) restore(s *PodSnapshot) {
 	p.setPhase(s.Phase)
 	p.Node = n
 	n.pods = append(n.pods, p)
-	if !p.status.Phase.Terminal() {
+	if !p.terminal() {
 		n.hold(p)
 		n.watchMemory(p)
 	}
 	p.setCondition(PodScheduled, True, "", "")
 	p.sandbox = true
 	p.AssignIP()
-	p.status.StartTime, p.status.Started = *s.StartTime, true
+	p.startTime, p.started = *s.StartTime, true
 	w.past = min(w.past, *s.StartTime)
 	p.setCondition(PodReadyToStartContainers, True, "", "")
 	w.kubelet.RestoreContainers(p, s)
@@ -159,7 +159,7 @@ func (p *Pod) restore(s *PodSnapshot) {
 // runs within a second once it is past), and shows the snapshot's
 // deletionTimestamp. A pod on a node cut off stays Terminating.
 func (p *Pod) restoreDeletion(s *PodSnapshot) {
-	if s.DeleteAt == nil || p.status.Phase.Terminal() {
+	if s.DeleteAt == nil || p.terminal() {
 		return
 	}
 	g := *s.DeleteAt - p.w.Now()
@@ -168,7 +168,7 @@ func (p *Pod) restoreDeletion(s *PodSnapshot) {
 	}
 	p.Delete(&g)
 	if p.deleting {
-		p.deadline, p.deletionGrace = *s.DeleteAt, max(s.DeletionGrace, 0)
+		p.more.deadline, p.more.deletionGrace = *s.DeleteAt, max(s.DeletionGrace, 0)
 		p.w.past = min(p.w.past, *s.DeleteAt)
 	}
 }

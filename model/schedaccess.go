@@ -13,7 +13,7 @@ func (p *Pod) PreemptNever() bool { return p.preemptNever }
 
 // SchedulingGates are the pod's spec.schedulingGates: the scheduler
 // leaves a pod that has any unscheduled.
-func (p *Pod) SchedulingGates() []string { return p.schedulingGates }
+func (p *Pod) SchedulingGates() []string { return p.options().schedulingGates }
 
 // Tolerates reports whether one of the pod's tolerations matches t.
 func (p *Pod) Tolerates(t Taint) bool { return p.tolerates(t) }

@@ -172,11 +172,11 @@ func servedMilliRPS(p *Pod) int64 {
 // node has power, and every regular container's process runs and has not
 // been sent SIGTERM (a preStop hook still runs with the listener open).
 func (p *Pod) Listening() bool {
-	cs := p.status.ContainerStatuses
+	cs := p.regularStatuses()
 	if p.deleted || len(cs) == 0 || p.Node != nil && p.Node.down {
 		return false
 	}
-	ni := len(p.status.InitContainerStatuses)
+	ni := int(p.ninit)
 	for i := range cs {
 		if cs[i].State.Kind != StateRunning || !p.w.kubelet.Serving(p, ni+i) {
 			return false

@@ -53,4 +53,5 @@ type worldSlabs struct {
 	containerStatuses slab[ContainerStatus] // the statuses of pods of more than one container
 	eventLists        slab[*Event]          // the first of each log's list
 	condTexts         condTexts             // the texts of the pods' conditions (podconds.go)
+	ips               podIPs                // the pods' addresses (podstatus.go)
 }

@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"math"
+	"time"
+	"unsafe"
+)
 
 // Phase is a pod's status.phase.
 type Phase string
@@ -194,16 +198,38 @@ var eventTypeWords = [...]string{EventNormal: "Normal", EventWarning: "Warning"}
 // Occurrences and LastOccurred count every time the component recorded it.
 type Event struct {
 	origin    *eventOrigin // its source, type and reason (Source, Type, Reason)
-	message   string       // Message, without the prefix of a combined event
+	msgData   *byte        // Message, without the prefix of a combined event: its bytes (text) ...
 	FirstSeen time.Duration
 	LastSeen  time.Duration // the last occurrence the spam filter let through
-	Count     int32         // occurrences up to the last one let through; 0: none reached the API
 
-	Occurrences  int32         // every occurrence, those the spam filter dropped included (at most MaxInt32)
 	LastOccurred time.Duration // the last occurrence
+	msgLen       int32         // ... and their length: 56 bytes an event, not a string's 64
+	Count        int32         // occurrences up to the last one let through; 0: none reached the API
+	Occurrences  int32         // every occurrence, those the spam filter dropped included (at most MaxInt32)
 
+	group    int16 // its group's aggregation set in its object's log, or noSet (events.go)
 	Combined bool  // the aggregate of similar events ("(combined from similar events): ...")
-	group    int32 // its group's aggregation set in its object's log, or noSet (events.go)
+}
+
+// text is the event's message without the prefix of a combined event.
+func (e *Event) text() string { return unsafe.String(e.msgData, e.msgLen) }
+
+// textIs is same(e.text(), msg), without building the text when its
+// length or bytes decide.
+func (e *Event) textIs(msg string) bool {
+	return int(e.msgLen) == len(msg) && (e.msgData == unsafe.StringData(msg) || e.text() == msg)
+}
+
+// setText makes msg the event's message (text).
+func (e *Event) setText(msg string) {
+	if len(msg) > math.MaxInt32 {
+		panic("model: an event message of 2 GB or more")
+	}
+	if msg == "" {
+		e.msgData, e.msgLen = nil, 0
+		return
+	}
+	e.msgData, e.msgLen = unsafe.StringData(msg), int32(len(msg))
 }
 
 // Type is Normal or Warning ("" for the zero Event).
@@ -236,9 +262,9 @@ func (e *Event) Source() string {
 // built when read (a ReplicaSet's SuccessfulCreate combines one per pod).
 func (e *Event) Message() string {
 	if e.Combined {
-		return combinedPrefix + e.message
+		return combinedPrefix + e.text()
 	}
-	return e.message
+	return e.text()
 }
 
 // Listed reports whether the event reached the API (kubectl lists it).

@@ -15,10 +15,8 @@ func (p *Pod) IsActive() bool { return active(p) }
 // regular.
 func (p *Pod) Restarts() int {
 	n := 0
-	for _, cs := range [2][]ContainerStatus{p.status.InitContainerStatuses, p.status.ContainerStatuses} {
-		for i := range cs {
-			n += int(cs[i].RestartCount)
-		}
+	for i := range p.statuses {
+		n += int(p.statuses[i].RestartCount)
 	}
 	return n
 }
@@ -26,17 +24,18 @@ func (p *Pod) Restarts() int {
 // Containers is the number of p's containers, regular and init:
 // ContainerStatusAt takes an index below it.
 func (p *Pod) Containers() int {
-	return len(p.status.ContainerStatuses) + len(p.status.InitContainerStatuses)
+	return len(p.statuses)
 }
 
 // ContainerStatusAt is the status of p's i-th container, counting its
 // regular containers first, then its init ones (the order the Job
 // controller's pod failure policy reads them in). Read it, do not keep it.
 func (p *Pod) ContainerStatusAt(i int) *ContainerStatus {
-	if nr := len(p.status.ContainerStatuses); i >= nr {
-		return &p.status.InitContainerStatuses[i-nr]
+	ni := int(p.ninit)
+	if nr := len(p.statuses) - ni; i >= nr {
+		return &p.statuses[i-nr]
 	}
-	return &p.status.ContainerStatuses[i]
+	return &p.statuses[ni+i]
 }
 
 // CreatePodNamed creates the workload's next pod, called name, from
@@ -50,8 +49,22 @@ func (wl *Workload) CreatePodNamed(t *PodSpec, name string, o PodOptions) *Pod {
 // with options o now, with no event: its controller records its own.
 func (wl *Workload) AddPodNamed(t *PodSpec, name string, o PodOptions) *Pod {
 	p := wl.w.addPod(name, t, o, wl)
+	if wl.pods == nil {
+		wl.pods = make([]*Pod, 0, wl.expectedPods())
+	}
 	wl.pods = Grow(wl.pods, p)
 	return p
+}
+
+// expectedPods is the room a workload's list of pods starts with: its
+// replicas for a ReplicaSet, Deployment or StatefulSet (a fleet's 3,000
+// in one array rather than doubled up to 4,096 through 8 arrays), else none.
+func (wl *Workload) expectedPods() int {
+	switch wl.Spec.Kind {
+	case KindReplicaSet, KindDeployment, KindStatefulSet:
+		return min(max(wl.Spec.Replicas, 0), reserveMax)
+	}
+	return 0
 }
 
 // PodSerial is the number the workload's next pod's name carries

@@ -34,7 +34,7 @@ type World struct {
 	nodeEdits  uint64 // NodeChanges
 	nodeIdx    map[string]*Node
 	pods       []*Pod
-	podIdx     map[string]*Pod
+	podIdx     podIndex   // by key (podindex.go)
 	mem        worldSlabs // where pods, their statuses and events go (slab.go)
 
 	reserved    bool // reservePods made room for the workloads' pods
@@ -97,7 +97,6 @@ func NewCore(seed uint64, s Settings) *World {
 		eng:         sim.New(seed),
 		settings:    s,
 		nodeIdx:     map[string]*Node{},
-		podIdx:      map[string]*Pod{},
 		otherEvents: map[objectKey]*eventLog{},
 
 		workloadIdx: map[string]*Workload{},
@@ -133,10 +132,9 @@ const reserveMax = 1 << 20
 // reservePods makes room, once, before the world first runs, for the pods
 // its ReplicaSets, Deployments and StatefulSets will make: the list of
 // pods and the index by key sized for their replicas rather than grown a
-// pod at a time (a slice grown by a quarter and a map that doubles leave
+// pod at a time (a slice grown by a quarter and a table that doubles leave
 // as much again behind as garbage, and a batch command's collector takes
-// little back before the run's peak). The index is filled again from the
-// list, in order: the last pod of each key, as newPod leaves it.
+// little back before the run's peak).
 func (w *World) reservePods() {
 	if w.reserved {
 		return
@@ -154,10 +152,7 @@ func (w *World) reservePods() {
 		return // few to come: growing costs little
 	}
 	w.pods = slices.Grow(w.pods, n-len(w.pods))
-	w.podIdx = make(map[string]*Pod, n)
-	for _, p := range w.pods {
-		w.podIdx[p.key] = p
-	}
+	w.podIdx.reserve(w.pods, n)
 }
 
 // Observe runs fn at time t after every change at or before t.
@@ -177,4 +172,4 @@ func (w *World) Pods() []*Pod { return w.pods }
 
 // Pod returns the pod with this key (possibly deleted), or nil: its name
 // in the default namespace, namespace/name in another (see Key).
-func (w *World) Pod(key string) *Pod { return w.podIdx[key] }
+func (w *World) Pod(key string) *Pod { return w.podIdx.get(w.pods, key) }
