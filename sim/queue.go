@@ -22,16 +22,22 @@ import (
 // outnumber the pending ones. Nothing in the queue points back into a run's
 // or a Timer's memory, so neither is written when the heap moves a run.
 
-// item is one scheduled event: its tie-break, its Timer and the ticket the
-// Timer took when it was scheduled.
+// item is one scheduled event: its tie-break, its Timer and its tag: the
+// ticket the Timer took when it was scheduled; or, for an event of
+// Engine.At, the engine's one-shot Timer and, in the tag's upper half, 1 +
+// the index of its function among the engine's shots (ticket 0).
 type item struct {
-	tie    tie
-	t      *Timer
-	ticket uint64
+	tie tie
+	t   *Timer
+	tag uint64
 }
 
-// live reports whether the item is still its Timer's pending event.
-func (it *item) live() bool { return it.t.ticket == it.ticket }
+// live reports whether the item is still its Timer's pending event. The
+// one-shot Timer's ticket stays 0, as its items' do: they are always live.
+func (it *item) live() bool { return it.t.ticket == uint32(it.tag) }
+
+// shot is 1 + the index of the function of an event of Engine.At, or 0.
+func (it item) shot() int32 { return int32(it.tag >> 32) }
 
 // run is a sequence of items at one instant, in increasing tie order, of
 // which items[head:] are still queued.
@@ -106,7 +112,7 @@ type queue struct {
 	openAt   [openRuns]int64
 	openID   [openRuns]int32
 	nextOpen int
-	ticket   uint64 // the last ticket given
+	ticket   uint32 // the last ticket given
 	live     int    // pending events
 	stale    int    // queued items whose Timer is no longer theirs
 	touch    int64  // sink for prefetching loads in down
@@ -120,11 +126,10 @@ func newQueue() queue {
 	return q
 }
 
-// push queues t at (at, k); t is not pending.
-func (q *queue) push(t *Timer, at int64, k tie) {
-	q.ticket++
-	t.ticket = q.ticket
-	it := item{tie: k, t: t, ticket: q.ticket}
+// push queues t at (at, k) with the tag of its item (see item); t is not
+// pending.
+func (q *queue) push(t *Timer, at int64, k tie, tag uint64) {
+	it := item{tie: k, t: t, tag: tag}
 	q.live++
 	// Append to the open run of the instant whose last item is the
 	// latest before it, keeping the runs few and long. The open slots
@@ -491,6 +496,42 @@ func (q *queue) compact() {
 	q.stale = 0
 	for i := len(h) - 1; i >= root; i-- {
 		q.down(i, h[i])
+	}
+}
+
+// take gives t, which is not pending, the next ticket, and returns it as
+// its item's tag.
+func (q *queue) take(t *Timer) uint64 {
+	if q.ticket == math.MaxUint32 {
+		q.retick()
+	}
+	q.ticket++
+	t.ticket = q.ticket
+	return uint64(q.ticket)
+}
+
+// retick gives the live items new tickets from 1, once the tickets ran out
+// (2^32 - 1 pushes): it first drops the stale items, whose tickets a new
+// ticket could repeat, then numbers the rest, leaving q.ticket at the
+// last given.
+func (q *queue) retick() {
+	q.compact()
+	q.ticket = 0
+	give := func(it *item) {
+		if it.shot() == 0 {
+			q.ticket++
+			it.tag, it.t.ticket = uint64(q.ticket), q.ticket
+		}
+	}
+	for _, x := range q.heap[root:] {
+		if x.r < 0 {
+			give(&q.one[^x.r])
+			continue
+		}
+		r := &q.runs[x.r]
+		for i := r.head; i < len(r.items); i++ {
+			give(&r.items[i])
+		}
 	}
 }
 

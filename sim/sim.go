@@ -37,19 +37,17 @@ const (
 // as needed; scheduling does not allocate.
 //
 // A Timer must be initialised with NewTimer or Init before it is scheduled,
-// and must not be copied while it is pending. A Timer may be pending on at
-// most one Engine at a time.
+// and must not be copied while it is pending. A Timer must only ever be
+// scheduled and stopped on one Engine (a world's): it does not record which,
+// so this is not checked.
 //
-// Its fields are ordered to pack into 56 bytes (not 64): a pod and its
-// containers and probers hold about nine.
+// It is 40 bytes: a pod and its containers and probers hold about nine.
 type Timer struct {
-	fn      func()
-	at      time.Duration
-	tie     tie     // breaks ties on at: priority, then Key
-	ticket  uint64  // the ticket of its item in the queue; 0 means not pending
-	eng     *Engine // the engine it is (or was last) pending on
-	alone   int32   // 1 + the index of its item in queue.one if it is alone
-	oneshot bool    // owned by the engine's At free list
+	fn     func()
+	at     time.Duration
+	tie    tie    // breaks ties on at: priority, then Key
+	ticket uint32 // the ticket of its item in the queue; 0 means not pending
+	alone  int32  // 1 + the index of its item in queue.one if it is alone
 }
 
 // tie packs (priority, Key.At, Key.Seq) into 128 bits that compare as one
@@ -127,11 +125,16 @@ func (t *Timer) Priority() Priority { return t.tie.prio() }
 // Key returns the Key t is (or was last) scheduled with.
 func (t *Timer) Key() Key { return t.tie.key() }
 
-const (
-	// freeChunk is how many one-shot Timers At allocates at once when its
-	// free list is empty.
-	freeChunk = 64
-)
+// shotChunk is how many slots for the functions of At's events are
+// allocated at once.
+const shotChunk = 256
+
+// shotSlot holds the function of an event of At while it is pending, or,
+// when free, 1 + the index of the next free slot (0: none).
+type shotSlot struct {
+	fn   func()
+	next int32
+}
 
 // Engine is a discrete-event simulator: a virtual clock plus the set of
 // pending Timers. The zero Engine is not usable; create one with New.
@@ -142,10 +145,15 @@ type Engine struct {
 	fired uint64
 	// The place in the order of the event running (or last run): its
 	// priority and key; after Run, past every event at Now.
-	cur   tie
-	seed  uint64
-	free  []*Timer // recycled one-shot timers for At
-	rands map[string]*rand.Rand
+	cur  tie
+	seed uint64
+	// The events of At share one Timer, which is never pending (see
+	// item); their functions wait in slots, in chunks of shotChunk,
+	// reused through a free list from 1 + freeShot (0: none).
+	shot     Timer
+	shots    []*[shotChunk]shotSlot
+	freeShot int32
+	rands    map[string]*rand.Rand
 }
 
 // New returns an Engine at virtual time 0 with no pending events. seed is the
@@ -177,9 +185,9 @@ func (e *Engine) Fired() uint64 { return e.fired }
 // takes a new Key, so it runs after every event already scheduled with the
 // same time and priority.
 //
-// Schedule panics if at is before Now, if t was never initialised, or if t
-// is pending on another Engine. Scheduling at Now from an event handler is
-// allowed: the event runs later in the same Step/Run loop.
+// Schedule panics if at is before Now or if t was never initialised.
+// Scheduling at Now from an event handler is allowed: the event runs later
+// in the same Step/Run loop.
 func (e *Engine) Schedule(t *Timer, at time.Duration, p Priority) {
 	e.seq++
 	if e.seq >= Scheduled {
@@ -208,9 +216,9 @@ func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 		panic("sim: Schedule of an uninitialised Timer (use NewTimer or Init)")
 	}
 	if t.ticket != 0 {
-		if t.eng != e {
-			panic("sim: Timer is pending on another Engine")
-		}
+		// t is pending on e: a Timer is only ever scheduled on one
+		// Engine (see Timer), which it does not record, to fit in 40
+		// bytes.
 		if t.alone != 0 {
 			t.tie, t.at = k, at
 			e.moveAlone(t, int64(at), k)
@@ -219,14 +227,14 @@ func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 		}
 		e.cancel(t)
 		t.tie, t.at = k, at
-		e.push(t, int64(at), k)
+		e.push(t, int64(at), k, e.take(t))
 		e.settle()
 		return
 	}
 	// A push leaves the first item first or puts itself, pending, there:
 	// the queue needs no settling.
-	t.tie, t.at, t.eng = k, at, e
-	e.push(t, int64(at), k)
+	t.tie, t.at = k, at
+	e.push(t, int64(at), k, e.take(t))
 }
 
 // Passed reports whether an event at (at, p, k) would already have run: at
@@ -255,15 +263,14 @@ func (e *Engine) After(t *Timer, d time.Duration, p Priority) {
 
 // Stop cancels t. It reports whether t was pending; a false result means t
 // had already fired, been stopped, or never been scheduled. After Stop, t
-// does not fire unless it is scheduled again. Stop panics if t is pending on
-// another Engine.
+// does not fire unless it is scheduled again.
 func (e *Engine) Stop(t *Timer) bool {
 	if t.ticket == 0 {
 		return false
 	}
-	if t.eng != e {
-		panic("sim: Stop of a Timer pending on another Engine")
-	}
+	// t is pending on e: a Timer is only ever scheduled on one
+	// Engine (see Timer), which it does not record, to fit in 40
+	// bytes.
 	e.cancel(t)
 	e.settle()
 	return true
@@ -271,24 +278,51 @@ func (e *Engine) Stop(t *Timer) bool {
 
 // At schedules fn to run once at absolute virtual time at with priority p.
 // The event cannot be cancelled. At panics if at is before Now or fn is nil.
-// The Timer behind it is recycled after it fires, so At does not allocate in
-// steady state (beyond whatever the caller's closure allocates).
+// It takes no Timer: the event keeps only fn, in a slot that is reused after
+// it fires, so At does not allocate in steady state (beyond whatever the
+// caller's closure allocates).
 func (e *Engine) At(at time.Duration, p Priority, fn func()) {
 	if fn == nil {
 		panic("sim: At with nil func")
 	}
-	if len(e.free) == 0 {
-		chunk := make([]Timer, freeChunk)
-		for i := range chunk {
-			chunk[i].oneshot = true
-			e.free = append(e.free, &chunk[i])
-		}
+	if at < e.now {
+		panic(fmt.Sprintf("sim: At %v, before Now %v", at, e.now))
 	}
-	t := e.free[len(e.free)-1]
-	e.free[len(e.free)-1] = nil
-	e.free = e.free[:len(e.free)-1]
-	t.fn = fn
-	e.Schedule(t, at, p)
+	e.seq++
+	if e.seq >= Scheduled {
+		panic("sim: sequence number overflow")
+	}
+	if e.freeShot == 0 {
+		e.growShots()
+	}
+	i := uint32(e.freeShot - 1)
+	s := &e.shots[i/shotChunk][i%shotChunk]
+	e.freeShot, s.fn, s.next = s.next, fn, 0
+	e.push(&e.shot, int64(at), packTie(p, Key{At: e.now, Seq: Scheduled | e.seq}), uint64(i+1)<<32)
+}
+
+// growShots adds a chunk of free slots for At's functions; none is free.
+func (e *Engine) growShots() {
+	if len(e.shots) >= math.MaxInt32/shotChunk-1 {
+		panic("sim: too many pending events")
+	}
+	c := new([shotChunk]shotSlot)
+	base := int32(len(e.shots) * shotChunk)
+	for j := range c {
+		c[j].next = base + int32(j) + 2
+	}
+	c[shotChunk-1].next = 0
+	e.shots = append(e.shots, c)
+	e.freeShot = base + 1
+}
+
+// takeShot returns the function in slot shot-1 and frees the slot.
+func (e *Engine) takeShot(shot int32) func() {
+	i := uint32(shot - 1)
+	s := &e.shots[i/shotChunk][i%shotChunk]
+	fn := s.fn
+	s.fn, s.next, e.freeShot = nil, e.freeShot, shot
+	return fn
 }
 
 // Peek returns the time of the next event; ok is false if none is pending.
@@ -341,31 +375,18 @@ func (e *Engine) RunLimit(until time.Duration, max uint64) bool {
 	return true
 }
 
-// fire removes the first event and runs its Timer. The queue is not
+// fire removes the first event and runs its function. The queue is not
 // empty.
 func (e *Engine) fire() {
 	at, it := e.pop()
-	t := it.t
 	e.now = time.Duration(at)
 	e.cur = it.tie
 	e.fired++
-	fn := t.fn
-	if t.oneshot {
-		t.fn = nil
-		if len(e.free) == cap(e.free) {
-			e.growFree()
-		}
-		e.free = append(e.free, t)
+	fn := it.t.fn
+	if shot := it.shot(); shot != 0 {
+		fn = e.takeShot(shot)
 	}
 	fn()
-}
-
-// growFree doubles the free list's array (append would grow it by a
-// quarter at a time, leaving four times the final array behind).
-func (e *Engine) growFree() {
-	a := make([]*Timer, len(e.free), max(2*cap(e.free), freeChunk))
-	copy(a, e.free)
-	e.free = a
 }
 
 // Rand returns the random stream for the component called name: a
