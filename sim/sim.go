@@ -125,16 +125,8 @@ func (t *Timer) Priority() Priority { return t.tie.prio() }
 // Key returns the Key t is (or was last) scheduled with.
 func (t *Timer) Key() Key { return t.tie.key() }
 
-// shotChunk is how many slots for the functions of At's events are
-// allocated at once.
+// shotChunk is how many one-shot Timers for At are allocated at once.
 const shotChunk = 256
-
-// shotSlot holds the function of an event of At while it is pending, or,
-// when free, 1 + the index of the next free slot (0: none).
-type shotSlot struct {
-	fn   func()
-	next int32
-}
 
 // Engine is a discrete-event simulator: a virtual clock plus the set of
 // pending Timers. The zero Engine is not usable; create one with New.
@@ -147,11 +139,10 @@ type Engine struct {
 	// priority and key; after Run, past every event at Now.
 	cur  tie
 	seed uint64
-	// The events of At share one Timer, which is never pending (see
-	// item); their functions wait in slots, in chunks of shotChunk,
-	// reused through a free list from 1 + freeShot (0: none).
-	shot     Timer
-	shots    []*[shotChunk]shotSlot
+	// The one-shot Timers of At, in chunks of shotChunk, reused through
+	// a free list from freeShot: 1 + the index of a free one (0: none),
+	// whose alone holds the next. Their ticket stays 0 (see item).
+	shots    []*[shotChunk]Timer
 	freeShot int32
 	rands    map[string]*rand.Rand
 }
@@ -278,9 +269,8 @@ func (e *Engine) Stop(t *Timer) bool {
 
 // At schedules fn to run once at absolute virtual time at with priority p.
 // The event cannot be cancelled. At panics if at is before Now or fn is nil.
-// It takes no Timer: the event keeps only fn, in a slot that is reused after
-// it fires, so At does not allocate in steady state (beyond whatever the
-// caller's closure allocates).
+// The Timer behind it is recycled after it fires, so At does not allocate in
+// steady state (beyond whatever the caller's closure allocates).
 func (e *Engine) At(at time.Duration, p Priority, fn func()) {
 	if fn == nil {
 		panic("sim: At with nil func")
@@ -296,33 +286,32 @@ func (e *Engine) At(at time.Duration, p Priority, fn func()) {
 		e.growShots()
 	}
 	i := uint32(e.freeShot - 1)
-	s := &e.shots[i/shotChunk][i%shotChunk]
-	e.freeShot, s.fn, s.next = s.next, fn, 0
-	e.push(&e.shot, int64(at), packTie(p, Key{At: e.now, Seq: Scheduled | e.seq}), uint64(i+1)<<32)
+	t := &e.shots[i/shotChunk][i%shotChunk]
+	e.freeShot = t.alone
+	k := packTie(p, Key{At: e.now, Seq: Scheduled | e.seq})
+	t.fn, t.at, t.tie, t.alone = fn, at, k, 0
+	e.push(t, int64(at), k, uint64(i+1)<<32)
 }
 
-// growShots adds a chunk of free slots for At's functions; none is free.
+// growShots adds a chunk of free one-shot Timers; none is free.
 func (e *Engine) growShots() {
 	if len(e.shots) >= math.MaxInt32/shotChunk-1 {
 		panic("sim: too many pending events")
 	}
-	c := new([shotChunk]shotSlot)
+	c := new([shotChunk]Timer)
 	base := int32(len(e.shots) * shotChunk)
 	for j := range c {
-		c[j].next = base + int32(j) + 2
+		c[j].alone = base + int32(j) + 2
 	}
-	c[shotChunk-1].next = 0
+	c[shotChunk-1].alone = 0
 	e.shots = append(e.shots, c)
 	e.freeShot = base + 1
 }
 
-// takeShot returns the function in slot shot-1 and frees the slot.
-func (e *Engine) takeShot(shot int32) func() {
-	i := uint32(shot - 1)
-	s := &e.shots[i/shotChunk][i%shotChunk]
-	fn := s.fn
-	s.fn, s.next, e.freeShot = nil, e.freeShot, shot
-	return fn
+// recycle puts the one-shot Timer t, whose index is shot-1 and which
+// fired, back on the free list.
+func (e *Engine) recycle(t *Timer, shot int32) {
+	t.fn, t.alone, e.freeShot = nil, e.freeShot, shot
 }
 
 // Peek returns the time of the next event; ok is false if none is pending.
@@ -380,11 +369,12 @@ func (e *Engine) RunLimit(until time.Duration, max uint64) bool {
 func (e *Engine) fire() {
 	at, it := e.pop()
 	e.now = time.Duration(at)
-	e.cur = it.tie
+	t := it.t
+	e.cur = t.tie
 	e.fired++
-	fn := it.t.fn
+	fn := t.fn
 	if shot := it.shot(); shot != 0 {
-		fn = e.takeShot(shot)
+		e.recycle(t, shot)
 	}
 	fn()
 }
