@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 )
 
 // ev describes one event for the table-driven tests.
@@ -561,17 +560,6 @@ func TestRunLimit(t *testing.T) {
 	}
 	if !e.RunLimit(10*time.Second, 1) || len(fired) != 5 || e.Now() != 10*time.Second {
 		t.Fatalf("third RunLimit: fired %v, now %v; want every event, done at 10s", fired, e.Now())
-	}
-}
-
-// A Timer packs into 40 bytes: a pod and its containers hold about nine;
-// and a queued event into 16.
-func TestTimerSize(t *testing.T) {
-	if n := unsafe.Sizeof(Timer{}); n != 40 && unsafe.Sizeof(uintptr(0)) == 8 {
-		t.Errorf("Timer is %d bytes, want 40", n)
-	}
-	if n := unsafe.Sizeof(item{}); n != 16 && unsafe.Sizeof(uintptr(0)) == 8 {
-		t.Errorf("item is %d bytes, want 16", n)
 	}
 }
 
