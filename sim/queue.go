@@ -19,19 +19,27 @@ import (
 // A 4-ary heap orders the runs by their first item. An item whose Timer was
 // stopped or moved stays in its run (its ticket is no longer its Timer's)
 // and is skipped when it comes first; compact drops such items when they
-// outnumber the pending ones. Nothing in the queue points back into a run's
+// outnumber the pending ones. An item keeps no tie-break: a live item's is
+// its Timer's, and only live items' are read. Nothing in the queue points back into a run's
 // or a Timer's memory, so neither is written when the heap moves a run.
 
-// item is one scheduled event: its tie-break, its Timer and the ticket the
-// Timer took when it was scheduled.
+// item is one scheduled event: its Timer and its tag: the ticket the Timer
+// took when it was scheduled; or, for an event of Engine.At, 1 + the index
+// of its one-shot Timer among the engine's shots, in the upper half, and
+// ticket 0. The event's tie-break is its Timer's tie while it is live
+// (only then is it read), which keeps an item in 16 bytes.
 type item struct {
-	tie    tie
-	t      *Timer
-	ticket uint64
+	t   *Timer
+	tag uint64
 }
 
-// live reports whether the item is still its Timer's pending event.
-func (it *item) live() bool { return it.t.ticket == it.ticket }
+// live reports whether the item is still its Timer's pending event. A
+// one-shot Timer's ticket stays 0, as its item's does: it is always live.
+func (it *item) live() bool { return it.t.ticket == uint32(it.tag) }
+
+// shot is 1 + the index of the one-shot Timer of an event of Engine.At,
+// or 0.
+func (it item) shot() int32 { return int32(it.tag >> 32) }
 
 // run is a sequence of items at one instant, in increasing tie order, of
 // which items[head:] are still queued.
@@ -40,6 +48,7 @@ type run struct {
 	head  int
 	open  int // its slot in queue.openID plus one; 0 if not open
 	items []item
+	tail  tie // the tie of its last item, live or not
 }
 
 // entry is one heap slot: a run's instant and its first item's tie, and
@@ -106,7 +115,7 @@ type queue struct {
 	openAt   [openRuns]int64
 	openID   [openRuns]int32
 	nextOpen int
-	ticket   uint64 // the last ticket given
+	ticket   uint32 // the last ticket given
 	live     int    // pending events
 	stale    int    // queued items whose Timer is no longer theirs
 	touch    int64  // sink for prefetching loads in down
@@ -120,11 +129,10 @@ func newQueue() queue {
 	return q
 }
 
-// push queues t at (at, k); t is not pending.
-func (q *queue) push(t *Timer, at int64, k tie) {
-	q.ticket++
-	t.ticket = q.ticket
-	it := item{tie: k, t: t, ticket: q.ticket}
+// push queues t at (at, k) with the tag of its item (see item); t is not
+// pending.
+func (q *queue) push(t *Timer, at int64, k tie, tag uint64) {
+	it := item{t: t, tag: tag}
 	q.live++
 	// Append to the open run of the instant whose last item is the
 	// latest before it, keeping the runs few and long. The open slots
@@ -138,10 +146,10 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 		i := bits.TrailingZeros8(m)
 		if id := q.openID[i]; id >= 0 {
 			r := &q.runs[id]
-			if tail := r.items[len(r.items)-1].tie; tail.less(k) && (best < 0 || bestTail.less(tail)) {
+			if tail := r.tail; tail.less(k) && (best < 0 || bestTail.less(tail)) {
 				best, bestTail = i, tail
 			}
-		} else if alone < 0 && q.one[^id].tie.less(k) {
+		} else if alone < 0 && q.one[^id].t.tie.less(k) {
 			alone = i
 		}
 	}
@@ -151,25 +159,26 @@ func (q *queue) push(t *Timer, at int64, k tie) {
 		r := &q.runs[id]
 		if n := len(r.items); n < cap(r.items) {
 			r.items = r.items[:n+1]
-			r.items[n] = it
+			r.items[n], r.tail = it, k
 			return
 		}
 		if cap(r.items) < maxRun {
 			q.appendItem(r, it)
+			r.tail = k
 			return
 		}
 		// Full: a new run continues it in its open slot, copying nothing.
 		r.open = 0
 		ref = q.newRun(at, maxRun)
 		r = &q.runs[ref]
-		r.items = append(r.items, it)
+		r.items, r.tail = append(r.items, it), k
 		q.openID[best], r.open = ref, best+1
 	} else if alone >= 0 {
 		// The instant's second item: it starts a run, which takes the
 		// first's place among the open ones.
 		ref = q.newRun(at, smallRun)
 		r := &q.runs[ref]
-		r.items = append(r.items, it)
+		r.items, r.tail = append(r.items, it), k
 		q.openID[alone], r.open = ref, alone+1
 	} else {
 		i := q.newOne(it)
@@ -212,10 +221,10 @@ func (q *queue) newOne(it item) int32 {
 	return int32(len(q.one) - 1)
 }
 
-// moveAlone moves t, whose item is alone, to (at, k) in place.
+// moveAlone moves t, whose item is alone and whose tie is k already, to
+// (at, k) in place.
 func (q *queue) moveAlone(t *Timer, at int64, k tie) {
 	i := t.alone - 1
-	q.one[i].tie = k
 	q.unopen(i)
 	j := int(q.onePos[i])
 	q.heap[j].at, q.heap[j].tie = at, k
@@ -294,7 +303,7 @@ func (q *queue) pop() (at int64, it item) {
 	// first, and stays first unless a child of the root orders before
 	// it. Else the run moves down, and the new root settles.
 	if r.head < len(r.items) && r.items[r.head].live() {
-		x.tie = r.items[r.head].tie
+		x.tie = r.items[r.head].t.tie
 		if q.rootFirst() {
 			return at, it
 		}
@@ -428,7 +437,7 @@ func (q *queue) settle() {
 			q.popRoot()
 			continue
 		}
-		k := r.items[r.head].tie
+		k := r.items[r.head].t.tie
 		if k == x.tie {
 			return
 		}
@@ -484,7 +493,8 @@ func (q *queue) compact() {
 			q.freeRun(x.r)
 			continue
 		}
-		h = append(h, entry{at: r.at, tie: r.items[0].tie, r: x.r})
+		r.tail = r.items[n-1].t.tie
+		h = append(h, entry{at: r.at, tie: r.items[0].t.tie, r: x.r})
 	}
 	clear(h[len(h):len(q.heap)])
 	q.heap = h
@@ -555,46 +565,4 @@ func (q *queue) down(i int, x entry) {
 		q.onePos[^x.r] = int32(i)
 	}
 	q.touch = touch
-}
-
-// minOf4 returns the index in g of its least entry.
-//
-// Which child is least is unpredictable, so minOf4 compares times with
-// branch-free selects (CMOV). When times tie, it compares whole keys (time,
-// then the tie), also without branches: a pair's order is the borrow of one
-// 192-bit subtraction (earlier), and the winners are picked with
-// arithmetic. It must stay out of line: once inlined, m would be used as a
-// load address (h[m]), and the compiler keeps branches for those.
-//
-//go:noinline
-func minOf4(g *[4]entry) int {
-	a0, a1, a2, a3 := g[0].at, g[1].at, g[2].at, g[3].at
-	m01, v01 := 0, a0
-	if a1 < a0 {
-		m01, v01 = 1, a1
-	}
-	m23, v23 := 2, a2
-	if a3 < a2 {
-		m23, v23 = 3, a3
-	}
-	if a0 == a1 || a2 == a3 || v01 == v23 {
-		m01 = int(earlier(&g[1], &g[0]))
-		m23 = 2 + int(earlier(&g[3], &g[2]))
-		return m01 ^ (m01^m23)&-int(earlier(&g[m23], &g[m01]))
-	}
-	m := m01
-	if v23 < v01 {
-		m = m23
-	}
-	return m
-}
-
-// earlier is 1 if a's key (time, priority, Key) is less than b's, else 0:
-// the borrow out of key(a) - key(b), with the time's sign bit flipped so
-// that signed times compare as unsigned.
-func earlier(a, b *entry) uint64 {
-	_, borrow := bits.Sub64(a.tie.lo, b.tie.lo, 0)
-	_, borrow = bits.Sub64(a.tie.hi, b.tie.hi, borrow)
-	_, borrow = bits.Sub64(uint64(a.at)^1<<63, uint64(b.at)^1<<63, borrow)
-	return borrow
 }

@@ -37,19 +37,17 @@ const (
 // as needed; scheduling does not allocate.
 //
 // A Timer must be initialised with NewTimer or Init before it is scheduled,
-// and must not be copied while it is pending. A Timer may be pending on at
-// most one Engine at a time.
+// and must not be copied while it is pending. A Timer must only ever be
+// scheduled and stopped on one Engine (a world's): it does not record which,
+// so this is not checked.
 //
-// Its fields are ordered to pack into 56 bytes (not 64): a pod and its
-// containers and probers hold about nine.
+// It is 40 bytes: a pod and its containers and probers hold about nine.
 type Timer struct {
-	fn      func()
-	at      time.Duration
-	tie     tie     // breaks ties on at: priority, then Key
-	ticket  uint64  // the ticket of its item in the queue; 0 means not pending
-	eng     *Engine // the engine it is (or was last) pending on
-	alone   int32   // 1 + the index of its item in queue.one if it is alone
-	oneshot bool    // owned by the engine's At free list
+	fn     func()
+	at     time.Duration
+	tie    tie    // breaks ties on at: priority, then Key
+	ticket uint32 // the ticket of its item in the queue; 0 means not pending
+	alone  int32  // 1 + the index of its item in queue.one if it is alone
 }
 
 // tie packs (priority, Key.At, Key.Seq) into 128 bits that compare as one
@@ -127,11 +125,8 @@ func (t *Timer) Priority() Priority { return t.tie.prio() }
 // Key returns the Key t is (or was last) scheduled with.
 func (t *Timer) Key() Key { return t.tie.key() }
 
-const (
-	// freeChunk is how many one-shot Timers At allocates at once when its
-	// free list is empty.
-	freeChunk = 64
-)
+// shotChunk is how many one-shot Timers for At are allocated at once.
+const shotChunk = 256
 
 // Engine is a discrete-event simulator: a virtual clock plus the set of
 // pending Timers. The zero Engine is not usable; create one with New.
@@ -142,10 +137,14 @@ type Engine struct {
 	fired uint64
 	// The place in the order of the event running (or last run): its
 	// priority and key; after Run, past every event at Now.
-	cur   tie
-	seed  uint64
-	free  []*Timer // recycled one-shot timers for At
-	rands map[string]*rand.Rand
+	cur  tie
+	seed uint64
+	// The one-shot Timers of At, in chunks of shotChunk, reused through
+	// a free list from freeShot: 1 + the index of a free one (0: none),
+	// whose alone holds the next. Their ticket stays 0 (see item).
+	shots    []*[shotChunk]Timer
+	freeShot int32
+	rands    map[string]*rand.Rand
 }
 
 // New returns an Engine at virtual time 0 with no pending events. seed is the
@@ -177,9 +176,9 @@ func (e *Engine) Fired() uint64 { return e.fired }
 // takes a new Key, so it runs after every event already scheduled with the
 // same time and priority.
 //
-// Schedule panics if at is before Now, if t was never initialised, or if t
-// is pending on another Engine. Scheduling at Now from an event handler is
-// allowed: the event runs later in the same Step/Run loop.
+// Schedule panics if at is before Now or if t was never initialised.
+// Scheduling at Now from an event handler is allowed: the event runs later
+// in the same Step/Run loop.
 func (e *Engine) Schedule(t *Timer, at time.Duration, p Priority) {
 	e.seq++
 	if e.seq >= Scheduled {
@@ -208,9 +207,9 @@ func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 		panic("sim: Schedule of an uninitialised Timer (use NewTimer or Init)")
 	}
 	if t.ticket != 0 {
-		if t.eng != e {
-			panic("sim: Timer is pending on another Engine")
-		}
+		// t is pending on e: a Timer is only ever scheduled on one
+		// Engine (see Timer), which it does not record, to fit in 40
+		// bytes.
 		if t.alone != 0 {
 			t.tie, t.at = k, at
 			e.moveAlone(t, int64(at), k)
@@ -219,14 +218,14 @@ func (e *Engine) schedule(t *Timer, at time.Duration, p Priority, k tie) {
 		}
 		e.cancel(t)
 		t.tie, t.at = k, at
-		e.push(t, int64(at), k)
+		e.push(t, int64(at), k, e.take(t))
 		e.settle()
 		return
 	}
 	// A push leaves the first item first or puts itself, pending, there:
 	// the queue needs no settling.
-	t.tie, t.at, t.eng = k, at, e
-	e.push(t, int64(at), k)
+	t.tie, t.at = k, at
+	e.push(t, int64(at), k, e.take(t))
 }
 
 // Passed reports whether an event at (at, p, k) would already have run: at
@@ -255,15 +254,14 @@ func (e *Engine) After(t *Timer, d time.Duration, p Priority) {
 
 // Stop cancels t. It reports whether t was pending; a false result means t
 // had already fired, been stopped, or never been scheduled. After Stop, t
-// does not fire unless it is scheduled again. Stop panics if t is pending on
-// another Engine.
+// does not fire unless it is scheduled again.
 func (e *Engine) Stop(t *Timer) bool {
 	if t.ticket == 0 {
 		return false
 	}
-	if t.eng != e {
-		panic("sim: Stop of a Timer pending on another Engine")
-	}
+	// t is pending on e: a Timer is only ever scheduled on one
+	// Engine (see Timer), which it does not record, to fit in 40
+	// bytes.
 	e.cancel(t)
 	e.settle()
 	return true
@@ -277,18 +275,43 @@ func (e *Engine) At(at time.Duration, p Priority, fn func()) {
 	if fn == nil {
 		panic("sim: At with nil func")
 	}
-	if len(e.free) == 0 {
-		chunk := make([]Timer, freeChunk)
-		for i := range chunk {
-			chunk[i].oneshot = true
-			e.free = append(e.free, &chunk[i])
-		}
+	if at < e.now {
+		panic(fmt.Sprintf("sim: At %v, before Now %v", at, e.now))
 	}
-	t := e.free[len(e.free)-1]
-	e.free[len(e.free)-1] = nil
-	e.free = e.free[:len(e.free)-1]
-	t.fn = fn
-	e.Schedule(t, at, p)
+	e.seq++
+	if e.seq >= Scheduled {
+		panic("sim: sequence number overflow")
+	}
+	if e.freeShot == 0 {
+		e.growShots()
+	}
+	i := uint32(e.freeShot - 1)
+	t := &e.shots[i/shotChunk][i%shotChunk]
+	e.freeShot = t.alone
+	k := packTie(p, Key{At: e.now, Seq: Scheduled | e.seq})
+	t.fn, t.at, t.tie, t.alone = fn, at, k, 0
+	e.push(t, int64(at), k, uint64(i+1)<<32)
+}
+
+// growShots adds a chunk of free one-shot Timers; none is free.
+func (e *Engine) growShots() {
+	if len(e.shots) >= math.MaxInt32/shotChunk-1 {
+		panic("sim: too many pending events")
+	}
+	c := new([shotChunk]Timer)
+	base := int32(len(e.shots) * shotChunk)
+	for j := range c {
+		c[j].alone = base + int32(j) + 2
+	}
+	c[shotChunk-1].alone = 0
+	e.shots = append(e.shots, c)
+	e.freeShot = base + 1
+}
+
+// recycle puts the one-shot Timer t, whose index is shot-1 and which
+// fired, back on the free list.
+func (e *Engine) recycle(t *Timer, shot int32) {
+	t.fn, t.alone, e.freeShot = nil, e.freeShot, shot
 }
 
 // Peek returns the time of the next event; ok is false if none is pending.
@@ -341,31 +364,19 @@ func (e *Engine) RunLimit(until time.Duration, max uint64) bool {
 	return true
 }
 
-// fire removes the first event and runs its Timer. The queue is not
+// fire removes the first event and runs its function. The queue is not
 // empty.
 func (e *Engine) fire() {
 	at, it := e.pop()
-	t := it.t
 	e.now = time.Duration(at)
-	e.cur = it.tie
+	t := it.t
+	e.cur = t.tie
 	e.fired++
 	fn := t.fn
-	if t.oneshot {
-		t.fn = nil
-		if len(e.free) == cap(e.free) {
-			e.growFree()
-		}
-		e.free = append(e.free, t)
+	if shot := it.shot(); shot != 0 {
+		e.recycle(t, shot)
 	}
 	fn()
-}
-
-// growFree doubles the free list's array (append would grow it by a
-// quarter at a time, leaving four times the final array behind).
-func (e *Engine) growFree() {
-	a := make([]*Timer, len(e.free), max(2*cap(e.free), freeChunk))
-	copy(a, e.free)
-	e.free = a
 }
 
 // Rand returns the random stream for the component called name: a

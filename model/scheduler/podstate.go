@@ -1,18 +1,34 @@
 package scheduler
 
-import "github.com/podsim/podsim/model"
+import (
+	"math"
+	"time"
+
+	"github.com/podsim/podsim/model"
+)
 
 // podState is the scheduler's state of one pod, kept by Pod.ID in
-// scheduler.pods.
+// scheduler.pods: its plan and requests, and the queue's bookkeeping
+// while it is unscheduled (upstream's QueuedPodInfo).
 //
-// It is kept small: there is one per pod ever created (a 150k-pod run
-// holds them all). The rare nominated node lives in scheduler.nominated;
-// the nonzero requests are the scheduler's, by request id.
+// It is kept small, 32 bytes: there is one per pod ever created (a
+// 150k-pod run holds them all). The rare nominated node lives in
+// scheduler.nominated; the nonzero requests are the scheduler's, by
+// request id.
 type podState struct {
-	queue   queuedPod  // the queue's bookkeeping while the pod is unscheduled
-	plan    *schedPlan // built at the first try
-	request int32      // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
+	plan      *schedPlan    // built at the first try
+	timestamp time.Duration // when it was added, or last found unschedulable
+	order     uint32        // when it was queued, among all queued pods: ties (schedQueue.seq)
+	index     int32         // position in its unschedulable bucket
+	request   int32         // the id of (requests, nonzero requests) among the pods' (scheduler.requestOf)
+	attempts  uint8         // scheduling attempts so far, counted up to maxAttempts
+	state     queueState
+	rejectors plugins // the plugins that rejected it last time
 }
+
+// maxAttempts is the most attempts a podState counts: the backoff stops
+// growing long before (podBackoff).
+const maxAttempts = math.MaxUint8
 
 // podStates holds the podState of every pod by Pod.ID, in chunks of
 // podStateChunk made zero as the pods come: the states of a 150,000-pod

@@ -83,7 +83,7 @@ func TestPodHeapOrder(t *testing.T) {
 	var h podHeap
 	var want []queueEntry
 	for i := range 3000 { // more than two chunks
-		e := queueEntry{at: time.Duration(gen.IntN(5)), order: uint64(i + 1), prio: int32(gen.IntN(3)) - 1, id: int32(i)}
+		e := queueEntry{at: time.Duration(gen.IntN(5)), order: uint32(i + 1), prio: int32(gen.IntN(3)) - 1, id: int32(i)}
 		want = append(want, e)
 		h.push(e)
 		if i%7 == 0 { // pops between pushes too

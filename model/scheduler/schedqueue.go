@@ -92,26 +92,14 @@ const (
 	inGated
 )
 
-// queuedPod is the scheduler's bookkeeping for one pod (upstream's
-// QueuedPodInfo).
-type queuedPod struct {
-	order     uint64        // when it was queued, among all queued pods: ties
-	timestamp time.Duration // when it was added, or last found unschedulable
-	backoff   time.Duration // when its backoff ends (after an attempt)
-	index     int32         // position in its unschedulable bucket
-	attempts  int32         // scheduling attempts so far
-	state     queueState
-	rejectors plugins // the plugins that rejected it last time
-}
-
 // podBackoff is the backoff after the given number of attempts: 1s doubled
 // per attempt after the first, capped at 10s; 0 before any attempt.
-func podBackoff(attempts int32) time.Duration {
-	if attempts <= 0 {
+func podBackoff(attempts uint8) time.Duration {
+	if attempts == 0 {
 		return 0
 	}
 	d := podInitialBackoff
-	for i := int32(1); i < attempts; i++ {
+	for i := uint8(1); i < attempts; i++ {
 		if d > podMaxBackoff-d {
 			return podMaxBackoff
 		}
@@ -123,13 +111,13 @@ func podBackoff(attempts int32) time.Duration {
 // queueEntry is a pod in one of the queue's heaps with its sort key, so
 // that a sift reads no pod and writes nothing back into it: prio is the
 // pod's priority in activeQ and 0 in backoffQ, at its timestamp in
-// activeQ and the end of its backoff in backoffQ, order its queuedPod's
+// activeQ and the end of its backoff in backoffQ, order its podState's
 // order (unique among queued pods), id its Pod.ID (an index of
 // World.Pods). The entry holds no pointer: the garbage collector does not
 // scan a heap of 150,000 of them.
 type queueEntry struct {
 	at    time.Duration
-	order uint64
+	order uint32
 	prio  int32
 	id    int32
 }
@@ -151,7 +139,7 @@ func (e *queueEntry) before(o *queueEntry) bool {
 // podHeap is a 4-ary min-heap of queueEntry under before. A pod taken
 // out of the queue otherwise than by a pop (forget) leaves its entry
 // behind, stale: popFrom drops the entries whose pod is no longer in the
-// heap under their order (queuedPod.state and order), and live counts the
+// heap under their order (podState.state and order), and live counts the
 // entries that are not stale. The order is total (order is unique), so
 // the pods leave in one order whatever the heap's shape.
 //
@@ -238,9 +226,9 @@ type schedQueue struct {
 	// plugins, so that an event moves exactly the buckets it concerns.
 	// Order within a bucket is meaningless: both heaps order totally.
 	unschedulable [allPlugins + 1][]*model.Pod
-	parked        int     // pods in unschedulable
-	pending       plugins // events since the last pass, as the plugins they concern
-	seq           uint64
+	parked        int        // pods in unschedulable
+	pending       plugins    // events since the last pass, as the plugins they concern
+	seq           uint32     // pods queued so far: each once, when made (PodUnbound); fewer than 1<<31 (queueEntry.id)
 	states        *podStates // the scheduler's, by Pod.ID
 	w             *model.World
 }
@@ -249,17 +237,18 @@ type schedQueue struct {
 // of w.
 func (q *schedQueue) init(w *model.World, states *podStates) { q.w, q.states = w, states }
 
-// of is p's queuedPod.
-func (q *schedQueue) of(p *model.Pod) *queuedPod { return &q.states.of(p.ID()).queue }
+// of is p's podState.
+func (q *schedQueue) of(p *model.Pod) *podState { return q.states.of(p.ID()) }
 
 // add puts a new pod in activeQ.
 func (q *schedQueue) add(p *model.Pod, now time.Duration) {
 	q.seq++
-	*q.of(p) = queuedPod{order: q.seq, timestamp: now, state: inActiveQ}
+	qp := q.of(p)
+	qp.order, qp.timestamp, qp.index, qp.attempts, qp.state, qp.rejectors = q.seq, now, 0, 0, inActiveQ, 0
 	q.pushActive(p)
 }
 
-// pushActive puts p, whose queuedPod is set, in activeQ.
+// pushActive puts p, whose podState is set, in activeQ.
 func (q *schedQueue) pushActive(p *model.Pod) {
 	qp := q.of(p)
 	q.active.push(queueEntry{at: qp.timestamp, order: qp.order, prio: p.Priority(), id: int32(p.ID())})
@@ -275,7 +264,9 @@ func (q *schedQueue) pop() *model.Pod {
 	if p != nil {
 		qp := q.of(p)
 		qp.state = notQueued
-		qp.attempts++
+		if qp.attempts < maxAttempts {
+			qp.attempts++
+		}
 	}
 	return p
 }
@@ -286,7 +277,7 @@ func (q *schedQueue) pop() *model.Pod {
 func (q *schedQueue) popFrom(h *podHeap, state queueState) *model.Pod {
 	for h.live > 0 {
 		e := h.popEntry()
-		if qp := &q.states.of(int(e.id)).queue; qp.state == state && qp.order == e.order {
+		if qp := q.states.of(int(e.id)); qp.state == state && qp.order == e.order {
 			h.live--
 			return q.w.Pods()[e.id]
 		}
@@ -299,7 +290,7 @@ func (q *schedQueue) popFrom(h *podHeap, state queueState) *model.Pod {
 // among the unschedulable pods.
 func (q *schedQueue) park(p *model.Pod, rejectors plugins, now time.Duration) {
 	qp := q.of(p)
-	qp.timestamp, qp.backoff, qp.rejectors = now, now+podBackoff(qp.attempts), rejectors
+	qp.timestamp, qp.rejectors = now, rejectors
 	b := &q.unschedulable[rejectors]
 	qp.state, qp.index = inUnschedulable, int32(len(*b))
 	*b = append(*b, p)
@@ -322,12 +313,13 @@ func (q *schedQueue) unpark(p *model.Pod) {
 }
 
 // requeue moves p, taken out of the unschedulable pods, to backoffQ if its
-// backoff is still running at now, else to activeQ.
+// backoff, from when it was parked, is still running at now, else to
+// activeQ.
 func (q *schedQueue) requeue(p *model.Pod, now time.Duration) {
 	qp := q.of(p)
-	if qp.backoff > now {
+	if backoff := qp.timestamp + podBackoff(qp.attempts); backoff > now {
 		qp.state = inBackoffQ
-		q.backoff.push(queueEntry{at: qp.backoff, order: qp.order, id: int32(p.ID())})
+		q.backoff.push(queueEntry{at: backoff, order: qp.order, id: int32(p.ID())})
 		return
 	}
 	qp.state = inActiveQ

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/podsim/podsim/model"
 )
@@ -110,12 +111,12 @@ func TestRunningTotalsMatchRecount(t *testing.T) {
 func TestPodBackoff(t *testing.T) {
 	want := []time.Duration{0, 1 * time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
 	for attempts, w := range want {
-		if got := podBackoff(int32(attempts)); got != w {
+		if got := podBackoff(uint8(attempts)); got != w {
 			t.Errorf("podBackoff(%d) = %v, want %v", attempts, got, w)
 		}
 	}
-	if got := podBackoff(1000); got != podMaxBackoff {
-		t.Errorf("podBackoff(1000) = %v, want %v", got, podMaxBackoff)
+	if got := podBackoff(maxAttempts); got != podMaxBackoff {
+		t.Errorf("podBackoff(maxAttempts) = %v, want %v", got, podMaxBackoff)
 	}
 }
 
@@ -215,17 +216,17 @@ func TestUnschedulablePodWaitsForAnEvent(t *testing.T) {
 	w.AddPod("batch", appSpec(1500, &model.Behavior{Runs: []model.RunSpec{{ExitAfter: 2 * time.Minute, Times: 1}}}, model.RestartNever), model.PodOptions{})
 	big := w.AddPod("big", appSpec(1000, nil, model.RestartAlways), model.PodOptions{})
 	w.Run(time.Second)
-	if big.Node != nil || schedOf(w).of(big).queue.state != inUnschedulable || schedOf(w).of(big).queue.attempts != 1 {
-		t.Fatalf("big: node %v, state %d, attempts %d; want parked after 1 attempt", big.Node, schedOf(w).of(big).queue.state, schedOf(w).of(big).queue.attempts)
+	if big.Node != nil || schedOf(w).of(big).state != inUnschedulable || schedOf(w).of(big).attempts != 1 {
+		t.Fatalf("big: node %v, state %d, attempts %d; want parked after 1 attempt", big.Node, schedOf(w).of(big).state, schedOf(w).of(big).attempts)
 	}
 	w.Schedule(30*time.Second, func() { w.AddPod("small", appSpec(100, nil, model.RestartAlways), model.PodOptions{}) })
 	w.Run(time.Minute)
-	if schedOf(w).of(big).queue.attempts != 1 {
-		t.Errorf("big tried %d times after an unrelated pod was scheduled, want 1", schedOf(w).of(big).queue.attempts)
+	if schedOf(w).of(big).attempts != 1 {
+		t.Errorf("big tried %d times after an unrelated pod was scheduled, want 1", schedOf(w).of(big).attempts)
 	}
 	w.Run(2*time.Minute + time.Second)
-	if big.Node == nil || schedOf(w).of(big).queue.attempts != 2 {
-		t.Errorf("big: node %v after %d attempts; want bound at the 2nd, when batch finished", big.Node, schedOf(w).of(big).queue.attempts)
+	if big.Node == nil || schedOf(w).of(big).attempts != 2 {
+		t.Errorf("big: node %v after %d attempts; want bound at the 2nd, when batch finished", big.Node, schedOf(w).of(big).attempts)
 	}
 }
 
@@ -236,11 +237,11 @@ func TestUnschedulableFlush(t *testing.T) {
 	w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 1000, Memory: 8 << 30, Pods: 110}})
 	p := w.AddPod("big", appSpec(2000, nil, model.RestartAlways), model.PodOptions{})
 	var tries []time.Duration
-	last := int32(0)
+	last := uint8(0)
 	for at := time.Duration(0); at <= 12*time.Minute; at += time.Second {
 		w.Run(at)
-		if schedOf(w).of(p).queue.attempts != last {
-			last = schedOf(w).of(p).queue.attempts
+		if schedOf(w).of(p).attempts != last {
+			last = schedOf(w).of(p).attempts
 			tries = append(tries, w.Now())
 		}
 	}
@@ -271,8 +272,8 @@ func TestBackoffQueueOrder(t *testing.T) {
 	if short.Phase() != model.Succeeded || young == nil || young.Node == nil || old.Node != nil {
 		t.Fatalf("short %s, new on %v, old on %v; want new bound and old still pending", short.Phase(), young.Node, old.Node)
 	}
-	if schedOf(w).of(old).queue.attempts != 2 || schedOf(w).of(old).queue.state != inUnschedulable {
-		t.Errorf("old: %d attempts, state %d; want retried once from backoffQ and parked again", schedOf(w).of(old).queue.attempts, schedOf(w).of(old).queue.state)
+	if schedOf(w).of(old).attempts != 2 || schedOf(w).of(old).state != inUnschedulable {
+		t.Errorf("old: %d attempts, state %d; want retried once from backoffQ and parked again", schedOf(w).of(old).attempts, schedOf(w).of(old).state)
 	}
 }
 
@@ -290,11 +291,18 @@ func TestQueueForgetsDeletedPods(t *testing.T) {
 	for _, p := range ps[1:4] {
 		p.Delete(nil)
 	}
-	if schedOf(w).q.parked != 2 || schedOf(w).of(ps[2]).queue.state != notQueued {
+	if schedOf(w).q.parked != 2 || schedOf(w).of(ps[2]).state != notQueued {
 		t.Errorf("%d parked after 3 deletions, want 2", schedOf(w).q.parked)
 	}
 	w.Run(time.Hour)
 	if schedOf(w).q.parked != 2 || schedOf(w).q.waiting() {
 		t.Errorf("%d parked, waiting %v; want the 2 left parked", schedOf(w).q.parked, schedOf(w).q.waiting())
+	}
+}
+
+// A podState packs into 32 bytes: a 150k-pod run holds 150k of them.
+func TestPodStateSize(t *testing.T) {
+	if n := unsafe.Sizeof(podState{}); n != 32 && unsafe.Sizeof(uintptr(0)) == 8 {
+		t.Errorf("podState is %d bytes, want 32", n)
 	}
 }
