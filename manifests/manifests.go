@@ -276,7 +276,7 @@ func (p *parser) object(n *yaml.Node, inList bool) {
 		p.list(n)
 		return
 	}
-	info, known := kinds[gvk{apiVersion, kind}]
+	info, known := kinds()[gvk{apiVersion, kind}]
 	if !known {
 		if served := servedAs(kind); len(served) > 0 && isBuiltinGroup(apiVersion) {
 			p.errs.Add(p.file, yamlstrict.NodePos(fields["apiVersion"]), "%s %s is not served by Kubernetes v1.30 and later: use apiVersion %s", apiVersion, kind, strings.Join(served, " or "))

@@ -40,7 +40,9 @@ type nodeCondition struct {
 }
 
 // The fields of a Node that change nothing podsim simulates.
-func init() {
+func init() { yamlstrict.Declare(nodeFields) }
+
+func nodeFields() {
 	yamlstrict.Ignore[nodeSpec]("podCIDR", "podCIDRs", "providerID", "externalID", "configSource",
 		"podPreemptionPolicy") // alpha in 1.37 (InPlacePodVerticalScalingSchedulerPreemption): no in-place resizes
 	yamlstrict.Ignore[nodeStatus]("nodeInfo", "addresses", "daemonEndpoints", "images", "volumesInUse",

@@ -38,7 +38,7 @@ func TestEveryFieldHasATreatment(t *testing.T) {
 			}
 		}
 	}
-	for g, info := range kinds {
+	for g, info := range kinds() {
 		if info.as != nil {
 			walk(info.typ, info.as, g.apiVersion+" "+g.kind)
 		}

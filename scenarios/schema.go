@@ -7,6 +7,7 @@ package scenarios
 import (
 	"time"
 
+	"github.com/podsim/podsim/internal/yamlstrict"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -543,7 +544,9 @@ type EventCheck struct {
 // podsim simulates, accepted quietly; Unmodelled those that change what
 // Kubernetes would do, accepted with a warning at their line and column
 // that says what is lost. Any other field is an error.
-func init() {
+func init() { yamlstrict.Declare(schemaFields) }
+
+func schemaFields() {
 	Ignore[ObjectMeta]("generateName", "uid", "resourceVersion", "generation", "managedFields", "selfLink")
 	Unmodelled[ObjectMeta](map[string]string{
 		"finalizers": "deletion never waits for a finalizer",

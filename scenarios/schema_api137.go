@@ -1,10 +1,14 @@
 package scenarios
 
+import "github.com/podsim/podsim/internal/yamlstrict"
+
 // The fields that k8s.io/api gained from v1.35 to v1.37 in the objects
 // podsim simulates, and how each is treated. All three are alpha, behind
 // gates that are off by default (pkg/features/kube_features.go); podsim
 // runs each pod as a cluster with the gates off would, and says so.
-func init() {
+func init() { yamlstrict.Declare(api137Fields) }
+
+func api137Fields() {
 	Unmodelled[PodSpec](map[string]string{
 		// +featureGate=GenericWorkload; the gang plugin holds a group's
 		// pods until its minCount can be placed (GangScheduling).

@@ -1,5 +1,7 @@
 package scenarios
 
+import "github.com/podsim/podsim/internal/yamlstrict"
+
 // kindHPA is the kind of a HorizontalPodAutoscaler in spec.workloads.
 const kindHPA = "HorizontalPodAutoscaler"
 
@@ -110,7 +112,9 @@ type HPACheck struct {
 }
 
 // The fields of an autoscaler podsim reads but does not simulate.
-func init() {
+func init() { yamlstrict.Declare(hpaFields) }
+
+func hpaFields() {
 	Unmodelled[HPAMetric](map[string]string{
 		"containerResource": "the metric proposes no replicas: podsim reads no single container's use",
 		"external":          "the metric proposes no replicas: podsim serves no external metrics",

@@ -1,5 +1,7 @@
 package scenarios
 
+import "github.com/podsim/podsim/internal/yamlstrict"
+
 // A snapshot of a cluster (`kubectl get -o yaml`, `podsim snapshot`) holds
 // objects as they are: Nodes with their status, and pods bound to nodes,
 // running, owned by their controllers. These are the fields podsim reads
@@ -96,7 +98,9 @@ type StateTerminated struct {
 }
 
 // The status fields of a snapshot that change nothing podsim simulates.
-func init() {
+func init() { yamlstrict.Declare(snapshotFields) }
+
+func snapshotFields() {
 	Ignore[OwnerReference]("uid", "blockOwnerDeletion")
 	Ignore[Taint]("timeAdded")
 	Ignore[PodStatus]("hostIP", "hostIPs", "podIP", "podIPs", "qosClass", "nominatedNodeName", "message",

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 
+	"github.com/podsim/podsim/internal/yamlstrict"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -44,7 +45,9 @@ type SleepAction struct {
 const kindService = "Service"
 
 // A Service's fields beyond its selector: how each is treated.
-func init() {
+func init() { yamlstrict.Declare(serviceFields) }
+
+func serviceFields() {
 	Ignore[WorkloadSpec]("ports", "clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy", "type",
 		"loadBalancerIP", "loadBalancerSourceRanges", "loadBalancerClass", "allocateLoadBalancerNodePorts",
 		"healthCheckNodePort", "externalIPs")

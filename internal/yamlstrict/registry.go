@@ -8,10 +8,36 @@ import (
 	"sync"
 )
 
-var ignoredFields = struct {
+// declared holds the functions handed to Declare that have not run yet.
+var declared struct {
+	sync.Mutex
+	fns []func()
+}
+
+// Declare registers declare, a function of Ignore and Unmodelled calls,
+// to run once before the first field is looked up (Treatment, Decode). A
+// package's init hands its declarations here rather than making them, so
+// that a process that decodes no YAML (podsim version) builds no tables.
+func Declare(declare func()) {
+	declared.Lock()
+	defer declared.Unlock()
+	declared.fns = append(declared.fns, declare)
+}
+
+// runDeclared runs the declarations not run yet; a lookup calls it first.
+func runDeclared() {
+	declared.Lock()
+	defer declared.Unlock()
+	for _, f := range declared.fns {
+		f()
+	}
+	declared.fns = nil
+}
+
+var ignoredFields struct {
 	sync.RWMutex
 	m map[reflect.Type]map[string]bool
-}{m: make(map[reflect.Type]map[string]bool)}
+}
 
 // Ignore registers Kubernetes API field names that are accepted and ignored
 // on struct type T (e.g. Ignore[Container]("env", "ports", "command")): their
@@ -22,6 +48,9 @@ func Ignore[T any](keys ...string) {
 	defer ignoredFields.Unlock()
 	set := ignoredFields.m[t]
 	if set == nil {
+		if ignoredFields.m == nil {
+			ignoredFields.m = make(map[reflect.Type]map[string]bool)
+		}
 		set = make(map[string]bool)
 		ignoredFields.m[t] = set
 	}
@@ -30,10 +59,10 @@ func Ignore[T any](keys ...string) {
 	}
 }
 
-var unmodelledFields = struct {
+var unmodelledFields struct {
 	sync.RWMutex
 	m map[reflect.Type]map[string]string
-}{m: make(map[reflect.Type]map[string]string)}
+}
 
 // Unmodelled registers Kubernetes API field names that are accepted on
 // struct type T although Kubernetes acts on them and the program does not
@@ -46,6 +75,9 @@ func Unmodelled[T any](lost map[string]string) {
 	defer unmodelledFields.Unlock()
 	set := unmodelledFields.m[t]
 	if set == nil {
+		if unmodelledFields.m == nil {
+			unmodelledFields.m = make(map[reflect.Type]map[string]string)
+		}
 		set = make(map[string]string)
 		unmodelledFields.m[t] = set
 	}
@@ -97,6 +129,7 @@ func FieldType(t reflect.Type, key string) (reflect.Type, bool) {
 }
 
 func unmodelledReason(types []reflect.Type, key string) (string, bool) {
+	runDeclared()
 	unmodelledFields.RLock()
 	defer unmodelledFields.RUnlock()
 	for _, t := range types {
@@ -114,6 +147,7 @@ func UnmodelledMessage(key, lost string) string {
 }
 
 func isIgnored(types []reflect.Type, key string) bool {
+	runDeclared()
 	ignoredFields.RLock()
 	defer ignoredFields.RUnlock()
 	for _, t := range types {

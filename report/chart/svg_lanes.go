@@ -31,19 +31,18 @@ func (s *svg) axis(top, bottom float64) {
 	}
 }
 
-// tickSteps are the axis' steps: 1ns to a week.
-var tickSteps = func() []time.Duration {
-	var out []time.Duration
-	for _, u := range []time.Duration{time.Nanosecond, time.Microsecond, time.Millisecond} {
-		for _, k := range []time.Duration{1, 2, 5, 10, 20, 50, 100, 200, 500} {
-			out = append(out, k*u)
-		}
-	}
-	for _, k := range []time.Duration{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800} {
-		out = append(out, k*time.Second)
-	}
-	return out
-}()
+// tickSteps are the axis' steps: 1ns to a week. A literal, not built at
+// start-up: 1, 2, 5 ... 500 of each sub-second unit, then seconds.
+var tickSteps = [...]time.Duration{
+	1, 2, 5, 10, 20, 50, 100, 200, 500,
+	1 * time.Microsecond, 2 * time.Microsecond, 5 * time.Microsecond, 10 * time.Microsecond, 20 * time.Microsecond,
+	50 * time.Microsecond, 100 * time.Microsecond, 200 * time.Microsecond, 500 * time.Microsecond,
+	1 * time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond,
+	50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
+	1 * time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second,
+	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+	time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour, 24 * time.Hour, 48 * time.Hour, 7 * 24 * time.Hour,
+}
 
 // tickStep is the smallest step that puts ticks at least 90px apart.
 func tickStep(span time.Duration, px float64) time.Duration {
