@@ -58,10 +58,10 @@ type Scheduler struct {
 	// changes logs the nodes whose pods, counts or views changed, which
 	// the windows' scores catch up on (windowpick.go); tries counts the
 	// tries pickByResources made, windowHits those it picked from a kept
-	// window.
-	changes           changeLog
-	windows           [windowPicks]windowPick
-	tries, windowHits uint64
+	// window, windowScans the scans a kept window stood for.
+	changes                        changeLog
+	windows                        [windowPicks]windowPick
+	tries, windowHits, windowScans uint64
 
 	// views is what the filters read of each node, by Node.ID, for a
 	// scan (nodeview.go): current if its epoch is viewEpoch, which
@@ -532,7 +532,9 @@ func (s *Scheduler) schedulePod(p *model.Pod) *model.Node {
 	want := numFeasibleNodesToFind(s.percentageOfNodesToScore, len(nodes))
 	processed, fast := s.scanCandidates(want)
 	if !fast {
-		processed = s.scan(nodes, want)
+		if processed = s.rescanWindow(nodes, want); processed == 0 {
+			processed = s.scan(nodes, want)
+		}
 	}
 	// The feasible nodes' IDs are in scan order, from start, wrapping.
 	cy.byID = !fast && !s.fullScan && len(nodes) == len(all) && len(all) == s.w.NodesAdded()

@@ -1,6 +1,10 @@
 package scheduler
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/podsim/podsim/model"
+)
 
 // Scoring a window again. In a big cluster where most nodes fit, a try
 // filters nodes from nextStartNodeIndex until numFeasibleNodesToFind
@@ -64,6 +68,7 @@ type windowPick struct {
 	key        windowKey
 	ids        []int32 // the feasible nodes' IDs, in the order scanned: increasing, then from 0 after wrap
 	wrap       int     // the position of the first ID below ids[0], len(ids) if none
+	whole      bool    // the nodes scanned were all feasible: ids are consecutive, wrapping
 	logAt      uint64  // the change log's end when brought up to date
 	lo, hi     int32   // the fewest and most pods counter counts on a node of the window
 	atLo, atHi int32   // how many of its nodes have lo, and hi
@@ -191,6 +196,49 @@ func (s *Scheduler) keepWindow(key windowKey, ids []int32, base []int64, hostK [
 	}
 	w.fill(key, ids, base, hostK, norm, lo, hi)
 	w.logAt, w.used = s.changes.end(), s.tries
+	n := int32(len(s.w.Nodes()))
+	w.whole = (ids[len(ids)-1]-ids[0]+n)%n == int32(len(ids)-1)
+}
+
+// rescanWindow is scan by the nodes' views, without filtering them, when
+// the try's window was kept whole (every node scanned feasible, for the
+// same requests, with the same specGen): unless a node of it changed
+// since and its view no longer shows the pod fits, the scan would list
+// the same nodes and count the same work. It returns the nodes processed,
+// or 0 if the window must be scanned.
+func (s *Scheduler) rescanWindow(nodes []*model.Node, want int) int {
+	cy := &s.cy
+	if s.fullScan || !s.viewable() || len(nodes) != s.w.NodesAdded() || len(nodes) != len(s.w.Nodes()) ||
+		cy.spread.cons != nil || cy.interPod.active() {
+		return 0
+	}
+	start, req, gen := int32(s.nextStartNodeIndex%len(nodes)), s.of(cy.p).request, s.specGen()
+	var w *windowPick
+	for i := range s.windows {
+		if x := &s.windows[i]; x.whole && x.key.first == start && x.key.k == int32(want) && x.key.req == req && x.key.gen == gen {
+			w = x
+			break
+		}
+	}
+	if w == nil {
+		return 0
+	}
+	changed, ok := s.changes.since(w.logAt)
+	if !ok {
+		return 0
+	}
+	s.syncViews()
+	asked := cy.p.Requests()
+	for _, id := range changed {
+		if w.position(id) >= 0 && !s.viewOf(int(id), nodes[id]).fits(&asked) {
+			return 0
+		}
+	}
+	cy.feasibleIDs = append(cy.feasibleIDs[:0], w.ids...)
+	s.filtered += uint64(want)
+	s.nodesRead += uint64(want)
+	s.windowScans++
+	return want
 }
 
 // fill sets w to the scores of the feasible nodes ids for key: base holds

@@ -43,10 +43,10 @@ func windowWorld(fullScan bool) (*model.World, []*model.Workload) {
 	return w, wls
 }
 
-// Picking from the kept windows places every pod where scoring every
-// feasible node does, with the same draws, as ReplicaSets grow and shrink
-// (the hostname counts' extremes move), nodes fill up and are cordoned,
-// and preemption nominates nodes.
+// Picking from the kept windows places every pod where scanning and
+// scoring every feasible node does, with the same draws and the same work
+// counted, as ReplicaSets grow and shrink (the hostname counts' extremes
+// move), nodes fill up and are cordoned, and preemption nominates nodes.
 func TestWindowsPickAsScoringEveryNode(t *testing.T) {
 	kept, wk := windowWorld(false)
 	full, wf := windowWorld(true)
@@ -84,12 +84,48 @@ func TestWindowsPickAsScoringEveryNode(t *testing.T) {
 			}
 		}
 	}
-	s := schedOf(kept)
-	if s.windowHits < s.tries/2 || s.nominations == 0 {
-		t.Errorf("%d of %d tries picked from a kept window, %d nominations; want most, and some", s.windowHits, s.tries, s.nominations)
+	s, f := schedOf(kept), schedOf(full)
+	if s.windowHits < s.tries/2 || s.windowScans < s.tries/2 || s.nominations == 0 {
+		t.Errorf("of %d tries, %d picked from a kept window and %d scanned none; %d nominations; want most, most, and some",
+			s.tries, s.windowHits, s.windowScans, s.nominations)
 	}
-	if f := schedOf(full); f.windowHits != 0 || f.tries != s.tries {
-		t.Errorf("scoring every node: %d tries picked from a window, %d tries; want 0 and %d", f.windowHits, f.tries, s.tries)
+	if f.windowHits != 0 || f.windowScans != 0 || f.tries != s.tries {
+		t.Errorf("scoring every node: %d tries picked from a window, %d scans skipped, %d tries; want 0, 0 and %d", f.windowHits, f.windowScans, f.tries, s.tries)
+	}
+	if s.filtered != f.filtered || s.nodesRead != f.nodesRead {
+		t.Errorf("%d nodes filtered and %d read; scoring every node, %d and %d", s.filtered, s.nodesRead, f.filtered, f.nodesRead)
+	}
+}
+
+// A kept window stands for a scan only while its nodes still fit: a node
+// that fills up by its pod count (which no score reads) while it scores
+// best leaves it.
+func TestWindowsDropNodesThatFill(t *testing.T) {
+	var placed [2][]string
+	for i, fullScan := range []bool{false, true} {
+		w := newWorld(9, unthrottled())
+		schedOf(w).fullScan = fullScan
+		for j := range 10 {
+			c := model.Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 110}
+			if j == 0 {
+				c = model.Resources{MilliCPU: 64000, Memory: 64 << 30, Pods: 3}
+			}
+			w.AddNode(model.NodeSpec{Name: fmt.Sprint("n-", j), Capacity: c})
+		}
+		var pods []*model.Pod
+		for j := range 12 {
+			pods = append(pods, w.AddPod(fmt.Sprint("p-", j), appSpec(100, nil, model.RestartAlways), model.PodOptions{}))
+		}
+		w.Run(time.Minute)
+		for _, p := range pods {
+			placed[i] = append(placed[i], nodeName(p))
+		}
+		if s := schedOf(w); !fullScan && s.windowScans == 0 {
+			t.Error("no scan was skipped")
+		}
+	}
+	if !slices.Equal(placed[0], placed[1]) {
+		t.Errorf("placed on %v, scanning every node on %v", placed[0], placed[1])
 	}
 }
 
