@@ -68,7 +68,8 @@ type windowPick struct {
 	key        windowKey
 	ids        []int32 // the feasible nodes' IDs, in the order scanned: increasing, then from 0 after wrap
 	wrap       int     // the position of the first ID below ids[0], len(ids) if none
-	whole      bool    // the nodes scanned were all feasible: ids are consecutive, wrapping
+	whole      bool    // the nodes scanned were all feasible: ids are consecutive, wrapping at nodes
+	nodes      int32   // the nodes in the cluster when kept
 	logAt      uint64  // the change log's end when brought up to date
 	lo, hi     int32   // the fewest and most pods counter counts on a node of the window
 	atLo, atHi int32   // how many of its nodes have lo, and hi
@@ -96,6 +97,14 @@ func (s *Scheduler) windowOf(key windowKey, ids []int32) *windowPick {
 
 // position returns the position of the node with ID id in w, or -1.
 func (w *windowPick) position(id int32) int32 {
+	if w.whole {
+		if pos := id - w.ids[0]; pos >= 0 && pos < int32(len(w.ids)) {
+			return pos
+		} else if pos += w.nodes; pos >= 0 && pos < int32(len(w.ids)) {
+			return pos
+		}
+		return -1
+	}
 	run, off := w.ids[:w.wrap], 0
 	if id < w.ids[0] {
 		run, off = w.ids[w.wrap:], w.wrap
@@ -197,7 +206,7 @@ func (s *Scheduler) keepWindow(key windowKey, ids []int32, base []int64, hostK [
 	w.fill(key, ids, base, hostK, norm, lo, hi)
 	w.logAt, w.used = s.changes.end(), s.tries
 	n := int32(len(s.w.Nodes()))
-	w.whole = (ids[len(ids)-1]-ids[0]+n)%n == int32(len(ids)-1)
+	w.nodes, w.whole = n, (ids[len(ids)-1]-ids[0]+n)%n == int32(len(ids)-1)
 }
 
 // rescanWindow is scan by the nodes' views, without filtering them, when
@@ -213,19 +222,19 @@ func (s *Scheduler) rescanWindow(nodes []*model.Node, want int) int {
 		return 0
 	}
 	start, req, gen := int32(s.nextStartNodeIndex%len(nodes)), s.of(cy.p).request, s.specGen()
-	var w *windowPick
+	var w *windowPick // the one brought up to date last: it has the fewest changes to check
 	for i := range s.windows {
-		if x := &s.windows[i]; x.whole && x.key.first == start && x.key.k == int32(want) && x.key.req == req && x.key.gen == gen {
+		if x := &s.windows[i]; x.whole && x.key.first == start && x.key.k == int32(want) && x.key.req == req && x.key.gen == gen &&
+			(w == nil || x.logAt > w.logAt) {
 			w = x
-			break
 		}
 	}
 	if w == nil {
 		return 0
 	}
 	changed, ok := s.changes.since(w.logAt)
-	if !ok {
-		return 0
+	if !ok || len(changed) > want {
+		return 0 // scanning costs less than checking the changes
 	}
 	s.syncViews()
 	asked := cy.p.Requests()

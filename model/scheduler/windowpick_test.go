@@ -10,17 +10,17 @@ import (
 	"github.com/podsim/podsim/model"
 )
 
-// windowWorld is 400 nodes of two sizes, scored 100 at a time (four
-// windows), and ReplicaSets under the system default spreading, which
+// windowWorld is nodes nodes of two sizes, scored 100 at a time (400
+// nodes: four windows; 150: three, one wrapping), and ReplicaSets under the system default spreading, which
 // scores by the pods' resources and the hostname count alone: small pods,
 // big pods, best-effort pods, and high-priority pods that preempt (and
 // nominate nodes). fullScan turns the kept windows off.
-func windowWorld(fullScan bool) (*model.World, []*model.Workload) {
+func windowWorld(fullScan bool, nodes int) (*model.World, []*model.Workload) {
 	w := newWorld(5, unthrottled())
 	s := schedOf(w)
 	s.fullScan, s.percentageOfNodesToScore = fullScan, 25
 	w.AddPriorityClass(model.PriorityClass{Name: "high", Value: 1000})
-	for i := range 400 {
+	for i := range nodes {
 		c := model.Resources{MilliCPU: 4000, Memory: 16 << 30, Pods: 40}
 		if i%5 == 0 {
 			c = model.Resources{MilliCPU: 8000, Memory: 8 << 30, Pods: 110}
@@ -48,8 +48,14 @@ func windowWorld(fullScan bool) (*model.World, []*model.Workload) {
 // counted, as ReplicaSets grow and shrink (the hostname counts' extremes
 // move), nodes fill up and are cordoned, and preemption nominates nodes.
 func TestWindowsPickAsScoringEveryNode(t *testing.T) {
-	kept, wk := windowWorld(false)
-	full, wf := windowWorld(true)
+	for _, nodes := range []int{400, 150} {
+		t.Run(fmt.Sprint(nodes, " nodes"), func(t *testing.T) { testWindowsPick(t, nodes) })
+	}
+}
+
+func testWindowsPick(t *testing.T, nodes int) {
+	kept, wk := windowWorld(false, nodes)
+	full, wf := windowWorld(true, nodes)
 	steps := []struct {
 		at       time.Duration
 		replicas [4]int
@@ -65,7 +71,7 @@ func TestWindowsPickAsScoringEveryNode(t *testing.T) {
 	for _, st := range steps {
 		for _, w := range []*model.World{kept, full} {
 			for i, n := range st.replicas {
-				[][]*model.Workload{wk, wf}[boolIndex(w == full)][i].Scale(n)
+				[][]*model.Workload{wk, wf}[boolIndex(w == full)][i].Scale(n * nodes / 400)
 			}
 			if st.act != nil {
 				st.act(w)
