@@ -49,6 +49,7 @@ func (s *Scheduler) syncViews() {
 
 // staleView marks the view of the node with ID id stale.
 func (s *Scheduler) staleView(id int) {
+	s.changes.add(id)
 	if id < len(s.views) {
 		s.views[id].epoch = 0
 	}

@@ -263,6 +263,7 @@ type podIndex struct {
 	groups  map[groupKey]*termGroup
 	groupL  []*termGroup // every group, in creation order
 	key     strings.Builder
+	changes *changeLog // where the nodes whose counts change are logged, if not nil
 }
 
 func (x *podIndex) init(w *model.World) {
@@ -353,6 +354,7 @@ func (x *podIndex) remove(p *model.Pod, n *model.Node) { x.update(p, n, -1, nil)
 
 // update counts d more of p on n; pl is p's plan, or nil if it has none.
 func (x *podIndex) update(p *model.Pod, n *model.Node, d int32, pl *schedPlan) {
+	x.logChange(n)
 	count := func(c *podCounter) {
 		if !(c.skipTerminating && p.Terminating()) {
 			c.inc(n, d)
@@ -373,11 +375,19 @@ func (x *podIndex) update(p *model.Pod, n *model.Node, d int32, pl *schedPlan) {
 // terminating uncounts p, in the cache on n, from the counters that leave
 // out terminating pods: it just got its deletionTimestamp.
 func (x *podIndex) terminating(p *model.Pod, n *model.Node) {
+	x.logChange(n)
 	x.eachCounter(p, func(c *podCounter) {
 		if c.skipTerminating {
 			c.inc(n, -1)
 		}
 	})
+}
+
+// logChange logs that the counts of the pods on n may change.
+func (x *podIndex) logChange(n *model.Node) {
+	if x.changes != nil {
+		x.changes.add(n.ID())
+	}
 }
 
 // planCounters are the counters that select the pods of a shared plan,

@@ -86,7 +86,11 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 	is := &cy.interScore
 	is.prepare(&s.index, p, cy.plan)
 	if byResources && !is.any && (hostCounts != nil || !spreads) {
-		return s.feasibleAt(s.pickByResources(p, hostCounts))
+		var counter *podCounter
+		if hostCounts != nil {
+			counter = ss.cons[ss.host].c
+		}
+		return s.feasibleAt(s.pickByResources(p, counter))
 	}
 	nodes = s.feasibleNodes()
 	ss.feasible = nodes // weigh reads them
@@ -146,7 +150,7 @@ func (s *Scheduler) selectHost(p *model.Pod) *model.Node {
 // the same totals in one tight pass over the feasible nodes' IDs, and the
 // same pick. It returns the index of the node picked among the feasible
 // nodes, which it does not look up unless a memo must be filled.
-func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
+func (s *Scheduler) pickByResources(p *model.Pod, counter *podCounter) int {
 	cy := &s.cy
 	ids := cy.feasibleIDs
 	k := len(ids)
@@ -162,6 +166,21 @@ func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
 	if asked.MilliCPU == 0 && asked.Memory == 0 {
 		balanced = 0
 	}
+	var hostCounts []int32
+	if counter != nil {
+		hostCounts = counter.perNode
+	}
+	s.tries++
+	key := windowKey{first: ids[0], k: int32(k), req: req, balanced: balanced, counter: counter, gen: s.specGen()}
+	if cy.byID {
+		if w := s.windowOf(key, ids); w != nil {
+			if i, ok := s.pickFromWindow(w, hostCounts); ok {
+				w.used = s.tries
+				s.windowHits++
+				return i
+			}
+		}
+	}
 	for i, id := range ids { // the memos first: the loops below call nothing
 		if memos[id].request != req+1 {
 			s.resourceScores(id, s.feasibleAt(i), p, req)
@@ -171,6 +190,9 @@ func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
 		for i, id := range ids {
 			m := &memos[id]
 			total[i] = weightNodeResourcesFit*int64(m.fit) + balanced*int64(m.balanced)
+		}
+		if cy.byID {
+			s.keepWindow(key, ids, total, nil, nil, 0, 0)
 		}
 		return s.pickTop(total, nil, nil, 0)
 	}
@@ -185,7 +207,11 @@ func (s *Scheduler) pickByResources(p *model.Pod, hostCounts []int32) int {
 		c := countAt(hostCounts, id)
 		hostK[i], lo, hi = c, min(lo, c), max(hi, c)
 	}
-	return s.pickTop(total, hostK, cy.spreadScore.hostNorm(lo, hi), lo)
+	norm := cy.spreadScore.hostNorm(lo, hi)
+	if cy.byID {
+		s.keepWindow(key, ids, total, hostK, norm, lo, hi)
+	}
+	return s.pickTop(total, hostK, norm, lo)
 }
 
 // pickTop is pickBest over the totals base[i] + norm[k[i]-lo] (base[i]

@@ -55,6 +55,14 @@ type Scheduler struct {
 
 	verdicts verdictCache // the first filters' verdicts by node (verdict.go)
 
+	// changes logs the nodes whose pods, counts or views changed, which
+	// the windows' scores catch up on (windowpick.go); tries counts the
+	// tries pickByResources made, windowHits those it picked from a kept
+	// window, windowScans the scans a kept window stood for.
+	changes                        changeLog
+	windows                        [windowPicks]windowPick
+	tries, windowHits, windowScans uint64
+
 	// views is what the filters read of each node, by Node.ID, for a
 	// scan (nodeview.go): current if its epoch is viewEpoch, which
 	// changes with World.NodeChanges (viewChanges when it last did).
@@ -69,7 +77,7 @@ type Scheduler struct {
 	// The work done so far: nodes filtered, nodes the filters read (not
 	// the verdict cache), nodes whose pods preemption read for victims,
 	// and tries whose node was picked by class (pickByClass). fullScan
-	// turns scanCandidates off (tests compare the two).
+	// turns scanCandidates and the kept windows off (tests compare).
 	filtered, nodesRead, victimReads, classPicks uint64
 	fullScan                                     bool
 }
@@ -96,6 +104,9 @@ type cycle struct {
 	feasibleIDs []int32
 	pinned      [1]*model.Node
 	picked      *model.Node // the node scanWords picked by class, if it did
+	// byID: the feasible nodes were scanned by ID, from
+	// nextStartNodeIndex, wrapping (windowpick.go).
+	byID bool
 
 	// preferTaints: some node scanned has a PreferNoSchedule taint.
 	preferTaints bool
@@ -188,6 +199,7 @@ func (s *Scheduler) init(w *model.World) {
 	s.timer.Init(s.run)
 	s.flush.Init(s.flushLeftover)
 	s.index.init(w)
+	s.index.changes = &s.changes
 	s.plans = map[*model.PodSpec]*schedPlan{}
 	s.requests = map[podRequest]int32{}
 	s.nominated = map[*model.Pod]*model.Node{}
@@ -520,8 +532,12 @@ func (s *Scheduler) schedulePod(p *model.Pod) *model.Node {
 	want := numFeasibleNodesToFind(s.percentageOfNodesToScore, len(nodes))
 	processed, fast := s.scanCandidates(want)
 	if !fast {
-		processed = s.scan(nodes, want)
+		if processed = s.rescanWindow(nodes, want); processed == 0 {
+			processed = s.scan(nodes, want)
+		}
 	}
+	// The feasible nodes' IDs are in scan order, from start, wrapping.
+	cy.byID = !fast && !s.fullScan && len(nodes) == len(all) && len(all) == s.w.NodesAdded()
 	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(all)
 	if cy.picked != nil {
 		return cy.picked
