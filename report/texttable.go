@@ -17,41 +17,54 @@ import (
 
 // textSpoolMemory is how many bytes of rows the text timeline keeps in
 // memory, in chunks of textSpoolChunk; past it the rows go to a temporary
-// file (deleted when closed).
-var textSpoolMemory, textSpoolChunk = 16 << 20, 1 << 20 // variables for the tests
+// file (deleted when closed). textWordsKept and textWordsBytes bound the
+// changes' words it keeps once each: past them, a new change's words are
+// spooled in its row.
+var (
+	textSpoolMemory, textSpoolChunk = 16 << 20, 1 << 20 // variables for the tests
+	textWordsKept, textWordsBytes   = 1 << 16, 8 << 20
+)
 
 // TextTimeline is a sink that writes the timeline as a table (TIME,
 // OBJECT, CHANGE), each column as wide as its widest cell, in one run: it
 // spools each row compactly while the run goes (the time since the last
-// row's, the object as an index into the objects seen, the change's words)
-// and writes the table
-// when Close is called, byte for byte what writeTable renders for the same
-// rows (trailing blanks trimmed). It keeps at most 16 MiB of rows in
-// memory; the rest go to a temporary file. The first error stops it; Close
-// returns it. Change allocates nothing but a new object's name.
+// row's, the object as an index into the objects seen, the change's words
+// as an index into the words seen, or, past textWordsKept of them, the
+// words themselves) and writes the table when Close is called, byte for
+// byte what writeTable renders for the same rows (trailing blanks
+// trimmed). A fleet's rows repeat the same words (a container's state,
+// an event), so its spool holds a few bytes a row. It keeps at most 16 MiB
+// of rows in memory; the rest go to a temporary file. The first error
+// stops it; Close returns it. Change allocates nothing but a new object's
+// name and new words.
 type TextTimeline struct {
-	w        io.Writer
-	chunks   [][]byte // spooled rows, in memory, full chunks
-	mem      []byte   // the chunk being filled
-	free     [][]byte // chunks written to the file, for reuse
-	file     *os.File // spooled rows past mem's limit, if any
-	spill    *bufio.Writer
-	spilled  []int             // the lengths of the chunks in the file, in order
-	objs     []string          // the objects seen, by index
-	objWidth []int             // their display widths
-	objIdx   map[string]uint32 // and their indices
-	lastObj  uint32            // the last row's object
-	lastT    time.Duration     // the last row's time
-	haveT    bool              // whether there was a row
-	timeW    int               // the widest time
-	objW     int               // the widest object
-	scratch  []byte
-	err      error
+	w         io.Writer
+	chunks    [][]byte // spooled rows, in memory, full chunks
+	mem       []byte   // the chunk being filled
+	free      [][]byte // chunks written to the file, for reuse
+	file      *os.File // spooled rows past mem's limit, if any
+	spill     *bufio.Writer
+	spilled   []int             // the lengths of the chunks in the file, in order
+	objs      []string          // the objects seen, by index
+	objWidth  []int             // their display widths
+	objIdx    map[string]uint32 // and their indices
+	words     []string          // the changes' words kept, by index
+	wordIdx   map[string]uint32 // and their indices
+	wordsLen  int               // the bytes of words
+	recent    *recentWords      // the indices of the words of recent changes
+	recentObj *recentObjects    // and of their objects
+	lastT     time.Duration     // the last row's time
+	haveT     bool              // whether there was a row
+	timeW     int               // the widest time
+	objW      int               // the widest object
+	scratch   []byte
+	err       error
 }
 
 // NewTextTimeline returns the sink; Close writes the table to w.
 func NewTextTimeline(w io.Writer) *TextTimeline {
-	return &TextTimeline{w: w, objIdx: map[string]uint32{}, timeW: len("TIME"), objW: len("OBJECT")}
+	return &TextTimeline{w: w, objIdx: map[string]uint32{}, wordIdx: map[string]uint32{}, recent: new(recentWords), recentObj: new(recentObjects),
+		timeW: len("TIME"), objW: len("OBJECT")}
 }
 
 // Change spools c's row.
@@ -63,21 +76,7 @@ func (t *TextTimeline) Change(c *model.Change) {
 	if !t.haveT || when != t.lastT {
 		t.timeW = max(t.timeW, timeWidth(when))
 	}
-	t.scratch = appendObject(t.scratch[:0], c)
-	id := t.lastObj
-	if !t.haveT || string(t.scratch) != t.objs[id] { // a row's object is most often the last one's
-		var ok bool
-		if id, ok = t.objIdx[string(t.scratch)]; !ok {
-			name := string(t.scratch)
-			id = uint32(len(t.objs))
-			t.objs = append(t.objs, name)
-			w := width(name)
-			t.objWidth = append(t.objWidth, w)
-			t.objW = max(t.objW, w)
-			t.objIdx[name] = id
-		}
-		t.lastObj = id
-	}
+	id := t.object(c)
 	// The row: the time since the last row's, the object, the change's
 	// length and words.
 	if t.mem == nil {
@@ -86,7 +85,7 @@ func (t *TextTimeline) Change(c *model.Change) {
 	t.mem = binary.AppendVarint(t.mem, int64(when-t.lastT))
 	t.lastT, t.haveT = when, true
 	t.mem = binary.AppendUvarint(t.mem, uint64(id))
-	t.mem = appendSized(t.mem, c)
+	t.mem = t.appendWords(t.mem, c)
 	if len(t.mem) < textSpoolChunk {
 		return
 	}
@@ -96,22 +95,49 @@ func (t *TextTimeline) Change(c *model.Change) {
 	}
 }
 
-// appendSized appends the uvarint length of c's words and the words,
-// written in place.
-func appendSized(b []byte, c *model.Change) []byte {
-	start := len(b)
-	b = appendDescribe(append(b, 0), c) // a length under 128 takes one byte
-	n := len(b) - start - 1
-	if n < 0x80 {
-		b[start] = byte(n)
-		return b
+// object returns the index of c's object, seen first now if it is new.
+func (t *TextTimeline) object(c *model.Change) uint32 {
+	slot := t.recentObj.slot(c)
+	if slot.holds(c) {
+		return slot.obj - 1
 	}
-	var size [binary.MaxVarintLen64]byte
-	k := binary.PutUvarint(size[:], uint64(n))
-	b = append(b, size[1:k]...)
-	copy(b[start+k:], b[start+1:start+1+n])
-	copy(b[start:], size[:k])
-	return b
+	t.scratch = appendObject(t.scratch[:0], c)
+	id, ok := t.objIdx[string(t.scratch)]
+	if !ok {
+		name := string(t.scratch)
+		id = uint32(len(t.objs))
+		t.objs = append(t.objs, name)
+		w := width(name)
+		t.objWidth = append(t.objWidth, w)
+		t.objW = max(t.objW, w)
+		t.objIdx[name] = id
+	}
+	slot.keep(c, id)
+	return id
+}
+
+// appendWords appends c's words to a row: 1 + the index of the same words
+// kept, as a uvarint; or 0, the words' length, and the words, keeping them
+// if there is room.
+func (t *TextTimeline) appendWords(b []byte, c *model.Change) []byte {
+	slot := t.recent.slot(c)
+	if slot.holds(c) {
+		return binary.AppendUvarint(b, uint64(slot.word))
+	}
+	t.scratch = appendDescribe(t.scratch[:0], c)
+	id, ok := t.wordIdx[string(t.scratch)]
+	if !ok && len(t.words) < textWordsKept && t.wordsLen+len(t.scratch) <= textWordsBytes {
+		words := string(t.scratch)
+		id, ok = uint32(len(t.words)), true
+		t.words = append(t.words, words)
+		t.wordIdx[words] = id
+		t.wordsLen += len(words)
+	}
+	if ok {
+		slot.keep(c, id)
+		return binary.AppendUvarint(b, uint64(id)+1)
+	}
+	return append(binary.AppendUvarint(append(b, 0), uint64(len(t.scratch))), t.scratch...)
 }
 
 // newChunk returns an empty chunk, one written to the file if there is
@@ -284,12 +310,21 @@ func (o *tableWriter) rows(b []byte) error {
 			return errSpool
 		}
 		b = b[n:]
+		word, n := binary.Uvarint(b)
+		if n <= 0 || word > uint64(len(o.t.words)) {
+			return errSpool
+		}
+		b = b[n:]
+		if word > 0 {
+			writeRow(o, o.lastTime, o.timeWidth, uint32(id), o.t.words[word-1])
+			continue
+		}
 		size, n := binary.Uvarint(b)
 		if n <= 0 || size > uint64(len(b)-n) {
 			return errSpool
 		}
 		b = b[n:]
-		o.row(o.lastTime, o.timeWidth, uint32(id), b[:size])
+		writeRow(o, o.lastTime, o.timeWidth, uint32(id), b[:size])
 		b = b[size:]
 	}
 	return o.err
@@ -306,10 +341,10 @@ func (o *tableWriter) header() {
 	_, o.err = o.w.Write(b)
 }
 
-// row writes one line: cells padded to their column and three spaces
+// writeRow writes one line: cells padded to their column and three spaces
 // apart, trailing blanks trimmed (as writeTable renders it); the time and
 // object cells are the previous line's when they are the same.
-func (o *tableWriter) row(when string, whenWidth int, obj uint32, change []byte) {
+func writeRow[W string | []byte](o *tableWriter, when string, whenWidth int, obj uint32, change W) {
 	if o.err != nil {
 		return
 	}

@@ -153,10 +153,13 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 }
 
 // Rows past the memory spool go to a temporary file and come back in
-// order: the table is the same.
+// order, and words past those kept are spooled in their rows: the table
+// is the same.
 func TestTextTimelineSpillsToAFile(t *testing.T) {
-	defer func(n, c int) { textSpoolMemory, textSpoolChunk = n, c }(textSpoolMemory, textSpoolChunk)
-	textSpoolMemory, textSpoolChunk = 300, 100
+	defer func(n, c, k, b int) {
+		textSpoolMemory, textSpoolChunk, textWordsKept, textWordsBytes = n, c, k, b
+	}(textSpoolMemory, textSpoolChunk, textWordsKept, textWordsBytes)
+	textSpoolMemory, textSpoolChunk, textWordsKept, textWordsBytes = 300, 100, 50, 1<<20
 	var rows [][]string
 	var changes []model.Change
 	for i := range 500 {
@@ -173,8 +176,8 @@ func TestTextTimelineSpillsToAFile(t *testing.T) {
 	for i := range changes {
 		tt.Change(&changes[i])
 	}
-	if tt.file == nil {
-		t.Fatal("500 rows past a 100-byte spool: no file")
+	if tt.file == nil || len(tt.words) != 50 {
+		t.Fatalf("500 rows past a 100-byte spool, 50 words kept: file %v, %d words kept", tt.file, len(tt.words))
 	}
 	if err := tt.Close(); err != nil {
 		t.Fatal(err)
@@ -309,18 +312,27 @@ func TestTimeWidth(t *testing.T) {
 	}
 }
 
-// Once its objects are seen and its chunk is made, a row costs the text
-// timeline no allocation, whatever its time.
+// Once its objects and words are seen and its chunk is made, a row costs
+// the text timeline no allocation, whatever its time; and its words cost
+// no spool but their index.
 func TestTextTimelineChangeAllocatesNothing(t *testing.T) {
 	tt := NewTextTimeline(io.Discard)
 	c := model.Change{T: time.Hour, Kind: model.ChangeContainer, Pod: "web", Container: "app", State: model.StateRunning}
-	tt.Change(&c)
+	for c.RestartCount = range 10 {
+		tt.Change(&c)
+	}
+	spooled := len(tt.mem)
 	if n := testing.AllocsPerRun(1000, func() {
 		c.T += 1500 * time.Millisecond
-		c.RestartCount++
+		c.RestartCount = (c.RestartCount + 1) % 10
 		tt.Change(&c)
 	}); n != 0 {
 		t.Errorf("%v allocations per row", n)
+	}
+	// A row: the time since the last one's (5 bytes for 1.5 s), the
+	// object's index and the words' (1 byte each).
+	if per := float64(len(tt.mem)-spooled) / 1001; per > 7 {
+		t.Errorf("%.1f bytes spooled per row of words seen, want at most 7", per)
 	}
 }
 
@@ -383,4 +395,100 @@ type countWrites struct {
 func (c *countWrites) Write(p []byte) (int, error) {
 	c.n++
 	return c.w.Write(p)
+}
+
+// The words and objects the text timeline remembers by their strings'
+// addresses are those their text would give: over random changes of every
+// kind, made of a few strings passed again and of copies of them (the same
+// text elsewhere), its table is writeTable's.
+func TestTextTimelineRecentAsText(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	pool := func(ss ...string) func() string {
+		return func() string {
+			s := ss[r.IntN(len(ss))]
+			if r.IntN(4) == 0 {
+				s = strings.Clone(s) // the same text, other bytes
+			}
+			return s
+		}
+	}
+	pods, names := pool("", "web-0", "web-1", "db-0"), pool("", "app", "sidecar")
+	nodes, spaces := pool("", "n-0", "n-1"), pool("", "default", "shop")
+	words := pool("", "Ready", "True", "False", "BackOff", "Normal", "Warning", "Back-off restarting", "Error")
+	leading := pool("Ready", "Normal", "Warning", "BackOff") // what a change's words start with is never blank
+	phases := []model.Phase{"", model.Pending, model.Running, model.Failed}
+	kinds := []model.ChangeKind{model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangeNode,
+		model.ChangeWorkload, model.ChangeEvent, model.ChangePod, model.ChangeClient}
+	var rows [][]string
+	var got, want bytes.Buffer
+	tt := NewTextTimeline(&got)
+	for i := range 20000 {
+		c := model.Change{T: time.Duration(i) * time.Second, Kind: kinds[r.IntN(len(kinds))], Pod: pods(), Namespace: spaces(),
+			Container: names(), Node: nodes(), Reason: leading(), Message: words(), Type: leading(), Status: words(),
+			From: phases[r.IntN(len(phases))], To: phases[r.IntN(len(phases))], State: model.StateKind(1 + r.IntN(3)),
+			ExitCode: int32(r.IntN(3)), HasExitCode: r.IntN(2) == 0, RestartCount: int32(r.IntN(3)),
+			Combined: r.IntN(2) == 0, Dropped: r.IntN(2) == 0}
+		if r.IntN(5) == 0 {
+			c.Workload, c.Object = "web", []string{"", "ReplicaSet", "Deployment"}[r.IntN(3)]
+		}
+		tt.Change(&c)
+		rows = append(rows, []string{sim.FormatTime(c.T), Object(&c), Describe(&c)})
+	}
+	if err := tt.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTable(&want, []string{"TIME", "OBJECT", "CHANGE"}, rows); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		g, w := strings.Split(got.String(), "\n"), strings.Split(want.String(), "\n")
+		for i := range min(len(g), len(w)) {
+			if g[i] != w[i] {
+				t.Fatalf("line %d: %q, want %q", i, g[i], w[i])
+			}
+		}
+		t.Fatalf("%d lines, want %d", len(g), len(w))
+	}
+}
+
+// A remembered object or words are those of a change only if every field
+// they are written from is the same.
+func TestRecentSlotsTellChangesApart(t *testing.T) {
+	base := model.Change{Kind: model.ChangeContainer, Namespace: "shop", Pod: "web", Container: "app", Node: "n-0", Workload: "w",
+		Object: "ReplicaSet", Reason: "Error", Message: "m", Type: "Warning", Status: "True", From: model.Pending, To: model.Running,
+		State: model.StateTerminated, ExitCode: 1, HasExitCode: true, RestartCount: 2}
+	var obj objectSlot
+	var words wordsSlot
+	obj.keep(&base, 0)
+	words.keep(&base, 0)
+	if c := base; !obj.holds(&c) || !words.holds(&c) {
+		t.Fatal("the same change is not remembered")
+	}
+	for name, edit := range map[string]func(c *model.Change){
+		"kind": func(c *model.Change) { c.Kind = model.ChangeNode }, "namespace": func(c *model.Change) { c.Namespace = "x" },
+		"pod": func(c *model.Change) { c.Pod = "x" }, "container": func(c *model.Change) { c.Container = "x" },
+		"node": func(c *model.Change) { c.Node = "x" }, "workload": func(c *model.Change) { c.Workload = "x" },
+		"object": func(c *model.Change) { c.Object = "x" },
+	} {
+		c := base
+		edit(&c)
+		if obj.holds(&c) {
+			t.Errorf("another %s: the same object", name)
+		}
+	}
+	for name, edit := range map[string]func(c *model.Change){
+		"kind": func(c *model.Change) { c.Kind = model.ChangeEvent }, "reason": func(c *model.Change) { c.Reason = "x" },
+		"message": func(c *model.Change) { c.Message = "x" }, "type": func(c *model.Change) { c.Type = "x" },
+		"status": func(c *model.Change) { c.Status = "x" }, "object": func(c *model.Change) { c.Object = "x" },
+		"from": func(c *model.Change) { c.From = model.Failed }, "to": func(c *model.Change) { c.To = model.Failed },
+		"state": func(c *model.Change) { c.State = model.StateRunning }, "exit code": func(c *model.Change) { c.ExitCode = 3 },
+		"has exit code": func(c *model.Change) { c.HasExitCode = false }, "restarts": func(c *model.Change) { c.RestartCount = 5 },
+		"combined": func(c *model.Change) { c.Combined = true }, "dropped": func(c *model.Change) { c.Dropped = true },
+	} {
+		c := base
+		edit(&c)
+		if words.holds(&c) {
+			t.Errorf("another %s: the same words", name)
+		}
+	}
 }
