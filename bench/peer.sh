@@ -42,6 +42,7 @@ read -r _ simpy _ < <(measure simpy "$py" "$dir/fleet_simpy.py" 1000 6)
 runs=$runs_saved
 read -r _ test test_rss < <(measure test "$podsim" test "$dir/fleet.yaml")
 read -r _ jsonl jsonl_rss < <(measure jsonl sh -c "'$podsim' run '$dir/fleet.yaml' -o jsonl > '$tmp/fleet.jsonl'")
+read -r _ text text_rss < <(measure text sh -c "'$podsim' run '$dir/fleet.yaml' > '$tmp/fleet.txt'")
 
 # The same fleet with 10,000 pods (on 100 nodes) and the 150k envelope.
 sed -e 's/replicas: 1000/replicas: 10000/' -e 's/count: 10,/count: 100,/' -e 's/fleet-1000/fleet-10000/' "$dir/fleet.yaml" >"$tmp/fleet-10k.yaml"
@@ -53,6 +54,7 @@ ratio() { awk "BEGIN{printf \"%.1fx\", $1 / $2}"; }
 printf 'fleet 1k pods x 6h, SimPy 3 (fleet_simpy.py 1000 6): %6.2f s\n' "$simpy"
 printf 'fleet 1k pods x 6h, podsim test:                    %6.2f s  %4d MB  %s SimPy\n' "$test" $((test_rss / 1024)) "$(ratio "$simpy" "$test")"
 printf 'fleet 1k pods x 6h, podsim run -o jsonl > file:     %6.2f s  %4d MB  %s SimPy\n' "$jsonl" $((jsonl_rss / 1024)) "$(ratio "$simpy" "$jsonl")"
+printf 'fleet 1k pods x 6h, podsim run (text) > file:       %6.2f s  %4d MB  %s -o jsonl\n' "$text" $((text_rss / 1024)) "$(ratio "$text" "$jsonl")"
 printf 'fleet 10k pods x 6h, podsim test:                   %6.2f s  %4d MB\n' "$test10k" $((test10k_rss / 1024))
 printf 'scale-150k.yaml (5,000 nodes, 150k pods, 1h), test: %6.2f s  %4d MB\n' "$big" $((big_rss / 1024))
 
