@@ -26,8 +26,15 @@ func churnWorld(fullScan bool) (*model.World, []*model.Workload) {
 			n.AddTaint(model.Taint{Key: "gpu", Value: "yes", Effect: "NoSchedule"})
 		}
 	}
+	return w, churnSets(w, [4]int64{300, 900, 0, 1500})
+}
+
+// churnSets adds ReplicaSets rs-0 to rs-3 of no pods, whose pods ask for
+// the cpu (millicores; 0: best-effort) of cpus, those of the last in
+// priority class "high".
+func churnSets(w *model.World, cpus [4]int64) []*model.Workload {
 	var wls []*model.Workload
-	for i, cpu := range []int64{300, 900, 0, 1500} {
+	for i, cpu := range cpus {
 		spec := appSpec(cpu, nil, model.RestartAlways)
 		if cpu == 0 {
 			spec.Containers[0].Requests = model.Resources{}
@@ -39,7 +46,7 @@ func churnWorld(fullScan bool) (*model.World, []*model.Workload) {
 		wls = append(wls, w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: name, Template: spec,
 			Options: model.PodOptions{Labels: map[string]string{"app": name}}, Replicas: 0}))
 	}
-	return w, wls
+	return wls
 }
 
 // Filtering by the nodes' views places every pod where reading every node

@@ -27,20 +27,7 @@ func windowWorld(fullScan bool, nodes int) (*model.World, []*model.Workload) {
 		}
 		w.AddNode(model.NodeSpec{Name: fmt.Sprint("n-", i), Capacity: c})
 	}
-	var wls []*model.Workload
-	for i, cpu := range []int64{200, 700, 0, 1500} {
-		spec := appSpec(cpu, nil, model.RestartAlways)
-		if cpu == 0 {
-			spec.Containers[0].Requests = model.Resources{}
-		}
-		if i == 3 {
-			spec.PriorityClassName = "high"
-		}
-		name := fmt.Sprint("rs-", i)
-		wls = append(wls, w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: name, Template: spec,
-			Options: model.PodOptions{Labels: map[string]string{"app": name}}, Replicas: 0}))
-	}
-	return w, wls
+	return w, churnSets(w, [4]int64{200, 700, 0, 1500})
 }
 
 // Picking from the kept windows places every pod where scanning and
