@@ -93,6 +93,35 @@ func (s *Scheduler) viewOf(id int, n *model.Node) *nodeView {
 // (which tests compare with) is off.
 func (s *Scheduler) viewable() bool { return !s.cy.nodeAffinity && s.offNode == nil && !s.fullScan }
 
+// scan filters nodes from nextStartNodeIndex on, wrapping around, until
+// want passed, and returns how many it processed. When the try may filter
+// by the nodes' views and nodes is every node, by ID, scanViews does.
+func (s *Scheduler) scan(nodes []*model.Node, want int) int {
+	if s.viewable() && len(nodes) == s.w.NodesAdded() && len(nodes) == len(s.w.Nodes()) {
+		return s.scanViews(nodes, want)
+	}
+	cy := &s.cy
+	processed := 0
+	j := s.nextStartNodeIndex % len(nodes)
+	for range nodes {
+		n := nodes[j]
+		if j++; j == len(nodes) {
+			j = 0
+		}
+		processed++
+		st := s.filter(n)
+		if !st.fits() {
+			s.reject(n, st)
+			continue
+		}
+		cy.feasibleIDs = append(cy.feasibleIDs, int32(n.ID()))
+		if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
+			break
+		}
+	}
+	return processed
+}
+
 // scanViews is scan over every node, nodes, by ID, for a try that may
 // filter by the views: a node whose view is current and shows the pod
 // fits is not read unless a filter that counts pods runs (podFilters);

@@ -576,32 +576,3 @@ func (s *Scheduler) feasibleAt(i int) *model.Node {
 	}
 	return s.cy.feasible[i]
 }
-
-// scan filters nodes from nextStartNodeIndex on, wrapping around, until
-// want passed, and returns how many it processed. When the try may filter
-// by the nodes' views and nodes is every node, by ID, scanViews does.
-func (s *Scheduler) scan(nodes []*model.Node, want int) int {
-	if s.viewable() && len(nodes) == s.w.NodesAdded() && len(nodes) == len(s.w.Nodes()) {
-		return s.scanViews(nodes, want)
-	}
-	cy := &s.cy
-	processed := 0
-	j := s.nextStartNodeIndex % len(nodes)
-	for range nodes {
-		n := nodes[j]
-		if j++; j == len(nodes) {
-			j = 0
-		}
-		processed++
-		st := s.filter(n)
-		if !st.fits() {
-			s.reject(n, st)
-			continue
-		}
-		cy.feasibleIDs = append(cy.feasibleIDs, int32(n.ID()))
-		if cy.feasible = append(cy.feasible, n); len(cy.feasible) == want {
-			break
-		}
-	}
-	return processed
-}
