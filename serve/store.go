@@ -298,7 +298,8 @@ func (s *Store) state() (rv uint64, now time.Duration) {
 // list returns the current snapshots of a collection, sorted by namespace
 // and name as the API server lists them, and the version they are at. The
 // slice is shared by every reader until the store changes: do not modify
-// it. (Sorted once, a frozen store's pages cost what they hold.)
+// it. (Sorted once, a frozen store's pages cost what they hold.) It may
+// hold lazy pods and events: read each with resolveItem.
 func (s *Store) list(col collection) ([]snapshot, uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -324,9 +325,6 @@ func (s *Store) list(col collection) ([]snapshot, uint64) {
 			return strings.Compare(x.name, y.name)
 		})
 		*c = sortedList{rv: s.rv, writes: s.writes, snaps: out}
-	}
-	if col == colPods && s.lazy > 0 {
-		return s.resolveAll(c.snaps), s.rv
 	}
 	return c.snaps, s.rv
 }
