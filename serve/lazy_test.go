@@ -58,7 +58,7 @@ func TestListsRenderLazyPodsOneAtATime(t *testing.T) {
 	p := play(t, "../scenarios/demo.yaml", Options{At: 10 * time.Minute, History: 8, AllowWrites: true})
 	p.freeze(t)
 	s := p.srv.store
-	snaps, _ := s.list(colPods)
+	snaps, _ := s.list(colPods, false)
 	var web *lazyPod
 	for _, o := range snaps {
 		l, ok := o.(*lazyPod)

@@ -54,9 +54,13 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 		s.watch(w, r, q, sel, form)
 		return
 	}
-	snaps, rv := s.store.list(q.res.col)
+	paged := query.Get("limit") != "" || query.Get("continue") != ""
+	snaps, rv := s.store.list(q.res.col, paged)
 	snaps = sel.filter(q, snaps, s.store.resolveItem)
 	snaps, cont, left, perr := listPage(snaps, query, rv)
+	if paged && cont == "" {
+		s.store.release(q.res.col) // the read's last page
+	}
 	if perr != nil {
 		writeError(w, perr)
 		return

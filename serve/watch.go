@@ -52,7 +52,7 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q *request, sel s
 	var replay []snapshot
 	switch rv := query.Get("resourceVersion"); {
 	case rv == "" || rv == "0" || initial:
-		replay, last = s.store.list(q.res.col)
+		replay, last = s.store.list(q.res.col, false)
 		replay = sel.filter(q, replay, s.store.resolveItem)
 	default:
 		n, err := strconv.ParseUint(rv, 10, 64)
