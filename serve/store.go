@@ -313,7 +313,11 @@ func (s *Store) list(col collection, keep bool) ([]snapshot, uint64) {
 	if c.snaps != nil && c.rv == s.rv && c.writes == s.writes {
 		return c.snaps, s.rv
 	}
-	out := make([]snapshot, 0, len(s.objects[col]))
+	n := len(s.objects[col])
+	if col == colEvents {
+		n += s.lazyEvents.n
+	}
+	out := make([]snapshot, 0, n)
 	for _, o := range s.objects[col] {
 		out = append(out, o)
 	}
