@@ -244,23 +244,6 @@ func (s *Store) lazyEventByKey(key string) (snapshot, bool) {
 	return s.renderEvent(i, name), true
 }
 
-// resolveEvent is o itself, or if o is a lazy event (of a list) its
-// snapshot: rendered now, or as a write rendered it since (thawEvents),
-// which is the same. A list's items are resolved one at a time as they
-// are written: a list of every event holds none of their snapshots.
-func (s *Store) resolveEvent(o snapshot) snapshot {
-	l, ok := o.(*lazyEvent)
-	if !ok {
-		return o
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.lazyEvents.n > 0 {
-		return s.renderEvent(int(l.i), l.name)
-	}
-	return &s.publishedSnaps[l.i]
-}
-
 // thawEvents renders every dark event as the world is now, in one block,
 // their keys and names in one string, before the run goroutine moves the
 // world (a write to a frozen server). Call it with the write lock held.

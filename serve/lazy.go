@@ -22,9 +22,10 @@ import (
 // with its state filled from p when read.
 type lazyPod struct {
 	meta
-	p     *model.Pod
-	owner *owner
-	index string
+	p      *model.Pod
+	owner  *owner
+	index  string
+	thawed *podSnap // as thaw rendered it; nil before
 }
 
 // render is the pod's snapshot as p is now.
@@ -46,30 +47,32 @@ func (s *Store) resolve(o snapshot) snapshot {
 	return l.render()
 }
 
-// resolveAll is snaps with each lazy pod rendered: snaps itself if it
-// holds none. Call it with the lock held (read or write).
-func (s *Store) resolveAll(snaps []snapshot) []snapshot {
-	var out []snapshot
-	for i, o := range snaps {
-		l, ok := o.(*lazyPod)
-		if !ok {
-			if out != nil {
-				out[i] = o
-			}
-			continue
+// resolveItem is o, an item of a list (Store.list), itself; or if o is a
+// lazy pod or event its snapshot as of the list: rendered now, or as the
+// first write rendered it since (thaw), which is the same, as the world
+// had not moved. A list's items are resolved one at a time as they are
+// written: a list of every pod holds none of their snapshots. Call it
+// without the lock.
+func (s *Store) resolveItem(o snapshot) snapshot {
+	switch l := o.(type) {
+	case *lazyPod:
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		if l.thawed != nil {
+			return l.thawed
 		}
-		if out == nil {
-			s.renderMu.Lock()
-			defer s.renderMu.Unlock()
-			out = make([]snapshot, len(snaps))
-			copy(out, snaps[:i])
+		s.renderMu.Lock()
+		defer s.renderMu.Unlock()
+		return l.render()
+	case *lazyEvent:
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		if s.lazyEvents.n > 0 {
+			return s.renderEvent(int(l.i), l.name)
 		}
-		out[i] = l.render()
+		return &s.publishedSnaps[l.i]
 	}
-	if out == nil {
-		return snaps
-	}
-	return out
+	return o
 }
 
 // storedPod is the pod snapshot the store holds under key, a lazy one
@@ -135,7 +138,8 @@ func (s *Store) thaw() {
 	pods := s.objects[colPods]
 	for k, o := range pods {
 		if l, ok := o.(*lazyPod); ok {
-			pods[k] = l.render()
+			l.thawed = l.render() // for lists taken before, still being written
+			pods[k] = l.thawed
 		}
 	}
 	s.lazy = 0

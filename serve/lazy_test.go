@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -46,5 +47,43 @@ func TestLazyPodsServeTheLitCluster(t *testing.T) {
 		if want, got := get(t, lit.http.URL+path), get(t, dark.http.URL+path); got != want {
 			t.Errorf("after a write, %s: dark\n%s\nlit\n%s", path, got, want)
 		}
+	}
+}
+
+// TestListsRenderLazyPodsOneAtATime: a list of a dark store's pods holds
+// them unrendered, each rendered when written (a list of every pod never
+// holds all their snapshots at once); a list taken before a write shows,
+// if written after it, the pods as they were when it was taken.
+func TestListsRenderLazyPodsOneAtATime(t *testing.T) {
+	p := play(t, "../scenarios/demo.yaml", Options{At: 10 * time.Minute, History: 8, AllowWrites: true})
+	p.freeze(t)
+	s := p.srv.store
+	snaps, _ := s.list(colPods, false)
+	var web *lazyPod
+	for _, o := range snaps {
+		l, ok := o.(*lazyPod)
+		if !ok {
+			t.Fatalf("pod %s is listed rendered", o.base().name)
+		}
+		if l.name == "web" {
+			web = l
+		}
+	}
+	if web == nil {
+		t.Fatal("pod web is not listed")
+	}
+	before := s.resolveItem(web).(*podSnap)
+	var st struct{ Code int }
+	if code := call(t, "DELETE", p.http.URL+"/api/v1/namespaces/default/pods/web", "", nil, &st); code != 200 {
+		t.Fatalf("delete: %d", code)
+	}
+	if code := call(t, "GET", p.http.URL+"/api/v1/namespaces/default/pods/web", "", nil, &st); code != 404 {
+		t.Fatalf("pod web after its deletion: %d, want 404", code)
+	}
+	if fresh := web.render(); reflect.DeepEqual(fresh, before) {
+		t.Fatal("the deletion left pod web as it was: the test tests nothing")
+	}
+	if after := s.resolveItem(web).(*podSnap); after.deleting || !reflect.DeepEqual(after, before) {
+		t.Errorf("pod web of a list taken before its deletion, written after it:\n%+v\nwant\n%+v", after, before)
 	}
 }

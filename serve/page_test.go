@@ -75,3 +75,39 @@ func TestListPagesAndRefusesAsTheAPI(t *testing.T) {
 		t.Errorf("web-0 after the refused DELETE: %d, deleting %v", code, pod.DeletionTimestamp)
 	}
 }
+
+// TestListsKeepTheirSortOnlyForPages: a frozen store keeps a collection's
+// sorted list from a paged read's first page to its last, and keeps none
+// after a read of the whole collection (a dark store's list of events
+// holds an item for each).
+func TestListsKeepTheirSortOnlyForPages(t *testing.T) {
+	p := play(t, "../scenarios/demo.yaml", Options{At: 10 * time.Minute, History: 8})
+	p.freeze(t)
+	s := p.srv.store
+	kept := func() bool {
+		s.sortedMu.Lock()
+		defer s.sortedMu.Unlock()
+		return s.sorted[colEvents].snaps != nil
+	}
+	base := p.http.URL + "/api/v1/events"
+	var all corev1.EventList
+	if code := call(t, "GET", base, "", nil, &all); code != 200 || len(all.Items) < 3 {
+		t.Fatalf("events: %d, %d items", code, len(all.Items))
+	}
+	if kept() {
+		t.Error("a list of every event is kept after it")
+	}
+	var page corev1.EventList
+	call(t, "GET", base+"?limit=1", "", nil, &page)
+	if page.Continue == "" || !kept() {
+		t.Fatalf("a first page of events: continue %q, kept %v", page.Continue, kept())
+	}
+	if first := page.Items[0].Name; first != all.Items[0].Name {
+		t.Errorf("first page: %s, want %s", first, all.Items[0].Name)
+	}
+	var last corev1.EventList
+	call(t, "GET", base+"?limit=1000000&continue="+page.Continue, "", nil, &last)
+	if last.Continue != "" || len(last.Items) != len(all.Items)-1 || kept() {
+		t.Errorf("the last page of events: continue %q, %d items of %d, kept %v", last.Continue, len(last.Items), len(all.Items)-1, kept())
+	}
+}

@@ -54,9 +54,13 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 		s.watch(w, r, q, sel, form)
 		return
 	}
-	snaps, rv := s.store.list(q.res.col)
-	snaps = sel.filter(q, snaps)
+	paged := query.Get("limit") != "" || query.Get("continue") != ""
+	snaps, rv := s.store.list(q.res.col, paged)
+	snaps = sel.filter(q, snaps, s.store.resolveItem)
 	snaps, cont, left, perr := listPage(snaps, query, rv)
+	if paged && cont == "" {
+		s.store.release(q.res.col) // the read's last page
+	}
 	if perr != nil {
 		writeError(w, perr)
 		return
@@ -66,12 +70,12 @@ func (s *Server) resource(w http.ResponseWriter, r *http.Request, q *request) {
 		include := query.Get("includeObject")
 		t := m.table(q.res, nil, rv, include, true)
 		t.Continue, t.RemainingItemCount = cont, left
-		streamJSON(w, t, len(snaps), func(i int) any { return m.row(q.res, s.store.resolveEvent(snaps[i]), include) })
+		streamJSON(w, t, len(snaps), func(i int) any { return m.row(q.res, s.store.resolveItem(snaps[i]), include) })
 		return
 	}
 	l := m.list(q.res, form, nil, rv)
 	l.Metadata.Continue, l.Metadata.RemainingItemCount = cont, left
-	streamJSON(w, l, len(snaps), func(i int) any { return m.item(q.res, form, s.store.resolveEvent(snaps[i])) })
+	streamJSON(w, l, len(snaps), func(i int) any { return m.item(q.res, form, s.store.resolveItem(snaps[i])) })
 }
 
 // streamJSON writes a list whose last field is its n items, encoded one at

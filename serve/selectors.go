@@ -80,15 +80,21 @@ func (sel *selectors) matches(q *request, snap snapshot) bool {
 	return sel.fields.Empty() || sel.fields.Matches(q.res.fields(snap))
 }
 
-// filter returns the snapshots that match, in their order (snaps is left
-// as it is: it may be shared).
-func (sel *selectors) filter(q *request, snaps []snapshot) []snapshot {
+// filter returns the snapshots of a list (Store.list) that match, in their
+// order (snaps is left as it is: it may be shared). A lazy pod is matched
+// by its fields as resolve renders it, and kept lazy (a lazy event's
+// identity, which it holds, is all that selects it: eventOf).
+func (sel *selectors) filter(q *request, snaps []snapshot, resolve func(snapshot) snapshot) []snapshot {
 	if q.namespace == "" && sel.labels.Empty() && sel.fields.Empty() {
 		return snaps
 	}
 	var out []snapshot
 	for _, s := range snaps {
-		if sel.matches(q, s) {
+		r := s
+		if _, lazy := s.(*lazyPod); lazy && !sel.fields.Empty() {
+			r = resolve(s)
+		}
+		if sel.matches(q, r) {
 			out = append(out, s)
 		}
 	}

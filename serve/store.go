@@ -297,38 +297,55 @@ func (s *Store) state() (rv uint64, now time.Duration) {
 
 // list returns the current snapshots of a collection, sorted by namespace
 // and name as the API server lists them, and the version they are at. The
-// slice is shared by every reader until the store changes: do not modify
-// it. (Sorted once, a frozen store's pages cost what they hold.)
-func (s *Store) list(col collection) ([]snapshot, uint64) {
+// slice may be shared by other readers: do not modify it. It may hold lazy
+// pods and events: read each with resolveItem. keep is for a paged read,
+// whose next pages list again: the sorted list is kept for them until the
+// store changes or release (sorted once, a frozen store's pages cost what
+// they hold). Else a list kept is used, and one sorted anew is not kept:
+// a read of a whole collection leaves none of it behind (a frozen dark
+// store's list of events holds a lazy item for each, 140 B).
+func (s *Store) list(col collection, keep bool) ([]snapshot, uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	s.sortedMu.Lock()
 	defer s.sortedMu.Unlock()
 	c := &s.sorted[col]
-	if c.snaps == nil || c.rv != s.rv || c.writes != s.writes {
-		out := make([]snapshot, 0, len(s.objects[col]))
-		for _, o := range s.objects[col] {
-			out = append(out, o)
+	if c.snaps != nil && c.rv == s.rv && c.writes == s.writes {
+		return c.snaps, s.rv
+	}
+	n := len(s.objects[col])
+	if col == colEvents {
+		n += s.lazyEvents.n
+	}
+	out := make([]snapshot, 0, n)
+	for _, o := range s.objects[col] {
+		out = append(out, o)
+	}
+	if col == colEvents && s.lazyEvents.n > 0 {
+		lazy := s.lazyList()
+		for i := range lazy {
+			out = append(out, &lazy[i])
 		}
-		if col == colEvents && s.lazyEvents.n > 0 {
-			lazy := s.lazyList()
-			for i := range lazy {
-				out = append(out, &lazy[i])
-			}
+	}
+	slices.SortFunc(out, func(a, b snapshot) int {
+		x, y := a.base(), b.base()
+		if c := strings.Compare(x.namespace, y.namespace); c != 0 {
+			return c
 		}
-		slices.SortFunc(out, func(a, b snapshot) int {
-			x, y := a.base(), b.base()
-			if c := strings.Compare(x.namespace, y.namespace); c != 0 {
-				return c
-			}
-			return strings.Compare(x.name, y.name)
-		})
+		return strings.Compare(x.name, y.name)
+	})
+	if keep {
 		*c = sortedList{rv: s.rv, writes: s.writes, snaps: out}
 	}
-	if col == colPods && s.lazy > 0 {
-		return s.resolveAll(c.snaps), s.rv
-	}
-	return c.snaps, s.rv
+	return out, s.rv
+}
+
+// release lets go of the sorted list of col that list kept, once a paged
+// read has read its last page.
+func (s *Store) release(col collection) {
+	s.sortedMu.Lock()
+	defer s.sortedMu.Unlock()
+	s.sorted[col] = sortedList{}
 }
 
 // sortedList is a collection's snapshots in list order as of the store's

@@ -52,8 +52,8 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q *request, sel s
 	var replay []snapshot
 	switch rv := query.Get("resourceVersion"); {
 	case rv == "" || rv == "0" || initial:
-		replay, last = s.store.list(q.res.col)
-		replay = sel.filter(q, replay)
+		replay, last = s.store.list(q.res.col, false)
+		replay = sel.filter(q, replay, s.store.resolveItem)
 	default:
 		n, err := strconv.ParseUint(rv, 10, 64)
 		if err != nil {
@@ -78,7 +78,7 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request, q *request, sel s
 	out := &watchWriter{w: w, rc: http.NewResponseController(w), res: q.res, form: form, include: include, columns: true}
 	m := s.moment()
 	for _, snap := range replay {
-		out.send(m, watch.Added, s.store.resolveEvent(snap))
+		out.send(m, watch.Added, s.store.resolveItem(snap))
 	}
 	if initial {
 		out.bookmark(last, true)
