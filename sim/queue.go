@@ -119,6 +119,11 @@ type queue struct {
 	live     int    // pending events
 	stale    int    // queued items whose Timer is no longer theirs
 	touch    int64  // sink for prefetching loads in down
+	// kid is the least child of the heap's root, or an entry after every
+	// other if it has none, while kidOK: a change to the heap other than
+	// to the root's entry clears kidOK. Most pops change only the root.
+	kid   entry
+	kidOK bool
 }
 
 func newQueue() queue {
@@ -236,6 +241,7 @@ func (q *queue) removeAlone(t *Timer) {
 	i := t.alone - 1
 	t.ticket, t.alone = 0, 0
 	q.live--
+	q.kidOK = false
 	j := int(q.onePos[i])
 	q.freeOne(i)
 	n := len(q.heap) - 1
@@ -315,6 +321,7 @@ func (q *queue) pop() (at int64, it item) {
 
 // popRoot removes the heap's root entry.
 func (q *queue) popRoot() {
+	q.kidOK = false
 	n := len(q.heap) - 1
 	last := q.heap[n]
 	q.heap = q.heap[:n]
@@ -456,14 +463,22 @@ func (q *queue) settle() {
 
 // rootFirst reports whether no child of the root orders before it.
 func (q *queue) rootFirst() bool {
+	if !q.kidOK {
+		q.findKid()
+	}
+	return !q.kid.less(&q.heap[root])
+}
+
+// findKid sets q.kid to the least child of the root.
+func (q *queue) findKid() {
 	h := q.heap
-	x := &h[root]
+	k := entry{at: math.MaxInt64, tie: tie{math.MaxUint64, math.MaxUint64}}
 	for j := 4*root - 8; j < len(h) && j < 4*root-4; j++ {
-		if h[j].less(x) {
-			return false
+		if h[j].less(&k) {
+			k = h[j]
 		}
 	}
-	return true
+	q.kid, q.kidOK = k, true
 }
 
 // compact drops every cancelled item and every run left empty, and builds
@@ -497,7 +512,7 @@ func (q *queue) compact() {
 		h = append(h, entry{at: r.at, tie: r.items[0].t.tie, r: x.r})
 	}
 	clear(h[len(h):len(q.heap)])
-	q.heap = h
+	q.heap, q.kidOK = h, false
 	q.stale = 0
 	for i := len(h) - 1; i >= root; i-- {
 		q.down(i, h[i])
@@ -506,6 +521,7 @@ func (q *queue) compact() {
 
 // up places x at index i or, moving parents down, above it.
 func (q *queue) up(i int, x entry) {
+	q.kidOK = false
 	h := q.heap
 	for i > root {
 		p := i/4 + 2
@@ -526,6 +542,7 @@ func (q *queue) up(i int, x entry) {
 
 // down places x at index i or, moving smallest children up, below it.
 func (q *queue) down(i int, x entry) {
+	q.kidOK = false
 	h := q.heap
 	n := len(h)
 	var touch int64
