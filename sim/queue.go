@@ -310,7 +310,7 @@ func (q *queue) pop() (at int64, it item) {
 	// it. Else the run moves down, and the new root settles.
 	if r.head < len(r.items) && r.items[r.head].live() {
 		x.tie = r.items[r.head].t.tie
-		if q.rootFirst() {
+		if q.kidOK && !q.kid.less(x) || !q.kidOK && q.findKid(x) { // rootFirst, inlined
 			return at, it
 		}
 		q.down(root, *x)
@@ -453,7 +453,7 @@ func (q *queue) settle() {
 		// run is at a later instant).
 		h := &q.heap[root]
 		h.tie = k
-		if q.rootFirst() {
+		if q.rootFirst(h) {
 			return
 		}
 		x.tie = k
@@ -461,16 +461,17 @@ func (q *queue) settle() {
 	}
 }
 
-// rootFirst reports whether no child of the root orders before it.
-func (q *queue) rootFirst() bool {
-	if !q.kidOK {
-		q.findKid()
+// rootFirst reports whether no child of the root x (&q.heap[root]) orders
+// before it.
+func (q *queue) rootFirst(x *entry) bool {
+	if q.kidOK {
+		return !q.kid.less(x)
 	}
-	return !q.kid.less(&q.heap[root])
+	return q.findKid(x)
 }
 
-// findKid sets q.kid to the least child of the root.
-func (q *queue) findKid() {
+// findKid sets q.kid to the least child of the root x, and is rootFirst.
+func (q *queue) findKid(x *entry) bool {
 	h := q.heap
 	k := entry{at: math.MaxInt64, tie: tie{math.MaxUint64, math.MaxUint64}}
 	for j := 4*root - 8; j < len(h) && j < 4*root-4; j++ {
@@ -479,6 +480,7 @@ func (q *queue) findKid() {
 		}
 	}
 	q.kid, q.kidOK = k, true
+	return !k.less(x)
 }
 
 // compact drops every cancelled item and every run left empty, and builds
