@@ -145,23 +145,21 @@ func (q *queue) push(t *Timer, at int64, k tie, tag uint64) {
 	a := &q.openAt
 	mask := b2u(a[0] == at) | b2u(a[1] == at)<<1 | b2u(a[2] == at)<<2 | b2u(a[3] == at)<<3 |
 		b2u(a[4] == at)<<4 | b2u(a[5] == at)<<5 | b2u(a[6] == at)<<6 | b2u(a[7] == at)<<7
+	var br *run // the best run, in open slot best
 	best, alone := -1, -1
-	var bestTail tie
 	for m := mask; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros8(m)
 		if id := q.openID[i]; id >= 0 {
 			r := &q.runs[id]
-			if tail := r.tail; tail.less(k) && (best < 0 || bestTail.less(tail)) {
-				best, bestTail = i, tail
+			if r.tail.less(k) && (br == nil || br.tail.less(r.tail)) {
+				br, best = r, i
 			}
 		} else if alone < 0 && q.one[^id].t.tie.less(k) {
 			alone = i
 		}
 	}
 	var ref int32
-	if best >= 0 {
-		id := q.openID[best]
-		r := &q.runs[id]
+	if r := br; r != nil {
 		if n := len(r.items); n < cap(r.items) {
 			r.items = r.items[:n+1]
 			r.items[n], r.tail = it, k
