@@ -115,6 +115,7 @@ type queue struct {
 	openAt   [openRuns]int64
 	openID   [openRuns]int32
 	nextOpen int
+	masks    slotMasks
 	ticket   uint32 // the last ticket given
 	live     int    // pending events
 	stale    int    // queued items whose Timer is no longer theirs
@@ -142,9 +143,21 @@ func (q *queue) push(t *Timer, at int64, k tie, tag uint64) {
 	// Append to the open run of the instant whose last item is the
 	// latest before it, keeping the runs few and long. The open slots
 	// at the instant at, as bits, read one by one without a loop:
-	a := &q.openAt
-	mask := b2u(a[0] == at) | b2u(a[1] == at)<<1 | b2u(a[2] == at)<<2 | b2u(a[3] == at)<<3 |
-		b2u(a[4] == at)<<4 | b2u(a[5] == at)<<5 | b2u(a[6] == at)<<6 | b2u(a[7] == at)<<7
+	var mask uint8
+	switch c := &q.masks; at {
+	case c.at[0]:
+		mask = c.mask[0]
+	case c.at[1]:
+		mask = c.mask[1]
+	case c.at[2]:
+		mask = c.mask[2]
+	default:
+		a := &q.openAt
+		mask = b2u(a[0] == at) | b2u(a[1] == at)<<1 | b2u(a[2] == at)<<2 | b2u(a[3] == at)<<3 |
+			b2u(a[4] == at)<<4 | b2u(a[5] == at)<<5 | b2u(a[6] == at)<<6 | b2u(a[7] == at)<<7
+		c.at[c.next], c.mask[c.next] = at, mask
+		c.next = (c.next + 1) % uint8(len(c.at))
+	}
 	var br *run // the best run, in open slot best
 	best, alone := -1, -1
 	for m := mask; m != 0; m &= m - 1 {
@@ -190,6 +203,7 @@ func (q *queue) push(t *Timer, at int64, k tie, tag uint64) {
 			q.runs[o].open = 0
 		}
 		q.openAt[q.nextOpen], q.openID[q.nextOpen] = at, ref
+		q.masks = noMasks
 		q.oneOpen[i] = uint8(q.nextOpen + 1)
 		q.nextOpen = (q.nextOpen + 1) & (openRuns - 1)
 	}
@@ -281,7 +295,21 @@ func (q *queue) unopen(i int32) {
 }
 
 // closeSlot empties slot i of the open runs.
-func (q *queue) closeSlot(i int) { q.openAt[i], q.openID[i] = -1, none }
+func (q *queue) closeSlot(i int) {
+	q.openAt[i], q.openID[i] = -1, none
+	q.masks = noMasks
+}
+
+// slotMasks are the open slots at the instants of recent pushes, as push
+// reads them from openAt: an instant's events are pushed in turn with
+// those of a few others. Any change to openAt forgets them.
+type slotMasks struct {
+	at   [3]int64 // -1: none
+	mask [3]uint8
+	next uint8 // the entry the next instant takes
+}
+
+var noMasks = slotMasks{at: [3]int64{-1, -1, -1}}
 
 // pop takes the first item out of the queue; the queue is not empty.
 func (q *queue) pop() (at int64, it item) {
