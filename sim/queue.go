@@ -115,10 +115,16 @@ type queue struct {
 	openAt   [openRuns]int64
 	openID   [openRuns]int32
 	nextOpen int
+	masks    slotMasks
 	ticket   uint32 // the last ticket given
 	live     int    // pending events
 	stale    int    // queued items whose Timer is no longer theirs
 	touch    int64  // sink for prefetching loads in down
+	// kid is the least child of the heap's root, or an entry after every
+	// other if it has none, while kidOK: a change to the heap other than
+	// to the root's entry clears kidOK. Most pops change only the root.
+	kid   entry
+	kidOK bool
 }
 
 func newQueue() queue {
@@ -137,26 +143,36 @@ func (q *queue) push(t *Timer, at int64, k tie, tag uint64) {
 	// Append to the open run of the instant whose last item is the
 	// latest before it, keeping the runs few and long. The open slots
 	// at the instant at, as bits, read one by one without a loop:
-	a := &q.openAt
-	mask := b2u(a[0] == at) | b2u(a[1] == at)<<1 | b2u(a[2] == at)<<2 | b2u(a[3] == at)<<3 |
-		b2u(a[4] == at)<<4 | b2u(a[5] == at)<<5 | b2u(a[6] == at)<<6 | b2u(a[7] == at)<<7
+	var mask uint8
+	switch c := &q.masks; at {
+	case c.at[0]:
+		mask = c.mask[0]
+	case c.at[1]:
+		mask = c.mask[1]
+	case c.at[2]:
+		mask = c.mask[2]
+	default:
+		a := &q.openAt
+		mask = b2u(a[0] == at) | b2u(a[1] == at)<<1 | b2u(a[2] == at)<<2 | b2u(a[3] == at)<<3 |
+			b2u(a[4] == at)<<4 | b2u(a[5] == at)<<5 | b2u(a[6] == at)<<6 | b2u(a[7] == at)<<7
+		c.at[c.next], c.mask[c.next] = at, mask
+		c.next = (c.next + 1) % uint8(len(c.at))
+	}
+	var br *run // the best run, in open slot best
 	best, alone := -1, -1
-	var bestTail tie
 	for m := mask; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros8(m)
 		if id := q.openID[i]; id >= 0 {
 			r := &q.runs[id]
-			if tail := r.tail; tail.less(k) && (best < 0 || bestTail.less(tail)) {
-				best, bestTail = i, tail
+			if r.tail.less(k) && (br == nil || br.tail.less(r.tail)) {
+				br, best = r, i
 			}
 		} else if alone < 0 && q.one[^id].t.tie.less(k) {
 			alone = i
 		}
 	}
 	var ref int32
-	if best >= 0 {
-		id := q.openID[best]
-		r := &q.runs[id]
+	if r := br; r != nil {
 		if n := len(r.items); n < cap(r.items) {
 			r.items = r.items[:n+1]
 			r.items[n], r.tail = it, k
@@ -187,21 +203,13 @@ func (q *queue) push(t *Timer, at int64, k tie, tag uint64) {
 			q.runs[o].open = 0
 		}
 		q.openAt[q.nextOpen], q.openID[q.nextOpen] = at, ref
+		q.masks = noMasks
 		q.oneOpen[i] = uint8(q.nextOpen + 1)
 		q.nextOpen = (q.nextOpen + 1) & (openRuns - 1)
 	}
 	x := entry{at: at, tie: k, r: ref}
 	q.heap = append(q.heap, x)
 	q.up(len(q.heap)-1, x)
-}
-
-// b2u is 1 if b, else 0 (a SETcc, no branch).
-func b2u(b bool) uint8 {
-	var u uint8
-	if b {
-		u = 1
-	}
-	return u
 }
 
 // newOne stores an item alone and returns its index in q.one.
@@ -236,6 +244,7 @@ func (q *queue) removeAlone(t *Timer) {
 	i := t.alone - 1
 	t.ticket, t.alone = 0, 0
 	q.live--
+	q.kidOK = false
 	j := int(q.onePos[i])
 	q.freeOne(i)
 	n := len(q.heap) - 1
@@ -264,21 +273,6 @@ func (q *queue) freeOne(i int32) {
 	q.unopen(i)
 }
 
-// unopen takes the item alone i out of the open runs. An item alone is
-// open in at most one slot, the one push put it in, unless that slot was
-// taken since (by a later item, or by the run it started).
-func (q *queue) unopen(i int32) {
-	if s := int(q.oneOpen[i]) - 1; s >= 0 {
-		if q.openID[s] == ^i {
-			q.closeSlot(s)
-		}
-		q.oneOpen[i] = 0
-	}
-}
-
-// closeSlot empties slot i of the open runs.
-func (q *queue) closeSlot(i int) { q.openAt[i], q.openID[i] = -1, none }
-
 // pop takes the first item out of the queue; the queue is not empty.
 func (q *queue) pop() (at int64, it item) {
 	x := &q.heap[root]
@@ -304,7 +298,7 @@ func (q *queue) pop() (at int64, it item) {
 	// it. Else the run moves down, and the new root settles.
 	if r.head < len(r.items) && r.items[r.head].live() {
 		x.tie = r.items[r.head].t.tie
-		if q.rootFirst() {
+		if q.kidOK && !q.kid.less(x) || !q.kidOK && q.findKid(x) { // rootFirst, inlined
 			return at, it
 		}
 		q.down(root, *x)
@@ -315,6 +309,7 @@ func (q *queue) pop() (at int64, it item) {
 
 // popRoot removes the heap's root entry.
 func (q *queue) popRoot() {
+	q.kidOK = false
 	n := len(q.heap) - 1
 	last := q.heap[n]
 	q.heap = q.heap[:n]
@@ -446,7 +441,7 @@ func (q *queue) settle() {
 		// run is at a later instant).
 		h := &q.heap[root]
 		h.tie = k
-		if q.rootFirst() {
+		if q.rootFirst(h) {
 			return
 		}
 		x.tie = k
@@ -454,16 +449,26 @@ func (q *queue) settle() {
 	}
 }
 
-// rootFirst reports whether no child of the root orders before it.
-func (q *queue) rootFirst() bool {
+// rootFirst reports whether no child of the root x (&q.heap[root]) orders
+// before it.
+func (q *queue) rootFirst(x *entry) bool {
+	if q.kidOK {
+		return !q.kid.less(x)
+	}
+	return q.findKid(x)
+}
+
+// findKid sets q.kid to the least child of the root x, and is rootFirst.
+func (q *queue) findKid(x *entry) bool {
 	h := q.heap
-	x := &h[root]
+	k := entry{at: math.MaxInt64, tie: tie{math.MaxUint64, math.MaxUint64}}
 	for j := 4*root - 8; j < len(h) && j < 4*root-4; j++ {
-		if h[j].less(x) {
-			return false
+		if h[j].less(&k) {
+			k = h[j]
 		}
 	}
-	return true
+	q.kid, q.kidOK = k, true
+	return !k.less(x)
 }
 
 // compact drops every cancelled item and every run left empty, and builds
@@ -497,7 +502,7 @@ func (q *queue) compact() {
 		h = append(h, entry{at: r.at, tie: r.items[0].t.tie, r: x.r})
 	}
 	clear(h[len(h):len(q.heap)])
-	q.heap = h
+	q.heap, q.kidOK = h, false
 	q.stale = 0
 	for i := len(h) - 1; i >= root; i-- {
 		q.down(i, h[i])
@@ -506,6 +511,7 @@ func (q *queue) compact() {
 
 // up places x at index i or, moving parents down, above it.
 func (q *queue) up(i int, x entry) {
+	q.kidOK = false
 	h := q.heap
 	for i > root {
 		p := i/4 + 2
@@ -526,6 +532,7 @@ func (q *queue) up(i int, x entry) {
 
 // down places x at index i or, moving smallest children up, below it.
 func (q *queue) down(i int, x entry) {
+	q.kidOK = false
 	h := q.heap
 	n := len(h)
 	var touch int64

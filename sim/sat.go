@@ -15,11 +15,12 @@ const MaxDuration = time.Duration(math.MaxInt64)
 // so that no time wraps whatever a file says. A negative argument counts
 // as 0.
 func AddSat(a, b time.Duration) time.Duration {
-	a, b = max(a, 0), max(b, 0)
-	if a > MaxDuration-b {
-		return MaxDuration
+	// Two numbers in [0, MaxDuration] add up to a negative int64 exactly
+	// when their sum does not fit.
+	if s := max(a, 0) + max(b, 0); s >= 0 {
+		return s
 	}
-	return a + b
+	return MaxDuration
 }
 
 // MulSat returns d*n for non-negative d and n, or MaxDuration if the

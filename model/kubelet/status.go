@@ -159,10 +159,11 @@ func (p *podState) regularStatusStarted() bool {
 // changed after it.
 func (p *podState) updateConditions() {
 	sig, ok := p.condInputs()
-	if ok && sig == p.condSig && p.condSet == p.ConditionGen() {
+	kept := ok && p.condSig != 0 && p.condSet == p.ConditionGen() // as the last run left them
+	if kept && sig == p.condSig {
 		return
 	}
-	p.generateConditions()
+	p.generateConditions(kept && (sig^p.condSig)&initInputs(len(p.init)) == 0)
 	if ok {
 		p.condSig, p.condSet = sig, p.ConditionGen()
 	} else {
@@ -210,10 +211,24 @@ func (p *podState) condInputs() (sig uint64, ok bool) {
 	return sig, true
 }
 
+// initInputs are the bits of condInputs' signature that Initialized reads,
+// for a pod of n init containers: Succeeded, the counts, whether a regular
+// container started, and the init containers' states.
+func initInputs(n int) uint64 { return 1 | (1<<(14+3*n)-1)&^(1<<4-1) }
+
 // generateConditions sets Initialized, ContainersReady and Ready from the
-// pod's phase and containers, as status/generate.go does.
-func (p *podState) generateConditions() {
-	// Initialized
+// pod's phase and containers, as status/generate.go does. With
+// initKnown, Initialized is left as it is: it holds what it would be set
+// to (what it reads and the conditions are as the last run left them).
+func (p *podState) generateConditions(initKnown bool) {
+	if !initKnown {
+		p.generateInitialized()
+	}
+	p.generateReady()
+}
+
+// generateInitialized sets Initialized.
+func (p *podState) generateInitialized() {
 	incomplete := 0
 	for _, c := range p.init {
 		st := c.Status
@@ -233,8 +248,11 @@ func (p *podState) generateConditions() {
 	default:
 		p.SetKubeletCondition(model.Initialized, model.True, "", "")
 	}
+}
 
-	// ContainersReady, then Ready mirroring it and the readiness gates.
+// generateReady sets ContainersReady, then Ready mirroring it and the
+// readiness gates.
+func (p *podState) generateReady() {
 	status, reason, msg := model.True, "", ""
 	switch p.Phase() {
 	case model.Succeeded:
