@@ -206,3 +206,22 @@ func nodeName(p *model.Pod) string {
 	}
 	return p.Node.Name
 }
+
+func TestSameIDs(t *testing.T) {
+	for _, c := range []struct {
+		a, b []int32
+		want bool
+	}{
+		{nil, nil, true},
+		{nil, []int32{}, true},
+		{[]int32{1, 2, 3}, []int32{1, 2, 3}, true},
+		{[]int32{1, 2, 3}, []int32{1, 2}, false},
+		{[]int32{1, 2, 3}, []int32{1, 2, 4}, false},
+		{[]int32{1 << 8}, []int32{1}, false},
+		{[]int32{-1}, []int32{1<<31 - 1}, false},
+	} {
+		if got := sameIDs(c.a, c.b); got != c.want || sameIDs(c.b, c.a) != c.want {
+			t.Errorf("sameIDs(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
