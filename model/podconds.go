@@ -232,6 +232,9 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 // conditionOrder is the order in which the kubelet lists pod conditions.
 var conditionOrder = [...]string{DisruptionTarget, PodResizePending, PodResizeInProgress, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
 
+// sortConditions moves the condition just appended to its place in
+// conditionOrder, after those of the same rank: the others are in order
+// already (every append is followed by this, and a removal keeps the order).
 func (p *Pod) sortConditions() {
 	ct := &p.w.mem.condTexts
 	rank := func(c *podCond) int {
@@ -244,10 +247,9 @@ func (p *Pod) sortConditions() {
 		return len(conditionOrder)
 	}
 	c := p.conds
-	for i := 1; i < len(c); i++ {
-		for j := i; j > 0 && rank(&c[j]) < rank(&c[j-1]); j-- {
-			c[j], c[j-1] = c[j-1], c[j]
-		}
+	j := len(c) - 1
+	for r := rank(&c[j]); j > 0 && rank(&c[j-1]) > r; j-- {
+		c[j], c[j-1] = c[j-1], c[j]
 	}
 }
 
