@@ -11,6 +11,7 @@ import (
 // API record when it is read.
 type podCond struct {
 	typ, status, reason uint16
+	rank                uint8 // of typ in conditionOrder (in what would be padding)
 	msg                 string
 	at                  time.Duration // lastTransitionTime
 }
@@ -222,7 +223,7 @@ func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 		}
 		return
 	}
-	p.conds = append(p.conds, podCond{typ: ct.number(t), status: ct.number(string(s)), reason: ct.number(reason), msg: msg, at: p.w.Now()})
+	p.conds = append(p.conds, podCond{typ: ct.number(t), status: ct.number(string(s)), reason: ct.number(reason), rank: conditionRank(t), msg: msg, at: p.w.Now()})
 	p.condGen++
 	p.sortConditions()
 	p.record(Change{Kind: ChangeCondition, Type: t, Status: string(s), Reason: reason})
@@ -236,21 +237,21 @@ var conditionOrder = [...]string{DisruptionTarget, PodResizePending, PodResizeIn
 // conditionOrder, after those of the same rank: the others are in order
 // already (every append is followed by this, and a removal keeps the order).
 func (p *Pod) sortConditions() {
-	ct := &p.w.mem.condTexts
-	rank := func(c *podCond) int {
-		t := ct.text(c.typ)
-		for i, o := range conditionOrder {
-			if o == t {
-				return i
-			}
-		}
-		return len(conditionOrder)
-	}
 	c := p.conds
-	j := len(c) - 1
-	for r := rank(&c[j]); j > 0 && rank(&c[j-1]) > r; j-- {
+	for j := len(c) - 1; j > 0 && c[j-1].rank > c[j].rank; j-- {
 		c[j], c[j-1] = c[j-1], c[j]
 	}
+}
+
+// conditionRank is the position of type t in conditionOrder; any other
+// type ranks after them all.
+func conditionRank(t string) uint8 {
+	for i, o := range conditionOrder {
+		if o == t {
+			return uint8(i)
+		}
+	}
+	return uint8(len(conditionOrder))
 }
 
 // SetCondition sets a custom pod condition (as a controller would for a
