@@ -105,8 +105,49 @@ func TestPodHeapOrder(t *testing.T) {
 		}
 		h.live--
 	}
-	if h.len() != 0 || h.n != 0 {
-		t.Fatalf("%d live, %d entries left", h.len(), h.n)
+	if h.len() != 0 || h.entries() != 0 {
+		t.Fatalf("%d live, %d entries left", h.len(), h.entries())
+	}
+}
+
+// TestPodHeapRun: entries pushed in order wait in the run, popped as they
+// come while the run never empties (its chunks go round and stay few),
+// mixed with entries out of order in the heap; they leave in order.
+func TestPodHeapRun(t *testing.T) {
+	gen := rand.New(rand.NewPCG(7, 8))
+	var h podHeap
+	var want []queueEntry
+	pop := func() {
+		t.Helper()
+		least := slices.MinFunc(want, entryCmp)
+		want = slices.DeleteFunc(want, func(w queueEntry) bool { return w == least })
+		if got := h.popEntry(); got != least {
+			t.Fatalf("pop: %+v, want %+v", got, least)
+		}
+		h.live--
+	}
+	at := time.Duration(0)
+	for i := range 20000 {
+		e := queueEntry{at: at, order: uint32(i + 1), id: int32(i)}
+		if gen.IntN(20) == 0 {
+			e.at -= time.Duration(gen.IntN(50)) // out of order: to the heap
+		} else {
+			at += time.Duration(gen.IntN(3))
+		}
+		want = append(want, e)
+		h.push(e)
+		if i > 2000 { // as many in as out: about 2,000 held
+			pop()
+		}
+	}
+	if n := len(h.run.chunks); n > 4 {
+		t.Errorf("the run holds %d chunks, want its entries' few", n)
+	}
+	for h.len() > 0 {
+		pop()
+	}
+	if h.entries() != 0 || len(want) != 0 {
+		t.Fatalf("%d entries left, %d wanted", h.entries(), len(want))
 	}
 }
 
@@ -132,8 +173,8 @@ func TestQueueDropsForgottenPods(t *testing.T) {
 	for _, i := range []int{0, 5, 9} {
 		q.forget(pods[i])
 	}
-	if q.active.len() != 7 || q.active.n != 10 {
-		t.Fatalf("%d live of %d entries, want 7 of 10", q.active.len(), q.active.n)
+	if q.active.len() != 7 || q.active.entries() != 10 {
+		t.Fatalf("%d live of %d entries, want 7 of 10", q.active.len(), q.active.entries())
 	}
 	var got []string
 	for p := q.pop(); p != nil; p = q.pop() {
@@ -142,7 +183,7 @@ func TestQueueDropsForgottenPods(t *testing.T) {
 	if want := "[p-1 p-2 p-3 p-4 p-6 p-7 p-8]"; fmt.Sprint(got) != want {
 		t.Errorf("popped %v, want %s", got, want)
 	}
-	if q.waiting() || q.active.n != 0 {
-		t.Errorf("waiting %v with %d entries after the last pop", q.waiting(), q.active.n)
+	if q.waiting() || q.active.entries() != 0 {
+		t.Errorf("waiting %v with %d entries after the last pop", q.waiting(), q.active.entries())
 	}
 }

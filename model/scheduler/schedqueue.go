@@ -136,19 +136,23 @@ func (e *queueEntry) before(o *queueEntry) bool {
 	return e.order < o.order
 }
 
-// podHeap is a 4-ary min-heap of queueEntry under before. A pod taken
-// out of the queue otherwise than by a pop (forget) leaves its entry
-// behind, stale: popFrom drops the entries whose pod is no longer in the
-// heap under their order (podState.state and order), and live counts the
-// entries that are not stale. The order is total (order is unique), so
-// the pods leave in one order whatever the heap's shape.
+// podHeap is a 4-ary min-heap of queueEntry under before, beside a run:
+// the entries pushed each after the one pushed before it (a burst of pods
+// made at one instant, the backoffs of pods tried in turn) wait in a FIFO,
+// and a pop takes the lesser of the run's head and the heap's. A pod
+// taken out of the queue otherwise than by a pop (forget) leaves its
+// entry behind, stale: popFrom drops the entries whose pod is no longer
+// in the heap under their order (podState.state and order), and live
+// counts the entries that are not stale. The order is total (order is
+// unique), so the pods leave in one order whatever the heap's shape.
 //
 // The entries are kept in chunks of heapChunk, allocated as the heap
 // grows and kept: a burst of 150,000 pods queued at once leaves no
 // doubled arrays behind for a run that may not collect them again.
 type podHeap struct {
 	chunks [][]queueEntry // each heapChunk long
-	n      int            // entries, stale ones included
+	n      int            // entries in the heap, stale ones included
+	run    entryRun
 	live   int
 }
 
@@ -157,11 +161,21 @@ const heapChunk = 1024
 
 func (h *podHeap) len() int { return h.live }
 
+// entries counts the entries held, stale ones included.
+func (h *podHeap) entries() int { return h.n + h.run.len() }
+
+// clear drops every entry: all were stale.
+func (h *podHeap) clear() { h.n, h.run.head, h.run.tail = 0, 0, 0 }
+
 // at is the entry at index i (< h.n).
 func (h *podHeap) at(i int) *queueEntry { return &h.chunks[i/heapChunk][i%heapChunk] }
 
 func (h *podHeap) push(e queueEntry) {
 	h.live++
+	if r := &h.run; r.len() == 0 || r.at(r.tail-1).before(&e) {
+		r.push(e)
+		return
+	}
 	if h.n == len(h.chunks)*heapChunk {
 		h.chunks = append(h.chunks, make([]queueEntry, heapChunk))
 	}
@@ -170,14 +184,51 @@ func (h *podHeap) push(e queueEntry) {
 }
 
 // popEntry removes and returns the least entry, stale or not; the heap
-// must not be empty.
+// and the run must not both be empty.
 func (h *podHeap) popEntry() queueEntry {
+	if r := &h.run; r.len() > 0 && (h.n == 0 || r.at(r.head).before(h.at(0))) {
+		return r.pop()
+	}
 	top := *h.at(0)
 	h.n--
 	if h.n > 0 {
 		h.down(*h.at(h.n))
 	}
 	return top
+}
+
+// entryRun is a FIFO of entries in chunks of heapChunk: those at head up
+// to tail (indexes over its chunks). A chunk its head has left goes to
+// the end, for the tail to fill again.
+type entryRun struct {
+	chunks     [][]queueEntry
+	head, tail int
+}
+
+func (r *entryRun) len() int { return r.tail - r.head }
+
+// at is the entry at index i (head <= i < tail).
+func (r *entryRun) at(i int) *queueEntry { return &r.chunks[i/heapChunk][i%heapChunk] }
+
+func (r *entryRun) push(e queueEntry) {
+	if r.tail == len(r.chunks)*heapChunk {
+		r.chunks = append(r.chunks, make([]queueEntry, heapChunk))
+	}
+	*r.at(r.tail) = e
+	r.tail++
+}
+
+func (r *entryRun) pop() queueEntry {
+	e := *r.at(r.head)
+	r.head++
+	switch {
+	case r.head == r.tail:
+		r.head, r.tail = 0, 0
+	case r.head == heapChunk:
+		r.chunks = append(r.chunks[1:], r.chunks[0])
+		r.head, r.tail = 0, r.tail-heapChunk
+	}
+	return e
 }
 
 // up puts e in the hole at i and sifts it up.
@@ -282,7 +333,7 @@ func (q *schedQueue) popFrom(h *podHeap, state queueState) *model.Pod {
 			return q.w.Pods()[e.id]
 		}
 	}
-	h.n = 0 // only stale entries were left
+	h.clear() // only stale entries were left
 	return nil
 }
 
