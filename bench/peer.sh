@@ -25,13 +25,17 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# measure NAME CMD...: the best wall time (s) of $runs runs, its peak RSS
-# (KB), and the first run's time (s).
+# measure NAME CMD...: the best wall time (s, to the millisecond: /usr/bin/time
+# counts hundredths, 0.10 and 0.11 s are 45x and 40x SimPy) of $runs runs,
+# its peak RSS (KB), and the first run's time (s).
 measure() {
-	local name=$1 best="" rss="" first=""; shift
+	local name=$1 best="" rss="" first="" t0 t1 s kb; shift
 	for _ in $(seq "$runs"); do
-		/usr/bin/time -f '%e %M' -o "$tmp/t" "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-		read -r s kb <"$tmp/t"
+		t0=${EPOCHREALTIME/[.,]/}
+		/usr/bin/time -f '%M' -o "$tmp/t" "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+		t1=${EPOCHREALTIME/[.,]/}
+		s=$(awk "BEGIN{printf \"%.3f\", ($t1 - $t0) / 1e6}")
+		read -r kb <"$tmp/t"
 		if [ -z "$best" ] || awk "BEGIN{exit !($s < $best)}"; then best=$s rss=$kb; fi
 		[ -n "$first" ] || first=$s
 	done
@@ -56,9 +60,9 @@ read -r _ big big_rss big_first < <(measure big "$podsim" test "$dir/scale-150k.
 
 ratio() { awk "BEGIN{printf \"%.1fx\", $1 / $2}"; }
 printf 'fleet 1k pods x 6h, SimPy 3 (fleet_simpy.py 1000 6): %6.2f s\n' "$simpy"
-printf 'fleet 1k pods x 6h, podsim test:                    %6.2f s  %4d MB  %s SimPy\n' "$test" $((test_rss / 1024)) "$(ratio "$simpy" "$test")"
-printf 'fleet 1k pods x 6h, podsim run -o jsonl > file:     %6.2f s  %4d MB  %s SimPy\n' "$jsonl" $((jsonl_rss / 1024)) "$(ratio "$simpy" "$jsonl")"
-printf 'fleet 1k pods x 6h, podsim run (text) > file:       %6.2f s  %4d MB  %s -o jsonl\n' "$text" $((text_rss / 1024)) "$(ratio "$text" "$jsonl")"
+printf 'fleet 1k pods x 6h, podsim test:                    %6.3f s  %4d MB  %s SimPy\n' "$test" $((test_rss / 1024)) "$(ratio "$simpy" "$test")"
+printf 'fleet 1k pods x 6h, podsim run -o jsonl > file:     %6.3f s  %4d MB  %s SimPy\n' "$jsonl" $((jsonl_rss / 1024)) "$(ratio "$simpy" "$jsonl")"
+printf 'fleet 1k pods x 6h, podsim run (text) > file:       %6.3f s  %4d MB  %s -o jsonl\n' "$text" $((text_rss / 1024)) "$(ratio "$text" "$jsonl")"
 printf 'fleet 10k pods x 6h, podsim test:                   %6.2f s  %4d MB\n' "$test10k" $((test10k_rss / 1024))
 printf 'scale-150k.yaml (5,000 nodes, 150k pods, 1h), test: %6.2f s  %4d MB  (first of %d runs: %.2f s)\n' "$big" $((big_rss / 1024)) "$runs" "$big_first"
 
