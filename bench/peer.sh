@@ -100,24 +100,32 @@ YAML
 fi
 
 # serve on the envelope: podsim serve --at 1h, the time until it serves
-# the frozen cluster and its RSS then, and its RSS after one and three
-# rounds of reads (kubectl get pods -A, get nodes, and plain lists of pods,
-# nodes and events), with the time of kubectl get pods -A. SERVE=0 leaves
-# it out; it needs kubectl and curl.
+# the frozen cluster and its RSS then (the best of $runs starts, as test's
+# envelope, with the first beside it), and, on the last, its RSS after one
+# and three rounds of reads (kubectl get pods -A, get nodes, and plain lists
+# of pods, nodes and events), with the time of kubectl get pods -A. SERVE=0
+# leaves it out; it needs kubectl and curl.
 if [ "${SERVE:-1}" != 0 ] && command -v kubectl >/dev/null && command -v curl >/dev/null; then
 	serve_envelope() {
-		local kc=$tmp/serve.kubeconfig err=$tmp/serve.err start pid addr t0 t1 frozen rss0 r get1=""
-		start=$(date +%s.%N)
-		"$podsim" serve --at 1h --addr 127.0.0.1:0 --kubeconfig "$kc" "$dir/scale-150k.yaml" 2>"$err" &
-		pid=$!
-		until grep -q '^podsim serve: frozen at' "$err"; do
-			kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; exit 1; }
-			sleep 0.05
-		done
-		frozen=$(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $start}")
-		addr=$(sed -n 's|.* at http://\([^;]*\);.*|\1|p' "$err" | head -1)
+		local kc=$tmp/serve.kubeconfig err=$tmp/serve.err start pid addr t0 t1 frozen rss0 run best="" first="" r get1=""
 		rss() { awk '/^VmRSS/{print int($2 / 1024)}' "/proc/$pid/status"; }
-		rss0=$(rss)
+		for run in $(seq "$runs"); do
+			: >"$err" # empty before the server starts: the wait below must not read the last run's
+			start=${EPOCHREALTIME/[.,]/}
+			"$podsim" serve --at 1h --addr 127.0.0.1:0 --kubeconfig "$kc" "$dir/scale-150k.yaml" 2>"$err" &
+			pid=$!
+			until grep -q '^podsim serve: frozen at' "$err"; do
+				kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; exit 1; }
+				sleep 0.02
+			done
+			frozen=$(awk "BEGIN{printf \"%.2f\", (${EPOCHREALTIME/[.,]/} - $start) / 1e6}")
+			[ -n "$first" ] || first=$frozen
+			if [ -z "$best" ] || awk "BEGIN{exit !($frozen < $best)}"; then best=$frozen rss0=$(rss); fi
+			[ "$run" = "$runs" ] && break
+			kill "$pid"
+			wait "$pid" 2>/dev/null || true
+		done
+		addr=$(sed -n 's|.* at http://\([^;]*\);.*|\1|p' "$err" | head -1)
 		declare -a after
 		for r in 1 2 3; do
 			t0=$(date +%s.%N)
@@ -130,8 +138,8 @@ if [ "${SERVE:-1}" != 0 ] && command -v kubectl >/dev/null && command -v curl >/
 		done
 		kill "$pid"
 		wait "$pid" 2>/dev/null || true
-		printf 'scale-150k.yaml, serve --at 1h: frozen after %6.2f s  %4d MB  %s / %s test\n' "$frozen" "$rss0" \
-			"$(ratio "$frozen" "$big")" "$(ratio "$rss0" $((big_rss / 1024)))"
+		printf 'scale-150k.yaml, serve --at 1h: frozen after %6.2f s  %4d MB  %s / %s test  (first of %d: %.2f s)\n' "$best" "$rss0" \
+			"$(ratio "$best" "$big")" "$(ratio "$rss0" $((big_rss / 1024)))" "$runs" "$first"
 		printf 'scale-150k.yaml, serve reads: %4d MB after 1 round, %4d MB after 3; kubectl get pods -A --chunk-size=0 %6.2f s\n' \
 			"${after[1]}" "${after[3]}" "$get1"
 	}
