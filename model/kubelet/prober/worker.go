@@ -156,27 +156,57 @@ func (pr *worker) halt() {
 }
 
 // wake tells the worker that something doProbe reads changed: its timer
-// goes back to the first tick of its grid that has not run, if it was
-// planned later or not at all. A tick at Now has run if its place comes
-// before the event running now.
+// goes to the first tick of its grid that has not run and can do
+// anything as things stand (nextUseful), if it was planned later or not
+// at all. A tick at Now has run if its place comes before the event
+// running now.
 func (pr *worker) wake() {
+	t, ok := pr.firstNotRun()
+	if !ok || pr.timer.Pending() && pr.timer.When() <= t {
+		return
+	}
+	pr.planFrom(t)
+}
+
+// replan is wake after the worker's own probe (probeTriggered): what it
+// read may have made the ticks planned before it no-ops, so its timer may
+// also move later, or stop.
+func (pr *worker) replan() {
+	if t, ok := pr.firstNotRun(); ok {
+		pr.planFrom(t)
+	}
+}
+
+// firstNotRun is the first tick of the worker's grid that has not run, if
+// wake or replan may move its timer (it probes, skipping ticks, is not
+// halted or ticking, and its first tick, always scheduled, has come).
+func (pr *worker) firstNotRun() (time.Duration, bool) {
 	w := pr.c.pod.World()
 	if w.ProbeEveryTick() || pr.done || pr.state&(halted|ticking) != 0 {
-		return // while it ticks, its next tick is due at the first not run
+		return 0, false // while it ticks, its next tick is due at the first not run
 	}
 	now, period := w.Now(), pr.spec.Period
 	if now < pr.first {
-		return // the first tick is always scheduled
+		return 0, false // the first tick is always scheduled
 	}
 	k := (now - pr.first) / period
 	t := pr.first + k*period
 	if t < now || w.Engine().Passed(t, sim.Normal, pr.keyAt(t)) {
 		t = sim.AddSat(t, period)
 	}
-	if pr.timer.Pending() && pr.timer.When() <= t {
-		return
+	return t, true
+}
+
+// planFrom puts the worker's timer on the first tick at or after t (the
+// first not run) that is not a no-op (nextUseful), or stops it if none is.
+func (pr *worker) planFrom(t time.Duration) {
+	eng := pr.c.pod.World().Engine()
+	switch u := pr.nextUseful(t); {
+	case u == never:
+		eng.Stop(&pr.timer)
+	case !pr.timer.Pending() || pr.timer.When() != u:
+		eng.ScheduleKey(&pr.timer, u, sim.Normal, pr.keyAt(u))
 	}
-	w.Engine().ScheduleKey(&pr.timer, t, sim.Normal, pr.keyAt(t))
 }
 
 // keyAt is the place of the worker's tick at t, a time on its grid.
@@ -379,7 +409,7 @@ func (pr *worker) publish(r result) {
 func (pr *worker) probeTriggered() {
 	if !pr.done && pr.c.Status.State.Kind == model.StateRunning {
 		pr.doProbe()
-		pr.wake() // its streak and result may have changed
+		pr.replan() // its streak and result may have changed
 	}
 }
 
