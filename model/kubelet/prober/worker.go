@@ -76,9 +76,11 @@ func (pr *worker) set(b tickState, on bool) {
 // failure windows, startupTime and initialDelay), the first tick that is not
 // a no-op and moves its timer there (or stops it: nothing will happen until
 // something changes). Whatever changes one of those inputs wakes the worker
-// (wake), which puts its timer back on the first tick of its grid that has
-// not run yet. A tick's place among the events at its instant is fixed
-// (tickKey), so a tick that was never scheduled runs where it would have.
+// (wake), which works the same out from the first tick of its grid that has
+// not run yet and moves its timer there if that is sooner (or stops it if
+// no tick can do anything); its own triggered probe replans it (replan). A
+// tick's place among the events at its instant is fixed (tickKey), so a
+// tick that was never scheduled runs where it would have.
 
 // initial is the result a worker publishes for a new run before probing.
 func (pr *worker) initial() result {
