@@ -30,6 +30,9 @@ type condTexts struct {
 	// slot's pointer keeps those bytes alive, so they are never reused for
 	// another text.
 	recent [32][recentWays]recentText
+	// The numbers of Ready and True, 0 until they have one: ready reads
+	// them without a look-up.
+	readyType, trueStatus uint16
 }
 
 // recentText is a slot of condTexts.recent.
@@ -126,6 +129,12 @@ func (ct *condTexts) find(s string) uint16 {
 	}
 	i := uint16(len(ct.texts))
 	ct.texts = append(ct.texts, s)
+	switch s {
+	case Ready:
+		ct.readyType = i
+	case string(True):
+		ct.trueStatus = i
+	}
 	if ct.index != nil || len(ct.texts) > 32 {
 		if ct.index == nil {
 			ct.index = make(map[string]uint16, 64)
@@ -191,8 +200,14 @@ func (p *Pod) appendConditions(cs []Condition) []Condition {
 
 // ready is IsReady: the pod's Ready condition is True.
 func (p *Pod) ready() bool {
-	if i := p.condIndex(Ready); i >= 0 {
-		return p.w.mem.condTexts.text(p.conds[i].status) == string(True)
+	ct := &p.w.mem.condTexts
+	if ct.readyType == 0 || ct.trueStatus == 0 {
+		return false // no condition is of type Ready, or True
+	}
+	for i := range p.conds {
+		if p.conds[i].typ == ct.readyType {
+			return p.conds[i].status == ct.trueStatus
+		}
 	}
 	return false
 }

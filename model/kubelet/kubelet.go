@@ -411,7 +411,8 @@ func (p *podState) run(c *container) {
 	c.Run.Starts++
 	c.startedAt = now
 	c.pid = p.Node.NextPID()
-	c.Probes.Wake()
+	// (Its probe workers hear of the new run when it shows Running: until
+	// then, during postStart, no tick of theirs does anything.)
 	if exits {
 		p.World().Engine().After(&c.procState().exitTimer, after, sim.Normal)
 	}

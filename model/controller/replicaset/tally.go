@@ -168,14 +168,15 @@ func (c *Controller) add(p *model.Pod, r *podRecord, now time.Duration) {
 	}
 	r.flags |= fReady
 	t.ready++
-	at := sim.AddSat(readySince(p), t.minReady)
-	if t.minReady == 0 || at < now {
-		r.flags |= fAvail
-		t.avail++
-		return
+	if t.minReady != 0 { // else available at once: its Ready condition is not read
+		if at := sim.AddSat(readySince(p), t.minReady); at >= now {
+			r.flags |= fWaiting
+			t.push(waiter{p, r.gen, at})
+			return
+		}
 	}
-	r.flags |= fWaiting
-	t.push(waiter{p, r.gen, at})
+	r.flags |= fAvail
+	t.avail++
 }
 
 // uncount takes what r's pod counted out of its tally (a pod counted dead

@@ -76,9 +76,11 @@ func (pr *worker) set(b tickState, on bool) {
 // failure windows, startupTime and initialDelay), the first tick that is not
 // a no-op and moves its timer there (or stops it: nothing will happen until
 // something changes). Whatever changes one of those inputs wakes the worker
-// (wake), which puts its timer back on the first tick of its grid that has
-// not run yet. A tick's place among the events at its instant is fixed
-// (tickKey), so a tick that was never scheduled runs where it would have.
+// (wake), which works the same out from the first tick of its grid that has
+// not run yet and moves its timer there if that is sooner (or stops it if
+// no tick can do anything); its own triggered probe replans it (replan). A
+// tick's place among the events at its instant is fixed (tickKey), so a
+// tick that was never scheduled runs where it would have.
 
 // initial is the result a worker publishes for a new run before probing.
 func (pr *worker) initial() result {
@@ -156,27 +158,73 @@ func (pr *worker) halt() {
 }
 
 // wake tells the worker that something doProbe reads changed: its timer
-// goes back to the first tick of its grid that has not run, if it was
-// planned later or not at all. A tick at Now has run if its place comes
-// before the event running now.
+// goes to the first tick of its grid that has not run and can do
+// anything as things stand (nextUseful), if it was planned later or not
+// at all, and stops if no tick can. A tick at Now has run if its place
+// comes before the event running now.
 func (pr *worker) wake() {
-	w := pr.c.pod.World()
-	if w.ProbeEveryTick() || pr.done || pr.state&(halted|ticking) != 0 {
-		return // while it ticks, its next tick is due at the first not run
+	if !pr.movable() {
+		return
 	}
-	now, period := w.Now(), pr.spec.Period
-	if now < pr.first {
-		return // the first tick is always scheduled
+	d := pr.due()
+	if d == dueNever {
+		pr.c.pod.World().Engine().Stop(&pr.timer)
+		return
 	}
-	k := (now - pr.first) / period
-	t := pr.first + k*period
-	if t < now || w.Engine().Passed(t, sim.Normal, pr.keyAt(t)) {
-		t = sim.AddSat(t, period)
-	}
+	t := pr.firstNotRun()
 	if pr.timer.Pending() && pr.timer.When() <= t {
 		return
 	}
-	w.Engine().ScheduleKey(&pr.timer, t, sim.Normal, pr.keyAt(t))
+	pr.planFrom(t, d)
+}
+
+// replan is wake after the worker's own probe (probeTriggered): what it
+// read may have made the ticks planned before it no-ops, so its timer may
+// also move later, or stop.
+func (pr *worker) replan() {
+	if pr.movable() {
+		pr.planFrom(pr.firstNotRun(), pr.due())
+	}
+}
+
+// movable reports whether wake or replan may move the worker's timer: it
+// skips ticks, still probes, is neither halted nor ticking (then its next
+// tick is due at the first not run), and its first tick, always
+// scheduled, has come.
+func (pr *worker) movable() bool {
+	w := pr.c.pod.World()
+	return !w.ProbeEveryTick() && !pr.done && pr.state&(halted|ticking) == 0 && w.Now() >= pr.first
+}
+
+// firstNotRun is the first tick of the worker's grid, from its first, that
+// has not run.
+func (pr *worker) firstNotRun() time.Duration {
+	w := pr.c.pod.World()
+	now, period := w.Now(), pr.spec.Period
+	t := pr.first + (now-pr.first)/period*period
+	if t < now || w.Engine().Passed(t, sim.Normal, pr.keyAt(t)) {
+		t = sim.AddSat(t, period)
+	}
+	return t
+}
+
+// planFrom puts the worker's timer on nextUseful(t), t being the first
+// tick not run and d what due answers, or stops it if that is never.
+func (pr *worker) planFrom(t time.Duration, d dueKind) {
+	u := t
+	switch d {
+	case dueNever:
+		u = never
+	case dueProbe:
+		u = pr.nextProbe(t)
+	}
+	eng := pr.c.pod.World().Engine()
+	switch {
+	case u == never:
+		eng.Stop(&pr.timer)
+	case !pr.timer.Pending() || pr.timer.When() != u:
+		eng.ScheduleKey(&pr.timer, u, sim.Normal, pr.keyAt(u))
+	}
 }
 
 // keyAt is the place of the worker's tick at t, a time on its grid.
@@ -210,35 +258,63 @@ func (pr *worker) gridCeil(from, x time.Duration) time.Duration {
 // what doProbe reads, in the same order. never means no tick will, until
 // something wakes the worker.
 func (pr *worker) nextUseful(from time.Duration) time.Duration {
+	switch pr.due() {
+	case dueNow:
+		return from
+	case dueNever:
+		return never
+	}
+	return pr.nextProbe(from)
+}
+
+// dueKind is what nextUseful answers whatever its tick: from (dueNow),
+// never (dueNever), or what nextProbe finds (dueProbe).
+type dueKind uint8
+
+const (
+	dueProbe dueKind = iota
+	dueNow
+	dueNever
+)
+
+// due is the part of nextUseful that reads no time: the ticks that run
+// and do nothing but return before probing.
+func (pr *worker) due() dueKind {
 	c, p := pr.c, pr.c.pod
 	if p.Phase().Terminal() || p.Deleted() {
-		return from
+		return dueNow
 	}
 	if c.Run.Starts == 0 || c.Run.Unpublished {
-		return never
+		return dueNever
 	}
 	if pr.seen != c.Run.Starts {
-		return from
+		return dueNow
 	}
 	if pr.onHold {
-		return never
+		return dueNever
 	}
-	st := c.Status
-	if st.State.Kind != model.StateRunning {
+	if c.Status.State.Kind != model.StateRunning {
 		if pr.result != resultFailure || !c.probedAgain() {
-			return from
+			return dueNow
 		}
-		return never
+		return dueNever
 	}
 	if p.Terminating() && pr.kind != model.Readiness {
-		return from
+		return dueNow
 	}
-	startedAt := st.State.StartedAt
 	// The worker waits for the startup probe's success, or (the startup
 	// worker) stops probing after it; either way until a wake.
 	if c.started() == (pr.kind == model.Startup) {
-		return never
+		return dueNever
 	}
+	return dueProbe
+}
+
+// nextProbe is nextUseful of a worker that probes the running container
+// (due is dueProbe).
+func (pr *worker) nextProbe(from time.Duration) time.Duration {
+	c := pr.c
+	startedAt := c.Status.State.StartedAt
 	// doProbe probes once whole seconds since the start reach initialDelay's.
 	t := from
 	if d := int64(pr.spec.InitialDelay / time.Second); d > 0 {
@@ -379,7 +455,7 @@ func (pr *worker) publish(r result) {
 func (pr *worker) probeTriggered() {
 	if !pr.done && pr.c.Status.State.Kind == model.StateRunning {
 		pr.doProbe()
-		pr.wake() // its streak and result may have changed
+		pr.replan() // its streak and result may have changed
 	}
 }
 
