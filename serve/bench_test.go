@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"os"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -20,4 +22,53 @@ func BenchmarkStoreFleet(b *testing.B) {
 		s := New(sc, Options{At: time.Hour})
 		s.world.Run(time.Hour)
 	}
+}
+
+// BenchmarkScaleRunUp: podsim serve --at 1h of the 150k-pod envelope of
+// bench/ run up to its frozen instant (the store published), with the
+// collector as serve sets it (Options.TuneGC) unless GOGC or GOMEMLIMIT
+// is set (GOGC=off: the run-up's own work, without the collector's, whose
+// cycles fall where the scheduling of its workers puts them); beside
+// BenchmarkScaleRun, the same run with no store, as podsim test runs it:
+// what serve adds. Run them one at a time, once (-benchtime 1x): each
+// allocates ~1 GB.
+func BenchmarkScaleRunUp(b *testing.B) {
+	sc := loadBench(b, "../bench/scale-150k.yaml")
+	b.ReportAllocs()
+	for b.Loop() {
+		s := New(sc, Options{At: time.Hour})
+		frozen := func() {}
+		if tuneGC() {
+			frozen = tuneRunUpGC()
+		}
+		s.run.Run(nil)
+		s.store.pause(s.world.Now())
+		frozen()
+	}
+}
+
+// BenchmarkScaleRun: the run of BenchmarkScaleRunUp with no store, with
+// the collector as podsim's batch commands set it (unless GOGC or
+// GOMEMLIMIT is set).
+func BenchmarkScaleRun(b *testing.B) {
+	sc := loadBench(b, "../bench/scale-150k.yaml")
+	b.ReportAllocs()
+	if tuneGC() {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(1536 << 20))
+	}
+	for b.Loop() {
+		sc.Start(scenarios.RunOptions{Until: time.Hour}).Run(nil)
+	}
+}
+
+// tuneGC is whether podsim would set the collector.
+func tuneGC() bool { return os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" }
+
+func loadBench(b *testing.B, path string) *scenarios.Scenario {
+	sc, err := scenarios.LoadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sc
 }

@@ -89,6 +89,7 @@ func New(sc *scenarios.Scenario, o Options) *Server {
 		w.Subscribe(s.store)
 	}})
 	s.world = s.run.World
+	s.store.reservePods() // the world is populated: its workloads say how many pods will come
 	if o.Speed > 0 {
 		s.pacer = pace.New(s.clk, o.Speed, s.done)
 	}

@@ -68,6 +68,7 @@ type Store struct {
 	reportEvery   time.Duration        // the kubelets' nodeStatusReportFrequency
 	pods          map[string]*podEntry // the pods added, the last of each key (model.Key)
 	podByID       []*podEntry          // their entries by Pod.ID (podindex.go)
+	podRoom       int                  // the pods objects[colPods] was made for (reservePods)
 	lastNamed     lastNamed
 	nodes         map[string]*model.Node  // the nodes added, by name
 	workloads     map[string]*workloadSrc // by the workload's key (model.Key)
