@@ -3,6 +3,7 @@ package serve
 import (
 	"os"
 	"runtime/debug"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ func BenchmarkStoreFleet(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	for b.Loop() {
 		s := New(sc, Options{At: time.Hour})
 		s.world.Run(time.Hour)
@@ -35,6 +37,7 @@ func BenchmarkStoreFleet(b *testing.B) {
 func BenchmarkScaleRunUp(b *testing.B) {
 	sc := loadBench(b, "../bench/scale-150k.yaml")
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	for b.Loop() {
 		s := New(sc, Options{At: time.Hour})
 		frozen := func() {}
@@ -57,9 +60,24 @@ func BenchmarkScaleRun(b *testing.B) {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(1536 << 20))
 	}
+	defer reportCPU(b)()
 	for b.Loop() {
 		sc.Start(scenarios.RunOptions{Until: time.Hour}).Run(nil)
 	}
+}
+
+// reportCPU reports the process's user CPU time per op (the collector's
+// workers' too) when the returned func is called: on a shared machine,
+// less noisy than the wall time.
+func reportCPU(b *testing.B) func() {
+	start := userCPU()
+	return func() { b.ReportMetric(float64((userCPU()-start)/time.Millisecond)/float64(b.N), "user-ms/op") }
+}
+
+func userCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano())
 }
 
 // tuneGC is whether podsim would set the collector.

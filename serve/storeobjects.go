@@ -115,13 +115,7 @@ func (snap *podSnap) fill(p *model.Pod) {
 // It returns the source of p's controller (nil if none or unknown).
 func (s *Store) podIdentity(snap *podSnap, p *model.Pod, old *podSnap) *workloadSrc {
 	seen := old != nil
-	id := ""
-	if seen {
-		id = old.uid
-	} else {
-		id = uid("Pod", p.Key())
-	}
-	snap.meta = meta{name: p.Name, namespace: p.Namespace, uid: id, labels: p.Labels, created: p.CreatedAt}
+	snap.meta = meta{name: p.Name, namespace: p.Namespace, labels: p.Labels, created: p.CreatedAt}
 	var src *workloadSrc
 	if wl := p.Owner(); wl != nil {
 		src = s.workloads[wl.Key()]
