@@ -113,9 +113,7 @@ func (s *Store) publishPods() {
 		l.rv = min(d.rv, s.rv)
 		pods[k] = l
 		s.lazy++
-		if s.objects[colNamespaces][l.namespace] == nil {
-			s.put(colNamespaces, &namespaceSnap{meta{name: l.namespace, uid: uid("Namespace", l.namespace), created: l.created}}, false)
-		}
+		s.serveNamespace(l.namespace, l.created)
 	}
 }
 

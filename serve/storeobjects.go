@@ -220,16 +220,25 @@ func (s *Store) newEvent(snap *eventSnap, kind, object, ns, host, key string) {
 // eventHost is the node of a kubelet's event (the source's host), or "".
 func (s *Store) eventHost(e *model.Event, kind, object, ns string) string {
 	if kind == "Pod" && e.Source() == "kubelet" {
-		if ns == "" {
-			ns = model.DefaultNamespace
-		}
-		if ent := s.named(ns, object); ent != nil && ent.p.Node != nil {
-			return ent.p.Node.Name
+		if n := s.podNode(ns, object); n != nil {
+			return n.Name
 		}
 	} else if kind == "Node" {
 		return object
 	}
 	return ""
+}
+
+// podNode is the node of the pod a change names (namespace "" is the
+// default), nil if none.
+func (s *Store) podNode(ns, name string) *model.Node {
+	if ns == "" {
+		ns = model.DefaultNamespace
+	}
+	if ent := s.named(ns, name); ent != nil {
+		return ent.p.Node
+	}
+	return nil
 }
 
 // ref is the API reference of an object an event is about (namespace ""
