@@ -42,7 +42,7 @@ func BenchmarkScaleRunUp(b *testing.B) {
 		s := New(sc, Options{At: time.Hour})
 		frozen := func() {}
 		if tuneGC() {
-			frozen = tuneRunUpGC()
+			frozen = tuneRunUpGC(runUpHeap(s.store.expectedPods(), len(s.world.Nodes())))
 		}
 		s.run.Run(nil)
 		s.store.pause(s.world.Now())

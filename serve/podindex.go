@@ -37,14 +37,7 @@ const maxReserve = 1 << 20
 // them (model.World.reservePods): the maps are not grown through every
 // power of two. Call it once w is populated, before it runs.
 func (s *Store) reservePods() {
-	n := len(s.w.Pods())
-	for _, wl := range s.w.Workloads() {
-		switch wl.Spec.Kind {
-		case model.KindReplicaSet, model.KindDeployment, model.KindStatefulSet:
-			n += max(wl.Spec.Replicas, 0)
-		}
-	}
-	n = min(n, maxReserve)
+	n := min(s.expectedPods(), maxReserve)
 	if n <= len(s.pods)+len(s.pods)/4 {
 		return // few to come: growing costs little
 	}
@@ -56,6 +49,19 @@ func (s *Store) reservePods() {
 	maps.Copy(objects, s.objects[colPods])
 	s.objects[colPods] = objects
 	s.podRoom = n
+}
+
+// expectedPods is how many pods the world has and its ReplicaSets,
+// Deployments and StatefulSets will make.
+func (s *Store) expectedPods() int {
+	n := len(s.w.Pods())
+	for _, wl := range s.w.Workloads() {
+		switch wl.Spec.Kind {
+		case model.KindReplicaSet, model.KindDeployment, model.KindStatefulSet:
+			n += max(wl.Spec.Replicas, 0)
+		}
+	}
+	return n
 }
 
 // addPod records p, added to the world, as its key's pod.

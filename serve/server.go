@@ -120,7 +120,7 @@ func (s *Server) Play(ctx context.Context) {
 	if s.pacer == nil {
 		frozen := func() {}
 		if s.tuneGC {
-			frozen = tuneRunUpGC()
+			frozen = tuneRunUpGC(runUpHeap(s.store.expectedPods(), len(w.Nodes())))
 		}
 		stopped = s.run.Run(interrupted)
 		s.store.pause(w.Now())

@@ -179,7 +179,9 @@ func (s *Store) change(c *model.Change) {
 	s.goDarkIfFull()
 	s.rv++
 	s.now = c.T
-	s.flush(c.T, false)
+	if !s.pending.empty() {
+		s.flush(c.T, false)
+	}
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
 		if ent := s.changedPod(c); ent != nil {
