@@ -1,6 +1,6 @@
 package serve
 
-// chunked is a list that grows in chunks of darkEventChunk values: it
+// chunked is a list that grows in chunks of 1<<chunkShift values: it
 // never copies what it holds, so the long lists of a dark run-up (dark.go)
 // leave no garbage behind as they grow.
 type chunked[T any] struct {
@@ -8,11 +8,11 @@ type chunked[T any] struct {
 	n      int
 }
 
-var darkEventChunk = 4096 // a variable for the tests
+var chunkShift uint = 12 // a variable for the tests
 
 func (l *chunked[T]) add(v T) {
-	if l.n%darkEventChunk == 0 {
-		l.chunks = append(l.chunks, make([]T, 0, darkEventChunk))
+	if l.n&(1<<chunkShift-1) == 0 {
+		l.chunks = append(l.chunks, make([]T, 0, 1<<chunkShift))
 	}
 	c := &l.chunks[len(l.chunks)-1]
 	*c = append(*c, v)
@@ -20,4 +20,4 @@ func (l *chunked[T]) add(v T) {
 }
 
 // at is the i-th value.
-func (l *chunked[T]) at(i int) *T { return &l.chunks[i/darkEventChunk][i%darkEventChunk] }
+func (l *chunked[T]) at(i int) *T { return &l.chunks[i>>chunkShift][i&(1<<chunkShift-1)] }

@@ -23,8 +23,8 @@ func TestDarkRunUpServesTheSameCluster(t *testing.T) {
 	// Workloads and leases are published at the instant's version when
 	// dark; every other field is the same.
 	version := regexp.MustCompile(`"resourceVersion":"[0-9]+"`)
-	defer func(n int) { darkEventChunk = n }(darkEventChunk)
-	darkEventChunk = 3 // events over many chunks
+	defer func(n uint) { chunkShift = n }(chunkShift)
+	chunkShift = 1 // events over many chunks
 	for _, c := range []struct {
 		file string
 		at   time.Duration

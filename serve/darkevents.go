@@ -59,6 +59,31 @@ func (s *Store) classOf(kind, ns, host string) *eventClass {
 	return c
 }
 
+// darkClass is the class of event e, about the object of kind and name
+// object in namespace ns. That of a kubelet's event about a pod is found
+// first by the pod's node's ID (nodeClasses: the class that node's pods'
+// events last had), as the events of one node's pods come between those
+// of thousands of others.
+func (s *Store) darkClass(e *model.Event, kind, object, ns string) *eventClass {
+	if kind == "Pod" && e.Source() == "kubelet" {
+		if n := s.podNode(ns, object); n != nil {
+			id := n.ID()
+			if id < len(s.nodeClasses) {
+				if c := s.nodeClasses[id]; c != nil && c.ns == ns {
+					return c
+				}
+			}
+			c := s.classOf(kind, ns, n.Name)
+			for len(s.nodeClasses) <= id {
+				s.nodeClasses = append(s.nodeClasses, nil)
+			}
+			s.nodeClasses[id] = c
+			return c
+		}
+	}
+	return s.classOf(kind, ns, s.eventHost(e, kind, object, ns))
+}
+
 // darkEventLog is the dark events in the order they came. Once
 // published, base is the store's count of events before its first, which
 // names them (newEvent), and messages holds the message of a combined
@@ -85,13 +110,11 @@ func (s *Store) noteDarkEvent(e *model.Event, fresh bool, kind, object, ns strin
 	if fresh {
 		// A namespace is served from its first object on: put here, as
 		// the event's snapshot would have put it.
-		if n := cmp.Or(ns, model.DefaultNamespace); s.objects[colNamespaces][n] == nil {
-			s.put(colNamespaces, &namespaceSnap{meta{name: n, uid: uid("Namespace", n), created: s.now}}, false)
-		}
+		s.serveNamespace(cmp.Or(ns, model.DefaultNamespace), s.now)
 		if e.Combined {
 			s.noteMessage(s.darkEvents.n, e.Message())
 		}
-		s.darkEvents.add(darkEvent{e: e, rv: s.rv, object: object, class: s.classOf(kind, ns, s.eventHost(e, kind, object, ns))})
+		s.darkEvents.add(darkEvent{e: e, rv: s.rv, object: object, class: s.darkClass(e, kind, object, ns)})
 		return
 	}
 	if old := s.events[e]; old != nil {
@@ -123,6 +146,9 @@ func (s *Store) publishEvents() {
 		s.darkRepeats = nil
 		for i := range s.darkEvents.n {
 			d := s.darkEvents.at(i)
+			if d.e.Count < 2 {
+				continue // a repeat that reached the API counted it again: none
+			}
 			if r, ok := last[d.e]; ok {
 				d.rv = r.rv
 				if d.e.Combined {

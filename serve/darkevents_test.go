@@ -22,8 +22,8 @@ import (
 // after it. The crash loops combine the ReplicaSet's events and repeat
 // their BackOffs while dark; the namespaces name events alike.
 func TestLazyEventsServeTheLitEvents(t *testing.T) {
-	defer func(n int) { darkEventChunk = n }(darkEventChunk)
-	darkEventChunk = 5 // events over many chunks
+	defer func(n uint) { chunkShift = n }(chunkShift)
+	chunkShift = 2 // events over many chunks
 	const table = "application/json;as=Table;g=meta.k8s.io;v=v1"
 	for _, c := range []struct {
 		file, ns string

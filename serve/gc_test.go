@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 	"time"
@@ -23,5 +24,39 @@ func TestTuneGCServesAtAQuarter(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != limit {
 		t.Errorf("memory limit once frozen: %d, want the one before, %d", got, limit)
+	}
+}
+
+// TestRunUpGCWaitsForTheHeap: a run-up that will take far more heap than
+// is live collects first once the heap has grown to about it, and once
+// frozen at a quarter.
+func TestRunUpGCWaitsForTheHeap(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(-1)
+	defer func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}()
+	runtime.GC()
+	live := liveHeap()
+	frozen := tuneRunUpGC(50 * live)
+	if got := debug.SetGCPercent(runUpGCPercent); got < 4000 {
+		t.Errorf("GC percent for a heap 50 times the live one: %d, want about 5000", got)
+	}
+	frozen()
+	if got := debug.SetGCPercent(100); got != frozenGCPercent {
+		t.Errorf("GC percent once frozen: %d, want %d", got, frozenGCPercent)
+	}
+}
+
+// TestAfterNextGC: f runs once a collection has run.
+func TestAfterNextGC(t *testing.T) {
+	done := make(chan struct{})
+	afterNextGC(func() { close(done) })
+	runtime.GC()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("not run after a collection")
 	}
 }

@@ -87,8 +87,9 @@ func (s *Store) storedPod(key string) (*podSnap, bool) {
 func (s *Store) publishPods() {
 	block := make([]lazyPod, s.darkList.n)
 	pods := s.objects[colPods]
-	if len(pods) < len(block) {
-		// Made to size at once: the map does not grow through every power of two.
+	if len(pods) < len(block) && s.podRoom < len(block)/2 {
+		// Made to size at once (unless reservePods made it for most of
+		// them): the map does not grow through every power of two.
 		pods = make(map[string]snapshot, len(pods)+len(block))
 		maps.Copy(pods, s.objects[colPods])
 		s.objects[colPods] = pods
@@ -112,9 +113,7 @@ func (s *Store) publishPods() {
 		l.rv = min(d.rv, s.rv)
 		pods[k] = l
 		s.lazy++
-		if s.objects[colNamespaces][l.namespace] == nil {
-			s.put(colNamespaces, &namespaceSnap{meta{name: l.namespace, uid: uid("Namespace", l.namespace), created: l.created}}, false)
-		}
+		s.serveNamespace(l.namespace, l.created)
 	}
 }
 

@@ -1,6 +1,11 @@
 package serve
 
-import "github.com/podsim/podsim/model"
+import (
+	"maps"
+	"slices"
+
+	"github.com/podsim/podsim/model"
+)
 
 // The store finds a pod's entry by Pod.ID when it has the pod (the object
 // stream, a change of the pod's own), and by name when only a change names
@@ -21,6 +26,42 @@ type podEntry struct {
 type lastNamed struct {
 	namespace, name string
 	ent             *podEntry
+}
+
+// maxReserve bounds the pods reservePods makes room for.
+const maxReserve = 1 << 20
+
+// reservePods makes room in the store's pods (their index, and the
+// collection) for those of w, populated, and those its ReplicaSets,
+// Deployments and StatefulSets will make, as the world makes room for
+// them (model.World.reservePods): the maps are not grown through every
+// power of two. Call it once w is populated, before it runs.
+func (s *Store) reservePods() {
+	n := min(s.expectedPods(), maxReserve)
+	if n <= len(s.pods)+len(s.pods)/4 {
+		return // few to come: growing costs little
+	}
+	pods := make(map[string]*podEntry, n)
+	maps.Copy(pods, s.pods)
+	s.pods = pods
+	s.podByID = slices.Grow(s.podByID, n-len(s.podByID))
+	objects := make(map[string]snapshot, n)
+	maps.Copy(objects, s.objects[colPods])
+	s.objects[colPods] = objects
+	s.podRoom = n
+}
+
+// expectedPods is how many pods the world has and its ReplicaSets,
+// Deployments and StatefulSets will make.
+func (s *Store) expectedPods() int {
+	n := len(s.w.Pods())
+	for _, wl := range s.w.Workloads() {
+		switch wl.Spec.Kind {
+		case model.KindReplicaSet, model.KindDeployment, model.KindStatefulSet:
+			n += max(wl.Spec.Replicas, 0)
+		}
+	}
+	return n
 }
 
 // addPod records p, added to the world, as its key's pod.

@@ -47,12 +47,15 @@ func (m moment) objectMeta(x *meta) metav1.ObjectMeta {
 		ResourceVersion: strconv.FormatUint(x.rv, 10), CreationTimestamp: m.ts(x.created), Labels: x.labels}
 }
 
-// metaOf is a snapshot's metadata, with the UID of an event, which is
-// not kept (eventSnap).
+// metaOf is a snapshot's metadata, with the UID of a pod or an event,
+// which is not kept (podSnap, eventSnap).
 func (m moment) metaOf(s snapshot) metav1.ObjectMeta {
 	om := m.objectMeta(s.base())
-	if e, ok := s.(*eventSnap); ok {
-		om.UID = types.UID(e.eventUID())
+	switch x := s.(type) {
+	case *podSnap:
+		om.UID = types.UID(x.podUID())
+	case *eventSnap:
+		om.UID = types.UID(x.eventUID())
 	}
 	return om
 }
@@ -65,7 +68,7 @@ func (o *owner) ref() metav1.OwnerReference {
 
 func (m moment) pod(s *podSnap) *corev1.Pod {
 	v := &s.view
-	p := &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}, ObjectMeta: m.objectMeta(&s.meta)}
+	p := &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}, ObjectMeta: m.metaOf(s)}
 	if s.owner != nil {
 		p.OwnerReferences = []metav1.OwnerReference{s.owner.ref()}
 	}

@@ -89,6 +89,7 @@ func New(sc *scenarios.Scenario, o Options) *Server {
 		w.Subscribe(s.store)
 	}})
 	s.world = s.run.World
+	s.store.reservePods() // the world is populated: its workloads say how many pods will come
 	if o.Speed > 0 {
 		s.pacer = pace.New(s.clk, o.Speed, s.done)
 	}
@@ -119,7 +120,7 @@ func (s *Server) Play(ctx context.Context) {
 	if s.pacer == nil {
 		frozen := func() {}
 		if s.tuneGC {
-			frozen = tuneRunUpGC()
+			frozen = tuneRunUpGC(runUpHeap(s.store.expectedPods(), len(w.Nodes())))
 		}
 		stopped = s.run.Run(interrupted)
 		s.store.pause(w.Now())

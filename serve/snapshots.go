@@ -29,6 +29,9 @@ type owner struct {
 	apiVersion, kind, name, uid string
 }
 
+// podSnap is a Pod. Its UID is not kept (meta.uid is ""): a cluster
+// holds hundreds of thousands of pods, and it is a hash of the pod's key,
+// made when shown (podUID).
 type podSnap struct {
 	meta
 	view     report.PodView
@@ -102,6 +105,9 @@ type eventRef struct{ kind, name string }
 
 // apiVersion is the object's apiVersion.
 func (r eventRef) apiVersion() string { return apiRef(r.kind, r.name).apiVersion }
+
+// podUID is the pod's metadata.uid.
+func (p *podSnap) podUID() string { return uid("Pod", p.key()) }
 
 // eventUID is the event's metadata.uid.
 func (e *eventSnap) eventUID() string { return uid("Event", e.name) }

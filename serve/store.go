@@ -68,6 +68,7 @@ type Store struct {
 	reportEvery   time.Duration        // the kubelets' nodeStatusReportFrequency
 	pods          map[string]*podEntry // the pods added, the last of each key (model.Key)
 	podByID       []*podEntry          // their entries by Pod.ID (podindex.go)
+	podRoom       int                  // the pods objects[colPods] was made for (reservePods)
 	lastNamed     lastNamed
 	nodes         map[string]*model.Node  // the nodes added, by name
 	workloads     map[string]*workloadSrc // by the workload's key (model.Key)
@@ -78,6 +79,7 @@ type Store struct {
 	writes        uint64                      // calls of put so far
 	events        map[*model.Event]*eventSnap // but those first seen while dark
 	eventNames    int
+	servedNS      string        // the namespace last found served (serveNamespace)
 	apiEvents     int           // the world's count of API events as of the last event
 	metricsAt     time.Duration // the scrape in metrics
 	metricsTaken  bool
@@ -89,6 +91,7 @@ type Store struct {
 	darkRepeats   []darkRepeat
 	eventClasses  map[eventClass]*eventClass // (darkevents.go)
 	recentClasses [1024]*eventClass
+	nodeClasses   []*eventClass // by Node.ID: the class of its pods' kubelet events (darkClass)
 	// The events first seen while dark, published unrendered, until a
 	// write renders them (darkevents.go).
 	lazyEvents darkEventLog
@@ -176,7 +179,9 @@ func (s *Store) change(c *model.Change) {
 	s.goDarkIfFull()
 	s.rv++
 	s.now = c.T
-	s.flush(c.T, false)
+	if !s.pending.empty() {
+		s.flush(c.T, false)
+	}
 	switch c.Kind {
 	case model.ChangePhase, model.ChangeContainer, model.ChangeCondition, model.ChangePod:
 		if ent := s.changedPod(c); ent != nil {
@@ -200,8 +205,10 @@ func (s *Store) change(c *model.Change) {
 			if src := s.workloads[model.Key(c.Namespace, c.Owner)]; src != nil {
 				s.workloadChanged(src)
 			}
-		} else if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil && c.Object == model.KindDeployment {
-			s.workloadChanged(src)
+		} else if c.Object == model.KindDeployment {
+			if src := s.workloads[model.Key(c.Namespace, c.Workload)]; src != nil {
+				s.workloadChanged(src)
+			}
 		}
 	case model.ChangeClient:
 		// kubectl cordon, uncordon and drain change a node's spec.
@@ -249,9 +256,8 @@ func (s *Store) put(col collection, snap snapshot, deleted bool) {
 		delete(s.objects[col], k)
 	} else {
 		s.objects[col][k] = snap
-		if m.namespace != "" && s.objects[colNamespaces][m.namespace] == nil {
-			// A namespace is served from the first object in it on.
-			s.put(colNamespaces, &namespaceSnap{meta{name: m.namespace, uid: uid("Namespace", m.namespace), created: s.now}}, false)
+		if m.namespace != "" {
+			s.serveNamespace(m.namespace, s.now)
 		}
 	}
 	if s.dark {
@@ -265,6 +271,18 @@ func (s *Store) put(col collection, snap snapshot, deleted bool) {
 	i := (s.head + s.n) % len(s.ring)
 	s.ring[i], s.ringRV[i] = version{col: col, deleted: deleted, snap: snap, prev: prev}, s.rv
 	s.n++
+}
+
+// serveNamespace puts namespace ns, made at t, unless it is served: a
+// namespace is served from the first object in it on, and for good.
+func (s *Store) serveNamespace(ns string, t time.Duration) {
+	if ns == s.servedNS {
+		return // the last one found served
+	}
+	if s.objects[colNamespaces][ns] == nil {
+		s.put(colNamespaces, &namespaceSnap{meta{name: ns, uid: uid("Namespace", ns), created: t}}, false)
+	}
+	s.servedNS = ns
 }
 
 // last returns an object's newest version in the history, deleted or not

@@ -115,13 +115,7 @@ func (snap *podSnap) fill(p *model.Pod) {
 // It returns the source of p's controller (nil if none or unknown).
 func (s *Store) podIdentity(snap *podSnap, p *model.Pod, old *podSnap) *workloadSrc {
 	seen := old != nil
-	id := ""
-	if seen {
-		id = old.uid
-	} else {
-		id = uid("Pod", p.Key())
-	}
-	snap.meta = meta{name: p.Name, namespace: p.Namespace, uid: id, labels: p.Labels, created: p.CreatedAt}
+	snap.meta = meta{name: p.Name, namespace: p.Namespace, labels: p.Labels, created: p.CreatedAt}
 	var src *workloadSrc
 	if wl := p.Owner(); wl != nil {
 		src = s.workloads[wl.Key()]
@@ -226,16 +220,25 @@ func (s *Store) newEvent(snap *eventSnap, kind, object, ns, host, key string) {
 // eventHost is the node of a kubelet's event (the source's host), or "".
 func (s *Store) eventHost(e *model.Event, kind, object, ns string) string {
 	if kind == "Pod" && e.Source() == "kubelet" {
-		if ns == "" {
-			ns = model.DefaultNamespace
-		}
-		if ent := s.named(ns, object); ent != nil && ent.p.Node != nil {
-			return ent.p.Node.Name
+		if n := s.podNode(ns, object); n != nil {
+			return n.Name
 		}
 	} else if kind == "Node" {
 		return object
 	}
 	return ""
+}
+
+// podNode is the node of the pod a change names (namespace "" is the
+// default), nil if none.
+func (s *Store) podNode(ns, name string) *model.Node {
+	if ns == "" {
+		ns = model.DefaultNamespace
+	}
+	if ent := s.named(ns, name); ent != nil {
+		return ent.p.Node
+	}
+	return nil
 }
 
 // ref is the API reference of an object an event is about (namespace ""
