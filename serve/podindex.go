@@ -7,10 +7,13 @@ import (
 	"github.com/podsim/podsim/model"
 )
 
-// The store finds a pod's entry by Pod.ID when it has the pod (the object
-// stream, a change of the pod's own), and by name when only a change names
-// it (an event): through the entry of the last pod named, as one pod's
-// changes come in runs, then the map by key.
+// The store finds a pod's entry by Pod.ID (podByID): by the pod when it
+// has it (the object stream, a change of the pod's own), and when only a
+// change names it (an event) by the world's pod of that key (model.World.Pod):
+// through the entry of the last pod named, as one pod's changes come in
+// runs. A key's later pod (model.Pod.Supersedes) shares its entry. The
+// store keeps no map of its own by key: the world's index is compact, and
+// a map of 150,000 keys costs a cache miss or two a look-up.
 
 // podEntry is the pod of a key, and its mark while the store is dark.
 type podEntry struct {
@@ -38,12 +41,9 @@ const maxReserve = 1 << 20
 // power of two. Call it once w is populated, before it runs.
 func (s *Store) reservePods() {
 	n := min(s.expectedPods(), maxReserve)
-	if n <= len(s.pods)+len(s.pods)/4 {
+	if n <= len(s.podByID)+len(s.podByID)/4 {
 		return // few to come: growing costs little
 	}
-	pods := make(map[string]*podEntry, n)
-	maps.Copy(pods, s.pods)
-	s.pods = pods
 	s.podByID = slices.Grow(s.podByID, n-len(s.podByID))
 	objects := make(map[string]snapshot, n)
 	maps.Copy(objects, s.objects[colPods])
@@ -66,19 +66,31 @@ func (s *Store) expectedPods() int {
 
 // addPod records p, added to the world, as its key's pod.
 func (s *Store) addPod(p *model.Pod) {
-	if ent := s.pods[p.Key()]; ent != nil {
+	if ent := s.keyEntry(p); ent != nil {
 		ent.p = p // a later pod of the key: it keeps the key's mark
 		s.index(p, ent)
 		return
 	}
-	s.index(p, s.newEntry(p))
+	s.index(p, &podEntry{p: p})
 }
 
-// newEntry makes p's key's entry, with p its pod.
-func (s *Store) newEntry(p *model.Pod) *podEntry {
-	ent := &podEntry{p: p}
-	s.pods[p.Key()] = ent
-	return ent
+// byID is p's entry, filed by its ID (nil if none).
+func (s *Store) byID(p *model.Pod) *podEntry {
+	if id := p.ID(); id < len(s.podByID) {
+		return s.podByID[id]
+	}
+	return nil
+}
+
+// keyEntry is the entry of p's key through the pods it took the key from
+// (nil if none has one).
+func (s *Store) keyEntry(p *model.Pod) *podEntry {
+	for old := p.Supersedes(); old != nil; old = old.Supersedes() {
+		if ent := s.byID(old); ent != nil {
+			return ent
+		}
+	}
+	return nil
 }
 
 // index files ent as p's by Pod.ID.
@@ -92,12 +104,12 @@ func (s *Store) index(p *model.Pod, ent *podEntry) {
 
 // entryOf is p's key's entry, made (with p its pod) if the key has none.
 func (s *Store) entryOf(p *model.Pod) *podEntry {
-	if id := p.ID(); id < len(s.podByID) && s.podByID[id] != nil {
-		return s.podByID[id]
+	if ent := s.byID(p); ent != nil {
+		return ent
 	}
-	ent := s.pods[p.Key()]
+	ent := s.keyEntry(p)
 	if ent == nil {
-		ent = s.newEntry(p)
+		ent = &podEntry{p: p}
 	}
 	s.index(p, ent)
 	return ent
@@ -108,8 +120,7 @@ func (s *Store) entryOf(p *model.Pod) *podEntry {
 // else by its names.
 func (s *Store) changedPod(c *model.Change) *podEntry {
 	if p := s.w.ChangePod(); p != nil {
-		if id := p.ID(); id < len(s.podByID) && s.podByID[id] != nil {
-			ent := s.podByID[id]
+		if ent := s.byID(p); ent != nil {
 			s.lastNamed = lastNamed{namespace: c.Namespace, name: c.Pod, ent: ent}
 			return ent
 		}
@@ -123,7 +134,11 @@ func (s *Store) named(namespace, name string) *podEntry {
 	if l := &s.lastNamed; l.ent != nil && l.name == name && l.namespace == namespace {
 		return l.ent
 	}
-	ent := s.pods[model.Key(namespace, name)]
+	p := s.w.Pod(model.Key(namespace, name))
+	if p == nil {
+		return nil
+	}
+	ent := s.byID(p)
 	if ent != nil {
 		s.lastNamed = lastNamed{namespace: namespace, name: name, ent: ent}
 	}

@@ -65,10 +65,9 @@ type Store struct {
 
 	// The run goroutine's own (no lock needed).
 	w             *model.World
-	reportEvery   time.Duration        // the kubelets' nodeStatusReportFrequency
-	pods          map[string]*podEntry // the pods added, the last of each key (model.Key)
-	podByID       []*podEntry          // their entries by Pod.ID (podindex.go)
-	podRoom       int                  // the pods objects[colPods] was made for (reservePods)
+	reportEvery   time.Duration // the kubelets' nodeStatusReportFrequency
+	podByID       []*podEntry   // the pods' entries by Pod.ID (podindex.go)
+	podRoom       int           // the pods objects[colPods] was made for (reservePods)
 	lastNamed     lastNamed
 	nodes         map[string]*model.Node  // the nodes added, by name
 	workloads     map[string]*workloadSrc // by the workload's key (model.Key)
@@ -144,7 +143,7 @@ const DefaultHistory = 1 << 16
 // watchers. Subscribe it to w before w is populated.
 func NewStore(w *model.World, history int) *Store {
 	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
-		wake: make(chan struct{}), pods: map[string]*podEntry{}, nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
+		wake: make(chan struct{}), nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
 		autoscalers: map[*model.Autoscaler]*hpaSrc{},
 		events:      map[*model.Event]*eventSnap{}, ready: make(chan struct{})}
 	close(s.ready)
