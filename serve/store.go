@@ -90,7 +90,7 @@ type Store struct {
 	darkRepeats   []darkRepeat
 	eventClasses  map[eventClass]*eventClass // (darkevents.go)
 	recentClasses [1024]*eventClass
-	nodeClasses   []*eventClass // by Node.ID: the class of its pods' kubelet events (darkClass)
+	nodeClasses   []nodeClass // by Node.ID: the class of its pods' kubelet events (darkClass)
 	// The events first seen while dark, published unrendered, until a
 	// write renders them (darkevents.go).
 	lazyEvents darkEventLog
