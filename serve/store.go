@@ -65,9 +65,9 @@ type Store struct {
 
 	// The run goroutine's own (no lock needed).
 	w             *model.World
-	reportEvery   time.Duration // the kubelets' nodeStatusReportFrequency
-	podByID       []*podEntry   // the pods' entries by Pod.ID (podindex.go)
-	podRoom       int           // the pods objects[colPods] was made for (reservePods)
+	reportEvery   time.Duration     // the kubelets' nodeStatusReportFrequency
+	entries       chunked[podEntry] // the pods' entries, a slot for each Pod.ID (podindex.go)
+	podRoom       int               // the pods objects[colPods] was made for (reservePods)
 	lastNamed     lastNamed
 	nodes         map[string]*model.Node  // the nodes added, by name
 	workloads     map[string]*workloadSrc // by the workload's key (model.Key)
@@ -82,9 +82,9 @@ type Store struct {
 	apiEvents     int           // the world's count of API events as of the last event
 	metricsAt     time.Duration // the scrape in metrics
 	metricsTaken  bool
-	held          bool // handlers wait for ready (dark.go)
-	dark          bool // nothing rendered per change (dark.go)
-	darkList      chunked[darkPod]
+	held          bool               // handlers wait for ready (dark.go)
+	dark          bool               // nothing rendered per change (dark.go)
+	darkList      chunked[*podEntry] // the keys marked while dark, in the order first marked
 	darkWls       []*workloadSrc
 	darkEvents    darkEventLog
 	darkRepeats   []darkRepeat
