@@ -99,6 +99,7 @@ type podMore struct {
 	message       string        // status.message
 	phases        []Phase       // the phases taken, once phaseLog cannot hold them
 	fullName      string        // String(), built once
+	supersedes    *Pod          // the pod whose key it took (Pod.Supersedes)
 }
 
 // noOpts are the options of a pod that has none, in the default namespace.
@@ -110,6 +111,15 @@ func (p *Pod) options() *podOpts {
 		return &noOpts
 	}
 	return p.opts
+}
+
+// Supersedes is the pod whose key p took, made before it with the same
+// namespace and name (nil if none): the key's pod until p was made.
+func (p *Pod) Supersedes() *Pod {
+	if p.more == nil {
+		return nil
+	}
+	return p.more.supersedes
 }
 
 // moreState returns p.more, made if p has none yet.
@@ -164,6 +174,7 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	key := p.Key()
 	if old := w.Pod(key); old != nil {
 		old.superseded = true
+		p.moreState().supersedes = old
 	}
 	w.podIdx.set(w.pods, p)
 	w.object(ObjectChange{Kind: ObjectPod, Op: ObjectAdded, Pod: p})

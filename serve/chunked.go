@@ -1,5 +1,7 @@
 package serve
 
+import "slices"
+
 // chunked is a list that grows in chunks of 1<<chunkShift values: it
 // never copies what it holds, so the long lists of a dark run-up (dark.go)
 // leave no garbage behind as they grow.
@@ -21,3 +23,8 @@ func (l *chunked[T]) add(v T) {
 
 // at is the i-th value.
 func (l *chunked[T]) at(i int) *T { return &l.chunks[i>>chunkShift][i&(1<<chunkShift-1)] }
+
+// grow makes room for n values in all without moving the chunks' list.
+func (l *chunked[T]) grow(n int) {
+	l.chunks = slices.Grow(l.chunks, n>>chunkShift+1-len(l.chunks))
+}

@@ -19,14 +19,6 @@ import (
 // starts there: a watch from an earlier version is told 410 Gone, as from
 // a version that has left the history.
 
-// darkPod is a pod marked while the store is dark.
-type darkPod struct {
-	p       *model.Pod
-	ent     *podEntry // its key's
-	rv      uint64    // the version of its last change
-	deleted bool
-}
-
 // holdReads makes handlers wait until the store is published (pause)
 // before they touch it (reads, and writes the server takes), and lets the
 // store go dark when its history overflows. Until then the run goroutine
@@ -51,13 +43,11 @@ func (s *Store) markPod(p *model.Pod, deleted bool, ent *podEntry) {
 	if ent == nil {
 		ent = s.entryOf(p)
 	}
-	d := darkPod{p: p, ent: ent, rv: s.rv, deleted: deleted}
-	if ent.dark > 0 {
-		*s.darkList.at(int(ent.dark - 1)) = d
-	} else {
-		s.darkList.add(d)
+	if ent.dark == 0 {
+		s.darkList.add(ent)
 		ent.dark = int32(s.darkList.n)
 	}
+	ent.marked, ent.markedRV, ent.deleted = p, s.rv, deleted
 	if src := s.ownerSrc(p, ent); src != nil {
 		s.markWorkload(src)
 	}
@@ -92,7 +82,7 @@ func (s *Store) publish() {
 	s.publishPods()
 	s.dark = false
 	wls := s.darkWls
-	s.darkList, s.darkWls = chunked[darkPod]{}, nil
+	s.darkList, s.darkWls = chunked[*podEntry]{}, nil
 	for _, src := range wls {
 		src.dirty = false
 		if src.col == colCronJobs {

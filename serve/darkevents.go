@@ -69,19 +69,27 @@ func (s *Store) darkClass(e *model.Event, kind, object, ns string) *eventClass {
 		if n := s.podNode(ns, object); n != nil {
 			id := n.ID()
 			if id < len(s.nodeClasses) {
-				if c := s.nodeClasses[id]; c != nil && c.ns == ns {
-					return c
+				if nc := &s.nodeClasses[id]; nc.c != nil && nc.ns == ns {
+					return nc.c
 				}
 			}
 			c := s.classOf(kind, ns, n.Name)
 			for len(s.nodeClasses) <= id {
-				s.nodeClasses = append(s.nodeClasses, nil)
+				s.nodeClasses = append(s.nodeClasses, nodeClass{})
 			}
-			s.nodeClasses[id] = c
+			s.nodeClasses[id] = nodeClass{ns: c.ns, c: c}
 			return c
 		}
 	}
 	return s.classOf(kind, ns, s.eventHost(e, kind, object, ns))
+}
+
+// nodeClass is the class of a node's pods' kubelet events, with its
+// namespace beside it: matched without reading the class, which at
+// thousands of nodes is seldom in the cache.
+type nodeClass struct {
+	ns string
+	c  *eventClass
 }
 
 // darkEventLog is the dark events in the order they came. Once

@@ -95,22 +95,23 @@ func (s *Store) publishPods() {
 		s.objects[colPods] = pods
 	}
 	for i := range block {
-		d := s.darkList.at(i)
-		d.ent.dark = 0
-		k := d.p.Key()
-		if d.deleted {
+		ent := *s.darkList.at(i)
+		ent.dark = 0
+		p := ent.marked
+		k := p.Key()
+		if ent.deleted {
 			delete(pods, k)
 			continue
 		}
 		var old *podSnap
-		if d.ent.lit {
+		if ent.lit {
 			old, _ = s.storedPod(k)
 		}
 		var skel podSnap
-		s.podIdentity(&skel, d.p, old)
+		s.podIdentity(&skel, p, old)
 		l := &block[i]
-		*l = lazyPod{meta: skel.meta, p: d.p, owner: skel.owner, index: skel.index}
-		l.rv = min(d.rv, s.rv)
+		*l = lazyPod{meta: skel.meta, p: p, owner: skel.owner, index: skel.index}
+		l.rv = min(ent.markedRV, s.rv)
 		pods[k] = l
 		s.lazy++
 		s.serveNamespace(l.namespace, l.created)

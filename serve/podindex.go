@@ -2,24 +2,36 @@ package serve
 
 import (
 	"maps"
-	"slices"
 
 	"github.com/podsim/podsim/model"
 )
 
-// The store finds a pod's entry by Pod.ID when it has the pod (the object
-// stream, a change of the pod's own), and by name when only a change names
-// it (an event): through the entry of the last pod named, as one pod's
-// changes come in runs, then the map by key.
+// The store finds a pod's entry by Pod.ID (entries): by the pod when it
+// has it (the object stream, a change of the pod's own), and when only a
+// change names it (an event) by the world's pod of that key (model.World.Pod):
+// through the entry of the last pod named, as one pod's changes come in
+// runs. A key's later pod (model.Pod.Supersedes) shares its entry. The
+// entries lie in the order of the pods' IDs, each a slot of its own, so a
+// change of a pod's own costs one cache miss on the store's side, not one
+// for a pointer and one for what it points to; and the store keeps no map
+// of its own by key: the world's index is compact, and a map of 150,000
+// keys costs a cache miss or two a look-up.
 
-// podEntry is the pod of a key, and its mark while the store is dark.
+// podEntry is the pod of a key, and its mark while the store is dark: in
+// the slot of the key's first pod (the store's); a later pod's slot only
+// points to it (key).
 type podEntry struct {
-	p    *model.Pod
-	dark int32 // 1 + the key's index in Store.darkList once marked
-	lit  bool  // a snapshot of the key's was stored while not dark
+	p   *model.Pod
+	key *podEntry // a later pod's slot: its key's entry
 	// The source of the controller of p (wl), as markPod last found it.
 	wl  *model.Workload
 	src *workloadSrc
+	// The mark while dark: the pod marked, the version of its last change.
+	marked   *model.Pod
+	markedRV uint64
+	dark     int32 // 1 + the key's index in Store.darkList once marked
+	deleted  bool  // the pod marked is deleted
+	lit      bool  // a snapshot of the key's was stored while not dark
 }
 
 // lastNamed is the entry of the pod a change last named.
@@ -38,13 +50,10 @@ const maxReserve = 1 << 20
 // power of two. Call it once w is populated, before it runs.
 func (s *Store) reservePods() {
 	n := min(s.expectedPods(), maxReserve)
-	if n <= len(s.pods)+len(s.pods)/4 {
+	if n <= s.entries.n+s.entries.n/4 {
 		return // few to come: growing costs little
 	}
-	pods := make(map[string]*podEntry, n)
-	maps.Copy(pods, s.pods)
-	s.pods = pods
-	s.podByID = slices.Grow(s.podByID, n-len(s.podByID))
+	s.entries.grow(n)
 	objects := make(map[string]snapshot, n)
 	maps.Copy(objects, s.objects[colPods])
 	s.objects[colPods] = objects
@@ -66,41 +75,62 @@ func (s *Store) expectedPods() int {
 
 // addPod records p, added to the world, as its key's pod.
 func (s *Store) addPod(p *model.Pod) {
-	if ent := s.pods[p.Key()]; ent != nil {
+	slot := s.slot(p)
+	if ent := s.keyEntry(p); ent != nil {
 		ent.p = p // a later pod of the key: it keeps the key's mark
-		s.index(p, ent)
+		slot.key = ent
 		return
 	}
-	s.index(p, s.newEntry(p))
+	slot.p = p
 }
 
-// newEntry makes p's key's entry, with p its pod.
-func (s *Store) newEntry(p *model.Pod) *podEntry {
-	ent := &podEntry{p: p}
-	s.pods[p.Key()] = ent
-	return ent
-}
-
-// index files ent as p's by Pod.ID.
-func (s *Store) index(p *model.Pod, ent *podEntry) {
+// slot is the slot of p's ID, made if need be.
+func (s *Store) slot(p *model.Pod) *podEntry {
 	id := p.ID()
-	for len(s.podByID) <= id {
-		s.podByID = append(s.podByID, nil)
+	for s.entries.n <= id {
+		s.entries.add(podEntry{})
 	}
-	s.podByID[id] = ent
+	return s.entries.at(id)
+}
+
+// byID is p's entry, found by its ID (nil if none).
+func (s *Store) byID(p *model.Pod) *podEntry {
+	id := p.ID()
+	if id >= s.entries.n {
+		return nil
+	}
+	switch e := s.entries.at(id); {
+	case e.key != nil:
+		return e.key
+	case e.p != nil:
+		return e
+	}
+	return nil
+}
+
+// keyEntry is the entry of p's key through the pods it took the key from
+// (nil if none has one).
+func (s *Store) keyEntry(p *model.Pod) *podEntry {
+	for old := p.Supersedes(); old != nil; old = old.Supersedes() {
+		if ent := s.byID(old); ent != nil {
+			return ent
+		}
+	}
+	return nil
 }
 
 // entryOf is p's key's entry, made (with p its pod) if the key has none.
 func (s *Store) entryOf(p *model.Pod) *podEntry {
-	if id := p.ID(); id < len(s.podByID) && s.podByID[id] != nil {
-		return s.podByID[id]
+	if ent := s.byID(p); ent != nil {
+		return ent
 	}
-	ent := s.pods[p.Key()]
-	if ent == nil {
-		ent = s.newEntry(p)
+	slot := s.slot(p)
+	if ent := s.keyEntry(p); ent != nil {
+		slot.key = ent
+		return ent
 	}
-	s.index(p, ent)
-	return ent
+	slot.p = p
+	return slot
 }
 
 // changedPod is the entry of the pod of c, a change of a pod's own (nil if
@@ -108,8 +138,7 @@ func (s *Store) entryOf(p *model.Pod) *podEntry {
 // else by its names.
 func (s *Store) changedPod(c *model.Change) *podEntry {
 	if p := s.w.ChangePod(); p != nil {
-		if id := p.ID(); id < len(s.podByID) && s.podByID[id] != nil {
-			ent := s.podByID[id]
+		if ent := s.byID(p); ent != nil {
 			s.lastNamed = lastNamed{namespace: c.Namespace, name: c.Pod, ent: ent}
 			return ent
 		}
@@ -123,7 +152,11 @@ func (s *Store) named(namespace, name string) *podEntry {
 	if l := &s.lastNamed; l.ent != nil && l.name == name && l.namespace == namespace {
 		return l.ent
 	}
-	ent := s.pods[model.Key(namespace, name)]
+	p := s.w.Pod(model.Key(namespace, name))
+	if p == nil {
+		return nil
+	}
+	ent := s.byID(p)
 	if ent != nil {
 		s.lastNamed = lastNamed{namespace: namespace, name: name, ent: ent}
 	}

@@ -65,10 +65,9 @@ type Store struct {
 
 	// The run goroutine's own (no lock needed).
 	w             *model.World
-	reportEvery   time.Duration        // the kubelets' nodeStatusReportFrequency
-	pods          map[string]*podEntry // the pods added, the last of each key (model.Key)
-	podByID       []*podEntry          // their entries by Pod.ID (podindex.go)
-	podRoom       int                  // the pods objects[colPods] was made for (reservePods)
+	reportEvery   time.Duration     // the kubelets' nodeStatusReportFrequency
+	entries       chunked[podEntry] // the pods' entries, a slot for each Pod.ID (podindex.go)
+	podRoom       int               // the pods objects[colPods] was made for (reservePods)
 	lastNamed     lastNamed
 	nodes         map[string]*model.Node  // the nodes added, by name
 	workloads     map[string]*workloadSrc // by the workload's key (model.Key)
@@ -83,15 +82,15 @@ type Store struct {
 	apiEvents     int           // the world's count of API events as of the last event
 	metricsAt     time.Duration // the scrape in metrics
 	metricsTaken  bool
-	held          bool // handlers wait for ready (dark.go)
-	dark          bool // nothing rendered per change (dark.go)
-	darkList      chunked[darkPod]
+	held          bool               // handlers wait for ready (dark.go)
+	dark          bool               // nothing rendered per change (dark.go)
+	darkList      chunked[*podEntry] // the keys marked while dark, in the order first marked
 	darkWls       []*workloadSrc
 	darkEvents    darkEventLog
 	darkRepeats   []darkRepeat
 	eventClasses  map[eventClass]*eventClass // (darkevents.go)
 	recentClasses [1024]*eventClass
-	nodeClasses   []*eventClass // by Node.ID: the class of its pods' kubelet events (darkClass)
+	nodeClasses   []nodeClass // by Node.ID: the class of its pods' kubelet events (darkClass)
 	// The events first seen while dark, published unrendered, until a
 	// write renders them (darkevents.go).
 	lazyEvents darkEventLog
@@ -144,7 +143,7 @@ const DefaultHistory = 1 << 16
 // watchers. Subscribe it to w before w is populated.
 func NewStore(w *model.World, history int) *Store {
 	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
-		wake: make(chan struct{}), pods: map[string]*podEntry{}, nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
+		wake: make(chan struct{}), nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
 		autoscalers: map[*model.Autoscaler]*hpaSrc{},
 		events:      map[*model.Event]*eventSnap{}, ready: make(chan struct{})}
 	close(s.ready)
