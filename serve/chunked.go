@@ -24,7 +24,8 @@ func (l *chunked[T]) add(v T) {
 // at is the i-th value.
 func (l *chunked[T]) at(i int) *T { return &l.chunks[i>>chunkShift][i&(1<<chunkShift-1)] }
 
-// grow makes room for n values in all without moving the chunks' list.
+// grow makes room in the list of chunks for those of n values in all, so
+// that it is not copied as they come.
 func (l *chunked[T]) grow(n int) {
-	l.chunks = slices.Grow(l.chunks, n>>chunkShift+1-len(l.chunks))
+	l.chunks = slices.Grow(l.chunks, max(n>>chunkShift+1-len(l.chunks), 0))
 }
