@@ -11,12 +11,7 @@ import (
 // leaves it, once frozen, collecting at 25% growth under the memory limit
 // it found (the run-up's batch settings are undone).
 func TestTuneGCServesAtAQuarter(t *testing.T) {
-	percent := debug.SetGCPercent(100)
-	limit := debug.SetMemoryLimit(-1)
-	defer func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}()
+	limit := plainGC(t)
 	p := play(t, "../scenarios/demo.yaml", Options{At: time.Minute, TuneGC: true})
 	p.freeze(t)
 	if got := debug.SetGCPercent(100); got != frozenGCPercent {
@@ -31,12 +26,7 @@ func TestTuneGCServesAtAQuarter(t *testing.T) {
 // is live collects first once the heap has grown to about it, and once
 // frozen at a quarter.
 func TestRunUpGCWaitsForTheHeap(t *testing.T) {
-	percent := debug.SetGCPercent(100)
-	limit := debug.SetMemoryLimit(-1)
-	defer func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}()
+	plainGC(t)
 	runtime.GC()
 	live := liveHeap()
 	frozen := tuneRunUpGC(50 * live)
@@ -59,4 +49,16 @@ func TestAfterNextGC(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("not run after a collection")
 	}
+}
+
+// plainGC sets the collector to GOGC 100 and no memory limit for t, and
+// back as it was when t ends; it returns the limit it found.
+func plainGC(t *testing.T) int64 {
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	return limit
 }
