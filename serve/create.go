@@ -50,7 +50,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, q *request) {
 		writeError(w, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("the object is larger than %d bytes, or could not be read", maxCreateBody)))
 		return
 	}
-	if !s.store.waitReady(r.Context()) {
+	if !s.waitReady(r.Context()) {
 		return // the client left before the world reached its frozen instant
 	}
 	sc, key, serr := s.readCreated(q, data)

@@ -1,16 +1,12 @@
 package serve
 
-import (
-	"context"
-
-	"github.com/podsim/podsim/model"
-)
+import "github.com/podsim/podsim/model"
 
 // A store that serves a frozen world (Options.At) is read only from the
-// frozen instant on (handlers wait for ready), so of the versions the run
-// to it makes, only those still in the history then can ever be read. As
-// long as they all fit in the history, every change is rendered as usual
-// and a watch can replay the whole run. Once they do not, the store goes
+// frozen instant on (the server's handlers wait for it), so of the
+// versions the run to it makes, only those still in the history then can
+// ever be read. As long as they all fit in the history, every change is
+// rendered as usual and a watch can replay the whole run. Once they do not, the store goes
 // dark: it renders nothing per change and keeps no history; pods and
 // workloads that changed are marked (a pod at the version of its last
 // change), and events are noted (darkevents.go). At the instant, publish
@@ -19,14 +15,42 @@ import (
 // starts there: a watch from an earlier version is told 410 Gone, as from
 // a version that has left the history.
 
-// holdReads makes handlers wait until the store is published (pause)
-// before they touch it (reads, and writes the server takes), and lets the
-// store go dark when its history overflows. Until then the run goroutine
-// alone touches the store: it takes no lock. Call it before the world is
+// holdReads says that nobody reads the store until it is published
+// (pause; the server holds its handlers until then), and lets the store go
+// dark when its history overflows. Until then the run goroutine alone
+// touches the store: it takes no lock. Call it before the world is
 // populated.
-func (s *Store) holdReads() {
-	s.ready = make(chan struct{})
-	s.held = true
+func (s *Store) holdReads() { s.held = true }
+
+// goDarkEarly makes a held store dark before its history overflows, on
+// the chance that it will: a run-up that makes many pods keeps none of its
+// versions, and the versions it would render and drop cost it a tenth of
+// its time. keptEveryVersion says, at the instant, whether the chance was
+// lost.
+func (s *Store) goDarkEarly() {
+	if s.held && !s.dark {
+		s.dark, s.early, s.keptEarly = true, true, s.n
+	}
+}
+
+// keptEveryVersion reports whether a store that went dark early
+// (goDarkEarly) would, lit, have kept every version of its run: then the
+// run must be made again with a store that stays lit, for a watch from
+// version 1 to replay it. It counts, of the versions made while dark, only
+// those that wrote a pod or an event (darkPut): each is at least one more
+// version in a lit store's history, which would have gone dark at the
+// first change after it was full.
+func (s *Store) keptEveryVersion() bool {
+	return s.early && s.keptEarly+s.darkPuts <= len(s.ring)
+}
+
+// darkPut counts a version that writes a pod or an event while the store
+// is dark early.
+func (s *Store) darkPut() {
+	if s.early && s.lastPutRV != s.rv {
+		s.lastPutRV = s.rv
+		s.darkPuts++
+	}
 }
 
 // goDarkIfFull makes a held store dark once the run's versions no longer
@@ -74,7 +98,6 @@ func (s *Store) publish() {
 		return
 	}
 	s.held = false
-	defer close(s.ready)
 	if !s.dark {
 		return
 	}
@@ -94,15 +117,4 @@ func (s *Store) publish() {
 	clear(s.ring)
 	clear(s.ringRV)
 	s.head, s.n, s.dropped = 0, 0, s.rv
-}
-
-// waitReady waits until handlers may read the store; false if ctx ended
-// first.
-func (s *Store) waitReady(ctx context.Context) bool {
-	select {
-	case <-s.ready:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

@@ -93,7 +93,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound(path))
 		return
 	}
-	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !s.store.waitReady(r.Context()) {
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !s.waitReady(r.Context()) {
 		return // the client left before the world reached its frozen instant
 	}
 	if gv == metricsGV {

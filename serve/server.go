@@ -51,13 +51,21 @@ type Server struct {
 	writes chan *writeReq // nil unless writes are allowed
 	ended  atomic.Bool    // the world stopped moving
 	tuneGC bool
+	opts   Options
+	ready  chan struct{} // closed once handlers may touch the store: at once if paced, at the frozen instant if not
 	done   chan struct{} // closed when Play returns
 }
+
+// darkFromPods is how many pods a frozen scenario is to make (its pods and
+// its workloads' replicas) for its store to go dark before its history
+// overflows (Store.goDarkEarly): at four versions or more a pod made, as
+// many as DefaultHistory keeps.
+var darkFromPods = DefaultHistory / 4
 
 // New builds the scenario's world and its store; Play runs it. A paced
 // server's virtual time 0 is the wall instant of New.
 func New(sc *scenarios.Scenario, o Options) *Server {
-	s := &Server{sc: sc, clk: o.Clock, log: o.Log, done: make(chan struct{}), tuneGC: o.TuneGC && o.Speed <= 0}
+	s := &Server{sc: sc, clk: o.Clock, log: o.Log, done: make(chan struct{}), ready: make(chan struct{}), tuneGC: o.TuneGC && o.Speed <= 0, opts: o}
 	if s.clk == nil {
 		s.clk = clock.New()
 	}
@@ -67,6 +75,19 @@ func New(sc *scenarios.Scenario, o Options) *Server {
 	if o.AllowWrites {
 		s.writes = make(chan *writeReq)
 	}
+	s.start(o.Speed <= 0)
+	if o.Speed > 0 {
+		close(s.ready)
+		s.pacer = pace.New(s.clk, o.Speed, s.done)
+	}
+	return s
+}
+
+// start builds the scenario's world and its store, held if the world is
+// frozen; early lets a held store go dark early if the scenario makes many
+// pods.
+func (s *Server) start(early bool) {
+	o := s.opts
 	history := o.History
 	if history == 0 {
 		history = DefaultHistory
@@ -75,13 +96,13 @@ func New(sc *scenarios.Scenario, o Options) *Server {
 	if o.Speed > 0 {
 		until = o.Until
 	}
-	s.run = sc.Start(scenarios.RunOptions{Until: until, MaxEvents: o.MaxEvents, Attach: func(w *model.World) {
+	s.run = s.sc.Start(scenarios.RunOptions{Until: until, MaxEvents: o.MaxEvents, Attach: func(w *model.World) {
 		s.store = NewStore(w, history)
 		w.ChargeChanges() // the store takes in every change
 		if o.Speed <= 0 {
 			s.store.holdReads() // nobody reads it before the frozen instant
 		}
-		if f := sc.File.Spec.Settings.NodeStatusUpdateFrequency; f != nil {
+		if f := s.sc.File.Spec.Settings.NodeStatusUpdateFrequency; f != nil {
 			// Set explicitly, it is nodeStatusReportFrequency's default too
 			// (pkg/kubelet/apis/config/v1beta1/defaults.go).
 			s.store.reportEvery = f.D()
@@ -90,10 +111,20 @@ func New(sc *scenarios.Scenario, o Options) *Server {
 	}})
 	s.world = s.run.World
 	s.store.reservePods() // the world is populated: its workloads say how many pods will come
-	if o.Speed > 0 {
-		s.pacer = pace.New(s.clk, o.Speed, s.done)
+	if early && s.store.expectedPods() >= darkFromPods {
+		s.store.goDarkEarly()
 	}
-	return s
+}
+
+// waitReady waits until handlers may touch the store; false if ctx ended
+// first.
+func (s *Server) waitReady(ctx context.Context) bool {
+	select {
+	case <-s.ready:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // moment is the instant a response shows: the world's virtual time (where
@@ -123,8 +154,15 @@ func (s *Server) Play(ctx context.Context) {
 			frozen = tuneRunUpGC(runUpHeap(s.store.expectedPods(), len(w.Nodes())))
 		}
 		stopped = s.run.Run(interrupted)
+		if stopped != model.Interrupted && s.store.keptEveryVersion() {
+			// Dark early for nothing: a lit store keeps every version.
+			s.start(false)
+			w = s.world
+			stopped = s.run.Run(interrupted)
+		}
 		s.store.pause(w.Now())
 		frozen()
+		close(s.ready)
 	} else {
 		for stopped == model.Finished && w.Now() < s.run.Until {
 			next, ok := w.Engine().Peek()

@@ -82,8 +82,12 @@ type Store struct {
 	apiEvents     int           // the world's count of API events as of the last event
 	metricsAt     time.Duration // the scrape in metrics
 	metricsTaken  bool
-	held          bool               // handlers wait for ready (dark.go)
+	held          bool               // only the run goroutine touches it, until published (dark.go)
 	dark          bool               // nothing rendered per change (dark.go)
+	early         bool               // dark before its history overflowed (goDarkEarly)
+	keptEarly     int                // the versions in the history when it went dark early
+	darkPuts      int                // versions that wrote a pod or an event while dark early
+	lastPutRV     uint64             // the last of them
 	darkList      chunked[*podEntry] // the keys marked while dark, in the order first marked
 	darkWls       []*workloadSrc
 	darkEvents    darkEventLog
@@ -99,7 +103,6 @@ type Store struct {
 	published      []*model.Event
 	publishedSnaps []eventSnap
 	publishedIdx   map[*model.Event]int32
-	ready          chan struct{} // closed once handlers may read (at once unless dark)
 
 	sortedMu sync.Mutex // the readers' own: list's cache
 	sorted   [numCollections]sortedList
@@ -145,8 +148,7 @@ func NewStore(w *model.World, history int) *Store {
 	s := &Store{w: w, reportEvery: defaultNodeStatusReport, ring: make([]version, max(history, 1)), ringRV: make([]uint64, max(history, 1)),
 		wake: make(chan struct{}), nodes: map[string]*model.Node{}, workloads: map[string]*workloadSrc{}, budgets: map[*model.DisruptionBudget]*budgetSrc{},
 		autoscalers: map[*model.Autoscaler]*hpaSrc{},
-		events:      map[*model.Event]*eventSnap{}, ready: make(chan struct{})}
-	close(s.ready)
+		events:      map[*model.Event]*eventSnap{}}
 	for i := range s.objects {
 		s.objects[i] = map[string]snapshot{}
 	}

@@ -64,6 +64,7 @@ func (s *Store) nodeSpecChanged(n *model.Node) bool {
 func (s *Store) pod(p *model.Pod, c *model.Change, ent *podEntry) {
 	deleted := c != nil && c.Kind == model.ChangePod && c.Reason == "Deleted"
 	if s.dark {
+		s.darkPut()
 		s.markPod(p, deleted, ent)
 		return
 	}
@@ -169,6 +170,7 @@ func (s *Store) event(c *model.Change) {
 		return // the spam filter kept it from the API
 	}
 	if s.dark {
+		s.darkPut()
 		s.noteDarkEvent(e, fresh, kind, object, ns)
 		return
 	}

@@ -101,7 +101,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, q *request) {
 			fmt.Sprintf("podsim serve is a simulation, read-only unless started with --allow-writes (%s changes the simulated cluster then)", route.what)))
 		return
 	}
-	if !s.store.waitReady(r.Context()) {
+	if !s.waitReady(r.Context()) {
 		return // the client left before the world reached its frozen instant
 	}
 	snap, _, ok := s.store.get(q.res.col, q.key())
