@@ -6,14 +6,15 @@ import "github.com/podsim/podsim/model"
 // frozen instant on (the server's handlers wait for it), so of the
 // versions the run to it makes, only those still in the history then can
 // ever be read. As long as they all fit in the history, every change is
-// rendered as usual and a watch can replay the whole run. Once they do not, the store goes
-// dark: it renders nothing per change and keeps no history; pods and
-// workloads that changed are marked (a pod at the version of its last
-// change), and events are noted (darkevents.go). At the instant, publish
-// renders each marked workload once, and publishes the pods and events
-// unrendered, rendered when read (lazy.go, darkevents.go); the history
-// starts there: a watch from an earlier version is told 410 Gone, as from
-// a version that has left the history.
+// rendered as usual and a watch can replay the whole run. Once they do
+// not (or from the start, for a scenario that makes many pods:
+// goDarkEarly), the store goes dark: it renders nothing per change and
+// keeps no history; pods and workloads that changed are marked (a pod at
+// the version of its last change), and events are noted (darkevents.go).
+// At the instant, publish renders each marked workload once, and
+// publishes the pods and events unrendered, rendered when read (lazy.go,
+// darkevents.go); the history starts there: a watch from an earlier
+// version is told 410 Gone, as from a version that has left the history.
 
 // holdReads says that nobody reads the store until it is published
 // (pause; the server holds its handlers until then), and lets the store go
