@@ -25,30 +25,36 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# measure NAME CMD...: the best wall time (s, to the millisecond: /usr/bin/time
-# counts hundredths, 0.10 and 0.11 s are 45x and 40x SimPy) of $runs runs,
-# its peak RSS (KB), and the first run's time (s).
+# measure NAME CMD...: the best wall time (s, to the millisecond) of $runs
+# runs of CMD, its peak RSS (KB), and the first run's time (s). CMD's
+# standard output goes to $OUT if set. The timed runs start CMD itself, as
+# the start-up's do: /usr/bin/time, or a shell for a redirect, would add
+# its own start to each (about 6 ms on a two-core virtual machine, 6% of
+# the fleet's test). The RSS is that of one more run, under /usr/bin/time
+# (NORSS=1 leaves it out: 0).
 measure() {
-	local name=$1 best="" rss="" first="" t0 t1 s kb; shift
+	local name=$1 out=${OUT:-$tmp/out} best="" first="" kb=0 t0 t1 s; shift
 	for _ in $(seq "$runs"); do
 		t0=${EPOCHREALTIME/[.,]/}
-		/usr/bin/time -f '%M' -o "$tmp/t" "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+		"$@" >"$out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 		t1=${EPOCHREALTIME/[.,]/}
 		s=$(awk "BEGIN{printf \"%.3f\", ($t1 - $t0) / 1e6}")
-		read -r kb <"$tmp/t"
-		if [ -z "$best" ] || awk "BEGIN{exit !($s < $best)}"; then best=$s rss=$kb; fi
+		if [ -z "$best" ] || awk "BEGIN{exit !($s < $best)}"; then best=$s; fi
 		[ -n "$first" ] || first=$s
 	done
-	echo "$name $best $rss $first"
+	if [ "${NORSS:-0}" != 1 ]; then
+		/usr/bin/time -f '%M' -o "$tmp/t" "$@" >"$out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+		read -r kb <"$tmp/t"
+	fi
+	echo "$name $best $kb $first"
 }
 
-runs_saved=$runs
-runs=1
-read -r _ simpy _ _ < <(measure simpy "$py" "$dir/fleet_simpy.py" 1000 6)
-runs=$runs_saved
+# SimPy as podsim: the best of $runs (one run of it can take twice as long
+# as the next on a shared machine, which would flatter podsim's ratio).
+read -r _ simpy _ _ < <(NORSS=1 measure simpy "$py" "$dir/fleet_simpy.py" 1000 6)
 read -r _ test test_rss _ < <(measure test "$podsim" test "$dir/fleet.yaml")
-read -r _ jsonl jsonl_rss _ < <(measure jsonl sh -c "'$podsim' run '$dir/fleet.yaml' -o jsonl > '$tmp/fleet.jsonl'")
-read -r _ text text_rss _ < <(measure text sh -c "'$podsim' run '$dir/fleet.yaml' > '$tmp/fleet.txt'")
+read -r _ jsonl jsonl_rss _ < <(OUT=$tmp/fleet.jsonl measure jsonl "$podsim" run "$dir/fleet.yaml" -o jsonl)
+read -r _ text text_rss _ < <(OUT=$tmp/fleet.txt measure text "$podsim" run "$dir/fleet.yaml")
 
 # The same fleet with 10,000 pods (on 100 nodes) and the 150k envelope.
 sed -e 's/replicas: 1000/replicas: 10000/' -e 's/count: 10,/count: 100,/' -e 's/fleet-1000/fleet-10000/' "$dir/fleet.yaml" >"$tmp/fleet-10k.yaml"
