@@ -117,7 +117,7 @@ if [ "${SERVE:-1}" != 0 ] && command -v kubectl >/dev/null && command -v curl >/
 		rss() { awk '/^VmRSS/{print int($2 / 1024)}' "/proc/$pid/status"; }
 		mkfifo "$fifo"
 		for run in $(seq "$runs"); do
-			: >"$err"
+			: >"$err" # this start's lines only
 			start=${EPOCHREALTIME/[.,]/}
 			"$podsim" serve --at 1h --addr 127.0.0.1:0 --kubeconfig "$kc" "$dir/scale-150k.yaml" 2>"$fifo" &
 			pid=$!
