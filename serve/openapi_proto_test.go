@@ -10,7 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-var updateOpenAPI = flag.Bool("update", false, "rewrite openapi-v2.pb from the JSON document")
+var updateOpenAPI = flag.Bool("update", false, "rewrite the OpenAPI documents in openapi/ from the served types")
 
 // TestOpenAPIV2ProtoIsTheJSON checks that the embedded protobuf of
 // /openapi/v2 is the JSON document podsim builds, parsed and encoded by
@@ -26,12 +26,20 @@ func TestOpenAPIV2ProtoIsTheJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if *updateOpenAPI {
-		if err := os.WriteFile("openapi-v2.pb", want, 0o644); err != nil {
+		if err := os.WriteFile("openapi/v2.pb", want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if !bytes.Equal(openAPIV2Proto, want) {
-		t.Fatal("openapi-v2.pb is not the JSON document of /openapi/v2: run go test ./serve -run OpenAPIV2Proto -update")
+	if !bytes.Equal(mustRead(t, "openapi/v2.pb"), want) {
+		t.Fatal("openapi/v2.pb is not the JSON document of /openapi/v2: run go test ./serve -run OpenAPIV2Proto -update")
 	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	b, err := openAPIFiles.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
