@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# compare.sh OLD NEW [ARGS...]: is the build NEW faster than the build OLD
+# at `podsim ARGS` (default: version)? Each binary is copied COPIES times
+# (3), and every copy runs ROUNDS times (30), all interleaved, alternating
+# the order each round, with stdout to /dev/null. It prints the median
+# wall time of each copy, then of each build, and NEW's difference.
+#
+# Why copies: on a virtual machine, two copies of one binary can differ by
+# 10% in start-up, run after run, as each copy's pages sit in its own
+# place in memory (bench/README.md, "Comparing two builds"). A difference
+# between the builds smaller than that between copies of one build is not
+# the build's.
+set -euo pipefail
+if [ $# -lt 2 ]; then
+	echo "usage: bench/compare.sh OLD NEW [ARGS...]  (COPIES=3 ROUNDS=30)" >&2
+	exit 2
+fi
+old=$1 new=$2
+shift 2
+[ $# -gt 0 ] || set -- version
+copies=${COPIES:-3}
+rounds=${ROUNDS:-30}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+bins=()
+for i in $(seq "$copies"); do
+	cp "$old" "$tmp/old-$i"
+	cp "$new" "$tmp/new-$i"
+	bins+=("$tmp/old-$i" "$tmp/new-$i")
+done
+
+# One line per run: the copy's name and its wall time in ms, timed with
+# bash's own clock (no process of its own beside the run).
+for r in $(seq "$rounds"); do
+	order=("${bins[@]}")
+	if ((r % 2 == 0)); then
+		order=()
+		for ((i = ${#bins[@]} - 1; i >= 0; i--)); do order+=("${bins[i]}"); done
+	fi
+	for b in "${order[@]}"; do
+		t0=$EPOCHREALTIME
+		"$b" "$@" >/dev/null
+		t1=$EPOCHREALTIME
+		echo "${b##*/} $(((${t1/./} - ${t0/./}) / 1000)).$(((${t1/./} - ${t0/./}) % 1000 / 100))"
+	done
+done >"$tmp/runs"
+
+# median FILE: the median of a column of numbers.
+median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+for build in old new; do
+	for i in $(seq "$copies"); do
+		awk -v c="$build-$i" '$1 == c {print $2}' "$tmp/runs" >"$tmp/$build-$i.ms"
+		printf '%s copy %d: median %8.1f ms\n' "$build" "$i" "$(median "$tmp/$build-$i.ms")"
+	done
+	awk -v b="$build-" 'index($1, b) == 1 {print $2}' "$tmp/runs" >"$tmp/$build.ms"
+done
+o=$(median "$tmp/old.ms")
+n=$(median "$tmp/new.ms")
+spread() { for i in $(seq "$copies"); do median "$tmp/$1-$i.ms"; done | sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {print hi - lo}'; }
+awk -v o="$o" -v n="$n" -v so="$(spread old)" -v sn="$(spread new)" -v runs="$((copies * rounds))" 'BEGIN {
+	printf "old: median %.1f ms, new: median %.1f ms (%d runs each): new - old = %+.1f ms (%+.1f%%)\n", o, n, runs, n - o, (n - o) / o * 100
+	printf "copies of one build differ by up to %.1f ms (old) and %.1f ms (new)\n", so, sn
+}'
