@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # compare.sh OLD NEW [ARGS...]: is the build NEW faster than the build OLD
 # at `podsim ARGS` (default: version)? Each binary is copied COPIES times
-# (3), and every copy runs ROUNDS times (30), all interleaved, alternating
-# the order each round, with stdout to /dev/null. It prints the median
-# wall time of each copy, then of each build, and NEW's difference.
+# (3, at least 2), and every copy runs ROUNDS times (30), all interleaved,
+# the order reversed every other round, with stdout to /dev/null. It
+# prints the median wall time of each copy, then of each build, and NEW's
+# difference. A run that fails stops it. Needs bash 5 (EPOCHREALTIME).
 #
 # Why copies: on a virtual machine, two copies of one binary can differ by
 # 10% in start-up, run after run, as each copy's pages sit in its own
@@ -11,15 +12,23 @@
 # between the builds smaller than that between copies of one build is not
 # the build's.
 set -euo pipefail
-if [ $# -lt 2 ]; then
-	echo "usage: bench/compare.sh OLD NEW [ARGS...]  (COPIES=3 ROUNDS=30)" >&2
+export LC_ALL=C # EPOCHREALTIME, sort and awk with a decimal point
+usage() {
+	echo "usage: bench/compare.sh OLD NEW [ARGS...]  (COPIES=3, at least 2; ROUNDS=30)" >&2
+	exit 2
+}
+copies=${COPIES:-3}
+rounds=${ROUNDS:-30}
+if [ $# -lt 2 ] || ! [[ $copies =~ ^[1-9][0-9]*$ && $copies -ge 2 && $rounds =~ ^[1-9][0-9]*$ ]]; then
+	usage
+fi
+if [ -z "${EPOCHREALTIME:-}" ]; then
+	echo "compare.sh needs bash 5 or later (EPOCHREALTIME)" >&2
 	exit 2
 fi
 old=$1 new=$2
 shift 2
 [ $# -gt 0 ] || set -- version
-copies=${COPIES:-3}
-rounds=${ROUNDS:-30}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -40,7 +49,11 @@ for r in $(seq "$rounds"); do
 	fi
 	for b in "${order[@]}"; do
 		t0=$EPOCHREALTIME
-		"$b" "$@" >/dev/null
+		"$b" "$@" >/dev/null || {
+			rc=$?
+			echo "compare.sh: ${b##*/} $* exited $rc: it compares runs that succeed" >&2
+			exit "$rc"
+		}
 		t1=$EPOCHREALTIME
 		echo "${b##*/} $(((${t1/./} - ${t0/./}) / 1000)).$(((${t1/./} - ${t0/./}) % 1000 / 100))"
 	done

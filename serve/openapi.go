@@ -2,6 +2,7 @@ package serve
 
 import (
 	"embed"
+	"io"
 	"net/http"
 	"strings"
 )
@@ -19,15 +20,15 @@ import (
 // parameter, so that kubectl leaves validation to the server (create
 // checks an object strictly).
 
-// openAPIFiles are the documents, made from the k8s.io/api types when
-// podsim is built rather than when it runs (a process that made them
-// would link every type's SwaggerDoc, whose tables of descriptions every
-// process would build at start-up): openapi/v2.json and its protobuf
-// openapi/v2.pb (gnostic's openapi_v2.Document, as the API server serves
-// it to kubectl), openapi/v3.json, the list of the group versions'
-// documents, and openapi/v3/<group version>.json. `go test ./serve -run
-// OpenAPI -update` writes them again (openapi_gen_test.go), and fails
-// while they differ from what the types give.
+// openAPIFiles are the documents, made ahead of time from the k8s.io/api
+// types rather than when podsim runs (a process that made them would link
+// every type's SwaggerDoc, whose tables of descriptions every process
+// would build at start-up): openapi/v2.json and its protobuf openapi/v2.pb
+// (gnostic's openapi_v2.Document, as the API server serves it to kubectl),
+// openapi/v3.json, the list of the group versions' documents, and
+// openapi/v3/<group version>.json. `go test ./serve -run OpenAPI -update`
+// writes them again (openapi_gen_test.go); without -update, the tests
+// fail while they differ from what the types give.
 //
 //go:embed openapi
 var openAPIFiles embed.FS
@@ -42,12 +43,13 @@ func (s *Server) openAPI(w http.ResponseWriter, r *http.Request, path string) {
 	if path == "openapi/v2" && strings.Contains(r.Header.Get("Accept"), "application/com.github.proto-openapi.spec.v2") {
 		file, ctype = "openapi/v2.pb", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
 	}
-	body, err := openAPIFiles.ReadFile(file)
+	f, err := openAPIFiles.Open(file)
 	if err != nil {
 		writeError(w, notFound(path))
 		return
 	}
+	defer f.Close()
 	w.Header().Set("Content-Type", ctype)
 	w.WriteHeader(http.StatusOK)
-	w.Write(body)
+	io.Copy(w, f) // the embedded bytes, without a copy of the whole document
 }

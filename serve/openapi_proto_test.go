@@ -32,7 +32,7 @@ func TestOpenAPIV2ProtoIsTheJSON(t *testing.T) {
 		return
 	}
 	if !bytes.Equal(mustRead(t, "openapi/v2.pb"), want) {
-		t.Fatal("openapi/v2.pb is not the JSON document of /openapi/v2: run go test ./serve -run OpenAPIV2Proto -update")
+		t.Fatal("openapi/v2.pb is not the JSON document of /openapi/v2: run go test ./serve -run OpenAPI -update")
 	}
 }
 
