@@ -39,7 +39,14 @@ func (s *wordsSlot) keep(c *model.Change, word uint32) {
 // by address as recentWords compares them.
 type recentObjects [objectSlots]objectSlot
 
-const objectSlots = 256
+// objectSlots is a power of two, objectBits the bits of a slot's number. A
+// fleet's objects outnumber the slots, but more of them did not make the
+// text timeline faster: a larger table misses in the processor's caches
+// instead (bench/README.md, "Comparing two builds").
+const (
+	objectBits  = 8
+	objectSlots = 1 << objectBits
+)
 
 // objectSlot is a slot of recentObjects: the fields appendObject reads,
 // and 1 + the index of the object (0: empty).
@@ -52,7 +59,7 @@ type objectSlot struct {
 // slot returns the slot of c's object.
 func (r *recentObjects) slot(c *model.Change) *objectSlot {
 	h := addr(c.Pod)*7 + addr(c.Node)*5 + addr(c.Workload)*3 + addr(c.Container) + uint64(c.Kind)
-	return &r[h*0x9e3779b97f4a7c15>>56%objectSlots]
+	return &r[h*0x9e3779b97f4a7c15>>(64-objectBits)]
 }
 
 // holds reports whether slot s has c's object.
