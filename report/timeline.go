@@ -234,15 +234,6 @@ func appendStringSlow(b []byte, s string) []byte {
 // Seconds is virtual time as a JSON number of seconds.
 func Seconds(d time.Duration) float64 { return d.Seconds() }
 
-// WriteJSONL writes a whole timeline as JSON lines, one object per change.
-func WriteJSONL(w io.Writer, changes []model.Change) error {
-	j := NewJSONL(w)
-	for i := range changes {
-		j.Change(&changes[i])
-	}
-	return j.Err()
-}
-
 // Object names what a change is about: pod/web, pod/web/app, node/n,
 // job/migrate, ...; an object of a namespace other than default is
 // prefixed with it: shop/pod/web.

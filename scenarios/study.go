@@ -88,9 +88,6 @@ type Cell struct {
 	Scenario *Scenario
 }
 
-// Where formats the place of the value ptr points to as "FILE:LINE:COL".
-func (s *Study) Where(ptr any) string { return s.Path + ":" + s.pos.Of(ptr).String() }
-
 // studyLine marks the positions of nodes that a study put into a
 // scenario: their line is the study file's plus studyLine, so that errors
 // about them point into the study file.

@@ -101,16 +101,6 @@ func Treatment(t reflect.Type, key string) (ignored, unmodelled bool, lost strin
 	return isIgnored(types, key), false, ""
 }
 
-// HasField reports whether struct type T (with its ,inline structs) has a
-// field named key.
-func HasField(t reflect.Type, key string) bool {
-	if t.Kind() != reflect.Struct {
-		return false
-	}
-	_, ok := getStructInfo(t).byName[key]
-	return ok
-}
-
 // FieldType returns the Go type of T's field named key, pointers removed.
 func FieldType(t reflect.Type, key string) (reflect.Type, bool) {
 	if t.Kind() != reflect.Struct {
