@@ -172,11 +172,18 @@ func (m *Main) run(args []string) (int, error) {
 	return m.runScenario(s, o)
 }
 
+// runWrite is the size of run's writes to its standard output. A timeline
+// can be tens of megabytes, and each write is a system call: on the fleet
+// (`-o jsonl`, 85 MB to a file) 512 KB writes took 5-8% less time than
+// 64 KB ones (two copies of each build, 30 interleaved runs; 256 KB did
+// about as well, 1 MB worse), with no loss to a pipe or /dev/null.
+const runWrite = 512 << 10
+
 // runScenario is `run` without --follow: it runs s and writes it as o.out
 // says.
 func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 	until := opt.until
-	bw := bufio.NewWriterSize(m.Stdout, 64<<10) // a timeline can be many megabytes
+	bw := bufio.NewWriterSize(m.Stdout, runWrite) // a timeline can be many megabytes
 	defer bw.Flush()
 	name := s.File.Metadata.Name
 	prog := progress.NewRuns(m.progressOut(), m.clock(), 0)
@@ -211,7 +218,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 			trace = report.NewTrace(bw, w, s.File.Metadata.Name, s.Seed, until)
 			w.Subscribe(trace)
 		case "jsonl":
-			lines = report.NewJSONLBuffered(m.Stdout, 64<<10)
+			lines = report.NewJSONLBuffered(m.Stdout, runWrite)
 			w.Subscribe(lines)
 		case "json":
 			doc = newRunJSON(bw, s, until)
