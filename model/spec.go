@@ -83,7 +83,7 @@ func DefaultSettings() Settings {
 	return Settings{
 		CrashLoopBackOff:                 Backoff{Initial: 10 * time.Second, Max: 300 * time.Second, ResetAfter: 10 * time.Minute},
 		ImagePullBackOff:                 Backoff{Initial: 10 * time.Second, Max: 300 * time.Second, ResetAfter: 10 * time.Minute},
-		NodeMonitorGracePeriod:           40 * time.Second,
+		NodeMonitorGracePeriod:           50 * time.Second, // 40s before v1.32 (kubernetes/kubernetes#126287)
 		EvictionTimeout:                  5 * time.Minute,
 		NodeStatusUpdateFrequency:        10 * time.Second,
 		TerminatedPodGCThreshold:         12500,

@@ -126,15 +126,15 @@ spec:
 }
 
 func TestMetricsWorkloadPartition(t *testing.T) {
-	// api-0's node is cut off at 3m; Ready=False at 3m35s, evicted and
-	// replaced (ready at once) at 8m35s: one replica missing for 300s.
-	// api-0 never ends: Terminating to the end, not ready from 3m35s.
+	// api-0's node is cut off at 3m; Ready=False at 3m45s, evicted and
+	// replaced (ready at once) at 8m45s: one replica missing for 300s.
+	// api-0 never ends: Terminating to the end, not ready from 3m45s.
 	m, got := measure(t, "../scenarios/cluster/node-partition-replicaset.yaml")
 	want := map[string][]float64{
 		"workload.unavailableReplicaSeconds": {300},
 		"workload.minReadyReplicas":          {1},
 		"pod.timeToReady":                    {0, 0, 0},
-		"pod.notReadyTime":                   {505, 0, 0},
+		"pod.notReadyTime":                   {495, 0, 0},
 		"node.peakCPU":                       {12.5, 25},
 		"node.peakPods":                      {100.0 / 110, 200.0 / 110},
 	}
@@ -143,8 +143,8 @@ func TestMetricsWorkloadPartition(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, got[name], w)
 		}
 	}
-	// 12m in 240 steps of 3s: ready pods 2 until 215s, 1 until 515s.
-	for k, w := range map[int]float64{0: 2, 71: 2, 72: 1, 171: 1, 172: 2, SeriesPoints - 1: 2} {
+	// 12m in 240 steps of 3s: ready pods 2 until 225s, 1 until 525s.
+	for k, w := range map[int]float64{0: 2, 74: 2, 75: 1, 174: 1, 175: 2, SeriesPoints - 1: 2} {
 		if m.Ready[k] != w {
 			t.Errorf("ready pods at %s = %v, want %v", SeriesTime(12*60e9, k), m.Ready[k], w)
 		}

@@ -41,12 +41,12 @@ func TestMetricsStuckRollout(t *testing.T) {
 // unavailableReplicaSeconds (from its spec's replicas, the same as before
 // Deployments reported their counts) and gets none of the availability
 // metrics, which only the Deployment beside it has. Both lose a pod's
-// readiness at 1m35s (node not ready); the Deployment's is replaced at
-// 6m35s (taint eviction), the StatefulSet's only at 11m.
+// readiness at 1m45s (node not ready); the Deployment's is replaced at
+// 6m45s (taint eviction), the StatefulSet's only at 11m.
 func TestMetricsStatefulSetBesideDeployment(t *testing.T) {
 	_, got := measure(t, "../scenarios/statefulset/partition-contrast.yaml")
 	want := map[string][]float64{
-		"workload.unavailableReplicaSeconds":  {300, 565}, // api, db
+		"workload.unavailableReplicaSeconds":  {300, 555}, // api, db
 		"workload.minReadyReplicas":           {1, 1},
 		"workload.notAvailableReplicaSeconds": {300}, // api only
 		"workload.minAvailableReplicas":       {1},

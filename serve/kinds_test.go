@@ -323,7 +323,7 @@ func TestStatefulSets(t *testing.T) {
 // right after its Ready condition goes Unknown, with no change of its own;
 // the node is served with the taints from that instant on.
 func TestNodeControllerTaints(t *testing.T) {
-	p := play(t, "../scenarios/cluster/node-partition-bare-pod.yaml", Options{At: 3*time.Minute + 36*time.Second})
+	p := play(t, "../scenarios/cluster/node-partition-bare-pod.yaml", Options{At: 3*time.Minute + 46*time.Second})
 	p.freeze(t)
 	var n corev1.Node
 	call(t, "GET", p.http.URL+"/api/v1/nodes/node-a", "", nil, &n)
@@ -332,7 +332,7 @@ func TestNodeControllerTaints(t *testing.T) {
 		got = append(got, taint.Key+":"+string(taint.Effect))
 	}
 	if want := "node.kubernetes.io/unreachable:NoSchedule,node.kubernetes.io/unreachable:NoExecute"; strings.Join(got, ",") != want {
-		t.Errorf("node-a's taints at 3m36s: %v, want %s", got, want)
+		t.Errorf("node-a's taints at 3m46s: %v, want %s", got, want)
 	}
 }
 

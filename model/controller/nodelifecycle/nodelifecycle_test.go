@@ -91,10 +91,10 @@ func TestObjects(t *testing.T) {
 		"1m0s 3 pod web-1",
 		"1m0s 2 budget pdb allowed=0",
 		"2m0s 2 node a",
-		"2m35s 2 node a",
-		"2m35s 2 node a",
-		"2m35s 2 budget pdb allowed=0",
-		"2m35s 2 workload web replicas=1 ready=0",
+		"2m45s 2 node a",
+		"2m45s 2 node a",
+		"2m45s 2 budget pdb allowed=0",
+		"2m45s 2 workload web replicas=1 ready=0",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("objects:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -142,8 +142,8 @@ func TestObjectStates(t *testing.T) {
 		"0s p/app started=true ready=true",
 		"30s p/app started=false ready=false",
 		"1m0s n off=false partitioned=true taints=[]",
-		"1m35s n off=false partitioned=true taints=[node.kubernetes.io/unreachable:NoSchedule]",
-		"1m35s n off=false partitioned=true taints=[node.kubernetes.io/unreachable:NoSchedule node.kubernetes.io/unreachable:NoExecute]",
+		"1m45s n off=false partitioned=true taints=[node.kubernetes.io/unreachable:NoSchedule]",
+		"1m45s n off=false partitioned=true taints=[node.kubernetes.io/unreachable:NoSchedule node.kubernetes.io/unreachable:NoExecute]",
 		"3m0s n off=false partitioned=false taints=[node.kubernetes.io/unreachable:NoSchedule node.kubernetes.io/unreachable:NoExecute]",
 		"3m0s n off=false partitioned=false taints=[]",
 	}, "\n")
@@ -156,11 +156,11 @@ func TestLeaseRenewalsAreHeartbeats(t *testing.T) {
 	// A kubelet renews its Lease every 10s whatever its status frequency:
 	// cut off at 3m with nodeStatusUpdateFrequency 1m (last post at 2m),
 	// its last renewal is at 2m50s and its node goes Unknown at the first
-	// monitor pass after 2m50s + 40s, 3m35s. With 4s, the last post (2m56s)
-	// is later than the last renewal: Unknown at 3m40s.
+	// monitor pass after 2m50s + 50s, 3m45s. With 4s, the last post (2m56s)
+	// is later than the last renewal: Unknown at 3m50s.
 	for _, tc := range []struct {
 		every, want time.Duration
-	}{{time.Minute, 3*time.Minute + 35*time.Second}, {4 * time.Second, 3*time.Minute + 40*time.Second}} {
+	}{{time.Minute, 3*time.Minute + 45*time.Second}, {4 * time.Second, 3*time.Minute + 50*time.Second}} {
 		st := model.DefaultSettings()
 		st.NodeStatusUpdateFrequency = tc.every
 		w, _ := world(t, model.RestartAlways, nil, st)
