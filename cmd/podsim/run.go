@@ -181,10 +181,16 @@ const runWrite = 512 << 10
 
 // runScenario is `run` without --follow: it runs s and writes it as o.out
 // says.
-func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
+func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (code int, err error) {
 	until := opt.until
 	bw := bufio.NewWriterSize(m.Stdout, runWrite) // a timeline can be many megabytes
-	defer bw.Flush()
+	// What bw still holds goes out last: a failed write (a full disk) is
+	// the run's error, however small the output.
+	defer func() {
+		if ferr := bw.Flush(); err == nil {
+			err = ferr
+		}
+	}()
 	name := s.File.Metadata.Name
 	prog := progress.NewRuns(m.progressOut(), m.clock(), 0)
 	o := scenarios.RunOptions{Until: until, MaxEvents: opt.maxEvents, ProbeEveryTick: opt.everyTick}
@@ -235,7 +241,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (int, error) {
 	if end == model.Finished && !opt.atSet {
 		checks.Finish()
 	}
-	code := m.runEnd(r, end)
+	code = m.runEnd(r, end)
 	if code == exitOK && opt.strict && end == model.Finished && !opt.atSet && checks.Failed() > 0 {
 		code = exitFailed
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,6 +235,25 @@ func TestRunTrace(t *testing.T) {
 		}
 		if last != end || doc.OtherData["scenario"] != "demo-oom-crashloop" {
 			t.Errorf("%v: states end at %vµs, want %vµs; otherData %v", args, last, end, doc.OtherData)
+		}
+	}
+}
+
+// fullDisk is standard output on a full disk: every write fails.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A run whose output cannot be written exits 2 and says why, in every
+// format, however little output it has (all of it may sit in one buffer
+// until the end).
+func TestRunReportsAFailedWrite(t *testing.T) {
+	demo := filepath.Join(root, "scenarios", "demo.yaml")
+	for _, format := range []string{"text", "jsonl", "json", "trace", "svg", "html"} {
+		var errb bytes.Buffer
+		code := (&Main{Stdout: fullDisk{}, Stderr: &errb}).Run(context.Background(), []string{"run", demo, "-o", format})
+		if code != exitBadInput || !strings.Contains(errb.String(), "no space left on device") {
+			t.Errorf("-o %s to a full disk: exit %d, stderr %q", format, code, errb.String())
 		}
 	}
 }
