@@ -18,7 +18,7 @@ func TestEvictionOnUnreachableNodeStaysTerminating(t *testing.T) {
 	heal := 20 * time.Minute
 	w.Schedule(time.Minute, func() { a.Partition(&heal) })
 	w.Run(20 * time.Minute)
-	// Unknown at 1m35s, evicted at 6m35s, still Running and Terminating.
+	// Unknown at 1m45s, evicted at 6m45s, still Running and Terminating.
 	if p.Phase() != model.Running || !p.Terminating() || p.Deleted() {
 		t.Fatalf("at 20m: phase %s, terminating %v, deleted %v", p.Phase(), p.Terminating(), p.Deleted())
 	}
