@@ -56,8 +56,11 @@ func New(w *model.World) *Controller {
 }
 
 // AutoscalerAdded starts metrics-server and queues the autoscaler's first
-// sync one sync period from now, as the controller's rate-limited queue
-// does.
+// sync now: since v1.37 the controller's informer adds a new autoscaler to
+// its queue without the rate limiter (enqueueHPA, kubernetes/kubernetes
+// #138294; before, the first sync came one sync period later). Before
+// metrics-server's first scrape that sync finds no metrics, as on a
+// cluster: FailedGetResourceMetric.
 func (c *Controller) AutoscalerAdded(a *model.Autoscaler) {
 	c.w.EnableUsage()
 	h := &hpa{c: c, a: a}
@@ -71,7 +74,7 @@ func (c *Controller) AutoscalerAdded(a *model.Autoscaler) {
 		c.hpas = append(c.hpas, nil)
 	}
 	c.hpas[a.ID()] = h
-	c.w.Engine().Schedule(&h.timer, sim.AddSat(c.w.Now(), c.s.SyncPeriod), sim.Normal)
+	c.w.Engine().Schedule(&h.timer, c.w.Now(), sim.Normal)
 }
 
 // sync is reconcileAutoscaler, then the next sync one period later.
