@@ -5,6 +5,7 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // hpaV2 converts an autoscaling/v2 HorizontalPodAutoscaler.
@@ -18,7 +19,16 @@ func (c *converter) hpaV2(o *autoscalingv2.HorizontalPodAutoscaler) *scenarios.W
 	if b := sp.Behavior; b != nil {
 		h.Behavior = &scenarios.HPABehavior{ScaleUp: c.scalingRules(b.ScaleUp), ScaleDown: c.scalingRules(b.ScaleDown)}
 	}
-	return &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: scenarios.WorkloadSpec{HPASpec: h}}
+	return &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: c.hpaMeta(&o.ObjectMeta), Spec: scenarios.WorkloadSpec{HPASpec: h}}
+}
+
+// hpaMeta is an autoscaler's metadata with its creation time: one made
+// before a snapshot's instant syncs as an established one does
+// (model.AutoscalerSpec.Existing).
+func (c *converter) hpaMeta(om *metav1.ObjectMeta) scenarios.ObjectMeta {
+	m := meta(om)
+	m.SnapshotMeta = c.snapshotMeta(om)
+	return m
 }
 
 // hpaV1 converts an autoscaling/v1 HorizontalPodAutoscaler.
@@ -26,7 +36,7 @@ func (c *converter) hpaV1(o *autoscalingv1.HorizontalPodAutoscaler) *scenarios.W
 	sp := &o.Spec
 	h := scenarios.HPASpec{MinReplicas: sp.MinReplicas, MaxReplicas: &sp.MaxReplicas, TargetCPUUtilizationPercentage: sp.TargetCPUUtilizationPercentage,
 		ScaleTargetRef: &scenarios.ObjectReference{APIVersion: sp.ScaleTargetRef.APIVersion, Kind: sp.ScaleTargetRef.Kind, Name: sp.ScaleTargetRef.Name}}
-	return &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: meta(&o.ObjectMeta), Spec: scenarios.WorkloadSpec{HPASpec: h}}
+	return &scenarios.Workload{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: c.hpaMeta(&o.ObjectMeta), Spec: scenarios.WorkloadSpec{HPASpec: h}}
 }
 
 func (c *converter) hpaMetric(m *autoscalingv2.MetricSpec) scenarios.HPAMetric {

@@ -99,6 +99,9 @@ type AutoscalerSpec struct {
 	MinReplicas, MaxReplicas int32
 	Metrics                  []MetricSpec
 	Behavior                 *AutoscalerBehavior // nil: none written
+	// Existing: made before the run (a snapshot's object), so it has synced
+	// before: its next sync is one period in, not at once as a new one's.
+	Existing bool
 }
 
 // MetricStatus is a metric's current value as the last sync computed it

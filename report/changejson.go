@@ -37,7 +37,7 @@ type ChangeJSON struct {
 	probes, hits, skip int
 }
 
-// The tables are small on purpose (bodies 220 KB, fronts 110 KB): a miss
+// The tables are small on purpose (bodies 204 KiB, fronts 108 KiB): a miss
 // costs a line written again, but a table that does not stay in the
 // processor's nearer caches beside the model costs a cache miss on every
 // line. With 4,096 sets instead of 512, each table hit more often (the
@@ -76,7 +76,7 @@ type jsonBody struct {
 	body []byte
 }
 
-// bodyKey is what a change's body is written from (192 bytes a slot).
+// bodyKey is what a change's body is written from (176 bytes a slot).
 type bodyKey struct {
 	container, node, workload, object, reason, message, typ, status string
 	from, to                                                        model.Phase

@@ -11,6 +11,11 @@ type recentWords [wordsSlots]wordsSlot
 
 const wordsSlots = 512
 
+// slot's index takes bodySlot's bits for all of wordsSlots' (a first
+// run's changes, restart count 0, add none of their own): bodyBits must
+// be at least 9. This does not compile otherwise.
+const _ = uint(bodyBits - 9)
+
 // wordsSlot is a slot of recentWords: what a change's words are written
 // from, and 1 + the index of the words (0: empty).
 type wordsSlot struct {

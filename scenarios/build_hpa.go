@@ -16,7 +16,9 @@ const defaultCPUUtilization = 80
 func (s *Scenario) addAutoscalers(w *model.World) {
 	for _, wl := range s.workloads {
 		if wl.Kind == kindHPA {
-			w.AddAutoscaler(autoscalerSpec(wl))
+			spec := autoscalerSpec(wl)
+			spec.Existing = s.since(wl.Metadata.CreationTimestamp) < 0 // a snapshot's
+			w.AddAutoscaler(spec)
 		}
 	}
 }

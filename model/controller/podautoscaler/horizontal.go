@@ -60,7 +60,8 @@ func New(w *model.World) *Controller {
 // its queue without the rate limiter (enqueueHPA, kubernetes/kubernetes
 // #138294; before, the first sync came one sync period later). Before
 // metrics-server's first scrape that sync finds no metrics, as on a
-// cluster: FailedGetResourceMetric.
+// cluster: FailedGetResourceMetric. An autoscaler that existed before the
+// run (Spec.Existing) is in its periodic syncs: its next is one period in.
 func (c *Controller) AutoscalerAdded(a *model.Autoscaler) {
 	c.w.EnableUsage()
 	h := &hpa{c: c, a: a}
@@ -74,7 +75,11 @@ func (c *Controller) AutoscalerAdded(a *model.Autoscaler) {
 		c.hpas = append(c.hpas, nil)
 	}
 	c.hpas[a.ID()] = h
-	c.w.Engine().Schedule(&h.timer, c.w.Now(), sim.Normal)
+	first := c.w.Now()
+	if a.Spec.Existing {
+		first = sim.AddSat(first, c.s.SyncPeriod)
+	}
+	c.w.Engine().Schedule(&h.timer, first, sim.Normal)
 }
 
 // sync is reconcileAutoscaler, then the next sync one period later.

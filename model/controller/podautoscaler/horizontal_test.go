@@ -12,6 +12,12 @@ import (
 // request per second) behind a Service, autoscaled at 50% CPU between 2
 // and 10 replicas, offered 10 requests per second, then 60 from 1m.
 func loadStep(b *model.AutoscalerBehavior) (*model.World, *model.Autoscaler) {
+	return loadStepOf(b, false)
+}
+
+// loadStepOf is loadStep with an autoscaler that existed before the run
+// or not.
+func loadStepOf(b *model.AutoscalerBehavior, existing bool) (*model.World, *model.Autoscaler) {
 	w := cluster.New(1, model.DefaultSettings())
 	w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 110}})
 	tmpl := &model.PodSpec{RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second,
@@ -24,7 +30,7 @@ func loadStep(b *model.AutoscalerBehavior) (*model.World, *model.Autoscaler) {
 		MaxUnavailable: model.IntOrPercent{Value: 25, Percent: true}})
 	s := w.AddService(model.ServiceSpec{Name: "web", Selector: labels})
 	a := w.AddAutoscaler(model.AutoscalerSpec{Name: "web", TargetKind: model.KindDeployment, TargetName: "web",
-		MinReplicas: 2, MaxReplicas: 10, Behavior: b,
+		MinReplicas: 2, MaxReplicas: 10, Behavior: b, Existing: existing,
 		Metrics: []model.MetricSpec{{Source: model.MetricResource, Resource: "cpu", Target: model.TargetUtilization, Utilization: 50}}})
 	s.SetTraffic([]model.RateStep{{At: 0, MilliRPS: 10_000}, {At: time.Minute, MilliRPS: 60_000}})
 	return w, a
@@ -108,5 +114,24 @@ func BenchmarkAutoscalerSteadyState(b *testing.B) {
 	for b.Loop() {
 		next += 15 * time.Second
 		w.Run(next)
+	}
+}
+
+// A new autoscaler syncs at once (v1.37): before metrics-server's first
+// scrape it finds no metrics. One that existed before the run (a
+// snapshot's) is in its periodic syncs: nothing at once, its next sync one
+// period in.
+func TestFirstSync(t *testing.T) {
+	for _, existing := range []bool{false, true} {
+		w, a := loadStepOf(nil, existing)
+		w.Run(0)
+		c, synced := a.Status.Condition(model.ScalingActive)
+		if synced != !existing || (synced && c.Reason != "FailedGetResourceMetric") {
+			t.Errorf("existing %v: at 0s ScalingActive %v (%s), want synced %v", existing, c.Status, c.Reason, !existing)
+		}
+		w.Run(15 * time.Second)
+		if c, ok := a.Status.Condition(model.ScalingActive); !ok {
+			t.Errorf("existing %v: no sync by 15s (%v)", existing, c)
+		}
 	}
 }
