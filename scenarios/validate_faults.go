@@ -91,10 +91,30 @@ func (v *validator) createFault(c *CreateFault) {
 	}
 	for _, w := range c.objects.workloads {
 		key := model.Key(w.Metadata.Namespace, w.Metadata.Name)
-		if v.workloads[key] != nil {
+		// A name is unique per kind, as in the API: an autoscaler, a
+		// budget or a Service may share its controller's (what kubectl
+		// autoscale makes). Each goes where the scenario's own go.
+		var exists bool
+		switch w.Kind {
+		case kindHPA:
+			exists = v.hpaNamed(key) != nil
+			v.hpas = append(v.hpas, w)
+		case kindPDB:
+			exists = v.budgets[key] != nil
+			v.budgets[key] = w
+		case kindService:
+			if v.services == nil {
+				v.services = map[string]*Workload{}
+			}
+			exists = v.services[key] != nil
+			v.services[key] = w
+		default:
+			exists = v.workloads[key] != nil
+			v.workloads[key] = w
+		}
+		if exists {
 			v.at(&c.File, "create %s: %s %q%s exists already", c.File, w.Kind, w.Metadata.Name, inNamespace(w.Metadata.Namespace))
 		}
-		v.workloads[key] = w
 	}
 }
 

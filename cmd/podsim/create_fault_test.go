@@ -42,3 +42,52 @@ func TestCreateFaultErrors(t *testing.T) {
 		}
 	}
 }
+
+// A create fault may bring an autoscaler, a budget and a Service named as
+// their Deployment, as kubectl autoscale and most charts make them: a name
+// is unique per kind.
+func TestCreateFaultSharesANameAcrossKinds(t *testing.T) {
+	dir := filepath.Join(root, "scenarios", "manifests")
+	src, err := os.ReadFile(filepath.Join(dir, "create-late.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, "k8s", "late-worker.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest = append(manifest, []byte(`---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: worker, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: worker}
+  minReplicas: 2
+  maxReplicas: 4
+  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}}]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: worker, namespace: shop}
+spec: {minAvailable: 1, selector: {matchLabels: {app: worker}}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: worker, namespace: shop}
+spec: {selector: {app: worker}, ports: [{port: 80}]}
+`)...)
+	tmp := t.TempDir()
+	if err := os.Mkdir(filepath.Join(tmp, "k8s"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "k8s", "late-worker.yaml"), manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(tmp, "create.yaml")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := podsim(t, "validate", path); code != exitOK {
+		t.Errorf("exit %d, stderr %q; want a valid scenario", code, errs)
+	}
+}
