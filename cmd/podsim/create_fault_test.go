@@ -11,22 +11,7 @@ import (
 // error at its entry, and a second create of the same object is refused
 // there, as the API refuses it.
 func TestCreateFaultErrors(t *testing.T) {
-	dir := filepath.Join(root, "scenarios", "manifests")
-	src, err := os.ReadFile(filepath.Join(dir, "create-late.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest, err := os.ReadFile(filepath.Join(dir, "k8s", "late-worker.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	if err := os.Mkdir(filepath.Join(tmp, "k8s"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "k8s", "late-worker.yaml"), manifest, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tmp, src := createLate(t, "")
 	const fault = "- {at: 2m, create: {file: k8s/late-worker.yaml}}"
 	for _, c := range []struct{ edit, want string }{
 		{"- {at: 2m, create: {file: k8s/nope.yaml}}", ":20:31: create k8s/nope.yaml: no such file or directory"},
@@ -47,16 +32,7 @@ func TestCreateFaultErrors(t *testing.T) {
 // their Deployment, as kubectl autoscale and most charts make them: a name
 // is unique per kind.
 func TestCreateFaultSharesANameAcrossKinds(t *testing.T) {
-	dir := filepath.Join(root, "scenarios", "manifests")
-	src, err := os.ReadFile(filepath.Join(dir, "create-late.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest, err := os.ReadFile(filepath.Join(dir, "k8s", "late-worker.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest = append(manifest, []byte(`---
+	tmp, src := createLate(t, `---
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata: {name: worker, namespace: shop}
@@ -75,14 +51,7 @@ apiVersion: v1
 kind: Service
 metadata: {name: worker, namespace: shop}
 spec: {selector: {app: worker}, ports: [{port: 80}]}
-`)...)
-	tmp := t.TempDir()
-	if err := os.Mkdir(filepath.Join(tmp, "k8s"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "k8s", "late-worker.yaml"), manifest, 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	path := filepath.Join(tmp, "create.yaml")
 	if err := os.WriteFile(path, src, 0o644); err != nil {
 		t.Fatal(err)
@@ -90,4 +59,28 @@ spec: {selector: {app: worker}, ports: [{port: 80}]}
 	if _, errs, code := podsim(t, "validate", path); code != exitOK {
 		t.Errorf("exit %d, stderr %q; want a valid scenario", code, errs)
 	}
+}
+
+// createLate copies the library's create-late scenario's manifest, with
+// more appended, into k8s/ of a temporary folder, and returns the folder
+// and the scenario's source.
+func createLate(t *testing.T, more string) (string, []byte) {
+	t.Helper()
+	dir := filepath.Join(root, "scenarios", "manifests")
+	src, err := os.ReadFile(filepath.Join(dir, "create-late.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, "k8s", "late-worker.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	if err := os.Mkdir(filepath.Join(tmp, "k8s"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "k8s", "late-worker.yaml"), append(manifest, more...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tmp, src
 }
