@@ -35,35 +35,35 @@ var (
 // trimmed). A fleet's rows repeat the same words (a container's state,
 // an event), so its spool holds a few bytes a row. It keeps at most 16 MiB
 // of rows in memory; the rest go to a temporary file. The first error
-// stops it; Close returns it. Change allocates nothing but a new object's
-// name and new words.
+// stops it; Close returns it. Change allocates nothing but for a new
+// object or new words.
 type TextTimeline struct {
-	w         io.Writer
-	chunks    [][]byte // spooled rows, in memory, full chunks
-	mem       []byte   // the chunk being filled
-	free      [][]byte // chunks written to the file, for reuse
-	file      *os.File // spooled rows past mem's limit, if any
-	spill     *bufio.Writer
-	spilled   []int             // the lengths of the chunks in the file, in order
-	objs      []string          // the objects seen, by index
-	objWidth  []int             // their display widths
-	objIdx    map[string]uint32 // and their indices
-	words     []string          // the changes' words kept, by index
-	wordIdx   map[string]uint32 // and their indices
-	wordsLen  int               // the bytes of words
-	recent    *recentWords      // the indices of the words of recent changes
-	recentObj *recentObjects    // and of their objects
-	lastT     time.Duration     // the last row's time
-	haveT     bool              // whether there was a row
-	timeW     int               // the widest time
-	objW      int               // the widest object
-	scratch   []byte
-	err       error
+	w        io.Writer
+	chunks   [][]byte // spooled rows, in memory, full chunks
+	mem      []byte   // the chunk being filled
+	free     [][]byte // chunks written to the file, for reuse
+	file     *os.File // spooled rows past mem's limit, if any
+	spill    *bufio.Writer
+	spilled  []int             // the lengths of the chunks in the file, in order
+	objs     []string          // the objects seen, by index
+	objWidth []int             // their display widths
+	objIdx   map[string]uint32 // and their indices
+	words    []string          // the changes' words kept, by index
+	wordIdx  map[string]uint32 // and their indices
+	wordsLen int               // the bytes of words
+	recent   *recentWords      // the indices of the words of recent changes
+	objTable objectTable       // the indices of the objects by their sources' addresses
+	lastT    time.Duration     // the last row's time
+	haveT    bool              // whether there was a row
+	timeW    int               // the widest time
+	objW     int               // the widest object
+	scratch  []byte
+	err      error
 }
 
 // NewTextTimeline returns the sink; Close writes the table to w.
 func NewTextTimeline(w io.Writer) *TextTimeline {
-	return &TextTimeline{w: w, objIdx: map[string]uint32{}, wordIdx: map[string]uint32{}, recent: new(recentWords), recentObj: new(recentObjects),
+	return &TextTimeline{w: w, objIdx: map[string]uint32{}, wordIdx: map[string]uint32{}, recent: new(recentWords),
 		timeW: len("TIME"), objW: len("OBJECT")}
 }
 
@@ -97,9 +97,9 @@ func (t *TextTimeline) Change(c *model.Change) {
 
 // object returns the index of c's object, seen first now if it is new.
 func (t *TextTimeline) object(c *model.Change) uint32 {
-	slot := t.recentObj.slot(c)
-	if slot.holds(c) {
-		return slot.obj - 1
+	h := objectHash(c)
+	if id, ok := t.objTable.find(c, h); ok {
+		return id
 	}
 	t.scratch = appendObject(t.scratch[:0], c)
 	id, ok := t.objIdx[string(t.scratch)]
@@ -112,7 +112,7 @@ func (t *TextTimeline) object(c *model.Change) uint32 {
 		t.objW = max(t.objW, w)
 		t.objIdx[name] = id
 	}
-	slot.keep(c, id)
+	t.objTable.add(c, h, id)
 	return id
 }
 

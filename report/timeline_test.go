@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -400,8 +401,19 @@ func (c *countWrites) Write(p []byte) (int, error) {
 // The words and objects the text timeline remembers by their strings'
 // addresses are those their text would give: over random changes of every
 // kind, made of a few strings passed again and of copies of them (the same
-// text elsewhere), its table is writeTable's.
+// text elsewhere), its table is writeTable's, also when its object table
+// starts over every few sources.
 func TestTextTimelineRecentAsText(t *testing.T) {
+	for _, kept := range []int{objectsKept, 5} {
+		t.Run(fmt.Sprint("kept ", kept), func(t *testing.T) {
+			defer func(k int) { objectsKept = k }(objectsKept)
+			objectsKept = kept
+			textTimelineRecentAsText(t)
+		})
+	}
+}
+
+func textTimelineRecentAsText(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	pool := func(ss ...string) func() string {
 		return func() string {
@@ -448,6 +460,39 @@ func TestTextTimelineRecentAsText(t *testing.T) {
 			}
 		}
 		t.Fatalf("%d lines, want %d", len(g), len(w))
+	}
+}
+
+// The object table finds every object it was given, by its strings'
+// addresses, however many (a fleet's outnumber a small cache's slots),
+// and no other: the same text elsewhere is not found.
+func TestObjectTableFindsEveryObjectSeen(t *testing.T) {
+	var table objectTable
+	changes := make([]model.Change, 5000)
+	for i := range changes {
+		changes[i] = model.Change{Kind: model.ChangeContainer, Pod: fmt.Sprintf("app-%d", i), Container: "c"}
+		if i%2 == 1 {
+			changes[i].Container = ""
+		}
+		c := &changes[i]
+		if _, ok := table.find(c, objectHash(c)); ok {
+			t.Fatalf("%d found before it was added", i)
+		}
+		table.add(c, objectHash(c), uint32(i))
+	}
+	for i := range changes {
+		c := &changes[i]
+		if id, ok := table.find(c, objectHash(c)); !ok || id != uint32(i) {
+			t.Fatalf("%d: found %d, %v", i, id, ok)
+		}
+	}
+	copied := changes[7]
+	copied.Pod = strings.Clone(copied.Pod)
+	if _, ok := table.find(&copied, objectHash(&copied)); ok {
+		t.Error("an object found by another string of the same text")
+	}
+	if len(table.index.refs) < 2*len(table.srcs) {
+		t.Errorf("%d entries for %d sources: more than half full", len(table.index.refs), len(table.srcs))
 	}
 }
 
