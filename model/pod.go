@@ -256,20 +256,22 @@ func (p *Pod) Deleted() bool { return p.deleted }
 
 // Status returns a copy of the pod's status now.
 func (p *Pod) Status() PodStatus {
-	s := PodStatus{Phase: p.Phase(), Conditions: p.appendConditions(nil),
-		InitContainerStatuses: cloneStatuses(p.initStatuses()), ContainerStatuses: cloneStatuses(p.regularStatuses()),
-		StartTime: p.startTime, Started: p.started, PodIP: p.IP()}
-	if p.more != nil {
-		s.Reason, s.Message = p.more.reason, p.more.message
-	}
+	var s PodStatus
+	p.StatusInto(&s)
 	return s
 }
 
-func cloneStatuses(cs []ContainerStatus) []ContainerStatus {
-	if len(cs) == 0 {
-		return nil
+// StatusInto sets *s to a copy of the pod's status now, as Status returns
+// it, in s's own slices where they have room: a caller that reads many
+// pods' statuses one after the other allocates once.
+func (p *Pod) StatusInto(s *PodStatus) {
+	*s = PodStatus{Phase: p.Phase(), Conditions: p.appendConditions(s.Conditions[:0]),
+		InitContainerStatuses: append(s.InitContainerStatuses[:0], p.initStatuses()...),
+		ContainerStatuses:     append(s.ContainerStatuses[:0], p.regularStatuses()...),
+		StartTime:             p.startTime, Started: p.started, PodIP: p.IP()}
+	if p.more != nil {
+		s.Reason, s.Message = p.more.reason, p.more.message
 	}
-	return append([]ContainerStatus(nil), cs...)
 }
 
 func (p *Pod) tolerates(t Taint) bool {

@@ -35,17 +35,33 @@ type PodView struct {
 
 // ViewPod takes a view of p as it is now.
 func ViewPod(p *model.Pod) PodView {
-	v := PodView{Name: p.Name, Spec: p.Spec, Status: p.Status(), Terminating: p.Terminating(), CreatedAt: p.CreatedAt,
+	var v PodView
+	v.take(p)
+	return v
+}
+
+// take makes v a view of p as it is now, in v's own slices where they
+// have room.
+func (v *PodView) take(p *model.Pod) {
+	status := v.Status
+	p.StatusInto(&status)
+	*v = PodView{Name: p.Name, Spec: p.Spec, Status: status, Terminating: p.Terminating(), CreatedAt: p.CreatedAt,
 		Nominated: p.NominatedNodeName()}
 	if p.Node != nil {
 		v.Node = p.Node.Name
 	}
-	return v
 }
 
 // GetPod computes the `kubectl get pods` columns of a pod as of now.
 func GetPod(p *model.Pod, now time.Duration) PodRow {
-	v := ViewPod(p)
+	var v PodView
+	return v.getPod(p, now)
+}
+
+// getPod is GetPod, with v's slices for the pod's status: a caller that
+// reads many pods one after the other allocates them once.
+func (v *PodView) getPod(p *model.Pod, now time.Duration) PodRow {
+	v.take(p)
 	return v.Row(now)
 }
 
@@ -232,8 +248,9 @@ func WriteGetPods(w io.Writer, world *model.World) error {
 		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
 	var rows [][]string
+	var view PodView
 	for _, p := range pods {
-		r := GetPod(p, now)
+		r := view.getPod(p, now)
 		row := []string{r.Name, r.Ready, r.Status, r.Restarts, r.Age}
 		if all {
 			row = append([]string{p.Namespace}, row...)

@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"reflect"
 	"testing"
 	"time"
 	"unsafe"
@@ -52,5 +53,24 @@ func TestListMessagesShared(t *testing.T) {
 	}
 	if unsafe.StringData(a) != unsafe.StringData(b) {
 		t.Error("two pods built the same condition message twice")
+	}
+}
+
+// StatusInto gives what Status gives, and reading one pod after another
+// into the same status allocates nothing once its slices have room.
+func TestStatusIntoReusesItsSlices(t *testing.T) {
+	dies := &model.Behavior{Runs: []model.RunSpec{{ExitAfter: 0, ExitCode: 1, Times: 1}}}
+	w, p := world(t, model.RestartAlways, dies, model.DefaultSettings())
+	q := w.AddPod("q", p.Spec, model.PodOptions{})
+	w.Run(time.Minute)
+	var into model.PodStatus
+	for _, pod := range []*model.Pod{p, q} {
+		pod.StatusInto(&into)
+		if want := pod.Status(); !reflect.DeepEqual(into, want) {
+			t.Fatalf("%s: StatusInto gave %+v, Status %+v", pod.Name, into, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { p.StatusInto(&into); q.StatusInto(&into) }); n != 0 {
+		t.Errorf("%v allocations reading two pods' statuses into one", n)
 	}
 }
