@@ -28,7 +28,8 @@ var (
 // TextTimeline is a sink that writes the timeline as a table (TIME,
 // OBJECT, CHANGE), each column as wide as its widest cell, in one run: it
 // spools each row compactly while the run goes (the time since the last
-// row's, the object as an index into the objects seen, the change's words
+// row's if it moved on, the object as an index into the objects seen
+// unless it is the last row's, the change's words
 // as an index into the words seen, or, past textWordsKept of them, the
 // words themselves) and writes the table when Close is called, byte for
 // byte what writeTable renders for the same rows (trailing blanks
@@ -54,6 +55,7 @@ type TextTimeline struct {
 	recent   *recentWords      // the indices of the words of recent changes
 	objTable objectTable       // the indices of the objects by their sources' addresses
 	lastT    time.Duration     // the last row's time
+	lastObj  uint32            // and object
 	haveT    bool              // whether there was a row
 	timeW    int               // the widest time
 	objW     int               // the widest object
@@ -77,14 +79,24 @@ func (t *TextTimeline) Change(c *model.Change) {
 		t.timeW = max(t.timeW, timeWidth(when))
 	}
 	id := t.object(c)
-	// The row: the time since the last row's, the object, the change's
-	// length and words.
+	// The row: a uvarint whose first bit tells whether the time moved on
+	// and whose rest is 0 for the last row's object, else 1 + the
+	// object's index; the time since the last row's, if it moved on; the
+	// change's words. A fleet's rows come in lockstep, a few a pod at one
+	// instant: most take one byte for the two.
 	if t.mem == nil {
 		t.mem = t.newChunk()
 	}
-	t.mem = binary.AppendVarint(t.mem, int64(when-t.lastT))
-	t.lastT, t.haveT = when, true
-	t.mem = binary.AppendUvarint(t.mem, uint64(id))
+	obj := uint64(id) + 1
+	if t.haveT && id == t.lastObj {
+		obj = 0
+	}
+	moved := when != t.lastT
+	t.mem = binary.AppendUvarint(t.mem, obj<<1|bit(moved))
+	if moved {
+		t.mem = binary.AppendVarint(t.mem, int64(when-t.lastT))
+	}
+	t.lastT, t.lastObj, t.haveT = when, id, true
 	t.mem = t.appendWords(t.mem, c)
 	if len(t.mem) < textSpoolChunk {
 		return
@@ -282,6 +294,8 @@ type tableWriter struct {
 	line        []byte
 	prefix      int // line's time and object cells, padded, as lastTime and lastObj
 	lastObj     uint32
+	lastRow     uint32 // the last row's object
+	haveRow     bool   // whether there was a row
 	lastT       time.Duration
 	lastTime    string // lastT formatted
 	lastPrinted string // the time cell of line's prefix
@@ -296,20 +310,32 @@ var errSpool = errors.New("the text timeline's spooled rows are damaged")
 // rows renders every row of spooled chunk b.
 func (o *tableWriter) rows(b []byte) error {
 	for len(b) > 0 && o.err == nil {
-		delta, n := binary.Varint(b)
+		head, n := binary.Uvarint(b)
 		if n <= 0 {
 			return errSpool
 		}
 		b = b[n:]
+		var delta int64
+		if head&1 == 1 {
+			if delta, n = binary.Varint(b); n <= 0 {
+				return errSpool
+			}
+			b = b[n:]
+		}
 		if when := o.lastT + time.Duration(delta); !o.haveT || when != o.lastT {
 			o.lastT, o.lastTime, o.haveT = when, sim.FormatTime(when), true
 			o.timeWidth = width(o.lastTime)
 		}
-		id, n := binary.Uvarint(b)
-		if n <= 0 || id >= uint64(len(o.t.objs)) {
+		id := uint64(o.lastRow)
+		if head >>= 1; head > 0 {
+			id = head - 1
+		} else if !o.haveRow {
 			return errSpool
 		}
-		b = b[n:]
+		if id >= uint64(len(o.t.objs)) {
+			return errSpool
+		}
+		o.lastRow, o.haveRow = uint32(id), true
 		word, n := binary.Uvarint(b)
 		if n <= 0 || word > uint64(len(o.t.words)) {
 			return errSpool

@@ -537,3 +537,23 @@ func TestRecentSlotsTellChangesApart(t *testing.T) {
 		}
 	}
 }
+
+// A row at the last row's instant, of its object, spools its words only:
+// the two take one byte (a fleet's rows come a few a pod at one instant).
+func TestTextTimelineSpoolsARepeatInTwoBytes(t *testing.T) {
+	tt := NewTextTimeline(io.Discard)
+	c := model.Change{T: time.Minute, Kind: model.ChangeCondition, Pod: "web", Type: "Ready", Status: "True"}
+	tt.Change(&c)
+	before := len(tt.mem)
+	for range 100 {
+		tt.Change(&c)
+	}
+	if n := len(tt.mem) - before; n != 200 {
+		t.Errorf("100 repeats spooled in %d bytes, want 200", n)
+	}
+	c.T += time.Second
+	tt.Change(&c)
+	if err := tt.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
