@@ -101,7 +101,7 @@ func (w *World) ChangeCount() int { return w.changeCount }
 // record stamps c with the current time and hands it to every sink. (The
 // world's own copy is what sinks get, so that c does not escape.)
 func (w *World) record(c Change) {
-	w.current, w.changePod = c, nil
+	w.current, w.changePod, w.changeNames = c, nil, nil
 	w.emit()
 }
 
@@ -112,7 +112,7 @@ func (w *World) begin(k ChangeKind) *Change {
 	c := &w.current
 	*c = Change{}
 	c.Kind = k
-	w.changePod = nil
+	w.changePod, w.changeNames = nil, nil
 	return c
 }
 
@@ -121,14 +121,14 @@ func (w *World) begin(k ChangeKind) *Change {
 func (p *Pod) begin(k ChangeKind) *Change {
 	c := p.w.begin(k)
 	c.Pod, c.Namespace = p.Name, p.Namespace
-	p.w.changePod = p
+	p.w.changePod, p.w.changeNames = p, p
 	return c
 }
 
 // record is World.record for a change of p's own, with p's names.
 func (p *Pod) record(c Change) {
 	c.Pod, c.Namespace = p.Name, p.Namespace
-	p.w.current, p.w.changePod = c, p
+	p.w.current, p.w.changePod, p.w.changeNames = c, p, p
 	p.w.emit()
 }
 
@@ -137,6 +137,11 @@ func (p *Pod) record(c Change) {
 // need not find it by its names; nil for any other change (an event about
 // the pod too). For sinks, during Change.
 func (w *World) ChangePod() *Pod { return w.changePod }
+
+// ChangeNamesPod is the pod that the change the sinks are being handed
+// names (Change.Pod): the pod of its own change, as ChangePod, or of an
+// event about it; nil for any other change. For sinks, during Change.
+func (w *World) ChangeNamesPod() *Pod { return w.changeNames }
 
 // emit stamps the world's current change with the current time and hands
 // it to every sink: record for a change built in place (w.current), as the

@@ -9,11 +9,13 @@ import (
 )
 
 // changePodSink checks World.ChangePod at every change: the pod of a
-// pod's own change, by its names; nil for any other.
+// pod's own change, by its names; nil for any other. And
+// World.ChangeNamesPod: that pod, or the pod an event is about.
 type changePodSink struct {
-	w    *model.World
-	own  int
-	errs []string
+	w             *model.World
+	own           int
+	events, named int // events about a pod, and of them those that came with it
+	errs          []string
 }
 
 func (s *changePodSink) Change(c *model.Change) {
@@ -29,17 +31,37 @@ func (s *changePodSink) Change(c *model.Change) {
 			s.errs = append(s.errs, fmt.Sprintf("%v %s %s: ChangePod %s", c.T, c.Kind, c.Reason, p.Name))
 		}
 	}
+	// ChangeNamesPod: the pod the change names, its own change's or an
+	// event's about it; an event about a pod gone from the world names
+	// none.
+	n := s.w.ChangeNamesPod()
+	switch {
+	case c.Kind == model.ChangeEvent && c.Pod != "":
+		s.events++
+		if n != nil && (n.Name != c.Pod || n.Namespace != c.Namespace) {
+			s.errs = append(s.errs, fmt.Sprintf("%v event %s about %s/%s: ChangeNamesPod %s", c.T, c.Reason, c.Namespace, c.Pod, n.Name))
+		}
+		if n != nil {
+			s.named++
+		}
+	case c.Kind == model.ChangeEvent || p == nil:
+		if n != nil {
+			s.errs = append(s.errs, fmt.Sprintf("%v %s %s: ChangeNamesPod %s", c.T, c.Kind, c.Reason, n.Name))
+		}
+	case n != p:
+		s.errs = append(s.errs, fmt.Sprintf("%v %s %s/%s: ChangeNamesPod %v, ChangePod %v", c.T, c.Kind, c.Namespace, c.Pod, n, p))
+	}
 }
 
 // TestChangePodNamesThePodOfItsOwnChanges: in every scenario of the
 // library, each change of a pod's own comes with the pod, and no other
-// change with one.
+// change with one; nearly every event about a pod comes with it too.
 func TestChangePodNamesThePodOfItsOwnChanges(t *testing.T) {
 	all, err := scenariogen.Valid([]string{"../scenarios"}, "slow")
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := 0
+	own, events, named := 0, 0, 0
 	for _, s := range all {
 		w := s.NewWorld()
 		sink := &changePodSink{w: w}
@@ -49,9 +71,12 @@ func TestChangePodNamesThePodOfItsOwnChanges(t *testing.T) {
 		for _, e := range sink.errs[:min(len(sink.errs), 3)] {
 			t.Errorf("%s: %s", s.Path, e)
 		}
-		own += sink.own
+		own, events, named = own+sink.own, events+sink.events, named+sink.named
 	}
 	if own < 1000 {
 		t.Errorf("only %d changes of pods' own", own)
+	}
+	if named < events*9/10 {
+		t.Errorf("only %d of %d events about a pod came with it", named, events)
 	}
 }

@@ -61,6 +61,7 @@ func (w *World) eventMsg(kind, object string, typ EventType, reason, source, msg
 		c.Pod, c.Namespace = object, DefaultNamespace
 		if p := w.Pod(object); p != nil {
 			c.Pod, c.Namespace = p.Name, p.Namespace
+			w.changeNames = p
 		}
 	default:
 		c.Workload, c.Object = object, kind
@@ -93,6 +94,7 @@ func (p *Pod) Event(typ EventType, reason, source, msg string) { p.eventMsg(typ,
 func (p *Pod) eventMsg(typ EventType, reason, source, msg string) {
 	c := p.w.begin(ChangeEvent)
 	c.Pod, c.Namespace = p.Name, p.Namespace
+	p.w.changeNames = p
 	p.w.recordEvent(p.eventLog(), typ, reason, source, msg, c)
 }
 

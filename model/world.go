@@ -53,6 +53,7 @@ type World struct {
 	apiEvents     int          // events that reached the API
 	current       Change       // the change being handed to the sinks
 	changePod     *Pod         // the pod of current, if it is a pod's own change (ChangePod)
+	changeNames   *Pod         // the pod current names, if any (ChangeNamesPod)
 	changeCount   int
 
 	parts      parts      // what hears of changes (parts.go)

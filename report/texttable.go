@@ -54,6 +54,8 @@ type TextTimeline struct {
 	wordsLen int               // the bytes of words
 	recent   *recentWords      // the indices of the words of recent changes
 	objTable objectTable       // the indices of the objects by their sources' addresses
+	world    *model.World      // whose pods' own changes are found in pods (FindPodsIn), if any
+	pods     []podObjects      // by pod ID
 	lastT    time.Duration     // the last row's time
 	lastObj  uint32            // and object
 	haveT    bool              // whether there was a row
@@ -107,8 +109,52 @@ func (t *TextTimeline) Change(c *model.Change) {
 	}
 }
 
+// FindPodsIn has the timeline find the object of a change that names a
+// pod (its phase, a container, a condition, an event about it) by the pod
+// world says it is (model.World.ChangeNamesPod), in a slice by the pod's
+// ID, before it looks anywhere else: those are most of a run's rows, and
+// the slice is small enough to stay in the processor's caches where a
+// table by address is not. Call it before the world is populated.
+func (t *TextTimeline) FindPodsIn(world *model.World) { t.world = world }
+
+// podObjects is what the timeline knows of a pod's objects: 1 + the
+// index of the pod's own, and of its last container's (0: not yet).
+type podObjects struct {
+	pod, container uint32
+	containerName  string
+}
+
 // object returns the index of c's object, seen first now if it is new.
 func (t *TextTimeline) object(c *model.Change) uint32 {
+	var po *podObjects
+	if t.world != nil && c.Workload == "" && c.Object == "" && c.Kind != model.ChangeNode {
+		if p := t.world.ChangeNamesPod(); p != nil { // c names p: its object is ns/pod/name[/container]
+			if n := p.ID() + 1; n > len(t.pods) {
+				t.pods = append(t.pods, make([]podObjects, n-len(t.pods))...)
+			}
+			po = &t.pods[p.ID()]
+			switch {
+			case c.Container == "" && po.pod != 0:
+				return po.pod - 1
+			case c.Container != "" && po.container != 0 && at(po.containerName, c.Container):
+				return po.container - 1
+			}
+		}
+	}
+	id := t.objectByName(c)
+	switch {
+	case po == nil:
+	case c.Container == "":
+		po.pod = id + 1
+	default:
+		po.container, po.containerName = id+1, c.Container
+	}
+	return id
+}
+
+// objectByName returns the index of c's object, found by the addresses of
+// the strings it is written from, else by its text, or seen first now.
+func (t *TextTimeline) objectByName(c *model.Change) uint32 {
 	h := objectHash(c)
 	if id, ok := t.objTable.find(c, h); ok {
 		return id

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/podsim/podsim/internal/scenariogen"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
@@ -557,3 +559,60 @@ func TestTextTimelineSpoolsARepeatInTwoBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Over the scenarios of the library, a text timeline that finds pods'
+// objects by the pod (FindPodsIn) writes what one finding them by their
+// names writes, and keeps each such change's object by its pod.
+func TestTextTimelineFindsPodsByThePod(t *testing.T) {
+	all, err := scenariogen.Valid([]string{"../scenarios"}, "runaway", "slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, s := range all {
+		var byPod, byName bytes.Buffer
+		w := s.NewWorld()
+		a, b := NewTextTimeline(&byPod), NewTextTimeline(&byName)
+		a.FindPodsIn(w)
+		w.Subscribe(a)
+		w.Subscribe(b)
+		wrong, named := 0, 0
+		w.Subscribe(sinkFunc(func(c *model.Change) { // after a has written c
+			p := w.ChangeNamesPod()
+			if p == nil || c.Workload != "" || c.Object != "" {
+				return
+			}
+			named++
+			var id uint32
+			if p.ID() < len(a.pods) {
+				id = a.pods[p.ID()].pod
+				if c.Container != "" {
+					id = a.pods[p.ID()].container
+				}
+			}
+			if id == 0 || a.objs[id-1] != Object(c) {
+				wrong++
+			}
+		}))
+		s.Populate(w)
+		w.RunChecked(s.Duration, 500_000, nil)
+		if err := errors.Join(a.Close(), b.Close()); err != nil {
+			t.Fatal(err)
+		}
+		if byPod.String() != byName.String() {
+			t.Errorf("%s: the timelines differ", s.Path)
+		}
+		if wrong > 0 {
+			t.Errorf("%s: %d of %d changes naming their pod not kept by the pod, or as another object", s.Path, wrong, named)
+		}
+		total += named
+	}
+	if total < 10000 {
+		t.Errorf("only %d changes named their pod", total)
+	}
+}
+
+// sinkFunc is a sink of a function.
+type sinkFunc func(c *model.Change)
+
+func (f sinkFunc) Change(c *model.Change) { f(c) }

@@ -231,6 +231,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (code int, err
 			w.Subscribe(doc)
 		default:
 			table = report.NewTextTimeline(bw) // written when the run ends: its columns fit every row
+			table.FindPodsIn(w)
 			w.Subscribe(table)
 		}
 	}
