@@ -19,13 +19,15 @@ import (
 // of the change (a crash loop writes the same few changes at other
 // times). Not for use by two goroutines at once.
 type ChangeJSON struct {
-	keys    *jsonKeys
-	strs    stringCache
-	heads   [16]jsonHead         // by kind
-	fronts  *[frontSets]frontSet // made at the first change Append writes
-	bodies  *[bodySets]bodySet   // made at the first change
-	tails   *[128]jsonTail       // by restart count; made at the first change
-	scratch []byte               // where a head or a front is written first
+	keys      *jsonKeys
+	strs      stringCache
+	heads     [16]jsonHead         // by kind
+	fronts    *[frontSets]frontSet // made at the first change Append writes
+	bodies    *[bodySets]bodySet   // made at the first change
+	tails     *[128]jsonTail       // by restart count; made at the first change
+	scratch   []byte               // where a head or a front is written first
+	world     *model.World         // whose pods' fronts are kept in podFronts (FindPodsIn), if any
+	podFronts []frontSlot          // by pod ID
 	// The table of bodies pays where changes repeat: a crash loop, or a
 	// fleet of pods taking turns (its slot is chosen by the addresses of
 	// the reason and message, which the model interns, so a thousand
@@ -159,10 +161,19 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 	if h.t != c.T || h.n == 0 {
 		e.setHead(h, c)
 	}
-	fs := &e.fronts[addr(c.Pod)*0x9e3779b97f4a7c15>>(64-frontBits)]
-	f := &fs.w[fs.mru&1]
-	if f.n == 0 || !at(f.pod, c.Pod) || !at(f.ns, c.Namespace) {
-		f = e.frontOther(fs, c)
+	var f *frontSlot
+	if p := e.podOf(c); p != nil {
+		if n := p.ID() + 1; n > len(e.podFronts) {
+			e.podFronts = append(e.podFronts, make([]frontSlot, n-len(e.podFronts))...)
+		}
+		if f = &e.podFronts[p.ID()]; f.n == 0 || !at(f.pod, c.Pod) || !at(f.ns, c.Namespace) {
+			e.setFront(f, c)
+		}
+	} else {
+		fs := &e.fronts[addr(c.Pod)*0x9e3779b97f4a7c15>>(64-frontBits)]
+		if f = &fs.w[fs.mru&1]; f.n == 0 || !at(f.pod, c.Pod) || !at(f.ns, c.Namespace) {
+			f = e.frontOther(fs, c)
+		}
 	}
 	if h.n == 0 || f.n == 0 { // longer than their blocks
 		return e.appendOther(b, c)
@@ -219,6 +230,22 @@ func (e *ChangeJSON) Append(b []byte, c *model.Change) []byte {
 		b = e.tail(b, c)
 	}
 	return b
+}
+
+// FindPodsIn has e keep the front of a change that names a pod (its
+// namespace and name) by the pod world says it is
+// (model.World.ChangeNamesPod), in a slice by the pod's ID: a fleet's
+// rows go round its pods in order, so the slice is read in order, where
+// the table of fronts by address is read at random, and it holds every
+// pod. Call it before the world is populated.
+func (e *ChangeJSON) FindPodsIn(world *model.World) { e.world = world }
+
+// podOf is the pod c names, if e finds pods by the world's.
+func (e *ChangeJSON) podOf(c *model.Change) *model.Pod {
+	if e.world == nil {
+		return nil
+	}
+	return e.world.ChangeNamesPod()
 }
 
 // appendOther is Append for a change that is not a pod's, or not yet

@@ -46,6 +46,10 @@ func NewJSONLBuffered(w io.Writer, size int) *JSONL {
 	return &JSONL{w: w, enc: ChangeJSON{keys: &lineKeys}, buf: make([]byte, 0, size+4096), held: size}
 }
 
+// FindPodsIn has j find what it writes of a change naming a pod by the pod
+// (ChangeJSON.FindPodsIn). Call it before the world is populated.
+func (j *JSONL) FindPodsIn(world *model.World) { j.enc.FindPodsIn(world) }
+
 // Change writes c as one line.
 func (j *JSONL) Change(c *model.Change) {
 	if j.err != nil {

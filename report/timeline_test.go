@@ -616,3 +616,45 @@ func TestTextTimelineFindsPodsByThePod(t *testing.T) {
 type sinkFunc func(c *model.Change)
 
 func (f sinkFunc) Change(c *model.Change) { f(c) }
+
+// Over the scenarios of the library, JSON lines that keep pods' fronts by
+// the pod (FindPodsIn) are those kept by address, and each change naming
+// a pod finds its front in the slice by pod.
+func TestJSONLFindsPodsByThePod(t *testing.T) {
+	all, err := scenariogen.Valid([]string{"../scenarios"}, "runaway", "slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, s := range all {
+		var byPod, byAddr bytes.Buffer
+		w := s.NewWorld()
+		a, b := NewJSONLBuffered(&byPod, 4096), NewJSONLBuffered(&byAddr, 4096)
+		a.FindPodsIn(w)
+		w.Subscribe(a)
+		w.Subscribe(b)
+		missing := 0
+		w.Subscribe(sinkFunc(func(c *model.Change) { // after a has written c
+			if p := w.ChangeNamesPod(); p != nil && int(c.Kind) < len(a.enc.heads) {
+				total++
+				if p.ID() >= len(a.enc.podFronts) || !at(a.enc.podFronts[p.ID()].pod, c.Pod) {
+					missing++
+				}
+			}
+		}))
+		s.Populate(w)
+		w.RunChecked(s.Duration, 500_000, nil)
+		if err := errors.Join(a.Flush(), b.Flush()); err != nil {
+			t.Fatal(err)
+		}
+		if byPod.String() != byAddr.String() {
+			t.Errorf("%s: the lines differ", s.Path)
+		}
+		if missing > 0 {
+			t.Errorf("%s: %d changes naming their pod without its front kept by the pod", s.Path, missing)
+		}
+	}
+	if total < 10000 {
+		t.Errorf("only %d changes named their pod", total)
+	}
+}

@@ -225,6 +225,7 @@ func (m *Main) runScenario(s *scenarios.Scenario, opt runOptions) (code int, err
 			w.Subscribe(trace)
 		case "jsonl":
 			lines = report.NewJSONLBuffered(m.Stdout, runWrite)
+			lines.FindPodsIn(w)
 			w.Subscribe(lines)
 		case "json":
 			doc = newRunJSON(bw, s, until)
