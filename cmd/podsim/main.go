@@ -25,6 +25,7 @@ import (
 
 	"github.com/benbjohnson/clock"
 
+	_ "github.com/podsim/podsim/internal/heapstart" // the heap's first pages on huge pages, before the inits fault them in
 	"github.com/podsim/podsim/internal/progress"
 	"github.com/podsim/podsim/manifests"
 	"github.com/podsim/podsim/model"
