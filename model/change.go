@@ -139,8 +139,10 @@ func (p *Pod) record(c Change) {
 func (w *World) ChangePod() *Pod { return w.changePod }
 
 // ChangeNamesPod is the pod that the change the sinks are being handed
-// names (Change.Pod): the pod of its own change, as ChangePod, or of an
-// event about it; nil for any other change. For sinks, during Change.
+// names (Change.Pod): the pod of its own change, as ChangePod, of an
+// event about it, or of what kubectl printed about it; nil for a change
+// that names none (or names a pod gone from the world). For sinks,
+// during Change.
 func (w *World) ChangeNamesPod() *Pod { return w.changeNames }
 
 // emit stamps the world's current change with the current time and hands

@@ -14,7 +14,7 @@ import (
 type changePodSink struct {
 	w             *model.World
 	own           int
-	events, named int // events about a pod, and of them those that came with it
+	events, named int // events and kubectl's lines about a pod, and of them those that came with it
 	errs          []string
 }
 
@@ -31,12 +31,12 @@ func (s *changePodSink) Change(c *model.Change) {
 			s.errs = append(s.errs, fmt.Sprintf("%v %s %s: ChangePod %s", c.T, c.Kind, c.Reason, p.Name))
 		}
 	}
-	// ChangeNamesPod: the pod the change names, its own change's or an
-	// event's about it; an event about a pod gone from the world names
-	// none.
+	// ChangeNamesPod: the pod the change names, its own change's, an
+	// event's about it or kubectl's about it; an event about a pod gone
+	// from the world names none.
 	n := s.w.ChangeNamesPod()
 	switch {
-	case c.Kind == model.ChangeEvent && c.Pod != "":
+	case (c.Kind == model.ChangeEvent || c.Kind == model.ChangeClient) && c.Pod != "":
 		s.events++
 		if n != nil && (n.Name != c.Pod || n.Namespace != c.Namespace) {
 			s.errs = append(s.errs, fmt.Sprintf("%v event %s about %s/%s: ChangeNamesPod %s", c.T, c.Reason, c.Namespace, c.Pod, n.Name))
@@ -44,7 +44,7 @@ func (s *changePodSink) Change(c *model.Change) {
 		if n != nil {
 			s.named++
 		}
-	case c.Kind == model.ChangeEvent || p == nil:
+	case c.Kind == model.ChangeEvent || c.Kind == model.ChangeClient || p == nil:
 		if n != nil {
 			s.errs = append(s.errs, fmt.Sprintf("%v %s %s: ChangeNamesPod %s", c.T, c.Kind, c.Reason, n.Name))
 		}

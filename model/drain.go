@@ -31,9 +31,11 @@ func (k Kubectl) say(node, verb, code, line string) {
 	k.w.record(Change{Kind: ChangeClient, Object: "kubectl", Node: node, Reason: verb, Status: code, Message: line})
 }
 
-// sayPod is say about the pod p.
+// sayPod is say about the pod p (World.ChangeNamesPod).
 func (k Kubectl) sayPod(p *Pod, verb, code, line string) {
-	k.w.record(Change{Kind: ChangeClient, Object: "kubectl", Pod: p.Name, Namespace: p.Namespace, Reason: verb, Status: code, Message: line})
+	k.w.current = Change{Kind: ChangeClient, Object: "kubectl", Pod: p.Name, Namespace: p.Namespace, Reason: verb, Status: code, Message: line}
+	k.w.changePod, k.w.changeNames = nil, p
+	k.w.emit()
 }
 
 // Cordon is `kubectl cordon NODE`.
