@@ -560,10 +560,20 @@ func TestTextTimelineSpoolsARepeatInTwoBytes(t *testing.T) {
 	}
 }
 
-// Over the scenarios of the library, a text timeline that finds pods'
-// objects by the pod (FindPodsIn) writes what one finding them by their
-// names writes, and keeps each such change's object by its pod.
-func TestTextTimelineFindsPodsByThePod(t *testing.T) {
+// podSink is a sink that can find pods by the world's (FindPodsIn).
+type podSink interface {
+	model.Sink
+	FindPodsIn(world *model.World)
+}
+
+// byPodAsByName runs every scenario of the library into two sinks that
+// newSink makes, the first finding pods by the world's, and fails a
+// scenario whose two outputs (end writes out the rest) differ. After
+// each change naming a pod, and both sinks had it, check returns whether
+// the first kept what it wrote of the pod by the pod; it fails a scenario
+// where one did not, and the test if fewer than 10,000 changes named a
+// pod.
+func byPodAsByName[S podSink](t *testing.T, newSink func(io.Writer) S, end func(S) error, check func(byPod S, p *model.Pod, c *model.Change) bool) {
 	all, err := scenariogen.Valid([]string{"../scenarios"}, "runaway", "slow")
 	if err != nil {
 		t.Fatal(err)
@@ -572,38 +582,29 @@ func TestTextTimelineFindsPodsByThePod(t *testing.T) {
 	for _, s := range all {
 		var byPod, byName bytes.Buffer
 		w := s.NewWorld()
-		a, b := NewTextTimeline(&byPod), NewTextTimeline(&byName)
+		a, b := newSink(&byPod), newSink(&byName)
 		a.FindPodsIn(w)
 		w.Subscribe(a)
 		w.Subscribe(b)
-		wrong, named := 0, 0
-		w.Subscribe(sinkFunc(func(c *model.Change) { // after a has written c
-			p := w.ChangeNamesPod()
-			if p == nil || c.Workload != "" || c.Object != "" {
-				return
-			}
-			named++
-			var id uint32
-			if p.ID() < len(a.pods) {
-				id = a.pods[p.ID()].pod
-				if c.Container != "" {
-					id = a.pods[p.ID()].container
+		missed, named := 0, 0
+		w.Subscribe(sinkFunc(func(c *model.Change) {
+			if p := w.ChangeNamesPod(); p != nil {
+				named++
+				if !check(a, p, c) {
+					missed++
 				}
-			}
-			if id == 0 || a.objs[id-1] != Object(c) {
-				wrong++
 			}
 		}))
 		s.Populate(w)
 		w.RunChecked(s.Duration, 500_000, nil)
-		if err := errors.Join(a.Close(), b.Close()); err != nil {
+		if err := errors.Join(end(a), end(b)); err != nil {
 			t.Fatal(err)
 		}
 		if byPod.String() != byName.String() {
-			t.Errorf("%s: the timelines differ", s.Path)
+			t.Errorf("%s: the outputs differ", s.Path)
 		}
-		if wrong > 0 {
-			t.Errorf("%s: %d of %d changes naming their pod not kept by the pod, or as another object", s.Path, wrong, named)
+		if missed > 0 {
+			t.Errorf("%s: %d of %d changes naming their pod not kept by the pod", s.Path, missed, named)
 		}
 		total += named
 	}
@@ -617,44 +618,35 @@ type sinkFunc func(c *model.Change)
 
 func (f sinkFunc) Change(c *model.Change) { f(c) }
 
+// Over the scenarios of the library, a text timeline that finds pods'
+// objects by the pod (FindPodsIn) writes what one finding them by their
+// names writes, and keeps each such change's object (the pod's own or a
+// container's) by its pod.
+func TestTextTimelineFindsPodsByThePod(t *testing.T) {
+	byPodAsByName(t, NewTextTimeline, (*TextTimeline).Close, func(a *TextTimeline, p *model.Pod, c *model.Change) bool {
+		if c.Workload != "" || c.Object != "" {
+			return true // another object: a workload's, kubectl
+		}
+		var id uint32
+		if p.ID() < len(a.pods) {
+			id = a.pods[p.ID()].pod
+			if c.Container != "" {
+				id = a.pods[p.ID()].container
+			}
+		}
+		return id != 0 && a.objs[id-1] == Object(c)
+	})
+}
+
 // Over the scenarios of the library, JSON lines that keep pods' fronts by
 // the pod (FindPodsIn) are those kept by address, and each change naming
 // a pod finds its front in the slice by pod.
 func TestJSONLFindsPodsByThePod(t *testing.T) {
-	all, err := scenariogen.Valid([]string{"../scenarios"}, "runaway", "slow")
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := 0
-	for _, s := range all {
-		var byPod, byAddr bytes.Buffer
-		w := s.NewWorld()
-		a, b := NewJSONLBuffered(&byPod, 4096), NewJSONLBuffered(&byAddr, 4096)
-		a.FindPodsIn(w)
-		w.Subscribe(a)
-		w.Subscribe(b)
-		missing := 0
-		w.Subscribe(sinkFunc(func(c *model.Change) { // after a has written c
-			if p := w.ChangeNamesPod(); p != nil && int(c.Kind) < len(a.enc.heads) {
-				total++
-				if p.ID() >= len(a.enc.podFronts) || !at(a.enc.podFronts[p.ID()].pod, c.Pod) {
-					missing++
-				}
-			}
-		}))
-		s.Populate(w)
-		w.RunChecked(s.Duration, 500_000, nil)
-		if err := errors.Join(a.Flush(), b.Flush()); err != nil {
-			t.Fatal(err)
+	newSink := func(w io.Writer) *JSONL { return NewJSONLBuffered(w, 4096) }
+	byPodAsByName(t, newSink, (*JSONL).Flush, func(a *JSONL, p *model.Pod, c *model.Change) bool {
+		if int(c.Kind) >= len(a.enc.heads) {
+			return true // not through the tables
 		}
-		if byPod.String() != byAddr.String() {
-			t.Errorf("%s: the lines differ", s.Path)
-		}
-		if missing > 0 {
-			t.Errorf("%s: %d changes naming their pod without its front kept by the pod", s.Path, missing)
-		}
-	}
-	if total < 10000 {
-		t.Errorf("only %d changes named their pod", total)
-	}
+		return p.ID() < len(a.enc.podFronts) && at(a.enc.podFronts[p.ID()].pod, c.Pod)
+	})
 }
