@@ -29,15 +29,14 @@ var (
 // OBJECT, CHANGE), each column as wide as its widest cell, in one run: it
 // spools each row compactly while the run goes (the time since the last
 // row's if it moved on, the object as an index into the objects seen
-// unless it is the last row's, the change's words
-// as an index into the words seen, or, past textWordsKept of them, the
-// words themselves) and writes the table when Close is called, byte for
-// byte what writeTable renders for the same rows (trailing blanks
-// trimmed). A fleet's rows repeat the same words (a container's state,
-// an event), so its spool holds a few bytes a row. It keeps at most 16 MiB
-// of rows in memory; the rest go to a temporary file. The first error
-// stops it; Close returns it. Change allocates nothing but for a new
-// object or new words.
+// unless it is the last row's, the change's words as an index into the
+// words seen, or, past textWordsKept of them, the words themselves) and
+// writes the table when Close is called, byte for byte what writeTable
+// renders for the same rows (trailing blanks trimmed). A fleet's rows
+// repeat the same words (a container's state, an event), so its spool
+// holds a few bytes a row. It keeps at most 16 MiB of rows in memory; the
+// rest go to a temporary file. The first error stops it; Close returns
+// it. Change allocates nothing but for a new object or new words.
 type TextTimeline struct {
 	w        io.Writer
 	chunks   [][]byte // spooled rows, in memory, full chunks
@@ -54,7 +53,7 @@ type TextTimeline struct {
 	wordsLen int               // the bytes of words
 	recent   *recentWords      // the indices of the words of recent changes
 	objTable objectTable       // the indices of the objects by their sources' addresses
-	world    *model.World      // whose pods' own changes are found in pods (FindPodsIn), if any
+	world    *model.World      // whose changes naming a pod are found in pods (FindPodsIn), if any
 	pods     []podObjects      // by pod ID
 	lastT    time.Duration     // the last row's time
 	lastObj  uint32            // and object
@@ -81,7 +80,7 @@ func (t *TextTimeline) Change(c *model.Change) {
 		t.timeW = max(t.timeW, timeWidth(when))
 	}
 	id := t.object(c)
-	// The row: a uvarint whose first bit tells whether the time moved on
+	// The row: a uvarint whose lowest bit tells whether the time moved on
 	// and whose rest is 0 for the last row's object, else 1 + the
 	// object's index; the time since the last row's, if it moved on; the
 	// change's words. A fleet's rows come in lockstep, a few a pod at one
