@@ -48,7 +48,7 @@ const checkEvery = 1 << 8
 // never ends Finished, even if it reaches until: that part left work
 // undone.
 func (w *World) RunChecked(until time.Duration, budget uint64, interrupted func() bool) RunEnd {
-	w.reservePods()
+	w.ReservePods()
 	w.interrupted, w.budget, w.cutShort = interrupted, budget, false
 	defer func() { w.interrupted, w.budget = nil, 0 }()
 	for {

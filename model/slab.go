@@ -24,6 +24,15 @@ func (s *slab[T]) new() *T {
 	return v
 }
 
+// reserve has the slab's next n values come from one array, allocated
+// now: for that many objects about to be made at once.
+func (s *slab[T]) reserve(n int) {
+	if len(s.free) < n {
+		s.next = min(max(s.next, n), slabMax)
+		s.free = make([]T, n)
+	}
+}
+
 // take returns an empty slice of capacity n carved from the slab: appending
 // past n moves it to an array of its own, as for make([]T, 0, n).
 func (s *slab[T]) take(n int) []T {
@@ -44,6 +53,9 @@ type Slab[T any] struct{ s slab[T] }
 
 // New returns a zeroed *T of the slab's.
 func (s *Slab[T]) New() *T { return s.s.new() }
+
+// Reserve has the slab's next n values come from one array, allocated now.
+func (s *Slab[T]) Reserve(n int) { s.s.reserve(n) }
 
 // worldSlabs are a world's slabs.
 type worldSlabs struct {

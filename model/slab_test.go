@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"testing"
+	"time"
+	"unsafe"
+)
 
 // A slice taken from a slab and appended past its capacity moves to an
 // array of its own: it never writes into its neighbour's.
@@ -28,5 +32,23 @@ func TestSlabNewDistinct(t *testing.T) {
 		}
 		seen[v] = true
 		v[0] = 1
+	}
+}
+
+// ReservePods has the pods a ReplicaSet makes at once come from one array
+// (their Pod objects), not from arrays of at most slabMax: so the heap
+// they fill is mapped, once, before the run (scenarios faults it in).
+func TestReservePodsMakesPodsFromOneArray(t *testing.T) {
+	var n countChanges
+	w := fleetOf(&n, SyncExact, 3*slabMax)
+	w.Run(time.Second)
+	pods := w.Pods()
+	if len(pods) != 3*slabMax {
+		t.Fatalf("%d pods, want %d", len(pods), 3*slabMax)
+	}
+	for i := 1; i < len(pods); i++ {
+		if d := uintptr(unsafe.Pointer(pods[i])) - uintptr(unsafe.Pointer(pods[i-1])); d != unsafe.Sizeof(Pod{}) {
+			t.Fatalf("pod %d is %d bytes after pod %d, not next to it", i, d, i-1)
+		}
 	}
 }

@@ -37,7 +37,7 @@ type World struct {
 	podIdx     podIndex   // by key (podindex.go)
 	mem        worldSlabs // where pods, their statuses and events go (slab.go)
 
-	reserved    bool // reservePods made room for the workloads' pods
+	reserved    bool // ReservePods made room for the workloads' pods
 	otherEvents map[objectKey]*eventLog
 	origins     eventOrigins // the events' sources, types and reasons, each kept once (events.go)
 
@@ -123,20 +123,25 @@ func (w *World) Engine() *sim.Engine { return w.eng }
 
 // Run simulates until the virtual time until (inclusive).
 func (w *World) Run(until time.Duration) {
-	w.reservePods()
+	w.ReservePods()
 	w.eng.Run(until)
 }
 
-// reserveMax bounds the pods reservePods makes room for.
+// reserveMax bounds the pods ReservePods makes room for.
 const reserveMax = 1 << 20
 
-// reservePods makes room, once, before the world first runs, for the pods
-// its ReplicaSets, Deployments and StatefulSets will make: the list of
-// pods and the index by key sized for their replicas rather than grown a
-// pod at a time (a slice grown by a quarter and a table that doubles leave
-// as much again behind as garbage, and a batch command's collector takes
-// little back before the run's peak).
-func (w *World) reservePods() {
+// ReservePods makes room, once, for the pods the world's ReplicaSets,
+// Deployments and StatefulSets will make; the world's first run calls it
+// if nothing did before. The list of pods and the index by key are sized
+// for their replicas rather than grown a pod at a time (a slice grown by a
+// quarter and a table that doubles leave as much again behind as garbage,
+// and a batch command's collector takes little back before the run's
+// peak); and the objects that each such pod (up to podObjectsReserved)
+// is made with (the Pod, its status, its first events, and the kubelet's
+// state of it: Kubelet.PodsComing) come from one array each, allocated
+// now: so the heap they fill is mapped before the run, where a caller may
+// fault it in at once (scenarios does, internal/heapstart).
+func (w *World) ReservePods() {
 	if w.reserved {
 		return
 	}
@@ -152,9 +157,28 @@ func (w *World) reservePods() {
 	if n <= len(w.pods)+len(w.pods)/4 {
 		return // few to come: growing costs little
 	}
-	w.pods = slices.Grow(w.pods, n-len(w.pods))
+	m := n - len(w.pods)
+	w.pods = slices.Grow(w.pods, m)
 	w.podIdx.reserve(w.pods, n)
+	m = min(m, podObjectsReserved)
+	w.mem.pods.reserve(m)
+	w.mem.statuses.reserve(m)
+	w.mem.eventLists.reserve(eventsReserved * m)
+	w.mem.events.reserve(eventsReserved * m)
+	w.kubelet.PodsComing(m)
 }
+
+// podObjectsReserved bounds the pods whose objects ReservePods allocates
+// at once (about 1.5 KB a pod): a larger world's heap is readied as a
+// whole (internal/hugeheap), and tens of megabytes allocated before its
+// run would bring its collections forward (the envelope's: one more, of
+// its whole heap, and 11 MB more at its peak).
+const podObjectsReserved = 8192
+
+// eventsReserved are the events ReservePods makes room for per pod: a
+// running pod's first (Scheduled, then its container's Pulled, Created
+// and Started), and the room of its log (events.go takes four).
+const eventsReserved = 4
 
 // Observe runs fn at time t after every change at or before t.
 func (w *World) Observe(t time.Duration, fn func()) { w.eng.At(t, sim.Late, fn) }

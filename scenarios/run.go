@@ -35,9 +35,9 @@ type Runner struct {
 
 // Start makes a run of s: its empty world (NewWorld), attached to as o
 // says, then populated (Populate), on a heap readied for its size
-// (reserveHeap).
+// (reserveHeap), with room made for its pods (readyPods).
 func (s *Scenario) Start(o RunOptions) *Runner {
-	s.reserveHeap()
+	size := s.reserveHeap()
 	w := s.NewWorld()
 	if o.ProbeEveryTick {
 		w.SetProbeEveryTick(true)
@@ -46,6 +46,7 @@ func (s *Scenario) Start(o RunOptions) *Runner {
 		o.Attach(w)
 	}
 	s.Populate(w)
+	readyPods(w, size)
 	return &Runner{Scenario: s, World: w, Until: o.Until, MaxEvents: o.MaxEvents}
 }
 

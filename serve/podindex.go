@@ -46,7 +46,7 @@ const maxReserve = 1 << 20
 // reservePods makes room in the store's pods (their index, and the
 // collection) for those of w, populated, and those its ReplicaSets,
 // Deployments and StatefulSets will make, as the world makes room for
-// them (model.World.reservePods): the maps are not grown through every
+// them (model.World.ReservePods): the maps are not grown through every
 // power of two. Call it once w is populated, before it runs.
 func (s *Store) reservePods() {
 	n := min(s.expectedPods(), maxReserve)

@@ -19,4 +19,9 @@
 // up to 8 MB more for a command that allocates little). Where the kernel
 // knows none of the advice, nothing changes. On other systems it does
 // nothing.
+//
+// The heap grows past the first mapping 4 MB at a time, each page again
+// faulted in on first touch. FaultIn faults such growth in with a call per
+// 2 MB, for a caller that has just made the heap grow for what it fills
+// next (scenarios, for a world about to make its pods).
 package heapstart

@@ -16,6 +16,10 @@ const (
 // first is an object of the heap's first mapping.
 var first = new([64]byte)
 
+// faulted is where the heap is faulted in up to, from its first mapping
+// on (FaultIn); 0 if init found no mapping.
+var faulted uintptr
+
 func init() {
 	lo, hi := mapping(uintptr(unsafe.Pointer(first)))
 	if lo == hi {
@@ -28,6 +32,20 @@ func init() {
 		madvise(beg, end, madvCollapse)
 	}
 	madvise(lo, hi, madvPopulateWrite)
+	faulted = hi
+}
+
+// FaultIn faults in at most about n bytes of the heap the runtime has
+// mapped since, where it continues the first mapping, past what earlier
+// calls faulted in (MADV_POPULATE_WRITE, 2 MB a call, on small pages): for
+// a caller that has just allocated much of what it will fill next. It
+// stops where the runtime has not mapped the heap yet.
+func FaultIn(n uintptr) {
+	for end := faulted + n; faulted != 0 && faulted < end; faulted += hugePage {
+		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, faulted, hugePage, madvPopulateWrite); errno != 0 {
+			return // not mapped yet (or advice unknown): what it did fault in is used at the next call
+		}
+	}
 }
 
 func madvise(beg, end, advice uintptr) {

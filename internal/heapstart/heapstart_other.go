@@ -1,3 +1,6 @@
 //go:build !linux
 
 package heapstart
+
+// FaultIn does nothing on this system.
+func FaultIn(n uintptr) {}

@@ -6,8 +6,10 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -71,4 +73,44 @@ func TestBounds(t *testing.T) {
 			t.Errorf("bounds(%q) ok", line)
 		}
 	}
+}
+
+// FaultIn faults in the heap the runtime mapped after the first mapping:
+// the part past it of a block allocated fresh (unzeroed, untouched) where
+// the heap continues that mapping is not resident before, and is after.
+func TestFaultInFaultsTheGrowthIn(t *testing.T) {
+	if faulted == 0 {
+		t.Skip("no first mapping found at start")
+	}
+	start := faulted
+	var b strings.Builder
+	b.Grow(6 << 20) // more than the first mapping has left: the heap grows
+	b.WriteByte(0)
+	p := uintptr(unsafe.Pointer(unsafe.StringData(b.String())))
+	lo := max((p+4<<10)&^(4<<10-1), start) // past the byte written, and the first mapping
+	hi := (p + 6<<20) &^ (4<<10 - 1)
+	if p+1 < start-8<<20 || hi < start+1<<20 || hi > start+8<<20 {
+		t.Skipf("the block %#x-%#x does not continue the heap's first mapping (to %#x)", lo, hi, start)
+	}
+	if n := resident(t, lo, hi); n != 0 {
+		t.Skipf("%d pages of the fresh block resident already", n)
+	}
+	FaultIn(8 << 20)
+	if n, all := resident(t, lo, hi), int(hi-lo)>>12; n != all {
+		t.Errorf("%d of the block's %d pages resident after FaultIn", n, all)
+	}
+	runtime.KeepAlive(&b)
+}
+
+// resident counts the pages of [lo, hi) in memory (mincore).
+func resident(t *testing.T, lo, hi uintptr) int {
+	vec := make([]byte, (hi-lo)>>12)
+	if _, _, errno := syscall.Syscall(syscall.SYS_MINCORE, lo, hi-lo, uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
+		t.Skipf("mincore: %v", errno)
+	}
+	n := 0
+	for _, v := range vec {
+		n += int(v & 1)
+	}
+	return n
 }

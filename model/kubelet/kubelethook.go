@@ -40,6 +40,14 @@ type kubeletCore struct {
 // pod is made.
 func New() model.Kubelet { return &kubeletCore{} }
 
+// PodsComing makes room for the state of n pods, each with a container
+// (model.Kubelet).
+func (k *kubeletCore) PodsComing(n int) {
+	k.states.Reserve(n)
+	k.containers.Reserve(n)
+	k.procs.Reserve(n)
+}
+
 // podState is the kubelet's state of one pod, made with it (PodCreated).
 // The core reads none of it. It embeds the pod, so the kubelet's code on
 // *podState reads the pod object's fields as its own; the timers call back

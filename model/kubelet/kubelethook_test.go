@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/podsim/podsim/model"
 )
@@ -46,4 +47,26 @@ func TestRegisteredKubeletIsCalled(t *testing.T) {
 		t.Errorf("called created %d, bound %d, phase set %d, released %d, removed %d; want 1 each, 2 phases (Pending, Running)",
 			created, bound, phases, released, removed)
 	}
+}
+
+// PodsComing has the state of the next n pods (the pod's, its container's
+// and its process's) come from one array each.
+func TestPodsComingTakesOneArrayEach(t *testing.T) {
+	k := New().(*kubeletCore)
+	const n = 600
+	k.PodsComing(n)
+	contiguous := func(what string, next func() uintptr, size uintptr) {
+		t.Helper()
+		prev := next()
+		for i := 1; i < n; i++ {
+			if p := next(); p-prev != size {
+				t.Fatalf("%s %d is not next to %d", what, i, i-1)
+			} else {
+				prev = p
+			}
+		}
+	}
+	contiguous("pod state", func() uintptr { return uintptr(unsafe.Pointer(k.states.New())) }, unsafe.Sizeof(podState{}))
+	contiguous("container", func() uintptr { return uintptr(unsafe.Pointer(k.containers.New())) }, unsafe.Sizeof(container{}))
+	contiguous("process state", func() uintptr { return uintptr(unsafe.Pointer(k.procs.New())) }, unsafe.Sizeof(procState{}))
 }
