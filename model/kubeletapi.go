@@ -77,10 +77,11 @@ func (p *Pod) EvictForPressure(msg string, grace time.Duration) {
 // NodeDiskFailed, which comes after the node is NotReady): a kubelet that
 // is also a registered part hears both.
 type Kubelet interface {
-	// PodsComing hears that about n pods are about to be made at once
-	// (World.ReservePods, before the world's first run): it may make room
-	// for its state of them in one allocation.
-	PodsComing(n int)
+	// PodsComing hears that about n pods, with probes probes between
+	// them, are about to be made at once (World.ReservePods, before the
+	// world's first run): it may make room for its state of them in one
+	// allocation each.
+	PodsComing(n, probes int)
 	// PodCreated sets up the kubelet's state of p (its containers and
 	// their timers) as the pod object is made, after its
 	// status has room for its containers and before its priority is

@@ -8,7 +8,7 @@ import "time"
 // kubelet do nothing. cluster.New registers the real one.
 type noKubelet struct{}
 
-func (noKubelet) PodsComing(int)                                     {}
+func (noKubelet) PodsComing(int, int)                                {}
 func (noKubelet) PodCreated(*Pod)                                    {}
 func (noKubelet) Bound(*Pod)                                         {}
 func (noKubelet) PhaseSet(*Pod)                                      {}

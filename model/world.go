@@ -146,11 +146,15 @@ func (w *World) ReservePods() {
 		return
 	}
 	w.reserved = true
-	n := len(w.pods)
+	n, probes := len(w.pods), 0
 	for _, wl := range w.workloads {
 		switch wl.Spec.Kind {
 		case KindReplicaSet, KindDeployment, KindStatefulSet:
-			n += max(wl.Spec.Replicas, 0)
+			r := max(wl.Spec.Replicas, 0)
+			n += r
+			if t := wl.Spec.Template; t != nil {
+				probes += r * probesOf(t)
+			}
 		}
 	}
 	n = min(n, reserveMax)
@@ -160,12 +164,30 @@ func (w *World) ReservePods() {
 	m := n - len(w.pods)
 	w.pods = slices.Grow(w.pods, m)
 	w.podIdx.reserve(w.pods, n)
-	m = min(m, podObjectsReserved)
+	if m > podObjectsReserved {
+		probes = int(int64(probes) * podObjectsReserved / int64(m))
+		m = podObjectsReserved
+	}
 	w.mem.pods.reserve(m)
 	w.mem.statuses.reserve(m)
 	w.mem.eventLists.reserve(eventsReserved * m)
 	w.mem.events.reserve(eventsReserved * m)
-	w.kubelet.PodsComing(m)
+	w.kubelet.PodsComing(m, probes)
+}
+
+// probesOf counts the probes of t's containers (each a probe worker).
+func probesOf(t *PodSpec) int {
+	n := 0
+	for _, cs := range [...][]ContainerSpec{t.InitContainers, t.Containers} {
+		for _, c := range cs {
+			for _, p := range [...]*ProbeSpec{c.Liveness, c.Readiness, c.Startup} {
+				if p != nil {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // podObjectsReserved bounds the pods whose objects ReservePods allocates

@@ -40,12 +40,13 @@ type kubeletCore struct {
 // pod is made.
 func New() model.Kubelet { return &kubeletCore{} }
 
-// PodsComing makes room for the state of n pods, each with a container
-// (model.Kubelet).
-func (k *kubeletCore) PodsComing(n int) {
+// PodsComing makes room for the state of n pods, each with a container,
+// and of their probes' workers (model.Kubelet).
+func (k *kubeletCore) PodsComing(n, probes int) {
 	k.states.Reserve(n)
 	k.containers.Reserve(n)
 	k.procs.Reserve(n)
+	k.probes.Reserve(probes)
 }
 
 // podState is the kubelet's state of one pod, made with it (PodCreated).

@@ -50,11 +50,12 @@ func TestRegisteredKubeletIsCalled(t *testing.T) {
 }
 
 // PodsComing has the state of the next n pods (the pod's, its container's
-// and its process's) come from one array each.
+// and its process's) come from one array each (their probe workers':
+// TestReserveTakesOneArray in prober).
 func TestPodsComingTakesOneArrayEach(t *testing.T) {
 	k := New().(*kubeletCore)
 	const n = 600
-	k.PodsComing(n)
+	k.PodsComing(n, 2*n)
 	contiguous := func(what string, next func() uintptr, size uintptr) {
 		t.Helper()
 		prev := next()

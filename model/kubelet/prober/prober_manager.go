@@ -76,6 +76,9 @@ type Manager struct {
 	refused map[*worker]refusal
 }
 
+// Reserve has the next n workers come from one array, allocated now.
+func (m *Manager) Reserve(n int) { m.workers.Reserve(n) }
+
 // Workers are a container's probe workers by kind. The zero value has
 // none: its methods do nothing.
 type Workers struct {

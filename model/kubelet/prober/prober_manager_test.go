@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/podsim/podsim/model"
 )
@@ -88,5 +89,21 @@ func TestWorkersThroughTarget(t *testing.T) {
 	}
 	if skip, every := ticks[0][model.Liveness], ticks[1][model.Liveness]; every != 12 || skip >= every {
 		t.Errorf("liveness ticks: %d skipping, %d every tick; want 12 every tick and fewer skipping", skip, every)
+	}
+}
+
+// Reserve has the next n workers come from one array: each next to the
+// last.
+func TestReserveTakesOneArray(t *testing.T) {
+	var m Manager
+	const n = 600
+	m.Reserve(n)
+	prev := m.workers.New()
+	for i := 1; i < n; i++ {
+		w := m.workers.New()
+		if uintptr(unsafe.Pointer(w))-uintptr(unsafe.Pointer(prev)) != unsafe.Sizeof(worker{}) {
+			t.Fatalf("worker %d is not next to worker %d", i, i-1)
+		}
+		prev = w
 	}
 }
