@@ -145,7 +145,7 @@ func (w *World) recordEvent(log *eventLog, typ EventType, reason, source, msg st
 			e.origin = w.origins.of(source, typ, reason)
 		}
 		if log.list == nil {
-			log.list = w.mem.eventLists.take(4) // a pod's handful, in one allocation rather than three
+			log.list = w.mem.eventLists.take(eventLogRoom) // a pod's handful, in one allocation rather than three
 		}
 		log.add(e)
 	}

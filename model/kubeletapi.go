@@ -78,9 +78,10 @@ func (p *Pod) EvictForPressure(msg string, grace time.Duration) {
 // is also a registered part hears both.
 type Kubelet interface {
 	// PodsComing hears that about n pods, with probes probes between
-	// them, are about to be made at once (World.ReservePods, before the
-	// world's first run): it may make room for its state of them in one
-	// allocation each.
+	// them, are to be made (World.ReservePods, before the world's first
+	// run: its workloads' replicas): it may make room for its state of
+	// them, and of their probe workers once they are set up on a node, in
+	// one allocation each.
 	PodsComing(n, probes int)
 	// PodCreated sets up the kubelet's state of p (its containers and
 	// their timers) as the pod object is made, after its

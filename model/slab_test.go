@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"testing"
 	"time"
 	"unsafe"
@@ -50,5 +51,27 @@ func TestReservePodsMakesPodsFromOneArray(t *testing.T) {
 		if d := uintptr(unsafe.Pointer(pods[i])) - uintptr(unsafe.Pointer(pods[i-1])); d != unsafe.Sizeof(Pod{}) {
 			t.Fatalf("pod %d is %d bytes after pod %d, not next to it", i, d, i-1)
 		}
+	}
+}
+
+// A ReplicaSet restored from a snapshot has its pods already: ReservePods
+// makes room for none of them again.
+func TestReservePodsSkipsRestoredPods(t *testing.T) {
+	w := newWorld(1, unthrottled())
+	w.AddNode(NodeSpec{Name: "n", Capacity: Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 1000}})
+	tmpl := &PodSpec{RestartPolicy: RestartAlways, Containers: []ContainerSpec{{Name: "c", Image: "c"}}}
+	const n = 3 * slabMax
+	snap := &WorkloadSnapshot{}
+	for i := range n {
+		spec := *tmpl
+		snap.Pods = append(snap.Pods, PodSnapshot{Name: fmt.Sprintf("rs-%d", i), Spec: &spec, Phase: Pending})
+	}
+	w.AddWorkload(WorkloadSpec{Kind: KindReplicaSet, Name: "rs", Template: tmpl, Replicas: n, Snapshot: snap})
+	if len(w.Pods()) != n {
+		t.Fatalf("%d pods restored, want %d", len(w.Pods()), n)
+	}
+	w.ReservePods()
+	if free := len(w.mem.pods.free); free >= n {
+		t.Fatalf("room for %d more pods made, for %d restored ones", free, n)
 	}
 }

@@ -136,11 +136,12 @@ const reserveMax = 1 << 20
 // for their replicas rather than grown a pod at a time (a slice grown by a
 // quarter and a table that doubles leave as much again behind as garbage,
 // and a batch command's collector takes little back before the run's
-// peak); and the objects that each such pod (up to podObjectsReserved)
-// is made with (the Pod, its status, its first events, and the kubelet's
-// state of it: Kubelet.PodsComing) come from one array each, allocated
+// peak); and the objects of each such pod (up to podObjectsReserved: the
+// Pod, its status, its first events, and the kubelet's state of it and of
+// its probes, Kubelet.PodsComing) come from one array each, allocated
 // now: so the heap they fill is mapped before the run, where a caller may
-// fault it in at once (scenarios does, internal/heapstart).
+// fault it in at once (scenarios does, internal/heapstart). Call it once
+// the world is populated: its workloads say how many pods will come.
 func (w *World) ReservePods() {
 	if w.reserved {
 		return
@@ -150,7 +151,7 @@ func (w *World) ReservePods() {
 	for _, wl := range w.workloads {
 		switch wl.Spec.Kind {
 		case KindReplicaSet, KindDeployment, KindStatefulSet:
-			r := max(wl.Spec.Replicas, 0)
+			r := max(wl.Spec.Replicas-len(wl.pods), 0) // a snapshot's are made already
 			n += r
 			if t := wl.Spec.Template; t != nil {
 				probes += r * probesOf(t)
@@ -170,7 +171,7 @@ func (w *World) ReservePods() {
 	}
 	w.mem.pods.reserve(m)
 	w.mem.statuses.reserve(m)
-	w.mem.eventLists.reserve(eventsReserved * m)
+	w.mem.eventLists.reserve(eventLogRoom * (m + len(w.workloads)))
 	w.mem.events.reserve(eventsReserved * m)
 	w.kubelet.PodsComing(m, probes)
 }
@@ -198,9 +199,13 @@ func probesOf(t *PodSpec) int {
 const podObjectsReserved = 8192
 
 // eventsReserved are the events ReservePods makes room for per pod: a
-// running pod's first (Scheduled, then its container's Pulled, Created
-// and Started), and the room of its log (events.go takes four).
-const eventsReserved = 4
+// running pod's first (its controller's SuccessfulCreate, Scheduled, then
+// its container's Pulled, Created and Started); eventLogRoom is the room of
+// each log's list, the pod's and its controller's (events.go takes four).
+const (
+	eventsReserved = 5
+	eventLogRoom   = 4
+)
 
 // Observe runs fn at time t after every change at or before t.
 func (w *World) Observe(t time.Duration, fn func()) { w.eng.At(t, sim.Late, fn) }

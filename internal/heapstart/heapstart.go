@@ -1,8 +1,9 @@
 // Package heapstart backs the Go heap's first mapping with huge pages,
 // faulted in at once, as the process starts: import it for that effect
 // (cmd/podsim does), as early as possible. It imports nothing but
-// syscall and unsafe, so that its init runs before most packages' inits
-// allocate.
+// syscall, unsafe and sync (which syscall imports), so that its init runs
+// before most packages' inits allocate. Any program that imports
+// scenarios runs it too.
 //
 // On a virtual machine the first touch of a 4 KB page can cost 10-20 µs
 // (the guest's fault and the host's), and a process touches hundreds of

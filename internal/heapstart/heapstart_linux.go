@@ -1,6 +1,7 @@
 package heapstart
 
 import (
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -17,8 +18,12 @@ const (
 var first = new([64]byte)
 
 // faulted is where the heap is faulted in up to, from its first mapping
-// on (FaultIn); 0 if init found no mapping.
-var faulted uintptr
+// on (FaultIn); 0 if init found no mapping. FaultIn holds faultedMu (runs
+// of a sweep or a suite start worlds at once).
+var (
+	faulted   uintptr
+	faultedMu sync.Mutex
+)
 
 func init() {
 	lo, hi := mapping(uintptr(unsafe.Pointer(first)))
@@ -39,8 +44,12 @@ func init() {
 // mapped since, where it continues the first mapping, past what earlier
 // calls faulted in (MADV_POPULATE_WRITE, 2 MB a call, on small pages): for
 // a caller that has just allocated much of what it will fill next. It
-// stops where the runtime has not mapped the heap yet.
+// stops where the runtime has not mapped the heap yet. The pages it faults
+// in are ones the runtime counts as released until it hands them out, so
+// a memory limit sees up to n bytes less than is resident.
 func FaultIn(n uintptr) {
+	faultedMu.Lock()
+	defer faultedMu.Unlock()
 	for end := faulted + n; faulted != 0 && faulted < end; faulted += hugePage {
 		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, faulted, hugePage, madvPopulateWrite); errno != 0 {
 			return // not mapped yet (or advice unknown): what it did fault in is used at the next call

@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/controller/replicaset"
+	"github.com/podsim/podsim/model/scheduler"
 )
 
 // countingKubelet is the package's kubelet, counting what the core tells it.
@@ -70,4 +72,49 @@ func TestPodsComingTakesOneArrayEach(t *testing.T) {
 	contiguous("pod state", func() uintptr { return uintptr(unsafe.Pointer(k.states.New())) }, unsafe.Sizeof(podState{}))
 	contiguous("container", func() uintptr { return uintptr(unsafe.Pointer(k.containers.New())) }, unsafe.Sizeof(container{}))
 	contiguous("process state", func() uintptr { return uintptr(unsafe.Pointer(k.procs.New())) }, unsafe.Sizeof(procState{}))
+}
+
+// A world's first run tells the kubelet how many pods its ReplicaSet will
+// make and how many probes they have (World.ReservePods, PodsComing), and
+// the pods' states then come from one array, each next to the last.
+func TestReservedPodsStateFromOneArray(t *testing.T) {
+	st := model.DefaultSettings()
+	st.KubeAPIQPS, st.KubeAPIBurst = 1e6, 1e6 // every pod at t=0
+	w := model.NewCore(1, st)
+	w.Register(scheduler.New(w))
+	w.RegisterCoreParts()
+	w.RegisterWorkloadController(model.KindReplicaSet, replicaset.New(w))
+	k := &reservingKubelet{kubeletCore: &kubeletCore{}}
+	w.Register(k)
+	w.AddNode(model.NodeSpec{Name: "n", Capacity: model.Resources{MilliCPU: 64000, Memory: 256 << 30, Pods: 1000}})
+	probe := &model.ProbeSpec{Handler: "exec", Period: 10 * time.Second, Timeout: time.Second, SuccessThreshold: 1, FailureThreshold: 3}
+	const n = 600
+	w.AddWorkload(model.WorkloadSpec{Kind: model.KindReplicaSet, Name: "rs", Replicas: n, Template: &model.PodSpec{
+		RestartPolicy: model.RestartAlways, TerminationGracePeriod: 30 * time.Second,
+		Containers: []model.ContainerSpec{{Name: "c", Image: "c", Liveness: probe, Readiness: probe}}}})
+	w.Run(time.Minute)
+	if k.pods != n || k.probes != 2*n || k.calls != 1 {
+		t.Fatalf("PodsComing(%d, %d) called %d times, want (%d, %d) once", k.pods, k.probes, k.calls, n, 2*n)
+	}
+	pods := w.Pods()
+	if len(pods) != n {
+		t.Fatalf("%d pods, want %d", len(pods), n)
+	}
+	for i := 1; i < n; i++ {
+		a, b := k.pod(pods[i-1]), k.pod(pods[i])
+		if uintptr(unsafe.Pointer(b))-uintptr(unsafe.Pointer(a)) != unsafe.Sizeof(podState{}) {
+			t.Fatalf("the state of pod %d is not next to that of pod %d", i, i-1)
+		}
+	}
+}
+
+// reservingKubelet is the package's kubelet, keeping what PodsComing heard.
+type reservingKubelet struct {
+	*kubeletCore
+	pods, probes, calls int
+}
+
+func (k *reservingKubelet) PodsComing(n, probes int) {
+	k.pods, k.probes, k.calls = n, probes, k.calls+1
+	k.kubeletCore.PodsComing(n, probes)
 }
