@@ -43,11 +43,11 @@ func (s *Scenario) reserveHeap() int {
 
 // readyPods has w make room for its workloads' pods (ReservePods) before
 // its first run, which makes them (all at once where the API is not
-// throttled, as in a fleet), and, for a world below
-// hugeheap's reservation, faults in the heap that grew for them, up to the
-// world's size: a call per 2 MB rather than a fault per 4 KB page on first
-// touch, which on a virtual machine can cost 10-20 µs each. A larger
-// world's heap is hugeheap's.
+// throttled, as in a fleet), and, for a world below hugeheap's
+// reservation, faults in the heap that grew for them, up to the world's
+// size: a call per 2 MB rather than a fault per 4 KB page on first touch,
+// which on a virtual machine can cost 10-20 µs each. A larger world's
+// heap is hugeheap's.
 func readyPods(w *model.World, size int) {
 	w.ReservePods()
 	if size < hugeheap.Threshold {
