@@ -14,6 +14,7 @@ import (
 // back-off.
 type containerMessages struct {
 	created, started, present, stopping string
+	unready                             string // ContainersReady's message when it is the one container not ready
 }
 
 type backOffMessages struct {
@@ -33,6 +34,7 @@ func (c *container) messages() *containerMessages {
 				started:  "Started container " + name,
 				present:  "Container image " + strconv.Quote(c.Spec.Image) + " already present on machine",
 				stopping: "Stopping container " + name,
+				unready:  unreadyPrefix + name + "]",
 			}
 			if k.containerMsgs == nil {
 				k.containerMsgs = map[*model.ContainerSpec]*containerMessages{}

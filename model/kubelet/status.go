@@ -260,20 +260,31 @@ func (p *podState) generateReady() {
 	case model.Failed:
 		status, reason = model.False, "PodFailed"
 	default:
+		var first *container // the first container not ready
 		unready := 0
 		for _, c := range p.init {
 			if c.Spec.Sidecar && !c.Status.Ready {
+				if unready == 0 {
+					first = c
+				}
 				unready = p.addToList(unready, unreadyPrefix, c.Spec.Name)
 			}
 		}
 		for _, c := range p.regular {
 			if !c.Status.Ready {
+				if unready == 0 {
+					first = c
+				}
 				unready = p.addToList(unready, unreadyPrefix, c.Spec.Name)
 			}
 		}
 		if unready > 0 {
 			status, reason = model.False, "ContainersNotReady"
-			msg = p.listMessage()
+			if unready == 1 { // the list of one, which its container keeps: no look-up
+				msg = first.messages().unready
+			} else {
+				msg = p.listMessage()
+			}
 		}
 	}
 	p.SetKubeletCondition(model.ContainersReady, status, reason, msg)
