@@ -51,14 +51,16 @@ func FaultIn(n uintptr) {
 	faultedMu.Lock()
 	defer faultedMu.Unlock()
 	for end := faulted + n; faulted != 0 && faulted < end; faulted += hugePage {
-		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, faulted, hugePage, madvPopulateWrite); errno != 0 {
+		if madvise(faulted, faulted+hugePage, madvPopulateWrite) != 0 {
 			return // not mapped yet (or advice unknown): what it did fault in is used at the next call
 		}
 	}
 }
 
-func madvise(beg, end, advice uintptr) {
-	syscall.Syscall(syscall.SYS_MADVISE, beg, end-beg, advice) // advice: an error changes nothing
+// madvise gives advice on [beg, end). An error changes nothing there.
+func madvise(beg, end, advice uintptr) syscall.Errno {
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, beg, end-beg, advice)
+	return errno
 }
 
 // mapping returns the bounds of the mapping that holds address p, as
