@@ -2,7 +2,8 @@
 # compare.sh OLD NEW [ARGS...]: is the build NEW faster than the build OLD
 # at `podsim ARGS` (default: version)? Each binary is copied COPIES times
 # (3, at least 2), and every copy runs ROUNDS times (30), all interleaved,
-# the order reversed every other round, with stdout to /dev/null. It
+# the order reversed every other round, with stdout to /dev/null, or to
+# the file OUT (overwritten each run, as peer.sh's `-o jsonl > file`). It
 # prints the median wall time of each copy, then of each build, and NEW's
 # difference. A run that fails stops it. Needs bash 5 (EPOCHREALTIME).
 #
@@ -18,6 +19,7 @@ usage() {
 	exit 2
 }
 copies=${COPIES:-3}
+out=${OUT:-/dev/null}
 rounds=${ROUNDS:-30}
 if [ $# -lt 2 ] || ! [[ $copies =~ ^[1-9][0-9]*$ && $copies -ge 2 && $rounds =~ ^[1-9][0-9]*$ ]]; then
 	usage
@@ -49,7 +51,7 @@ for r in $(seq "$rounds"); do
 	fi
 	for b in "${order[@]}"; do
 		t0=$EPOCHREALTIME
-		"$b" "$@" >/dev/null || {
+		"$b" "$@" >"$out" || {
 			rc=$?
 			echo "compare.sh: ${b##*/} $* exited $rc: it compares runs that succeed" >&2
 			exit "$rc"
