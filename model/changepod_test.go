@@ -80,3 +80,46 @@ func TestChangePodNamesThePodOfItsOwnChanges(t *testing.T) {
 		t.Errorf("only %d of %d events about a pod came with it", named, events)
 	}
 }
+
+// TestSinkSubscribedMidRunSeesWholeChanges: a world with no sink does not
+// clear its current change between changes (World.begin); a sink that
+// subscribes part way through a run still gets each change as a world
+// that had it from the start gives it, with no field left from before.
+func TestSinkSubscribedMidRunSeesWholeChanges(t *testing.T) {
+	all, err := scenariogen.Valid([]string{"../scenarios"}, "slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	for _, s := range all {
+		whole, late := &model.Timeline{}, &model.Timeline{}
+		a := s.NewWorld()
+		a.Subscribe(whole)
+		s.Populate(a)
+		a.RunChecked(s.Duration, 500_000, nil)
+		b := s.NewWorld()
+		s.Populate(b)
+		b.RunChecked(s.Duration/2, 500_000, nil)
+		b.Subscribe(late)
+		b.RunChecked(s.Duration, 500_000, nil)
+		if len(late.Changes) > len(whole.Changes) {
+			t.Errorf("%s: %d changes after subscribing, of %d in all", s.Path, len(late.Changes), len(whole.Changes))
+			continue
+		}
+		tail := whole.Changes[len(whole.Changes)-len(late.Changes):]
+		for i, c := range late.Changes {
+			if c != tail[i] {
+				t.Errorf("%s: change %d after subscribing is\n%+v\nnot\n%+v", s.Path, i, c, tail[i])
+				break
+			}
+			if c.Kind == model.ChangeCondition && c.Pod != "" && (c.Container != "" || c.HasExitCode || c.State != 0) {
+				t.Errorf("%s: a pod's condition change %d has a container's fields: %+v", s.Path, i, c)
+				break
+			}
+		}
+		compared += len(late.Changes)
+	}
+	if compared < 1000 {
+		t.Errorf("only %d changes compared", compared)
+	}
+}
