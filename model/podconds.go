@@ -30,9 +30,47 @@ type condTexts struct {
 	// slot's pointer keeps those bytes alive, so they are never reused for
 	// another text.
 	recent [32][recentWays]recentText
-	// The numbers of Ready and True, 0 until they have one: ready reads
-	// them without a look-up.
-	readyType, trueStatus uint16
+}
+
+// CondText is the number of a pod condition's type, status or reason
+// among the texts every world numbers first, in this order: the kubelet
+// sets the conditions it keeps by them (Pod.SetKnownCondition), with no
+// look-up. The types come in conditionOrder's order.
+type CondText uint16
+
+// The known condition texts.
+const (
+	CondNone CondText = iota // "": no reason
+	CondDisruptionTarget
+	CondPodResizePending
+	CondPodResizeInProgress
+	CondPodReadyToStartContainers
+	CondInitialized
+	CondReady
+	CondContainersReady
+	CondPodScheduled
+	CondTrue
+	CondFalse
+	CondUnknown
+	CondPodCompleted
+	CondPodFailed
+	CondContainersNotReady
+	CondContainersNotInitialized
+	CondReadinessGatesNotReady
+	condKnown // how many
+)
+
+// knownCondTexts are the texts of the CondText numbers.
+var knownCondTexts = [condKnown]string{"", DisruptionTarget, PodResizePending, PodResizeInProgress,
+	PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled,
+	string(True), string(False), string(StatusUnknown),
+	"PodCompleted", "PodFailed", "ContainersNotReady", "ContainersNotInitialized", "ReadinessGatesNotReady"}
+
+// init numbers the known texts first, once.
+func (ct *condTexts) init() {
+	if len(ct.texts) == 0 {
+		ct.texts = append(make([]string, 0, 2*condKnown), knownCondTexts[:]...)
+	}
 }
 
 // recentText is a slot of condTexts.recent.
@@ -71,9 +109,7 @@ func remember(r *[recentWays]recentText, p *byte, s string, i uint16) {
 
 // number is text s's number, given one if it had none.
 func (ct *condTexts) number(s string) uint16 {
-	if len(ct.texts) == 0 {
-		ct.texts = append(ct.texts, "")
-	}
+	ct.init()
 	if s == "" {
 		return 0
 	}
@@ -101,6 +137,7 @@ func (ct *condTexts) lookup(s string) (uint16, bool) {
 		i, ok := ct.index[s]
 		return i, ok
 	}
+	ct.init()
 	for i, t := range ct.texts {
 		if same(t, s) {
 			remember(r, p, s, uint16(i))
@@ -129,12 +166,6 @@ func (ct *condTexts) find(s string) uint16 {
 	}
 	i := uint16(len(ct.texts))
 	ct.texts = append(ct.texts, s)
-	switch s {
-	case Ready:
-		ct.readyType = i
-	case string(True):
-		ct.trueStatus = i
-	}
 	if ct.index != nil || len(ct.texts) > 32 {
 		if ct.index == nil {
 			ct.index = make(map[string]uint16, 64)
@@ -200,52 +231,55 @@ func (p *Pod) appendConditions(cs []Condition) []Condition {
 
 // ready is IsReady: the pod's Ready condition is True.
 func (p *Pod) ready() bool {
-	ct := &p.w.mem.condTexts
-	if ct.readyType == 0 || ct.trueStatus == 0 {
-		return false // no condition is of type Ready, or True
-	}
 	for i := range p.conds {
-		if p.conds[i].typ == ct.readyType {
-			return p.conds[i].status == ct.trueStatus
+		if p.conds[i].typ == uint16(CondReady) {
+			return p.conds[i].status == uint16(CondTrue)
 		}
 	}
 	return false
 }
 
 // setCondition sets a pod condition; lastTransitionTime moves only when the
-// status changes. It is not inlined: where the profile (default.pgo) let
-// it be, the condition look-ups it inlines were left as calls (a
-// crash-loop fleet's instructions grew 1.5%).
-//
-//go:noinline
+// status changes.
 func (p *Pod) setCondition(t string, s ConditionStatus, reason, msg string) {
 	ct := &p.w.mem.condTexts
-	if i := p.condIndex(t); i >= 0 {
+	p.setKnown(ct.number(t), ct.number(string(s)), ct.number(reason), msg)
+}
+
+// setKnown is setCondition by the numbers of the condition's type, status
+// and reason (condTexts).
+func (p *Pod) setKnown(typ, status, reason uint16, msg string) {
+	for i := range p.conds {
 		c := &p.conds[i]
-		st, rs := ct.text(c.status), ct.text(c.reason)
-		if same(st, string(s)) && same(rs, reason) && same(c.msg, msg) {
+		if c.typ != typ {
+			continue
+		}
+		if c.status == status && c.reason == reason && same(c.msg, msg) {
 			return
 		}
-		if st != string(s) {
+		changed := c.status != status || c.reason != reason
+		if c.status != status {
 			c.at = p.w.Now()
 		}
-		changed := st != string(s) || rs != reason
-		c.status, c.reason, c.msg = ct.number(string(s)), ct.number(reason), msg
+		c.status, c.reason, c.msg = status, reason, msg
 		p.condGen++
 		if changed {
+			ct := &p.w.mem.condTexts
 			ch := p.begin(ChangeCondition)
-			ch.Type, ch.Status, ch.Reason = t, string(s), reason
+			ch.Type, ch.Status, ch.Reason = ct.text(typ), ct.text(status), ct.text(reason)
 			p.w.emit()
-			if t == Ready {
+			if typ == uint16(CondReady) {
 				p.w.podChanged(p)
 			}
 		}
 		return
 	}
-	p.conds = append(p.conds, podCond{typ: ct.number(t), status: ct.number(string(s)), reason: ct.number(reason), rank: conditionRank(t), msg: msg, at: p.w.Now()})
+	ct := &p.w.mem.condTexts
+	p.conds = append(p.conds, podCond{typ: typ, status: status, reason: reason, rank: conditionRank(typ), msg: msg, at: p.w.Now()})
 	p.condGen++
 	p.sortConditions()
-	p.record(Change{Kind: ChangeCondition, Type: t, Status: string(s), Reason: reason})
+	t := ct.text(typ)
+	p.record(Change{Kind: ChangeCondition, Type: t, Status: ct.text(status), Reason: ct.text(reason)})
 	p.w.podConditionAdded(p, t)
 }
 
@@ -262,13 +296,12 @@ func (p *Pod) sortConditions() {
 	}
 }
 
-// conditionRank is the position of type t in conditionOrder; any other
-// type ranks after them all.
-func conditionRank(t string) uint8 {
-	for i, o := range conditionOrder {
-		if o == t {
-			return uint8(i)
-		}
+// conditionRank is the position in conditionOrder of the type numbered
+// typ (its known types are numbered in that order); any other type ranks
+// after them all.
+func conditionRank(typ uint16) uint8 {
+	if typ >= uint16(CondDisruptionTarget) && typ <= uint16(CondPodScheduled) {
+		return uint8(typ - uint16(CondDisruptionTarget))
 	}
 	return uint8(len(conditionOrder))
 }

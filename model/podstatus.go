@@ -25,6 +25,12 @@ func (p *Pod) SetKubeletCondition(t string, s ConditionStatus, reason, msg strin
 	p.setCondition(t, s, reason, msg)
 }
 
+// SetKnownCondition is SetKubeletCondition for a type, status and reason
+// among the known texts (CondText): set by number, with no look-up.
+func (p *Pod) SetKnownCondition(t, s, reason CondText, msg string) {
+	p.setKnown(uint16(t), uint16(s), uint16(reason), msg)
+}
+
 // RemoveCondition drops p's condition of type t, if any: the change has
 // Status "".
 func (p *Pod) RemoveCondition(t string) {

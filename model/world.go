@@ -104,6 +104,7 @@ func NewCore(seed uint64, s Settings) *World {
 	}
 	w.controllers.w = w
 	w.kubelet = noKubelet{}
+	w.mem.condTexts.init()
 	return w
 }
 

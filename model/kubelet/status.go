@@ -242,23 +242,23 @@ func (p *podState) generateInitialized() {
 	}
 	switch {
 	case p.Phase() == model.Succeeded:
-		p.SetKubeletCondition(model.Initialized, model.True, "PodCompleted", "")
+		p.SetKnownCondition(model.CondInitialized, model.CondTrue, model.CondPodCompleted, "")
 	case incomplete > 0:
-		p.SetKubeletCondition(model.Initialized, model.False, "ContainersNotInitialized", p.listMessage())
+		p.SetKnownCondition(model.CondInitialized, model.CondFalse, model.CondContainersNotInitialized, p.listMessage())
 	default:
-		p.SetKubeletCondition(model.Initialized, model.True, "", "")
+		p.SetKnownCondition(model.CondInitialized, model.CondTrue, model.CondNone, "")
 	}
 }
 
 // generateReady sets ContainersReady, then Ready mirroring it and the
 // readiness gates.
 func (p *podState) generateReady() {
-	status, reason, msg := model.True, "", ""
+	status, reason, msg := model.CondTrue, model.CondNone, ""
 	switch p.Phase() {
 	case model.Succeeded:
-		status, reason = model.False, "PodCompleted"
+		status, reason = model.CondFalse, model.CondPodCompleted
 	case model.Failed:
-		status, reason = model.False, "PodFailed"
+		status, reason = model.CondFalse, model.CondPodFailed
 	default:
 		var first *container // the first container not ready
 		unready := 0
@@ -279,7 +279,7 @@ func (p *podState) generateReady() {
 			}
 		}
 		if unready > 0 {
-			status, reason = model.False, "ContainersNotReady"
+			status, reason = model.CondFalse, model.CondContainersNotReady
 			if unready == 1 { // the list of one, which its container keeps: no look-up
 				msg = first.messages().unready
 			} else {
@@ -287,16 +287,16 @@ func (p *podState) generateReady() {
 			}
 		}
 	}
-	p.SetKubeletCondition(model.ContainersReady, status, reason, msg)
-	if status == model.True {
+	p.SetKnownCondition(model.CondContainersReady, status, reason, msg)
+	if status == model.CondTrue {
 		status, reason, msg = p.readinessGates()
 	}
-	p.SetKubeletCondition(model.Ready, status, reason, msg)
+	p.SetKnownCondition(model.CondReady, status, reason, msg)
 }
 
 // readinessGates checks every readiness gate's condition, as
 // status/generate.go does.
-func (p *podState) readinessGates() (model.ConditionStatus, string, string) {
+func (p *podState) readinessGates() (status, reason model.CondText, msg string) {
 	var msgs []string
 	for _, g := range p.Spec.ReadinessGates {
 		c, ok := p.Condition(g)
@@ -308,9 +308,9 @@ func (p *podState) readinessGates() (model.ConditionStatus, string, string) {
 		}
 	}
 	if len(msgs) > 0 {
-		return model.False, "ReadinessGatesNotReady", strings.Join(msgs, ", ")
+		return model.CondFalse, model.CondReadinessGatesNotReady, strings.Join(msgs, ", ")
 	}
-	return model.True, "", ""
+	return model.CondTrue, model.CondNone, ""
 }
 
 // The prefixes of the condition messages that list containers.
