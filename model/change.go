@@ -52,7 +52,7 @@ type Change struct {
 	Status string // condition status; "" for a pod condition removed
 
 	// The small fields sit together, so that a Change has no padding to
-	// clear with it (World.begin clears one per change).
+	// clear with it (World.begin clears one per change, when a sink hears).
 	ExitCode     int32
 	RestartCount int32
 	Kind         ChangeKind

@@ -123,7 +123,8 @@ func (ct *condTexts) number(s string) uint16 {
 	return i
 }
 
-// lookup is text s's number, if it has one, without giving it one.
+// lookup is text s's number, if it has one, without giving it one (only
+// the known texts get theirs, if the table had none yet).
 func (ct *condTexts) lookup(s string) (uint16, bool) {
 	if s == "" {
 		return 0, true

@@ -48,7 +48,7 @@ func TestCondTextsNumbers(t *testing.T) {
 // reads a type's rank off its number.
 func TestKnownCondTexts(t *testing.T) {
 	var ct condTexts
-	ct.number("first") // a text of the scenario's before any known one
+	ct.number("first") // a scenario's text: numbered after the known ones, which come first
 	for i, s := range knownCondTexts {
 		if n := ct.number(s); n != uint16(i) {
 			t.Errorf("number(%q) = %d, want %d", s, n, i)
