@@ -284,8 +284,9 @@ func (p *Pod) setKnown(typ, status, reason uint16, msg string) {
 	p.w.podConditionAdded(p, t)
 }
 
-// conditionOrder is the order in which the kubelet lists pod conditions.
-var conditionOrder = [...]string{DisruptionTarget, PodResizePending, PodResizeInProgress, PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled}
+// conditionOrder is the order in which the kubelet lists pod conditions:
+// the known types, as they are numbered.
+var conditionOrder = [CondPodScheduled - CondDisruptionTarget + 1]string(knownCondTexts[CondDisruptionTarget : CondPodScheduled+1])
 
 // sortConditions moves the condition just appended to its place in
 // conditionOrder, after those of the same rank: the others are in order
