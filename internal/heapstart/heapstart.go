@@ -23,6 +23,7 @@
 //
 // The heap grows past the first mapping 4 MB at a time, each page again
 // faulted in on first touch. FaultIn faults such growth in with a call per
-// 2 MB, for a caller that has just made the heap grow for what it fills
-// next (scenarios, for a world about to make its pods).
+// 2 MB, on huge pages too where the kernel gives them, for a caller that
+// has just made the heap grow for what it fills next (scenarios, for a
+// world about to make its pods).
 package heapstart

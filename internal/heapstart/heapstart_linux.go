@@ -42,7 +42,8 @@ func init() {
 
 // FaultIn faults in at most about n bytes of the heap the runtime has
 // mapped since, where it continues the first mapping, past what earlier
-// calls faulted in (MADV_POPULATE_WRITE, 2 MB a call, on small pages): for
+// calls faulted in (MADV_HUGEPAGE, then MADV_POPULATE_WRITE, 2 MB a call:
+// on a huge page where the kernel gives one, as the first mapping): for
 // a caller that has just allocated much of what it will fill next. It
 // stops where the runtime has not mapped the heap yet. The pages it faults
 // in are ones the runtime counts as released until it hands them out, so
@@ -51,6 +52,7 @@ func FaultIn(n uintptr) {
 	faultedMu.Lock()
 	defer faultedMu.Unlock()
 	for end := faulted + n; faulted != 0 && faulted < end; faulted += hugePage {
+		madvise(faulted, faulted+hugePage, madvHugepage)
 		if madvise(faulted, faulted+hugePage, madvPopulateWrite) != 0 {
 			return // not mapped yet (or advice unknown): what it did fault in is used at the next call
 		}

@@ -18,25 +18,42 @@ import (
 // advised to use huge pages and is resident, where the kernel gives huge
 // pages to memory that asks for them.
 func TestFirstMappingBackedAtStart(t *testing.T) {
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || bytes.Contains(mode, []byte("[never]")) {
+	if hugePagesOff() {
 		t.Skip("transparent huge pages are off")
 	}
 	lo, hi := mapping(uintptr(unsafe.Pointer(first)))
 	if lo == hi || hi-lo < hugePage {
 		t.Fatalf("the heap's first mapping %#x-%#x", lo, hi)
 	}
+	flags, rss := smapsOf(t, lo)
+	if !strings.Contains(flags, " hg") {
+		t.Errorf("the heap's first mapping is not advised to use huge pages: %q", flags)
+	}
+	if size := int(hi-lo) >> 10; rss < size {
+		t.Errorf("%d of the heap's first mapping's %d kB resident", rss, size)
+	}
+}
+
+// hugePagesOff reports whether the kernel gives no transparent huge pages.
+func hugePagesOff() bool {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err != nil || bytes.Contains(mode, []byte("[never]"))
+}
+
+// smapsOf returns the VmFlags and the resident kB of the mapping that
+// holds address p, as /proc/self/smaps lists them.
+func smapsOf(t *testing.T, p uintptr) (flags string, rss int) {
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
 		t.Skip(err)
 	}
 	defer f.Close()
-	in, flags, rss := false, "", 0
+	in := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Text()
 		if a, b, ok := bounds([]byte(line)); ok {
-			in = a == lo && b == hi
+			in = a <= p && p < b
 			continue
 		}
 		if !in {
@@ -49,12 +66,7 @@ func TestFirstMappingBackedAtStart(t *testing.T) {
 			rss, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
 		}
 	}
-	if !strings.Contains(flags, " hg") {
-		t.Errorf("the heap's first mapping is not advised to use huge pages: %q", flags)
-	}
-	if size := int(hi-lo) >> 10; rss < size {
-		t.Errorf("%d of the heap's first mapping's %d kB resident", rss, size)
-	}
+	return flags, rss
 }
 
 // bounds reads the lines of /proc/self/maps, and only them.
@@ -77,7 +89,8 @@ func TestBounds(t *testing.T) {
 
 // FaultIn faults in the heap the runtime mapped after the first mapping:
 // the part past it of a block allocated fresh (unzeroed, untouched) where
-// the heap continues that mapping is not resident before, and is after.
+// the heap continues that mapping is not resident before, and is after,
+// and is advised to use huge pages where the kernel gives them.
 func TestFaultInFaultsTheGrowthIn(t *testing.T) {
 	if faulted == 0 {
 		t.Skip("no first mapping found at start")
@@ -98,6 +111,11 @@ func TestFaultInFaultsTheGrowthIn(t *testing.T) {
 	FaultIn(8 << 20)
 	if n, all := resident(t, lo, hi), int(hi-lo)>>12; n != all {
 		t.Errorf("%d of the block's %d pages resident after FaultIn", n, all)
+	}
+	if !hugePagesOff() {
+		if flags, _ := smapsOf(t, hi-1); !strings.Contains(flags, " hg") {
+			t.Errorf("the heap FaultIn faulted in is not advised to use huge pages: %q", flags)
+		}
 	}
 	runtime.KeepAlive(&b)
 }
