@@ -34,11 +34,12 @@ shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Each copy is written as make build writes bin/podsim, with one write, so
-# that it sits in the page cache in 2 MB pages as that does (a cp of it
-# would not: the Makefile's build).
+# Each copy is written as make build writes bin/podsim, in 16 MB writes,
+# so that it sits in the page cache in 2 MB pages as that does (a cp of it
+# would not: the Makefile's build), where the temporary directory's file
+# system keeps files so (not tmpfs as usually mounted).
 place() {
-	dd if="$1" of="$2" bs=268435456 status=none
+	dd if="$1" of="$2" bs=16M status=none
 	chmod +x "$2"
 }
 bins=()

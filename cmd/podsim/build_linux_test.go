@@ -1,3 +1,5 @@
+//go:build amd64 || arm64 || riscv64 || ppc64le || s390x || loong64
+
 package main
 
 import (
@@ -13,13 +15,14 @@ import (
 	"testing"
 )
 
-// make build copies the linked binary into place with one write, so that
-// Linux keeps it in the page cache in 2 MB pages and maps each process's
-// code from them in 2 MB pages (the Makefile's build). The test builds
-// into a temporary directory and maps the binary's first 4 MB at a 2 MB
-// boundary, as the kernel maps its code: some of it must come in a 2 MB
-// page. Where the kernel keeps no file so (a file of 4 MB written with
-// one write maps in small pages), it skips.
+// make build copies the linked binary into place in large writes, so
+// that Linux keeps it in the page cache in 2 MB pages and maps each
+// process's code from them in 2 MB pages (the Makefile's build). The test
+// builds into a temporary directory and maps the binary's first 4 MB at a
+// 2 MB boundary, as the kernel maps its code: some of it must come in a
+// 2 MB page. Where the kernel keeps no file so (a file of 4 MB written
+// with one write maps in small pages, before the build or after it), it
+// skips. (64-bit only: the raw mmap call takes its arguments so there.)
 func TestMakeBuildLeavesBinaryInHugePages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds podsim")
@@ -28,7 +31,8 @@ func TestMakeBuildLeavesBinaryInHugePages(t *testing.T) {
 	if err != nil {
 		t.Skip("no make")
 	}
-	// Read here so that go test's cache of this result goes with the Makefile.
+	// Read here so that go test's cached result goes with the Makefile (not
+	// with the kernel or the file system: go test -count=1 for those).
 	if _, err := os.ReadFile("../../Makefile"); err != nil {
 		t.Fatal(err)
 	}
@@ -51,10 +55,13 @@ func TestMakeBuildLeavesBinaryInHugePages(t *testing.T) {
 		t.Fatalf("make build: %v\n%s", err, out)
 	}
 	if n := hugeMapped(t, bin); n == 0 {
+		if hugeMapped(t, control) == 0 {
+			t.Skip("the kernel no longer gives even the control file 2 MB pages (memory too fragmented?)")
+		}
 		t.Errorf("the first 4 MB of the binary make build leaves map in small pages only")
 	}
-	if _, err := os.Stat(bin + ".link"); !os.IsNotExist(err) {
-		t.Errorf("make build left %s.link behind (%v)", bin, err)
+	if _, err := os.Stat(bin + ".new"); !os.IsNotExist(err) {
+		t.Errorf("make build left %s.new behind (%v)", bin, err)
 	}
 }
 
