@@ -22,6 +22,8 @@ var first = new([64]byte)
 // of a sweep or a suite start worlds at once).
 var (
 	faulted   uintptr
+	firstLo   uintptr // the first mapping as init found it (tests), before FaultIn's advice may merge it with the next
+	firstHi   uintptr
 	faultedMu sync.Mutex
 )
 
@@ -37,7 +39,7 @@ func init() {
 		madvise(beg, end, madvCollapse)
 	}
 	madvise(lo, hi, madvPopulateWrite)
-	faulted = hi
+	faulted, firstLo, firstHi = hi, lo, hi
 }
 
 // FaultIn faults in at most about n bytes of the heap the runtime has
