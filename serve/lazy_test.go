@@ -18,7 +18,7 @@ func TestLazyPodsServeTheLitCluster(t *testing.T) {
 	dark := play(t, file, Options{At: at, History: 8, AllowWrites: true})
 	lit.freeze(t)
 	dark.freeze(t)
-	if dark.srv.store.lazy == 0 {
+	if len(dark.srv.store.lazyPods) == 0 {
 		t.Fatal("the dark store holds no lazy pod")
 	}
 	paths := []string{"/api/v1/pods", "/api/v1/namespaces/default/pods/web", "/api/v1/namespaces/default/pods/api",
@@ -40,8 +40,8 @@ func TestLazyPodsServeTheLitCluster(t *testing.T) {
 			t.Fatalf("delete: %d", code)
 		}
 	}
-	if dark.srv.store.lazy != 0 {
-		t.Errorf("%d lazy pods after a write", dark.srv.store.lazy)
+	if n := len(dark.srv.store.lazyPods); n != 0 {
+		t.Errorf("%d lazy pods after a write", n)
 	}
 	for _, path := range paths[:3] {
 		if want, got := get(t, lit.http.URL+path), get(t, dark.http.URL+path); got != want {
@@ -85,5 +85,43 @@ func TestListsRenderLazyPodsOneAtATime(t *testing.T) {
 	}
 	if after := s.resolveItem(web).(*podSnap); after.deleting || !reflect.DeepEqual(after, before) {
 		t.Errorf("pod web of a list taken before its deletion, written after it:\n%+v\nwant\n%+v", after, before)
+	}
+}
+
+// TestLazyPodsStayOutOfTheMap: a frozen dark store publishes its pods in
+// one block beside its map of pods, each found by key through its entry
+// (a frozen envelope's 150,000 pods cost no map insert); a write moves
+// them into the map.
+func TestLazyPodsStayOutOfTheMap(t *testing.T) {
+	p := play(t, "../scenarios/demo.yaml", Options{At: 10 * time.Minute, History: 8, AllowWrites: true})
+	p.freeze(t)
+	s := p.srv.store
+	if len(s.lazyPods) == 0 {
+		t.Fatal("the dark store holds no lazy pod")
+	}
+	for k, o := range s.objects[colPods] {
+		if _, lazy := o.(*lazyPod); lazy {
+			t.Errorf("lazy pod %s is in the map", k)
+		}
+	}
+	for i := range s.lazyPods {
+		l := &s.lazyPods[i]
+		if got := s.lazyPodOf(l.key()); got != l {
+			t.Errorf("lazyPodOf(%s) = %p, want its lazy pod %p", l.key(), got, l)
+		}
+		if _, _, ok := s.get(colPods, l.key()); !ok {
+			t.Errorf("get %s: not found", l.key())
+		}
+	}
+	if l := s.lazyPodOf("default/no-such-pod"); l != nil {
+		t.Errorf("lazyPodOf a key with no pod: %s", l.key())
+	}
+	n := len(s.lazyPods) + len(s.objects[colPods])
+	var st struct{ Code int }
+	if code := call(t, "DELETE", p.http.URL+"/api/v1/namespaces/default/pods/web", "", nil, &st); code != 200 {
+		t.Fatalf("delete: %d", code)
+	}
+	if len(s.lazyPods) != 0 || len(s.objects[colPods]) < n-1 {
+		t.Errorf("after a write: %d lazy pods, %d in the map; want 0 and at least %d", len(s.lazyPods), len(s.objects[colPods]), n-1)
 	}
 }

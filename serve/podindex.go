@@ -30,6 +30,7 @@ type podEntry struct {
 	marked   *model.Pod
 	markedRV uint64
 	dark     int32 // 1 + the key's index in Store.darkList once marked
+	lazy     int32 // 1 + the index of its lazy pod in Store.lazyPods, while there are any (publishPods)
 	deleted  bool  // the pod marked is deleted
 	lit      bool  // a snapshot of the key's was stored while not dark
 }
@@ -47,13 +48,18 @@ const maxReserve = 1 << 20
 // collection) for those of w, populated, and those its ReplicaSets,
 // Deployments and StatefulSets will make, as the world makes room for
 // them (model.World.ReservePods): the maps are not grown through every
-// power of two. Call it once w is populated, before it runs.
+// power of two. A dark store's collection gets none: it holds none of the
+// pods made while dark (publishPods). Call it once w is populated, before
+// it runs, after goDarkEarly.
 func (s *Store) reservePods() {
 	n := min(s.expectedPods(), maxReserve)
 	if n <= s.entries.n+s.entries.n/4 {
 		return // few to come: growing costs little
 	}
 	s.entries.grow(n)
+	if s.dark {
+		return
+	}
 	objects := make(map[string]snapshot, n)
 	maps.Copy(objects, s.objects[colPods])
 	s.objects[colPods] = objects

@@ -110,10 +110,10 @@ func (s *Server) start(early bool) {
 		w.Subscribe(s.store)
 	}})
 	s.world = s.run.World
-	s.store.reservePods() // the world is populated: its workloads say how many pods will come
 	if early && s.store.expectedPods() >= darkFromPods {
 		s.store.goDarkEarly()
 	}
+	s.store.reservePods() // the world is populated: its workloads say how many pods will come
 }
 
 // waitReady waits until handlers may touch the store; false if ctx ended

@@ -106,7 +106,10 @@ type Store struct {
 
 	sortedMu sync.Mutex // the readers' own: list's cache
 	sorted   [numCollections]sortedList
-	lazy     int        // the lazy pods in objects (lazy.go)
+	// The pods a frozen store published unrendered, in the order first
+	// marked, until a write renders them (lazy.go); found by key through
+	// their entries (podEntry.lazy), not in objects.
+	lazyPods []lazyPod
 	renderMu sync.Mutex // held to render a lazy pod
 }
 
@@ -333,8 +336,11 @@ func (s *Store) list(col collection, keep bool) ([]snapshot, uint64) {
 		return c.snaps, s.rv
 	}
 	n := len(s.objects[col])
-	if col == colEvents {
+	switch col {
+	case colEvents:
 		n += s.lazyEvents.n
+	case colPods:
+		n += len(s.lazyPods)
 	}
 	out := make([]snapshot, 0, n)
 	for _, o := range s.objects[col] {
@@ -344,6 +350,11 @@ func (s *Store) list(col collection, keep bool) ([]snapshot, uint64) {
 		lazy := s.lazyList()
 		for i := range lazy {
 			out = append(out, &lazy[i])
+		}
+	}
+	if col == colPods {
+		for i := range s.lazyPods {
+			out = append(out, &s.lazyPods[i])
 		}
 	}
 	slices.SortFunc(out, func(a, b snapshot) int {
@@ -379,10 +390,17 @@ func (s *Store) get(col collection, key string) (snapshot, uint64, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	o, ok := s.objects[col][key]
+	switch {
+	case ok:
+	case col == colPods:
+		if l := s.lazyPodOf(key); l != nil {
+			o, ok = l, true
+		}
+	case col == colEvents:
+		o, ok = s.lazyEventByKey(key)
+	}
 	if ok {
 		o = s.resolve(o)
-	} else if col == colEvents {
-		o, ok = s.lazyEventByKey(key)
 	}
 	return o, s.rv, ok
 }
