@@ -171,12 +171,10 @@ func (w *World) newPod(name string, spec *PodSpec, o PodOptions, owner *Workload
 	w.kubelet.PodCreated(p)
 	w.admitPriority(p)
 	w.pods = append(w.pods, p)
-	key := p.Key()
-	if old := w.Pod(key); old != nil {
+	if old := w.podIdx.put(w.pods, p); old != nil {
 		old.superseded = true
 		p.moreState().supersedes = old
 	}
-	w.podIdx.set(w.pods, p)
 	w.object(ObjectChange{Kind: ObjectPod, Op: ObjectAdded, Pod: p})
 	w.matchBudgets(p)
 	w.podAdded(p)
