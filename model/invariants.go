@@ -69,6 +69,7 @@ const (
 	RuleRunning     = "running"     // no container runs on a powered-off node or in a terminal pod
 	RuleDuration    = "duration"    // no negative span
 	RuleEventCount  = "event-count" // every event occurred; its API count is at most its occurrences
+	RuleReady       = "ready"       // a pod's Ready, as read without its conditions, is its Ready condition's
 	maxViolations   = 100
 	invariantsLimit = "... more violations not kept"
 )
@@ -305,6 +306,9 @@ func (v *Invariants) checkPod(p *Pod, now time.Duration) {
 	for i := range p.conds {
 		c := p.cond(&p.conds[i])
 		v.checkTime("pod "+p.Name+" condition "+c.Type+" lastTransitionTime", c.LastTransitionTime, now)
+	}
+	if r := p.readyOfConditions(); p.ready() != r {
+		v.fail(RuleReady, "pod %s reads as Ready %t, its Ready condition says %t", p.Name, p.ready(), r)
 	}
 	if p.started {
 		v.checkTime("pod "+p.Name+" startTime", p.startTime, now)

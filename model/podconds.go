@@ -231,7 +231,11 @@ func (p *Pod) appendConditions(cs []Condition) []Condition {
 }
 
 // ready is IsReady: the pod's Ready condition is True.
-func (p *Pod) ready() bool {
+func (p *Pod) ready() bool { return p.readyTrue }
+
+// readyOfConditions is ready as p's conditions say (setKnown and
+// RemoveCondition keep readyTrue so; the invariants check it).
+func (p *Pod) readyOfConditions() bool {
 	for i := range p.conds {
 		if p.conds[i].typ == uint16(CondReady) {
 			return p.conds[i].status == uint16(CondTrue)
@@ -263,6 +267,9 @@ func (p *Pod) setKnown(typ, status, reason uint16, msg string) {
 			c.at = p.w.Now()
 		}
 		c.status, c.reason, c.msg = status, reason, msg
+		if typ == uint16(CondReady) {
+			p.readyTrue = status == uint16(CondTrue)
+		}
 		p.condGen++
 		if changed {
 			ct := &p.w.mem.condTexts
@@ -277,6 +284,9 @@ func (p *Pod) setKnown(typ, status, reason uint16, msg string) {
 	}
 	ct := &p.w.mem.condTexts
 	p.conds = append(p.conds, podCond{typ: typ, status: status, reason: reason, rank: conditionRank(typ), msg: msg, at: p.w.Now()})
+	if typ == uint16(CondReady) {
+		p.readyTrue = status == uint16(CondTrue)
+	}
 	p.condGen++
 	p.sortConditions()
 	t := ct.text(typ)

@@ -35,6 +35,9 @@ func (p *Pod) SetKnownCondition(t, s, reason CondText, msg string) {
 // Status "".
 func (p *Pod) RemoveCondition(t string) {
 	if i := p.condIndex(t); i >= 0 {
+		if p.conds[i].typ == uint16(CondReady) {
+			p.readyTrue = false
+		}
 		p.conds = slices.Delete(p.conds, i, i+1)
 		p.record(Change{Kind: ChangeCondition, Type: t})
 	}
