@@ -74,8 +74,10 @@ printf 'scale-150k.yaml (5,000 nodes, 150k pods, 1h), test: %6.2f s  %4d MB  (fi
 
 # Start-up: the wall time of one podsim process that does next to nothing
 # (podsim version; podsim validate on a one-pod scenario), the median of
-# 300 processes, beside the same of /bin/true: what a CI that runs one
-# process per scenario pays per file. STARTUP=0 leaves it out.
+# 300 processes, beside the same of /bin/true and of a Go program that
+# only prints (the floors of any process and of any Go program on this
+# machine): what a CI that runs one process per scenario pays per file.
+# STARTUP=0 leaves it out.
 if [ "${STARTUP:-1}" != 0 ]; then
 	cat >"$tmp/tiny.yaml" <<'YAML'
 apiVersion: podsim/v1
@@ -98,11 +100,18 @@ YAML
 			echo $((t1 - t0))
 		done | sort -n | awk '{v[NR] = $1} END{printf "%.2f", v[int((NR + 1) / 2)] / 1000}'
 	}
+	# The floor of any Go program here: one that only prints, built as
+	# make build builds podsim (static, no symbol table).
+	mkdir "$tmp/hello"
+	printf 'module hello\n\ngo 1.22\n' >"$tmp/hello/go.mod"
+	printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hello\\n") }\n' >"$tmp/hello/main.go"
+	(cd "$tmp/hello" && CGO_ENABLED=0 GOFLAGS= go build -ldflags "-s -w" -o hello .)
 	floor=$(startup /bin/true)
+	hello=$(startup "$tmp/hello/hello")
 	version=$(startup "$podsim" version)
 	validate=$(startup "$podsim" validate "$tmp/tiny.yaml")
-	printf 'start-up: podsim version %5.2f ms, podsim validate (one pod) %5.2f ms per process; /bin/true %5.2f ms\n' \
-		"$version" "$validate" "$floor"
+	printf 'start-up: podsim version %5.2f ms, podsim validate (one pod) %5.2f ms per process; /bin/true %5.2f ms, a Go program that only prints %5.2f ms\n' \
+		"$version" "$validate" "$floor" "$hello"
 fi
 
 # serve on the envelope: podsim serve --at 1h, the time until it serves
