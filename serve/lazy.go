@@ -16,7 +16,10 @@ import (
 //
 // Handlers render lazy pods under the store's read lock, one goroutine at
 // a time (renderMu), as the run goroutine, which holds the write lock to
-// thaw, is the only one that moves the world.
+// thaw, is the only one that moves the world. The lazy pods lie in one
+// block beside the map of pods (Store.lazyPods), each found by key through
+// the world's index and its key's entry (podEntry.lazy), which the world
+// being still keeps still too.
 
 // lazyPod is a pod published unrendered: its snapshot is podIdentity's
 // with its state filled from p when read.
@@ -103,7 +106,10 @@ func (s *Store) lazyPodOf(key string) *lazyPod {
 	if ent == nil || ent.lazy == 0 || int(ent.lazy) > len(s.lazyPods) {
 		return nil
 	}
-	return &s.lazyPods[ent.lazy-1]
+	if l := &s.lazyPods[ent.lazy-1]; l.key() == key {
+		return l
+	}
+	return nil
 }
 
 // publishPods publishes the pods marked while the store was dark, each at

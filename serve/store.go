@@ -63,7 +63,10 @@ type Store struct {
 	waited  atomic.Bool  // a reader holds wake (since); set under the read lock
 	metrics *metricsSnap // metrics-server's last scrape (metrics.go); nil before it
 
-	// The run goroutine's own (no lock needed).
+	// The run goroutine's own (no lock needed), but that while the store
+	// holds lazy pods handlers read w's index of pods and entries too, to
+	// find one by key (lazyPodOf): nothing writes them from the frozen
+	// instant until thaw, which takes the write lock first.
 	w             *model.World
 	reportEvery   time.Duration     // the kubelets' nodeStatusReportFrequency
 	entries       chunked[podEntry] // the pods' entries, a slot for each Pod.ID (podindex.go)
