@@ -138,6 +138,7 @@ func TestInvariantsCatchTamperedWorlds(t *testing.T) {
 		{"started before created", func(w *World, p *Pod) { p.CreatedAt = 2 * time.Second; p.startTime = time.Second }, RuleDuration, "before its creation"},
 		{"an event that never occurred", func(w *World, p *Pod) { p.events.list[0].Occurrences = 0 }, RuleEventCount, "count 1 of 0 occurrences"},
 		{"an event counted more than it occurred", func(w *World, p *Pod) { p.events.list[0].Count = 2 }, RuleEventCount, "count 2 of 1 occurrences"},
+		{"Ready read without the conditions differs from them", func(w *World, p *Pod) { p.readyTrue = !p.readyTrue }, RuleReady, "its Ready condition says"},
 		{"an event last seen before first seen", func(w *World, p *Pod) { p.events.list[0].FirstSeen = 9 * time.Second }, RuleTime, "firstSeen 9s, lastSeen 0s"},
 	}
 	for _, tc := range tests {
